@@ -1,0 +1,33 @@
+//! Device discovery: `cpu` and `wasm` are always there; `webgpu` after `initWebGpu` finds an
+//! adapter.
+
+use wasm_bindgen::prelude::*;
+
+use crate::backend::registry;
+use crate::backend::webgpu::WebGpuBackend;
+use crate::core::Device;
+
+/// Starts WebGPU. Resolves to the adapter's name, or rejects with the reason it is unavailable.
+/// `storageBufferCap` lowers the planned storage-buffer limit (tests force 8).
+#[wasm_bindgen(js_name = initWebGpu)]
+pub async fn init_webgpu(storage_buffer_cap: Option<u32>) -> Result<String, JsError> {
+    if registry::is_available(Device::WebGpu) {
+        return Ok(String::from("already initialized"));
+    }
+    let backend = WebGpuBackend::new(storage_buffer_cap)
+        .await
+        .map_err(super::js_error)?;
+    let name = backend.adapter_name().to_string();
+    registry::install_webgpu(backend);
+    Ok(name)
+}
+
+/// The devices that can run arrays now.
+#[wasm_bindgen(js_name = availableDevices)]
+pub fn available_devices() -> Vec<String> {
+    Device::ALL
+        .into_iter()
+        .filter(|&d| registry::is_available(d))
+        .map(|d| d.name().to_string())
+        .collect()
+}

@@ -1,0 +1,128 @@
+//! The handle slab: every JS `Array` holds a numeric handle to an entry here (its value and a
+//! reference count). A handle is `generation · 2²⁴ + slot`, passed as an f64 (exact up to
+//! 2⁵³), so a stale handle to a reused slot is detected instead of reading someone else's data.
+
+use std::cell::RefCell;
+
+use crate::transform::ArrayValue;
+use crate::util::{Error, Result};
+
+const SLOT_BITS: f64 = 16_777_216.0; // 2^24
+
+struct Entry {
+    value: ArrayValue,
+    rc: u32,
+}
+
+struct Slot {
+    generation: u32,
+    entry: Option<Entry>,
+}
+
+#[derive(Default)]
+struct Slab {
+    slots: Vec<Slot>,
+    free: Vec<usize>,
+    live: usize,
+}
+
+thread_local! {
+    static SLAB: RefCell<Slab> = RefCell::new(Slab::default());
+}
+
+fn decode(handle: f64) -> Option<(usize, u32)> {
+    if !(handle.is_finite() && handle >= 0.0 && handle.fract() == 0.0) {
+        return None;
+    }
+    let slot = (handle % SLOT_BITS) as usize;
+    let generation = (handle / SLOT_BITS).floor() as u32;
+    Some((slot, generation))
+}
+
+fn disposed(function: &str) -> Error {
+    Error::new(function, "the array has been disposed (use-after-free)")
+}
+
+/// Stores a new value with a reference count of one.
+pub fn insert(value: ArrayValue) -> f64 {
+    SLAB.with(|s| {
+        let mut s = s.borrow_mut();
+        s.live += 1;
+        let entry = Some(Entry { value, rc: 1 });
+        let slot = match s.free.pop() {
+            Some(i) => {
+                s.slots[i].generation += 1;
+                s.slots[i].entry = entry;
+                i
+            }
+            None => {
+                s.slots.push(Slot {
+                    generation: 0,
+                    entry,
+                });
+                s.slots.len() - 1
+            }
+        };
+        s.slots[slot].generation as f64 * SLOT_BITS + slot as f64
+    })
+}
+
+/// Runs `f` on the live entry of `handle`, or fails naming `function`.
+fn with_entry<R>(function: &str, handle: f64, f: impl FnOnce(&mut Entry) -> R) -> Result<R> {
+    SLAB.with(|s| {
+        let mut s = s.borrow_mut();
+        let (slot, generation) = decode(handle).ok_or_else(|| disposed(function))?;
+        match s.slots.get_mut(slot) {
+            Some(Slot {
+                generation: g,
+                entry: Some(e),
+            }) if *g == generation => Ok(f(e)),
+            _ => Err(disposed(function)),
+        }
+    })
+}
+
+/// A clone of the value (cheap: buffers are shared).
+pub fn get(function: &str, handle: f64) -> Result<ArrayValue> {
+    with_entry(function, handle, |e| e.value.clone())
+}
+
+pub fn ref_count(handle: f64) -> u32 {
+    with_entry("refCount", handle, |e| e.rc).unwrap_or(0)
+}
+
+pub fn inc_ref(handle: f64) -> Result<()> {
+    with_entry("ref", handle, |e| e.rc += 1)
+}
+
+/// Drops one reference; frees the value at zero. Errors on a disposed handle.
+pub fn dispose(handle: f64) -> Result<()> {
+    let freed = SLAB.with(|s| -> Result<Option<ArrayValue>> {
+        let mut s = s.borrow_mut();
+        let (slot, generation) = decode(handle).ok_or_else(|| disposed("dispose"))?;
+        let entry = match s.slots.get_mut(slot) {
+            Some(Slot {
+                generation: g,
+                entry,
+            }) if *g == generation && entry.is_some() => entry,
+            _ => return Err(disposed("dispose")),
+        };
+        let e = entry.as_mut().expect("checked above");
+        e.rc -= 1;
+        if e.rc > 0 {
+            return Ok(None);
+        }
+        let value = entry.take().map(|e| e.value);
+        s.free.push(slot);
+        s.live -= 1;
+        Ok(value)
+    })?;
+    // The value (and its buffer) drops here, outside the slab borrow.
+    drop(freed);
+    Ok(())
+}
+
+/// Number of live handles.
+pub fn live() -> usize {
+    SLAB.with(|s| s.borrow().live)
+}

@@ -1,0 +1,22 @@
+//! L6: the only `#[wasm_bindgen]` code. Arrays cross the boundary as numeric handles (see
+//! `handles`); errors cross as JS `Error`s whose message names the function and the problem.
+//! Rust never calls back into user JavaScript.
+
+mod convert;
+mod devices;
+mod handles;
+mod ops;
+mod panic;
+mod stats;
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+fn start() {
+    panic::install_hook();
+}
+
+/// An `Error` for JavaScript from an oxjax error.
+fn js_error(e: crate::util::Error) -> JsError {
+    JsError::new(e.message())
+}

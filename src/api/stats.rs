@@ -1,0 +1,40 @@
+//! `memoryStats()`: live arrays, and per device the live buffers, bytes, kernel cache and
+//! dispatch counters. Tests use it to check for leaks and fast paths without timing anything.
+
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::handles;
+use crate::backend::registry;
+use crate::core::Device;
+
+fn set(target: &Object, key: &str, value: impl Into<JsValue>) {
+    // Setting a data property on a fresh plain object cannot fail.
+    let _ = Reflect::set(target, &key.into(), &value.into());
+}
+
+#[wasm_bindgen(js_name = memoryStats)]
+pub fn memory_stats() -> JsValue {
+    let out = Object::new();
+    set(&out, "liveArrays", handles::live() as f64);
+    set(
+        &out,
+        "wasmMemoryBytes",
+        (core::arch::wasm32::memory_size(0) * 65536) as f64,
+    );
+    let devices = Object::new();
+    for device in Device::ALL {
+        if let Some(s) = registry::stats(device) {
+            let d = Object::new();
+            set(&d, "liveBuffers", s.live_buffers as f64);
+            set(&d, "liveBytes", s.live_bytes as f64);
+            set(&d, "dispatches", s.dispatches as f64);
+            set(&d, "kernelCacheEntries", s.kernel_cache.entries as f64);
+            set(&d, "kernelCacheHits", s.kernel_cache.hits as f64);
+            set(&d, "kernelCacheMisses", s.kernel_cache.misses as f64);
+            set(&devices, device.name(), d);
+        }
+    }
+    set(&out, "devices", devices);
+    out.into()
+}

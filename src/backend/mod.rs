@@ -1,0 +1,59 @@
+//! L3: devices. A [`Backend`] owns device buffers, compiles [`Kernel`]s and dispatches them.
+//! A backend never sees a Jaxpr or a primitive: only the Kernel IR.
+//!
+//! - `cpu`: the reference interpreter of the Kernel IR (the oracle for the others).
+//! - `wasm`: WebAssembly kernels emitted with walrus, run against the main module's memory.
+//! - `webgpu`: WGSL compute shaders through wgpu.
+
+pub mod buffer;
+pub mod cpu;
+pub mod registry;
+pub mod wasm;
+pub mod webgpu;
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::core::Device;
+use crate::kernel::Kernel;
+use crate::util::lru::CacheStats;
+use crate::util::Result;
+
+pub use buffer::DeviceBuffer;
+
+/// A buffer handle, meaningful to the backend that made it.
+pub type BufferId = u32;
+/// A compiled kernel, valid until the backend's next `compile` (its cache may evict it).
+pub type ExeId = u32;
+/// The bytes of a buffer, delivered when the device has finished writing them.
+pub type ReadFuture = Pin<Box<dyn Future<Output = Result<Vec<u8>>>>>;
+
+/// What a backend reports about itself (live buffers, cache, work done).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BackendStats {
+    pub live_buffers: usize,
+    pub live_bytes: usize,
+    pub kernel_cache: CacheStats,
+    pub dispatches: u64,
+}
+
+pub trait Backend {
+    fn device(&self) -> Device;
+    /// A buffer of `bytes` bytes with unspecified contents.
+    fn alloc(&mut self, bytes: usize) -> Result<BufferId>;
+    fn write(&mut self, buffer: BufferId, data: &[u8]) -> Result<()>;
+    fn free(&mut self, buffer: BufferId);
+    /// Reads a buffer synchronously, or explains why this platform cannot.
+    fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>>;
+    /// Starts reading a buffer; the future owns what it needs, so no backend state is
+    /// borrowed while it is pending.
+    fn read(&mut self, buffer: BufferId) -> Result<ReadFuture>;
+    fn compile(&mut self, kernel: &Kernel) -> Result<ExeId>;
+    fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
+    fn stats(&self) -> BackendStats;
+}
+
+/// A future that is already resolved, for backends whose reads are synchronous.
+pub fn ready(result: Result<Vec<u8>>) -> ReadFuture {
+    Box::pin(std::future::ready(result))
+}

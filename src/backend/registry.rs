@@ -1,0 +1,126 @@
+//! The backends of this thread, one per device. `cpu` and `wasm` exist from the start;
+//! `webgpu` is installed by `init()` once an adapter has been found.
+//!
+//! The registry is a thread-local `RefCell`; it is never borrowed across a call into
+//! JavaScript or across an `.await`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::cpu::CpuBackend;
+use super::wasm::WasmBackend;
+use super::webgpu::WebGpuBackend;
+use super::{Backend, BackendStats, BufferId, DeviceBuffer};
+use crate::core::Device;
+use crate::util::{Error, Result};
+
+struct Registry {
+    cpu: CpuBackend,
+    wasm: WasmBackend,
+    webgpu: Option<WebGpuBackend>,
+}
+
+thread_local! {
+    static REGISTRY: RefCell<Registry> = RefCell::new(Registry {
+        cpu: CpuBackend::new(),
+        wasm: WasmBackend::new(),
+        webgpu: None,
+    });
+    /// Frees requested while the registry was borrowed; applied at the next borrow.
+    static PENDING_FREES: RefCell<Vec<(Device, BufferId)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Registry {
+    fn backend(&mut self, function: &str, device: Device) -> Result<&mut dyn Backend> {
+        match device {
+            Device::Cpu => Ok(&mut self.cpu),
+            Device::Wasm => Ok(&mut self.wasm),
+            Device::WebGpu => match self.webgpu.as_mut() {
+                Some(b) => Ok(b),
+                None => Err(Error::new(
+                    function,
+                    "the webgpu device is not initialized: call `await init()` first (WebGPU \
+                     needs an adapter, and is not available in every environment)",
+                )),
+            },
+        }
+    }
+
+    fn apply_pending_frees(&mut self) {
+        let pending = PENDING_FREES.with(|p| std::mem::take(&mut *p.borrow_mut()));
+        for (device, id) in pending {
+            if let Ok(b) = self.backend("free", device) {
+                b.free(id);
+            }
+        }
+    }
+}
+
+/// Runs `f` with the backend of `device`.
+pub fn with_backend<R>(
+    function: &str,
+    device: Device,
+    f: impl FnOnce(&mut dyn Backend) -> Result<R>,
+) -> Result<R> {
+    REGISTRY.with(|r| {
+        let mut r = r
+            .try_borrow_mut()
+            .map_err(|_| Error::new(function, "internal error: device registry re-entered"))?;
+        r.apply_pending_frees();
+        f(r.backend(function, device)?)
+    })
+}
+
+/// Allocates a buffer on `device` holding `data`.
+pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBuffer>> {
+    let id = with_backend(function, device, |b| {
+        let id = b.alloc(data.len())?;
+        if let Err(e) = b.write(id, data) {
+            b.free(id);
+            return Err(e);
+        }
+        Ok(id)
+    })?;
+    Ok(Rc::new(DeviceBuffer {
+        device,
+        id,
+        bytes: data.len(),
+    }))
+}
+
+/// Allocates an uninitialised buffer on `device`.
+pub fn alloc(function: &str, device: Device, bytes: usize) -> Result<Rc<DeviceBuffer>> {
+    let id = with_backend(function, device, |b| b.alloc(bytes))?;
+    Ok(Rc::new(DeviceBuffer { device, id, bytes }))
+}
+
+/// Frees a buffer (called by `DeviceBuffer::drop`).
+pub fn release(device: Device, id: BufferId) {
+    REGISTRY.with(|r| match r.try_borrow_mut() {
+        Ok(mut r) => {
+            if let Ok(b) = r.backend("free", device) {
+                b.free(id);
+            }
+        }
+        // Dropped while the registry is in use (e.g. inside a backend call): defer.
+        Err(_) => PENDING_FREES.with(|p| p.borrow_mut().push((device, id))),
+    });
+}
+
+pub fn install_webgpu(backend: WebGpuBackend) {
+    REGISTRY.with(|r| r.borrow_mut().webgpu = Some(backend));
+}
+
+pub fn is_available(device: Device) -> bool {
+    match device {
+        Device::Cpu | Device::Wasm => true,
+        Device::WebGpu => REGISTRY.with(|r| r.borrow().webgpu.is_some()),
+    }
+}
+
+pub fn stats(device: Device) -> Option<BackendStats> {
+    REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        r.backend("stats", device).ok().map(|b| b.stats())
+    })
+}

@@ -1,0 +1,121 @@
+//! The `wasm` device: kernels emitted as WebAssembly modules (see `emit`) and instantiated
+//! against the main module's memory, so buffers are plain allocations of this module and no
+//! data is copied. Natively (for `cargo test`) kernels are emitted and validated but cannot run.
+
+pub mod emit;
+mod memory;
+mod module;
+
+use std::collections::HashMap;
+
+use super::{ready, Backend, BackendStats, BufferId, ExeId, ReadFuture};
+use crate::core::Device;
+use crate::kernel::Kernel;
+use crate::util::lru::Lru;
+use crate::util::{Error, Result};
+use memory::HostBuffer;
+use module::KernelModule;
+
+const KERNEL_CACHE_CAPACITY: usize = 512;
+
+pub struct WasmBackend {
+    buffers: HashMap<BufferId, HostBuffer>,
+    next_buffer: BufferId,
+    kernel_ids: Lru<Kernel, ExeId>,
+    modules: Lru<ExeId, KernelModule>,
+    next_exe: ExeId,
+    dispatches: u64,
+}
+
+impl WasmBackend {
+    pub fn new() -> Self {
+        WasmBackend {
+            buffers: HashMap::new(),
+            next_buffer: 1,
+            kernel_ids: Lru::new(KERNEL_CACHE_CAPACITY),
+            modules: Lru::new(KERNEL_CACHE_CAPACITY),
+            next_exe: 1,
+            dispatches: 0,
+        }
+    }
+
+    fn buffer(&self, id: BufferId) -> Result<&HostBuffer> {
+        self.buffers
+            .get(&id)
+            .ok_or_else(|| Error::new("wasm", format!("internal error: unknown buffer {id}")))
+    }
+}
+
+impl Default for WasmBackend {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Backend for WasmBackend {
+    fn device(&self) -> Device {
+        Device::Wasm
+    }
+
+    fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
+        let id = self.next_buffer;
+        self.next_buffer += 1;
+        self.buffers.insert(id, HostBuffer::new(bytes)?);
+        Ok(id)
+    }
+
+    fn write(&mut self, buffer: BufferId, data: &[u8]) -> Result<()> {
+        let target = self.buffers.get_mut(&buffer).ok_or_else(|| {
+            Error::new("wasm", format!("internal error: unknown buffer {buffer}"))
+        })?;
+        target.bytes_mut()[..data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    fn free(&mut self, buffer: BufferId) {
+        self.buffers.remove(&buffer);
+    }
+
+    fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>> {
+        Ok(self.buffer(buffer)?.bytes().to_vec())
+    }
+
+    fn read(&mut self, buffer: BufferId) -> Result<ReadFuture> {
+        Ok(ready(self.read_sync(buffer)))
+    }
+
+    fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
+        if let Some(&id) = self.kernel_ids.get(kernel) {
+            return Ok(id);
+        }
+        let module = KernelModule::new(&emit::emit_kernel(kernel)?, kernel.size)?;
+        let id = self.next_exe;
+        self.next_exe += 1;
+        self.kernel_ids.insert(kernel.clone(), id);
+        self.modules.insert(id, module);
+        Ok(id)
+    }
+
+    fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
+        let mut addresses = vec![self.buffer(output)?.address()];
+        for &id in inputs {
+            addresses.push(self.buffer(id)?.address());
+        }
+        let module = self
+            .modules
+            .get(&exe)
+            .ok_or_else(|| Error::new("wasm", format!("internal error: unknown kernel {exe}")))?;
+        module.call(&addresses)?;
+        self.dispatches += 1;
+        Ok(())
+    }
+
+    fn stats(&self) -> BackendStats {
+        BackendStats {
+            live_buffers: self.buffers.len(),
+            live_bytes: self.buffers.values().map(|b| b.bytes().len()).sum(),
+            kernel_cache: self.kernel_ids.stats(),
+            dispatches: self.dispatches,
+        }
+    }
+}

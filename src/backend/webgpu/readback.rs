@@ -1,0 +1,105 @@
+//! Reading a storage buffer back to the host: copy into a mappable staging buffer, map it, copy
+//! the bytes out. Natively the device is polled until the map completes; on the web the map
+//! completes from the browser's event loop, so only the async read exists there.
+
+use super::padded;
+use crate::backend::ReadFuture;
+use crate::util::{Error, Result};
+
+fn stage(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    src: &wgpu::Buffer,
+    bytes: usize,
+) -> wgpu::Buffer {
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("oxjax readback"),
+        size: padded(bytes),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(src, 0, &staging, 0, padded(bytes));
+    queue.submit([encoder.finish()]);
+    staging
+}
+
+fn take_bytes(staging: &wgpu::Buffer, bytes: usize) -> Result<Vec<u8>> {
+    let data = {
+        let view = staging
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::new("data", format!("webgpu readback failed: {e}")))?;
+        view[..bytes].to_vec()
+    };
+    staging.unmap();
+    staging.destroy();
+    Ok(data)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_sync(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    src: &wgpu::Buffer,
+    bytes: usize,
+) -> Result<Vec<u8>> {
+    let staging = stage(device, queue, src, bytes);
+    let (tx, rx) = std::sync::mpsc::channel();
+    staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| Error::new("data", format!("webgpu device lost while reading: {e}")))?;
+    match rx.recv() {
+        Ok(Ok(())) => take_bytes(&staging, bytes),
+        Ok(Err(e)) => Err(Error::new("data", format!("webgpu readback failed: {e}"))),
+        Err(_) => Err(Error::new("data", "webgpu readback was cancelled")),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    src: &wgpu::Buffer,
+    bytes: usize,
+) -> ReadFuture {
+    crate::backend::ready(read_sync(device, queue, src, bytes))
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn read_sync(
+    _device: &wgpu::Device,
+    _queue: &wgpu::Queue,
+    _src: &wgpu::Buffer,
+    _bytes: usize,
+) -> Result<Vec<u8>> {
+    Err(Error::msg(
+        "dataSync: the webgpu device cannot be read synchronously here (WebGPU reads are \
+         asynchronous in browsers and Deno); use `await array.data()` instead",
+    ))
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    src: &wgpu::Buffer,
+    bytes: usize,
+) -> ReadFuture {
+    use crate::util::oneshot;
+    let staging = stage(device, queue, src, bytes);
+    let (sender, receiver) = oneshot::channel();
+    staging
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, move |r| sender.send(r));
+    Box::pin(async move {
+        match receiver.await {
+            Some(Ok(())) => take_bytes(&staging, bytes),
+            Some(Err(e)) => Err(Error::new("data", format!("webgpu readback failed: {e}"))),
+            None => Err(Error::new("data", "webgpu readback was cancelled")),
+        }
+    })
+}

@@ -1,0 +1,13 @@
+//! L1: the vocabulary every other layer speaks: dtypes, shapes, devices, primitives and
+//! abstract values (avals).
+
+pub mod aval;
+pub mod device;
+pub mod dtype;
+pub mod primitive;
+pub mod shape;
+
+pub use aval::Aval;
+pub use device::Device;
+pub use dtype::DType;
+pub use primitive::Primitive;

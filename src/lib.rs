@@ -1,0 +1,20 @@
+//! oxjax: JAX for JavaScript, rebuilt in Rust.
+//!
+//! The crate is layered (see `DESIGN.md`): data flows down and a module imports only from
+//! lower layers. `tests/layering.rs` enforces the order below.
+//!
+//! - `util` (L0): errors, bounded caches, slabs.
+//! - `core` (L1): dtypes, shapes, devices, primitives, abstract values.
+//! - `kernel` (L2): the Kernel IR shared by every backend.
+//! - `rules` and `backend` (L3, siblings): per-primitive rules; device code generators.
+//! - `transform` (L5): evaluation (eager = one equation) and, later, the transformations.
+//! - `api` (L6): the only `#[wasm_bindgen]` code.
+
+#[cfg(target_arch = "wasm32")]
+pub mod api;
+pub mod backend;
+pub mod core;
+pub mod kernel;
+pub mod rules;
+pub mod transform;
+pub mod util;
