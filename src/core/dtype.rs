@@ -60,23 +60,14 @@ impl DType {
     }
 }
 
-/// The result dtype of combining two operands, each with a weak-type flag.
-/// Returns the dtype and whether the result is weakly typed.
+/// The result dtype of combining two operands, each with a weak-type flag, and whether the
+/// result is weakly typed. As in jax-js, a weak operand adopts its strong partner's dtype
+/// (so `int32Array.add(0.5)` stays int32); two weak or two strong operands take the join.
 pub fn promote(a: DType, a_weak: bool, b: DType, b_weak: bool) -> (DType, bool) {
     match (a_weak, b_weak) {
-        (true, false) => (weak_join(b, a), false),
-        (false, true) => (weak_join(a, b), false),
+        (true, false) => (b, false),
+        (false, true) => (a, false),
         (weak, _) => (a.max(b), weak),
-    }
-}
-
-/// A weak operand adopts the strong dtype, except that a weak float joined with a strong
-/// integer or bool gives float32 (as `int_array + 0.5` does in jax-js).
-fn weak_join(strong: DType, weak: DType) -> DType {
-    if weak.is_float() && !strong.is_float() {
-        DType::Float32
-    } else {
-        strong
     }
 }
 
@@ -100,7 +91,7 @@ mod tests {
         use DType::*;
         assert_eq!(promote(Int32, false, Float32, false), (Float32, false));
         assert_eq!(promote(Float16, false, Float32, true), (Float16, false));
-        assert_eq!(promote(Int32, false, Float32, true), (Float32, false));
+        assert_eq!(promote(Int32, false, Float32, true), (Int32, false));
         assert_eq!(promote(Float32, true, Float32, true), (Float32, true));
         assert_eq!(promote(Bool, false, Uint32, false), (Uint32, false));
     }

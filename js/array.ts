@@ -1,0 +1,168 @@
+/**
+ * The `Array` class: a handle to a value in Rust plus jax-js's method surface. Holds no math:
+ * every operation goes through the bridge. Operations never consume their inputs; `dispose()`
+ * drops one reference (throwing on a freed array), `[Symbol.dispose]` never throws.
+ */
+import { call, callAsync, wasm } from "./bridge.js";
+import { DType, type DataArray } from "./dtype.js";
+import { defaultDevice, type Device } from "./device.js";
+
+const JsArray = globalThis.Array;
+
+export type ArrayLike = Array | number | boolean;
+
+/** Recursive nested JS arrays, as returned by `js()`. */
+export type NestedValues = number | boolean | NestedValues[];
+
+export class Array {
+  /** The handle of the Rust value; internal. */
+  readonly #handle: number;
+
+  /** @internal Arrays are created by `np.array`, `np.zeros`, … */
+  constructor(handle: number) {
+    this.#handle = handle;
+  }
+
+  /** @internal */
+  get _handle(): number {
+    return this.#handle;
+  }
+
+  get shape(): number[] {
+    return JsArray.from(call(() => wasm.shape(this.#handle)));
+  }
+
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  get size(): number {
+    return this.shape.reduce((a, b) => a * b, 1);
+  }
+
+  get dtype(): DType {
+    return call(() => wasm.dtype(this.#handle)) as DType;
+  }
+
+  get weakType(): boolean {
+    return call(() => wasm.weakType(this.#handle));
+  }
+
+  get device(): Device {
+    return call(() => wasm.device(this.#handle)) as Device;
+  }
+
+  /** The number of owners; 0 once freed. */
+  get refCount(): number {
+    return call(() => wasm.refCount(this.#handle));
+  }
+
+  /** Adds an owner and returns this same object. */
+  get ref(): this {
+    call(() => wasm.incRef(this.#handle));
+    return this;
+  }
+
+  /** Drops one owner; frees the data at zero. Throws if the array was already freed. */
+  dispose(): void {
+    try {
+      call(() => wasm.dispose(this.#handle));
+    } catch (e) {
+      throw e instanceof Error && /disposed/.test(e.message) ? new ReferenceError(e.message) : e;
+    }
+  }
+
+  /** What `using` calls: disposes only if the array is still alive, never throws. */
+  [Symbol.dispose](): void {
+    if (this.refCount > 0) this.dispose();
+  }
+
+  add(other: ArrayLike): Array {
+    return binary("add", this, other);
+  }
+
+  mul(other: ArrayLike): Array {
+    return binary("mul", this, other);
+  }
+
+  /** The elements as a fresh typed array (row-major). Works on every device. */
+  async data(): Promise<DataArray> {
+    return (await callAsync(() => wasm.read("data", this.#handle))) as DataArray;
+  }
+
+  /** The elements, read synchronously; on webgpu use `await data()` instead. */
+  dataSync(): DataArray {
+    return call(() => wasm.readSync("dataSync", this.#handle)) as DataArray;
+  }
+
+  /** Reads the data, then drops one owner. */
+  async consumeData(): Promise<DataArray> {
+    const data = await this.data();
+    this.dispose();
+    return data;
+  }
+
+  consumeDataSync(): DataArray {
+    const data = this.dataSync();
+    this.dispose();
+    return data;
+  }
+
+  /** Nested JS arrays (bool dtype gives booleans; 0-d gives a bare value). */
+  js(): NestedValues {
+    return nest(this.dataSync(), this.shape, this.dtype === DType.Bool);
+  }
+
+  async jsAsync(): Promise<NestedValues> {
+    return nest(await this.data(), this.shape, this.dtype === DType.Bool);
+  }
+
+  /** The single element of a size-1 array. */
+  item(): number {
+    if (this.size !== 1) {
+      throw new TypeError(`item: the array has ${this.size} elements, not 1`);
+    }
+    return this.dataSync()[0];
+  }
+
+  toString(): string {
+    return `Array:${this.dtype}[${this.shape.join(",")}]`;
+  }
+}
+
+function nest(data: DataArray, shape: number[], bool: boolean): NestedValues {
+  const leaf = (i: number): NestedValues => (bool ? data[i] !== 0 : data[i]);
+  const build = (axis: number, offset: number): NestedValues => {
+    if (axis === shape.length) return leaf(offset);
+    const stride = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+    return JsArray.from({ length: shape[axis] }, (_, k) => build(axis + 1, offset + k * stride));
+  };
+  return build(0, 0);
+}
+
+/**
+ * A binary operation where either side may be a JS number or boolean (a weakly typed
+ * scalar, created for the call and freed after it).
+ */
+export function binary(op: string, a: ArrayLike, b: ArrayLike): Array {
+  const temps: number[] = [];
+  const handleOf = (x: ArrayLike, partner: ArrayLike): number => {
+    if (x instanceof Array) return x._handle;
+    if (typeof x !== "number" && typeof x !== "boolean") {
+      throw new TypeError(`${op}: expected an Array, number or boolean, got ${typeof x}`);
+    }
+    const like = partner instanceof Array ? partner : null;
+    const dtype = typeof x === "boolean" && !like ? DType.Bool : (like?.dtype ?? DType.Float32);
+    const device = like?.device ?? defaultDevice();
+    const h = call(() => wasm.weakScalar(Number(x), dtype, device));
+    temps.push(h);
+    return h;
+  };
+  try {
+    const ha = handleOf(a, b);
+    const hb = handleOf(b, a);
+    return new Array(call(() => wasm.binary(op, ha, hb)));
+  } finally {
+    for (const h of temps) call(() => wasm.dispose(h));
+  }
+}

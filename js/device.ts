@@ -1,0 +1,74 @@
+/**
+ * Devices: `cpu` (reference interpreter), `wasm` (the default) and `webgpu` (after `init()`).
+ */
+import { call, callAsync, wasm } from "./bridge.js";
+
+export type Device = "cpu" | "wasm" | "webgpu" | "webgl";
+
+/** Every device name jax-js knows, available or not. */
+export const devices: Device[] = ["cpu", "wasm", "webgpu", "webgl"];
+
+let currentDefault: Device = "wasm";
+
+/** Gets, or sets and returns, the device new arrays are created on. */
+export function defaultDevice(device?: Device): Device {
+  if (device !== undefined) {
+    if (device === "webgpu" && !call(() => wasm.availableDevices()).includes("webgpu")) {
+      throw new Error('defaultDevice: the webgpu device is not initialized; call `await init("webgpu")` first');
+    }
+    if (!["cpu", "wasm", "webgpu"].includes(device)) {
+      throw new Error(`defaultDevice: unsupported device ${JSON.stringify(device)}`);
+    }
+    currentDefault = device;
+  }
+  return currentDefault;
+}
+
+export interface InitOptions {
+  /** Plan WebGPU kernels for at most this many storage buffers (tests force 8). */
+  maxStorageBuffers?: number;
+}
+
+let webgpuError: string | null = null;
+
+/**
+ * Starts the requested devices (all of them when none are named) and resolves to those that
+ * are available. Never rejects because WebGPU is missing: it is simply left out.
+ */
+export async function init(...requested: (Device | InitOptions)[]): Promise<Device[]> {
+  const options = (requested.find((r) => typeof r === "object") ?? {}) as InitOptions;
+  const names = requested.filter((r): r is Device => typeof r === "string");
+  const wantWebgpu = names.length === 0 || names.includes("webgpu");
+  const gpu = (globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;
+  if (wantWebgpu && gpu && !available().includes("webgpu")) {
+    ensureGlobalScopeMarker();
+    try {
+      await callAsync(() => wasm.initWebGpu(options.maxStorageBuffers));
+      webgpuError = null;
+    } catch (e) {
+      webgpuError = e instanceof Error ? e.message : String(e);
+    }
+  }
+  const have = available();
+  return names.length === 0 ? have : have.filter((d) => names.includes(d));
+}
+
+/** Why the last attempt to start WebGPU failed, if it did. */
+export function webgpuUnavailableReason(): string | null {
+  return webgpuError;
+}
+
+function available(): Device[] {
+  return call(() => wasm.availableDevices()) as Device[];
+}
+
+/**
+ * wgpu finds `navigator.gpu` through the global scope's `Window` or `WorkerGlobalScope`
+ * constructor; Deno has `navigator.gpu` but neither, so mark the scope as a window there.
+ */
+function ensureGlobalScopeMarker(): void {
+  const scope = globalThis as { Window?: unknown; WorkerGlobalScope?: unknown };
+  if (scope.Window === undefined && scope.WorkerGlobalScope === undefined) {
+    Object.defineProperty(globalThis, "Window", { value: class Window {}, configurable: true });
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * oxjax: JAX for JavaScript, rebuilt in Rust. Importing this module loads the WebAssembly
+ * core; `cpu` and `wasm` work at once, `await init()` starts WebGPU where available.
+ */
+import "./polyfill.js";
+import * as numpy from "./numpy/index.js";
+
+export { numpy };
+export { Array } from "./array.js";
+export { DType } from "./dtype.js";
+export type { DataArray } from "./dtype.js";
+export { init, defaultDevice, devices, webgpuUnavailableReason } from "./device.js";
+export type { Device, InitOptions } from "./device.js";
+export { memoryStats } from "./stats.js";
+export type { MemoryStats, DeviceStats } from "./stats.js";

@@ -1,0 +1,119 @@
+/**
+ * The `numpy` namespace (first slice): `array`, `add`, `multiply`. Parsing of JS values only;
+ * the math is in Rust.
+ */
+import { call, wasm } from "../bridge.js";
+import { Array, binary, type ArrayLike } from "../array.js";
+import { DType, parseDType } from "../dtype.js";
+import { defaultDevice, type Device } from "../device.js";
+
+export { Array };
+
+export const float32 = DType.Float32;
+export const int32 = DType.Int32;
+export const uint32 = DType.Uint32;
+export const bool = DType.Bool;
+export const float16 = DType.Float16;
+export const float64 = DType.Float64;
+
+export interface ArrayOptions {
+  shape?: number[];
+  dtype?: DType;
+  device?: Device;
+}
+
+type Nested = number | boolean | Nested[];
+type TypedInput = Float32Array | Float64Array | Int32Array | Uint32Array;
+
+const TYPED: [new (n: number) => TypedInput, DType][] = [
+  [Float32Array, DType.Float32],
+  [Float64Array, DType.Float64],
+  [Int32Array, DType.Int32],
+  [Uint32Array, DType.Uint32],
+];
+
+/**
+ * A new array from nested JS arrays, a typed array or a scalar. Numbers give float32 and
+ * booleans bool unless `dtype` says otherwise; a bare number without dtype is weakly typed.
+ * Given an existing Array (and nothing to change), returns that same object.
+ */
+export function array(values: Array | Nested | TypedInput, options: ArrayOptions = {}): Array {
+  const unknown = Object.keys(options).filter((k) => !["shape", "dtype", "device"].includes(k));
+  if (unknown.length) throw new TypeError(`array: unknown option(s) ${unknown.join(", ")}`);
+  if (values instanceof Array) {
+    if (options.shape === undefined && (options.dtype === undefined || options.dtype === values.dtype)) {
+      return values;
+    }
+    throw new Error("array: reshaping or casting an existing Array is not supported yet");
+  }
+  const device = options.device ?? defaultDevice();
+  let flat: ArrayLike[] | TypedInput;
+  let shape: number[];
+  let dtype: DType;
+  const typed = TYPED.find(([ctor]) => values instanceof ctor);
+  if (typed) {
+    flat = values as TypedInput;
+    shape = [flat.length];
+    dtype = options.dtype === undefined ? typed[1] : parseDType("array", options.dtype);
+    if (dtype !== typed[1] && !(dtype === DType.Bool && typed[1] === DType.Int32)) {
+      throw new TypeError(`array: a ${typed[0].name} cannot hold ${dtype} values`);
+    }
+  } else {
+    [flat, shape] = flatten(values as Nested);
+    const allBool = flat.length > 0 && flat.every((v) => typeof v === "boolean");
+    dtype = options.dtype === undefined ? (allBool ? DType.Bool : DType.Float32) : parseDType("array", options.dtype);
+    if (typeof values === "number" && options.dtype === undefined && options.shape === undefined) {
+      return new Array(call(() => wasm.weakScalar(values, dtype, device)));
+    }
+  }
+  if (options.shape !== undefined) {
+    const n = options.shape.reduce((a, b) => a * b, 1);
+    if (n !== flat.length) {
+      throw new Error(`array: ${flat.length} values do not fill shape [${options.shape}]`);
+    }
+    shape = options.shape;
+  }
+  const storage = TYPED.find(([, d]) => d === dtype)?.[0] ?? (dtype === DType.Bool ? Int32Array : null);
+  if (!storage) throw new Error(`array: creating ${dtype} arrays is not supported yet`);
+  const data = new storage(flat.length);
+  for (let i = 0; i < flat.length; i++) data[i] = Number(flat[i]);
+  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return new Array(call(() => wasm.arrayFromBytes("array", bytes, new Float64Array(shape), dtype, device)));
+}
+
+/** Flattens nested arrays, checking they are rectangular. */
+function flatten(values: Nested): [ArrayLike[], number[]] {
+  if (!globalThis.Array.isArray(values)) {
+    if (typeof values !== "number" && typeof values !== "boolean") {
+      throw new TypeError(`array: expected numbers, booleans or nested arrays, got ${typeof values}`);
+    }
+    return [[values], []];
+  }
+  const shape: number[] = [];
+  for (let v: Nested = values; globalThis.Array.isArray(v); v = v[0]) shape.push(v.length);
+  const flat: ArrayLike[] = [];
+  const walk = (v: Nested, axis: number): void => {
+    if (axis === shape.length) {
+      if (globalThis.Array.isArray(v)) throw new Error("array: ragged nested arrays (too deep)");
+      if (typeof v !== "number" && typeof v !== "boolean") {
+        throw new TypeError(`array: expected numbers or booleans, got ${typeof v}`);
+      }
+      flat.push(v);
+      return;
+    }
+    if (!globalThis.Array.isArray(v) || v.length !== shape[axis]) {
+      throw new Error(`array: ragged nested arrays (axis ${axis} should have length ${shape[axis]})`);
+    }
+    for (const x of v) walk(x, axis + 1);
+  };
+  walk(values, 0);
+  return [flat, shape];
+}
+
+export function add(x: ArrayLike, y: ArrayLike): Array {
+  return binary("add", x, y);
+}
+
+export function multiply(x: ArrayLike, y: ArrayLike): Array {
+  return binary("mul", x, y);
+}

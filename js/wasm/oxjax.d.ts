@@ -1,0 +1,127 @@
+/* tslint:disable */
+/* eslint-disable */
+
+/**
+ * A new array from little-endian element bytes.
+ */
+export function arrayFromBytes(_function: string, bytes: Uint8Array | number[], shape: Float64Array | number[], dtype: string, device: string): number;
+
+/**
+ * The devices that can run arrays now.
+ */
+export function availableDevices(): string[];
+
+/**
+ * Applies a binary primitive; the operands are not consumed.
+ */
+export function binary(op: string, a: number, b: number): number;
+
+/**
+ * Panics on purpose, so tests can check that a panic becomes a clear JS `Error`.
+ */
+export function debugPanic(message: string): void;
+
+export function device(handle: number): string;
+
+export function dispose(handle: number): void;
+
+export function dtype(handle: number): string;
+
+export function incRef(handle: number): void;
+
+/**
+ * Starts WebGPU. Resolves to the adapter's name, or rejects with the reason it is unavailable.
+ * `storageBufferCap` lowers the planned storage-buffer limit (tests force 8).
+ */
+export function initWebGpu(storage_buffer_cap?: number | null): Promise<string>;
+
+/**
+ * The message of the most recent panic, taken (so each is reported once).
+ */
+export function lastPanic(): string | undefined;
+
+export function memoryStats(): any;
+
+/**
+ * The elements as a typed array, read asynchronously (works on every device).
+ */
+export function read(_function: string, handle: number): Promise<any>;
+
+/**
+ * The elements as a typed array, read synchronously where the device allows it.
+ */
+export function readSync(_function: string, handle: number): any;
+
+export function refCount(handle: number): number;
+
+export function shape(handle: number): Float64Array;
+
+export function start(): void;
+
+/**
+ * A weakly typed 0-d array from a JS number.
+ */
+export function weakScalar(value: number, dtype: string, device: string): number;
+
+export function weakType(handle: number): boolean;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
+    readonly availableDevices: () => [number, number];
+    readonly binary: (a: number, b: number, c: number, d: number) => [number, number, number];
+    readonly debugPanic: (a: number, b: number) => void;
+    readonly device: (a: number) => [number, number, number, number];
+    readonly dispose: (a: number) => [number, number];
+    readonly dtype: (a: number) => [number, number, number, number];
+    readonly incRef: (a: number) => [number, number];
+    readonly initWebGpu: (a: number) => any;
+    readonly lastPanic: () => [number, number];
+    readonly memoryStats: () => any;
+    readonly read: (a: number, b: number, c: number) => any;
+    readonly readSync: (a: number, b: number, c: number) => [number, number, number];
+    readonly refCount: (a: number) => number;
+    readonly shape: (a: number) => [number, number, number, number];
+    readonly start: () => void;
+    readonly weakScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly weakType: (a: number) => [number, number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_21: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece: (a: number, b: number, c: any, d: any) => void;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_destroy_closure: (a: number, b: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __externref_drop_slice: (a: number, b: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

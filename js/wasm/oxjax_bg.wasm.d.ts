@@ -1,0 +1,36 @@
+/* tslint:disable */
+/* eslint-disable */
+export const memory: WebAssembly.Memory;
+export const arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
+export const availableDevices: () => [number, number];
+export const binary: (a: number, b: number, c: number, d: number) => [number, number, number];
+export const debugPanic: (a: number, b: number) => void;
+export const device: (a: number) => [number, number, number, number];
+export const dispose: (a: number) => [number, number];
+export const dtype: (a: number) => [number, number, number, number];
+export const incRef: (a: number) => [number, number];
+export const initWebGpu: (a: number) => any;
+export const lastPanic: () => [number, number];
+export const memoryStats: () => any;
+export const read: (a: number, b: number, c: number) => any;
+export const readSync: (a: number, b: number, c: number) => [number, number, number];
+export const refCount: (a: number) => number;
+export const shape: (a: number) => [number, number, number, number];
+export const start: () => void;
+export const weakScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+export const weakType: (a: number) => [number, number, number];
+export const wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73: (a: number, b: number, c: any) => [number, number];
+export const wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_21: (a: number, b: number, c: any) => [number, number];
+export const wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22: (a: number, b: number, c: any) => [number, number];
+export const wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74: (a: number, b: number, c: any) => [number, number];
+export const wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece: (a: number, b: number, c: any, d: any) => void;
+export const __wbindgen_malloc: (a: number, b: number) => number;
+export const __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+export const __wbindgen_free: (a: number, b: number, c: number) => void;
+export const __wbindgen_exn_store: (a: number) => void;
+export const __externref_table_alloc: () => number;
+export const __wbindgen_externrefs: WebAssembly.Table;
+export const __wbindgen_destroy_closure: (a: number, b: number) => void;
+export const __externref_table_dealloc: (a: number) => void;
+export const __externref_drop_slice: (a: number, b: number) => void;
+export const __wbindgen_start: () => void;
