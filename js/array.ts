@@ -141,28 +141,32 @@ function nest(data: DataArray, shape: number[], bool: boolean): NestedValues {
 }
 
 /**
- * A binary operation where either side may be a JS number or boolean (a weakly typed
- * scalar, created for the call and freed after it).
+ * A binary operation where either side may be a JS number or boolean: a weakly typed scalar
+ * that takes the array operand's dtype and device (in Rust, in one call).
  */
 export function binary(op: string, a: ArrayLike, b: ArrayLike): Array {
-  const temps: number[] = [];
-  const handleOf = (x: ArrayLike, partner: ArrayLike): number => {
-    if (x instanceof Array) return x._handle;
+  const scalar = (x: ArrayLike): number => {
     if (typeof x !== "number" && typeof x !== "boolean") {
       throw new TypeError(`${op}: expected an Array, number or boolean, got ${typeof x}`);
     }
-    const like = partner instanceof Array ? partner : null;
-    const dtype = typeof x === "boolean" && !like ? DType.Bool : (like?.dtype ?? DType.Float32);
-    const device = like?.device ?? defaultDevice();
-    const h = call(() => wasm.weakScalar(Number(x), dtype, device));
-    temps.push(h);
-    return h;
+    return Number(x);
   };
+  if (a instanceof Array && b instanceof Array) {
+    return new Array(call(() => wasm.binary(op, a._handle, b._handle)));
+  }
+  if (a instanceof Array) return new Array(call(() => wasm.binaryScalar(op, a._handle, scalar(b), false)));
+  if (b instanceof Array) return new Array(call(() => wasm.binaryScalar(op, b._handle, scalar(a), true)));
+  const dtype = typeof a === "boolean" && typeof b === "boolean" ? DType.Bool : DType.Float32;
+  const device = defaultDevice();
+  const ha = call(() => wasm.weakScalar(scalar(a), dtype, device));
   try {
-    const ha = handleOf(a, b);
-    const hb = handleOf(b, a);
-    return new Array(call(() => wasm.binary(op, ha, hb)));
+    const hb = call(() => wasm.weakScalar(scalar(b), dtype, device));
+    try {
+      return new Array(call(() => wasm.binary(op, ha, hb)));
+    } finally {
+      call(() => wasm.dispose(hb));
+    }
   } finally {
-    for (const h of temps) call(() => wasm.dispose(h));
+    call(() => wasm.dispose(ha));
   }
 }

@@ -17,6 +17,12 @@ export function availableDevices(): string[];
 export function binary(op: string, a: number, b: number): number;
 
 /**
+ * Applies a binary primitive to an array and a JS number (weakly typed: it takes the array's
+ * dtype and device). `scalar_first` puts the number on the left.
+ */
+export function binaryScalar(op: string, a: number, value: number, scalar_first: boolean): number;
+
+/**
  * Panics on purpose, so tests can check that a panic becomes a clear JS `Error`.
  */
 export function debugPanic(message: string): void;
@@ -72,6 +78,7 @@ export interface InitOutput {
     readonly arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
     readonly availableDevices: () => [number, number];
     readonly binary: (a: number, b: number, c: number, d: number) => [number, number, number];
+    readonly binaryScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly debugPanic: (a: number, b: number) => void;
     readonly device: (a: number) => [number, number, number, number];
     readonly dispose: (a: number) => [number, number];
@@ -87,11 +94,12 @@ export interface InitOutput {
     readonly start: () => void;
     readonly weakScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly weakType: (a: number) => [number, number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_21: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece: (a: number, b: number, c: any, d: any) => void;
+    readonly wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h8b260be5468607aa: (a: number, b: number, c: any, d: any) => void;
+    readonly wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h744155dc06f0a7e8: (a: number, b: number) => number;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

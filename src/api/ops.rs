@@ -74,6 +74,29 @@ pub fn binary(op: &str, a: f64, b: f64) -> std::result::Result<f64, JsError> {
     run().map_err(js_error)
 }
 
+/// Applies a binary primitive to an array and a JS number (weakly typed: it takes the array's
+/// dtype and device). `scalar_first` puts the number on the left.
+#[wasm_bindgen(js_name = binaryScalar)]
+pub fn binary_scalar(
+    op: &str,
+    a: f64,
+    value: f64,
+    scalar_first: bool,
+) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let prim = primitive(op)?;
+        let a = handles::get(op, a)?;
+        let s = ArrayValue::weak_scalar(op, value, a.aval.dtype, a.device)?;
+        let out = if scalar_first {
+            eval::apply(prim, &[&s, &a])
+        } else {
+            eval::apply(prim, &[&a, &s])
+        };
+        Ok(handles::insert(out?))
+    };
+    run().map_err(js_error)
+}
+
 #[wasm_bindgen]
 pub fn shape(handle: f64) -> std::result::Result<Vec<f64>, JsError> {
     let v = handles::get("shape", handle).map_err(js_error)?;

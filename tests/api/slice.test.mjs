@@ -1,0 +1,149 @@
+// The first vertical slice through the built package in Node: creation, add/mul with
+// broadcasting on cpu and wasm, readback, ownership (non-consuming ops, ref counts, dispose,
+// Symbol.dispose) and clear errors. A leak check runs after every test.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkLeaksAroundEachTest, errorMessage, f32Broadcast, np, ox } from "./helpers.mjs";
+
+checkLeaksAroundEachTest();
+
+const cases = [
+  { a: [1, 2, 3], b: [10, 20, 30] },
+  { a: [[1, 2, 3], [4, 5, 6]], b: [0.1, -2.5, 1e-3] },
+  { a: [[1], [2]], b: [[0.25, 0.5, 3]] },
+  { a: [[[1.5, -2]], [[3, 4]]], b: [[7], [8], [9]] },
+  { a: 3.25, b: [[1, 2], [3, 4]] },
+];
+
+for (const device of ["cpu", "wasm"]) {
+  describe(`add and mul on ${device}`, () => {
+    for (const { a, b } of cases) {
+      test(`${JSON.stringify(a)} with ${JSON.stringify(b)}`, async () => {
+        const x = np.array(a, { device });
+        const y = np.array(b, { device });
+        const sum = x.add(y);
+        const prod = np.multiply(x, y);
+        assert.deepEqual(sum.js(), f32Broadcast(a, b, (p, q) => p + q));
+        assert.deepEqual(await prod.jsAsync(), f32Broadcast(a, b, (p, q) => p * q));
+        assert.equal(sum.device, device);
+        for (const t of [x, y, sum, prod]) t.dispose();
+      });
+    }
+  });
+}
+
+test("wasm agrees with the cpu interpreter bit for bit", () => {
+  const values = Array.from({ length: 257 }, (_, i) => Math.sin(i) * 1e3);
+  const other = Array.from({ length: 257 }, (_, i) => Math.cos(i * 0.7));
+  const results = ["cpu", "wasm"].map((device) => {
+    const x = np.array(values, { device });
+    const y = np.array(other, { device });
+    const p = x.mul(y);
+    const z = p.add(x);
+    const data = z.dataSync();
+    for (const t of [x, y, p, z]) t.dispose();
+    return data;
+  });
+  assert.deepEqual(results[1], results[0]);
+});
+
+test("operations never consume their inputs", () => {
+  const x = np.array([1, 2, 3]);
+  const outs = Array.from({ length: 5 }, () => x.add(x));
+  assert.equal(x.refCount, 1);
+  assert.deepEqual(x.js(), [1, 2, 3]);
+  for (const o of outs) {
+    assert.deepEqual(o.js(), [2, 4, 6]);
+    o.dispose();
+  }
+  x.dispose();
+});
+
+test("ref, dispose and Symbol.dispose follow jax-js's ownership rules", () => {
+  const x = np.array([1, 2]);
+  assert.equal(x.ref, x);
+  assert.equal(x.refCount, 2);
+  x.dispose();
+  assert.equal(x.refCount, 1);
+  x.dispose();
+  assert.equal(x.refCount, 0);
+  const err = errorMessage(() => x.dispose());
+  assert.ok(err instanceof ReferenceError);
+  assert.match(err.message, /^dispose: the array has been disposed/);
+  assert.match(errorMessage(() => x.add(1)).message, /^add: the array has been disposed/);
+  assert.match(errorMessage(() => x.dataSync()).message, /^dataSync: .*disposed/);
+  x[Symbol.dispose](); // never throws
+  const y = np.array([3]);
+  y[Symbol.dispose]();
+  assert.equal(y.refCount, 0);
+});
+
+test("scalars are weakly typed and adopt the partner's dtype", () => {
+  const s = np.array(2);
+  assert.equal(s.weakType, true);
+  assert.deepEqual(s.shape, []);
+  const i = np.array([1, 2, 3], { dtype: np.int32 });
+  const h = i.add(0.5);
+  const j = h.mul(s);
+  assert.equal(j.dtype, "int32");
+  assert.deepEqual(j.js(), [2, 4, 6]);
+  const b = np.array([true, false]);
+  assert.equal(b.dtype, "bool");
+  assert.deepEqual(b.js(), [true, false]);
+  const f = b.add(1.5);
+  assert.equal(f.dtype, "bool");
+  for (const t of [s, i, h, j, b, f]) t.dispose();
+});
+
+test("readback: data, dataSync, js, item, consumeData, typed arrays in", async () => {
+  const x = np.array(new Float32Array([1.5, 2.5]));
+  assert.ok(x.dataSync() instanceof Float32Array);
+  assert.deepEqual(Array.from(await x.data()), [1.5, 2.5]);
+  const i = np.array(new Int32Array([7]));
+  assert.equal(i.dtype, "int32");
+  assert.equal(i.item(), 7);
+  assert.match(errorMessage(() => x.item()).message, /^item: the array has 2 elements/);
+  const d = np.array(new Float64Array([0.1, 0.2]));
+  assert.deepEqual(Array.from(await d.consumeData()), [0.1, 0.2]);
+  assert.equal(d.refCount, 0);
+  assert.equal(String(x), "Array:float32[2]");
+  assert.equal(np.array(x), x);
+  x.dispose();
+  i.dispose();
+});
+
+test("bad input gives errors that name the function", () => {
+  const x = np.array([1, 2]);
+  const y = np.array([1, 2, 3]);
+  assert.match(errorMessage(() => x.add(y)).message, /^add: shapes \[2\] and \[3\] cannot be broadcast/);
+  assert.match(errorMessage(() => np.array([[1, 2], [3]])).message, /^array: ragged nested arrays/);
+  assert.match(errorMessage(() => np.array([1], { dtype: "complex64" })).message, /^array: unknown dtype/);
+  assert.match(errorMessage(() => np.array([1], { device: "tpu" })).message, /^array: unknown device/);
+  assert.match(errorMessage(() => np.array([1], { device: "webgl" })).message, /^array: the webgl device is not supported/);
+  assert.match(errorMessage(() => np.array([1], { colour: 1 })).message, /^array: unknown option\(s\) colour/);
+  assert.match(errorMessage(() => np.array([1, 2, 3], { shape: [2] })).message, /^array: 3 values do not fill shape/);
+  assert.match(errorMessage(() => np.array(["a"])).message, /^array: expected numbers or booleans/);
+  assert.match(errorMessage(() => x.add("1")).message, /^add: expected an Array, number or boolean/);
+  const c = np.array([1], { device: "cpu" });
+  assert.match(errorMessage(() => x.add(c)).message, /^add: operands live on different devices \(wasm and cpu\)/);
+  for (const t of [x, y, c]) t.dispose();
+});
+
+test("a Rust panic becomes an Error, and oxjax keeps working", async () => {
+  const { call, wasm } = await import("../../pkg/bridge.js");
+  const err = errorMessage(() => call(() => wasm.debugPanic("deliberate test panic")));
+  assert.ok(err instanceof Error);
+  assert.match(err.message, /^oxjax internal error \(a Rust panic, please report it\): [^]*deliberate test panic/);
+  const x = np.array([1]);
+  assert.deepEqual(x.add(1).consumeDataSync(), new Float32Array([2]));
+  x.dispose();
+});
+
+test("init() in Node resolves without WebGPU and never throws", async () => {
+  assert.deepEqual(await ox.init(), ["cpu", "wasm"]);
+  assert.deepEqual(await ox.init("webgpu"), []);
+  assert.equal(ox.defaultDevice(), "wasm");
+  assert.match(errorMessage(() => ox.defaultDevice("webgpu")).message, /^defaultDevice: the webgpu device is not initialized/);
+  assert.match(errorMessage(() => np.array([1], { device: "webgpu" })).message, /^array: the webgpu device is not initialized/);
+  assert.deepEqual(ox.devices, ["cpu", "wasm", "webgpu", "webgl"]);
+});
