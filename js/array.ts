@@ -154,8 +154,10 @@ export function binary(op: string, a: ArrayLike, b: ArrayLike): Array {
   if (a instanceof Array && b instanceof Array) {
     return new Array(call(() => wasm.binary(op, a._handle, b._handle)));
   }
-  if (a instanceof Array) return new Array(call(() => wasm.binaryScalar(op, a._handle, scalar(b), false)));
-  if (b instanceof Array) return new Array(call(() => wasm.binaryScalar(op, b._handle, scalar(a), true)));
+  if (a instanceof Array)
+    return new Array(call(() => wasm.binaryScalar(op, a._handle, scalar(b), false)));
+  if (b instanceof Array)
+    return new Array(call(() => wasm.binaryScalar(op, b._handle, scalar(a), true)));
   const dtype = typeof a === "boolean" && typeof b === "boolean" ? DType.Bool : DType.Float32;
   const device = defaultDevice();
   const ha = call(() => wasm.weakScalar(scalar(a), dtype, device));

@@ -14,7 +14,9 @@ let currentDefault: Device = "wasm";
 export function defaultDevice(device?: Device): Device {
   if (device !== undefined) {
     if (device === "webgpu" && !call(() => wasm.availableDevices()).includes("webgpu")) {
-      throw new Error('defaultDevice: the webgpu device is not initialized; call `await init("webgpu")` first');
+      throw new Error(
+        'defaultDevice: the webgpu device is not initialized; call `await init("webgpu")` first',
+      );
     }
     if (!["cpu", "wasm", "webgpu"].includes(device)) {
       throw new Error(`defaultDevice: unsupported device ${JSON.stringify(device)}`);

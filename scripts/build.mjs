@@ -15,7 +15,13 @@ const run = (cmd, args, opts = {}) => {
 };
 const profile = process.env.OXJAX_PROFILE === "dev" ? "debug" : "release";
 
-run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", ...(profile === "release" ? ["--release"] : [])]);
+run("cargo", [
+  "build",
+  "--lib",
+  "--target",
+  "wasm32-unknown-unknown",
+  ...(profile === "release" ? ["--release"] : []),
+]);
 const wasmIn = join(root, "target/wasm32-unknown-unknown", profile, "oxjax.wasm");
 rmSync(join(root, "js/wasm"), { recursive: true, force: true });
 run("wasm-bindgen", ["--target", "web", "--out-dir", "js/wasm", "--out-name", "oxjax", wasmIn]);

@@ -41,7 +41,10 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
   const unknown = Object.keys(options).filter((k) => !["shape", "dtype", "device"].includes(k));
   if (unknown.length) throw new TypeError(`array: unknown option(s) ${unknown.join(", ")}`);
   if (values instanceof Array) {
-    if (options.shape === undefined && (options.dtype === undefined || options.dtype === values.dtype)) {
+    if (
+      options.shape === undefined &&
+      (options.dtype === undefined || options.dtype === values.dtype)
+    ) {
       return values;
     }
     throw new Error("array: reshaping or casting an existing Array is not supported yet");
@@ -61,7 +64,12 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
   } else {
     [flat, shape] = flatten(values as Nested);
     const allBool = flat.length > 0 && flat.every((v) => typeof v === "boolean");
-    dtype = options.dtype === undefined ? (allBool ? DType.Bool : DType.Float32) : parseDType("array", options.dtype);
+    dtype =
+      options.dtype === undefined
+        ? allBool
+          ? DType.Bool
+          : DType.Float32
+        : parseDType("array", options.dtype);
     if (typeof values === "number" && options.dtype === undefined && options.shape === undefined) {
       return new Array(call(() => wasm.weakScalar(values, dtype, device)));
     }
@@ -73,19 +81,24 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
     }
     shape = options.shape;
   }
-  const storage = TYPED.find(([, d]) => d === dtype)?.[0] ?? (dtype === DType.Bool ? Int32Array : null);
+  const storage =
+    TYPED.find(([, d]) => d === dtype)?.[0] ?? (dtype === DType.Bool ? Int32Array : null);
   if (!storage) throw new Error(`array: creating ${dtype} arrays is not supported yet`);
   const data = new storage(flat.length);
   for (let i = 0; i < flat.length; i++) data[i] = Number(flat[i]);
   const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return new Array(call(() => wasm.arrayFromBytes("array", bytes, new Float64Array(shape), dtype, device)));
+  return new Array(
+    call(() => wasm.arrayFromBytes("array", bytes, new Float64Array(shape), dtype, device)),
+  );
 }
 
 /** Flattens nested arrays, checking they are rectangular. */
 function flatten(values: Nested): [ArrayLike[], number[]] {
   if (!globalThis.Array.isArray(values)) {
     if (typeof values !== "number" && typeof values !== "boolean") {
-      throw new TypeError(`array: expected numbers, booleans or nested arrays, got ${typeof values}`);
+      throw new TypeError(
+        `array: expected numbers, booleans or nested arrays, got ${typeof values}`,
+      );
     }
     return [[values], []];
   }
@@ -102,7 +115,9 @@ function flatten(values: Nested): [ArrayLike[], number[]] {
       return;
     }
     if (!globalThis.Array.isArray(v) || v.length !== shape[axis]) {
-      throw new Error(`array: ragged nested arrays (axis ${axis} should have length ${shape[axis]})`);
+      throw new Error(
+        `array: ragged nested arrays (axis ${axis} should have length ${shape[axis]})`,
+      );
     }
     for (const x of v) walk(x, axis + 1);
   };

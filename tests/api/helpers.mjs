@@ -34,7 +34,8 @@ export function f32Broadcast(a, b, op) {
   const pad = (s) => [...Array(rank - s.length).fill(1), ...s];
   const [pa, pb] = [pad(sa), pad(sb)];
   const out = pa.map((d, i) => Math.max(d, pb[i]));
-  const at = (x, s, idx) => idx.slice(rank - s.length).reduce((v, k, i) => v[s[i] === 1 ? 0 : k], x);
+  const at = (x, s, idx) =>
+    idx.slice(rank - s.length).reduce((v, k, i) => v[s[i] === 1 ? 0 : k], x);
   const build = (prefix) =>
     prefix.length === rank
       ? Math.fround(op(Math.fround(at(a, sa, prefix)), Math.fround(at(b, sb, prefix))))

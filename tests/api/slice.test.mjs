@@ -9,10 +9,22 @@ checkLeaksAroundEachTest();
 
 const cases = [
   { a: [1, 2, 3], b: [10, 20, 30] },
-  { a: [[1, 2, 3], [4, 5, 6]], b: [0.1, -2.5, 1e-3] },
+  {
+    a: [
+      [1, 2, 3],
+      [4, 5, 6],
+    ],
+    b: [0.1, -2.5, 1e-3],
+  },
   { a: [[1], [2]], b: [[0.25, 0.5, 3]] },
   { a: [[[1.5, -2]], [[3, 4]]], b: [[7], [8], [9]] },
-  { a: 3.25, b: [[1, 2], [3, 4]] },
+  {
+    a: 3.25,
+    b: [
+      [1, 2],
+      [3, 4],
+    ],
+  },
 ];
 
 for (const device of ["cpu", "wasm"]) {
@@ -23,8 +35,14 @@ for (const device of ["cpu", "wasm"]) {
         const y = np.array(b, { device });
         const sum = x.add(y);
         const prod = np.multiply(x, y);
-        assert.deepEqual(sum.js(), f32Broadcast(a, b, (p, q) => p + q));
-        assert.deepEqual(await prod.jsAsync(), f32Broadcast(a, b, (p, q) => p * q));
+        assert.deepEqual(
+          sum.js(),
+          f32Broadcast(a, b, (p, q) => p + q),
+        );
+        assert.deepEqual(
+          await prod.jsAsync(),
+          f32Broadcast(a, b, (p, q) => p * q),
+        );
         assert.equal(sum.device, device);
         for (const t of [x, y, sum, prod]) t.dispose();
       });
@@ -115,17 +133,41 @@ test("readback: data, dataSync, js, item, consumeData, typed arrays in", async (
 test("bad input gives errors that name the function", () => {
   const x = np.array([1, 2]);
   const y = np.array([1, 2, 3]);
-  assert.match(errorMessage(() => x.add(y)).message, /^add: shapes \[2\] and \[3\] cannot be broadcast/);
+  assert.match(
+    errorMessage(() => x.add(y)).message,
+    /^add: shapes \[2\] and \[3\] cannot be broadcast/,
+  );
   assert.match(errorMessage(() => np.array([[1, 2], [3]])).message, /^array: ragged nested arrays/);
-  assert.match(errorMessage(() => np.array([1], { dtype: "complex64" })).message, /^array: unknown dtype/);
-  assert.match(errorMessage(() => np.array([1], { device: "tpu" })).message, /^array: unknown device/);
-  assert.match(errorMessage(() => np.array([1], { device: "webgl" })).message, /^array: the webgl device is not supported/);
-  assert.match(errorMessage(() => np.array([1], { colour: 1 })).message, /^array: unknown option\(s\) colour/);
-  assert.match(errorMessage(() => np.array([1, 2, 3], { shape: [2] })).message, /^array: 3 values do not fill shape/);
+  assert.match(
+    errorMessage(() => np.array([1], { dtype: "complex64" })).message,
+    /^array: unknown dtype/,
+  );
+  assert.match(
+    errorMessage(() => np.array([1], { device: "tpu" })).message,
+    /^array: unknown device/,
+  );
+  assert.match(
+    errorMessage(() => np.array([1], { device: "webgl" })).message,
+    /^array: the webgl device is not supported/,
+  );
+  assert.match(
+    errorMessage(() => np.array([1], { colour: 1 })).message,
+    /^array: unknown option\(s\) colour/,
+  );
+  assert.match(
+    errorMessage(() => np.array([1, 2, 3], { shape: [2] })).message,
+    /^array: 3 values do not fill shape/,
+  );
   assert.match(errorMessage(() => np.array(["a"])).message, /^array: expected numbers or booleans/);
-  assert.match(errorMessage(() => x.add("1")).message, /^add: expected an Array, number or boolean/);
+  assert.match(
+    errorMessage(() => x.add("1")).message,
+    /^add: expected an Array, number or boolean/,
+  );
   const c = np.array([1], { device: "cpu" });
-  assert.match(errorMessage(() => x.add(c)).message, /^add: operands live on different devices \(wasm and cpu\)/);
+  assert.match(
+    errorMessage(() => x.add(c)).message,
+    /^add: operands live on different devices \(wasm and cpu\)/,
+  );
   for (const t of [x, y, c]) t.dispose();
 });
 
@@ -133,7 +175,10 @@ test("a Rust panic becomes an Error, and oxjax keeps working", async () => {
   const { call, wasm } = await import("../../pkg/bridge.js");
   const err = errorMessage(() => call(() => wasm.debugPanic("deliberate test panic")));
   assert.ok(err instanceof Error);
-  assert.match(err.message, /^oxjax internal error \(a Rust panic, please report it\): [^]*deliberate test panic/);
+  assert.match(
+    err.message,
+    /^oxjax internal error \(a Rust panic, please report it\): [^]*deliberate test panic/,
+  );
   const x = np.array([1]);
   assert.deepEqual(x.add(1).consumeDataSync(), new Float32Array([2]));
   x.dispose();
@@ -143,7 +188,13 @@ test("init() in Node resolves without WebGPU and never throws", async () => {
   assert.deepEqual(await ox.init(), ["cpu", "wasm"]);
   assert.deepEqual(await ox.init("webgpu"), []);
   assert.equal(ox.defaultDevice(), "wasm");
-  assert.match(errorMessage(() => ox.defaultDevice("webgpu")).message, /^defaultDevice: the webgpu device is not initialized/);
-  assert.match(errorMessage(() => np.array([1], { device: "webgpu" })).message, /^array: the webgpu device is not initialized/);
+  assert.match(
+    errorMessage(() => ox.defaultDevice("webgpu")).message,
+    /^defaultDevice: the webgpu device is not initialized/,
+  );
+  assert.match(
+    errorMessage(() => np.array([1], { device: "webgpu" })).message,
+    /^array: the webgpu device is not initialized/,
+  );
   assert.deepEqual(ox.devices, ["cpu", "wasm", "webgpu", "webgl"]);
 });

@@ -18,11 +18,20 @@ for (const device of ["cpu", "wasm", "webgpu"] as const) {
   Deno.test(`add and mul with broadcasting on ${device}`, async () => {
     const before = memoryStats().liveArrays;
     {
-      using x = np.array([[1, 2, 3], [4, 5, 6]], { device });
+      using x = np.array(
+        [
+          [1, 2, 3],
+          [4, 5, 6],
+        ],
+        { device },
+      );
       using y = np.array([0.5, -1, 2], { device });
       using s = x.add(y);
       using p = s.mul(3);
-      const expected = [[1, 2, 3], [4, 5, 6]].map((row) => row.map((v, j) => (v + [0.5, -1, 2][j]) * 3));
+      const expected = [
+        [1, 2, 3],
+        [4, 5, 6],
+      ].map((row) => row.map((v, j) => (v + [0.5, -1, 2][j]) * 3));
       assertEquals(Array.from(await p.data()), expected.flat(), `${device} data()`);
       assertEquals(p.shape, [2, 3], "shape");
       assertEquals(p.device, device, "device");
