@@ -51,8 +51,15 @@ fn cpu_interpreter_matches_an_independent_float32_oracle() {
                     acc * d + if d == 1 { 0 } else { coords[k + pad] }
                 })
             };
-            let (x, y) = (av[flat(&avals[0].shape)] as f32, bv[flat(&avals[1].shape)] as f32);
-            let want = if name.starts_with("add") { x + y } else { x * y };
+            let (x, y) = (
+                av[flat(&avals[0].shape)] as f32,
+                bv[flat(&avals[1].shape)] as f32,
+            );
+            let want = if name.starts_with("add") {
+                x + y
+            } else {
+                x * y
+            };
             let got = f32::from_le_bytes(out[i * 4..i * 4 + 4].try_into().unwrap());
             assert_eq!(got.to_bits(), want.to_bits(), "{name} element {i}");
         }
@@ -78,7 +85,10 @@ fn cpu_backend_tracks_buffers_and_caches_kernels() {
     }
     let stats = cpu.stats();
     assert_eq!((stats.live_buffers, stats.dispatches), (3, 3));
-    assert_eq!((stats.kernel_cache.entries, stats.kernel_cache.hits), (1, 2));
+    assert_eq!(
+        (stats.kernel_cache.entries, stats.kernel_cache.hits),
+        (1, 2)
+    );
     for id in ins.into_iter().chain([out]) {
         cpu.free(id);
     }
@@ -90,7 +100,9 @@ fn wasm_codegen_emits_valid_modules() {
     for (name, _, kernel) in slice_kernels(SAME).into_iter().chain(slice_kernels(MIXED)) {
         let bytes = wasm::emit::emit_kernel(&kernel).unwrap();
         let mut validator = wasmparser::Validator::new();
-        validator.validate_all(&bytes).unwrap_or_else(|e| panic!("{name}: invalid wasm: {e}"));
+        validator
+            .validate_all(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: invalid wasm: {e}"));
     }
 }
 
@@ -110,7 +122,11 @@ fn wgsl_codegen_emits_valid_shaders() {
 fn float64_on_webgpu_is_a_clear_error() {
     let (_, _, kernel) = slice_kernels(&[(DType::Float64, DType::Float64)]).remove(0);
     let err = wgsl::emit_kernel(&kernel).unwrap_err();
-    assert!(err.message().contains("float64 is not supported on the webgpu device"), "{err}");
+    assert!(
+        err.message()
+            .contains("float64 is not supported on the webgpu device"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -135,7 +151,11 @@ fn webgpu_on_vulkan_matches_the_cpu_interpreter() {
         let exe = gpu.compile(&kernel).unwrap();
         gpu.dispatch(exe, &ids, out).unwrap();
         assert_eq!(gpu.read_sync(out).unwrap(), want, "{name}");
-        assert_eq!(block_on(gpu.read(out).unwrap()).unwrap(), want, "{name} (async read)");
+        assert_eq!(
+            block_on(gpu.read(out).unwrap()).unwrap(),
+            want,
+            "{name} (async read)"
+        );
         for id in ids.into_iter().chain([out]) {
             gpu.free(id);
         }

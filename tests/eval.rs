@@ -10,8 +10,14 @@ use oxjax::transform::{eval, ArrayValue};
 
 fn array(shape: Vec<usize>, device: Device) -> ArrayValue {
     let n = shape.iter().product();
-    ArrayValue::from_bytes("t", &encode(DType::Float32, &values(n, 3.0)), shape, DType::Float32, device)
-        .unwrap()
+    ArrayValue::from_bytes(
+        "t",
+        &encode(DType::Float32, &values(n, 3.0)),
+        shape,
+        DType::Float32,
+        device,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -30,7 +36,10 @@ fn results_and_buffer_release() {
         assert_eq!(out.read_sync("t").unwrap(), want);
         let shared = out.clone(); // views share the buffer
         drop(out);
-        assert_eq!(registry::stats(Device::Cpu).unwrap().live_buffers, before + 3);
+        assert_eq!(
+            registry::stats(Device::Cpu).unwrap().live_buffers,
+            before + 3
+        );
         drop(shared);
     }
     assert_eq!(registry::stats(Device::Cpu).unwrap().live_buffers, before);
@@ -41,11 +50,21 @@ fn errors_name_the_operation() {
     let a = array(vec![2], Device::Cpu);
     let b = array(vec![3], Device::Cpu);
     let err = eval::apply(Primitive::Add, &[&a, &b]).unwrap_err();
-    assert_eq!(err.message(), "add: shapes [2] and [3] cannot be broadcast together");
+    assert_eq!(
+        err.message(),
+        "add: shapes [2] and [3] cannot be broadcast together"
+    );
     let err = ArrayValue::from_bytes("array", &[0; 4], vec![], DType::Float32, Device::WebGpu)
         .unwrap_err();
-    assert!(err.message().starts_with("array: the webgpu device is not initialized"), "{err}");
-    let err = ArrayValue::from_bytes("array", &[0; 3], vec![1], DType::Float32, Device::Cpu)
-        .unwrap_err();
-    assert_eq!(err.message(), "array: 3 bytes of data do not fill shape [1] of float32");
+    assert!(
+        err.message()
+            .starts_with("array: the webgpu device is not initialized"),
+        "{err}"
+    );
+    let err =
+        ArrayValue::from_bytes("array", &[0; 3], vec![1], DType::Float32, Device::Cpu).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "array: 3 bytes of data do not fill shape [1] of float32"
+    );
 }

@@ -24,7 +24,10 @@ fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
         if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "wasm" && n != "node_modules") {
+            if path
+                .file_name()
+                .is_some_and(|n| n != "wasm" && n != "node_modules")
+            {
                 files(&path, ext, out);
             }
         } else if path.extension().is_some_and(|e| e == ext) {
@@ -52,7 +55,10 @@ fn crate_imports(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (i, _) in text.match_indices("crate::") {
         let rest = &text[i + 7..];
-        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
         found.push(name);
     }
     found
@@ -69,19 +75,32 @@ fn modules_import_only_from_lower_layers() {
             let sibling = (module == "rules" && used == "backend")
                 || (module == "backend" && used == "rules");
             if used != module && (theirs >= own || sibling) {
-                violations.push(format!("{} ({module}) imports crate::{used}", path.display()));
+                violations.push(format!(
+                    "{} ({module}) imports crate::{used}",
+                    path.display()
+                ));
             }
         }
         if module != "api" && text.contains("#[wasm_bindgen") {
-            violations.push(format!("{} uses #[wasm_bindgen] outside src/api", path.display()));
+            violations.push(format!(
+                "{} uses #[wasm_bindgen] outside src/api",
+                path.display()
+            ));
         }
     }
-    assert!(violations.is_empty(), "layering violations:\n{}", violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "layering violations:\n{}",
+        violations.join("\n")
+    );
 }
 
 #[test]
 fn the_layering_check_catches_an_upward_import() {
-    assert_eq!(crate_imports("use crate::transform::eval;"), vec!["transform"]);
+    assert_eq!(
+        crate_imports("use crate::transform::eval;"),
+        vec!["transform"]
+    );
     assert!(layer("transform") > layer("kernel"));
 }
 
@@ -98,5 +117,9 @@ fn source_files_stay_under_600_lines() {
             (n > MAX_LINES).then(|| format!("{}: {n} lines", p.display()))
         })
         .collect();
-    assert!(long.is_empty(), "files over {MAX_LINES} lines:\n{}", long.join("\n"));
+    assert!(
+        long.is_empty(),
+        "files over {MAX_LINES} lines:\n{}",
+        long.join("\n")
+    );
 }

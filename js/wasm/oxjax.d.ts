@@ -94,12 +94,11 @@ export interface InitOutput {
     readonly start: () => void;
     readonly weakScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly weakType: (a: number) => [number, number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h8b260be5468607aa: (a: number, b: number, c: any, d: any) => void;
-    readonly wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h744155dc06f0a7e8: (a: number, b: number) => number;
+    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_23: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece: (a: number, b: number, c: any, d: any) => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -23,7 +23,9 @@ pub const SHAPES: &[(&[usize], &[usize])] = &[
 
 /// Deterministic test values (no two equal, both signs, non-integers).
 pub fn values(n: usize, seed: f64) -> Vec<f64> {
-    (0..n).map(|i| ((i as f64 + seed) * 1.618).sin() * 10.0).collect()
+    (0..n)
+        .map(|i| ((i as f64 + seed) * 1.618).sin() * 10.0)
+        .collect()
 }
 
 pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
@@ -51,7 +53,12 @@ pub fn slice_kernels(dtypes: &[(DType, DType)]) -> Vec<(String, Vec<Aval>, Kerne
                 let b = Aval::new(sb.to_vec(), db);
                 let o = rules::abstract_eval(prim, &[&a, &b]).unwrap();
                 let k = rules::to_kernel(prim, &[&a, &b], &o).unwrap();
-                let name = format!("{}({sa:?} {}, {sb:?} {})", prim.name(), da.name(), db.name());
+                let name = format!(
+                    "{}({sa:?} {}, {sb:?} {})",
+                    prim.name(),
+                    da.name(),
+                    db.name()
+                );
                 out.push((name, vec![a, b], k));
             }
         }

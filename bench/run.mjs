@@ -1,0 +1,250 @@
+// Benchmark harness: the same eager workloads on oxjax (../pkg) and upstream jax-js, in one
+// Node process. Prints a table and a final `BENCH_JSON {...}` line.
+//
+//   node bench/run.mjs [filter]     only workloads whose name contains `filter`
+//   BENCH_CHAIN=n                   length of the dependent-add chain (default 10000)
+//
+// Ownership: oxjax never consumes its inputs (we dispose what we create); jax-js consumes every
+// argument of every op and `dataSync()`/`data()` consume the array, so we pass `x.ref` to keep.
+import * as ox from "../pkg/index.js";
+import * as jax from "@jax-js/jax";
+
+const CHAIN = Number(process.env.BENCH_CHAIN ?? 10_000);
+const INDEP = 1_000;
+const BIG = 1 << 20;
+const WARM_MS = 50; // warm-up: call at least once and for at least this long
+const MIN_MS = 200; // each sample repeats the workload until this much time has passed
+const SAMPLES = 5; // median of this many samples
+const SLOW_MS = 1_000; // a warm-up call this slow is itself the (single) sample
+
+// Inputs are chosen so every result is exact in float32: outputs must match bit for bit.
+const A4 = new Float32Array([1, 2, 3, 4]);
+const B4 = new Float32Array([0.5, 0.25, -1, 2]);
+const XB = Float32Array.from({ length: BIG }, (_, i) => i % 7);
+const YB = Float32Array.from({ length: BIG }, (_, i) => (i % 5) * 0.5);
+
+// A workload: `oxjax(np)` / `jaxjs(np)` build inputs and return `{ run(want), free() }`.
+// `run(want)` does one iteration (may return a promise); with `want` it returns the output
+// data for the cross-check. `per` divides the iteration time (µs per op); `bytes` gives GB/s.
+const workloads = [
+  {
+    name: `chain of ${CHAIN} dependent adds [4] + 1 read`,
+    unit: "µs/op",
+    per: CHAIN,
+    oxjax(np) {
+      const x0 = np.array(A4), y = np.array(B4);
+      return {
+        run() {
+          let x = x0.add(y);
+          for (let i = 1; i < CHAIN; i++) {
+            const next = x.add(y);
+            x.dispose();
+            x = next;
+          }
+          const d = x.dataSync();
+          x.dispose();
+          return d;
+        },
+        free: () => (x0.dispose(), y.dispose()),
+      };
+    },
+    jaxjs(np) {
+      const x0 = np.array(A4), y = np.array(B4);
+      return {
+        run() {
+          let x = x0.ref;
+          for (let i = 0; i < CHAIN; i++) x = x.add(y.ref); // consumes the old x
+          return x.dataSync(); // consumes x
+        },
+        free: () => (x0.dispose(), y.dispose()),
+      };
+    },
+  },
+  {
+    name: `${INDEP} independent adds [4], each dataSync`,
+    unit: "µs/op",
+    per: INDEP,
+    oxjax(np) {
+      const a = np.array(A4), b = np.array(B4);
+      return {
+        run() {
+          let d;
+          for (let i = 0; i < INDEP; i++) {
+            const z = a.add(b);
+            d = z.dataSync();
+            z.dispose();
+          }
+          return d;
+        },
+        free: () => (a.dispose(), b.dispose()),
+      };
+    },
+    jaxjs(np) {
+      const a = np.array(A4), b = np.array(B4);
+      return {
+        run() {
+          let d;
+          for (let i = 0; i < INDEP; i++) d = a.ref.add(b.ref).dataSync();
+          return d;
+        },
+        free: () => (a.dispose(), b.dispose()),
+      };
+    },
+  },
+  {
+    name: `(x + y) * y on [${BIG}] float32`,
+    unit: "ms",
+    per: 1,
+    bytes: 6 * 4 * BIG, // two ops, each reads two arrays and writes one
+    oxjax(np) {
+      const x = np.array(XB), y = np.array(YB);
+      return {
+        // oxjax executes eagerly on cpu/wasm: the result is complete when mul returns.
+        run(want) {
+          const t = x.add(y);
+          const z = t.mul(y);
+          t.dispose();
+          const d = want ? z.dataSync() : undefined;
+          z.dispose();
+          return d;
+        },
+        free: () => (x.dispose(), y.dispose()),
+      };
+    },
+    jaxjs(np) {
+      const x = np.array(XB), y = np.array(YB);
+      return {
+        // jax-js is lazy: wait for the kernels to finish (without a read-back).
+        run(want) {
+          const z = x.ref.add(y.ref).mul(y.ref);
+          return want ? z.dataSync() : z.blockUntilReady().then((r) => r.dispose());
+        },
+        free: () => (x.dispose(), y.dispose()),
+      };
+    },
+  },
+];
+
+// The libraries × devices measured; `ratio` columns are relative to `base`.
+const base = "jax-js wasm";
+const targets = [
+  { label: "oxjax wasm", make: (w) => (ox.defaultDevice("wasm"), w.oxjax(ox.numpy)) },
+  { label: "oxjax cpu", make: (w) => (ox.defaultDevice("cpu"), w.oxjax(ox.numpy)) },
+  { label: base, make: (w) => (jax.defaultDevice("wasm"), w.jaxjs(jax.numpy)) },
+];
+
+const now = () => performance.now();
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Median time of one call of `run` in ms, and how many samples it is based on. */
+async function measure(run) {
+  let first = -1;
+  const w0 = now();
+  do {
+    const t = now();
+    const r = run();
+    if (r?.then) await r;
+    if (first < 0) first = now() - t;
+  } while (now() - w0 < WARM_MS);
+  if (first >= SLOW_MS) return { ms: first, samples: 1 };
+  const per = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    let k = 0;
+    const t = now();
+    do {
+      const r = run();
+      if (r?.then) await r;
+      k++;
+    } while (now() - t < MIN_MS);
+    per.push((now() - t) / k);
+  }
+  return { ms: median(per), samples: SAMPLES };
+}
+
+function sameData(a, b, what) {
+  const fail = (msg) => {
+    throw new Error(`MISMATCH in ${what}: ${msg}`);
+  };
+  if (!(a instanceof Float32Array) || !(b instanceof Float32Array)) {
+    fail(`expected two Float32Arrays, got ${a?.constructor?.name} and ${b?.constructor?.name}`);
+  }
+  if (a.length !== b.length) fail(`lengths ${a.length} vs ${b.length}`);
+  for (let i = 0; i < a.length; i++) {
+    if (!Object.is(a[i], b[i])) fail(`element ${i}: ${a[i]} vs ${b[i]}`);
+  }
+}
+
+function liveCounts() {
+  const s = ox.memoryStats();
+  const out = { liveArrays: s.liveArrays };
+  for (const [dev, d] of Object.entries(s.devices)) out[`${dev}.liveBuffers`] = d.liveBuffers;
+  return out;
+}
+
+await jax.init("wasm");
+const filter = process.argv[2] ?? "";
+const results = [];
+for (const w of workloads.filter((w) => w.name.includes(filter))) {
+  const before = liveCounts();
+  const row = { name: w.name, unit: w.unit, times: {}, samples: {} };
+  const outputs = {};
+  for (const t of targets) {
+    const inst = t.make(w);
+    try {
+      outputs[t.label] = await inst.run(true);
+      const m = await measure(() => inst.run(false));
+      row.times[t.label] = m.ms;
+      row.samples[t.label] = m.samples;
+    } finally {
+      inst.free();
+    }
+  }
+  for (const t of targets) {
+    if (t.label !== base) sameData(outputs[t.label], outputs[base], `"${w.name}" (${t.label} vs ${base})`);
+  }
+  const after = liveCounts();
+  if (JSON.stringify(after) !== JSON.stringify(before)) {
+    throw new Error(`LEAK in oxjax after "${w.name}": ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+  }
+  results.push(row);
+  console.error(`done: ${w.name}`);
+}
+
+// Report: value per workload unit, ratio = oxjax / jax-js (< 1 means oxjax is faster).
+const scale = (w, ms) => (w.unit === "µs/op" ? (ms * 1e3) / w.per : ms / w.per);
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(3));
+const header = ["workload", "unit", ...targets.map((t) => t.label)];
+for (const t of targets) if (t.label !== base) header.push(`${t.label} / ${base}`);
+const rows = [header];
+const json = { node: process.version, chain: CHAIN, base, workloads: [] };
+for (const r of results) {
+  const w = workloads.find((x) => x.name === r.name);
+  const entry = { name: r.name, unit: w.unit, samples: r.samples, value: {}, ratio: {} };
+  const cells = [r.name, w.unit];
+  for (const t of targets) {
+    const v = scale(w, r.times[t.label]);
+    entry.value[t.label] = v;
+    let cell = fmt(v);
+    if (w.bytes) {
+      const gbps = w.bytes / (r.times[t.label] * 1e6);
+      (entry.gbps ??= {})[t.label] = gbps;
+      cell += ` (${gbps.toFixed(1)} GB/s)`;
+    }
+    if (r.samples[t.label] === 1) cell += " [1 run]";
+    cells.push(cell);
+  }
+  for (const t of targets) {
+    if (t.label === base) continue;
+    entry.ratio[t.label] = r.times[t.label] / r.times[base];
+    cells.push(`${fmt(entry.ratio[t.label])}x`);
+  }
+  rows.push(cells);
+  json.workloads.push(entry);
+}
+const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+for (const [i, r] of rows.entries()) {
+  console.log(r.map((c, j) => (j < 2 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join("  "));
+  if (i === 0) console.log(widths.map((n) => "-".repeat(n)).join("  "));
+}
+console.log("ratio = oxjax time / jax-js time: below 1 means oxjax is faster. Outputs matched; no oxjax leaks.");
+console.log(`BENCH_JSON ${JSON.stringify(json)}`);
