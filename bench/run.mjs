@@ -32,7 +32,8 @@ const workloads = [
     unit: "µs/op",
     per: CHAIN,
     oxjax(np) {
-      const x0 = np.array(A4), y = np.array(B4);
+      const x0 = np.array(A4),
+        y = np.array(B4);
       return {
         run() {
           let x = x0.add(y);
@@ -49,7 +50,8 @@ const workloads = [
       };
     },
     jaxjs(np) {
-      const x0 = np.array(A4), y = np.array(B4);
+      const x0 = np.array(A4),
+        y = np.array(B4);
       return {
         run() {
           let x = x0.ref;
@@ -65,7 +67,8 @@ const workloads = [
     unit: "µs/op",
     per: INDEP,
     oxjax(np) {
-      const a = np.array(A4), b = np.array(B4);
+      const a = np.array(A4),
+        b = np.array(B4);
       return {
         run() {
           let d;
@@ -80,7 +83,8 @@ const workloads = [
       };
     },
     jaxjs(np) {
-      const a = np.array(A4), b = np.array(B4);
+      const a = np.array(A4),
+        b = np.array(B4);
       return {
         run() {
           let d;
@@ -97,7 +101,8 @@ const workloads = [
     per: 1,
     bytes: 6 * 4 * BIG, // two ops, each reads two arrays and writes one
     oxjax(np) {
-      const x = np.array(XB), y = np.array(YB);
+      const x = np.array(XB),
+        y = np.array(YB);
       return {
         // oxjax executes eagerly on cpu/wasm: the result is complete when mul returns.
         run(want) {
@@ -112,7 +117,8 @@ const workloads = [
       };
     },
     jaxjs(np) {
-      const x = np.array(XB), y = np.array(YB);
+      const x = np.array(XB),
+        y = np.array(YB);
       return {
         // jax-js is lazy: wait for the kernels to finish (without a read-back).
         run(want) {
@@ -136,29 +142,29 @@ const targets = [
 const now = () => performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** Median time of one call of `run` in ms, and how many samples it is based on. */
+/**
+ * Median time of one `run(false)` call in ms, over `samples` samples, plus the output of a
+ * first `run(true)` call (the start of the warm-up). When that first call alone takes
+ * ≥ SLOW_MS it is the only sample: warm-up effects are negligible at that scale.
+ */
 async function measure(run) {
-  let first = -1;
   const w0 = now();
-  do {
-    const t = now();
-    const r = run();
-    if (r?.then) await r;
-    if (first < 0) first = now() - t;
-  } while (now() - w0 < WARM_MS);
-  if (first >= SLOW_MS) return { ms: first, samples: 1 };
+  const out = await run(true);
+  const first = now() - w0;
+  if (first >= SLOW_MS) return { ms: first, samples: 1, out };
+  while (now() - w0 < WARM_MS) await run(false);
   const per = [];
   for (let s = 0; s < SAMPLES; s++) {
     let k = 0;
     const t = now();
     do {
-      const r = run();
-      if (r?.then) await r;
+      const r = run(false);
+      if (r?.then) await r; // only async workloads pay for an await
       k++;
     } while (now() - t < MIN_MS);
     per.push((now() - t) / k);
   }
-  return { ms: median(per), samples: SAMPLES };
+  return { ms: median(per), samples: SAMPLES, out };
 }
 
 function sameData(a, b, what) {
@@ -191,8 +197,8 @@ for (const w of workloads.filter((w) => w.name.includes(filter))) {
   for (const t of targets) {
     const inst = t.make(w);
     try {
-      outputs[t.label] = await inst.run(true);
-      const m = await measure(() => inst.run(false));
+      const m = await measure((want) => inst.run(want));
+      outputs[t.label] = m.out;
       row.times[t.label] = m.ms;
       row.samples[t.label] = m.samples;
     } finally {
@@ -200,19 +206,23 @@ for (const w of workloads.filter((w) => w.name.includes(filter))) {
     }
   }
   for (const t of targets) {
-    if (t.label !== base) sameData(outputs[t.label], outputs[base], `"${w.name}" (${t.label} vs ${base})`);
+    if (t.label !== base)
+      sameData(outputs[t.label], outputs[base], `"${w.name}" (${t.label} vs ${base})`);
   }
   const after = liveCounts();
   if (JSON.stringify(after) !== JSON.stringify(before)) {
-    throw new Error(`LEAK in oxjax after "${w.name}": ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+    throw new Error(
+      `LEAK in oxjax after "${w.name}": ${JSON.stringify(before)} -> ${JSON.stringify(after)}`,
+    );
   }
   results.push(row);
-  console.error(`done: ${w.name}`);
+  console.log(`# done: ${w.name}`);
 }
 
 // Report: value per workload unit, ratio = oxjax / jax-js (< 1 means oxjax is faster).
 const scale = (w, ms) => (w.unit === "µs/op" ? (ms * 1e3) / w.per : ms / w.per);
-const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(3));
+const fmt = (x) =>
+  x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(3);
 const header = ["workload", "unit", ...targets.map((t) => t.label)];
 for (const t of targets) if (t.label !== base) header.push(`${t.label} / ${base}`);
 const rows = [header];
@@ -246,5 +256,7 @@ for (const [i, r] of rows.entries()) {
   console.log(r.map((c, j) => (j < 2 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join("  "));
   if (i === 0) console.log(widths.map((n) => "-".repeat(n)).join("  "));
 }
-console.log("ratio = oxjax time / jax-js time: below 1 means oxjax is faster. Outputs matched; no oxjax leaks.");
+console.log(
+  "ratio = oxjax time / jax-js time: below 1 means oxjax is faster. Outputs matched; no oxjax leaks.",
+);
 console.log(`BENCH_JSON ${JSON.stringify(json)}`);
