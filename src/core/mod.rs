@@ -6,6 +6,7 @@ pub mod device;
 pub mod dtype;
 pub mod primitive;
 pub mod shape;
+pub mod view;
 
 pub use aval::Aval;
 pub use device::Device;
