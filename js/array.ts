@@ -48,8 +48,9 @@ export class Array {
     return call(() => wasm.weakType(this.#handle));
   }
 
+  /** The device holding the data; for a tracer, the device new arrays go to. */
   get device(): Device {
-    return call(() => wasm.device(this.#handle)) as Device;
+    return (call(() => wasm.device(this.#handle)) as Device | undefined) ?? defaultDevice();
   }
 
   /** The number of owners; 0 once freed. */

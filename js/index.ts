@@ -12,4 +12,5 @@ export type { DataArray } from "./dtype.js";
 export { init, defaultDevice, devices, webgpuUnavailableReason } from "./device.js";
 export type { Device, InitOptions } from "./device.js";
 export { memoryStats } from "./stats.js";
+export { makeJaxpr, ClosedJaxpr } from "./transforms.js";
 export type { MemoryStats, DeviceStats } from "./stats.js";

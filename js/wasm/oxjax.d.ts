@@ -27,7 +27,10 @@ export function binaryScalar(op: string, a: number, value: number, scalar_first:
  */
 export function debugPanic(message: string): void;
 
-export function device(handle: number): string;
+/**
+ * The device of a concrete array; `None` for a tracer (TypeScript reports the default).
+ */
+export function device(handle: number): string | undefined;
 
 export function dispose(handle: number): void;
 
@@ -40,6 +43,16 @@ export function incRef(handle: number): void;
  * `storageBufferCap` lowers the planned storage-buffer limit (tests force 8).
  */
 export function initWebGpu(storage_buffer_cap?: number | null): Promise<string>;
+
+/**
+ * Frees a Jaxpr and the constants it owns.
+ */
+export function jaxprDispose(id: number): void;
+
+/**
+ * The printed Jaxpr.
+ */
+export function jaxprText(id: number): string;
 
 /**
  * The message of the most recent panic, taken (so each is reported once).
@@ -65,6 +78,22 @@ export function shape(handle: number): Float64Array;
 export function start(): void;
 
 /**
+ * Abandons trace `frame` (the traced function threw).
+ */
+export function traceAbort(frame: number): void;
+
+/**
+ * Starts a trace whose inputs have the avals of `inputs` (arrays or tracers). Returns the
+ * frame id followed by one tracer handle per input.
+ */
+export function traceBegin(_function: string, inputs: Float64Array | number[]): Float64Array;
+
+/**
+ * Ends trace `frame` with the given output handles; returns a Jaxpr handle.
+ */
+export function traceEnd(_function: string, frame: number, outputs: Float64Array | number[]): number;
+
+/**
  * A weakly typed 0-d array from a JS number.
  */
 export function weakScalar(value: number, dtype: string, device: string): number;
@@ -85,6 +114,8 @@ export interface InitOutput {
     readonly dtype: (a: number) => [number, number, number, number];
     readonly incRef: (a: number) => [number, number];
     readonly initWebGpu: (a: number) => any;
+    readonly jaxprDispose: (a: number) => [number, number];
+    readonly jaxprText: (a: number) => [number, number, number, number];
     readonly lastPanic: () => [number, number];
     readonly memoryStats: () => any;
     readonly read: (a: number, b: number, c: number) => any;
@@ -92,13 +123,17 @@ export interface InitOutput {
     readonly refCount: (a: number) => number;
     readonly shape: (a: number) => [number, number, number, number];
     readonly start: () => void;
+    readonly traceAbort: (a: number) => void;
+    readonly traceBegin: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly traceEnd: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly weakScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly weakType: (a: number) => [number, number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_23: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece: (a: number, b: number, c: any, d: any) => void;
+    readonly wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h8b260be5468607aa: (a: number, b: number, c: any, d: any) => void;
+    readonly wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__h744155dc06f0a7e8: (a: number, b: number) => number;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -100,26 +100,21 @@ export function debugPanic(message) {
 }
 
 /**
+ * The device of a concrete array; `None` for a tracer (TypeScript reports the default).
  * @param {number} handle
- * @returns {string}
+ * @returns {string | undefined}
  */
 export function device(handle) {
-    let deferred2_0;
-    let deferred2_1;
-    try {
-        const ret = wasm.device(handle);
-        var ptr1 = ret[0];
-        var len1 = ret[1];
-        if (ret[3]) {
-            ptr1 = 0; len1 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred2_0 = ptr1;
-        deferred2_1 = len1;
-        return getStringFromWasm0(ptr1, len1);
-    } finally {
-        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    const ret = wasm.device(handle);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
     }
+    let v1;
+    if (ret[0] !== 0) {
+        v1 = getStringFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    }
+    return v1;
 }
 
 /**
@@ -174,6 +169,41 @@ export function incRef(handle) {
 export function initWebGpu(storage_buffer_cap) {
     const ret = wasm.initWebGpu(isLikeNone(storage_buffer_cap) ? Number.MAX_SAFE_INTEGER : (storage_buffer_cap) >>> 0);
     return ret;
+}
+
+/**
+ * Frees a Jaxpr and the constants it owns.
+ * @param {number} id
+ */
+export function jaxprDispose(id) {
+    const ret = wasm.jaxprDispose(id);
+    if (ret[1]) {
+        throw takeFromExternrefTable0(ret[0]);
+    }
+}
+
+/**
+ * The printed Jaxpr.
+ * @param {number} id
+ * @returns {string}
+ */
+export function jaxprText(id) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.jaxprText(id);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
 }
 
 /**
@@ -254,6 +284,69 @@ export function shape(handle) {
 
 export function start() {
     wasm.start();
+}
+
+/**
+ * Abandons trace `frame` (the traced function threw).
+ * @param {number} frame
+ */
+export function traceAbort(frame) {
+    wasm.traceAbort(frame);
+}
+
+/**
+ * Starts a trace whose inputs have the avals of `inputs` (arrays or tracers). Returns the
+ * frame id followed by one tracer handle per input.
+ * @param {string} _function
+ * @param {Float64Array | number[]} inputs
+ * @returns {Float64Array}
+ */
+export function traceBegin(_function, inputs) {
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(_function, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayF64ToWasm0(inputs, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 8, 8); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.traceBegin(ptr0, len0, ptr1, len1);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v3 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+    return v3;
+}
+
+/**
+ * Ends trace `frame` with the given output handles; returns a Jaxpr handle.
+ * @param {string} _function
+ * @param {number} frame
+ * @param {Float64Array | number[]} outputs
+ * @returns {number}
+ */
+export function traceEnd(_function, frame, outputs) {
+    const val3 = +frame;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(_function, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayF64ToWasm0(outputs, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 8, 8); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.traceEnd(ptr0, len0, val3, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0] >>> 0;
 }
 
 /**
@@ -350,6 +443,10 @@ function __wbg_get_imports() {
             const ret = arg0.beginComputePass(arg1);
             return ret;
         },
+        __wbg_beginRenderPass_597e3973321fd369: function() { return handleError(function (arg0, arg1) {
+            const ret = arg0.beginRenderPass(arg1);
+            return ret;
+        }, arguments); },
         __wbg_buffer_aca05a93c046db1a: function(arg0) {
             const ret = arg0.buffer;
             return ret;
@@ -358,6 +455,12 @@ function __wbg_get_imports() {
             const ret = arg0.call(arg1, arg2);
             return ret;
         }, arguments); },
+        __wbg_clearBuffer_3d5a3057c3c8a9bf: function(arg0, arg1, arg2, arg3) {
+            arg0.clearBuffer(arg1, arg2, arg3);
+        },
+        __wbg_clearBuffer_82ba999c294f42fb: function(arg0, arg1, arg2) {
+            arg0.clearBuffer(arg1, arg2);
+        },
         __wbg_configure_8e04ab1a867d31e1: function() { return handleError(function (arg0, arg1) {
             arg0.configure(arg1);
         }, arguments); },
@@ -366,6 +469,18 @@ function __wbg_get_imports() {
         }, arguments); },
         __wbg_copyBufferToBuffer_d04fe4341d6e0f6a: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
             arg0.copyBufferToBuffer(arg1, arg2, arg3, arg4);
+        }, arguments); },
+        __wbg_copyBufferToTexture_4327136ec9e5ff5e: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            arg0.copyBufferToTexture(arg1, arg2, arg3);
+        }, arguments); },
+        __wbg_copyExternalImageToTexture_9d1383f644366eae: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            arg0.copyExternalImageToTexture(arg1, arg2, arg3);
+        }, arguments); },
+        __wbg_copyTextureToBuffer_2a1eda98bb347f8c: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            arg0.copyTextureToBuffer(arg1, arg2, arg3);
+        }, arguments); },
+        __wbg_copyTextureToTexture_5b1e42cbca311fee: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            arg0.copyTextureToTexture(arg1, arg2, arg3);
         }, arguments); },
         __wbg_createBindGroup_f539b26ca341308f: function(arg0, arg1) {
             const ret = arg0.createBindGroup(arg1);
@@ -396,6 +511,9 @@ function __wbg_get_imports() {
         },
         __wbg_destroy_637537007d9eaa44: function(arg0) {
             arg0.destroy();
+        },
+        __wbg_dispatchWorkgroupsIndirect_efe17f2da3a39a3f: function(arg0, arg1, arg2) {
+            arg0.dispatchWorkgroupsIndirect(arg1, arg2);
         },
         __wbg_dispatchWorkgroups_56b943172790add0: function(arg0, arg1, arg2, arg3) {
             arg0.dispatchWorkgroups(arg1 >>> 0, arg2 >>> 0, arg3 >>> 0);
@@ -438,6 +556,12 @@ function __wbg_get_imports() {
         __wbg_info_8554cb7af37427b6: function(arg0) {
             const ret = arg0.info;
             return ret;
+        },
+        __wbg_insertDebugMarker_1b83135bb1c34c13: function(arg0, arg1, arg2) {
+            arg0.insertDebugMarker(getStringFromWasm0(arg1, arg2));
+        },
+        __wbg_insertDebugMarker_737f79651fe2c801: function(arg0, arg1, arg2) {
+            arg0.insertDebugMarker(getStringFromWasm0(arg1, arg2));
         },
         __wbg_isFallbackAdapter_6a4fa7356d18310b: function(arg0) {
             const ret = arg0.isFallbackAdapter;
@@ -645,7 +769,7 @@ function __wbg_get_imports() {
                     const a = state0.a;
                     state0.a = 0;
                     try {
-                        return wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece(a, state0.b, arg0, arg1);
+                        return wasm_bindgen__convert__closures_____invoke__h8b260be5468607aa(a, state0.b, arg0, arg1);
                     } finally {
                         state0.a = a;
                     }
@@ -664,8 +788,20 @@ function __wbg_get_imports() {
             const ret = arg0.onSubmittedWorkDone();
             return ret;
         },
+        __wbg_popDebugGroup_86955dfde95ed4cb: function(arg0) {
+            arg0.popDebugGroup();
+        },
+        __wbg_popDebugGroup_fc6cf5f2069b07ea: function(arg0) {
+            arg0.popDebugGroup();
+        },
         __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
             Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
+        },
+        __wbg_pushDebugGroup_356e96c0f79bab32: function(arg0, arg1, arg2) {
+            arg0.pushDebugGroup(getStringFromWasm0(arg1, arg2));
+        },
+        __wbg_pushDebugGroup_f37de4523d52d467: function(arg0, arg1, arg2) {
+            arg0.pushDebugGroup(getStringFromWasm0(arg1, arg2));
         },
         __wbg_push_c9f4893fc209f768: function(arg0, arg1) {
             const ret = arg0.push(arg1);
@@ -690,9 +826,30 @@ function __wbg_get_imports() {
             const ret = arg0.requestDevice(arg1);
             return ret;
         },
+        __wbg_resolveQuerySet_770f23fabac49845: function(arg0, arg1, arg2, arg3, arg4, arg5) {
+            arg0.resolveQuerySet(arg1, arg2 >>> 0, arg3 >>> 0, arg4, arg5 >>> 0);
+        },
         __wbg_resolve_dbf78ab4942478b0: function(arg0) {
             const ret = Promise.resolve(arg0);
             return ret;
+        },
+        __wbg_run_5d165842aa3f43db: function(arg0, arg1, arg2) {
+            try {
+                var state0 = {a: arg1, b: arg2};
+                var cb0 = () => {
+                    const a = state0.a;
+                    state0.a = 0;
+                    try {
+                        return wasm_bindgen__convert__closures_____invoke__h744155dc06f0a7e8(a, state0.b, );
+                    } finally {
+                        state0.a = a;
+                    }
+                };
+                const ret = arg0.run(cb0);
+                return ret;
+            } finally {
+                state0.a = 0;
+            }
         },
         __wbg_setBindGroup_4aa88516c8ab99c4: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4, arg5, arg6) {
             arg0.setBindGroup(arg1 >>> 0, arg2, getArrayU32FromWasm0(arg3, arg4), arg5, arg6 >>> 0);
@@ -710,23 +867,74 @@ function __wbg_get_imports() {
             const ret = Reflect.set(arg0, arg1, arg2);
             return ret;
         }, arguments); },
+        __wbg_set_a_1c94f1413a06c773: function(arg0, arg1) {
+            arg0.a = arg1;
+        },
+        __wbg_set_aspect_1db857832468d61f: function(arg0, arg1) {
+            arg0.aspect = __wbindgen_enum_GpuTextureAspect[arg1];
+        },
+        __wbg_set_aspect_3b0dceed92671cc1: function(arg0, arg1) {
+            arg0.aspect = __wbindgen_enum_GpuTextureAspect[arg1];
+        },
+        __wbg_set_b_a93bcfdd1c29a0bd: function(arg0, arg1) {
+            arg0.b = arg1;
+        },
+        __wbg_set_beginning_of_pass_write_index_a13b608f19d6a2f0: function(arg0, arg1) {
+            arg0.beginningOfPassWriteIndex = arg1 >>> 0;
+        },
         __wbg_set_beginning_of_pass_write_index_c49071ff9c074e31: function(arg0, arg1) {
             arg0.beginningOfPassWriteIndex = arg1 >>> 0;
         },
         __wbg_set_binding_bd7d6b01bb08823a: function(arg0, arg1) {
             arg0.binding = arg1 >>> 0;
         },
+        __wbg_set_buffer_292fb3c30928dc50: function(arg0, arg1) {
+            arg0.buffer = arg1;
+        },
         __wbg_set_buffer_91f4e8e05066c37a: function(arg0, arg1) {
             arg0.buffer = arg1;
+        },
+        __wbg_set_bytes_per_row_4ef9c2c51932b041: function(arg0, arg1) {
+            arg0.bytesPerRow = arg1 >>> 0;
+        },
+        __wbg_set_bytes_per_row_75441352f606ebc8: function(arg0, arg1) {
+            arg0.bytesPerRow = arg1 >>> 0;
+        },
+        __wbg_set_clear_value_gpu_color_dict_303e0009591e5d26: function(arg0, arg1) {
+            arg0.clearValue = arg1;
         },
         __wbg_set_code_130aebc49c4cadd3: function(arg0, arg1, arg2) {
             arg0.code = getStringFromWasm0(arg1, arg2);
         },
+        __wbg_set_color_attachments_e83f79badceda8b4: function(arg0, arg1, arg2) {
+            arg0.colorAttachments = getArrayJsValueViewFromWasm0(arg1, arg2);
+        },
         __wbg_set_compute_800b1231f347606b: function(arg0, arg1) {
             arg0.compute = arg1;
         },
+        __wbg_set_depth_clear_value_1165941523836019: function(arg0, arg1) {
+            arg0.depthClearValue = arg1;
+        },
+        __wbg_set_depth_load_op_ca270acab0c1ca69: function(arg0, arg1) {
+            arg0.depthLoadOp = __wbindgen_enum_GpuLoadOp[arg1];
+        },
+        __wbg_set_depth_or_array_layers_e59f3988a095ccac: function(arg0, arg1) {
+            arg0.depthOrArrayLayers = arg1 >>> 0;
+        },
+        __wbg_set_depth_read_only_49ca399f98b97955: function(arg0, arg1) {
+            arg0.depthReadOnly = arg1 !== 0;
+        },
+        __wbg_set_depth_stencil_attachment_36ce3695dfcb6b85: function(arg0, arg1) {
+            arg0.depthStencilAttachment = arg1;
+        },
+        __wbg_set_depth_store_op_6cd6bdde49f9050d: function(arg0, arg1) {
+            arg0.depthStoreOp = __wbindgen_enum_GpuStoreOp[arg1];
+        },
         __wbg_set_device_1940fd5f9e2a7fee: function(arg0, arg1) {
             arg0.device = arg1;
+        },
+        __wbg_set_end_of_pass_write_index_793fcfe3141dc357: function(arg0, arg1) {
+            arg0.endOfPassWriteIndex = arg1 >>> 0;
         },
         __wbg_set_end_of_pass_write_index_891ac71cf6a560c5: function(arg0, arg1) {
             arg0.endOfPassWriteIndex = arg1 >>> 0;
@@ -737,10 +945,22 @@ function __wbg_get_imports() {
         __wbg_set_entry_point_6c86140cb6e5243a: function(arg0, arg1, arg2) {
             arg0.entryPoint = getStringFromWasm0(arg1, arg2);
         },
+        __wbg_set_flip_y_ab62f34abbe69be1: function(arg0, arg1) {
+            arg0.flipY = arg1 !== 0;
+        },
         __wbg_set_format_46b1c6b3acc10b24: function(arg0, arg1) {
             arg0.format = __wbindgen_enum_GpuTextureFormat[arg1];
         },
+        __wbg_set_g_90eacc6608e549f8: function(arg0, arg1) {
+            arg0.g = arg1;
+        },
+        __wbg_set_height_3f64e19acf29f5fb: function(arg0, arg1) {
+            arg0.height = arg1 >>> 0;
+        },
         __wbg_set_label_08745022b1ec7b66: function(arg0, arg1, arg2) {
+            arg0.label = getStringFromWasm0(arg1, arg2);
+        },
+        __wbg_set_label_20c42b4ebeb250d5: function(arg0, arg1, arg2) {
             arg0.label = getStringFromWasm0(arg1, arg2);
         },
         __wbg_set_label_5347fc976d15e94c: function(arg0, arg1, arg2) {
@@ -773,26 +993,62 @@ function __wbg_get_imports() {
         __wbg_set_layout_gpu_auto_layout_mode_eb40dfd1eca5b9d3: function(arg0, arg1) {
             arg0.layout = __wbindgen_enum_GpuAutoLayoutMode[arg1];
         },
+        __wbg_set_load_op_e8c33d4bdd2772aa: function(arg0, arg1) {
+            arg0.loadOp = __wbindgen_enum_GpuLoadOp[arg1];
+        },
         __wbg_set_mapped_at_creation_8af5b87ccb898bbe: function(arg0, arg1) {
             arg0.mappedAtCreation = arg1 !== 0;
+        },
+        __wbg_set_mip_level_102afeb158e4f728: function(arg0, arg1) {
+            arg0.mipLevel = arg1 >>> 0;
+        },
+        __wbg_set_mip_level_f0c5ed95eedda453: function(arg0, arg1) {
+            arg0.mipLevel = arg1 >>> 0;
         },
         __wbg_set_module_05c14f520e88acaa: function(arg0, arg1) {
             arg0.module = arg1;
         },
+        __wbg_set_offset_f64_15176b737de7dde0: function(arg0, arg1) {
+            arg0.offset = arg1;
+        },
+        __wbg_set_offset_f64_18de9c771f307302: function(arg0, arg1) {
+            arg0.offset = arg1;
+        },
         __wbg_set_offset_f64_9374d9e912985773: function(arg0, arg1) {
             arg0.offset = arg1;
+        },
+        __wbg_set_origin_gpu_origin_2d_dict_0e541bd50713ae04: function(arg0, arg1) {
+            arg0.origin = arg1;
+        },
+        __wbg_set_origin_gpu_origin_3d_dict_26016670147a706c: function(arg0, arg1) {
+            arg0.origin = arg1;
+        },
+        __wbg_set_origin_gpu_origin_3d_dict_4e6802818d9d43c7: function(arg0, arg1) {
+            arg0.origin = arg1;
         },
         __wbg_set_power_preference_6bc1d2697a0e7374: function(arg0, arg1) {
             arg0.powerPreference = __wbindgen_enum_GpuPowerPreference[arg1];
         },
+        __wbg_set_premultiplied_alpha_3625f78af5f2fed6: function(arg0, arg1) {
+            arg0.premultipliedAlpha = arg1 !== 0;
+        },
         __wbg_set_query_set_6acda8912691b8d6: function(arg0, arg1) {
             arg0.querySet = arg1;
+        },
+        __wbg_set_query_set_765c4c9ab99342cb: function(arg0, arg1) {
+            arg0.querySet = arg1;
+        },
+        __wbg_set_r_1116d6a5f656263d: function(arg0, arg1) {
+            arg0.r = arg1;
         },
         __wbg_set_required_features_5bda1420e19461b2: function(arg0, arg1, arg2) {
             arg0.requiredFeatures = getArrayJsValueViewFromWasm0(arg1, arg2);
         },
         __wbg_set_required_limits_e78b923d73f9b596: function(arg0, arg1) {
             arg0.requiredLimits = arg1;
+        },
+        __wbg_set_resolve_target_gpu_texture_view_a7a97a7c04d84698: function(arg0, arg1) {
+            arg0.resolveTarget = arg1;
         },
         __wbg_set_resource_0f960a4279e7e400: function(arg0, arg1) {
             arg0.resource = arg1;
@@ -803,17 +1059,100 @@ function __wbg_get_imports() {
         __wbg_set_resource_gpu_texture_view_9153a2356b958667: function(arg0, arg1) {
             arg0.resource = arg1;
         },
+        __wbg_set_rows_per_image_11e9552fb5c5c5ab: function(arg0, arg1) {
+            arg0.rowsPerImage = arg1 >>> 0;
+        },
+        __wbg_set_rows_per_image_df6af33a5492c1cf: function(arg0, arg1) {
+            arg0.rowsPerImage = arg1 >>> 0;
+        },
         __wbg_set_size_f64_3ff72c0d736c42a1: function(arg0, arg1) {
             arg0.size = arg1;
         },
         __wbg_set_size_f64_9b65e4916b2eb111: function(arg0, arg1) {
             arg0.size = arg1;
         },
+        __wbg_set_source_b5f82926b86ec9d9: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_source_html_canvas_element_a9840c24a328a44e: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_source_html_image_element_b2803013cdaaa4f6: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_source_html_video_element_9fd22376f74c9aff: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_source_image_data_2d6a4979315db9d8: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_source_offscreen_canvas_ef8e002b1f9c1fd8: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_source_video_frame_e98ea9a6467ae147: function(arg0, arg1) {
+            arg0.source = arg1;
+        },
+        __wbg_set_stencil_clear_value_56fa848198a9b430: function(arg0, arg1) {
+            arg0.stencilClearValue = arg1 >>> 0;
+        },
+        __wbg_set_stencil_load_op_b7a9fe3ad789b6c6: function(arg0, arg1) {
+            arg0.stencilLoadOp = __wbindgen_enum_GpuLoadOp[arg1];
+        },
+        __wbg_set_stencil_read_only_0dde0c073192b5fa: function(arg0, arg1) {
+            arg0.stencilReadOnly = arg1 !== 0;
+        },
+        __wbg_set_stencil_store_op_d320bcbb72456a4c: function(arg0, arg1) {
+            arg0.stencilStoreOp = __wbindgen_enum_GpuStoreOp[arg1];
+        },
+        __wbg_set_store_op_e2b740eddfd2713f: function(arg0, arg1) {
+            arg0.storeOp = __wbindgen_enum_GpuStoreOp[arg1];
+        },
+        __wbg_set_texture_7b9ace323bfe7938: function(arg0, arg1) {
+            arg0.texture = arg1;
+        },
+        __wbg_set_texture_b35a4d6a35c491fa: function(arg0, arg1) {
+            arg0.texture = arg1;
+        },
+        __wbg_set_timestamp_writes_1d304b9eb09ff227: function(arg0, arg1) {
+            arg0.timestampWrites = arg1;
+        },
         __wbg_set_timestamp_writes_78a9445dbac5c902: function(arg0, arg1) {
             arg0.timestampWrites = arg1;
         },
         __wbg_set_usage_bac3cabe90090275: function(arg0, arg1) {
             arg0.usage = arg1 >>> 0;
+        },
+        __wbg_set_view_gpu_texture_view_9a3c34ba4d1969b8: function(arg0, arg1) {
+            arg0.view = arg1;
+        },
+        __wbg_set_view_gpu_texture_view_efa644c1ce3c4deb: function(arg0, arg1) {
+            arg0.view = arg1;
+        },
+        __wbg_set_width_a2410cafbdefeb5a: function(arg0, arg1) {
+            arg0.width = arg1 >>> 0;
+        },
+        __wbg_set_x_b078c58009aa57bd: function(arg0, arg1) {
+            arg0.x = arg1 >>> 0;
+        },
+        __wbg_set_x_d851b2611b154969: function(arg0, arg1) {
+            arg0.x = arg1 >>> 0;
+        },
+        __wbg_set_y_3df92c4bcff23616: function(arg0, arg1) {
+            arg0.y = arg1 >>> 0;
+        },
+        __wbg_set_y_76a6f85fc60d74e5: function(arg0, arg1) {
+            arg0.y = arg1 >>> 0;
+        },
+        __wbg_set_z_3633c53887a9ff5e: function(arg0, arg1) {
+            arg0.z = arg1 >>> 0;
+        },
+        __wbg_size_07cba13a82cfea3d: function(arg0) {
+            const ret = arg0.size;
+            return ret;
+        },
+        __wbg_static_accessor_CREATE_TASK_45d716e1f7bbe15f: function() {
+            const ret = typeof console === 'undefined' ? undefined : console?.createTask;
+            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
         __wbg_static_accessor_GLOBAL_THIS_003ee833af9699fc: function() {
             const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
@@ -856,27 +1195,34 @@ function __wbg_get_imports() {
         __wbg_unmap_6a96b14c9ef5f7f5: function(arg0) {
             arg0.unmap();
         },
+        __wbg_usage_55199e9752f988c1: function(arg0) {
+            const ret = arg0.usage;
+            return ret;
+        },
         __wbg_writeBuffer_d7640e64ceb69371: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4, arg5, arg6) {
             arg0.writeBuffer(arg1, arg2, getArrayU8FromWasm0(arg3, arg4), arg5, arg6);
         }, arguments); },
+        __wbg_writeTexture_dba1e801af087dfd: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4, arg5) {
+            arg0.writeTexture(arg1, getArrayU8FromWasm0(arg2, arg3), arg4, arg5);
+        }, arguments); },
         __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 317, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
-            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 625, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a);
             return ret;
         },
         __wbindgen_generic_0000000000000002: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("GPUDevice")], shim_idx: 97, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
-            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("GPUDevice")], shim_idx: 322, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b);
             return ret;
         },
         __wbindgen_generic_0000000000000003: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("any")], shim_idx: 97, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
-            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("any")], shim_idx: 294, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7);
             return ret;
         },
         __wbindgen_generic_0000000000000004: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("undefined")], shim_idx: 97, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
-            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_23);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("undefined")], shim_idx: 320, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8);
             return ret;
         },
         __wbindgen_generic_0000000000000005: function(arg0) {
@@ -909,43 +1255,57 @@ function __wbg_get_imports() {
     };
 }
 
-function wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74(arg0, arg1, arg2) {
-    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h2962fa10a130ac74(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h744155dc06f0a7e8(arg0, arg1) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h744155dc06f0a7e8(arg0, arg1);
+    return ret !== 0;
+}
+
+function wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a(arg0, arg1, arg2) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a(arg0, arg1, arg2);
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
 }
 
-function wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73(arg0, arg1, arg2) {
-    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b(arg0, arg1, arg2) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b(arg0, arg1, arg2);
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
 }
 
-function wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22(arg0, arg1, arg2) {
-    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_22(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7(arg0, arg1, arg2) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7(arg0, arg1, arg2);
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
 }
 
-function wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_23(arg0, arg1, arg2) {
-    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h174a3f0eac6d3d73_23(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8(arg0, arg1, arg2) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8(arg0, arg1, arg2);
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
 }
 
-function wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece(arg0, arg1, arg2, arg3) {
-    wasm.wasm_bindgen__convert__closures_____invoke__h6cda8af42b987ece(arg0, arg1, arg2, arg3);
+function wasm_bindgen__convert__closures_____invoke__h8b260be5468607aa(arg0, arg1, arg2, arg3) {
+    wasm.wasm_bindgen__convert__closures_____invoke__h8b260be5468607aa(arg0, arg1, arg2, arg3);
 }
 
 
 const __wbindgen_enum_GpuAutoLayoutMode = ["auto"];
 
 
+const __wbindgen_enum_GpuLoadOp = ["load", "clear"];
+
+
 const __wbindgen_enum_GpuPowerPreference = ["low-power", "high-performance"];
+
+
+const __wbindgen_enum_GpuStoreOp = ["store", "discard"];
+
+
+const __wbindgen_enum_GpuTextureAspect = ["all", "stencil-only", "depth-only"];
 
 
 const __wbindgen_enum_GpuTextureFormat = ["r8unorm", "r8snorm", "r8uint", "r8sint", "r16unorm", "r16snorm", "r16uint", "r16sint", "r16float", "rg8unorm", "rg8snorm", "rg8uint", "rg8sint", "r32uint", "r32sint", "r32float", "rg16unorm", "rg16snorm", "rg16uint", "rg16sint", "rg16float", "rgba8unorm", "rgba8unorm-srgb", "rgba8snorm", "rgba8uint", "rgba8sint", "bgra8unorm", "bgra8unorm-srgb", "rgb9e5ufloat", "rgb10a2uint", "rgb10a2unorm", "rg11b10ufloat", "rg32uint", "rg32sint", "rg32float", "rgba16unorm", "rgba16snorm", "rgba16uint", "rgba16sint", "rgba16float", "rgba32uint", "rgba32sint", "rgba32float", "stencil8", "depth16unorm", "depth24plus", "depth24plus-stencil8", "depth32float", "depth32float-stencil8", "bc1-rgba-unorm", "bc1-rgba-unorm-srgb", "bc2-rgba-unorm", "bc2-rgba-unorm-srgb", "bc3-rgba-unorm", "bc3-rgba-unorm-srgb", "bc4-r-unorm", "bc4-r-snorm", "bc5-rg-unorm", "bc5-rg-snorm", "bc6h-rgb-ufloat", "bc6h-rgb-float", "bc7-rgba-unorm", "bc7-rgba-unorm-srgb", "etc2-rgb8unorm", "etc2-rgb8unorm-srgb", "etc2-rgb8a1unorm", "etc2-rgb8a1unorm-srgb", "etc2-rgba8unorm", "etc2-rgba8unorm-srgb", "eac-r11unorm", "eac-r11snorm", "eac-rg11unorm", "eac-rg11snorm", "astc-4x4-unorm", "astc-4x4-unorm-srgb", "astc-5x4-unorm", "astc-5x4-unorm-srgb", "astc-5x5-unorm", "astc-5x5-unorm-srgb", "astc-6x5-unorm", "astc-6x5-unorm-srgb", "astc-6x6-unorm", "astc-6x6-unorm-srgb", "astc-8x5-unorm", "astc-8x5-unorm-srgb", "astc-8x6-unorm", "astc-8x6-unorm-srgb", "astc-8x8-unorm", "astc-8x8-unorm-srgb", "astc-10x5-unorm", "astc-10x5-unorm-srgb", "astc-10x6-unorm", "astc-10x6-unorm-srgb", "astc-10x8-unorm", "astc-10x8-unorm-srgb", "astc-10x10-unorm", "astc-10x10-unorm-srgb", "astc-12x10-unorm", "astc-12x10-unorm-srgb", "astc-12x12-unorm", "astc-12x12-unorm-srgb"];

@@ -1,16 +1,16 @@
-//! The handle slab: every JS `Array` holds a numeric handle to an entry here (its value and a
-//! reference count). A handle is `generation · 2²⁴ + slot`, passed as an f64 (exact up to
+//! The handle slab: every JS `Array` holds a numeric handle to an entry here (its value — a
+//! concrete array or a tracer — and a reference count). A handle is `generation · 2²⁴ + slot`, passed as an f64 (exact up to
 //! 2⁵³), so a stale handle to a reused slot is detected instead of reading someone else's data.
 
 use std::cell::RefCell;
 
-use crate::transform::ArrayValue;
+use crate::transform::Value;
 use crate::util::{Error, Result};
 
 const SLOT_BITS: f64 = 16_777_216.0; // 2^24
 
 struct Entry {
-    value: ArrayValue,
+    value: Value,
     rc: u32,
 }
 
@@ -44,7 +44,7 @@ fn disposed(function: &str) -> Error {
 }
 
 /// Stores a new value with a reference count of one.
-pub fn insert(value: ArrayValue) -> f64 {
+pub fn insert(value: Value) -> f64 {
     SLAB.with(|s| {
         let mut s = s.borrow_mut();
         s.live += 1;
@@ -83,7 +83,7 @@ fn with_entry<R>(function: &str, handle: f64, f: impl FnOnce(&mut Entry) -> R) -
 }
 
 /// A clone of the value (cheap: buffers are shared).
-pub fn get(function: &str, handle: f64) -> Result<ArrayValue> {
+pub fn get(function: &str, handle: f64) -> Result<Value> {
     with_entry(function, handle, |e| e.value.clone())
 }
 
@@ -97,7 +97,7 @@ pub fn inc_ref(handle: f64) -> Result<()> {
 
 /// Drops one reference; frees the value at zero. Errors on a disposed handle.
 pub fn dispose(handle: f64) -> Result<()> {
-    let freed = SLAB.with(|s| -> Result<Option<ArrayValue>> {
+    let freed = SLAB.with(|s| -> Result<Option<Value>> {
         let mut s = s.borrow_mut();
         let (slot, generation) = decode(handle).ok_or_else(|| disposed("dispose"))?;
         let entry = match s.slots.get_mut(slot) {
@@ -120,6 +120,29 @@ pub fn dispose(handle: f64) -> Result<()> {
     // The value (and its buffer) drops here, outside the slab borrow.
     drop(freed);
     Ok(())
+}
+
+/// Frees every handle to a tracer of `frame` (called when the trace ends): tracers are owned
+/// by their trace, so intermediate values need no `dispose()` in traced code, and a handle kept
+/// past the trace reports use-after-free instead of leaking.
+pub fn release_frame(frame: u64) {
+    let freed = SLAB.with(|s| {
+        let mut s = s.borrow_mut();
+        let mut freed = Vec::new();
+        for i in 0..s.slots.len() {
+            let of_frame = matches!(
+                &s.slots[i].entry,
+                Some(Entry { value: Value::Tracer(t), .. }) if t.frame == frame
+            );
+            if of_frame {
+                freed.push(s.slots[i].entry.take());
+                s.free.push(i);
+                s.live -= 1;
+            }
+        }
+        freed
+    });
+    drop(freed);
 }
 
 /// Number of live handles.

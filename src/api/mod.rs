@@ -8,6 +8,7 @@ mod handles;
 mod ops;
 mod panic;
 mod stats;
+mod trace;
 
 use wasm_bindgen::prelude::*;
 

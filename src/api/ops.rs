@@ -4,7 +4,8 @@ use wasm_bindgen::prelude::*;
 
 use super::{convert, handles, js_error};
 use crate::core::{DType, Device, Primitive};
-use crate::transform::{eval, ArrayValue};
+use crate::transform::trace::{self, Operand};
+use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
 
 fn to_shape(function: &str, shape: &[f64]) -> Result<Vec<usize>> {
@@ -37,7 +38,7 @@ pub fn array_from_bytes(
         let dtype = DType::parse(function, dtype)?;
         let device = Device::parse(function, device)?;
         let v = ArrayValue::from_bytes(function, bytes, shape, dtype, device)?;
-        Ok(handles::insert(v))
+        Ok(handles::insert(Value::Concrete(v)))
     };
     run().map_err(js_error)
 }
@@ -48,9 +49,8 @@ pub fn weak_scalar(value: f64, dtype: &str, device: &str) -> std::result::Result
     let run = || -> Result<f64> {
         let dtype = DType::parse("scalar", dtype)?;
         let device = Device::parse("scalar", device)?;
-        Ok(handles::insert(ArrayValue::weak_scalar(
-            "scalar", value, dtype, device,
-        )?))
+        let v = ArrayValue::weak_scalar("scalar", value, dtype, device)?;
+        Ok(handles::insert(Value::Concrete(v)))
     };
     run().map_err(js_error)
 }
@@ -69,7 +69,8 @@ pub fn binary(op: &str, a: f64, b: f64) -> std::result::Result<f64, JsError> {
     let run = || -> Result<f64> {
         let prim = primitive(op)?;
         let (a, b) = (handles::get(op, a)?, handles::get(op, b)?);
-        Ok(handles::insert(eval::apply(prim, &[&a, &b])?))
+        let out = trace::bind(prim, &[Operand::Value(&a), Operand::Value(&b)])?;
+        Ok(handles::insert(out))
     };
     run().map_err(js_error)
 }
@@ -86,13 +87,9 @@ pub fn binary_scalar(
     let run = || -> Result<f64> {
         let prim = primitive(op)?;
         let a = handles::get(op, a)?;
-        let s = ArrayValue::weak_scalar(op, value, a.aval.dtype, a.device)?;
-        let out = if scalar_first {
-            eval::apply(prim, &[&s, &a])
-        } else {
-            eval::apply(prim, &[&a, &s])
-        };
-        Ok(handles::insert(out?))
+        let (a, s) = (Operand::Value(&a), Operand::Literal(value));
+        let operands = if scalar_first { [s, a] } else { [a, s] };
+        Ok(handles::insert(trace::bind(prim, &operands)?))
     };
     run().map_err(js_error)
 }
@@ -100,30 +97,28 @@ pub fn binary_scalar(
 #[wasm_bindgen]
 pub fn shape(handle: f64) -> std::result::Result<Vec<f64>, JsError> {
     let v = handles::get("shape", handle).map_err(js_error)?;
-    Ok(v.aval.shape.iter().map(|&d| d as f64).collect())
+    Ok(v.aval().shape.iter().map(|&d| d as f64).collect())
 }
 
 #[wasm_bindgen]
 pub fn dtype(handle: f64) -> std::result::Result<String, JsError> {
     let v = handles::get("dtype", handle).map_err(js_error)?;
-    Ok(v.aval.dtype.name().to_string())
+    Ok(v.aval().dtype.name().to_string())
 }
 
 #[wasm_bindgen(js_name = weakType)]
 pub fn weak_type(handle: f64) -> std::result::Result<bool, JsError> {
-    Ok(handles::get("weakType", handle)
-        .map_err(js_error)?
-        .aval
-        .weak)
+    let v = handles::get("weakType", handle).map_err(js_error)?;
+    Ok(v.aval().weak)
 }
 
+/// The device of a concrete array; `None` for a tracer (TypeScript reports the default).
 #[wasm_bindgen]
-pub fn device(handle: f64) -> std::result::Result<String, JsError> {
-    Ok(handles::get("device", handle)
-        .map_err(js_error)?
-        .device
-        .name()
-        .to_string())
+pub fn device(handle: f64) -> std::result::Result<Option<String>, JsError> {
+    match handles::get("device", handle).map_err(js_error)? {
+        Value::Concrete(c) => Ok(Some(c.device.name().to_string())),
+        Value::Tracer(_) => Ok(None),
+    }
 }
 
 #[wasm_bindgen(js_name = refCount)]
@@ -146,6 +141,7 @@ pub fn dispose(handle: f64) -> std::result::Result<(), JsError> {
 pub fn read_sync(function: &str, handle: f64) -> std::result::Result<JsValue, JsError> {
     let run = || -> Result<JsValue> {
         let v = handles::get(function, handle)?;
+        let v = v.concrete(function)?;
         let bytes = v.read_sync(function)?;
         convert::typed_array(function, v.aval.dtype, &bytes)
     };
@@ -158,6 +154,7 @@ pub async fn read(function: String, handle: f64) -> std::result::Result<JsValue,
     // The value is cloned out of the slab, so nothing is borrowed across the await and the
     // buffer stays alive even if the array is disposed meanwhile.
     let v = handles::get(&function, handle).map_err(js_error)?;
+    let v = v.concrete(&function).map_err(js_error)?.clone();
     let bytes = v.read(&function).await.map_err(js_error)?;
     convert::typed_array(&function, v.aval.dtype, &bytes).map_err(js_error)
 }

@@ -4,6 +4,7 @@
 pub mod aval;
 pub mod device;
 pub mod dtype;
+pub mod jaxpr;
 pub mod primitive;
 pub mod shape;
 pub mod view;

@@ -2,6 +2,8 @@
 //! primitive at a time through the rules and a backend.
 
 pub mod eval;
+pub mod trace;
 pub mod value;
 
+pub use trace::{ClosedJaxpr, Operand, Tracer, Value};
 pub use value::ArrayValue;

@@ -13,7 +13,7 @@ function snapshot() {
   const s = ox.memoryStats();
   const buffers = Object.values(s.devices).reduce((n, d) => n + d.liveBuffers, 0);
   const bytes = Object.values(s.devices).reduce((n, d) => n + d.liveBytes, 0);
-  return { liveArrays: s.liveArrays, buffers, bytes };
+  return { liveArrays: s.liveArrays, liveJaxprs: s.liveJaxprs, buffers, bytes };
 }
 
 /** Registers a leak check: live arrays, buffers and device bytes return to their baseline. */

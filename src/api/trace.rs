@@ -1,0 +1,114 @@
+//! Trace brackets for TypeScript (decision 1): `traceBegin` → the user's function runs in JS on
+//! tracer handles → `traceEnd` (or `traceAbort` if it threw). Closed Jaxprs live in their own
+//! table, owned by their JS object until disposed.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use wasm_bindgen::prelude::*;
+
+use super::{handles, js_error};
+use crate::transform::trace::{self, ClosedJaxpr, Value};
+use crate::util::{Error, Result};
+
+thread_local! {
+    static JAXPRS: RefCell<(u32, HashMap<u32, ClosedJaxpr>)> = RefCell::new((1, HashMap::new()));
+}
+
+/// Starts a trace whose inputs have the avals of `inputs` (arrays or tracers). Returns the
+/// frame id followed by one tracer handle per input.
+#[wasm_bindgen(js_name = traceBegin)]
+pub fn trace_begin(function: &str, inputs: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
+    let run = || -> Result<Vec<f64>> {
+        let avals = inputs
+            .iter()
+            .map(|&h| handles::get(function, h).map(|v| v.aval().clone()))
+            .collect::<Result<Vec<_>>>()?;
+        let (frame, tracers) = trace::begin(&avals);
+        let mut out = vec![frame as f64];
+        out.extend(
+            tracers
+                .into_iter()
+                .map(|t| handles::insert(Value::Tracer(t))),
+        );
+        Ok(out)
+    };
+    run().map_err(js_error)
+}
+
+/// Ends trace `frame` with the given output handles; returns a Jaxpr handle.
+#[wasm_bindgen(js_name = traceEnd)]
+pub fn trace_end(
+    function: &str,
+    frame: f64,
+    outputs: Vec<f64>,
+) -> std::result::Result<u32, JsError> {
+    let run = || -> Result<u32> {
+        let outs = outputs
+            .iter()
+            .map(|&h| handles::get(function, h))
+            .collect::<Result<Vec<_>>>();
+        let outs = match outs {
+            Ok(o) => o,
+            Err(e) => {
+                trace_abort(frame);
+                return Err(e);
+            }
+        };
+        let closed = trace::end(function, frame as u64, &outs);
+        handles::release_frame(frame as u64);
+        let closed = closed?;
+        Ok(JAXPRS.with(|j| {
+            let mut j = j.borrow_mut();
+            let id = j.0;
+            j.0 += 1;
+            j.1.insert(id, closed);
+            id
+        }))
+    };
+    run().map_err(js_error)
+}
+
+/// Abandons trace `frame` (the traced function threw).
+#[wasm_bindgen(js_name = traceAbort)]
+pub fn trace_abort(frame: f64) {
+    trace::abort(frame as u64);
+    handles::release_frame(frame as u64);
+}
+
+fn with_jaxpr<R>(function: &str, id: u32, f: impl FnOnce(&ClosedJaxpr) -> R) -> Result<R> {
+    JAXPRS.with(|j| {
+        j.borrow()
+            .1
+            .get(&id)
+            .map(f)
+            .ok_or_else(|| Error::new(function, "the jaxpr has been disposed (use-after-free)"))
+    })
+}
+
+/// The printed Jaxpr.
+#[wasm_bindgen(js_name = jaxprText)]
+pub fn jaxpr_text(id: u32) -> std::result::Result<String, JsError> {
+    with_jaxpr("toString", id, |c| c.jaxpr.to_string()).map_err(js_error)
+}
+
+/// Frees a Jaxpr and the constants it owns.
+#[wasm_bindgen(js_name = jaxprDispose)]
+pub fn jaxpr_dispose(id: u32) -> std::result::Result<(), JsError> {
+    let removed = JAXPRS.with(|j| j.borrow_mut().1.remove(&id));
+    match removed {
+        Some(closed) => {
+            drop(closed); // outside the borrow: dropping constants frees buffers
+            Ok(())
+        }
+        None => Err(js_error(Error::new(
+            "dispose",
+            "the jaxpr has already been disposed",
+        ))),
+    }
+}
+
+/// Number of live Jaxprs (for leak checks).
+pub fn live() -> usize {
+    JAXPRS.with(|j| j.borrow().1.len())
+}

@@ -1,0 +1,247 @@
+//! The trace stack (DESIGN.md decision 1). TypeScript brackets a traced function: [`begin`]
+//! pushes a staging frame and returns tracers for its inputs, the user's function runs in JS
+//! and every operation on a tracer is recorded by [`bind`], then [`end`] pops the frame and
+//! returns the closed Jaxpr. Rust never calls into JS.
+//!
+//! Operations bind at the top frame (JAX's omnistaging): values from outside it — concrete
+//! arrays, or tracers of a frame below — are lifted into constants owned by the Jaxpr
+//! (decision 3), so disposing a JS handle can never invalidate anything the trace needs.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::eval;
+use super::value::ArrayValue;
+use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
+use crate::core::{Aval, Primitive};
+use crate::rules;
+use crate::util::{Error, Result};
+
+/// A value being traced: a variable of a frame's Jaxpr.
+#[derive(Debug, Clone)]
+pub struct Tracer {
+    pub frame: u64,
+    pub var: Var,
+    pub aval: Aval,
+}
+
+/// What a JS array handle refers to.
+#[derive(Debug, Clone)]
+pub enum Value {
+    Concrete(ArrayValue),
+    Tracer(Tracer),
+}
+
+impl Value {
+    pub fn aval(&self) -> &Aval {
+        match self {
+            Value::Concrete(v) => &v.aval,
+            Value::Tracer(t) => &t.aval,
+        }
+    }
+
+    /// The concrete array, or an error saying that traced values have no data yet.
+    pub fn concrete(&self, function: &str) -> Result<&ArrayValue> {
+        match self {
+            Value::Concrete(v) => Ok(v),
+            Value::Tracer(_) => Err(Error::new(
+                function,
+                "cannot read a traced value (inside jit, grad, vmap or makeJaxpr the data does \
+                 not exist yet); return it from the function instead",
+            )),
+        }
+    }
+}
+
+/// An operation's operand: an array, or a JS number that adopts its partner's dtype.
+pub enum Operand<'a> {
+    Value(&'a Value),
+    Literal(f64),
+}
+
+/// A Jaxpr with the values of its constants.
+#[derive(Debug, Clone)]
+pub struct ClosedJaxpr {
+    pub jaxpr: Jaxpr,
+    pub consts: Vec<Value>,
+}
+
+/// Identity of a lifted constant, so one outer array used twice becomes one constant.
+#[derive(Hash, PartialEq, Eq)]
+enum ConstKey {
+    Buffer(usize, Aval),
+    Tracer(u64, Var),
+}
+
+struct Frame {
+    id: u64,
+    jaxpr: Jaxpr,
+    consts: Vec<Value>,
+    const_vars: HashMap<ConstKey, Var>,
+}
+
+impl Frame {
+    fn new_var(&mut self, aval: Aval) -> Var {
+        self.jaxpr.avals.push(aval);
+        Var(self.jaxpr.avals.len() as u32 - 1)
+    }
+
+    /// The atom for `value` in this frame, lifting outside values into constants.
+    fn atom(&mut self, function: &str, value: &Value, live: &[u64]) -> Result<Atom> {
+        let key = match value {
+            Value::Tracer(t) if t.frame == self.id => return Ok(Atom::Var(t.var)),
+            Value::Tracer(t) if !live.contains(&t.frame) => return Err(leaked(function)),
+            Value::Tracer(t) => ConstKey::Tracer(t.frame, t.var),
+            Value::Concrete(c) => ConstKey::Buffer(Rc::as_ptr(&c.buffer) as usize, c.aval.clone()),
+        };
+        if let Some(&v) = self.const_vars.get(&key) {
+            return Ok(Atom::Var(v));
+        }
+        let var = self.new_var(value.aval().clone());
+        self.jaxpr.const_binders.push(var);
+        self.consts.push(value.clone());
+        self.const_vars.insert(key, var);
+        Ok(Atom::Var(var))
+    }
+}
+
+fn leaked(function: &str) -> Error {
+    Error::new(
+        function,
+        "a tracer escaped the function that created it (its trace has ended); return values \
+         from traced functions instead of storing them outside",
+    )
+}
+
+thread_local! {
+    static STACK: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
+    static NEXT_FRAME: RefCell<u64> = const { RefCell::new(1) };
+}
+
+/// Pushes a staging frame with one input variable per aval; returns its id and the tracers.
+pub fn begin(inputs: &[Aval]) -> (u64, Vec<Tracer>) {
+    let id = NEXT_FRAME.with(|n| {
+        let mut n = n.borrow_mut();
+        *n += 1;
+        *n - 1
+    });
+    let mut frame = Frame {
+        id,
+        jaxpr: Jaxpr::default(),
+        consts: Vec::new(),
+        const_vars: HashMap::new(),
+    };
+    let tracers = inputs
+        .iter()
+        .map(|aval| {
+            let var = frame.new_var(aval.clone());
+            frame.jaxpr.in_binders.push(var);
+            Tracer {
+                frame: id,
+                var,
+                aval: aval.clone(),
+            }
+        })
+        .collect();
+    STACK.with(|s| s.borrow_mut().push(frame));
+    (id, tracers)
+}
+
+/// Pops frame `id` (which must be on top) and closes its Jaxpr over `outs`.
+pub fn end(function: &str, id: u64, outs: &[Value]) -> Result<ClosedJaxpr> {
+    STACK.with(|s| {
+        let mut stack = s.borrow_mut();
+        match stack.last() {
+            Some(top) if top.id == id => {}
+            _ => {
+                return Err(Error::new(
+                    function,
+                    "internal error: trace ended out of order",
+                ))
+            }
+        }
+        let live: Vec<u64> = stack.iter().map(|f| f.id).collect();
+        let mut frame = stack.pop().expect("checked above");
+        let atoms = outs
+            .iter()
+            .map(|v| frame.atom(function, v, &live))
+            .collect::<Result<_>>();
+        frame.jaxpr.outs = atoms?;
+        Ok(ClosedJaxpr {
+            jaxpr: frame.jaxpr,
+            consts: frame.consts,
+        })
+    })
+}
+
+/// Drops frame `id` and every frame above it (after the traced function threw).
+pub fn abort(id: u64) {
+    STACK.with(|s| {
+        let mut stack = s.borrow_mut();
+        if let Some(pos) = stack.iter().position(|f| f.id == id) {
+            stack.truncate(pos);
+        }
+    });
+}
+
+/// Applies `prim`: eagerly when nothing is being traced, else recorded in the top frame.
+pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
+    let partner = operands.iter().find_map(|o| match o {
+        Operand::Value(v) => Some(*v),
+        Operand::Literal(_) => None,
+    });
+    let partner = partner.ok_or_else(|| Error::new(prim.name(), "no array operand"))?;
+    let literal_aval = || Aval {
+        shape: vec![],
+        dtype: partner.aval().dtype,
+        weak: true,
+    };
+    let tracing = STACK.with(|s| !s.borrow().is_empty());
+    if !tracing {
+        return bind_eager(prim, operands, partner);
+    }
+    STACK.with(|s| {
+        let mut stack = s.borrow_mut();
+        let live: Vec<u64> = stack.iter().map(|f| f.id).collect();
+        let frame = stack.last_mut().expect("tracing");
+        let mut atoms = Vec::with_capacity(operands.len());
+        for o in operands {
+            atoms.push(match o {
+                Operand::Value(v) => frame.atom(prim.name(), v, &live)?,
+                Operand::Literal(x) => Atom::Literal(*x, literal_aval()),
+            });
+        }
+        let avals: Vec<&Aval> = atoms.iter().map(|a| frame.jaxpr.aval(a)).collect();
+        let out_aval = rules::abstract_eval(prim, &avals)?;
+        let var = frame.new_var(out_aval.clone());
+        frame.jaxpr.eqns.push(Eqn {
+            primitive: prim,
+            inputs: atoms,
+            outputs: vec![var],
+        });
+        Ok(Value::Tracer(Tracer {
+            frame: frame.id,
+            var,
+            aval: out_aval,
+        }))
+    })
+}
+
+fn bind_eager(prim: Primitive, operands: &[Operand], partner: &Value) -> Result<Value> {
+    let partner = partner.concrete(prim.name())?;
+    let mut held = Vec::with_capacity(operands.len());
+    for o in operands {
+        held.push(match o {
+            Operand::Value(v) => match v {
+                Value::Concrete(c) => c.clone(),
+                Value::Tracer(_) => return Err(leaked(prim.name())),
+            },
+            Operand::Literal(x) => {
+                ArrayValue::weak_scalar(prim.name(), *x, partner.aval.dtype, partner.device)?
+            }
+        });
+    }
+    let refs: Vec<&ArrayValue> = held.iter().collect();
+    Ok(Value::Concrete(eval::apply(prim, &refs)?))
+}
