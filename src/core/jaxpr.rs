@@ -186,6 +186,6 @@ mod tests {
     #[test]
     fn names_follow_jax() {
         let names: Vec<String> = [0, 1, 25, 26, 27, 701, 702].map(|i| name(Var(i))).to_vec();
-        assert_eq!(names, ["a", "b", "z", "ba", "bb", "zz", "baa"]);
+        assert_eq!(names, ["a", "b", "z", "ba", "bb", "baz", "bba"]);
     }
 }

@@ -1,16 +1,75 @@
-//! Typed expression trees over loads, constants and the output index.
+//! Typed expression trees: the body of every kernel. Leaves are constants, the output index,
+//! the reduction index and loads; inner nodes are ALU operations. The `cpu` interpreter defines
+//! the meaning of each operation; the wasm and WGSL emitters must agree with it bit for bit for
+//! exact operations (arithmetic, comparisons, casts) and within a few ulp for transcendentals.
 
 use crate::core::DType;
 
-/// Binary operators of the IR. Integer `Div` truncates toward zero; `Rem` has the sign of the
-/// dividend (C semantics), which is what index arithmetic needs.
+/// One-operand operations. Float-only unless noted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// Any numeric dtype (integers wrap).
+    Neg,
+    /// Any numeric dtype (`i32::MIN` stays `i32::MIN`).
+    Abs,
+    Reciprocal,
+    Floor,
+    Ceil,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Asin,
+    Atan,
+    Tanh,
+    Erf,
+    Erfc,
+    /// Bool: logical not; integers: bitwise not.
+    Not,
+}
+
+/// Two-operand operations; both operands and the result share one dtype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
     Add,
     Sub,
     Mul,
+    /// Floats: IEEE division. Integers: truncates toward zero; division by zero gives 0, and
+    /// `i32::MIN / -1` wraps to `i32::MIN` (no traps).
     Div,
+    /// Remainder with the sign of the dividend (C and JS `%`); integer `x % 0` gives 0.
     Rem,
+    /// NaN-propagating for floats.
+    Min,
+    Max,
+    /// Bool and integers only: logical/bitwise.
+    And,
+    Or,
+    Xor,
+    /// Integers only; the shift amount is taken modulo 32. `Shr` is arithmetic for int32 and
+    /// logical for uint32.
+    Shl,
+    Shr,
+}
+
+/// Comparisons; the result is bool. Floats compare as IEEE (NaN is unequal to everything).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    Lt,
+    Le,
+    Eq,
+    Ne,
+}
+
+/// How a reduction combines values. The identity is 0 (sum), 1 (prod), −∞/+∞ for floats or the
+/// dtype's min/max for integers (max/min). Float max/min propagate NaN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -19,14 +78,26 @@ pub enum AluKind {
     Const(u64),
     /// The index of the output element being computed (int32).
     Index,
-    /// Element `index` of input buffer `input`.
+    /// The position along the reduction axis, `0..reduction.size` (int32); only inside a
+    /// reducing kernel.
+    ReduceIndex,
+    /// Element `index` of input buffer `input` (int32 index, in elements).
     Load {
         input: usize,
         index: Box<AluExp>,
     },
+    Unary(UnaryOp, Box<AluExp>),
     Binary(BinaryOp, Box<AluExp>, Box<AluExp>),
-    /// Conversion of the operand to this expression's dtype (NumPy `astype` semantics).
+    /// Typed bool.
+    Compare(CompareOp, Box<AluExp>, Box<AluExp>),
+    /// `cond ? a : b`, evaluating only the chosen side (so a guarded load never reads out of
+    /// bounds).
+    Where(Box<AluExp>, Box<AluExp>, Box<AluExp>),
+    /// Conversion to this expression's dtype: float → integer truncates toward zero and
+    /// saturates, NaN → 0; anything → bool is `!= 0`; bool → number is 0 or 1.
     Cast(Box<AluExp>),
+    /// Reinterprets the 32 bits of the operand as this expression's dtype (same byte size).
+    Bitcast(Box<AluExp>),
 }
 
 /// An expression with its dtype.
@@ -51,6 +122,13 @@ impl AluExp {
         }
     }
 
+    pub fn reduce_index() -> AluExp {
+        AluExp {
+            dtype: DType::Int32,
+            kind: AluKind::ReduceIndex,
+        }
+    }
+
     pub fn load(dtype: DType, input: usize, index: AluExp) -> AluExp {
         AluExp {
             dtype,
@@ -58,6 +136,13 @@ impl AluExp {
                 input,
                 index: Box::new(index),
             },
+        }
+    }
+
+    pub fn unary(op: UnaryOp, a: AluExp) -> AluExp {
+        AluExp {
+            dtype: a.dtype,
+            kind: AluKind::Unary(op, Box::new(a)),
         }
     }
 
@@ -69,8 +154,22 @@ impl AluExp {
         }
     }
 
+    pub fn compare(op: CompareOp, a: AluExp, b: AluExp) -> AluExp {
+        AluExp {
+            dtype: DType::Bool,
+            kind: AluKind::Compare(op, Box::new(a), Box::new(b)),
+        }
+    }
+
+    pub fn where_(cond: AluExp, a: AluExp, b: AluExp) -> AluExp {
+        AluExp {
+            dtype: a.dtype,
+            kind: AluKind::Where(Box::new(cond), Box::new(a), Box::new(b)),
+        }
+    }
+
     /// `a` converted to `dtype`; no node when it already has that dtype.
-    pub fn cast(a: AluExp, dtype: crate::core::DType) -> AluExp {
+    pub fn cast(a: AluExp, dtype: DType) -> AluExp {
         if a.dtype == dtype {
             a
         } else {
@@ -81,8 +180,19 @@ impl AluExp {
         }
     }
 
+    pub fn bitcast(a: AluExp, dtype: DType) -> AluExp {
+        if a.dtype == dtype {
+            a
+        } else {
+            AluExp {
+                dtype,
+                kind: AluKind::Bitcast(Box::new(a)),
+            }
+        }
+    }
+
     /// Integer index arithmetic that folds the trivial cases (`x*1`, `x+0`, `x/1`).
-    pub fn index_mul(a: AluExp, k: usize) -> AluExp {
+    pub fn index_mul(a: AluExp, k: isize) -> AluExp {
         match k {
             0 => AluExp::constant(DType::Int32, 0.0),
             1 => a,
@@ -99,13 +209,18 @@ impl AluExp {
     }
 
     pub fn index_rem(a: AluExp, k: usize) -> AluExp {
-        AluExp::binary(BinaryOp::Rem, a, AluExp::constant(DType::Int32, k as f64))
+        if k == 1 {
+            AluExp::constant(DType::Int32, 0.0)
+        } else {
+            AluExp::binary(BinaryOp::Rem, a, AluExp::constant(DType::Int32, k as f64))
+        }
     }
 
     pub fn index_add(a: AluExp, b: AluExp) -> AluExp {
-        match (&a.kind, &b.kind) {
-            (AluKind::Const(0), _) => b,
-            (_, AluKind::Const(0)) => a,
+        match (a.const_value(), b.const_value()) {
+            (Some(x), Some(y)) => AluExp::constant(DType::Int32, x + y),
+            (Some(0.0), _) => b,
+            (_, Some(0.0)) => a,
             _ => AluExp::binary(BinaryOp::Add, a, b),
         }
     }
@@ -115,6 +230,17 @@ impl AluExp {
         match self.kind {
             AluKind::Const(bits) => Some(f64::from_bits(bits)),
             _ => None,
+        }
+    }
+
+    /// The direct operands of this node.
+    pub fn children(&self) -> Vec<&AluExp> {
+        match &self.kind {
+            AluKind::Const(_) | AluKind::Index | AluKind::ReduceIndex => vec![],
+            AluKind::Load { index, .. } => vec![index],
+            AluKind::Unary(_, a) | AluKind::Cast(a) | AluKind::Bitcast(a) => vec![a],
+            AluKind::Binary(_, a, b) | AluKind::Compare(_, a, b) => vec![a, b],
+            AluKind::Where(c, a, b) => vec![c, a, b],
         }
     }
 }

@@ -1,27 +1,63 @@
 //! L2: the Kernel IR that every backend compiles. A [`Kernel`] computes one output element per
-//! index from loads of its inputs; the expression is an [`AluExp`] tree. Backends share this IR:
-//! the `cpu` interpreter defines its meaning, the wasm and WGSL emitters translate it.
+//! index from loads of its inputs; the expression is an [`AluExp`] tree. With a [`Reduction`],
+//! each output element combines `reduction.size` values of the expression, one per
+//! `ReduceIndex`. Backends share this IR: the `cpu` interpreter defines its meaning, the wasm
+//! and WGSL emitters translate it.
 
 pub mod alu;
 pub mod verify;
 
-pub use alu::{AluExp, AluKind, BinaryOp};
+pub use alu::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
 
 use crate::core::DType;
 
-/// One elementwise kernel: `out[i] = exp(i)` for `i` in `0..size`.
+/// A reduction over an inner loop: `out[i] = op over r in 0..size of exp(i, r)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Reduction {
+    pub op: ReduceOp,
+    pub size: usize,
+}
+
+/// One kernel: `out[i] = exp(i)` (or the reduction of `exp(i, r)`) for `i` in `0..size`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Kernel {
     /// The dtype of each input buffer, by position.
     pub inputs: Vec<DType>,
     /// The number of output elements.
     pub size: usize,
-    /// The expression computed for each output element; its dtype is the output dtype.
+    /// The expression computed for each output element (and reduction index); its dtype is the
+    /// output dtype.
     pub exp: AluExp,
+    pub reduction: Option<Reduction>,
 }
 
 impl Kernel {
+    /// An elementwise kernel.
+    pub fn elementwise(inputs: Vec<DType>, size: usize, exp: AluExp) -> Kernel {
+        Kernel {
+            inputs,
+            size,
+            exp,
+            reduction: None,
+        }
+    }
+
     pub fn output_dtype(&self) -> DType {
         self.exp.dtype
+    }
+}
+
+/// The identity element of `op` for `dtype`, as an f64 (exact for every dtype).
+pub fn reduce_identity(op: ReduceOp, dtype: DType) -> f64 {
+    match (op, dtype) {
+        (ReduceOp::Sum, _) => 0.0,
+        (ReduceOp::Prod, _) => 1.0,
+        (ReduceOp::Max, DType::Bool | DType::Uint32) => 0.0,
+        (ReduceOp::Max, DType::Int32) => i32::MIN as f64,
+        (ReduceOp::Max, _) => f64::NEG_INFINITY,
+        (ReduceOp::Min, DType::Bool) => 1.0,
+        (ReduceOp::Min, DType::Uint32) => u32::MAX as f64,
+        (ReduceOp::Min, DType::Int32) => i32::MAX as f64,
+        (ReduceOp::Min, _) => f64::INFINITY,
     }
 }

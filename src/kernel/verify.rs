@@ -1,21 +1,33 @@
 //! Type checking of kernels. Backends call [`verify`] before compiling, so an ill-formed kernel
 //! is reported as an error naming the problem instead of producing wrong code.
 
-use super::alu::{AluExp, AluKind};
+use super::alu::{AluExp, AluKind, BinaryOp, UnaryOp};
 use super::Kernel;
 use crate::core::DType;
 use crate::util::{Error, Result};
 
 pub fn verify(kernel: &Kernel) -> Result<()> {
+    if kernel.reduction.is_some_and(|r| r.size == 0) {
+        return Err(Error::new("kernel verify", "empty reduction"));
+    }
     check(kernel, &kernel.exp)
 }
 
+fn bad<T>(what: String) -> Result<T> {
+    Err(Error::new("kernel verify", what))
+}
+
 fn check(kernel: &Kernel, exp: &AluExp) -> Result<()> {
-    let bad = |what: String| Err(Error::new("kernel verify", what));
+    let int = |d: DType| matches!(d, DType::Int32 | DType::Uint32);
     match &exp.kind {
-        AluKind::Const(_) => Ok(()),
-        AluKind::Index if exp.dtype != DType::Int32 => bad(format!("index typed {:?}", exp.dtype)),
-        AluKind::Index => Ok(()),
+        AluKind::Const(_) => {}
+        AluKind::Index | AluKind::ReduceIndex if exp.dtype != DType::Int32 => {
+            return bad(format!("index typed {:?}", exp.dtype))
+        }
+        AluKind::ReduceIndex if kernel.reduction.is_none() => {
+            return bad("reduce index outside a reduction".into())
+        }
+        AluKind::Index | AluKind::ReduceIndex => {}
         AluKind::Load { input, index } => {
             match kernel.inputs.get(*input) {
                 None => return bad(format!("load from missing input {input}")),
@@ -30,18 +42,51 @@ fn check(kernel: &Kernel, exp: &AluExp) -> Result<()> {
             if index.dtype != DType::Int32 {
                 return bad(format!("load index typed {:?}", index.dtype));
             }
-            check(kernel, index)
         }
-        AluKind::Cast(a) => check(kernel, a),
+        AluKind::Unary(op, a) => {
+            let ok = match op {
+                UnaryOp::Neg | UnaryOp::Abs => exp.dtype != DType::Bool,
+                UnaryOp::Not => !exp.dtype.is_float(),
+                _ => exp.dtype.is_float(),
+            };
+            if !ok || a.dtype != exp.dtype {
+                return bad(format!("{op:?} of {:?} typed {:?}", a.dtype, exp.dtype));
+            }
+        }
         AluKind::Binary(op, a, b) => {
-            if a.dtype != exp.dtype || b.dtype != exp.dtype {
+            let ok = match op {
+                BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => !exp.dtype.is_float(),
+                BinaryOp::Shl | BinaryOp::Shr => int(exp.dtype),
+                _ => exp.dtype != DType::Bool,
+            };
+            if !ok || a.dtype != exp.dtype || b.dtype != exp.dtype {
                 return bad(format!(
                     "{op:?} of {:?} and {:?} typed {:?}",
                     a.dtype, b.dtype, exp.dtype
                 ));
             }
-            check(kernel, a)?;
-            check(kernel, b)
+        }
+        AluKind::Compare(op, a, b) => {
+            if exp.dtype != DType::Bool || a.dtype != b.dtype {
+                return bad(format!("{op:?} of {:?} and {:?}", a.dtype, b.dtype));
+            }
+        }
+        AluKind::Where(c, a, b) => {
+            if c.dtype != DType::Bool || a.dtype != exp.dtype || b.dtype != exp.dtype {
+                return bad(format!(
+                    "where({:?}, {:?}, {:?})",
+                    c.dtype, a.dtype, b.dtype
+                ));
+            }
+        }
+        AluKind::Cast(_) => {}
+        AluKind::Bitcast(a) => {
+            if a.dtype.byte_size() != exp.dtype.byte_size() || a.dtype == DType::Bool {
+                return bad(format!("bitcast {:?} to {:?}", a.dtype, exp.dtype));
+            }
         }
     }
+    exp.children()
+        .into_iter()
+        .try_for_each(|c| check(kernel, c))
 }

@@ -37,11 +37,11 @@ pub fn binary_kernel(prim: Primitive, inputs: &[&Aval], out: &Aval) -> Kernel {
         loads.next().expect("two operands"),
         loads.next().expect("two operands"),
     );
-    Kernel {
-        inputs: inputs.iter().map(|a| a.dtype).collect(),
-        size: out.size(),
-        exp: AluExp::binary(alu_op(prim), a, b),
-    }
+    Kernel::elementwise(
+        inputs.iter().map(|a| a.dtype).collect(),
+        out.size(),
+        AluExp::binary(alu_op(prim), a, b),
+    )
 }
 
 /// The flat index into a contiguous array of `shape` that feeds output element `Index` of an
@@ -62,7 +62,10 @@ pub fn broadcast_index(shape: &[usize], out_shape: &[usize]) -> AluExp {
         if axis > 0 {
             coord = AluExp::index_rem(coord, out_dim);
         }
-        index = AluExp::index_add(index, AluExp::index_mul(coord, in_strides[axis - pad]));
+        index = AluExp::index_add(
+            index,
+            AluExp::index_mul(coord, in_strides[axis - pad] as isize),
+        );
     }
     index
 }

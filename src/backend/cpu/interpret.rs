@@ -1,29 +1,62 @@
-//! Evaluation of a kernel, one output element at a time.
+//! Evaluation of a kernel, one output element (and reduction step) at a time.
 
 use super::scalar::Scalar;
-use crate::kernel::{AluExp, AluKind, Kernel};
+use crate::kernel::{reduce_identity, AluExp, AluKind, Kernel};
 use crate::util::Result;
 
 /// Runs `kernel` over input buffers given as bytes; returns the output bytes.
 pub fn run_kernel(kernel: &Kernel, inputs: &[&[u8]]) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(kernel.size * kernel.output_dtype().byte_size());
+    let dtype = kernel.output_dtype();
+    let mut out = Vec::with_capacity(kernel.size * dtype.byte_size());
     for i in 0..kernel.size {
-        eval(&kernel.exp, i, inputs)?.write(&mut out);
+        let value = match kernel.reduction {
+            None => eval(&kernel.exp, i, 0, inputs)?,
+            Some(red) => {
+                // Float sums and products accumulate in f64 and round once (the most accurate
+                // oracle); other combinations are exact in the dtype.
+                let wide = dtype.is_float()
+                    && matches!(
+                        red.op,
+                        crate::kernel::ReduceOp::Sum | crate::kernel::ReduceOp::Prod
+                    );
+                let acc_dtype = if wide {
+                    crate::core::DType::Float64
+                } else {
+                    dtype
+                };
+                let mut acc = Scalar::from_f64(acc_dtype, reduce_identity(red.op, dtype))?;
+                for r in 0..red.size {
+                    let x = eval(&kernel.exp, i, r, inputs)?;
+                    acc = Scalar::reduce(red.op, acc, if wide { x.cast(acc_dtype)? } else { x })?;
+                }
+                acc.cast(dtype)?
+            }
+        };
+        value.write(&mut out);
     }
     Ok(out)
 }
 
-fn eval(exp: &AluExp, index: usize, inputs: &[&[u8]]) -> Result<Scalar> {
+fn eval(exp: &AluExp, i: usize, r: usize, inputs: &[&[u8]]) -> Result<Scalar> {
+    let ev = |e: &AluExp| eval(e, i, r, inputs);
     match &exp.kind {
         AluKind::Const(bits) => Scalar::from_f64(exp.dtype, f64::from_bits(*bits)),
-        AluKind::Index => Ok(Scalar::I32(index as i32)),
-        AluKind::Load { input, index: at } => {
-            let at = eval(at, index, inputs)?.as_index()?;
-            Scalar::read(exp.dtype, inputs[*input], at)
+        AluKind::Index => Ok(Scalar::I32(i as i32)),
+        AluKind::ReduceIndex => Ok(Scalar::I32(r as i32)),
+        AluKind::Load { input, index } => {
+            Scalar::read(exp.dtype, inputs[*input], ev(index)?.as_index()?)
         }
-        AluKind::Cast(a) => eval(a, index, inputs)?.cast(exp.dtype),
-        AluKind::Binary(op, a, b) => {
-            Scalar::binary(*op, eval(a, index, inputs)?, eval(b, index, inputs)?)
+        AluKind::Unary(op, a) => Scalar::unary(*op, ev(a)?),
+        AluKind::Binary(op, a, b) => Scalar::binary(*op, ev(a)?, ev(b)?),
+        AluKind::Compare(op, a, b) => Scalar::compare(*op, ev(a)?, ev(b)?),
+        AluKind::Where(c, a, b) => {
+            if ev(c)?.as_bool()? {
+                ev(a)
+            } else {
+                ev(b)
+            }
         }
+        AluKind::Cast(a) => ev(a)?.cast(exp.dtype),
+        AluKind::Bitcast(a) => ev(a)?.bitcast(exp.dtype),
     }
 }

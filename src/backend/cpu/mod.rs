@@ -3,6 +3,7 @@
 
 mod interpret;
 mod scalar;
+mod special;
 
 pub use interpret::run_kernel;
 pub use scalar::Scalar;

@@ -20,6 +20,12 @@ struct Ctx {
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     verify::verify(kernel)?;
+    if kernel.reduction.is_some() {
+        return Err(Error::new(
+            "wasm codegen",
+            "reductions are not supported yet",
+        ));
+    }
     let mut module = Module::with_config(ModuleConfig::new());
     let (memory, _) = module.add_import_memory("env", "memory", false, false, 0, None, None);
 
@@ -115,6 +121,12 @@ fn emit_exp(ctx: &Ctx, b: &mut InstrSeqBuilder, exp: &AluExp) -> Result<()> {
             emit_exp(ctx, b, y)?;
             b.binop(binary_op(*op, exp.dtype)?);
         }
+        other => {
+            return Err(Error::new(
+                "wasm codegen",
+                format!("{other:?} is not supported by the wasm emitter yet"),
+            ))
+        }
     }
     Ok(())
 }
@@ -180,7 +192,10 @@ fn binary_op(op: BinaryOp, dtype: DType) -> Result<W> {
         _ => {
             return Err(Error::new(
                 "wasm codegen",
-                format!("{op:?} on {} is not supported yet", dtype.name()),
+                format!(
+                    "{op:?} on {} is not supported by the wasm emitter yet",
+                    dtype.name()
+                ),
             ))
         }
     })

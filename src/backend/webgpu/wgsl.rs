@@ -12,6 +12,9 @@ pub const WORKGROUP_SIZE: u32 = 64;
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
     verify::verify(kernel)?;
+    if kernel.reduction.is_some() {
+        return Err(Error::new("webgpu", "reductions are not supported yet"));
+    }
     let mut src = String::new();
     for (i, &dtype) in kernel.inputs.iter().enumerate() {
         let ty = storage_type(dtype)?;
@@ -84,8 +87,20 @@ fn expression(exp: &AluExp) -> Result<String> {
                 (BinaryOp::Mul, _) => "*",
                 (BinaryOp::Div, _) => "/",
                 (BinaryOp::Rem, _) => "%",
+                (op, _) => {
+                    return Err(Error::new(
+                        "webgpu",
+                        format!("{op:?} is not supported by the WGSL emitter yet"),
+                    ))
+                }
             };
             format!("({} {symbol} {})", expression(a)?, expression(b)?)
+        }
+        other => {
+            return Err(Error::new(
+                "webgpu",
+                format!("{other:?} is not supported by the WGSL emitter yet"),
+            ))
         }
     })
 }
