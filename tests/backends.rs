@@ -163,3 +163,24 @@ fn webgpu_on_vulkan_matches_the_cpu_interpreter() {
     let stats = gpu.stats();
     assert_eq!((stats.live_buffers, stats.live_bytes), (0, 0));
 }
+
+#[test]
+fn the_corpus_runs_on_the_cpu_interpreter() {
+    let all = [
+        DType::Float32,
+        DType::Float64,
+        DType::Int32,
+        DType::Uint32,
+        DType::Bool,
+    ];
+    let cases = common::corpus::corpus(&all);
+    assert!(cases.len() > 140, "corpus has {} cases", cases.len());
+    for case in cases {
+        let refs: Vec<&[u8]> = case.inputs.iter().map(Vec::as_slice).collect();
+        let out = run_kernel(&case.kernel, &refs).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert_eq!(
+            out.len(),
+            case.kernel.size * case.kernel.output_dtype().byte_size()
+        );
+    }
+}

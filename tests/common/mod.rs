@@ -1,6 +1,8 @@
-//! Shared helpers of the native integration tests: the slice's kernels over a grid of shapes
+//! Shared helpers of the integration tests (native and wasm32): the slice's kernels over a grid of shapes
 //! and dtypes, byte conversions, and a minimal `block_on` for wgpu's futures.
 #![allow(dead_code)]
+
+pub mod corpus;
 
 use std::future::Future;
 use std::pin::pin;
