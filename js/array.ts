@@ -4,8 +4,13 @@
  * drops one reference (throwing on a freed array), `[Symbol.dispose]` never throws.
  */
 import { call, callAsync, wasm } from "./bridge.js";
-import { DType, type DataArray } from "./dtype.js";
+import { DType, parseDType, type DataArray } from "./dtype.js";
 import { defaultDevice, type Device } from "./device.js";
+import { applyOp, reduceOp, type Axis } from "./ops.js";
+
+export interface ReduceOpts {
+  keepdims?: boolean;
+}
 
 const JsArray = globalThis.Array;
 
@@ -79,11 +84,102 @@ export class Array {
   }
 
   add(other: ArrayLike): Array {
-    return binary("add", this, other);
+    return applyOp("add", "add", [this, other]);
+  }
+
+  sub(other: ArrayLike): Array {
+    return applyOp("sub", "sub", [this, other]);
   }
 
   mul(other: ArrayLike): Array {
-    return binary("mul", this, other);
+    return applyOp("mul", "mul", [this, other]);
+  }
+
+  /** Division; two integer arrays divide with truncation (as jax-js does). */
+  div(other: ArrayLike): Array {
+    return applyOp("div", "div", [this, other]);
+  }
+
+  /** JavaScript's `%`: the result has the dividend's sign. */
+  mod(other: ArrayLike): Array {
+    return applyOp("mod", "rem", [this, other]);
+  }
+
+  neg(): Array {
+    return applyOp("neg", "neg", [this]);
+  }
+
+  equal(other: ArrayLike): Array {
+    return applyOp("equal", "eq", [this, other]);
+  }
+
+  notEqual(other: ArrayLike): Array {
+    return applyOp("notEqual", "ne", [this, other]);
+  }
+
+  less(other: ArrayLike): Array {
+    return applyOp("less", "lt", [this, other]);
+  }
+
+  lessEqual(other: ArrayLike): Array {
+    return applyOp("lessEqual", "le", [this, other]);
+  }
+
+  greater(other: ArrayLike): Array {
+    return applyOp("greater", "greater", [this, other]);
+  }
+
+  greaterEqual(other: ArrayLike): Array {
+    return applyOp("greaterEqual", "greater_equal", [this, other]);
+  }
+
+  sum(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("sum", this, axis, opts.keepdims);
+  }
+
+  prod(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("prod", this, axis, opts.keepdims);
+  }
+
+  mean(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("mean", this, axis, opts.keepdims);
+  }
+
+  max(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("max", this, axis, opts.keepdims);
+  }
+
+  min(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("min", this, axis, opts.keepdims);
+  }
+
+  all(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("all", this, axis, opts.keepdims);
+  }
+
+  any(axis: Axis = null, opts: ReduceOpts = {}): Array {
+    return reduceOp("any", this, axis, opts.keepdims);
+  }
+
+  /** Converts to `dtype`; returns this same object when the dtype already matches. */
+  astype(dtype: DType): Array {
+    const d = parseDType("astype", dtype);
+    if (d === this.dtype) return this;
+    return new Array(call(() => wasm.convert(this.#handle, d, false)));
+  }
+
+  /** A new array with the same elements in row-major order; one `-1` is inferred. */
+  reshape(shape: number | number[]): Array {
+    const dims = typeof shape === "number" ? [shape] : shape;
+    return new Array(call(() => wasm.reshape(this.#handle, new Float64Array(dims))));
+  }
+
+  flatten(): Array {
+    return this.reshape([-1]);
+  }
+
+  ravel(): Array {
+    return this.reshape([-1]);
   }
 
   /** The elements as a fresh typed array (row-major). Works on every device. */
@@ -139,37 +235,4 @@ function nest(data: DataArray, shape: number[], bool: boolean): NestedValues {
     return JsArray.from({ length: shape[axis] }, (_, k) => build(axis + 1, offset + k * stride));
   };
   return build(0, 0);
-}
-
-/**
- * A binary operation where either side may be a JS number or boolean: a weakly typed scalar
- * that takes the array operand's dtype and device (in Rust, in one call).
- */
-export function binary(op: string, a: ArrayLike, b: ArrayLike): Array {
-  const scalar = (x: ArrayLike): number => {
-    if (typeof x !== "number" && typeof x !== "boolean") {
-      throw new TypeError(`${op}: expected an Array, number or boolean, got ${typeof x}`);
-    }
-    return Number(x);
-  };
-  if (a instanceof Array && b instanceof Array) {
-    return new Array(call(() => wasm.binary(op, a._handle, b._handle)));
-  }
-  if (a instanceof Array)
-    return new Array(call(() => wasm.binaryScalar(op, a._handle, scalar(b), false)));
-  if (b instanceof Array)
-    return new Array(call(() => wasm.binaryScalar(op, b._handle, scalar(a), true)));
-  const dtype = typeof a === "boolean" && typeof b === "boolean" ? DType.Bool : DType.Float32;
-  const device = defaultDevice();
-  const ha = call(() => wasm.weakScalar(scalar(a), dtype, device));
-  try {
-    const hb = call(() => wasm.weakScalar(scalar(b), dtype, device));
-    try {
-      return new Array(call(() => wasm.binary(op, ha, hb)));
-    } finally {
-      call(() => wasm.dispose(hb));
-    }
-  } finally {
-    call(() => wasm.dispose(ha));
-  }
 }

@@ -7,8 +7,9 @@
 //! - `core` (L1): dtypes, shapes, devices, primitives, abstract values.
 //! - `kernel` (L2): the Kernel IR shared by every backend.
 //! - `rules` and `backend` (L3, siblings): per-primitive rules; device code generators.
-//! - `transform` (L5): evaluation (eager = one equation) and, later, the transformations.
-//! - `api` (L6): the only `#[wasm_bindgen]` code.
+//! - `transform` (L5): evaluation (eager = one equation), the trace stack, transformations.
+//! - `library` (L6): numpy/lax operations as primitives or compositions of them.
+//! - `api` (L7): the only `#[wasm_bindgen]` code.
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
@@ -17,4 +18,5 @@ pub mod core;
 pub mod kernel;
 pub mod rules;
 pub mod transform;
+pub mod library;
 pub mod util;

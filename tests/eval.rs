@@ -26,7 +26,7 @@ fn results_and_buffer_release() {
     {
         let a = array(vec![2, 3], Device::Cpu);
         let s = ArrayValue::weak_scalar("t", 2.0, DType::Float32, Device::Cpu).unwrap();
-        let out = eval::apply(Primitive::Mul, &[&a, &s]).unwrap();
+        let out = eval::apply(&Primitive::MUL, &[&a, &s]).unwrap();
         assert_eq!(out.aval.shape, vec![2, 3]);
         assert_eq!((out.aval.dtype, out.aval.weak), (DType::Float32, false));
         let want: Vec<u8> = values(6, 3.0)
@@ -49,7 +49,7 @@ fn results_and_buffer_release() {
 fn errors_name_the_operation() {
     let a = array(vec![2], Device::Cpu);
     let b = array(vec![3], Device::Cpu);
-    let err = eval::apply(Primitive::Add, &[&a, &b]).unwrap_err();
+    let err = eval::apply(&Primitive::ADD, &[&a, &b]).unwrap_err();
     assert_eq!(
         err.message(),
         "add: shapes [2] and [3] cannot be broadcast together"

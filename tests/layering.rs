@@ -15,7 +15,8 @@ fn layer(module: &str) -> Option<u32> {
         "rules" | "backend" => 3,
         "lower" => 4,
         "transform" => 5,
-        "api" => 6,
+        "library" => 6,
+        "api" => 7,
         _ => return None,
     })
 }

@@ -1,17 +1,21 @@
 //! Emitted WebAssembly kernels executed for real (wasm-bindgen-test in Node): every kernel of
-//! the slice through the `wasm` backend, compared bit for bit with the `cpu` interpreter, plus
-//! eager evaluation through the registry.
+//! the slice and every case of the IR corpus through the `wasm` backend, compared with the
+//! `cpu` interpreter (bit for bit for exact operations, within 4 ulp for transcendentals), a
+//! dense accuracy sweep of each transcendental, integer and float edge cases over all operand
+//! pairs, and eager evaluation through the registry.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
+use common::corpus::{check, corpus, Case};
 use common::{encode, slice_kernels, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::wasm::WasmBackend;
 use oxjax::backend::Backend;
 use oxjax::core::{DType, Device, Primitive};
+use oxjax::kernel::{AluExp, BinaryOp, CompareOp, Kernel, UnaryOp};
 use oxjax::transform::{eval, ArrayValue};
-use wasm_bindgen_test::wasm_bindgen_test;
+use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 const DTYPES: &[(DType, DType)] = &[
     (DType::Float32, DType::Float32),
@@ -21,6 +25,48 @@ const DTYPES: &[(DType, DType)] = &[
     (DType::Int32, DType::Float32),
     (DType::Bool, DType::Uint32),
 ];
+
+const ALL: &[DType] = &[
+    DType::Float32,
+    DType::Float64,
+    DType::Int32,
+    DType::Uint32,
+    DType::Bool,
+];
+
+const TRANSCENDENTALS: [UnaryOp; 9] = [
+    UnaryOp::Exp,
+    UnaryOp::Log,
+    UnaryOp::Sin,
+    UnaryOp::Cos,
+    UnaryOp::Asin,
+    UnaryOp::Atan,
+    UnaryOp::Tanh,
+    UnaryOp::Erf,
+    UnaryOp::Erfc,
+];
+
+/// Runs `kernel` on the wasm backend; returns the output bytes (all buffers freed).
+fn run_wasm(backend: &mut WasmBackend, kernel: &Kernel, inputs: &[Vec<u8>]) -> Vec<u8> {
+    let ids: Vec<_> = inputs
+        .iter()
+        .map(|d| {
+            let id = backend.alloc(d.len()).unwrap();
+            backend.write(id, d).unwrap();
+            id
+        })
+        .collect();
+    let out = backend
+        .alloc(kernel.size * kernel.output_dtype().byte_size())
+        .unwrap();
+    let exe = backend.compile(kernel).unwrap();
+    backend.dispatch(exe, &ids, out).unwrap();
+    let got = backend.read_sync(out).unwrap();
+    for id in ids.into_iter().chain([out]) {
+        backend.free(id);
+    }
+    got
+}
 
 #[wasm_bindgen_test]
 fn wasm_kernels_match_the_cpu_interpreter() {
@@ -33,23 +79,242 @@ fn wasm_kernels_match_the_cpu_interpreter() {
             .collect();
         let refs: Vec<&[u8]> = ins.iter().map(Vec::as_slice).collect();
         let want = run_kernel(&kernel, &refs).unwrap();
-        let ids: Vec<_> = ins
-            .iter()
-            .map(|d| {
-                let id = backend.alloc(d.len()).unwrap();
-                backend.write(id, d).unwrap();
-                id
-            })
-            .collect();
-        let out = backend.alloc(want.len()).unwrap();
-        let exe = backend.compile(&kernel).unwrap();
-        backend.dispatch(exe, &ids, out).unwrap();
-        assert_eq!(backend.read_sync(out).unwrap(), want, "{name}");
-        for id in ids.into_iter().chain([out]) {
-            backend.free(id);
-        }
+        assert_eq!(run_wasm(&mut backend, &kernel, &ins), want, "{name}");
     }
     assert_eq!(backend.stats().live_buffers, 0);
+}
+
+/// The oracle's f64 erf and erfc (`backend/cpu/special.rs`) are accurate to about 1e-14 (up
+/// to ~60 ulp), so f64 erf/erfc are compared within that; everything else within 4 ulp.
+fn ulps_for(case: &Case) -> u64 {
+    let f64_erf = case.kernel.output_dtype() == DType::Float64
+        && (case.name.starts_with("Erf ") || case.name.starts_with("Erfc "));
+    if f64_erf {
+        128
+    } else {
+        4
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_corpus_case_matches_the_cpu_interpreter() {
+    let mut backend = WasmBackend::new();
+    let cases = corpus(ALL);
+    assert!(cases.len() > 200, "corpus has {} cases", cases.len());
+    let mut failures = vec![];
+    for case in &cases {
+        let refs: Vec<&[u8]> = case.inputs.iter().map(Vec::as_slice).collect();
+        let want = run_kernel(&case.kernel, &refs).unwrap();
+        let got = run_wasm(&mut backend, &case.kernel, &case.inputs);
+        if let Err(e) = check(case, &got, &want, ulps_for(case)) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(backend.stats().live_buffers, 0);
+}
+
+/// Distance in ulps between two floats of the same type given as ordered bit keys.
+fn ulp_distance(a: i64, b: i64) -> u64 {
+    (a - b).unsigned_abs()
+}
+
+fn key32(x: f32) -> i64 {
+    let b = x.to_bits() as i32;
+    (if b < 0 { -(b & i32::MAX) } else { b }) as i64
+}
+
+fn key64(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    if b < 0 {
+        -(b & i64::MAX)
+    } else {
+        b
+    }
+}
+
+/// Dense sample points: 10,000 across [−100, 100] (asin: [−1, 1], log: (0, 100]), tiny and
+/// huge magnitudes of both signs, and the special values.
+fn sweep_points(op: UnaryOp) -> Vec<f64> {
+    let (lo, hi) = match op {
+        UnaryOp::Asin => (-1.0, 1.0),
+        UnaryOp::Log => (0.0, 100.0),
+        _ => (-100.0, 100.0),
+    };
+    let n = 10_000;
+    let mut p: Vec<f64> = (0..n)
+        .map(|i| lo + (hi - lo) * (i as f64 + 0.5) / n as f64)
+        .collect();
+    for e in -60..=60 {
+        let m = 1.0 + (e as f64 * 0.37).sin().abs();
+        let v = m * 2f64.powi(e * 2);
+        if op == UnaryOp::Asin && v > 1.0 {
+            continue;
+        }
+        p.push(v);
+        if op != UnaryOp::Log {
+            p.push(-v);
+        }
+    }
+    p.extend([1e-30, 1e-38, 1e-45, 0.0, -0.0, 1.0, -1.0, 0.5]);
+    p.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 3e38, -3e38, 1e30]);
+    p
+}
+
+/// Max ulp error of the wasm kernel for `op` on `dtype` against the cpu interpreter.
+fn max_ulps(backend: &mut WasmBackend, op: UnaryOp, dtype: DType) -> (u64, f64) {
+    let points = sweep_points(op);
+    let kernel = Kernel::elementwise(
+        vec![dtype],
+        points.len(),
+        AluExp::unary(op, AluExp::load(dtype, 0, AluExp::index())),
+    );
+    let input = encode(dtype, &points);
+    let want = run_kernel(&kernel, &[&input]).unwrap();
+    let got = run_wasm(backend, &kernel, std::slice::from_ref(&input));
+    let mut worst = (0, 0.0);
+    for (i, &x) in points.iter().enumerate() {
+        let u = if dtype == DType::Float32 {
+            let g = f32::from_le_bytes(got[i * 4..i * 4 + 4].try_into().unwrap());
+            let w = f32::from_le_bytes(want[i * 4..i * 4 + 4].try_into().unwrap());
+            match (g.is_nan(), w.is_nan()) {
+                (true, true) => 0,
+                (false, false) => ulp_distance(key32(g), key32(w)),
+                _ => u64::MAX,
+            }
+        } else {
+            let g = f64::from_le_bytes(got[i * 8..i * 8 + 8].try_into().unwrap());
+            let w = f64::from_le_bytes(want[i * 8..i * 8 + 8].try_into().unwrap());
+            match (g.is_nan(), w.is_nan()) {
+                (true, true) => 0,
+                (false, false) => ulp_distance(key64(g), key64(w)),
+                _ => u64::MAX,
+            }
+        };
+        if u > worst.0 {
+            worst = (u, x);
+        }
+    }
+    worst
+}
+
+#[wasm_bindgen_test]
+fn transcendentals_are_within_4_ulp_of_the_interpreter() {
+    let mut backend = WasmBackend::new();
+    let mut failures = vec![];
+    for op in TRANSCENDENTALS {
+        for dtype in [DType::Float32, DType::Float64] {
+            let (ulps, at) = max_ulps(&mut backend, op, dtype);
+            console_log!("{op:?} {dtype:?}: max {ulps} ulp (at {at:e})");
+            // The oracle's own f64 erf/erfc are only good to ~1e-14 (see `ulps_for`).
+            let limit = if dtype == DType::Float64 && matches!(op, UnaryOp::Erf | UnaryOp::Erfc) {
+                128
+            } else {
+                4
+            };
+            if ulps > limit {
+                failures.push(format!("{op:?} {dtype:?}: {ulps} ulp at {at:e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every pair of awkward values through the exact binary operations and comparisons: division
+/// and remainder by zero and by −1, i32::MIN, shifts past 31, signed zeros, NaN, infinities.
+#[wasm_bindgen_test]
+fn exact_ops_on_all_pairs_of_edge_values() {
+    let mut backend = WasmBackend::new();
+    let specials: &[(DType, &[f64])] = &[
+        (
+            DType::Int32,
+            &[0.0, 1.0, -1.0, 2.0, -7.0, 31.0, 32.0, 33.0, 2147483647.0, -2147483648.0],
+        ),
+        (
+            DType::Uint32,
+            &[0.0, 1.0, 2.0, 7.0, 31.0, 32.0, 33.0, 2147483648.0, 4294967295.0],
+        ),
+        (
+            DType::Float32,
+            &[0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-45, 3e38, f64::NAN, f64::INFINITY, -f64::INFINITY],
+        ),
+        (
+            DType::Float64,
+            &[0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 5e-324, 1e308, 1e-300, f64::NAN, f64::INFINITY, -f64::INFINITY],
+        ),
+    ];
+    let mut failures = vec![];
+    for &(dtype, vals) in specials {
+        let (mut xs, mut ys) = (vec![], vec![]);
+        for &x in vals {
+            for &y in vals {
+                xs.push(x);
+                ys.push(y);
+            }
+        }
+        let inputs = vec![encode_exact(dtype, &xs), encode_exact(dtype, &ys)];
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let load = |i| AluExp::load(dtype, i, AluExp::index());
+        let mut exps: Vec<(String, AluExp)> = vec![];
+        use BinaryOp::*;
+        let ops: &[BinaryOp] = if dtype.is_float() {
+            &[Add, Sub, Mul, Div, Rem, Min, Max]
+        } else {
+            &[Add, Sub, Mul, Div, Rem, Min, Max, And, Or, Xor, Shl, Shr]
+        };
+        for &op in ops {
+            exps.push((format!("{op:?}"), AluExp::binary(op, load(0), load(1))));
+        }
+        for op in [CompareOp::Lt, CompareOp::Le, CompareOp::Eq, CompareOp::Ne] {
+            exps.push((format!("{op:?}"), AluExp::compare(op, load(0), load(1))));
+        }
+        for to in ALL.iter().filter(|&&t| t != dtype) {
+            exps.push((format!("Cast -> {to:?}"), AluExp::cast(load(0), *to)));
+        }
+        for (name, exp) in exps {
+            let kernel = Kernel::elementwise(vec![dtype, dtype], xs.len(), exp);
+            let case = Case {
+                name: format!("{name} {dtype:?}"),
+                kernel,
+                inputs: inputs.clone(),
+                exact: true,
+            };
+            let want = run_kernel(&case.kernel, &refs).unwrap();
+            let got = run_wasm(&mut backend, &case.kernel, &case.inputs);
+            if let Err(e) = check(&case, &got, &want, 0) {
+                let i: usize = e
+                    .split("element ")
+                    .nth(1)
+                    .and_then(|s| s.split(':').next())
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
+                failures.push(format!("{e} (x = {}, y = {})", xs[i], ys[i]));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Like `encode`, but uint32 values are taken as they are (no `abs`).
+fn encode_exact(dtype: DType, values: &[f64]) -> Vec<u8> {
+    match dtype {
+        DType::Uint32 => values
+            .iter()
+            .flat_map(|&v| (v as u32).to_le_bytes())
+            .collect(),
+        _ => encode(dtype, values),
+    }
+}
+
+#[wasm_bindgen_test]
+fn float16_is_a_clear_error() {
+    let kernel = Kernel::elementwise(
+        vec![DType::Float16],
+        4,
+        AluExp::load(DType::Float16, 0, AluExp::index()),
+    );
+    let err = oxjax::backend::wasm::emit::emit_kernel(&kernel).unwrap_err();
+    assert!(err.message().contains("float16"), "{err}");
 }
 
 #[wasm_bindgen_test]

@@ -1,9 +1,9 @@
 /**
- * The `numpy` namespace (first slice): `array`, `add`, `multiply`. Parsing of JS values only;
- * the math is in Rust.
+ * The `numpy` namespace: creation here, elementwise functions and reductions in their own
+ * files. Parsing of JS values only; the math is in Rust.
  */
 import { call, wasm } from "../bridge.js";
-import { Array, binary, type ArrayLike } from "../array.js";
+import { Array, type ArrayLike } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 import { defaultDevice, type Device } from "../device.js";
 
@@ -125,10 +125,6 @@ function flatten(values: Nested): [ArrayLike[], number[]] {
   return [flat, shape];
 }
 
-export function add(x: ArrayLike, y: ArrayLike): Array {
-  return binary("add", x, y);
-}
-
-export function multiply(x: ArrayLike, y: ArrayLike): Array {
-  return binary("mul", x, y);
-}
+export * from "./creation.js";
+export * from "./elementwise.js";
+export * from "./reductions.js";

@@ -2,6 +2,15 @@
 /* eslint-disable */
 
 /**
+ * Applies a named operation (a primitive or a library composition). Operand `i` is the
+ * array with handle `handles[i]`, or, where `is_literal[i]` is set, the JS number
+ * `literals[i]` (weakly typed: it adopts its partner's dtype).
+ */
+export function apply(op: string, handles: Float64Array | number[], literals: Float64Array | number[], is_literal: Uint8Array | number[]): number;
+
+export function arange(start: number, stop: number, step: number, dtype: string, device: string): number;
+
+/**
  * A new array from little-endian element bytes.
  */
 export function arrayFromBytes(_function: string, bytes: Uint8Array | number[], shape: Float64Array | number[], dtype: string, device: string): number;
@@ -12,15 +21,9 @@ export function arrayFromBytes(_function: string, bytes: Uint8Array | number[], 
 export function availableDevices(): string[];
 
 /**
- * Applies a binary primitive; the operands are not consumed.
+ * Converts to a dtype (`astype`) or reinterprets the bits (`bitcast`).
  */
-export function binary(op: string, a: number, b: number): number;
-
-/**
- * Applies a binary primitive to an array and a JS number (weakly typed: it takes the array's
- * dtype and device). `scalar_first` puts the number on the left.
- */
-export function binaryScalar(op: string, a: number, value: number, scalar_first: boolean): number;
+export function convert(handle: number, dtype: string, bitcast: boolean): number;
 
 /**
  * Panics on purpose, so tests can check that a panic becomes a clear JS `Error`.
@@ -35,6 +38,10 @@ export function device(handle: number): string | undefined;
 export function dispose(handle: number): void;
 
 export function dtype(handle: number): string;
+
+export function eye(n: number, m: number, k: number, dtype: string, device: string): number;
+
+export function full(_function: string, shape: Float64Array | number[], value: number, dtype: string, device: string): number;
 
 export function incRef(handle: number): void;
 
@@ -59,6 +66,8 @@ export function jaxprText(id: number): string;
  */
 export function lastPanic(): string | undefined;
 
+export function linspace(start: number, stop: number, num: number, endpoint: boolean, dtype: string, device: string): number;
+
 export function memoryStats(): any;
 
 /**
@@ -71,7 +80,18 @@ export function read(_function: string, handle: number): Promise<any>;
  */
 export function readSync(_function: string, handle: number): any;
 
+/**
+ * A numpy reduction (`sum`, `prod`, `max`, `min`, `mean`, `all`, `any`) over `axes`
+ * (`None`: all axes; negative axes count from the end).
+ */
+export function reduce(kind: string, handle: number, axes: Int32Array | number[] | null | undefined, keepdims: boolean): number;
+
 export function refCount(handle: number): number;
+
+/**
+ * Reshapes (one `-1` is inferred). Contiguous arrays share their buffer.
+ */
+export function reshape(handle: number, shape: Float64Array | number[]): number;
 
 export function shape(handle: number): Float64Array;
 
@@ -104,23 +124,29 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
+    readonly apply: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
+    readonly arange: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
     readonly arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
     readonly availableDevices: () => [number, number];
-    readonly binary: (a: number, b: number, c: number, d: number) => [number, number, number];
-    readonly binaryScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly convert: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly debugPanic: (a: number, b: number) => void;
     readonly device: (a: number) => [number, number, number, number];
     readonly dispose: (a: number) => [number, number];
     readonly dtype: (a: number) => [number, number, number, number];
+    readonly eye: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
+    readonly full: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number];
     readonly incRef: (a: number) => [number, number];
     readonly initWebGpu: (a: number) => any;
     readonly jaxprDispose: (a: number) => [number, number];
     readonly jaxprText: (a: number) => [number, number, number, number];
     readonly lastPanic: () => [number, number];
+    readonly linspace: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
     readonly memoryStats: () => any;
     readonly read: (a: number, b: number, c: number) => any;
     readonly readSync: (a: number, b: number, c: number) => [number, number, number];
+    readonly reduce: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly refCount: (a: number) => number;
+    readonly reshape: (a: number, b: number, c: number) => [number, number, number];
     readonly shape: (a: number) => [number, number, number, number];
     readonly start: () => void;
     readonly traceAbort: (a: number) => void;

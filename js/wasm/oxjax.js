@@ -1,6 +1,71 @@
 /* @ts-self-types="./oxjax.d.ts" */
 
 /**
+ * Applies a named operation (a primitive or a library composition). Operand `i` is the
+ * array with handle `handles[i]`, or, where `is_literal[i]` is set, the JS number
+ * `literals[i]` (weakly typed: it adopts its partner's dtype).
+ * @param {string} op
+ * @param {Float64Array | number[]} handles
+ * @param {Float64Array | number[]} literals
+ * @param {Uint8Array | number[]} is_literal
+ * @returns {number}
+ */
+export function apply(op, handles, literals, is_literal) {
+    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
+    try {
+        ptr0 = passStringToWasm0(op, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayF64ToWasm0(handles, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passArrayF64ToWasm0(literals, wasm.__wbindgen_malloc);
+        len2 = WASM_VECTOR_LEN;
+        ptr3 = passArray8ToWasm0(is_literal, wasm.__wbindgen_malloc);
+        len3 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 8, 8); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 8, 8); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.apply(ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * @param {number} start
+ * @param {number} stop
+ * @param {number} step
+ * @param {string} dtype
+ * @param {string} device
+ * @returns {number}
+ */
+export function arange(start, stop, step, dtype, device) {
+    const val3 = +start;
+    const val4 = +stop;
+    const val5 = +step;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(dtype, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(device, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.arange(val3, val4, val5, ptr0, len0, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * A new array from little-endian element bytes.
  * @param {string} _function
  * @param {Uint8Array | number[]} bytes
@@ -49,40 +114,18 @@ export function availableDevices() {
 }
 
 /**
- * Applies a binary primitive; the operands are not consumed.
- * @param {string} op
- * @param {number} a
- * @param {number} b
+ * Converts to a dtype (`astype`) or reinterprets the bits (`bitcast`).
+ * @param {number} handle
+ * @param {string} dtype
+ * @param {boolean} bitcast
  * @returns {number}
  */
-export function binary(op, a, b) {
-    const val2 = +a;
-    const val3 = +b;
-    const ptr0 = passStringToWasm0(op, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+export function convert(handle, dtype, bitcast) {
+    const val2 = +handle;
+    const val3 = +bitcast;
+    const ptr0 = passStringToWasm0(dtype, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
     const len0 = WASM_VECTOR_LEN;
-    const ret = wasm.binary(ptr0, len0, val2, val3);
-    if (ret[2]) {
-        throw takeFromExternrefTable0(ret[1]);
-    }
-    return ret[0];
-}
-
-/**
- * Applies a binary primitive to an array and a JS number (weakly typed: it takes the array's
- * dtype and device). `scalar_first` puts the number on the left.
- * @param {string} op
- * @param {number} a
- * @param {number} value
- * @param {boolean} scalar_first
- * @returns {number}
- */
-export function binaryScalar(op, a, value, scalar_first) {
-    const val2 = +a;
-    const val3 = +value;
-    const val4 = +scalar_first;
-    const ptr0 = passStringToWasm0(op, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    const len0 = WASM_VECTOR_LEN;
-    const ret = wasm.binaryScalar(ptr0, len0, val2, val3, val4);
+    const ret = wasm.convert(val2, ptr0, len0, val3);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -148,6 +191,70 @@ export function dtype(handle) {
     } finally {
         wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
     }
+}
+
+/**
+ * @param {number} n
+ * @param {number} m
+ * @param {number} k
+ * @param {string} dtype
+ * @param {string} device
+ * @returns {number}
+ */
+export function eye(n, m, k, dtype, device) {
+    const val3 = +n;
+    const val4 = +m;
+    const val5 = +k;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(dtype, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(device, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.eye(val3, val4, val5, ptr0, len0, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * @param {string} _function
+ * @param {Float64Array | number[]} shape
+ * @param {number} value
+ * @param {string} dtype
+ * @param {string} device
+ * @returns {number}
+ */
+export function full(_function, shape, value, dtype, device) {
+    const val5 = +value;
+    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
+    try {
+        ptr0 = passStringToWasm0(_function, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayF64ToWasm0(shape, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passStringToWasm0(dtype, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+        ptr3 = passStringToWasm0(device, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len3 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 8, 8); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.full(ptr0, len0, ptr1, len1, val5, ptr2, len2, ptr3, len3);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
 }
 
 /**
@@ -221,6 +328,38 @@ export function lastPanic() {
 }
 
 /**
+ * @param {number} start
+ * @param {number} stop
+ * @param {number} num
+ * @param {boolean} endpoint
+ * @param {string} dtype
+ * @param {string} device
+ * @returns {number}
+ */
+export function linspace(start, stop, num, endpoint, dtype, device) {
+    const val3 = +start;
+    const val4 = +stop;
+    const val5 = +num;
+    const val6 = +endpoint;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(dtype, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(device, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.linspace(val3, val4, val5, val6, ptr0, len0, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * @returns {any}
  */
 export function memoryStats() {
@@ -260,12 +399,59 @@ export function readSync(_function, handle) {
 }
 
 /**
+ * A numpy reduction (`sum`, `prod`, `max`, `min`, `mean`, `all`, `any`) over `axes`
+ * (`None`: all axes; negative axes count from the end).
+ * @param {string} kind
+ * @param {number} handle
+ * @param {Int32Array | number[] | null | undefined} axes
+ * @param {boolean} keepdims
+ * @returns {number}
+ */
+export function reduce(kind, handle, axes, keepdims) {
+    const val3 = +handle;
+    const val4 = +keepdims;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = isLikeNone(axes) ? 0 : passArray32ToWasm0(axes, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.reduce(ptr0, len0, val3, ptr1, len1, val4);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * @param {number} handle
  * @returns {number}
  */
 export function refCount(handle) {
     const ret = wasm.refCount(handle);
     return ret >>> 0;
+}
+
+/**
+ * Reshapes (one `-1` is inferred). Contiguous arrays share their buffer.
+ * @param {number} handle
+ * @param {Float64Array | number[]} shape
+ * @returns {number}
+ */
+export function reshape(handle, shape) {
+    const val2 = +handle;
+    const ptr0 = passArrayF64ToWasm0(shape, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.reshape(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
 }
 
 /**
@@ -1206,22 +1392,22 @@ function __wbg_get_imports() {
             arg0.writeTexture(arg1, getArrayU8FromWasm0(arg2, arg3), arg4, arg5);
         }, arguments); },
         __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 625, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 696, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a);
             return ret;
         },
         __wbindgen_generic_0000000000000002: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("GPUDevice")], shim_idx: 322, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("GPUDevice")], shim_idx: 393, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b);
             return ret;
         },
         __wbindgen_generic_0000000000000003: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("any")], shim_idx: 294, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("any")], shim_idx: 365, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7);
             return ret;
         },
         __wbindgen_generic_0000000000000004: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("undefined")], shim_idx: 320, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("undefined")], shim_idx: 391, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8);
             return ret;
         },
@@ -1490,6 +1676,13 @@ function makeMutClosure(arg0, arg1, f) {
     };
     CLOSURE_DTORS.register(real, state, state);
     return real;
+}
+
+function passArray32ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 4, 4) >>> 0;
+    getUint32ArrayMemory0().set(arg, ptr / 4);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
 }
 
 function passArray8ToWasm0(arg, malloc) {

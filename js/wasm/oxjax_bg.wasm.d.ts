@@ -1,23 +1,29 @@
 /* tslint:disable */
 /* eslint-disable */
 export const memory: WebAssembly.Memory;
+export const apply: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
+export const arange: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
 export const arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
 export const availableDevices: () => [number, number];
-export const binary: (a: number, b: number, c: number, d: number) => [number, number, number];
-export const binaryScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+export const convert: (a: number, b: number, c: number, d: number) => [number, number, number];
 export const debugPanic: (a: number, b: number) => void;
 export const device: (a: number) => [number, number, number, number];
 export const dispose: (a: number) => [number, number];
 export const dtype: (a: number) => [number, number, number, number];
+export const eye: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
+export const full: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number];
 export const incRef: (a: number) => [number, number];
 export const initWebGpu: (a: number) => any;
 export const jaxprDispose: (a: number) => [number, number];
 export const jaxprText: (a: number) => [number, number, number, number];
 export const lastPanic: () => [number, number];
+export const linspace: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
 export const memoryStats: () => any;
 export const read: (a: number, b: number, c: number) => any;
 export const readSync: (a: number, b: number, c: number) => [number, number, number];
+export const reduce: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
 export const refCount: (a: number) => number;
+export const reshape: (a: number, b: number, c: number) => [number, number, number];
 export const shape: (a: number) => [number, number, number, number];
 export const start: () => void;
 export const traceAbort: (a: number) => void;

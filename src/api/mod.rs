@@ -3,6 +3,7 @@
 //! Rust never calls back into user JavaScript.
 
 mod convert;
+mod creation;
 mod devices;
 mod handles;
 mod ops;

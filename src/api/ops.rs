@@ -4,6 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{convert, handles, js_error};
 use crate::core::{DType, Device, Primitive};
+use crate::library::{self, ReduceKind};
 use crate::transform::trace::{self, Operand};
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
@@ -55,41 +56,116 @@ pub fn weak_scalar(value: f64, dtype: &str, device: &str) -> std::result::Result
     run().map_err(js_error)
 }
 
-fn primitive(name: &str) -> Result<Primitive> {
-    match name {
-        "add" => Ok(Primitive::Add),
-        "mul" => Ok(Primitive::Mul),
-        other => Err(Error::new(other, "unknown operation")),
-    }
-}
-
-/// Applies a binary primitive; the operands are not consumed.
+/// Applies a named operation (a primitive or a library composition). Operand `i` is the
+/// array with handle `handles[i]`, or, where `is_literal[i]` is set, the JS number
+/// `literals[i]` (weakly typed: it adopts its partner's dtype).
 #[wasm_bindgen]
-pub fn binary(op: &str, a: f64, b: f64) -> std::result::Result<f64, JsError> {
+pub fn apply(
+    op: &str,
+    handles: Vec<f64>,
+    literals: Vec<f64>,
+    is_literal: Vec<u8>,
+) -> std::result::Result<f64, JsError> {
     let run = || -> Result<f64> {
-        let prim = primitive(op)?;
-        let (a, b) = (handles::get(op, a)?, handles::get(op, b)?);
-        let out = trace::bind(prim, &[Operand::Value(&a), Operand::Value(&b)])?;
-        Ok(handles::insert(out))
+        let values: Vec<Option<Value>> = handles
+            .iter()
+            .zip(&is_literal)
+            .map(|(&h, &lit)| {
+                if lit != 0 {
+                    Ok(None)
+                } else {
+                    handles::get(op, h).map(Some)
+                }
+            })
+            .collect::<Result<_>>()?;
+        let operands: Vec<Operand> = values
+            .iter()
+            .zip(&literals)
+            .map(|(v, &x)| v.as_ref().map_or(Operand::Literal(x), Operand::Value))
+            .collect();
+        Ok(handles::insert(library::apply(op, &operands)?))
     };
     run().map_err(js_error)
 }
 
-/// Applies a binary primitive to an array and a JS number (weakly typed: it takes the array's
-/// dtype and device). `scalar_first` puts the number on the left.
-#[wasm_bindgen(js_name = binaryScalar)]
-pub fn binary_scalar(
-    op: &str,
-    a: f64,
-    value: f64,
-    scalar_first: bool,
+/// Converts to a dtype (`astype`) or reinterprets the bits (`bitcast`).
+#[wasm_bindgen]
+pub fn convert(handle: f64, dtype: &str, bitcast: bool) -> std::result::Result<f64, JsError> {
+    let function = if bitcast { "bitcast" } else { "astype" };
+    let run = || -> Result<f64> {
+        let d = DType::parse(function, dtype)?;
+        let prim = if bitcast {
+            Primitive::Bitcast(d)
+        } else {
+            Primitive::Cast(d)
+        };
+        let x = handles::get(function, handle)?;
+        Ok(handles::insert(trace::bind(prim, &[Operand::Value(&x)])?))
+    };
+    run().map_err(js_error)
+}
+
+/// A numpy reduction (`sum`, `prod`, `max`, `min`, `mean`, `all`, `any`) over `axes`
+/// (`None`: all axes; negative axes count from the end).
+#[wasm_bindgen]
+pub fn reduce(
+    kind: &str,
+    handle: f64,
+    axes: Option<Vec<i32>>,
+    keepdims: bool,
 ) -> std::result::Result<f64, JsError> {
     let run = || -> Result<f64> {
-        let prim = primitive(op)?;
-        let a = handles::get(op, a)?;
-        let (a, s) = (Operand::Value(&a), Operand::Literal(value));
-        let operands = if scalar_first { [s, a] } else { [a, s] };
-        Ok(handles::insert(trace::bind(prim, &operands)?))
+        let k = ReduceKind::parse(kind)?;
+        let x = handles::get(kind, handle)?;
+        let axes: Option<Vec<i64>> = axes.map(|a| a.into_iter().map(i64::from).collect());
+        Ok(handles::insert(library::reduce(
+            kind,
+            k,
+            &x,
+            axes.as_deref(),
+            keepdims,
+        )?))
+    };
+    run().map_err(js_error)
+}
+
+/// Reshapes (one `-1` is inferred). Contiguous arrays share their buffer.
+#[wasm_bindgen]
+pub fn reshape(handle: f64, shape: Vec<f64>) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let x = handles::get("reshape", handle)?;
+        let size = x.aval().size();
+        let known: Vec<f64> = shape.iter().copied().filter(|&d| d != -1.0).collect();
+        let known = to_shape("reshape", &known)?;
+        let inferred = match shape.iter().filter(|&&d| d == -1.0).count() {
+            0 => None,
+            1 => {
+                let rest: usize = known.iter().product();
+                if rest == 0 || size % rest != 0 {
+                    return Err(Error::new(
+                        "reshape",
+                        format!("cannot reshape {:?} into {shape:?}", x.aval().shape),
+                    ));
+                }
+                Some(size / rest)
+            }
+            _ => return Err(Error::new("reshape", "only one dimension can be -1")),
+        };
+        let mut known = known.into_iter();
+        let new_shape: Vec<usize> = shape
+            .iter()
+            .map(|&d| {
+                if d == -1.0 {
+                    inferred.unwrap_or(0)
+                } else {
+                    known.next().unwrap_or(0)
+                }
+            })
+            .collect();
+        Ok(handles::insert(trace::bind(
+            Primitive::Reshape(new_shape),
+            &[Operand::Value(&x)],
+        )?))
     };
     run().map_err(js_error)
 }

@@ -63,8 +63,12 @@ impl DType {
 /// The result dtype of combining two operands, each with a weak-type flag, and whether the
 /// result is weakly typed. As in jax-js, a weak operand adopts its strong partner's dtype
 /// (so `int32Array.add(0.5)` stays int32); two weak or two strong operands take the join.
+/// The exception is a strong bool: arithmetic needs numbers, so `boolArray.add(1.5)` gives
+/// float32, as in JAX.
 pub fn promote(a: DType, a_weak: bool, b: DType, b_weak: bool) -> (DType, bool) {
     match (a_weak, b_weak) {
+        (true, false) if b == DType::Bool => (a, false),
+        (false, true) if a == DType::Bool => (b, false),
         (true, false) => (b, false),
         (false, true) => (a, false),
         (weak, _) => (a.max(b), weak),
@@ -94,5 +98,6 @@ mod tests {
         assert_eq!(promote(Int32, false, Float32, true), (Int32, false));
         assert_eq!(promote(Float32, true, Float32, true), (Float32, true));
         assert_eq!(promote(Bool, false, Uint32, false), (Uint32, false));
+        assert_eq!(promote(Bool, false, Float32, true), (Float32, false));
     }
 }

@@ -49,7 +49,7 @@ impl Jaxpr {
     /// avals are what `abstract_eval` says they should be.
     pub fn typecheck(
         &self,
-        abstract_eval: &dyn Fn(Primitive, &[&Aval]) -> Result<Aval>,
+        abstract_eval: &dyn Fn(&Primitive, &[&Aval]) -> Result<Aval>,
     ) -> Result<()> {
         let fail = |what: String| Err(Error::new("jaxpr typecheck", what));
         let mut bound = vec![false; self.avals.len()];
@@ -79,7 +79,7 @@ impl Jaxpr {
                 check_use(a, &bound)?;
             }
             let ins: Vec<&Aval> = eqn.inputs.iter().map(|a| self.aval(a)).collect();
-            let want = abstract_eval(eqn.primitive, &ins)?;
+            let want = abstract_eval(&eqn.primitive, &ins)?;
             let [out] = eqn.outputs.as_slice() else {
                 return fail(format!("{} must bind one output", eqn.primitive.name()));
             };

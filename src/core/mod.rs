@@ -5,6 +5,7 @@ pub mod aval;
 pub mod device;
 pub mod dtype;
 pub mod jaxpr;
+pub mod ops;
 pub mod primitive;
 pub mod shape;
 pub mod view;

@@ -1,18 +1,165 @@
-//! The closed set of primitives. Each primitive's rules live in one file of `rules/`; the
-//! `match` there is exhaustive, so adding a variant here points at every rule to write.
+//! The closed set of primitives: what a Jaxpr's equations apply. Each family's rules live in
+//! one file of `rules/`, reached through exhaustive matches, so adding a variant here points at
+//! every rule to write. Elementwise primitives carry the ALU operation they map onto.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+use std::fmt;
+
+use super::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use super::DType;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Primitive {
-    Add,
-    Mul,
+    Unary(UnaryOp),
+    Binary(BinaryOp),
+    /// Result is bool.
+    Compare(CompareOp),
+    /// `where(cond, x, y)`.
+    Where,
+    /// Converts to a dtype (`astype`).
+    Cast(DType),
+    /// Reinterprets the bits as a dtype of the same size.
+    Bitcast(DType),
+    /// The identity whose derivative is zero.
+    StopGradient,
+    /// Reduces over `axes` (sorted, unique), removing them.
+    Reduce {
+        op: ReduceOp,
+        axes: Vec<usize>,
+    },
+    /// Same elements in row-major order, new shape.
+    Reshape(Vec<usize>),
 }
 
 impl Primitive {
-    /// The name used in printed Jaxprs and error messages.
-    pub fn name(self) -> &'static str {
+    /// Shorthands for the common elementwise primitives.
+    pub const ADD: Primitive = Primitive::Binary(BinaryOp::Add);
+    pub const MUL: Primitive = Primitive::Binary(BinaryOp::Mul);
+
+    /// The name printed in Jaxprs and used in error messages (JAX's names where JAX has one).
+    pub fn name(&self) -> &'static str {
+        use BinaryOp as B;
+        use UnaryOp as U;
         match self {
-            Primitive::Add => "add",
-            Primitive::Mul => "mul",
+            Primitive::Unary(op) => match op {
+                U::Neg => "neg",
+                U::Abs => "abs",
+                U::Reciprocal => "reciprocal",
+                U::Floor => "floor",
+                U::Ceil => "ceil",
+                U::Sqrt => "sqrt",
+                U::Exp => "exp",
+                U::Log => "log",
+                U::Sin => "sin",
+                U::Cos => "cos",
+                U::Asin => "asin",
+                U::Atan => "atan",
+                U::Tanh => "tanh",
+                U::Erf => "erf",
+                U::Erfc => "erfc",
+                U::Not => "not",
+            },
+            Primitive::Binary(op) => match op {
+                B::Add => "add",
+                B::Sub => "sub",
+                B::Mul => "mul",
+                B::Div => "div",
+                B::Rem => "rem",
+                B::Min => "min",
+                B::Max => "max",
+                B::And => "and",
+                B::Or => "or",
+                B::Xor => "xor",
+                B::Shl => "shift_left",
+                B::Shr => "shift_right",
+            },
+            Primitive::Compare(op) => match op {
+                CompareOp::Lt => "lt",
+                CompareOp::Le => "le",
+                CompareOp::Eq => "eq",
+                CompareOp::Ne => "ne",
+            },
+            Primitive::Where => "where",
+            Primitive::Cast(_) => "convert_element_type",
+            Primitive::Bitcast(_) => "bitcast_convert_type",
+            Primitive::StopGradient => "stop_gradient",
+            Primitive::Reshape(_) => "reshape",
+            Primitive::Reduce { op, .. } => match op {
+                ReduceOp::Sum => "reduce_sum",
+                ReduceOp::Prod => "reduce_prod",
+                ReduceOp::Max => "reduce_max",
+                ReduceOp::Min => "reduce_min",
+            },
+        }
+    }
+
+    /// Looks up a primitive without parameters by its name.
+    pub fn by_name(name: &str) -> Option<Primitive> {
+        use BinaryOp as B;
+        use UnaryOp as U;
+        let unary = [
+            U::Neg,
+            U::Abs,
+            U::Reciprocal,
+            U::Floor,
+            U::Ceil,
+            U::Sqrt,
+            U::Exp,
+            U::Log,
+            U::Sin,
+            U::Cos,
+            U::Asin,
+            U::Atan,
+            U::Tanh,
+            U::Erf,
+            U::Erfc,
+            U::Not,
+        ]
+        .map(Primitive::Unary);
+        let binary = [
+            B::Add,
+            B::Sub,
+            B::Mul,
+            B::Div,
+            B::Rem,
+            B::Min,
+            B::Max,
+            B::And,
+            B::Or,
+            B::Xor,
+            B::Shl,
+            B::Shr,
+        ]
+        .map(Primitive::Binary);
+        let compare =
+            [CompareOp::Lt, CompareOp::Le, CompareOp::Eq, CompareOp::Ne].map(Primitive::Compare);
+        let others = [Primitive::Where, Primitive::StopGradient];
+        unary
+            .into_iter()
+            .chain(binary)
+            .chain(compare)
+            .chain(others)
+            .find(|p| p.name() == name)
+    }
+}
+
+/// Prints the name with its parameters, as JAX does: `reduce_sum[axes=(0, 1)]`.
+impl fmt::Display for Primitive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tuple = |v: &[usize]| {
+            let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            if items.len() == 1 {
+                format!("({},)", items[0])
+            } else {
+                format!("({})", items.join(", "))
+            }
+        };
+        match self {
+            Primitive::Cast(d) | Primitive::Bitcast(d) => {
+                write!(f, "{}[new_dtype={}]", self.name(), d.name())
+            }
+            Primitive::Reduce { axes, .. } => write!(f, "{}[axes={}]", self.name(), tuple(axes)),
+            Primitive::Reshape(shape) => write!(f, "reshape[new_sizes={}]", tuple(shape)),
+            _ => f.write_str(self.name()),
         }
     }
 }

@@ -1,1 +1,677 @@
 //! Views of a buffer: shape, strides, offset and an optional validity mask (ShapeTracker).
+//!
+//! Movement ops (reshape, permute, expand, shrink, pad, flip) never copy data: they return a new
+//! [`ShapeTracker`], a stack of [`View`]s mapping each element the user sees to a position in
+//! the buffer, or to "invalid" (padding, which kernels read as 0). After tinygrad's and jax-js's
+//! `ShapeTracker`.
+//!
+//! # Addressing (what kernel code generators must reproduce)
+//!
+//! With `views = [v0, …, vn]` (`vn` outermost; its shape is the array's shape), the element at
+//! multi-index `idx` of `vn.shape` is found by walking from `vn` down to `v0`:
+//!
+//! 1. In view `vk` the element is invalid if some axis has `idx[a] < mask[a].0` or
+//!    `idx[a] >= mask[a].1` (no mask: valid). Invalid at any level means invalid.
+//! 2. Otherwise `p = offset + Σ_a idx[a] * strides[a]`.
+//! 3. For `v0`, `p` is the buffer position. For `k > 0`, `p` is a row-major flat index into
+//!    `v(k-1).shape` (in range for valid elements): go to step 1 with `v(k-1)` and
+//!    `idx = unravel(p, &v(k-1).shape)`.
+//!
+//! Only a reshape that the outermost view cannot express pushes a view ([`View::reshape`]);
+//! every other op rewrites the outermost view.
+
+use crate::core::shape::{contiguous_strides, size};
+use crate::util::{Error, Result};
+
+/// Per-axis valid ranges `[start, end)` of a [`View`].
+pub type Mask = Vec<(usize, usize)>;
+
+/// A strided, possibly masked window onto a flat index space (the buffer for `views[0]`, the
+/// row-major flat index of the view below otherwise). The element at multi-index `idx` (each
+/// `idx[a] < shape[a]`) is valid iff `mask[a].0 <= idx[a] < mask[a].1` on every axis (`None`:
+/// all valid), and then lives at `offset + Σ idx[a] * strides[a]`.
+///
+/// Views are kept canonical ([`View::canonical`]) so that views addressing the same elements
+/// the same way compare equal: size-1 axes have stride 0; a mask covering the whole shape is
+/// `None`; an axis whose mask keeps one element has stride 0 (the offset absorbs it); a view
+/// with no valid element has strides 0, offset 0 and mask `(0, 0)` on every axis; a view of
+/// size 0 is [`View::contiguous`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct View {
+    pub shape: Vec<usize>,
+    pub strides: Vec<isize>,
+    pub offset: isize,
+    pub mask: Option<Mask>,
+}
+
+/// Row-major multi-index of flat index `flat` in `shape` (the inverse of row-major flattening).
+pub fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for a in (0..shape.len()).rev().filter(|&a| shape[a] > 0) {
+        (idx[a], flat) = (flat % shape[a], flat / shape[a]);
+    }
+    idx
+}
+
+fn row_major(shape: &[usize]) -> Vec<isize> {
+    contiguous_strides(shape)
+        .iter()
+        .map(|&st| st as isize)
+        .collect()
+}
+
+fn err<T>(function: &str, problem: String) -> Result<T> {
+    Err(Error::new(function, problem))
+}
+
+impl View {
+    /// The canonical form ([`View::canonical`]) of the view with these fields.
+    pub fn new(shape: Vec<usize>, strides: Vec<isize>, offset: isize, mask: Option<Mask>) -> View {
+        assert_eq!(strides.len(), shape.len(), "View::new: strides rank");
+        let view = View {
+            shape,
+            strides,
+            offset,
+            mask,
+        };
+        view.canonical()
+    }
+
+    /// The row-major view of a buffer of `size(shape)` elements, offset 0, no mask.
+    pub fn contiguous(shape: &[usize]) -> View {
+        View::new(shape.to_vec(), row_major(shape), 0, None)
+    }
+
+    /// This view in canonical form (see [`View`]); it addresses exactly the same elements.
+    pub fn canonical(mut self) -> View {
+        let rank = self.shape.len();
+        if size(&self.shape) == 0 {
+            (self.strides, self.offset, self.mask) = (row_major(&self.shape), 0, None);
+        }
+        if let Some(m) = &mut self.mask {
+            assert_eq!(m.len(), rank, "View::canonical: mask rank");
+            for a in 0..rank {
+                m[a].1 = m[a].1.min(self.shape[a]);
+                if m[a].0 + 1 == m[a].1 {
+                    self.offset += m[a].0 as isize * self.strides[a];
+                    self.strides[a] = 0;
+                }
+            }
+            if m.iter().any(|&(b, e)| b >= e) {
+                (self.strides, self.offset) = (vec![0; rank], 0);
+                self.mask = Some(vec![(0, 0); rank]);
+            } else if (0..rank).all(|a| m[a] == (0, self.shape[a])) {
+                self.mask = None;
+            }
+        }
+        for a in (0..rank).filter(|&a| self.shape[a] == 1) {
+            self.strides[a] = 0;
+        }
+        self
+    }
+
+    /// True iff element `i` (row-major) lives at position `i` for every `i`.
+    pub fn is_contiguous(&self) -> bool {
+        *self == View::contiguous(&self.shape)
+    }
+
+    /// True iff the mask excludes every element (the canonical fully padded view).
+    pub fn is_all_invalid(&self) -> bool {
+        self.mask
+            .as_ref()
+            .is_some_and(|m| m.iter().any(|&(b, e)| b >= e))
+    }
+
+    /// `p` of step 2 of the module docs for the element at `idx`, or None if masked out.
+    pub fn position(&self, idx: &[usize]) -> Option<isize> {
+        let mut p = self.offset;
+        for (a, &i) in idx.iter().enumerate() {
+            let (b, e) = self.mask.as_ref().map_or((0, usize::MAX), |m| m[a]);
+            if i < b || i >= e {
+                return None;
+            }
+            p += i as isize * self.strides[a];
+        }
+        Some(p)
+    }
+
+    /// This view reshaped (row-major) into `new_shape` of the same size, or None if one view
+    /// cannot express that. The non-1 axes of both shapes split into minimal groups of equal
+    /// product. A group's old axes must merge into one (`strides[a] == strides[a+1] *
+    /// shape[a+1]`: true for contiguous, strided-contiguous and broadcast runs), which its new
+    /// axes then split; if it touches a masked axis it must be one old axis onto one new axis
+    /// (the mask carries over). Size-1 axes come and go; the offset is kept. Views of size 0 or
+    /// with no valid element always reshape (the latter not to rank 0, which has no mask).
+    pub fn reshape(&self, new_shape: &[usize]) -> Option<View> {
+        assert_eq!(size(new_shape), size(&self.shape), "View::reshape: size");
+        let (rank, shape) = (new_shape.len(), &self.shape);
+        if size(new_shape) == 0 {
+            return Some(View::contiguous(new_shape));
+        }
+        if self.is_all_invalid() {
+            let mask = Some(vec![(0, 0); rank]);
+            return (rank > 0).then(|| View::new(new_shape.to_vec(), vec![0; rank], 0, mask));
+        }
+        let non1 = |s: &[usize]| (0..s.len()).filter(|&a| s[a] != 1).collect::<Vec<_>>();
+        let (old, new) = (non1(shape), non1(new_shape));
+        let mut out = View::new(new_shape.to_vec(), vec![0; rank], self.offset, None);
+        if self.mask.is_some() {
+            out.mask = Some(new_shape.iter().map(|&s| (0, s)).collect());
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() {
+            let (i0, j0, mut po, mut pn) = (i, j, 1, 1);
+            while po == 1 || po != pn {
+                if po <= pn {
+                    (po, i) = (po * shape[old[i]], i + 1);
+                } else {
+                    (pn, j) = (pn * new_shape[new[j]], j + 1);
+                }
+            }
+            let (g_old, g_new) = (&old[i0..i], &new[j0..j]);
+            for w in g_old.windows(2) {
+                if self.strides[w[0]] != self.strides[w[1]] * shape[w[1]] as isize {
+                    return None;
+                }
+            }
+            if let (Some(m), Some(out_mask)) = (&self.mask, &mut out.mask) {
+                if g_old.iter().any(|&a| m[a] != (0, shape[a])) {
+                    if g_old.len() != 1 || g_new.len() != 1 {
+                        return None;
+                    }
+                    out_mask[g_new[0]] = m[g_old[0]];
+                }
+            }
+            let mut st = self.strides[g_old[g_old.len() - 1]];
+            for &a in g_new.iter().rev() {
+                (out.strides[a], st) = (st, st * new_shape[a] as isize);
+            }
+        }
+        Some(out.canonical())
+    }
+}
+
+/// A stack of views; `views[last]` is outermost and has the shape the user sees. The module
+/// docs say how an element index walks from `views[last]` down to a buffer position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ShapeTracker {
+    pub views: Vec<View>,
+}
+
+fn check_rank(function: &str, what: &str, shape: &[usize], got: usize) -> Result<()> {
+    let problem = format!(
+        "expected {} {what} for shape {shape:?}, got {got}",
+        shape.len()
+    );
+    match got == shape.len() {
+        true => Ok(()),
+        false => err(function, problem),
+    }
+}
+
+impl ShapeTracker {
+    /// The identity tracker: one contiguous view.
+    pub fn contiguous(shape: &[usize]) -> ShapeTracker {
+        let views = vec![View::contiguous(shape)];
+        ShapeTracker { views }
+    }
+
+    fn top(&self) -> &View {
+        &self.views[self.views.len() - 1]
+    }
+
+    pub fn shape(&self) -> &[usize] {
+        &self.top().shape
+    }
+
+    pub fn size(&self) -> usize {
+        size(self.shape())
+    }
+
+    /// True iff element `i` (row-major) is buffer position `i` for every `i`.
+    pub fn is_contiguous(&self) -> bool {
+        self.views.len() == 1 && self.views[0].is_contiguous()
+    }
+
+    /// Replace the outermost view by `top` (canonicalised), then drop outermost identity views
+    /// (contiguous, same size as the view below) that the view below can absorb by a one-view
+    /// reshape: e.g. transpose, flatten (two views), unflatten back gives one view again.
+    fn with_top(&self, top: View) -> ShapeTracker {
+        let mut views = self.views.clone();
+        views.pop();
+        views.push(top.canonical());
+        while let [.., below, top] = &views[..] {
+            let identity = top.is_contiguous() && size(&top.shape) == size(&below.shape);
+            let Some(merged) = identity.then(|| below.reshape(&top.shape)).flatten() else {
+                break;
+            };
+            views.truncate(views.len() - 2);
+            views.push(merged);
+        }
+        ShapeTracker { views }
+    }
+
+    /// Row-major reshape: merged into the outermost view when [`View::reshape`] allows it,
+    /// otherwise a contiguous view of `new_shape` is pushed over the current views.
+    pub fn reshape(&self, new_shape: &[usize]) -> Result<ShapeTracker> {
+        if size(new_shape) != self.size() {
+            let problem = format!("cannot reshape {:?} into {new_shape:?}", self.shape());
+            return err("reshape", problem);
+        }
+        if let Some(v) = self.top().reshape(new_shape) {
+            return Ok(self.with_top(v));
+        }
+        let mut views = self.views.clone();
+        views.push(View::contiguous(new_shape));
+        Ok(ShapeTracker { views })
+    }
+
+    /// Axis `k` of the result is axis `axes[k]` of the input.
+    pub fn permute(&self, axes: &[usize]) -> Result<ShapeTracker> {
+        let (v, rank) = (self.top(), self.shape().len());
+        let mut sorted = axes.to_vec();
+        sorted.sort_unstable();
+        if !sorted.into_iter().eq(0..rank) {
+            let problem = format!("{axes:?} is not a permutation of {rank} axes");
+            return err("permute", problem);
+        }
+        let mut w = v.clone();
+        for (k, &a) in axes.iter().enumerate() {
+            (w.shape[k], w.strides[k]) = (v.shape[a], v.strides[a]);
+            if let (Some(wm), Some(vm)) = (&mut w.mask, &v.mask) {
+                wm[k] = vm[a];
+            }
+        }
+        Ok(self.with_top(w))
+    }
+
+    /// Broadcast size-1 axes to `new_shape` (same rank; other axes keep their size).
+    pub fn expand(&self, new_shape: &[usize]) -> Result<ShapeTracker> {
+        let mut v = self.top().clone();
+        let fits = |(&s, &n): (&usize, &usize)| s == n || s == 1;
+        if new_shape.len() != v.shape.len() || !v.shape.iter().zip(new_shape).all(fits) {
+            let problem = format!("cannot expand {:?} to {new_shape:?}", v.shape);
+            return err("expand", problem);
+        }
+        for (a, &n) in new_shape.iter().enumerate() {
+            // An expanded axis has size 1, so its mask is (0, 1) or, all invalid, (0, 0).
+            match &mut v.mask {
+                Some(m) if v.shape[a] != n => m[a].1 *= n,
+                _ => {}
+            }
+        }
+        v.shape = new_shape.to_vec();
+        Ok(self.with_top(v))
+    }
+
+    /// Keep `arg[a].0 .. arg[a].1` of each axis `a`.
+    pub fn shrink(&self, arg: &[(usize, usize)]) -> Result<ShapeTracker> {
+        let mut v = self.top().clone();
+        check_rank("shrink", "(start, end) pairs", &v.shape, arg.len())?;
+        for (a, &(b, e)) in arg.iter().enumerate() {
+            let s = v.shape[a];
+            if b > e || e > s {
+                let problem = format!("invalid range ({b}, {e}) for axis {a} of size {s}");
+                return err("shrink", problem);
+            }
+            v.offset += b as isize * v.strides[a];
+            v.shape[a] = e - b;
+            if let Some(m) = &mut v.mask {
+                m[a] = (m[a].0.clamp(b, e) - b, m[a].1.clamp(b, e) - b);
+            }
+        }
+        Ok(self.with_top(v))
+    }
+
+    /// Add `arg[a].0` invalid elements before and `arg[a].1` after each axis `a`.
+    pub fn pad(&self, arg: &[(usize, usize)]) -> Result<ShapeTracker> {
+        let mut v = self.top().clone();
+        check_rank("pad", "(before, after) pairs", &v.shape, arg.len())?;
+        let mut mask = v
+            .mask
+            .take()
+            .unwrap_or_else(|| v.shape.iter().map(|&s| (0, s)).collect());
+        for (a, &(b, e)) in arg.iter().enumerate() {
+            v.offset -= b as isize * v.strides[a];
+            v.shape[a] += b + e;
+            mask[a] = (mask[a].0 + b, mask[a].1 + b);
+        }
+        v.mask = Some(mask);
+        Ok(self.with_top(v))
+    }
+
+    /// Reverse each axis listed in `axes` (each at most once).
+    pub fn flip(&self, axes: &[usize]) -> Result<ShapeTracker> {
+        let mut v = self.top().clone();
+        let rank = v.shape.len();
+        let mut seen = vec![false; rank];
+        for &a in axes {
+            if a >= rank {
+                return err("flip", format!("axis {a} is out of range for rank {rank}"));
+            }
+            if std::mem::replace(&mut seen[a], true) {
+                return err("flip", format!("axis {a} is repeated in {axes:?}"));
+            }
+            let s = v.shape[a];
+            v.offset += (s as isize - 1) * v.strides[a];
+            v.strides[a] = -v.strides[a];
+            if let Some(m) = &mut v.mask {
+                m[a] = (s.saturating_sub(m[a].1), s.saturating_sub(m[a].0));
+            }
+        }
+        Ok(self.with_top(v))
+    }
+
+    /// Buffer position of the element at multi-index `idx` of [`Self::shape`], or None if it is
+    /// padding: the reference evaluator of the module docs' addressing. Panics if `idx` is out
+    /// of bounds.
+    pub fn index_of(&self, idx: &[usize]) -> Option<usize> {
+        let shape = self.shape();
+        let inside = idx.len() == shape.len() && (0..idx.len()).all(|a| idx[a] < shape[a]);
+        assert!(inside, "index_of: {idx:?} is out of bounds for {shape:?}");
+        let mut p = self.top().position(idx)?;
+        for v in self.views.iter().rev().skip(1) {
+            p = v.position(&unravel(p as usize, &v.shape))?;
+        }
+        debug_assert!(p >= 0, "index_of: negative buffer position");
+        Some(p as usize)
+    }
+
+    /// [`Self::index_of`] of the row-major element `i`.
+    pub fn flat_index_of(&self, i: usize) -> Option<usize> {
+        self.index_of(&unravel(i, self.shape()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Reshape(Vec<usize>),
+        Permute(Vec<usize>),
+        Expand(Vec<usize>),
+        Shrink(Vec<(usize, usize)>),
+        Pad(Vec<(usize, usize)>),
+        Flip(Vec<usize>),
+    }
+    use Op::*;
+
+    fn apply(st: &ShapeTracker, op: &Op) -> Result<ShapeTracker> {
+        match op {
+            Reshape(s) => st.reshape(s),
+            Permute(p) => st.permute(p),
+            Expand(s) => st.expand(s),
+            Shrink(r) => st.shrink(r),
+            Pad(p) => st.pad(p),
+            Flip(a) => st.flip(a),
+        }
+    }
+
+    /// Ops written as text, e.g. "pad 1:0,0:2; reshape 5,3; flip 0,1" (`b:e` is a pair).
+    fn parse(text: &str) -> Vec<Op> {
+        let mut ops = vec![];
+        for op in text.split(';').map(str::trim).filter(|op| !op.is_empty()) {
+            let (name, args) = op.split_once(' ').unwrap_or((op, ""));
+            let args: Vec<&str> = args.split(',').filter(|a| !a.is_empty()).collect();
+            let num = |a: &str| a.trim().parse::<usize>().unwrap();
+            let list = || args.iter().map(|a| num(a)).collect();
+            let pair = |a: &&str| a.split_once(':').map(|(b, e)| (num(b), num(e))).unwrap();
+            let pairs = || args.iter().map(pair).collect();
+            ops.push(match name {
+                "reshape" => Reshape(list()),
+                "permute" => Permute(list()),
+                "expand" => Expand(list()),
+                "shrink" => Shrink(pairs()),
+                "pad" => Pad(pairs()),
+                _ => Flip(list()),
+            });
+        }
+        ops
+    }
+
+    /// A tracker from text "start shape | ops", e.g. "2,3 | permute 1,0; reshape 6".
+    fn track(text: &str) -> Result<ShapeTracker> {
+        let (shape, ops) = text.split_once('|').unwrap_or((text, ""));
+        let shape: Vec<usize> = shape
+            .split(',')
+            .filter_map(|d| d.trim().parse().ok())
+            .collect();
+        let start = ShapeTracker::contiguous(&shape);
+        parse(ops).iter().try_fold(start, |st, op| apply(&st, op))
+    }
+
+    /// Every multi-index of `shape`, in row-major order (independent of `unravel`).
+    fn indices(shape: &[usize]) -> Vec<Vec<usize>> {
+        let mut all = vec![vec![]];
+        for &s in shape {
+            let grow = |p: Vec<usize>| (0..s).map(move |i| [&p[..], &[i]].concat());
+            all = all.into_iter().flat_map(grow).collect();
+        }
+        all
+    }
+
+    /// The oracle: an array as its buffer positions materialised row-major (None: padding),
+    /// each op applied naively, numpy style.
+    fn oracle_apply(shape: &[usize], data: &[Option<usize>], op: &Op) -> Vec<Option<usize>> {
+        let read = |idx: &Vec<usize>| -> Option<usize> {
+            let mut src = idx.clone();
+            for a in 0..shape.len() {
+                match op {
+                    Permute(p) => src[p[a]] = idx[a],
+                    Expand(_) if shape[a] == 1 => src[a] = 0,
+                    Shrink(r) => src[a] += r[a].0,
+                    Pad(p) if idx[a] < p[a].0 || idx[a] >= p[a].0 + shape[a] => return None,
+                    Pad(p) => src[a] -= p[a].0,
+                    Flip(axes) if axes.contains(&a) => src[a] = shape[a] - 1 - idx[a],
+                    _ => {}
+                }
+            }
+            data[(0..shape.len()).fold(0, |acc, a| acc * shape[a] + src[a])]
+        };
+        let out: Vec<usize> = (0..shape.len())
+            .map(|a| match op {
+                Permute(p) => shape[p[a]],
+                Expand(s) => s[a],
+                Shrink(r) => r[a].1 - r[a].0,
+                Pad(p) => p[a].0 + shape[a] + p[a].1,
+                _ => shape[a],
+            })
+            .collect();
+        match op {
+            Reshape(_) => data.to_vec(),
+            _ => indices(&out).iter().map(read).collect(),
+        }
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_mul(6364136223846793005);
+            self.0 = self.0.wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+
+    fn random_op(rng: &mut Lcg, shape: &[usize]) -> Op {
+        let (rank, n) = (shape.len(), size(shape));
+        let (mut grown, mut pairs, mut axes) = (shape.to_vec(), vec![], vec![]);
+        for (a, &s) in shape.iter().enumerate() {
+            let b = rng.below(s / 2 + 1);
+            let len = match rng.below(8) {
+                0 => rng.below(s - b + 1),
+                _ => s - b - rng.below(s - b + 1) / 2,
+            };
+            pairs.push((b, b + len));
+            grown[a] = if s == 1 { 1 + rng.below(4) } else { s };
+            axes.insert(rng.below(a + 1), a);
+        }
+        match (rng.below(8), rng.below(rank.max(1))) {
+            (0, a) if a + 1 < rank => {
+                let merged = [shape[a] * shape[a + 1]];
+                Reshape([&shape[..a], &merged, &shape[a + 2..]].concat())
+            }
+            (1, _) if n > 0 => {
+                // Any ordered factorisation of the size.
+                let (mut m, mut dims) = (n, vec![]);
+                while m > 1 {
+                    let divisors: Vec<usize> = (2..=m).filter(|d| m % d == 0).collect();
+                    dims.push(divisors[rng.below(divisors.len())]);
+                    m /= dims[dims.len() - 1];
+                }
+                Reshape(dims)
+            }
+            (2, a) => Reshape([&shape[..a], &[1], &shape[a..]].concat()),
+            (3, _) => Permute(axes),
+            (4, _) if n <= 300 => Expand(grown),
+            (5, _) if n <= 300 => Pad(pairs.iter().map(|&(b, e)| (b % 3, e % 3)).collect()),
+            (6, _) => Flip(axes.into_iter().filter(|_| rng.below(2) == 0).collect()),
+            _ => Shrink(pairs),
+        }
+    }
+
+    /// Apply `n` ops chosen by `next(current shape)`, checking every element against the oracle
+    /// after each; returns the trackers after each op.
+    fn chain(shape: &[usize], n: usize, mut next: impl FnMut(&[usize]) -> Op) -> Vec<ShapeTracker> {
+        let mut all = vec![ShapeTracker::contiguous(shape)];
+        let mut data: Vec<Option<usize>> = (0..size(shape)).map(Some).collect();
+        let mut ops = vec![];
+        for k in 0..n {
+            ops.push(next(all[k].shape()));
+            data = oracle_apply(all[k].shape(), &data, &ops[k]);
+            let st = apply(&all[k], &ops[k]).unwrap_or_else(|e| panic!("{e} after {ops:?}"));
+            assert_eq!(data.len(), st.size(), "{ops:?}");
+            for (i, idx) in indices(st.shape()).iter().enumerate() {
+                assert_eq!(unravel(i, st.shape()), *idx);
+                assert_eq!(st.index_of(idx), data[i], "{idx:?} of {st:?} after {ops:?}");
+                assert_eq!(st.flat_index_of(i), data[i]);
+            }
+            for v in &st.views {
+                assert_eq!(v.clone().canonical(), *v, "not canonical after {ops:?}");
+            }
+            all.push(st);
+        }
+        all
+    }
+
+    /// `text` split at " => ".
+    fn case(text: &str) -> (&str, &str) {
+        text.split_once(" => ").unwrap()
+    }
+
+    #[test]
+    fn merge_rules() {
+        let st = |text| track(text).unwrap();
+        // "start shape | ops => number of views"
+        let cases = [
+            "2,3,4 | reshape 6,1,4; reshape 24; reshape 4,3,2 => 1",
+            "4,6 | permute 1,0; reshape 2,3,4 => 1",
+            "4,6 | permute 1,0; reshape 24 => 2",
+            "4,6 | permute 1,0; reshape 24; reshape 6,1,4 => 1",
+            "2,3,4 | shrink 1:2,0:3,0:4; reshape 3,2,2 => 1",
+            "1,3 | expand 4,3; reshape 2,2,3 => 1",
+            "2,3,4 | pad 0:0,0:0,1:1; reshape 1,6,1,6; reshape 2,3,6 => 1",
+            "2,3,4 | pad 0:0,0:0,1:1; reshape 6,6 => 1",
+            "2,3,4 | pad 0:0,0:0,1:1; reshape 2,3,2,3 => 2",
+            "2,3,4 | pad 0:0,0:0,1:1; reshape 36 => 2",
+            "2,3,4 | shrink 0:2,1:3,0:4; reshape 16; shrink 0:8 => 2",
+        ];
+        for (text, views) in cases.map(case) {
+            assert_eq!(st(text).views.len().to_string(), views, "{text}");
+        }
+        assert!(st("2,3,4 | reshape 6,1,4; reshape 24").is_contiguous());
+        let split = View::new(vec![2, 3, 4], vec![3, 1, 6], 0, None);
+        assert_eq!(st("4,6 | permute 1,0; reshape 2,3,4").views, [split]);
+        let offset = View::new(vec![3, 2, 2], vec![4, 2, 1], 12, None);
+        let shrunk = st("2,3,4 | shrink 1:2,0:3,0:4; reshape 3,2,2");
+        assert_eq!(shrunk.views, [offset]);
+        let broadcast = View::new(vec![2, 2, 3], vec![0, 0, 1], 0, None);
+        assert_eq!(st("1,3 | expand 4,3; reshape 2,2,3").views, [broadcast]);
+    }
+
+    #[test]
+    fn canonical_equality() {
+        let st = |text| track(text).unwrap();
+        let a = View::new(vec![2, 1], vec![5, 7], 0, Some(vec![(0, 2), (0, 1)]));
+        assert_eq!(a, View::new(vec![2, 1], vec![5, 0], 0, None));
+        // "x => y": equal trackers, however they were made.
+        let same = [
+            "4,3 | pad 1:2,0:1; shrink 1:5,0:3; flip 0,1; flip 1,0 => 4,3",
+            "4,3 | permute 1,0; permute 1,0; expand 4,3; pad 0:0,0:0 => 4,3",
+            "4,6 | permute 1,0; reshape 24; reshape 6,4 => 4,6 | permute 1,0",
+            "2,1 | pad 0:0,0:0; flip 1; reshape 2 => 1,2 | reshape 2",
+            "4 | pad 2:0; shrink 0:2 => 3 | pad 0:2; shrink 3:5",
+            "5,2 | shrink 2:2,0:2 => 0,2",
+        ];
+        let mut set = HashSet::new();
+        for (x, y) in same.map(case) {
+            assert_eq!(st(x), st(y), "{x}");
+            set.extend([st(x), st(y)]);
+        }
+        assert_eq!(set.len(), 5, "{set:?}"); // "4,3" twice
+        for ops in [
+            "4,3 | permute 1,0",
+            "4,3 | shrink 0:3,0:2",
+            "4,3 | flip 1",
+            "4 | pad 0:1",
+        ] {
+            assert!(!st(ops).is_contiguous(), "{ops}");
+        }
+        // A mask keeping one element of an axis zeroes its stride; one keeping none, all.
+        let one = View::new(vec![2, 3], vec![0, 1], 0, Some(vec![(1, 2), (0, 3)]));
+        assert_eq!(st("4,3 | pad 2:0,0:0; shrink 1:3,0:3").views, [one]);
+        let none = View::new(vec![2], vec![0], 0, Some(vec![(0, 0)]));
+        assert_eq!(st("4 | pad 2:0; shrink 0:2").views, [none]);
+        // A fully padded element cannot be said at rank 0: a second view.
+        let z = st("0 | pad 1:0; reshape");
+        assert_eq!((z.views.len(), z.flat_index_of(0)), (2, None));
+    }
+
+    #[test]
+    fn error_messages() {
+        let cases = [
+            "reshape 4 => reshape: cannot reshape [2, 3] into [4]",
+            "permute 0,0 => permute: [0, 0] is not a permutation of 2 axes",
+            "permute 0 => permute: [0] is not a permutation of 2 axes",
+            "expand 2,4 => expand: cannot expand [2, 3] to [2, 4]",
+            "expand 1,2,3 => expand: cannot expand [2, 3] to [1, 2, 3]",
+            "shrink 0:1 => shrink: expected 2 (start, end) pairs for shape [2, 3], got 1",
+            "shrink 0:1,2:4 => shrink: invalid range (2, 4) for axis 1 of size 3",
+            "shrink 2:1,0:3 => shrink: invalid range (2, 1) for axis 0 of size 2",
+            "pad => pad: expected 2 (before, after) pairs for shape [2, 3], got 0",
+            "flip 2 => flip: axis 2 is out of range for rank 2",
+            "flip 1,1 => flip: axis 1 is repeated in [1, 1]",
+        ];
+        for (ops, want) in cases.map(case) {
+            let got = track(&format!("2,3 | {ops}")).unwrap_err();
+            assert_eq!(got.message(), want);
+        }
+    }
+
+    #[test]
+    fn oracle_forced_multi_view_chain() {
+        let text = "pad 1:0,0:2; reshape 5,3; permute 1,0; shrink 1:3,0:4; flip 0,1; \
+                    reshape 2,1,4; expand 2,3,4; reshape 6,4; permute 1,0; reshape 24";
+        let mut ops = parse(text).into_iter();
+        let all = chain(&[2, 3], 10, |_| ops.next().unwrap());
+        assert!(all.iter().any(|st| st.views.len() >= 3), "{all:?}");
+    }
+
+    #[test]
+    fn oracle_random_sequences() {
+        let mut rng = Lcg(0x5eed);
+        let (mut multi, mut masked) = (0, 0);
+        for _ in 0..2000 {
+            let shape: Vec<usize> = (0..rng.below(5)).map(|_| 1 + rng.below(4)).collect();
+            let all = chain(&shape, 12, |s| random_op(&mut rng, s));
+            multi += usize::from(all.iter().any(|st| st.views.len() > 1));
+            masked += usize::from(all.iter().any(|st| st.views[0].mask.is_some()));
+        }
+        assert!(
+            multi > 300 && masked > 300,
+            "{multi} multi-view, {masked} masked"
+        );
+    }
+}

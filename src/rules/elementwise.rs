@@ -1,71 +1,141 @@
-//! Elementwise binary primitives: broadcasting, dtype promotion and their kernels.
+//! Elementwise primitives: unary and binary math, comparisons, `where`, casts, bitcasts and
+//! `stop_gradient`. Operands broadcast (NumPy rules) and promote (jax-js rules, weak types).
 
+use super::index::broadcast_index;
 use crate::core::dtype::promote;
-use crate::core::shape::{broadcast_shapes, contiguous_strides};
-use crate::core::{Aval, Primitive};
-use crate::kernel::{AluExp, BinaryOp, Kernel};
+use crate::core::ops::{BinaryOp, UnaryOp};
+use crate::core::shape::broadcast_shapes;
+use crate::core::{Aval, DType, Primitive};
+use crate::kernel::{AluExp, Kernel};
 use crate::util::{Error, Result};
 
-fn alu_op(prim: Primitive) -> BinaryOp {
+fn arity(prim: &Primitive) -> usize {
     match prim {
-        Primitive::Add => BinaryOp::Add,
-        Primitive::Mul => BinaryOp::Mul,
+        Primitive::Binary(_) | Primitive::Compare(_) => 2,
+        Primitive::Where => 3,
+        _ => 1,
     }
 }
 
-pub fn binary_abstract_eval(prim: Primitive, inputs: &[&Aval]) -> Result<Aval> {
-    let [a, b] = inputs else {
+/// The common dtype of several operands (with weak-type promotion) and whether it is weak.
+fn join(avals: &[&Aval]) -> (DType, bool) {
+    avals[1..]
+        .iter()
+        .fold((avals[0].dtype, avals[0].weak), |(d, w), a| {
+            promote(d, w, a.dtype, a.weak)
+        })
+}
+
+pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
+    let name = prim.name();
+    if inputs.len() != arity(prim) {
+        let n = arity(prim);
         return Err(Error::new(
-            prim.name(),
-            format!("expected 2 operands, got {}", inputs.len()),
+            name,
+            format!("expected {n} operands, got {}", inputs.len()),
         ));
+    }
+    let shape = inputs[1..]
+        .iter()
+        .try_fold(inputs[0].shape.clone(), |s, a| {
+            broadcast_shapes(name, &s, &a.shape)
+        })?;
+    let need = |ok: bool, what: &str, d: DType| {
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::new(
+                name,
+                format!("requires {what} operands, got {}", d.name()),
+            ))
+        }
     };
-    let shape = broadcast_shapes(prim.name(), &a.shape, &b.shape)?;
-    let (dtype, weak) = promote(a.dtype, a.weak, b.dtype, b.weak);
+    let (dtype, weak) = match prim {
+        Primitive::Unary(op) => {
+            let d = inputs[0].dtype;
+            match op {
+                UnaryOp::Neg | UnaryOp::Abs => need(d != DType::Bool, "numeric", d)?,
+                UnaryOp::Not => need(!d.is_float(), "bool or integer", d)?,
+                _ => need(d.is_float(), "floating-point", d)?,
+            }
+            (d, inputs[0].weak)
+        }
+        Primitive::Binary(op) => {
+            let (d, w) = join(inputs);
+            match op {
+                BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                    need(!d.is_float(), "bool or integer", d)?
+                }
+                BinaryOp::Shl | BinaryOp::Shr => {
+                    need(matches!(d, DType::Int32 | DType::Uint32), "integer", d)?
+                }
+                _ => need(d != DType::Bool, "numeric", d)?,
+            }
+            (d, w)
+        }
+        Primitive::Compare(_) => (DType::Bool, false),
+        Primitive::Where => {
+            need(
+                inputs[0].dtype == DType::Bool,
+                "a bool condition and",
+                inputs[0].dtype,
+            )?;
+            join(&inputs[1..])
+        }
+        Primitive::Cast(d) => (*d, false),
+        Primitive::Bitcast(d) => {
+            let from = inputs[0].dtype;
+            if from.byte_size() != d.byte_size() || from == DType::Bool || *d == DType::Bool {
+                return Err(Error::new(
+                    name,
+                    format!(
+                        "cannot bitcast {} to {} (sizes differ or bool)",
+                        from.name(),
+                        d.name()
+                    ),
+                ));
+            }
+            (*d, false)
+        }
+        Primitive::StopGradient => (inputs[0].dtype, inputs[0].weak),
+        Primitive::Reduce { .. } | Primitive::Reshape(_) => unreachable!("not elementwise"),
+    };
+    if matches!(dtype, DType::Float16) || inputs.iter().any(|a| a.dtype == DType::Float16) {
+        return Err(Error::new(name, "float16 arithmetic is not supported yet"));
+    }
     Ok(Aval { shape, dtype, weak })
 }
 
-pub fn binary_kernel(prim: Primitive, inputs: &[&Aval], out: &Aval) -> Kernel {
-    let loads: Vec<AluExp> = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, aval)| AluExp::load(aval.dtype, i, broadcast_index(&aval.shape, &out.shape)))
-        .map(|load| AluExp::cast(load, out.dtype))
-        .collect();
-    let mut loads = loads.into_iter();
-    let (a, b) = (
-        loads.next().expect("two operands"),
-        loads.next().expect("two operands"),
-    );
-    Kernel::elementwise(
-        inputs.iter().map(|a| a.dtype).collect(),
-        out.size(),
-        AluExp::binary(alu_op(prim), a, b),
-    )
-}
-
-/// The flat index into a contiguous array of `shape` that feeds output element `Index` of an
-/// array of `out_shape`, under NumPy broadcasting (size-1 and missing leading axes repeat).
-pub fn broadcast_index(shape: &[usize], out_shape: &[usize]) -> AluExp {
-    if shape == out_shape {
-        return AluExp::index();
-    }
-    let pad = out_shape.len() - shape.len();
-    let out_strides = contiguous_strides(out_shape);
-    let in_strides = contiguous_strides(shape);
-    let mut index = AluExp::constant(crate::core::DType::Int32, 0.0);
-    for (axis, &out_dim) in out_shape.iter().enumerate() {
-        if axis < pad || shape[axis - pad] == 1 || out_dim == 1 {
-            continue;
+/// The kernel of an elementwise primitive: loads broadcast to the output shape, operands
+/// converted to the dtype the operation works in.
+pub fn kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Kernel {
+    let load = |i: usize| {
+        AluExp::load(
+            inputs[i].dtype,
+            i,
+            broadcast_index(&inputs[i].shape, &out.shape),
+        )
+    };
+    let exp = match prim {
+        Primitive::Unary(op) => AluExp::unary(*op, load(0)),
+        Primitive::Binary(op) => AluExp::binary(
+            *op,
+            AluExp::cast(load(0), out.dtype),
+            AluExp::cast(load(1), out.dtype),
+        ),
+        Primitive::Compare(op) => {
+            let (d, _) = join(inputs);
+            AluExp::compare(*op, AluExp::cast(load(0), d), AluExp::cast(load(1), d))
         }
-        let mut coord = AluExp::index_div(AluExp::index(), out_strides[axis]);
-        if axis > 0 {
-            coord = AluExp::index_rem(coord, out_dim);
-        }
-        index = AluExp::index_add(
-            index,
-            AluExp::index_mul(coord, in_strides[axis - pad] as isize),
-        );
-    }
-    index
+        Primitive::Where => AluExp::where_(
+            load(0),
+            AluExp::cast(load(1), out.dtype),
+            AluExp::cast(load(2), out.dtype),
+        ),
+        Primitive::Cast(d) => AluExp::cast(load(0), *d),
+        Primitive::Bitcast(d) => AluExp::bitcast(load(0), *d),
+        Primitive::StopGradient => load(0),
+        Primitive::Reduce { .. } | Primitive::Reshape(_) => unreachable!("not elementwise"),
+    };
+    Kernel::elementwise(inputs.iter().map(|a| a.dtype).collect(), out.size(), exp)
 }

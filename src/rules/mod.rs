@@ -1,22 +1,44 @@
 //! L3: the rules of every primitive, one file per family. This module dispatches on
 //! [`Primitive`] with exhaustive matches, so a new primitive cannot miss a rule.
+//!
+//! Kernels built here read their inputs as logical, row-major, contiguous arrays (a load's index
+//! is the flat logical index); the evaluator maps those loads through each input's view.
 
 pub mod elementwise;
+pub mod index;
+pub mod movement;
+pub mod reduce;
 
 use crate::core::{Aval, Primitive};
 use crate::kernel::Kernel;
 use crate::util::Result;
 
 /// Shape and dtype of a primitive's output, or an error naming the problem.
-pub fn abstract_eval(prim: Primitive, inputs: &[&Aval]) -> Result<Aval> {
+pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
     match prim {
-        Primitive::Add | Primitive::Mul => elementwise::binary_abstract_eval(prim, inputs),
+        Primitive::Unary(_)
+        | Primitive::Binary(_)
+        | Primitive::Compare(_)
+        | Primitive::Where
+        | Primitive::Cast(_)
+        | Primitive::Bitcast(_)
+        | Primitive::StopGradient => elementwise::abstract_eval(prim, inputs),
+        Primitive::Reduce { op, axes } => reduce::abstract_eval(*op, axes, inputs),
+        Primitive::Reshape(shape) => movement::reshape_abstract_eval(shape, inputs),
     }
 }
 
-/// The kernel computing `prim` on contiguous inputs of `inputs` avals into `out`.
-pub fn to_kernel(prim: Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kernel> {
+/// The kernel computing `prim` on logical inputs with avals `inputs` into `out`.
+pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kernel> {
     match prim {
-        Primitive::Add | Primitive::Mul => Ok(elementwise::binary_kernel(prim, inputs, out)),
+        Primitive::Unary(_)
+        | Primitive::Binary(_)
+        | Primitive::Compare(_)
+        | Primitive::Where
+        | Primitive::Cast(_)
+        | Primitive::Bitcast(_)
+        | Primitive::StopGradient => Ok(elementwise::kernel(prim, inputs, out)),
+        Primitive::Reduce { op, axes } => Ok(reduce::kernel(*op, axes, inputs[0], out)),
+        Primitive::Reshape(_) => Ok(movement::copy_kernel(inputs[0], out)),
     }
 }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use super::eval;
 use super::value::ArrayValue;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
-use crate::core::{Aval, Primitive};
+use crate::core::{Aval, DType, Primitive};
 use crate::rules;
 use crate::util::{Error, Result};
 
@@ -55,9 +55,19 @@ impl Value {
 }
 
 /// An operation's operand: an array, or a JS number that adopts its partner's dtype.
+#[derive(Clone)]
 pub enum Operand<'a> {
     Value(&'a Value),
     Literal(f64),
+}
+
+impl<'a> Operand<'a> {
+    pub fn value(&self) -> Option<&'a Value> {
+        match self {
+            Operand::Value(v) => Some(v),
+            Operand::Literal(_) => None,
+        }
+    }
 }
 
 /// A Jaxpr with the values of its constants.
@@ -187,19 +197,24 @@ pub fn abort(id: u64) {
 
 /// Applies `prim`: eagerly when nothing is being traced, else recorded in the top frame.
 pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
-    let partner = operands.iter().find_map(|o| match o {
-        Operand::Value(v) => Some(*v),
-        Operand::Literal(_) => None,
-    });
+    let partner = operands.iter().find_map(Operand::value);
     let partner = partner.ok_or_else(|| Error::new(prim.name(), "no array operand"))?;
+    // A JS number adopts the dtype of the array it combines with (not where's condition);
+    // with no such array, or a bool one, it is a weak float32.
+    let skip = usize::from(prim == Primitive::Where);
+    let dtype = match operands.iter().skip(skip).find_map(Operand::value) {
+        // A number meeting a bool array is a number (see `promote`).
+        Some(v) if v.aval().dtype != DType::Bool => v.aval().dtype,
+        _ => DType::Float32,
+    };
     let literal_aval = || Aval {
         shape: vec![],
-        dtype: partner.aval().dtype,
+        dtype,
         weak: true,
     };
     let tracing = STACK.with(|s| !s.borrow().is_empty());
     if !tracing {
-        return bind_eager(prim, operands, partner);
+        return bind_eager(prim, operands, partner, dtype);
     }
     STACK.with(|s| {
         let mut stack = s.borrow_mut();
@@ -213,7 +228,7 @@ pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
             });
         }
         let avals: Vec<&Aval> = atoms.iter().map(|a| frame.jaxpr.aval(a)).collect();
-        let out_aval = rules::abstract_eval(prim, &avals)?;
+        let out_aval = rules::abstract_eval(&prim, &avals)?;
         let var = frame.new_var(out_aval.clone());
         frame.jaxpr.eqns.push(Eqn {
             primitive: prim,
@@ -228,7 +243,12 @@ pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
     })
 }
 
-fn bind_eager(prim: Primitive, operands: &[Operand], partner: &Value) -> Result<Value> {
+fn bind_eager(
+    prim: Primitive,
+    operands: &[Operand],
+    partner: &Value,
+    dtype: DType,
+) -> Result<Value> {
     let partner = partner.concrete(prim.name())?;
     let mut held = Vec::with_capacity(operands.len());
     for o in operands {
@@ -237,11 +257,9 @@ fn bind_eager(prim: Primitive, operands: &[Operand], partner: &Value) -> Result<
                 Value::Concrete(c) => c.clone(),
                 Value::Tracer(_) => return Err(leaked(prim.name())),
             },
-            Operand::Literal(x) => {
-                ArrayValue::weak_scalar(prim.name(), *x, partner.aval.dtype, partner.device)?
-            }
+            Operand::Literal(x) => ArrayValue::weak_scalar(prim.name(), *x, dtype, partner.device)?,
         });
     }
     let refs: Vec<&ArrayValue> = held.iter().collect();
-    Ok(Value::Concrete(eval::apply(prim, &refs)?))
+    Ok(Value::Concrete(eval::apply(&prim, &refs)?))
 }

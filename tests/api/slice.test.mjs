@@ -108,8 +108,9 @@ test("scalars are weakly typed and adopt the partner's dtype", () => {
   const b = np.array([true, false]);
   assert.equal(b.dtype, "bool");
   assert.deepEqual(b.js(), [true, false]);
-  const f = b.add(1.5);
-  assert.equal(f.dtype, "bool");
+  const f = b.add(1.5); // a bool array meets a number: float32, as in JAX
+  assert.equal(f.dtype, "float32");
+  assert.deepEqual(f.js(), [2.5, 1.5]);
   for (const t of [s, i, h, j, b, f]) t.dispose();
 });
 

@@ -58,7 +58,14 @@ pub fn sample(dtype: DType, seed: u32) -> Vec<f64> {
             DType::Bool => (unit < 0.5) as u32 as f64,
             DType::Uint32 => (unit * 1000.0).floor(),
             DType::Int32 => (unit * 2000.0 - 1000.0).floor(),
-            _ => (unit * 20.0 - 10.0) * if out.len().is_multiple_of(3) { 0.01 } else { 1.0 },
+            _ => {
+                (unit * 20.0 - 10.0)
+                    * if out.len().is_multiple_of(3) {
+                        0.01
+                    } else {
+                        1.0
+                    }
+            }
         });
     }
     out.truncate(N);

@@ -48,13 +48,13 @@ pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
 /// Every (primitive, a, b) combination of the slice, with its kernel.
 pub fn slice_kernels(dtypes: &[(DType, DType)]) -> Vec<(String, Vec<Aval>, Kernel)> {
     let mut out = Vec::new();
-    for prim in [Primitive::Add, Primitive::Mul] {
+    for prim in [Primitive::ADD, Primitive::MUL] {
         for &(sa, sb) in SHAPES {
             for &(da, db) in dtypes {
                 let a = Aval::new(sa.to_vec(), da);
                 let b = Aval::new(sb.to_vec(), db);
-                let o = rules::abstract_eval(prim, &[&a, &b]).unwrap();
-                let k = rules::to_kernel(prim, &[&a, &b], &o).unwrap();
+                let o = rules::abstract_eval(&prim, &[&a, &b]).unwrap();
+                let k = rules::to_kernel(&prim, &[&a, &b], &o).unwrap();
                 let name = format!(
                     "{}({sa:?} {}, {sb:?} {})",
                     prim.name(),

@@ -1,232 +1,155 @@
 //! Kernel IR → a WebAssembly module (walrus). The module imports the main module's memory as
 //! `env.memory` and exports one function, `kernel(n, out, in0, in1, …)`, that computes
-//! `out[i] = exp(i)` for `i` in `0..n`. Buffer arguments are byte addresses in that memory.
+//! `out[i] = exp(i)` (or, for a reducing kernel, `out[i] = op over r of exp(i, r)`, in order
+//! r = 0, 1, …) for `i` in `0..n`. Buffer arguments are byte addresses in that memory.
+//!
+//! This file owns the module shape and the loops; `ops` lowers the ALU operations, `math` and
+//! its siblings emit the transcendental routines (each needed one once per module, as a
+//! function the kernel calls), `dsl` is the small expression language all of them write in.
 
-use walrus::ir::{BinaryOp as W, LoadKind, MemArg, StoreKind};
-use walrus::{FunctionBuilder, InstrSeqBuilder, LocalId, MemoryId, Module, ModuleConfig, ValType};
+mod dsl;
+mod math;
+mod math_consts;
+mod math_erf;
+mod math_exp;
+mod math_inv;
+mod math_trig;
+mod ops;
+
+use walrus::ir::StoreKind;
+use walrus::{MemoryId, Module, ModuleConfig, ValType};
 
 use crate::core::DType;
-use crate::kernel::{verify, AluExp, AluKind, BinaryOp, Kernel};
+use crate::kernel::{reduce_identity, verify, AluExp, Kernel, ReduceOp};
 use crate::util::{Error, Result};
+use dsl::{f64c, i32c, procedure, Var, E, S};
 
 /// The exported function's name.
 pub const KERNEL_EXPORT: &str = "kernel";
 
-struct Ctx {
-    memory: MemoryId,
-    index: LocalId,
-    inputs: Vec<LocalId>,
+/// What lowering an expression needs: the module (for locals and routines), the memory, the
+/// loop variables and the input base addresses.
+pub(super) struct Cx {
+    pub module: Module,
+    pub memory: MemoryId,
+    pub index: Var,
+    pub reduce_index: Var,
+    pub inputs: Vec<Var>,
+    pub lib: math::Lib,
+}
+
+impl Cx {
+    /// A fresh local.
+    pub fn tmp(&mut self, ty: ValType) -> Var {
+        Var::new(&mut self.module, ty)
+    }
 }
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     verify::verify(kernel)?;
-    if kernel.reduction.is_some() {
-        return Err(Error::new(
-            "wasm codegen",
-            "reductions are not supported yet",
-        ));
-    }
+    check_dtypes(kernel)?;
     let mut module = Module::with_config(ModuleConfig::new());
     let (memory, _) = module.add_import_memory("env", "memory", false, false, 0, None, None);
-
-    let params = vec![ValType::I32; 2 + kernel.inputs.len()];
-    let mut builder = FunctionBuilder::new(&mut module.types, &params, &[]);
-    let n = module.locals.add(ValType::I32);
-    let out = module.locals.add(ValType::I32);
-    let inputs: Vec<LocalId> = kernel
+    let n = Var::new(&mut module, ValType::I32);
+    let out = Var::new(&mut module, ValType::I32);
+    let inputs: Vec<Var> = kernel
         .inputs
         .iter()
-        .map(|_| module.locals.add(ValType::I32))
+        .map(|_| Var::new(&mut module, ValType::I32))
         .collect();
-    let index = module.locals.add(ValType::I32);
-    let ctx = Ctx {
+    let index = Var::new(&mut module, ValType::I32);
+    let reduce_index = Var::new(&mut module, ValType::I32);
+    let mut cx = Cx {
+        module,
         memory,
         index,
+        reduce_index,
         inputs: inputs.clone(),
+        lib: math::Lib::default(),
     };
     let out_dtype = kernel.output_dtype();
-
-    let mut failure = None;
-    builder.func_body().block(None, |exit| {
-        let exit_id = exit.id();
-        exit.loop_(None, |body| {
-            let loop_id = body.id();
-            body.local_get(index)
-                .local_get(n)
-                .binop(W::I32GeS)
-                .br_if(exit_id);
-            // address of out[index]
-            body.local_get(out)
-                .local_get(index)
-                .i32_const(out_dtype.byte_size() as i32)
-                .binop(W::I32Mul)
-                .binop(W::I32Add);
-            if let Err(e) = emit_exp(&ctx, body, &kernel.exp) {
-                failure = Some(e);
-                return;
-            }
-            match store_kind(out_dtype) {
-                Ok(kind) => {
-                    body.store(memory, kind, mem_arg(out_dtype));
-                }
-                Err(e) => failure = Some(e),
-            }
-            body.local_get(index)
-                .i32_const(1)
-                .binop(W::I32Add)
-                .local_set(index)
-                .br(loop_id);
-        });
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let mut args = vec![n, out];
-    args.extend(inputs);
-    let func = builder.finish(args, &mut module.funcs);
+    let value = ops::lower(&mut cx, &kernel.exp)?;
+    let result = match kernel.reduction {
+        None => value,
+        Some(red) => reduce(&mut cx, red.op, red.size, out_dtype, value),
+    };
+    let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
+    let body = vec![
+        index.set(i32c(0)),
+        S::While(
+            index.get().ltu(n.get()),
+            vec![
+                S::Store(memory, store_kind(out_dtype), addr, result),
+                index.set(index.get() + i32c(1)),
+            ],
+        ),
+    ];
+    let mut params = vec![n, out];
+    params.extend(inputs);
+    let mut module = cx.module;
+    let func = procedure(&mut module, &params, &body);
     module.exports.add(KERNEL_EXPORT, func);
     Ok(module.emit_wasm())
 }
 
-fn emit_exp(ctx: &Ctx, b: &mut InstrSeqBuilder, exp: &AluExp) -> Result<()> {
-    match &exp.kind {
-        AluKind::Const(bits) => {
-            let v = f64::from_bits(*bits);
-            match exp.dtype {
-                DType::Float32 => b.f32_const(v as f32),
-                DType::Float64 => b.f64_const(v),
-                DType::Int32 => b.i32_const(v as i32),
-                DType::Uint32 => b.i32_const(v as u32 as i32),
-                DType::Bool => b.i32_const((v != 0.0) as i32),
-                DType::Float16 => return Err(unsupported(exp.dtype)),
-            };
-        }
-        AluKind::Index => {
-            b.local_get(ctx.index);
-        }
-        AluKind::Load { input, index } => {
-            emit_exp(ctx, b, index)?;
-            b.i32_const(exp.dtype.byte_size() as i32)
-                .binop(W::I32Mul)
-                .local_get(ctx.inputs[*input])
-                .binop(W::I32Add)
-                .load(ctx.memory, load_kind(exp.dtype)?, mem_arg(exp.dtype));
-        }
-        AluKind::Cast(x) => {
-            emit_exp(ctx, b, x)?;
-            emit_cast(b, x.dtype, exp.dtype)?;
-        }
-        AluKind::Binary(op, x, y) => {
-            emit_exp(ctx, b, x)?;
-            emit_exp(ctx, b, y)?;
-            b.binop(binary_op(*op, exp.dtype)?);
-        }
-        other => {
-            return Err(Error::new(
-                "wasm codegen",
-                format!("{other:?} is not supported by the wasm emitter yet"),
-            ))
-        }
-    }
-    Ok(())
-}
-
-/// Conversions between the wasm value types of two dtypes. Float → integer saturates
-/// (`trunc_sat`), matching the cpu interpreter; bool is an i32 0/1.
-fn emit_cast(b: &mut InstrSeqBuilder, from: DType, to: DType) -> Result<()> {
-    use walrus::ir::UnaryOp as U;
-    use DType::*;
-    let ops: &[U] = match (from, to) {
-        (Int32 | Bool, Float32) => &[U::F32ConvertSI32],
-        (Uint32, Float32) => &[U::F32ConvertUI32],
-        (Int32 | Bool, Float64) => &[U::F64ConvertSI32],
-        (Uint32, Float64) => &[U::F64ConvertUI32],
-        (Float32, Int32) => &[U::I32TruncSSatF32],
-        (Float32, Uint32) => &[U::I32TruncUSatF32],
-        (Float64, Int32) => &[U::I32TruncSSatF64],
-        (Float64, Uint32) => &[U::I32TruncUSatF64],
-        (Float32, Float64) => &[U::F64PromoteF32],
-        (Float64, Float32) => &[U::F32DemoteF64],
-        (Int32 | Uint32 | Bool, Int32 | Uint32) => &[],
-        (Int32 | Uint32 | Bool, Bool) => {
-            b.i32_const(0).binop(W::I32Ne);
-            return Ok(());
-        }
-        (Float32, Bool) => {
-            b.f32_const(0.0).binop(W::F32Ne);
-            return Ok(());
-        }
-        (Float64, Bool) => {
-            b.f64_const(0.0).binop(W::F64Ne);
-            return Ok(());
-        }
-        (Float16, _) | (_, Float16) => return Err(unsupported(Float16)),
-        (Float32, Float32) | (Float64, Float64) => &[],
+/// The reduction loop around `value` (an expression of `reduce_index`): accumulates in the
+/// output dtype, except that float sums and products accumulate in f64 and round once, as the
+/// cpu interpreter does.
+fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, value: E) -> E {
+    let wide = dtype.is_float() && matches!(op, ReduceOp::Sum | ReduceOp::Prod);
+    let acc_ty = if wide { ValType::F64 } else { value.ty() };
+    let acc = cx.tmp(acc_ty);
+    let identity = reduce_identity(op, dtype);
+    let init = match (acc_ty, dtype) {
+        (ValType::F64, _) => f64c(identity),
+        (ValType::F32, _) => E::F32(identity as f32),
+        (_, DType::Uint32) => i32c(identity as u32 as i32),
+        _ => i32c(identity as i32),
     };
-    for &op in ops {
-        b.unop(op);
-    }
-    Ok(())
+    let x = if wide { value.to_f64() } else { value };
+    let combined = ops::reduce_step(cx, op, dtype, acc.get(), x);
+    let r = cx.reduce_index;
+    let result = if wide && dtype == DType::Float32 {
+        acc.get().demote()
+    } else {
+        acc.get()
+    };
+    dsl::seq(
+        vec![
+            acc.set(init),
+            r.set(i32c(0)),
+            S::While(
+                r.get().ltu(i32c(size as u32 as i32)),
+                vec![acc.set(combined), r.set(r.get() + i32c(1))],
+            ),
+        ],
+        result,
+    )
 }
 
-fn binary_op(op: BinaryOp, dtype: DType) -> Result<W> {
-    use BinaryOp::*;
-    Ok(match (dtype, op) {
-        (DType::Float32, Add) => W::F32Add,
-        (DType::Float32, Sub) => W::F32Sub,
-        (DType::Float32, Mul) => W::F32Mul,
-        (DType::Float32, Div) => W::F32Div,
-        (DType::Float64, Add) => W::F64Add,
-        (DType::Float64, Sub) => W::F64Sub,
-        (DType::Float64, Mul) => W::F64Mul,
-        (DType::Float64, Div) => W::F64Div,
-        (DType::Int32 | DType::Uint32, Add) => W::I32Add,
-        (DType::Int32 | DType::Uint32, Sub) => W::I32Sub,
-        (DType::Int32 | DType::Uint32, Mul) => W::I32Mul,
-        (DType::Int32, Div) => W::I32DivS,
-        (DType::Int32, Rem) => W::I32RemS,
-        (DType::Uint32, Div) => W::I32DivU,
-        (DType::Uint32, Rem) => W::I32RemU,
-        (DType::Bool, Add) => W::I32Or,
-        (DType::Bool, Mul) => W::I32And,
-        _ => {
-            return Err(Error::new(
-                "wasm codegen",
-                format!(
-                    "{op:?} on {} is not supported by the wasm emitter yet",
-                    dtype.name()
-                ),
-            ))
+/// float16 anywhere in the kernel is a clear error (as in jax-js, the wasm device has none).
+fn check_dtypes(kernel: &Kernel) -> Result<()> {
+    fn walk(exp: &AluExp) -> Result<()> {
+        if exp.dtype == DType::Float16 {
+            return Err(unsupported(exp.dtype));
         }
-    })
+        exp.children().into_iter().try_for_each(walk)
+    }
+    if kernel.inputs.contains(&DType::Float16) {
+        return Err(unsupported(DType::Float16));
+    }
+    walk(&kernel.exp)
 }
 
-fn load_kind(dtype: DType) -> Result<LoadKind> {
-    Ok(match dtype {
-        DType::Float32 => LoadKind::F32,
-        DType::Float64 => LoadKind::F64,
-        DType::Int32 | DType::Uint32 | DType::Bool => LoadKind::I32 { atomic: false },
-        DType::Float16 => return Err(unsupported(dtype)),
-    })
-}
-
-fn store_kind(dtype: DType) -> Result<StoreKind> {
-    Ok(match dtype {
+pub(super) fn store_kind(dtype: DType) -> StoreKind {
+    match dtype {
         DType::Float32 => StoreKind::F32,
         DType::Float64 => StoreKind::F64,
-        DType::Int32 | DType::Uint32 | DType::Bool => StoreKind::I32 { atomic: false },
-        DType::Float16 => return Err(unsupported(dtype)),
-    })
-}
-
-fn mem_arg(dtype: DType) -> MemArg {
-    MemArg {
-        align: dtype.byte_size() as u32,
-        offset: 0,
+        _ => StoreKind::I32 { atomic: false },
     }
 }
 
-fn unsupported(dtype: DType) -> Error {
+pub(super) fn unsupported(dtype: DType) -> Error {
     Error::new(
         "wasm codegen",
         format!(

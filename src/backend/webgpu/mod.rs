@@ -4,6 +4,10 @@
 
 mod readback;
 pub mod wgsl;
+mod wgsl_alu;
+mod wgsl_exp;
+mod wgsl_lib;
+mod wgsl_trig;
 
 use std::collections::HashMap;
 

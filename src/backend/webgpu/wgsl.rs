@@ -1,10 +1,20 @@
 //! Kernel IR → WGSL compute shader. Bindings are the inputs in order, then the output; each
-//! invocation computes one output element. Bool is stored as `u32` (0 or 1).
+//! invocation computes one output element. Bool is stored as `u32` (0 or 1). The expression is
+//! emitted by `wgsl_alu`, the helper functions it calls come from `wgsl_lib`.
+//!
+//! A reduction runs as a loop inside the invocation of its output element, over
+//! `r in 0..size`, starting from [`reduce_identity`]. Float sums are compensated (Neumaier), so
+//! they stay within an ulp or so of the interpreter's f64 accumulation whatever the order of
+//! magnitudes; other combinations follow the interpreter's binary operations. Future work:
+//! workgroup-tree reductions (one workgroup per output, shared-memory halving) for long
+//! reductions and few outputs, where one invocation per output leaves the GPU idle.
 
 use std::fmt::Write;
 
+use super::wgsl_alu::{storage_type, to_storage, value_type, Emitter};
+use super::wgsl_lib::Helper;
 use crate::core::DType;
-use crate::kernel::{verify, AluExp, AluKind, BinaryOp, Kernel};
+use crate::kernel::{reduce_identity, verify, Kernel, ReduceOp, Reduction};
 use crate::util::{Error, Result};
 
 /// Invocations per workgroup along x.
@@ -12,28 +22,42 @@ pub const WORKGROUP_SIZE: u32 = 64;
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
     verify::verify(kernel)?;
-    if kernel.reduction.is_some() {
-        return Err(Error::new("webgpu", "reductions are not supported yet"));
-    }
-    let mut src = String::new();
-    for (i, &dtype) in kernel.inputs.iter().enumerate() {
-        let ty = storage_type(dtype)?;
+    let dtype = kernel.output_dtype();
+    let mut header = String::new();
+    for (i, &input) in kernel.inputs.iter().enumerate() {
+        let ty = storage_type(input)?;
         writeln!(
-            src,
+            header,
             "@group(0) @binding({i}) var<storage, read> in{i}: array<{ty}>;"
         )
         .unwrap();
     }
-    let out_ty = storage_type(kernel.output_dtype())?;
     writeln!(
-        src,
-        "@group(0) @binding({}) var<storage, read_write> out: array<{out_ty}>;",
-        kernel.inputs.len()
+        header,
+        "@group(0) @binding({}) var<storage, read_write> out: array<{}>;",
+        kernel.inputs.len(),
+        storage_type(dtype)?
     )
     .unwrap();
-    let body = expression(&kernel.exp)?;
+
+    let (mut emitter, result) = match kernel.reduction {
+        None => {
+            let mut e = Emitter::new(kernel.inputs.len(), "  ");
+            let v = e.emit(&kernel.exp)?;
+            (e, v)
+        }
+        Some(red) => reduction(kernel, red)?,
+    };
+    // Every binding must be used, or the pipeline's derived layout would lack it.
+    for (i, loaded) in emitter.loaded.iter().enumerate() {
+        if !loaded {
+            writeln!(emitter.body, "  _ = arrayLength(&in{i});").unwrap();
+        }
+    }
+    let body = emitter.body;
+    let store = to_storage(dtype, &result);
     write!(
-        src,
+        header,
         "
 @compute @workgroup_size({WORKGROUP_SIZE})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>,
@@ -41,91 +65,80 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
   let idx = gid.x + gid.y * groups.x * {WORKGROUP_SIZE}u;
   if (idx >= {size}u) {{ return; }}
   let i = i32(idx);
-  out[idx] = {body};
+{body}  out[idx] = {store};
 }}
 ",
         size = kernel.size
     )
     .unwrap();
-    Ok(src)
+    header.push_str(&emitter.helpers.source());
+    Ok(header)
 }
 
-fn storage_type(dtype: DType) -> Result<&'static str> {
-    match dtype {
-        DType::Float32 => Ok("f32"),
-        DType::Int32 => Ok("i32"),
-        DType::Uint32 | DType::Bool => Ok("u32"),
-        DType::Float64 => Err(Error::new(
+/// The statements of a reducing kernel; returns the emitter and the name of the result.
+fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
+    let dtype = kernel.output_dtype();
+    let ty = value_type(dtype)?;
+    if dtype == DType::Bool && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod) {
+        return Err(Error::new(
             "webgpu",
-            "float64 is not supported on the webgpu device; use the \"cpu\" or \"wasm\" device",
-        )),
-        DType::Float16 => Err(Error::new(
-            "webgpu",
-            "float16 is not supported on webgpu yet",
-        )),
+            format!("{:?} reduction of bool is not defined", red.op),
+        ));
     }
-}
-
-fn expression(exp: &AluExp) -> Result<String> {
-    Ok(match &exp.kind {
-        AluKind::Const(bits) => constant(exp.dtype, f64::from_bits(*bits))?,
-        AluKind::Index => "i".to_string(),
-        AluKind::Load { input, index } => format!("in{input}[{}]", expression(index)?),
-        AluKind::Cast(a) => cast(exp.dtype, a)?,
-        AluKind::Binary(op, a, b) => {
-            let symbol = match (op, exp.dtype) {
-                (BinaryOp::Add, DType::Bool) => "|",
-                (BinaryOp::Mul, DType::Bool) => "&",
-                (_, DType::Bool) => {
-                    return Err(Error::new(
-                        "webgpu",
-                        format!("{op:?} is not defined on bool"),
-                    ))
-                }
-                (BinaryOp::Add, _) => "+",
-                (BinaryOp::Sub, _) => "-",
-                (BinaryOp::Mul, _) => "*",
-                (BinaryOp::Div, _) => "/",
-                (BinaryOp::Rem, _) => "%",
-                (op, _) => {
-                    return Err(Error::new(
-                        "webgpu",
-                        format!("{op:?} is not supported by the WGSL emitter yet"),
-                    ))
-                }
-            };
-            format!("({} {symbol} {})", expression(a)?, expression(b)?)
+    if red.size > i32::MAX as usize {
+        return Err(Error::new(
+            "webgpu",
+            format!("reduction of {} elements is too long", red.size),
+        ));
+    }
+    let mut e = Emitter::new(kernel.inputs.len(), "  ");
+    let identity = e.constant(dtype, reduce_identity(red.op, dtype))?;
+    let compensated = dtype == DType::Float32 && red.op == ReduceOp::Sum;
+    writeln!(e.body, "  var acc: {ty} = {identity};").unwrap();
+    if compensated {
+        writeln!(e.body, "  var comp: f32 = 0.0f;").unwrap();
+    }
+    writeln!(
+        e.body,
+        "  for (var r: i32 = 0i; r < {}i; r = r + 1i) {{",
+        red.size
+    )
+    .unwrap();
+    e.set_indent("    ");
+    let x = e.emit(&kernel.exp)?;
+    let combine = match (red.op, dtype) {
+        (ReduceOp::Sum, DType::Float32) => format!(
+            "let t = acc + {x};\n    \
+             comp = comp + select(({x} - t) + acc, (acc - t) + {x}, abs(acc) >= abs({x}));\n    \
+             acc = t;"
+        ),
+        (ReduceOp::Sum, _) => format!("acc = acc + {x};"),
+        (ReduceOp::Prod, _) => format!("acc = acc * {x};"),
+        (ReduceOp::Max, DType::Bool) => format!("acc = acc | {x};"),
+        (ReduceOp::Min, DType::Bool) => format!("acc = acc & {x};"),
+        (ReduceOp::Max, DType::Float32) => {
+            e.helpers.add(Helper::MaxF32);
+            format!("acc = ox_max_f32(acc, {x});")
         }
-        other => {
-            return Err(Error::new(
-                "webgpu",
-                format!("{other:?} is not supported by the WGSL emitter yet"),
-            ))
+        (ReduceOp::Min, DType::Float32) => {
+            e.helpers.add(Helper::MinF32);
+            format!("acc = ox_min_f32(acc, {x});")
         }
-    })
-}
-
-/// WGSL conversions: bool is a u32 0/1 here, so conversions to bool compare with zero.
-fn cast(dtype: DType, a: &AluExp) -> Result<String> {
-    let inner = expression(a)?;
-    Ok(match dtype {
-        DType::Bool => format!("u32({inner} != {})", constant(a.dtype, 0.0)?),
-        _ => format!("{}({inner})", storage_type(dtype)?),
-    })
-}
-
-fn constant(dtype: DType, v: f64) -> Result<String> {
-    Ok(match dtype {
-        DType::Float32 if (v as f32).is_finite() => format!("{:?}f", v as f32),
-        DType::Float32 => format!("bitcast<f32>({:#x}u)", (v as f32).to_bits()),
-        DType::Int32 if v as i32 != i32::MIN => format!("{}i", v as i32),
-        DType::Int32 => format!("bitcast<i32>({:#x}u)", v as i32 as u32),
-        DType::Uint32 => format!("{}u", v as u32),
-        DType::Bool => format!("{}u", (v != 0.0) as u32),
-        other => {
-            return Err(storage_type(other)
-                .err()
-                .unwrap_or_else(|| Error::msg("webgpu")))
-        }
-    })
+        (ReduceOp::Max, _) => format!("acc = max(acc, {x});"),
+        (ReduceOp::Min, _) => format!("acc = min(acc, {x});"),
+    };
+    writeln!(e.body, "    {combine}\n  }}").unwrap();
+    e.set_indent("  ");
+    let result = if compensated {
+        // The compensation is meaningless once the sum is ±∞ or NaN.
+        writeln!(
+            e.body,
+            "  let sum = select(acc, acc + comp, (bitcast<u32>(acc) & 0x7f800000u) != 0x7f800000u);"
+        )
+        .unwrap();
+        "sum".to_string()
+    } else {
+        "acc".to_string()
+    };
+    Ok((e, result))
 }

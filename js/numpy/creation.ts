@@ -1,0 +1,128 @@
+/** Array creation: zeros, ones, full (and their *Like forms), eye, identity, arange, linspace. */
+import { call, wasm } from "../bridge.js";
+import { Array } from "../array.js";
+import { DType, parseDType } from "../dtype.js";
+import { defaultDevice, type Device } from "../device.js";
+
+export interface DTypeAndDevice {
+  dtype?: DType;
+  device?: Device;
+}
+
+function checkOptions(fn: string, opts: object, allowed: string[]): void {
+  const unknown = Object.keys(opts).filter((k) => !allowed.includes(k));
+  if (unknown.length) throw new TypeError(`${fn}: unknown option(s) ${unknown.join(", ")}`);
+}
+
+function shapeOf(fn: string, shape: number | number[]): Float64Array {
+  const dims = typeof shape === "number" ? [shape] : shape;
+  if (!globalThis.Array.isArray(dims))
+    throw new TypeError(`${fn}: shape must be a list of integers`);
+  return new Float64Array(dims);
+}
+
+function fill(
+  fn: string,
+  shape: number | number[],
+  value: number,
+  opts: DTypeAndDevice,
+  dtype: DType,
+): Array {
+  checkOptions(fn, opts, ["dtype", "device"]);
+  const d = opts.dtype === undefined ? dtype : parseDType(fn, opts.dtype);
+  const device = opts.device ?? defaultDevice();
+  return new Array(call(() => wasm.full(fn, shapeOf(fn, shape), value, d, device)));
+}
+
+export function zeros(shape: number | number[], opts: DTypeAndDevice = {}): Array {
+  return fill("zeros", shape, 0, opts, DType.Float32);
+}
+
+export function ones(shape: number | number[], opts: DTypeAndDevice = {}): Array {
+  return fill("ones", shape, 1, opts, DType.Float32);
+}
+
+/** Filled with `fillValue`; the dtype follows the value (number → float32, boolean → bool). */
+export function full(
+  shape: number | number[],
+  fillValue: number | boolean,
+  opts: DTypeAndDevice = {},
+): Array {
+  const dtype = typeof fillValue === "boolean" ? DType.Bool : DType.Float32;
+  return fill("full", shape, Number(fillValue), opts, dtype);
+}
+
+export interface LikeOptions extends DTypeAndDevice {
+  shape?: number[];
+}
+
+function like(fn: string, a: Array, value: number, opts: LikeOptions): Array {
+  checkOptions(fn, opts, ["dtype", "device", "shape"]);
+  if (!(a instanceof Array)) throw new TypeError(`${fn}: expected an Array`);
+  const { shape, ...rest } = opts;
+  return fill(fn, shape ?? a.shape, value, { device: a.device, ...rest }, a.dtype);
+}
+
+export function zerosLike(a: Array, opts: LikeOptions = {}): Array {
+  return like("zerosLike", a, 0, opts);
+}
+
+export function onesLike(a: Array, opts: LikeOptions = {}): Array {
+  return like("onesLike", a, 1, opts);
+}
+
+export function fullLike(a: Array, fillValue: number | boolean, opts: LikeOptions = {}): Array {
+  return like("fullLike", a, Number(fillValue), opts);
+}
+
+/** An N×M matrix with ones on diagonal `k` (default float32). */
+export function eye(
+  numRows: number,
+  numCols?: number,
+  opts: DTypeAndDevice & { k?: number } = {},
+): Array {
+  checkOptions("eye", opts, ["dtype", "device", "k"]);
+  const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("eye", opts.dtype);
+  const device = opts.device ?? defaultDevice();
+  return new Array(call(() => wasm.eye(numRows, numCols ?? numRows, opts.k ?? 0, dtype, device)));
+}
+
+export function identity(n: number, opts: DTypeAndDevice = {}): Array {
+  return eye(n, n, opts);
+}
+
+/**
+ * `[start, stop)` in steps of `step`; with one argument, `[0, start)`. Integer arguments give
+ * int32 (jax-js's default), fractional ones float32.
+ */
+export function arange(
+  start: number,
+  stop?: number | null,
+  step = 1,
+  opts: DTypeAndDevice = {},
+): Array {
+  checkOptions("arange", opts, ["dtype", "device"]);
+  if (stop == null) [start, stop] = [0, start];
+  const integral = [start, stop, step].every(Number.isInteger);
+  const dtype =
+    opts.dtype === undefined
+      ? integral
+        ? DType.Int32
+        : DType.Float32
+      : parseDType("arange", opts.dtype);
+  const device = opts.device ?? defaultDevice();
+  return new Array(call(() => wasm.arange(start, stop!, step, dtype, device)));
+}
+
+export function linspace(
+  start: number,
+  stop: number,
+  num = 50,
+  endpoint = true,
+  opts: DTypeAndDevice = {},
+): Array {
+  checkOptions("linspace", opts, ["dtype", "device"]);
+  const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("linspace", opts.dtype);
+  const device = opts.device ?? defaultDevice();
+  return new Array(call(() => wasm.linspace(start, stop, num, endpoint, dtype, device)));
+}

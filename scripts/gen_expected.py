@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Generates tests/data/numpy_expected.json: inputs and NumPy's outputs for the numpy functions
+oxjax implements, the independent oracle of tests/api/numpy.test.mjs.
+
+Run by developers when cases change (`pip install numpy==2.1.3 && python3 scripts/gen_expected.py`);
+the JSON is committed, so tests need no Python. Non-finite numbers are written as the strings
+"nan", "inf" and "-inf". Each case states its tolerance: 0 for exactly rounded operations,
+a relative tolerance for transcendentals and compositions.
+"""
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "numpy_expected.json"
+rng = np.random.default_rng(20261122)
+
+
+def enc(a):
+    a = np.asarray(a)
+    def one(v):
+        if a.dtype == np.bool_:
+            return bool(v)
+        v = float(v)
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    return {"shape": list(a.shape), "dtype": str(a.dtype), "data": [one(v) for v in a.ravel()]}
+
+
+f32 = np.float32
+X = (rng.standard_normal((3, 4)) * 3).astype(f32)
+POS = (rng.random((3, 4)) * 10 + 0.1).astype(f32)
+UNIT = (rng.random((3, 4)) * 1.98 - 0.99).astype(f32)
+BIG = (rng.random((3, 4)) * 10 + 1.01).astype(f32)
+SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.5, -2.5, 1e-30], dtype=f32)
+INTS = rng.integers(-20, 20, (3, 4)).astype(np.int32)
+INTS2 = np.where(rng.integers(-9, 9, (3, 4)) == 0, 3, rng.integers(-9, 9, (3, 4))).astype(np.int32)
+Y_ROW = (rng.standard_normal((4,)) * 2 + 0.5).astype(f32)
+
+cases = []
+
+
+def unary(name, fn, x, rtol=0.0, atol=0.0):
+    with np.errstate(all="ignore"):
+        out = fn(x)
+    cases.append({"fn": name, "args": [enc(x)], "out": enc(out), "rtol": rtol, "atol": atol})
+
+
+def binary(name, fn, x, y, rtol=0.0, atol=0.0, cast=None):
+    with np.errstate(all="ignore"):
+        out = fn(x, y)
+    if cast is not None:
+        out = out.astype(cast)
+    cases.append({"fn": name, "args": [enc(x), enc(y)], "out": enc(out), "rtol": rtol, "atol": atol})
+
+
+def reduce(name, fn, x, axis, keepdims=False, rtol=0.0, atol=0.0):
+    out = fn(x, axis=axis, keepdims=keepdims)
+    cases.append({"fn": name, "args": [enc(x)], "axis": axis if axis is None or isinstance(axis, int) else list(axis),
+                  "keepdims": keepdims, "out": enc(out), "rtol": rtol, "atol": atol})
+
+
+TRANS = 4e-7  # a few float32 ulp
+COMPOSED = 1e-5  # compositions of several rounded operations
+for name, fn in [("negative", np.negative), ("abs", np.abs), ("floor", np.floor), ("ceil", np.ceil),
+                 ("trunc", np.trunc), ("sign", np.sign), ("square", np.square)]:
+    unary(name, fn, X)
+    unary(name, fn, SPECIAL)
+unary("sqrt", np.sqrt, POS)
+unary("sqrt", np.sqrt, SPECIAL)
+unary("reciprocal", np.reciprocal, X)
+for name, fn, x in [("exp", np.exp, X), ("log", np.log, POS), ("sin", np.sin, X), ("cos", np.cos, X),
+                    ("arcsin", np.arcsin, UNIT), ("arctan", np.arctan, X), ("tanh", np.tanh, X)]:
+    unary(name, fn, x, rtol=TRANS, atol=1e-7)
+for name, fn, x in [("exp2", np.exp2, X), ("expm1", np.expm1, X), ("log2", np.log2, POS),
+                    ("log10", np.log10, POS), ("log1p", np.log1p, POS), ("tan", np.tan, UNIT),
+                    ("arccos", np.arccos, UNIT), ("sinh", np.sinh, UNIT), ("cosh", np.cosh, UNIT),
+                    ("arcsinh", np.arcsinh, X), ("arccosh", np.arccosh, BIG), ("arctanh", np.arctanh, UNIT),
+                    ("deg2rad", np.deg2rad, X), ("rad2deg", np.rad2deg, X)]:
+    unary(name, fn, x, rtol=COMPOSED, atol=1e-6)
+for name, fn in [("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite)]:
+    unary(name, fn, SPECIAL)
+    unary(name, fn, INTS)
+for name, fn in [("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
+                 ("divide", np.divide), ("minimum", np.minimum), ("maximum", np.maximum)]:
+    binary(name, fn, X, Y_ROW)
+binary("floorDivide", np.floor_divide, X, Y_ROW)
+binary("remainder", np.remainder, X, Y_ROW, atol=1e-6)
+binary("fmod", np.fmod, X, Y_ROW, atol=1e-6)
+binary("floorDivide", np.floor_divide, INTS, INTS2)
+binary("remainder", np.remainder, INTS, INTS2)
+binary("fmod", np.fmod, INTS, INTS2)
+binary("divide", np.divide, INTS, INTS2, rtol=1e-7, cast=f32)  # jax-js: int/int is float32
+binary("add", np.add, INTS, INTS2)
+binary("arctan2", np.arctan2, X, Y_ROW, rtol=COMPOSED, atol=1e-6)
+binary("hypot", np.hypot, X, Y_ROW, rtol=COMPOSED)
+for name, fn in [("equal", np.equal), ("notEqual", np.not_equal), ("less", np.less),
+                 ("lessEqual", np.less_equal), ("greater", np.greater), ("greaterEqual", np.greater_equal)]:
+    binary(name, fn, X, Y_ROW)
+    binary(name, fn, INTS, INTS2)
+B1 = X > 0
+B2 = Y_ROW > 0
+for name, fn in [("logicalAnd", np.logical_and), ("logicalOr", np.logical_or), ("logicalXor", np.logical_xor)]:
+    binary(name, fn, B1, B2)
+unary("logicalNot", np.logical_not, B1)
+for axis in [None, 0, 1, (0, 1), -1]:
+    reduce("sum", np.sum, X, axis, rtol=1e-6, atol=1e-6)
+    reduce("max", np.max, X, axis)
+    reduce("min", np.min, X, axis)
+    reduce("prod", np.prod, X, axis, rtol=1e-6)
+    reduce("mean", np.mean, X, axis, rtol=1e-6, atol=1e-6)
+    reduce("all", np.all, B1, axis)
+    reduce("any", np.any, B1, axis)
+reduce("sum", np.sum, X, 1, keepdims=True, rtol=1e-6, atol=1e-6)
+reduce("max", np.max, INTS, 0, keepdims=True)
+reduce("sum", np.sum, INTS, None)
+
+def creation(name, args, opts, out):
+    cases.append({"fn": name, "create": args, "opts": opts, "out": enc(out), "rtol": 0.0, "atol": 0.0})
+
+
+creation("zeros", [[2, 3]], {}, np.zeros((2, 3), f32))
+creation("ones", [[4]], {"dtype": "int32"}, np.ones(4, np.int32))
+creation("full", [[2, 2], 7.5], {}, np.full((2, 2), 7.5, f32))
+creation("full", [[3], True], {}, np.full(3, True))
+creation("eye", [3, None], {}, np.eye(3, dtype=f32))
+creation("eye", [2, 4], {"k": 1}, np.eye(2, 4, k=1, dtype=f32))
+creation("identity", [2], {"dtype": "int32"}, np.identity(2, dtype=np.int32))
+creation("arange", [5, None, 1], {}, np.arange(5, dtype=np.int32))
+creation("arange", [2, 11, 3], {}, np.arange(2, 11, 3, dtype=np.int32))
+creation("arange", [5, -3, -2], {}, np.arange(5, -3, -2, dtype=np.int32))
+creation("arange", [0, 2, 0.25], {}, np.arange(0, 2, 0.25).astype(f32))
+creation("linspace", [0, 1, 7, True], {}, np.linspace(0, 1, 7).astype(f32))
+creation("linspace", [-2, 3, 4, False], {}, np.linspace(-2, 3, 4, endpoint=False).astype(f32))
+creation("linspace", [1, 10, 50, True], {}, np.linspace(1, 10, 50).astype(f32))
+
+OUT.parent.mkdir(exist_ok=True)
+OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
+print(f"wrote {len(cases)} cases to {OUT}")

@@ -1,0 +1,159 @@
+//! The math routines of a kernel module: each transcendental a kernel uses is emitted once, as
+//! a wasm function the kernel calls (`Lib` memoises them per module). Routines compute in f64;
+//! a float32 routine widens its argument, calls the f64 one and rounds once, which keeps f32
+//! results within an ulp of the correctly rounded value. The routines themselves live in
+//! `math_exp` (exp, log, fmod), `math_trig` (sin, cos), `math_inv` (asin, atan) and `math_erf`
+//! (tanh, erf, erfc); this file has the registry and shared helpers (Horner evaluation, powers
+//! of two, exact products).
+
+use std::collections::HashMap;
+
+use walrus::{FunctionId, Module, ValType};
+
+use super::dsl::{f64_bits, function, i32c, i64c, Var, E, S};
+use super::{math_erf, math_exp, math_inv, math_trig};
+use crate::kernel::UnaryOp;
+
+/// A routine of the library.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Routine {
+    /// A unary transcendental on f32 (`true`) or f64.
+    Op(UnaryOp, bool),
+    /// f64 remainder with the sign of the dividend (C `fmod`).
+    Fmod,
+    /// erfc(x) for x ≥ 0.84375 (shared by erf and erfc).
+    ErfcTail,
+    /// Word `k` of the bits of 2/π (for the trigonometric argument reduction).
+    TwoOverPi,
+}
+
+/// The routines emitted so far in one module.
+#[derive(Default)]
+pub struct Lib {
+    funcs: HashMap<Routine, FunctionId>,
+}
+
+impl Lib {
+    /// The function computing `op` on f32 (`f32 = true`) or f64, emitting it on first use.
+    pub fn get(&mut self, m: &mut Module, op: UnaryOp, f32: bool) -> FunctionId {
+        self.routine(m, Routine::Op(op, f32))
+    }
+
+    pub fn fmod(&mut self, m: &mut Module) -> FunctionId {
+        self.routine(m, Routine::Fmod)
+    }
+
+    pub fn routine(&mut self, m: &mut Module, r: Routine) -> FunctionId {
+        if let Some(&f) = self.funcs.get(&r) {
+            return f;
+        }
+        let f = match r {
+            Routine::Op(op, true) => {
+                let inner = self.routine(m, Routine::Op(op, false));
+                narrow(m, inner)
+            }
+            Routine::Op(op, false) => match op {
+                UnaryOp::Exp => math_exp::exp(m),
+                UnaryOp::Log => math_exp::log(m),
+                UnaryOp::Sin => math_trig::sin_cos(self, m, false),
+                UnaryOp::Cos => math_trig::sin_cos(self, m, true),
+                UnaryOp::Asin => math_inv::asin(m),
+                UnaryOp::Atan => math_inv::atan(m),
+                UnaryOp::Tanh => {
+                    let exp = self.routine(m, Routine::Op(UnaryOp::Exp, false));
+                    math_erf::tanh(m, exp)
+                }
+                UnaryOp::Erf => {
+                    let tail = self.routine(m, Routine::ErfcTail);
+                    math_erf::erf(m, tail)
+                }
+                UnaryOp::Erfc => {
+                    let tail = self.routine(m, Routine::ErfcTail);
+                    math_erf::erfc(m, tail)
+                }
+                other => unreachable!("{other:?} has a wasm instruction"),
+            },
+            Routine::Fmod => math_exp::fmod(m),
+            Routine::ErfcTail => {
+                let exp = self.routine(m, Routine::Op(UnaryOp::Exp, false));
+                math_erf::erfc_tail(m, exp)
+            }
+            Routine::TwoOverPi => math_trig::two_over_pi(m),
+        };
+        self.funcs.insert(r, f);
+        f
+    }
+}
+
+/// The f32 version of an f64 routine: widen, call, round once.
+fn narrow(m: &mut Module, inner: FunctionId) -> FunctionId {
+    let x = Var::new(m, ValType::F32);
+    let body = [S::Return(
+        E::Call(inner, ValType::F64, vec![x.get().to_f64()]).demote(),
+    )];
+    function(m, &[x], ValType::F32, &body)
+}
+
+/// The f64 with these bits.
+pub fn c(bits: u64) -> E {
+    f64_bits(bits)
+}
+
+/// `p(x)` for coefficients given highest degree first (as f64 bit patterns), by Horner's rule;
+/// `x` should be a local (it is repeated).
+pub fn horner(coeffs: &[u64], x: &E) -> E {
+    let mut acc = c(coeffs[0]);
+    for &k in &coeffs[1..] {
+        acc = acc * x.clone() + c(k);
+    }
+    acc
+}
+
+/// Horner's rule for coefficients given as f64 values, highest degree first.
+pub fn horner_f(coeffs: &[f64], x: &E) -> E {
+    let bits: Vec<u64> = coeffs.iter().map(|v| v.to_bits()).collect();
+    horner(&bits, x)
+}
+
+/// 2^k as an f64 for an i32 `k` in −1022..=1023.
+pub fn pow2(k: E) -> E {
+    ((k + i32c(1023)).extend_s().shl(i64c(52))).from_bits()
+}
+
+/// `x · 2^k` for an i32 local `k` in −2044..=2046, rounding once (the first factor is exact
+/// when `x` is near 1).
+pub fn scale(x: E, k: Var) -> E {
+    let half = k.get().shr_s(i32c(1));
+    x * pow2(half.clone()) * pow2(k.get() - half)
+}
+
+/// The top 26 significant bits of an f64 (for exact products without fma).
+pub fn high_half(x: E) -> E {
+    (x.bits() & i64c(0xffff_ffff_f800_0000_u64 as i64)).from_bits()
+}
+
+/// Sets `hi + lo = a · b` exactly (Dekker), for f64 locals `a`, `b` and scratch locals.
+pub fn two_prod(m: &mut Module, a: Var, b: Var, hi: Var, lo: Var) -> Vec<S> {
+    let (ah, al, bh, bl) = (
+        Var::new(m, ValType::F64),
+        Var::new(m, ValType::F64),
+        Var::new(m, ValType::F64),
+        Var::new(m, ValType::F64),
+    );
+    vec![
+        ah.set(high_half(a.get())),
+        al.set(a.get() - ah.get()),
+        bh.set(high_half(b.get())),
+        bl.set(b.get() - bh.get()),
+        hi.set(a.get() * b.get()),
+        lo.set(
+            ((ah.get() * bh.get() - hi.get()) + ah.get() * bl.get() + al.get() * bh.get())
+                + al.get() * bl.get(),
+        ),
+    ]
+}
+
+/// A fresh f64 local.
+pub fn f64_var(m: &mut Module) -> Var {
+    Var::new(m, ValType::F64)
+}

@@ -1,0 +1,249 @@
+//! Lowering of the Kernel IR's ALU nodes to `dsl` expressions, with the exact semantics of the
+//! cpu interpreter (`backend/cpu/scalar.rs`): wrapping integer arithmetic, integer division and
+//! remainder that never trap (x / 0 = 0, i32::MIN / −1 = i32::MIN), shifts modulo 32,
+//! NaN-propagating float min/max, IEEE comparisons, saturating casts with NaN → 0, and `Where`
+//! as an `if/else` so only the chosen side runs. Transcendentals call routines from `math`.
+
+use walrus::ir::{LoadKind, UnaryOp as U};
+use walrus::ValType;
+
+use super::dsl::{cond, i32c, select, seq, E};
+use super::{unsupported, Cx};
+use crate::core::DType;
+use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use crate::util::{Error, Result};
+
+/// The wasm value type that holds a dtype (bool is an i32 0 or 1).
+pub fn val_type(dtype: DType) -> Result<ValType> {
+    Ok(match dtype {
+        DType::Float32 => ValType::F32,
+        DType::Float64 => ValType::F64,
+        DType::Int32 | DType::Uint32 | DType::Bool => ValType::I32,
+        DType::Float16 => return Err(unsupported(dtype)),
+    })
+}
+
+pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
+    Ok(match &exp.kind {
+        AluKind::Const(bits) => constant(exp.dtype, f64::from_bits(*bits))?,
+        AluKind::Index => cx.index.get(),
+        AluKind::ReduceIndex => cx.reduce_index.get(),
+        AluKind::Load { input, index } => {
+            let i = lower(cx, index)?;
+            let ty = val_type(exp.dtype)?;
+            let kind = match ty {
+                ValType::F32 => LoadKind::F32,
+                ValType::F64 => LoadKind::F64,
+                _ => LoadKind::I32 { atomic: false },
+            };
+            let addr = cx.inputs[*input].get() + i * i32c(exp.dtype.byte_size() as i32);
+            E::Load(cx.memory, kind, ty, Box::new(addr))
+        }
+        AluKind::Unary(op, a) => {
+            let x = lower(cx, a)?;
+            unary(cx, *op, exp.dtype, x)?
+        }
+        AluKind::Binary(op, a, b) => {
+            let (x, y) = (lower(cx, a)?, lower(cx, b)?);
+            binary(cx, *op, exp.dtype, x, y)?
+        }
+        AluKind::Compare(op, a, b) => {
+            let (x, y) = (lower(cx, a)?, lower(cx, b)?);
+            let signed = a.dtype == DType::Int32 || a.dtype.is_float();
+            match (op, signed) {
+                (CompareOp::Lt, true) => x.lt(y),
+                (CompareOp::Lt, false) => x.ltu(y),
+                (CompareOp::Le, true) => x.le(y),
+                (CompareOp::Le, false) => x.leu(y),
+                (CompareOp::Eq, _) => x.eq(y),
+                (CompareOp::Ne, _) => x.ne(y),
+            }
+        }
+        AluKind::Where(c, a, b) => cond(lower(cx, c)?, lower(cx, a)?, lower(cx, b)?),
+        AluKind::Cast(a) => {
+            let x = lower(cx, a)?;
+            cast(cx, x, a.dtype, exp.dtype)?
+        }
+        AluKind::Bitcast(a) => {
+            let x = lower(cx, a)?;
+            match (val_type(a.dtype)?, val_type(exp.dtype)?) {
+                (ValType::F32, ValType::I32) | (ValType::I32, ValType::F32) => x.from_bits_or_bits(),
+                (p, q) if p == q => x,
+                _ => {
+                    return Err(Error::new(
+                        "wasm codegen",
+                        format!("cannot bitcast {:?} to {:?}", a.dtype, exp.dtype),
+                    ))
+                }
+            }
+        }
+    })
+}
+
+impl E {
+    /// f32 ↔ i32 reinterpretation.
+    fn from_bits_or_bits(self) -> E {
+        if self.ty() == ValType::F32 {
+            self.bits()
+        } else {
+            self.from_bits()
+        }
+    }
+}
+
+/// A constant of `dtype`, converted from f64 as the interpreter does.
+fn constant(dtype: DType, v: f64) -> Result<E> {
+    Ok(match dtype {
+        DType::Float32 => E::F32(v as f32),
+        DType::Float64 => E::F64(v),
+        DType::Int32 => i32c(v as i32),
+        DType::Uint32 => i32c(v as u32 as i32),
+        DType::Bool => i32c((v != 0.0) as i32),
+        DType::Float16 => return Err(unsupported(dtype)),
+    })
+}
+
+/// Binds `x` to a fresh local so it can be used more than once; returns (statement, use).
+fn bind(cx: &mut Cx, x: E) -> (super::dsl::S, E) {
+    let v = cx.tmp(x.ty());
+    (v.set(x), v.get())
+}
+
+fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
+    use UnaryOp::*;
+    Ok(match (op, dtype) {
+        (Neg, _) => -x,
+        (Abs, DType::Uint32) => x,
+        (Abs, DType::Int32) => {
+            let (s, v) = bind(cx, x);
+            seq(vec![s], select(v.clone().lt(i32c(0)), -v.clone(), v))
+        }
+        (Abs, _) => x.abs(),
+        (Not, DType::Bool) => x ^ i32c(1),
+        (Not, _) => x ^ i32c(-1),
+        (Reciprocal, DType::Float32) => E::F32(1.0) / x,
+        (Reciprocal, _) => E::F64(1.0) / x,
+        (Floor, _) => x.floor(),
+        (Ceil, _) => x.ceil(),
+        (Sqrt, _) => x.sqrt(),
+        (Exp | Log | Sin | Cos | Asin | Atan | Tanh | Erf | Erfc, _) => {
+            let f = cx.lib.get(&mut cx.module, op, dtype == DType::Float32);
+            E::Call(f, x.ty(), vec![x])
+        }
+    })
+}
+
+fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
+    use BinaryOp::*;
+    let float = dtype.is_float();
+    let signed = dtype == DType::Int32;
+    Ok(match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div if float => x / y,
+        Rem if float => {
+            let f = cx.lib.fmod(&mut cx.module);
+            if dtype == DType::Float32 {
+                E::Call(f, ValType::F64, vec![x.to_f64(), y.to_f64()]).demote()
+            } else {
+                E::Call(f, ValType::F64, vec![x, y])
+            }
+        }
+        Min if float => x.fmin(y),
+        Max if float => x.fmax(y),
+        Div | Rem => {
+            let (sx, x) = bind(cx, x);
+            let (sy, y) = bind(cx, y);
+            let value = match (op, signed) {
+                // i32::MIN / −1 wraps to i32::MIN; x % −1 is 0: neither may reach the trapping
+                // instruction.
+                (Div, true) => cond(
+                    y.clone().eq(i32c(-1)),
+                    -x.clone(),
+                    x.clone().div_s(y.clone()),
+                ),
+                (Div, false) => x.clone().div_u(y.clone()),
+                (_, true) => cond(
+                    y.clone().eq(i32c(-1)),
+                    i32c(0),
+                    x.clone().rem_s(y.clone()),
+                ),
+                (_, false) => x.clone().rem_u(y.clone()),
+            };
+            seq(vec![sx, sy], cond(y.eqz(), i32c(0), value))
+        }
+        Min | Max => {
+            let (sx, x) = bind(cx, x);
+            let (sy, y) = bind(cx, y);
+            let less = if signed {
+                x.clone().lt(y.clone())
+            } else {
+                x.clone().ltu(y.clone())
+            };
+            let pick = if op == Min {
+                select(less, x, y)
+            } else {
+                select(less, y, x)
+            };
+            seq(vec![sx, sy], pick)
+        }
+        And => x & y,
+        Or => x | y,
+        Xor => x ^ y,
+        Shl => x.shl(y),
+        Shr if signed => x.shr_s(y),
+        Shr => x.shr_u(y),
+    })
+}
+
+/// One step of a reduction: `acc op x`, as `Scalar::reduce` defines it.
+pub fn reduce_step(cx: &mut Cx, op: ReduceOp, dtype: DType, acc: E, x: E) -> E {
+    let binop = match (op, dtype) {
+        (ReduceOp::Sum, DType::Bool) | (ReduceOp::Max, DType::Bool) => return acc | x,
+        (ReduceOp::Prod, DType::Bool) | (ReduceOp::Min, DType::Bool) => return acc & x,
+        (ReduceOp::Sum, _) => BinaryOp::Add,
+        (ReduceOp::Prod, _) => BinaryOp::Mul,
+        (ReduceOp::Max, _) => BinaryOp::Max,
+        (ReduceOp::Min, _) => BinaryOp::Min,
+    };
+    binary(cx, binop, dtype, acc, x).expect("reductions lower without errors")
+}
+
+/// Conversions between dtypes, as `Scalar::cast` (through f64): float → integer truncates and
+/// saturates with NaN → 0, int32 ↔ uint32 saturate too (−1 → 0, 2³¹ → i32::MAX), anything →
+/// bool is `!= 0` (NaN → true), bool → number is 0 or 1.
+fn cast(cx: &mut Cx, x: E, from: DType, to: DType) -> Result<E> {
+    use DType::*;
+    let op = |u: U, ty: ValType| Ok(x.clone().unop(u, ty));
+    match (from, to) {
+        (a, b) if a == b => Ok(x),
+        (Float16, _) | (_, Float16) => Err(unsupported(Float16)),
+        (Int32 | Bool, Float32) => op(U::F32ConvertSI32, ValType::F32),
+        (Uint32, Float32) => op(U::F32ConvertUI32, ValType::F32),
+        (Int32 | Bool, Float64) => op(U::F64ConvertSI32, ValType::F64),
+        (Uint32, Float64) => op(U::F64ConvertUI32, ValType::F64),
+        (Float32, Int32) => op(U::I32TruncSSatF32, ValType::I32),
+        (Float32, Uint32) => op(U::I32TruncUSatF32, ValType::I32),
+        (Float64, Int32) => op(U::I32TruncSSatF64, ValType::I32),
+        (Float64, Uint32) => op(U::I32TruncUSatF64, ValType::I32),
+        (Float32, Float64) => op(U::F64PromoteF32, ValType::F64),
+        (Float64, Float32) => op(U::F32DemoteF64, ValType::F32),
+        (Bool, Int32 | Uint32) => Ok(x),
+        (Int32, Uint32) => {
+            let (s, v) = bind(cx, x);
+            Ok(seq(vec![s], select(v.clone().lt(i32c(0)), i32c(0), v)))
+        }
+        (Uint32, Int32) => {
+            let (s, v) = bind(cx, x);
+            Ok(seq(vec![s], select(v.clone().lt(i32c(0)), i32c(i32::MAX), v)))
+        }
+        (Int32 | Uint32, Bool) => Ok(x.ne(i32c(0))),
+        (Float32, Bool) => Ok(x.ne(E::F32(0.0))),
+        (Float64, Bool) => Ok(x.ne(E::F64(0.0))),
+        _ => Err(Error::new(
+            "wasm codegen",
+            format!("cannot cast {from:?} to {to:?}"),
+        )),
+    }
+}

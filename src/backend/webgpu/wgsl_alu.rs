@@ -1,0 +1,287 @@
+//! Kernel IR expressions → WGSL statements. Each node becomes one `let` (so the nesting depth of
+//! the WGSL stays flat however deep the tree, well inside Tint's and naga's parser limits), and
+//! the emitter records which helper functions (see `wgsl_lib`) the kernel needs.
+//!
+//! Values live in registers as `f32`, `i32`, `u32` and `bool` (bool is `u32` 0/1 only in
+//! storage). Constants are function-scope `var`s: a `var` is never a const-expression, so WGSL's
+//! shader-creation errors for const-expressions that overflow, divide by zero or produce ±∞/NaN
+//! can never trigger, whatever the kernel's constants. `Where` is `select`, which evaluates both
+//! sides: that is safe because the other side has no effects and loads are indexed with `u32`
+//! (a guarded load's index may be negative or past the end; WGSL clamps or zeroes such runtime
+//! accesses, and a runtime index is never a shader-creation error).
+
+use std::fmt::Write;
+
+use super::wgsl_lib::{Helper, Helpers};
+use crate::core::DType;
+use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, UnaryOp};
+use crate::util::{Error, Result};
+
+fn unsupported(what: String) -> Error {
+    Error::new("webgpu", format!("{what} is not supported by the WGSL emitter"))
+}
+
+/// The WGSL type of a dtype in storage buffers.
+pub(super) fn storage_type(dtype: DType) -> Result<&'static str> {
+    match dtype {
+        DType::Float32 => Ok("f32"),
+        DType::Int32 => Ok("i32"),
+        DType::Uint32 | DType::Bool => Ok("u32"),
+        DType::Float64 => Err(Error::new(
+            "webgpu",
+            "float64 is not supported on the webgpu device; use the \"cpu\" or \"wasm\" device",
+        )),
+        DType::Float16 => Err(Error::new(
+            "webgpu",
+            "float16 is not supported on the webgpu device yet; use float32",
+        )),
+    }
+}
+
+/// The WGSL type of a dtype in registers.
+pub(super) fn value_type(dtype: DType) -> Result<&'static str> {
+    match dtype {
+        DType::Bool => Ok("bool"),
+        other => storage_type(other),
+    }
+}
+
+/// A register value converted for storing to a buffer of its dtype.
+pub(super) fn to_storage(dtype: DType, value: &str) -> String {
+    match dtype {
+        DType::Bool => format!("select(0u, 1u, {value})"),
+        _ => value.to_string(),
+    }
+}
+
+/// A WGSL literal of `value` (already converted to `dtype` by the caller's rules) for a `var`
+/// initializer; f32 constants are given by their bits (returned with `bits: true`).
+fn literal(dtype: DType, value: f64) -> Result<(String, bool)> {
+    Ok(match dtype {
+        DType::Float32 => (format!("{:#010x}u", (value as f32).to_bits()), true),
+        DType::Int32 => (format!("bitcast<i32>({:#010x}u)", value as i32 as u32), false),
+        DType::Uint32 => (format!("{}u", value as u32), false),
+        DType::Bool => ((value != 0.0).to_string(), false),
+        other => return Err(storage_type(other).unwrap_err()),
+    })
+}
+
+pub(super) struct Emitter {
+    /// The statements emitted so far.
+    pub body: String,
+    pub helpers: Helpers,
+    /// Which inputs the expression loads from.
+    pub loaded: Vec<bool>,
+    indent: String,
+    next: usize,
+}
+
+impl Emitter {
+    pub fn new(inputs: usize, indent: &str) -> Emitter {
+        Emitter {
+            body: String::new(),
+            helpers: Helpers::default(),
+            loaded: vec![false; inputs],
+            indent: indent.to_string(),
+            next: 0,
+        }
+    }
+
+    pub fn set_indent(&mut self, indent: &str) {
+        self.indent = indent.to_string();
+    }
+
+    fn fresh(&mut self) -> String {
+        self.next += 1;
+        format!("v{}", self.next - 1)
+    }
+
+    fn line(&mut self, text: String) {
+        writeln!(self.body, "{}{text}", self.indent).unwrap();
+    }
+
+    /// Binds `value` (of `dtype`) to a new name.
+    fn bind(&mut self, dtype: DType, value: String) -> Result<String> {
+        let name = self.fresh();
+        let ty = value_type(dtype)?;
+        self.line(format!("let {name}: {ty} = {value};"));
+        Ok(name)
+    }
+
+    fn call(&mut self, helper: Helper, name: &str, args: &[&str]) -> String {
+        self.helpers.add(helper);
+        format!("{name}({})", args.join(", "))
+    }
+
+    /// A constant as a `var` (see the module comment), returning the name to read it by.
+    pub fn constant(&mut self, dtype: DType, value: f64) -> Result<String> {
+        let (lit, bits) = literal(dtype, value)?;
+        let name = self.fresh();
+        let ty = if bits { "u32" } else { value_type(dtype)? };
+        self.line(format!("var {name}: {ty} = {lit};"));
+        if bits {
+            self.bind(dtype, format!("bitcast<f32>({name})"))
+        } else {
+            Ok(name)
+        }
+    }
+
+    /// Emits statements computing `exp`; returns the name holding its value.
+    pub fn emit(&mut self, exp: &AluExp) -> Result<String> {
+        let d = exp.dtype;
+        value_type(d)?;
+        let value = match &exp.kind {
+            AluKind::Const(bits) => return self.constant(d, f64::from_bits(*bits)),
+            AluKind::Index => "i".to_string(),
+            AluKind::ReduceIndex => "r".to_string(),
+            AluKind::Load { input, index } => {
+                let ix = self.emit(index)?;
+                self.loaded[*input] = true;
+                match d {
+                    DType::Bool => format!("(in{input}[u32({ix})] != 0u)"),
+                    _ => format!("in{input}[u32({ix})]"),
+                }
+            }
+            AluKind::Unary(op, a) => {
+                let a = self.emit(a)?;
+                self.unary(*op, d, &a)?
+            }
+            AluKind::Binary(op, a, b) => {
+                let (a, b) = (self.emit(a)?, self.emit(b)?);
+                self.binary(*op, d, &a, &b)?
+            }
+            AluKind::Compare(op, a, b) => {
+                let operand = a.dtype;
+                value_type(operand)?;
+                let (a, b) = (self.emit(a)?, self.emit(b)?);
+                self.compare(*op, operand, &a, &b)
+            }
+            AluKind::Where(c, a, b) => {
+                let (c, a, b) = (self.emit(c)?, self.emit(a)?, self.emit(b)?);
+                format!("select({b}, {a}, {c})")
+            }
+            AluKind::Cast(a) => {
+                let from = a.dtype;
+                value_type(from)?;
+                let a = self.emit(a)?;
+                self.cast(from, d, &a)
+            }
+            AluKind::Bitcast(a) => {
+                let from = a.dtype;
+                value_type(from)?;
+                let a = self.emit(a)?;
+                if from == d {
+                    a
+                } else if from == DType::Bool || d == DType::Bool {
+                    return Err(unsupported(format!("bitcast {from:?} to {d:?}")));
+                } else {
+                    format!("bitcast<{}>({a})", value_type(d)?)
+                }
+            }
+        };
+        self.bind(d, value)
+    }
+
+    fn unary(&mut self, op: UnaryOp, d: DType, a: &str) -> Result<String> {
+        use UnaryOp::*;
+        let float = |name: &str, helper: Option<Helper>| (name.to_string(), helper);
+        Ok(match (op, d) {
+            (Neg, DType::Float32) => format!("bitcast<f32>(bitcast<u32>({a}) ^ 0x80000000u)"),
+            (Abs, DType::Float32) => format!("bitcast<f32>(bitcast<u32>({a}) & 0x7fffffffu)"),
+            (Neg, DType::Int32) => format!("0i - {a}"),
+            (Neg, DType::Uint32) => format!("0u - {a}"),
+            (Abs, DType::Int32) => format!("select({a}, 0i - {a}, {a} < 0i)"),
+            (Abs, DType::Uint32) => a.to_string(),
+            (Not, DType::Bool) => format!("!{a}"),
+            (Not, DType::Int32 | DType::Uint32) => format!("~{a}"),
+            (_, DType::Float32) => {
+                let (name, helper) = match op {
+                    Reciprocal => return Ok(format!("1.0f / {a}")),
+                    Floor => float("floor", None),
+                    Ceil => float("ceil", None),
+                    Sqrt => float("sqrt", None),
+                    Exp => float("ox_exp", Some(Helper::Exp)),
+                    Log => float("ox_log", Some(Helper::Log)),
+                    Sin => float("ox_sin", Some(Helper::Sin)),
+                    Cos => float("ox_cos", Some(Helper::Cos)),
+                    Asin => float("ox_asin", Some(Helper::Asin)),
+                    Atan => float("ox_atan", Some(Helper::Atan)),
+                    Tanh => float("ox_tanh", Some(Helper::Tanh)),
+                    Erf => float("ox_erf", Some(Helper::Erf)),
+                    Erfc => float("ox_erfc", Some(Helper::Erfc)),
+                    Neg | Abs | Not => return Err(unsupported(format!("{op:?} of {d:?}"))),
+                };
+                match helper {
+                    Some(h) => self.call(h, &name, &[a]),
+                    None => format!("{name}({a})"),
+                }
+            }
+            _ => return Err(unsupported(format!("{op:?} of {d:?}"))),
+        })
+    }
+
+    fn binary(&mut self, op: BinaryOp, d: DType, a: &str, b: &str) -> Result<String> {
+        use BinaryOp::*;
+        let infix = |symbol: &str| format!("{a} {symbol} {b}");
+        Ok(match (op, d) {
+            (Add, DType::Float32 | DType::Int32 | DType::Uint32) => infix("+"),
+            (Sub, DType::Float32 | DType::Int32 | DType::Uint32) => infix("-"),
+            (Mul, DType::Float32 | DType::Int32 | DType::Uint32) => infix("*"),
+            (Div, DType::Float32) => infix("/"),
+            (Rem, DType::Float32) => self.call(Helper::FmodF32, "ox_fmod_f32", &[a, b]),
+            (Min, DType::Float32) => self.call(Helper::MinF32, "ox_min_f32", &[a, b]),
+            (Max, DType::Float32) => self.call(Helper::MaxF32, "ox_max_f32", &[a, b]),
+            (Div, DType::Int32) => self.call(Helper::DivI32, "ox_div_i32", &[a, b]),
+            (Rem, DType::Int32) => self.call(Helper::RemI32, "ox_rem_i32", &[a, b]),
+            (Div, DType::Uint32) => self.call(Helper::DivU32, "ox_div_u32", &[a, b]),
+            (Rem, DType::Uint32) => self.call(Helper::RemU32, "ox_rem_u32", &[a, b]),
+            (Min, DType::Int32 | DType::Uint32) => format!("min({a}, {b})"),
+            (Max, DType::Int32 | DType::Uint32) => format!("max({a}, {b})"),
+            (And, DType::Int32 | DType::Uint32 | DType::Bool) => infix("&"),
+            (Or, DType::Int32 | DType::Uint32 | DType::Bool) => infix("|"),
+            (Xor, DType::Int32 | DType::Uint32) => infix("^"),
+            (Xor, DType::Bool) => infix("!="),
+            (Shl, DType::Int32) => format!("{a} << (bitcast<u32>({b}) & 31u)"),
+            (Shr, DType::Int32) => format!("{a} >> (bitcast<u32>({b}) & 31u)"),
+            (Shl, DType::Uint32) => format!("{a} << ({b} & 31u)"),
+            (Shr, DType::Uint32) => format!("{a} >> ({b} & 31u)"),
+            _ => return Err(unsupported(format!("{op:?} of {d:?}"))),
+        })
+    }
+
+    fn compare(&mut self, op: CompareOp, operand: DType, a: &str, b: &str) -> String {
+        use CompareOp::*;
+        match (op, operand) {
+            (Lt, DType::Float32) => self.call(Helper::LtF32, "ox_lt_f32", &[a, b]),
+            (Le, DType::Float32) => self.call(Helper::LeF32, "ox_le_f32", &[a, b]),
+            (Eq, DType::Float32) => self.call(Helper::EqF32, "ox_eq_f32", &[a, b]),
+            (Ne, DType::Float32) => format!("!{}", self.call(Helper::EqF32, "ox_eq_f32", &[a, b])),
+            (Lt, DType::Bool) => format!("!{a} & {b}"),
+            (Le, DType::Bool) => format!("!{a} | {b}"),
+            (Lt, _) => format!("{a} < {b}"),
+            (Le, _) => format!("{a} <= {b}"),
+            (Eq, _) => format!("{a} == {b}"),
+            (Ne, _) => format!("{a} != {b}"),
+        }
+    }
+
+    /// Conversions with the interpreter's rules: float → integer truncates and saturates
+    /// (NaN → 0), integer → integer saturates, anything → bool is `!= 0` (NaN → true).
+    fn cast(&mut self, from: DType, to: DType, a: &str) -> String {
+        use DType::*;
+        match (from, to) {
+            _ if from == to => a.to_string(),
+            (Bool, Float32) => format!("select(0.0f, 1.0f, {a})"),
+            (Bool, Int32) => format!("select(0i, 1i, {a})"),
+            (Bool, _) => format!("select(0u, 1u, {a})"),
+            (Float32, Bool) => format!("(bitcast<u32>({a}) & 0x7fffffffu) != 0u"),
+            (Int32, Bool) => format!("{a} != 0i"),
+            (_, Bool) => format!("{a} != 0u"),
+            (Float32, Int32) => self.call(Helper::F32ToI32, "ox_f32_to_i32", &[a]),
+            (Float32, _) => self.call(Helper::F32ToU32, "ox_f32_to_u32", &[a]),
+            (Int32, Uint32) => format!("bitcast<u32>(max({a}, 0i))"),
+            (Uint32, Int32) => format!("bitcast<i32>(min({a}, 0x7fffffffu))"),
+            (_, _) => format!("f32({a})"),
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The operation vocabularies shared by primitives (what appears in a Jaxpr) and the Kernel IR
+//! (what backends compile): one definition, so an elementwise primitive maps 1:1 onto its ALU
+//! operation. The meaning of each is defined by the `cpu` interpreter (`backend/cpu/scalar.rs`).
+
+/// One-operand operations. Float-only unless noted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// Any numeric dtype (integers wrap).
+    Neg,
+    /// Any numeric dtype (`i32::MIN` stays `i32::MIN`).
+    Abs,
+    Reciprocal,
+    Floor,
+    Ceil,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Asin,
+    Atan,
+    Tanh,
+    Erf,
+    Erfc,
+    /// Bool: logical not; integers: bitwise not.
+    Not,
+}
+
+/// Two-operand operations; both operands and the result share one dtype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// Floats: IEEE division. Integers: truncates toward zero; division by zero gives 0, and
+    /// `i32::MIN / -1` wraps to `i32::MIN` (no traps).
+    Div,
+    /// Remainder with the sign of the dividend (C and JS `%`); integer `x % 0` gives 0.
+    Rem,
+    /// NaN-propagating for floats.
+    Min,
+    Max,
+    /// Bool and integers only: logical/bitwise.
+    And,
+    Or,
+    Xor,
+    /// Integers only; the shift amount is taken modulo 32. `Shr` is arithmetic for int32 and
+    /// logical for uint32.
+    Shl,
+    Shr,
+}
+
+/// Comparisons; the result is bool. Floats compare as IEEE (NaN is unequal to everything).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    Lt,
+    Le,
+    Eq,
+    Ne,
+}
+
+/// How a reduction combines values. The identity is 0 (sum), 1 (prod), −∞/+∞ for floats or the
+/// dtype's min/max for integers (max/min). Float max/min propagate NaN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+}

@@ -1,0 +1,111 @@
+//! Array creation: constants, ranges and identity matrices, computed on the host in f64 and
+//! converted once to the dtype (as NumPy does), then uploaded to the device.
+
+use crate::core::{DType, Device};
+use crate::transform::ArrayValue;
+use crate::util::{Error, Result};
+
+/// Encodes f64 values as little-endian elements of `dtype` (NumPy's conversion rules).
+pub fn encode(function: &str, dtype: DType, values: impl Iterator<Item = f64>) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for v in values {
+        match dtype {
+            DType::Float32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
+            DType::Float64 => out.extend_from_slice(&v.to_le_bytes()),
+            DType::Int32 => out.extend_from_slice(&(v as i32).to_le_bytes()),
+            DType::Uint32 => out.extend_from_slice(&(v as u32).to_le_bytes()),
+            DType::Bool => out.extend_from_slice(&((v != 0.0) as u32).to_le_bytes()),
+            DType::Float16 => {
+                return Err(Error::new(
+                    function,
+                    "creating float16 arrays is not supported yet",
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn make(
+    function: &str,
+    shape: Vec<usize>,
+    dtype: DType,
+    device: Device,
+    values: impl Iterator<Item = f64>,
+) -> Result<ArrayValue> {
+    let bytes = encode(function, dtype, values)?;
+    ArrayValue::from_bytes(function, &bytes, shape, dtype, device)
+}
+
+/// An array of `shape` filled with `value`.
+pub fn full(
+    function: &str,
+    shape: Vec<usize>,
+    value: f64,
+    dtype: DType,
+    device: Device,
+) -> Result<ArrayValue> {
+    let n = shape.iter().product();
+    make(
+        function,
+        shape,
+        dtype,
+        device,
+        std::iter::repeat_n(value, n),
+    )
+}
+
+/// `start, start + step, …` below `stop` (above it for a negative step).
+pub fn arange(
+    start: f64,
+    stop: f64,
+    step: f64,
+    dtype: DType,
+    device: Device,
+) -> Result<ArrayValue> {
+    if step == 0.0 || !step.is_finite() || !start.is_finite() || !stop.is_finite() {
+        return Err(Error::new(
+            "arange",
+            format!("start, stop and step must be finite and step non-zero (got {start}, {stop}, {step})"),
+        ));
+    }
+    let n = ((stop - start) / step).ceil().max(0.0) as usize;
+    make(
+        "arange",
+        vec![n],
+        dtype,
+        device,
+        (0..n).map(|i| start + i as f64 * step),
+    )
+}
+
+/// `num` evenly spaced values from `start` to `stop` (inclusive when `endpoint`).
+pub fn linspace(
+    start: f64,
+    stop: f64,
+    num: usize,
+    endpoint: bool,
+    dtype: DType,
+    device: Device,
+) -> Result<ArrayValue> {
+    let div = if endpoint { num.saturating_sub(1) } else { num };
+    let step = if div > 0 {
+        (stop - start) / div as f64
+    } else {
+        0.0
+    };
+    let values = (0..num).map(move |i| {
+        if endpoint && num > 1 && i == num - 1 {
+            stop
+        } else {
+            start + i as f64 * step
+        }
+    });
+    make("linspace", vec![num], dtype, device, values)
+}
+
+/// An `n × m` matrix with ones on diagonal `k`.
+pub fn eye(n: usize, m: usize, k: i64, dtype: DType, device: Device) -> Result<ArrayValue> {
+    let values = (0..n * m).map(move |i| ((i % m) as i64 - (i / m) as i64 == k) as u32 as f64);
+    make("eye", vec![n, m], dtype, device, values)
+}

@@ -1,0 +1,26 @@
+//! L6: the numpy/lax library in Rust: every named operation the TypeScript API exposes, as one
+//! primitive or a composition of primitives bound through the trace stack (so each works
+//! eagerly and under every transformation). TypeScript only parses arguments and calls
+//! [`apply`] by name.
+
+pub mod creation;
+mod numpy;
+mod reduce;
+
+pub use reduce::{reduce, ReduceKind};
+
+use crate::core::Primitive;
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+/// Applies the operation `name` (a primitive or a library composition) to `operands`.
+pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
+    if let Some(f) = numpy::lookup(name) {
+        return f(operands);
+    }
+    match Primitive::by_name(name) {
+        Some(prim) => bind(prim, operands),
+        None => Err(Error::new(name, "unknown operation")),
+    }
+}

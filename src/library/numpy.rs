@@ -1,0 +1,278 @@
+//! Elementwise numpy functions that are compositions of primitives, with NumPy's conventions
+//! (integer inputs to float functions become float32; `remainder` takes the divisor's sign).
+
+use std::f64::consts::{LN_10, LN_2, PI};
+
+use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+type Composite = fn(&[Operand]) -> Result<Value>;
+
+/// The composition implementing numpy function `name`, if it is one.
+pub fn lookup(name: &str) -> Option<Composite> {
+    Some(match name {
+        "subtract" => |o| binary(B::Sub, o[0].clone(), o[1].clone()),
+        "divide" => divide,
+        "floor_divide" => floor_divide,
+        "remainder" => remainder,
+        "square" => |o| binary(B::Mul, o[0].clone(), o[0].clone()),
+        "exp2" => |o| float_unary(U::Exp, val(&mul_const(to_float(o[0].clone())?.op(), LN_2)?)),
+        "expm1" => |o| add_const(val(&float_unary(U::Exp, o[0].clone())?), -1.0),
+        "log2" => |o| div_const(val(&float_unary(U::Log, o[0].clone())?), LN_2),
+        "log10" => |o| div_const(val(&float_unary(U::Log, o[0].clone())?), LN_10),
+        "log1p" => |o| float_unary(U::Log, val(&add_const(to_float(o[0].clone())?.op(), 1.0)?)),
+        "sign" => sign,
+        "trunc" => trunc,
+        "tan" => |o| {
+            let x = to_float(o[0].clone())?;
+            let (s, c) = (float_unary(U::Sin, x.op())?, float_unary(U::Cos, x.op())?);
+            binary(B::Div, val(&s), val(&c))
+        },
+        "acos" => |o| {
+            let a = float_unary(U::Asin, o[0].clone())?;
+            binary(B::Sub, Operand::Literal(PI / 2.0), val(&a))
+        },
+        "sinh" => |o| hyperbolic(o[0].clone(), -1.0),
+        "cosh" => |o| hyperbolic(o[0].clone(), 1.0),
+        "asinh" => |o| inverse_hyperbolic(o[0].clone(), 1.0),
+        "acosh" => |o| inverse_hyperbolic(o[0].clone(), -1.0),
+        "atanh" => atanh,
+        "atan2" => atan2,
+        "hypot" => |o| {
+            let (x, y) = (to_float(o[0].clone())?, to_float(o[1].clone())?);
+            let (x2, y2) = (
+                binary(B::Mul, x.op(), x.op())?,
+                binary(B::Mul, y.op(), y.op())?,
+            );
+            float_unary(U::Sqrt, val(&binary(B::Add, val(&x2), val(&y2))?))
+        },
+        "deg2rad" => |o| mul_const(to_float(o[0].clone())?.op(), PI / 180.0),
+        "rad2deg" => |o| mul_const(to_float(o[0].clone())?.op(), 180.0 / PI),
+        "greater" => |o| compare(C::Lt, o[1].clone(), o[0].clone()),
+        "greater_equal" => |o| compare(C::Le, o[1].clone(), o[0].clone()),
+        "isnan" => |o| compare(C::Ne, o[0].clone(), o[0].clone()),
+        "isinf" => |o| {
+            let x = value_of("isinf", &o[0])?;
+            if !x.aval().dtype.is_float() {
+                return compare(C::Ne, o[0].clone(), o[0].clone());
+            }
+            let a = bind(Primitive::Unary(U::Abs), &[o[0].clone()])?;
+            compare(C::Eq, val(&a), Operand::Literal(f64::INFINITY))
+        },
+        "isfinite" => |o| {
+            let d = binary(B::Sub, o[0].clone(), o[0].clone())?;
+            compare(C::Eq, val(&d), Operand::Literal(0.0))
+        },
+        "logical_not" => |o| bind(Primitive::Unary(U::Not), &[val(&to_bool(o[0].clone())?)]),
+        "logical_and" => |o| logical(B::And, o),
+        "logical_or" => |o| logical(B::Or, o),
+        "logical_xor" => |o| logical(B::Xor, o),
+        "reciprocal" => |o| float_unary(U::Reciprocal, o[0].clone()),
+        "sqrt" => |o| float_unary(U::Sqrt, o[0].clone()),
+        "exp" => |o| float_unary(U::Exp, o[0].clone()),
+        "log" => |o| float_unary(U::Log, o[0].clone()),
+        "sin" => |o| float_unary(U::Sin, o[0].clone()),
+        "cos" => |o| float_unary(U::Cos, o[0].clone()),
+        "asin" => |o| float_unary(U::Asin, o[0].clone()),
+        "atan" => |o| float_unary(U::Atan, o[0].clone()),
+        "tanh" => |o| float_unary(U::Tanh, o[0].clone()),
+        "erf" => |o| float_unary(U::Erf, o[0].clone()),
+        "erfc" => |o| float_unary(U::Erfc, o[0].clone()),
+        _ => return None,
+    })
+}
+
+fn val(v: &Value) -> Operand<'_> {
+    Operand::Value(v)
+}
+
+fn value_of<'a>(name: &str, o: &Operand<'a>) -> Result<&'a Value> {
+    o.value()
+        .ok_or_else(|| Error::new(name, "expected an array operand"))
+}
+
+fn binary(op: B, a: Operand, b: Operand) -> Result<Value> {
+    bind(Primitive::Binary(op), &[a, b])
+}
+
+fn compare(op: C, a: Operand, b: Operand) -> Result<Value> {
+    bind(Primitive::Compare(op), &[a, b])
+}
+
+fn add_const(x: Operand, c: f64) -> Result<Value> {
+    binary(B::Add, x, Operand::Literal(c))
+}
+
+fn mul_const(x: Operand, c: f64) -> Result<Value> {
+    binary(B::Mul, x, Operand::Literal(c))
+}
+
+fn div_const(x: Operand, c: f64) -> Result<Value> {
+    binary(B::Div, x, Operand::Literal(c))
+}
+
+/// An operand produced inside a composition: a new array, or an operand passed through.
+enum Owned<'a> {
+    New(Value),
+    Same(Operand<'a>),
+}
+
+impl Owned<'_> {
+    fn op(&self) -> Operand<'_> {
+        match self {
+            Owned::New(v) => Operand::Value(v),
+            Owned::Same(o) => o.clone(),
+        }
+    }
+}
+
+/// The operand with a float dtype: integer and bool arrays become float32; JS numbers and
+/// float arrays pass through.
+fn to_float(o: Operand) -> Result<Owned> {
+    match o.value() {
+        Some(x) if !x.aval().dtype.is_float() => {
+            Ok(Owned::New(bind(Primitive::Cast(DType::Float32), &[o])?))
+        }
+        _ => Ok(Owned::Same(o)),
+    }
+}
+
+fn to_bool(o: Operand) -> Result<Value> {
+    bind(Primitive::Cast(DType::Bool), &[o])
+}
+
+fn float_unary(op: U, o: Operand) -> Result<Value> {
+    bind(Primitive::Unary(op), &[to_float(o)?.op()])
+}
+
+fn both_integer(o: &[Operand]) -> bool {
+    o.iter()
+        .all(|x| x.value().is_none_or(|v| !v.aval().dtype.is_float()))
+}
+
+/// True division; two integer operands are converted to float32 first (as jax-js does).
+fn divide(o: &[Operand]) -> Result<Value> {
+    if !both_integer(o) {
+        return binary(B::Div, o[0].clone(), o[1].clone());
+    }
+    let (a, b) = (to_float(o[0].clone())?, to_float(o[1].clone())?);
+    binary(B::Div, a.op(), b.op())
+}
+
+/// `true` where the remainder `r` of `x / y` is non-zero and its sign differs from `y`'s: the
+/// places where floor division and Python's `%` differ from truncating division and `rem`.
+fn needs_floor_fix(r: &Value, y: Operand) -> Result<Value> {
+    let nonzero = compare(C::Ne, val(r), Operand::Literal(0.0))?;
+    let r_neg = compare(C::Lt, val(r), Operand::Literal(0.0))?;
+    let differ = match y {
+        Operand::Literal(y) if y < 0.0 => bind(Primitive::Unary(U::Not), &[val(&r_neg)])?,
+        Operand::Literal(_) => r_neg,
+        y => binary(
+            B::Xor,
+            val(&r_neg),
+            val(&compare(C::Lt, y, Operand::Literal(0.0))?),
+        )?,
+    };
+    binary(B::And, val(&nonzero), val(&differ))
+}
+
+fn floor_divide(o: &[Operand]) -> Result<Value> {
+    let q = binary(B::Div, o[0].clone(), o[1].clone())?;
+    if q.aval().dtype.is_float() {
+        return bind(Primitive::Unary(U::Floor), &[val(&q)]);
+    }
+    let r = binary(B::Rem, o[0].clone(), o[1].clone())?;
+    let fix = needs_floor_fix(&r, o[1].clone())?;
+    let q1 = binary(B::Sub, val(&q), Operand::Literal(1.0))?;
+    bind(Primitive::Where, &[val(&fix), val(&q1), val(&q)])
+}
+
+fn remainder(o: &[Operand]) -> Result<Value> {
+    let r = binary(B::Rem, o[0].clone(), o[1].clone())?;
+    let fix = needs_floor_fix(&r, o[1].clone())?;
+    let shifted = binary(B::Add, val(&r), o[1].clone())?;
+    bind(Primitive::Where, &[val(&fix), val(&shifted), val(&r)])
+}
+
+/// `sign(x)`: −1, 0 or 1, keeping NaN (and −0).
+fn sign(o: &[Operand]) -> Result<Value> {
+    let lit = Operand::Literal;
+    let pos = compare(C::Lt, lit(0.0), o[0].clone())?;
+    let x = value_of("sign", &o[0])?;
+    let inner = if x.aval().dtype == DType::Uint32 {
+        x.clone()
+    } else {
+        let neg = compare(C::Lt, o[0].clone(), lit(0.0))?;
+        bind(Primitive::Where, &[val(&neg), lit(-1.0), o[0].clone()])?
+    };
+    bind(Primitive::Where, &[val(&pos), lit(1.0), val(&inner)])
+}
+
+fn trunc(o: &[Operand]) -> Result<Value> {
+    let x = value_of("trunc", &o[0])?;
+    if !x.aval().dtype.is_float() {
+        return Ok(x.clone());
+    }
+    let neg = compare(C::Lt, o[0].clone(), Operand::Literal(0.0))?;
+    let up = bind(Primitive::Unary(U::Ceil), &[o[0].clone()])?;
+    let down = bind(Primitive::Unary(U::Floor), &[o[0].clone()])?;
+    bind(Primitive::Where, &[val(&neg), val(&up), val(&down)])
+}
+
+/// `(exp(x) + s·exp(−x)) / 2`: cosh for s = 1, sinh for s = −1.
+fn hyperbolic(o: Operand, s: f64) -> Result<Value> {
+    let x = to_float(o)?;
+    let e = float_unary(U::Exp, x.op())?;
+    let neg = bind(Primitive::Unary(U::Neg), &[x.op()])?;
+    let e_neg = mul_const(val(&float_unary(U::Exp, val(&neg))?), s)?;
+    mul_const(val(&binary(B::Add, val(&e), val(&e_neg))?), 0.5)
+}
+
+/// `log(x + sqrt(x² + s))`: asinh for s = 1, acosh for s = −1.
+fn inverse_hyperbolic(o: Operand, s: f64) -> Result<Value> {
+    let x = to_float(o)?;
+    let x2 = binary(B::Mul, x.op(), x.op())?;
+    let root = float_unary(U::Sqrt, val(&add_const(val(&x2), s)?))?;
+    float_unary(U::Log, val(&binary(B::Add, x.op(), val(&root))?))
+}
+
+fn atanh(o: &[Operand]) -> Result<Value> {
+    let x = to_float(o[0].clone())?;
+    let num = add_const(x.op(), 1.0)?;
+    let den = binary(B::Sub, Operand::Literal(1.0), x.op())?;
+    let l = float_unary(U::Log, val(&binary(B::Div, val(&num), val(&den))?))?;
+    mul_const(val(&l), 0.5)
+}
+
+/// `atan2(y, x)` in [−π, π], from `atan(y / x)` corrected by quadrant.
+fn atan2(o: &[Operand]) -> Result<Value> {
+    let lit = Operand::Literal;
+    let (y, x) = (to_float(o[0].clone())?, to_float(o[1].clone())?);
+    let (y, x) = (y.op(), x.op());
+    let base = float_unary(U::Atan, val(&binary(B::Div, y.clone(), x.clone())?))?;
+    let y_nonneg = compare(C::Le, lit(0.0), y.clone())?;
+    let half_turn = bind(Primitive::Where, &[val(&y_nonneg), lit(PI), lit(-PI)])?;
+    let left = binary(B::Add, val(&base), val(&half_turn))?;
+    let y_pos = compare(C::Lt, lit(0.0), y.clone())?;
+    let y_neg = compare(C::Lt, y.clone(), lit(0.0))?;
+    let axis_neg = bind(Primitive::Where, &[val(&y_neg), lit(-PI / 2.0), y])?;
+    let axis = bind(
+        Primitive::Where,
+        &[val(&y_pos), lit(PI / 2.0), val(&axis_neg)],
+    )?;
+    let x_pos = compare(C::Lt, lit(0.0), x.clone())?;
+    let x_neg = compare(C::Lt, x, lit(0.0))?;
+    let not_right = bind(Primitive::Where, &[val(&x_neg), val(&left), val(&axis)])?;
+    bind(
+        Primitive::Where,
+        &[val(&x_pos), val(&base), val(&not_right)],
+    )
+}
+
+fn logical(op: B, o: &[Operand]) -> Result<Value> {
+    let (a, b) = (to_bool(o[0].clone())?, to_bool(o[1].clone())?);
+    binary(op, val(&a), val(&b))
+}

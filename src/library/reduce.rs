@@ -1,0 +1,104 @@
+//! numpy reductions over axes, with jax-js's dtype rules: `sum`/`prod` of bool count in int32,
+//! `mean` accumulates in at least float32 and returns the input dtype, `all`/`any` work on bool.
+
+use crate::core::ops::{BinaryOp, ReduceOp};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReduceKind {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Mean,
+    All,
+    Any,
+}
+
+impl ReduceKind {
+    pub fn parse(name: &str) -> Result<ReduceKind> {
+        Ok(match name {
+            "sum" => ReduceKind::Sum,
+            "prod" => ReduceKind::Prod,
+            "max" => ReduceKind::Max,
+            "min" => ReduceKind::Min,
+            "mean" => ReduceKind::Mean,
+            "all" => ReduceKind::All,
+            "any" => ReduceKind::Any,
+            other => return Err(Error::new(other, "unknown reduction")),
+        })
+    }
+}
+
+fn cast(x: &Value, dtype: DType) -> Result<Value> {
+    if x.aval().dtype == dtype {
+        return Ok(x.clone());
+    }
+    bind(Primitive::Cast(dtype), &[Operand::Value(x)])
+}
+
+/// Reduces `x` over `axes` (any order, negative allowed, `None` = all); with `keepdims` the
+/// reduced axes stay as size 1.
+pub fn reduce(
+    name: &str,
+    kind: ReduceKind,
+    x: &Value,
+    axes: Option<&[i64]>,
+    keepdims: bool,
+) -> Result<Value> {
+    let shape = x.aval().shape.clone();
+    let rank = shape.len() as i64;
+    let mut axes: Vec<usize> = match axes {
+        None => (0..shape.len()).collect(),
+        Some(list) => list
+            .iter()
+            .map(|&a| {
+                let n = if a < 0 { a + rank } else { a };
+                if (0..rank).contains(&n) {
+                    Ok(n as usize)
+                } else {
+                    Err(Error::new(name, format!("axis {a} is out of bounds for rank {rank}")))
+                }
+            })
+            .collect::<Result<_>>()?,
+    };
+    axes.sort_unstable();
+    if axes.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Error::new(name, format!("repeated axis in {axes:?}")));
+    }
+    let dtype = x.aval().dtype;
+    let count: usize = axes.iter().map(|&a| shape[a]).product();
+    let prim = |op| Primitive::Reduce { op, axes: axes.clone() };
+    let out = match kind {
+        ReduceKind::Sum | ReduceKind::Prod => {
+            let x = if dtype == DType::Bool { cast(x, DType::Int32)? } else { x.clone() };
+            let op = if kind == ReduceKind::Sum { ReduceOp::Sum } else { ReduceOp::Prod };
+            bind(prim(op), &[Operand::Value(&x)])?
+        }
+        ReduceKind::Max => bind(prim(ReduceOp::Max), &[Operand::Value(x)])?,
+        ReduceKind::Min => bind(prim(ReduceOp::Min), &[Operand::Value(x)])?,
+        ReduceKind::All => bind(prim(ReduceOp::Min), &[Operand::Value(&cast(x, DType::Bool)?)])?,
+        ReduceKind::Any => bind(prim(ReduceOp::Max), &[Operand::Value(&cast(x, DType::Bool)?)])?,
+        ReduceKind::Mean => {
+            if count == 0 {
+                return Err(Error::new(name, "mean of an empty axis"));
+            }
+            let wide = if dtype.is_float() { dtype } else { DType::Float32 };
+            let total = bind(prim(ReduceOp::Sum), &[Operand::Value(&cast(x, wide)?)])?;
+            let m = bind(
+                Primitive::Binary(BinaryOp::Div),
+                &[Operand::Value(&total), Operand::Literal(count as f64)],
+            )?;
+            cast(&m, dtype)?
+        }
+    };
+    if !keepdims {
+        return Ok(out);
+    }
+    let kept: Vec<usize> =
+        (0..shape.len()).map(|a| if axes.contains(&a) { 1 } else { shape[a] }).collect();
+    bind(Primitive::Reshape(kept), &[Operand::Value(&out)])
+}
