@@ -7,6 +7,7 @@ import { call, callAsync, wasm } from "./bridge.js";
 import { DType, parseDType, type DataArray } from "./dtype.js";
 import { defaultDevice, type Device } from "./device.js";
 import { applyOp, reduceOp, type Axis } from "./ops.js";
+import { recordCreation, recordRef } from "./leaks.js";
 
 export interface ReduceOpts {
   keepdims?: boolean;
@@ -26,6 +27,7 @@ export class Array {
   /** @internal Arrays are created by `np.array`, `np.zeros`, … */
   constructor(handle: number) {
     this.#handle = handle;
+    recordCreation(handle, () => this.toString());
   }
 
   /** @internal */
@@ -66,6 +68,7 @@ export class Array {
   /** Adds an owner and returns this same object. */
   get ref(): this {
     call(() => wasm.incRef(this.#handle));
+    recordRef(this.#handle);
     return this;
   }
 

@@ -12,5 +12,7 @@ export type { DataArray } from "./dtype.js";
 export { init, defaultDevice, devices, webgpuUnavailableReason } from "./device.js";
 export type { Device, InitOptions } from "./device.js";
 export { memoryStats } from "./stats.js";
+export { checkLeaks } from "./leaks.js";
+export type { LeakReport, SnapshotEntry } from "./leaks.js";
 export { makeJaxpr, ClosedJaxpr } from "./transforms.js";
 export type { MemoryStats, DeviceStats } from "./stats.js";

@@ -323,8 +323,8 @@ fn eager_eval_on_wasm_equals_cpu() {
     let run = |device| {
         let a = ArrayValue::from_bytes("t", &data, vec![3, 4], DType::Float32, device).unwrap();
         let s = ArrayValue::weak_scalar("t", 0.5, DType::Float32, device).unwrap();
-        let b = eval::apply(Primitive::Mul, &[&a, &s]).unwrap();
-        let c = eval::apply(Primitive::Add, &[&b, &a]).unwrap();
+        let b = eval::apply(&Primitive::MUL, &[&a, &s]).unwrap();
+        let c = eval::apply(&Primitive::ADD, &[&b, &a]).unwrap();
         c.read_sync("t").unwrap()
     };
     assert_eq!(run(Device::Wasm), run(Device::Cpu));

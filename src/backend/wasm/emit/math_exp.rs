@@ -9,7 +9,7 @@
 
 use walrus::{FunctionId, Module, ValType};
 
-use super::dsl::{cond, f64c, function, i32c, i64c, if_, when, Var, E, S};
+use super::dsl::{cond, f64c, function, i32c, i64c, if_, when, Var, S};
 use super::math::{c, f64_var, horner_f, scale};
 use super::math_consts::{INV_LN2, LN2_HI, LN2_LO};
 

@@ -1,0 +1,111 @@
+/**
+ * `checkLeaks`, as in the fork: `start()` opens a tracking window, `stop()` reports the arrays
+ * created in it that are still alive, with where each was created. It never throws; callers
+ * decide what a leak means. Counting is by Rust's live-handle count, so arrays created outside
+ * TypeScript's view (none today) would still be counted.
+ */
+import { call, wasm } from "./bridge.js";
+
+export interface LeakReport {
+  leaked: number;
+  details: string[];
+  summary: string;
+}
+
+export interface SnapshotEntry {
+  desc: string;
+  rc: number;
+  location: string;
+  pkg: string | null;
+  lastRef: string | null;
+}
+
+interface Tracked {
+  handle: number;
+  describe: () => string;
+  location: string;
+  lastRef: string | null;
+}
+
+let tracked: Map<number, Tracked> | null = null;
+let trackRefs = false;
+let baseline = 0;
+
+function liveArrays(): number {
+  return (call(() => wasm.memoryStats()) as { liveArrays: number }).liveArrays;
+}
+
+/** The URL of this package's directory: frames under it are oxjax's own. */
+const PACKAGE_ROOT = new URL(".", import.meta.url).href;
+
+/** The first stack frame outside oxjax. */
+function callerLocation(): string {
+  const lines = (new Error().stack ?? "").split("\n").slice(1);
+  const outside = lines.find((l) => !l.includes(PACKAGE_ROOT)) ?? lines[lines.length - 1] ?? "";
+  return outside.trim().replace(/^at /, "");
+}
+
+/** @internal Called by the Array constructor. */
+export function recordCreation(handle: number, describe: () => string): void {
+  if (!tracked) return;
+  tracked.set(handle, { handle, describe, location: callerLocation(), lastRef: null });
+}
+
+/** @internal Called by `.ref` when `trackRefs` is on. */
+export function recordRef(handle: number): void {
+  const t = tracked?.get(handle);
+  if (t && trackRefs) t.lastRef = callerLocation();
+}
+
+function alive(): { t: Tracked; rc: number }[] {
+  if (!tracked) return [];
+  const out = [];
+  for (const t of tracked.values()) {
+    const rc = call(() => wasm.refCount(t.handle));
+    if (rc > 0) out.push({ t, rc });
+  }
+  return out;
+}
+
+export const checkLeaks = {
+  /** Starts (or restarts) tracking. The argument-free return value is `undefined`. */
+  start(opts: { trackRefs?: boolean } = {}): void {
+    tracked = new Map();
+    trackRefs = !!opts.trackRefs;
+    baseline = liveArrays();
+  },
+
+  /** The arrays created since `start()` that are still alive. */
+  snapshot(): SnapshotEntry[] {
+    return alive().map(({ t, rc }) => ({
+      desc: t.describe(),
+      rc,
+      location: t.location,
+      pkg: null,
+      lastRef: t.lastRef,
+    }));
+  },
+
+  /** Ends tracking and reports what is still alive. Extra arguments are ignored. */
+  stop(..._ignored: unknown[]): LeakReport {
+    if (!tracked) return { leaked: 0, details: [], summary: "No leaks detected." };
+    const entries = checkLeaks.snapshot();
+    const leaked = Math.max(liveArrays() - baseline, entries.length);
+    tracked = null;
+    const details = entries.map(
+      (e) =>
+        `${e.desc} (refCount ${e.rc}) created at ${e.location}` +
+        (e.lastRef ? `, last .ref at ${e.lastRef}` : ""),
+    );
+    const summary =
+      leaked === 0
+        ? "No leaks detected."
+        : `${leaked} array${leaked === 1 ? "" : "s"} leaked:\n` +
+          details.map((d) => `  ${d}`).join("\n");
+    return { leaked, details, summary };
+  },
+
+  get active(): boolean {
+    return tracked !== null;
+  },
+};
