@@ -102,6 +102,17 @@ for name, fn in [("equal", np.equal), ("notEqual", np.not_equal), ("less", np.le
                  ("lessEqual", np.less_equal), ("greater", np.greater), ("greaterEqual", np.greater_equal)]:
     binary(name, fn, X, Y_ROW)
     binary(name, fn, INTS, INTS2)
+A3 = (rng.standard_normal((2, 3, 4))).astype(f32)
+M45 = (rng.standard_normal((4, 5))).astype(f32)
+V4 = (rng.standard_normal((4,))).astype(f32)
+binary("matmul", np.matmul, X, M45, rtol=1e-5, atol=1e-5)
+binary("matmul", np.matmul, A3, M45, rtol=1e-5, atol=1e-5)
+binary("matmul", np.matmul, X, V4, rtol=1e-5, atol=1e-5)
+binary("matmul", np.matmul, V4, M45, rtol=1e-5, atol=1e-5)
+binary("matmul", np.matmul, V4, V4, rtol=1e-5, atol=1e-5)
+binary("matmul", np.matmul, INTS, INTS2.T.copy())
+binary("dot", np.dot, X, M45, rtol=1e-5, atol=1e-5)
+binary("dot", np.dot, V4, V4, rtol=1e-5, atol=1e-5)
 B1 = X > 0
 B2 = Y_ROW > 0
 for name, fn in [("logicalAnd", np.logical_and), ("logicalOr", np.logical_or), ("logicalXor", np.logical_xor)]:

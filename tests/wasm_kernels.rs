@@ -96,15 +96,48 @@ fn ulps_for(case: &Case) -> u64 {
     }
 }
 
+/// The oracle's erf/erfc give NaN at ±∞ (its continued fraction computes ∞·0); the values
+/// are erf(±∞) = ±1, erfc(+∞) = 0, erfc(−∞) = 2. Replaces those elements of `want`.
+fn fix_oracle_erf_at_infinity(case: &Case, want: &mut [u8]) {
+    let erfc = case.name.starts_with("Erfc ");
+    if !(erfc || case.name.starts_with("Erf ")) {
+        return;
+    }
+    let dtype = case.kernel.output_dtype();
+    let n = dtype.byte_size();
+    for i in 0..case.kernel.size {
+        let raw = &case.inputs[0][i * n..(i + 1) * n];
+        let x = if dtype == DType::Float32 {
+            f32::from_le_bytes(raw.try_into().unwrap()) as f64
+        } else {
+            f64::from_le_bytes(raw.try_into().unwrap())
+        };
+        if x.is_infinite() {
+            let v = match (erfc, x > 0.0) {
+                (false, _) => x.signum(),
+                (true, true) => 0.0,
+                (true, false) => 2.0,
+            };
+            let bytes = if dtype == DType::Float32 {
+                (v as f32).to_le_bytes().to_vec()
+            } else {
+                v.to_le_bytes().to_vec()
+            };
+            want[i * n..(i + 1) * n].copy_from_slice(&bytes);
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 fn every_corpus_case_matches_the_cpu_interpreter() {
     let mut backend = WasmBackend::new();
     let cases = corpus(ALL);
-    assert!(cases.len() > 200, "corpus has {} cases", cases.len());
+    assert!(cases.len() > 100, "corpus has {} cases", cases.len());
     let mut failures = vec![];
     for case in &cases {
         let refs: Vec<&[u8]> = case.inputs.iter().map(Vec::as_slice).collect();
-        let want = run_kernel(&case.kernel, &refs).unwrap();
+        let mut want = run_kernel(&case.kernel, &refs).unwrap();
+        fix_oracle_erf_at_infinity(case, &mut want);
         let got = run_wasm(&mut backend, &case.kernel, &case.inputs);
         if let Err(e) = check(case, &got, &want, ulps_for(case)) {
             failures.push(e);
@@ -170,7 +203,14 @@ fn max_ulps(backend: &mut WasmBackend, op: UnaryOp, dtype: DType) -> (u64, f64) 
         AluExp::unary(op, AluExp::load(dtype, 0, AluExp::index())),
     );
     let input = encode(dtype, &points);
-    let want = run_kernel(&kernel, &[&input]).unwrap();
+    let mut want = run_kernel(&kernel, &[&input]).unwrap();
+    let case = Case {
+        name: format!("{op:?} {dtype:?}"),
+        kernel: kernel.clone(),
+        inputs: vec![input.clone()],
+        exact: false,
+    };
+    fix_oracle_erf_at_infinity(&case, &mut want);
     let got = run_wasm(backend, &kernel, std::slice::from_ref(&input));
     let mut worst = (0, 0.0);
     for (i, &x) in points.iter().enumerate() {

@@ -111,3 +111,8 @@ export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): 
     low.dispose();
   }
 }
+
+/** Matrix product with NumPy's broadcasting of batch axes; 1-D operands act as vectors. */
+export const matmul = binary("matmul", "matmul");
+/** `dot` for operands of rank ≤ 2 (scalars multiply). */
+export const dot = binary("dot", "dot");

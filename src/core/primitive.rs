@@ -28,6 +28,9 @@ pub enum Primitive {
     },
     /// Same elements in row-major order, new shape.
     Reshape(Vec<usize>),
+    /// Batched matrix product `[..., M, K] × [..., K, N] → [..., M, N]`, batch axes broadcast
+    /// (NumPy's `matmul` on arrays of rank ≥ 2).
+    Matmul,
 }
 
 impl Primitive {
@@ -83,6 +86,7 @@ impl Primitive {
             Primitive::Bitcast(_) => "bitcast_convert_type",
             Primitive::StopGradient => "stop_gradient",
             Primitive::Reshape(_) => "reshape",
+            Primitive::Matmul => "matmul",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",
@@ -132,7 +136,7 @@ impl Primitive {
         .map(Primitive::Binary);
         let compare =
             [CompareOp::Lt, CompareOp::Le, CompareOp::Eq, CompareOp::Ne].map(Primitive::Compare);
-        let others = [Primitive::Where, Primitive::StopGradient];
+        let others = [Primitive::Where, Primitive::StopGradient, Primitive::Matmul];
         unary
             .into_iter()
             .chain(binary)

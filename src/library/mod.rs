@@ -4,6 +4,7 @@
 //! [`apply`] by name.
 
 pub mod creation;
+mod linalg;
 mod numpy;
 mod reduce;
 
@@ -18,6 +19,11 @@ use crate::util::{Error, Result};
 pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
     if let Some(f) = numpy::lookup(name) {
         return f(operands);
+    }
+    match name {
+        "matmul" => return linalg::matmul(operands),
+        "dot" => return linalg::dot(operands),
+        _ => {}
     }
     match Primitive::by_name(name) {
         Some(prim) => bind(prim, operands),

@@ -60,7 +60,10 @@ pub fn reduce(
                 if (0..rank).contains(&n) {
                     Ok(n as usize)
                 } else {
-                    Err(Error::new(name, format!("axis {a} is out of bounds for rank {rank}")))
+                    Err(Error::new(
+                        name,
+                        format!("axis {a} is out of bounds for rank {rank}"),
+                    ))
                 }
             })
             .collect::<Result<_>>()?,
@@ -71,22 +74,43 @@ pub fn reduce(
     }
     let dtype = x.aval().dtype;
     let count: usize = axes.iter().map(|&a| shape[a]).product();
-    let prim = |op| Primitive::Reduce { op, axes: axes.clone() };
+    let prim = |op| Primitive::Reduce {
+        op,
+        axes: axes.clone(),
+    };
     let out = match kind {
         ReduceKind::Sum | ReduceKind::Prod => {
-            let x = if dtype == DType::Bool { cast(x, DType::Int32)? } else { x.clone() };
-            let op = if kind == ReduceKind::Sum { ReduceOp::Sum } else { ReduceOp::Prod };
+            let x = if dtype == DType::Bool {
+                cast(x, DType::Int32)?
+            } else {
+                x.clone()
+            };
+            let op = if kind == ReduceKind::Sum {
+                ReduceOp::Sum
+            } else {
+                ReduceOp::Prod
+            };
             bind(prim(op), &[Operand::Value(&x)])?
         }
         ReduceKind::Max => bind(prim(ReduceOp::Max), &[Operand::Value(x)])?,
         ReduceKind::Min => bind(prim(ReduceOp::Min), &[Operand::Value(x)])?,
-        ReduceKind::All => bind(prim(ReduceOp::Min), &[Operand::Value(&cast(x, DType::Bool)?)])?,
-        ReduceKind::Any => bind(prim(ReduceOp::Max), &[Operand::Value(&cast(x, DType::Bool)?)])?,
+        ReduceKind::All => bind(
+            prim(ReduceOp::Min),
+            &[Operand::Value(&cast(x, DType::Bool)?)],
+        )?,
+        ReduceKind::Any => bind(
+            prim(ReduceOp::Max),
+            &[Operand::Value(&cast(x, DType::Bool)?)],
+        )?,
         ReduceKind::Mean => {
             if count == 0 {
                 return Err(Error::new(name, "mean of an empty axis"));
             }
-            let wide = if dtype.is_float() { dtype } else { DType::Float32 };
+            let wide = if dtype.is_float() {
+                dtype
+            } else {
+                DType::Float32
+            };
             let total = bind(prim(ReduceOp::Sum), &[Operand::Value(&cast(x, wide)?)])?;
             let m = bind(
                 Primitive::Binary(BinaryOp::Div),
@@ -98,7 +122,8 @@ pub fn reduce(
     if !keepdims {
         return Ok(out);
     }
-    let kept: Vec<usize> =
-        (0..shape.len()).map(|a| if axes.contains(&a) { 1 } else { shape[a] }).collect();
+    let kept: Vec<usize> = (0..shape.len())
+        .map(|a| if axes.contains(&a) { 1 } else { shape[a] })
+        .collect();
     bind(Primitive::Reshape(kept), &[Operand::Value(&out)])
 }

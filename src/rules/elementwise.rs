@@ -98,7 +98,9 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
             (*d, false)
         }
         Primitive::StopGradient => (inputs[0].dtype, inputs[0].weak),
-        Primitive::Reduce { .. } | Primitive::Reshape(_) => unreachable!("not elementwise"),
+        Primitive::Reduce { .. } | Primitive::Reshape(_) | Primitive::Matmul => {
+            unreachable!("not elementwise")
+        }
     };
     if matches!(dtype, DType::Float16) || inputs.iter().any(|a| a.dtype == DType::Float16) {
         return Err(Error::new(name, "float16 arithmetic is not supported yet"));
@@ -135,7 +137,9 @@ pub fn kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Kernel {
         Primitive::Cast(d) => AluExp::cast(load(0), *d),
         Primitive::Bitcast(d) => AluExp::bitcast(load(0), *d),
         Primitive::StopGradient => load(0),
-        Primitive::Reduce { .. } | Primitive::Reshape(_) => unreachable!("not elementwise"),
+        Primitive::Reduce { .. } | Primitive::Reshape(_) | Primitive::Matmul => {
+            unreachable!("not elementwise")
+        }
     };
     Kernel::elementwise(inputs.iter().map(|a| a.dtype).collect(), out.size(), exp)
 }

@@ -6,6 +6,7 @@
 
 pub mod elementwise;
 pub mod index;
+pub mod linalg;
 pub mod movement;
 pub mod reduce;
 
@@ -25,6 +26,7 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         | Primitive::StopGradient => elementwise::abstract_eval(prim, inputs),
         Primitive::Reduce { op, axes } => reduce::abstract_eval(*op, axes, inputs),
         Primitive::Reshape(shape) => movement::reshape_abstract_eval(shape, inputs),
+        Primitive::Matmul => linalg::matmul_abstract_eval(inputs),
     }
 }
 
@@ -40,5 +42,6 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         | Primitive::StopGradient => Ok(elementwise::kernel(prim, inputs, out)),
         Primitive::Reduce { op, axes } => Ok(reduce::kernel(*op, axes, inputs[0], out)),
         Primitive::Reshape(_) => Ok(movement::copy_kernel(inputs[0], out)),
+        Primitive::Matmul => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
     }
 }

@@ -150,8 +150,19 @@ fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
                 E::Call(f, ValType::F64, vec![x, y])
             }
         }
-        Min if float => x.fmin(y),
-        Max if float => x.fmax(y),
+        // As the interpreter: NaN if either is NaN, else `x < y ? x : y` (min) and
+        // `x < y ? y : x` (max), so min(−0, +0) = +0 and max(−0, +0) = −0.
+        Min | Max if float => {
+            let (sx, x) = bind(cx, x);
+            let (sy, y) = bind(cx, y);
+            let less = x.clone().lt(y.clone());
+            let pick = if op == Min {
+                select(less | x.clone().ne(x.clone()), x, y)
+            } else {
+                select(less | y.clone().ne(y.clone()), y, x)
+            };
+            seq(vec![sx, sy], pick)
+        }
         Div | Rem => {
             let (sx, x) = bind(cx, x);
             let (sy, y) = bind(cx, y);
