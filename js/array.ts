@@ -177,6 +177,18 @@ export class Array {
     return new Array(call(() => wasm.reshape(this.#handle, new Float64Array(dims))));
   }
 
+  /** Permutes the axes (reverses them by default). */
+  transpose(perm?: number[]): Array {
+    return new Array(
+      call(() => wasm.transpose(this.#handle, perm ? new Int32Array(perm) : undefined)),
+    );
+  }
+
+  /** The transpose (axes reversed). */
+  get T(): Array {
+    return this.transpose();
+  }
+
   flatten(): Array {
     return this.reshape([-1]);
   }

@@ -149,6 +149,34 @@ creation("linspace", [0, 1, 7, True], {}, np.linspace(0, 1, 7).astype(f32))
 creation("linspace", [-2, 3, 4, False], {}, np.linspace(-2, 3, 4, endpoint=False).astype(f32))
 creation("linspace", [1, 10, 50, True], {}, np.linspace(1, 10, 50).astype(f32))
 
+def shaped(name, args, params, out, rtol=0.0, atol=0.0):
+    """A function of arrays (`args`) and extra positional parameters (`params`)."""
+    cases.append({"fn": name, "args": [enc(a) for a in args], "params": params, "out": enc(out),
+                  "rtol": rtol, "atol": atol})
+
+
+shaped("transpose", [A3], [], np.transpose(A3))
+shaped("transpose", [A3], [[1, 0, 2]], np.transpose(A3, (1, 0, 2)))
+shaped("moveaxis", [A3], [0, -1], np.moveaxis(A3, 0, -1))
+shaped("swapaxes", [A3], [0, 2], np.swapaxes(A3, 0, 2))
+shaped("broadcastTo", [Y_ROW], [[3, 4]], np.broadcast_to(Y_ROW, (3, 4)))
+shaped("expandDims", [X], [1], np.expand_dims(X, 1))
+shaped("expandDims", [X], [[0, -1]], np.expand_dims(X, (0, -1)))
+shaped("squeeze", [X.reshape(3, 1, 4, 1)], [], np.squeeze(X.reshape(3, 1, 4, 1)))
+shaped("flip", [A3], [], np.flip(A3))
+shaped("flip", [A3], [[0, 2]], np.flip(A3, (0, 2)))
+shaped("tile", [Y_ROW.reshape(2, 2)], [[2, 3]], np.tile(Y_ROW.reshape(2, 2), (2, 3)))
+shaped("reshape", [A3], [[4, -1]], A3.reshape(4, -1))
+shaped("ravel", [np.transpose(A3).copy()], [], np.ravel(np.transpose(A3)))
+# Views feeding kernels: a transposed, flipped or broadcast operand read in place.
+cases.append({"fn": "compose", "steps": "transpose-add", "args": [enc(X), enc(X.T.copy())],
+              "out": enc(X.T + X.T), "rtol": 0.0, "atol": 0.0})
+shaped("concatenate", [X, X[:2]], [0], np.concatenate([X, X[:2]], 0), )
+shaped("concatenate", [X, M45.T[:3]], [1], np.concatenate([X, M45.T[:3]], 1))
+shaped("stack", [X, X * 2], [1], np.stack([X, X * 2], 1))
+shaped("vstack", [Y_ROW, Y_ROW], [], np.vstack([Y_ROW, Y_ROW]))
+shaped("hstack", [Y_ROW, Y_ROW], [], np.hstack([Y_ROW, Y_ROW]))
+
 OUT.parent.mkdir(exist_ok=True)
 OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -84,20 +84,69 @@ fn wasm_kernels_match_the_cpu_interpreter() {
     assert_eq!(backend.stats().live_buffers, 0);
 }
 
-/// The oracle's f64 erf and erfc (`backend/cpu/special.rs`) are accurate to about 1e-14 (up
-/// to ~60 ulp), so f64 erf/erfc are compared within that; everything else within 4 ulp.
+/// The oracle's f64 erf and erfc (`backend/cpu/special.rs`) are off by up to ~1e-13 relative
+/// (hundreds of ulp: the series cancels, exp(−x·x) inherits the rounding of x·x), so f64
+/// erf/erfc are compared within `ORACLE_ERF_ULPS` of it, and within 4 ulp of reference values
+/// (`erf_erfc_f64_match_reference_values`); everything else within 4 ulp.
+const ORACLE_ERF_ULPS: u64 = 2048;
+
 fn ulps_for(case: &Case) -> u64 {
     let f64_erf = case.kernel.output_dtype() == DType::Float64
         && (case.name.starts_with("Erf ") || case.name.starts_with("Erfc "));
     if f64_erf {
-        128
+        ORACLE_ERF_ULPS
     } else {
         4
     }
 }
 
-/// The oracle's erf/erfc give NaN at ±∞ (its continued fraction computes ∞·0); the values
-/// are erf(±∞) = ±1, erfc(+∞) = 0, erfc(−∞) = 2. Replaces those elements of `want`.
+/// f64 erf and erfc against values computed with mpmath (150-bit arithmetic), rounded.
+#[wasm_bindgen_test]
+fn erf_erfc_f64_match_reference_values() {
+    const REFERENCE: [(f64, f64, f64); 20] = [
+        (1e-10, 1.1283791670955126e-10, 0.999999999887162),
+        (0.1, 0.1124629160182849, 0.887537083981715),
+        (0.5, 0.5204998778130465, 0.4795001221869535),
+        (0.84375, 0.7672256612323416, 0.23277433876765838),
+        (0.9, 0.7969082124228322, 0.20309178757716786),
+        (1.3, 0.9340079449406524, 0.06599205505934755),
+        (2.0, 0.9953222650189527, 0.004677734981047266),
+        (3.0, 0.9999779095030014, 2.209049699858544e-05),
+        (4.5, 0.9999999998033839, 1.9661604415428876e-10),
+        (5.5, 0.9999999999999927, 7.357847917974398e-15),
+        (7.0, 1.0, 4.183825607779414e-23),
+        (10.0, 1.0, 2.088487583762545e-45),
+        (15.0, 1.0, 7.212994172451207e-100),
+        (20.0, 1.0, 5.395865611607901e-176),
+        (25.0, 1.0, 8.300172571196523e-274),
+        (26.5, 1.0, 2.2109076642637343e-307),
+        (27.0, 1.0, 5.23705e-319),
+        (-0.3, -0.3286267594591274, 1.3286267594591274),
+        (-1.0, -0.8427007929497149, 1.8427007929497148),
+        (-3.0, -0.9999779095030014, 1.9999779095030015),
+    ];
+    let mut backend = WasmBackend::new();
+    let xs: Vec<f64> = REFERENCE.iter().map(|r| r.0).collect();
+    let input = encode(DType::Float64, &xs);
+    for (op, column) in [(UnaryOp::Erf, 1), (UnaryOp::Erfc, 2)] {
+        let kernel = Kernel::elementwise(
+            vec![DType::Float64],
+            xs.len(),
+            AluExp::unary(op, AluExp::load(DType::Float64, 0, AluExp::index())),
+        );
+        let got = run_wasm(&mut backend, &kernel, std::slice::from_ref(&input));
+        for (i, r) in REFERENCE.iter().enumerate() {
+            let g = f64::from_le_bytes(got[i * 8..i * 8 + 8].try_into().unwrap());
+            let w = if column == 1 { r.1 } else { r.2 };
+            let u = ulp_distance(key64(g), key64(w));
+            assert!(u <= 4, "{op:?}({}) = {g:e}, want {w:e} ({u} ulp)", r.0);
+        }
+    }
+}
+
+/// The oracle's erf/erfc give NaN at ±∞ (its continued fraction computes ∞·0) and erf(−0) =
+/// +0; the values are erf(±∞) = ±1, erfc(+∞) = 0, erfc(−∞) = 2, erf(−0) = −0. Replaces those
+/// elements of `want`.
 fn fix_oracle_erf_at_infinity(case: &Case, want: &mut [u8]) {
     let erfc = case.name.starts_with("Erfc ");
     if !(erfc || case.name.starts_with("Erf ")) {
@@ -112,8 +161,9 @@ fn fix_oracle_erf_at_infinity(case: &Case, want: &mut [u8]) {
         } else {
             f64::from_le_bytes(raw.try_into().unwrap())
         };
-        if x.is_infinite() {
+        if x.is_infinite() || (x == 0.0 && !erfc) {
             let v = match (erfc, x > 0.0) {
+                (false, _) if x == 0.0 => x,
                 (false, _) => x.signum(),
                 (true, true) => 0.0,
                 (true, false) => 2.0,
@@ -190,7 +240,14 @@ fn sweep_points(op: UnaryOp) -> Vec<f64> {
         }
     }
     p.extend([1e-30, 1e-38, 1e-45, 0.0, -0.0, 1.0, -1.0, 0.5]);
-    p.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 3e38, -3e38, 1e30]);
+    p.extend([
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        3e38,
+        -3e38,
+        1e30,
+    ]);
     p
 }
 
@@ -248,7 +305,7 @@ fn transcendentals_are_within_4_ulp_of_the_interpreter() {
             console_log!("{op:?} {dtype:?}: max {ulps} ulp (at {at:e})");
             // The oracle's own f64 erf/erfc are only good to ~1e-14 (see `ulps_for`).
             let limit = if dtype == DType::Float64 && matches!(op, UnaryOp::Erf | UnaryOp::Erfc) {
-                128
+                ORACLE_ERF_ULPS
             } else {
                 4
             };
@@ -268,19 +325,65 @@ fn exact_ops_on_all_pairs_of_edge_values() {
     let specials: &[(DType, &[f64])] = &[
         (
             DType::Int32,
-            &[0.0, 1.0, -1.0, 2.0, -7.0, 31.0, 32.0, 33.0, 2147483647.0, -2147483648.0],
+            &[
+                0.0,
+                1.0,
+                -1.0,
+                2.0,
+                -7.0,
+                31.0,
+                32.0,
+                33.0,
+                2147483647.0,
+                -2147483648.0,
+            ],
         ),
         (
             DType::Uint32,
-            &[0.0, 1.0, 2.0, 7.0, 31.0, 32.0, 33.0, 2147483648.0, 4294967295.0],
+            &[
+                0.0,
+                1.0,
+                2.0,
+                7.0,
+                31.0,
+                32.0,
+                33.0,
+                2147483648.0,
+                4294967295.0,
+            ],
         ),
         (
             DType::Float32,
-            &[0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-45, 3e38, f64::NAN, f64::INFINITY, -f64::INFINITY],
+            &[
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                2.5,
+                -3.0,
+                1e-45,
+                3e38,
+                f64::NAN,
+                f64::INFINITY,
+                -f64::INFINITY,
+            ],
         ),
         (
             DType::Float64,
-            &[0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 5e-324, 1e308, 1e-300, f64::NAN, f64::INFINITY, -f64::INFINITY],
+            &[
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                2.5,
+                -3.0,
+                5e-324,
+                1e308,
+                1e-300,
+                f64::NAN,
+                f64::INFINITY,
+                -f64::INFINITY,
+            ],
         ),
     ];
     let mut failures = vec![];

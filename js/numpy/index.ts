@@ -128,3 +128,4 @@ function flatten(values: Nested): [ArrayLike[], number[]] {
 export * from "./creation.js";
 export * from "./elementwise.js";
 export * from "./reductions.js";
+export * from "./shape.js";

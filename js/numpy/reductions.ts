@@ -21,14 +21,6 @@ export const mean = reduction("mean");
 export const all = reduction("all");
 export const any = reduction("any");
 
-export function reshape(x: Array, shape: number[]): Array {
-  return x.reshape(shape);
-}
-
-export function ravel(a: Array): Array {
-  return a.reshape([-1]);
-}
-
 export function astype(a: Array, dtype: Parameters<Array["astype"]>[0]): Array {
   return a.astype(dtype);
 }

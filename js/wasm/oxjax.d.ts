@@ -20,6 +20,10 @@ export function arrayFromBytes(_function: string, bytes: Uint8Array | number[], 
  */
 export function availableDevices(): string[];
 
+export function broadcastTo(h: number, to: Float64Array | number[]): number;
+
+export function concatenate(hs: Float64Array | number[], axis: number): number;
+
 /**
  * Converts to a dtype (`astype`) or reinterprets the bits (`bitcast`).
  */
@@ -39,7 +43,11 @@ export function dispose(handle: number): void;
 
 export function dtype(handle: number): string;
 
+export function expandDims(h: number, axes: Int32Array | number[]): number;
+
 export function eye(n: number, m: number, k: number, dtype: string, device: string): number;
+
+export function flip(h: number, axes?: Int32Array | number[] | null): number;
 
 export function full(_function: string, shape: Float64Array | number[], value: number, dtype: string, device: string): number;
 
@@ -70,6 +78,13 @@ export function linspace(start: number, stop: number, num: number, endpoint: boo
 
 export function memoryStats(): any;
 
+export function moveaxis(h: number, source: number, destination: number): number;
+
+/**
+ * Pads with zeros: `before[a]` and `after[a]` elements on each axis.
+ */
+export function pad(h: number, before: Float64Array | number[], after: Float64Array | number[]): number;
+
 /**
  * The elements as a typed array, read asynchronously (works on every device).
  */
@@ -95,7 +110,25 @@ export function reshape(handle: number, shape: Float64Array | number[]): number;
 
 export function shape(handle: number): Float64Array;
 
+/**
+ * Keeps `[starts[a], ends[a])` of each axis.
+ */
+export function shrink(h: number, starts: Float64Array | number[], ends: Float64Array | number[]): number;
+
+/**
+ * Splits into `sections` equal parts, or at the indices `cuts` when `sections` is absent.
+ */
+export function split(h: number, sections: number | null | undefined, cuts: Float64Array | number[], axis: number): Float64Array;
+
+export function squeeze(h: number, axes?: Int32Array | number[] | null): number;
+
+export function stack(hs: Float64Array | number[], axis: number): number;
+
 export function start(): void;
+
+export function swapaxes(h: number, a: number, b: number): number;
+
+export function tile(h: number, reps: Float64Array | number[]): number;
 
 /**
  * Abandons trace `frame` (the traced function threw).
@@ -113,6 +146,8 @@ export function traceBegin(_function: string, inputs: Float64Array | number[]): 
  */
 export function traceEnd(_function: string, frame: number, outputs: Float64Array | number[]): number;
 
+export function transpose(h: number, perm?: Int32Array | number[] | null): number;
+
 /**
  * A weakly typed 0-d array from a JS number.
  */
@@ -128,12 +163,16 @@ export interface InitOutput {
     readonly arange: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
     readonly arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
     readonly availableDevices: () => [number, number];
+    readonly broadcastTo: (a: number, b: number, c: number) => [number, number, number];
+    readonly concatenate: (a: number, b: number, c: number) => [number, number, number];
     readonly convert: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly debugPanic: (a: number, b: number) => void;
     readonly device: (a: number) => [number, number, number, number];
     readonly dispose: (a: number) => [number, number];
     readonly dtype: (a: number) => [number, number, number, number];
+    readonly expandDims: (a: number, b: number, c: number) => [number, number, number];
     readonly eye: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
+    readonly flip: (a: number, b: number, c: number) => [number, number, number];
     readonly full: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number];
     readonly incRef: (a: number) => [number, number];
     readonly initWebGpu: (a: number) => any;
@@ -142,16 +181,25 @@ export interface InitOutput {
     readonly lastPanic: () => [number, number];
     readonly linspace: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
     readonly memoryStats: () => any;
+    readonly moveaxis: (a: number, b: number, c: number) => [number, number, number];
+    readonly pad: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly read: (a: number, b: number, c: number) => any;
     readonly readSync: (a: number, b: number, c: number) => [number, number, number];
     readonly reduce: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly refCount: (a: number) => number;
     readonly reshape: (a: number, b: number, c: number) => [number, number, number];
     readonly shape: (a: number) => [number, number, number, number];
+    readonly shrink: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly split: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly squeeze: (a: number, b: number, c: number) => [number, number, number];
+    readonly stack: (a: number, b: number, c: number) => [number, number, number];
     readonly start: () => void;
+    readonly swapaxes: (a: number, b: number, c: number) => [number, number, number];
+    readonly tile: (a: number, b: number, c: number) => [number, number, number];
     readonly traceAbort: (a: number) => void;
     readonly traceBegin: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly traceEnd: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly transpose: (a: number, b: number, c: number) => [number, number, number];
     readonly weakScalar: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly weakType: (a: number) => [number, number, number];
     readonly wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b: (a: number, b: number, c: any) => [number, number];

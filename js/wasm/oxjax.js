@@ -114,6 +114,38 @@ export function availableDevices() {
 }
 
 /**
+ * @param {number} h
+ * @param {Float64Array | number[]} to
+ * @returns {number}
+ */
+export function broadcastTo(h, to) {
+    const val2 = +h;
+    const ptr0 = passArrayF64ToWasm0(to, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.broadcastTo(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * @param {Float64Array | number[]} hs
+ * @param {number} axis
+ * @returns {number}
+ */
+export function concatenate(hs, axis) {
+    const val2 = +axis;
+    const ptr0 = passArrayF64ToWasm0(hs, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.concatenate(ptr0, len0, val2);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * Converts to a dtype (`astype`) or reinterprets the bits (`bitcast`).
  * @param {number} handle
  * @param {string} dtype
@@ -194,6 +226,22 @@ export function dtype(handle) {
 }
 
 /**
+ * @param {number} h
+ * @param {Int32Array | number[]} axes
+ * @returns {number}
+ */
+export function expandDims(h, axes) {
+    const val2 = +h;
+    const ptr0 = passArray32ToWasm0(axes, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.expandDims(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * @param {number} n
  * @param {number} m
  * @param {number} k
@@ -217,6 +265,22 @@ export function eye(n, m, k, dtype, device) {
         throw e;
     }
     const ret = wasm.eye(val3, val4, val5, ptr0, len0, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * @param {number} h
+ * @param {Int32Array | number[] | null} [axes]
+ * @returns {number}
+ */
+export function flip(h, axes) {
+    const val2 = +h;
+    var ptr0 = isLikeNone(axes) ? 0 : passArray32ToWasm0(axes, wasm.__wbindgen_malloc);
+    var len0 = WASM_VECTOR_LEN;
+    const ret = wasm.flip(val2, ptr0, len0);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -368,6 +432,47 @@ export function memoryStats() {
 }
 
 /**
+ * @param {number} h
+ * @param {number} source
+ * @param {number} destination
+ * @returns {number}
+ */
+export function moveaxis(h, source, destination) {
+    const ret = wasm.moveaxis(h, source, destination);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * Pads with zeros: `before[a]` and `after[a]` elements on each axis.
+ * @param {number} h
+ * @param {Float64Array | number[]} before
+ * @param {Float64Array | number[]} after
+ * @returns {number}
+ */
+export function pad(h, before, after) {
+    const val3 = +h;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passArrayF64ToWasm0(before, wasm.__wbindgen_malloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayF64ToWasm0(after, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 8, 8); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 8, 8); }
+        throw e;
+    }
+    const ret = wasm.pad(val3, ptr0, len0, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * The elements as a typed array, read asynchronously (works on every device).
  * @param {string} _function
  * @param {number} handle
@@ -468,8 +573,120 @@ export function shape(handle) {
     return v1;
 }
 
+/**
+ * Keeps `[starts[a], ends[a])` of each axis.
+ * @param {number} h
+ * @param {Float64Array | number[]} starts
+ * @param {Float64Array | number[]} ends
+ * @returns {number}
+ */
+export function shrink(h, starts, ends) {
+    const val3 = +h;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passArrayF64ToWasm0(starts, wasm.__wbindgen_malloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayF64ToWasm0(ends, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 8, 8); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 8, 8); }
+        throw e;
+    }
+    const ret = wasm.shrink(val3, ptr0, len0, ptr1, len1);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * Splits into `sections` equal parts, or at the indices `cuts` when `sections` is absent.
+ * @param {number} h
+ * @param {number | null | undefined} sections
+ * @param {Float64Array | number[]} cuts
+ * @param {number} axis
+ * @returns {Float64Array}
+ */
+export function split(h, sections, cuts, axis) {
+    const val2 = +h;
+    const val3 = +(isLikeNone(sections) ? Number.MAX_SAFE_INTEGER : (sections) >>> 0);
+    const val4 = +axis;
+    const ptr0 = passArrayF64ToWasm0(cuts, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.split(val2, val3, ptr0, len0, val4);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v5 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+    return v5;
+}
+
+/**
+ * @param {number} h
+ * @param {Int32Array | number[] | null} [axes]
+ * @returns {number}
+ */
+export function squeeze(h, axes) {
+    const val2 = +h;
+    var ptr0 = isLikeNone(axes) ? 0 : passArray32ToWasm0(axes, wasm.__wbindgen_malloc);
+    var len0 = WASM_VECTOR_LEN;
+    const ret = wasm.squeeze(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * @param {Float64Array | number[]} hs
+ * @param {number} axis
+ * @returns {number}
+ */
+export function stack(hs, axis) {
+    const val2 = +axis;
+    const ptr0 = passArrayF64ToWasm0(hs, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.stack(ptr0, len0, val2);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
 export function start() {
     wasm.start();
+}
+
+/**
+ * @param {number} h
+ * @param {number} a
+ * @param {number} b
+ * @returns {number}
+ */
+export function swapaxes(h, a, b) {
+    const ret = wasm.swapaxes(h, a, b);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
+ * @param {number} h
+ * @param {Float64Array | number[]} reps
+ * @returns {number}
+ */
+export function tile(h, reps) {
+    const val2 = +h;
+    const ptr0 = passArrayF64ToWasm0(reps, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.tile(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
 }
 
 /**
@@ -533,6 +750,22 @@ export function traceEnd(_function, frame, outputs) {
         throw takeFromExternrefTable0(ret[1]);
     }
     return ret[0] >>> 0;
+}
+
+/**
+ * @param {number} h
+ * @param {Int32Array | number[] | null} [perm]
+ * @returns {number}
+ */
+export function transpose(h, perm) {
+    const val2 = +h;
+    var ptr0 = isLikeNone(perm) ? 0 : passArray32ToWasm0(perm, wasm.__wbindgen_malloc);
+    var len0 = WASM_VECTOR_LEN;
+    const ret = wasm.transpose(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
 }
 
 /**
@@ -1392,22 +1625,22 @@ function __wbg_get_imports() {
             arg0.writeTexture(arg1, getArrayU8FromWasm0(arg2, arg3), arg4, arg5);
         }, arguments); },
         __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 696, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 700, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hbefbe36ae243b05a);
             return ret;
         },
         __wbindgen_generic_0000000000000002: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("GPUDevice")], shim_idx: 393, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("GPUDevice")], shim_idx: 398, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h18ffd822d562ef4b);
             return ret;
         },
         __wbindgen_generic_0000000000000003: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("any")], shim_idx: 365, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("any")], shim_idx: 370, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hf3f503f8737ae2c7);
             return ret;
         },
         __wbindgen_generic_0000000000000004: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("undefined")], shim_idx: 391, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("undefined")], shim_idx: 396, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h52df2c6ab505afa8);
             return ret;
         },

@@ -28,6 +28,22 @@ pub enum Primitive {
     },
     /// Same elements in row-major order, new shape.
     Reshape(Vec<usize>),
+    /// Axis `k` of the result is axis `perm[k]` of the operand.
+    Transpose(Vec<usize>),
+    /// `broadcast_in_dim`: operand axis `i` becomes result axis `axes[i]` (size equal or 1);
+    /// the other result axes repeat.
+    Broadcast {
+        shape: Vec<usize>,
+        axes: Vec<usize>,
+    },
+    /// Keeps `[start, end)` of every axis.
+    Shrink(Vec<(usize, usize)>),
+    /// Adds zeros: `(before, after)` per axis.
+    Pad(Vec<(usize, usize)>),
+    /// Reverses the listed axes.
+    Flip(Vec<usize>),
+    /// Joins operands along an axis.
+    Concatenate(usize),
     /// Batched matrix product `[..., M, K] × [..., K, N] → [..., M, N]`, batch axes broadcast
     /// (NumPy's `matmul` on arrays of rank ≥ 2).
     Matmul,
@@ -86,6 +102,12 @@ impl Primitive {
             Primitive::Bitcast(_) => "bitcast_convert_type",
             Primitive::StopGradient => "stop_gradient",
             Primitive::Reshape(_) => "reshape",
+            Primitive::Transpose(_) => "transpose",
+            Primitive::Broadcast { .. } => "broadcast_in_dim",
+            Primitive::Shrink(_) => "slice",
+            Primitive::Pad(_) => "pad",
+            Primitive::Flip(_) => "rev",
+            Primitive::Concatenate(_) => "concatenate",
             Primitive::Matmul => "matmul",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
@@ -163,6 +185,28 @@ impl fmt::Display for Primitive {
             }
             Primitive::Reduce { axes, .. } => write!(f, "{}[axes={}]", self.name(), tuple(axes)),
             Primitive::Reshape(shape) => write!(f, "reshape[new_sizes={}]", tuple(shape)),
+            Primitive::Transpose(perm) => write!(f, "transpose[permutation={}]", tuple(perm)),
+            Primitive::Broadcast { shape, axes } => write!(
+                f,
+                "broadcast_in_dim[shape={} broadcast_dimensions={}]",
+                tuple(shape),
+                tuple(axes)
+            ),
+            Primitive::Shrink(r) => {
+                let (s, e): (Vec<usize>, Vec<usize>) = r.iter().copied().unzip();
+                write!(
+                    f,
+                    "slice[start_indices={} limit_indices={}]",
+                    tuple(&s),
+                    tuple(&e)
+                )
+            }
+            Primitive::Pad(p) => {
+                let items: Vec<String> = p.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+                write!(f, "pad[padding_config=({})]", items.join(", "))
+            }
+            Primitive::Flip(axes) => write!(f, "rev[dimensions={}]", tuple(axes)),
+            Primitive::Concatenate(axis) => write!(f, "concatenate[dimension={axis}]"),
             _ => f.write_str(self.name()),
         }
     }

@@ -6,6 +6,7 @@
 
 pub mod alu;
 pub mod verify;
+pub mod view_index;
 
 pub use alu::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
 

@@ -7,6 +7,7 @@ pub mod creation;
 mod linalg;
 mod numpy;
 mod reduce;
+pub mod shape;
 
 pub use reduce::{reduce, ReduceKind};
 

@@ -25,7 +25,13 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         | Primitive::Bitcast(_)
         | Primitive::StopGradient => elementwise::abstract_eval(prim, inputs),
         Primitive::Reduce { op, axes } => reduce::abstract_eval(*op, axes, inputs),
-        Primitive::Reshape(shape) => movement::reshape_abstract_eval(shape, inputs),
+        Primitive::Reshape(_)
+        | Primitive::Transpose(_)
+        | Primitive::Broadcast { .. }
+        | Primitive::Shrink(_)
+        | Primitive::Pad(_)
+        | Primitive::Flip(_)
+        | Primitive::Concatenate(_) => movement::abstract_eval(prim, inputs),
         Primitive::Matmul => linalg::matmul_abstract_eval(inputs),
     }
 }
@@ -41,7 +47,13 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         | Primitive::Bitcast(_)
         | Primitive::StopGradient => Ok(elementwise::kernel(prim, inputs, out)),
         Primitive::Reduce { op, axes } => Ok(reduce::kernel(*op, axes, inputs[0], out)),
-        Primitive::Reshape(_) => Ok(movement::copy_kernel(inputs[0], out)),
+        Primitive::Reshape(_)
+        | Primitive::Transpose(_)
+        | Primitive::Broadcast { .. }
+        | Primitive::Shrink(_)
+        | Primitive::Pad(_)
+        | Primitive::Flip(_)
+        | Primitive::Concatenate(_) => movement::kernel(prim, inputs, out),
         Primitive::Matmul => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
     }
 }

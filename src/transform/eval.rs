@@ -1,8 +1,11 @@
 //! Eager evaluation: one primitive applied to concrete arrays, as a one-equation program.
 
 use crate::backend::registry;
-use crate::core::{Device, Primitive};
+use crate::core::view::ShapeTracker;
+use crate::core::{Aval, Device, Primitive};
+use crate::kernel::{view_index, Kernel};
 use crate::rules;
+use crate::rules::movement;
 use crate::transform::ArrayValue;
 use crate::util::{Error, Result};
 
@@ -37,38 +40,79 @@ fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
 
 /// Applies `prim` to `inputs` on their device and returns the new array.
 pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
-    // View changes of contiguous arrays share the buffer: no kernel, no copy.
+    // View changes share the operand's buffer: no kernel, no copy.
     match prim {
         Primitive::StopGradient => return Ok(inputs[0].clone()),
-        Primitive::Reshape(_) => {
-            let aval = rules::abstract_eval(prim, &[&inputs[0].aval])?;
-            return Ok(ArrayValue { aval, ..inputs[0].clone() });
+        Primitive::Reshape(_)
+        | Primitive::Transpose(_)
+        | Primitive::Broadcast { .. }
+        | Primitive::Shrink(_)
+        | Primitive::Pad(_)
+        | Primitive::Flip(_) => {
+            let x = inputs[0];
+            let aval = rules::abstract_eval(prim, &[&x.aval])?;
+            let view = movement::apply_view(prim, &x.view)?;
+            return Ok(ArrayValue {
+                aval,
+                view,
+                ..x.clone()
+            });
         }
         _ => {}
     }
     let avals: Vec<_> = inputs.iter().map(|v| &v.aval).collect();
     let out_aval = rules::abstract_eval(prim, &avals)?;
-    let device = choose_device(prim, inputs)?;
     let kernel = rules::to_kernel(prim, &avals, &out_aval)?;
-    let out = registry::alloc(prim.name(), device, out_aval.byte_size())?;
-    // Inputs on another device (weak scalars) are moved to `device` first.
-    let mut moved = Vec::new();
-    for v in inputs {
+    run(
+        prim.name(),
+        choose_device(prim, inputs)?,
+        &kernel,
+        inputs,
+        out_aval,
+    )
+}
+
+/// A dense copy of `x` (what reading a view needs).
+pub fn copy(function: &str, x: &ArrayValue) -> Result<ArrayValue> {
+    let kernel = movement::copy_kernel(&x.aval, &x.aval);
+    run(function, x.device, &kernel, &[x], x.aval.clone())
+}
+
+/// Runs `kernel` (written for dense logical inputs) on `device`, reading each input through its
+/// view, into a new dense array of `out_aval`.
+fn run(
+    function: &str,
+    device: Device,
+    kernel: &Kernel,
+    inputs: &[&ArrayValue],
+    out_aval: Aval,
+) -> Result<ArrayValue> {
+    // Inputs on another device (weak scalars) are moved to `device` first, densely.
+    let mut moved = Vec::with_capacity(inputs.len());
+    for &v in inputs {
         if v.device == device {
-            moved.push(v.buffer.clone());
+            moved.push(v.clone());
         } else {
-            let bytes = v.read_sync(prim.name())?;
-            moved.push(registry::upload(prim.name(), device, &bytes)?);
+            let bytes = v.read_sync(function)?;
+            let (shape, dtype) = (v.aval.shape.clone(), v.aval.dtype);
+            moved.push(ArrayValue::from_bytes(
+                function, &bytes, shape, dtype, device,
+            )?);
         }
     }
-    let ids: Vec<_> = moved.iter().map(|b| b.id).collect();
-    registry::with_backend(prim.name(), device, |b| {
+    let views: Vec<&ShapeTracker> = moved.iter().map(|v| &v.view).collect();
+    let kernel = view_index::through_views(kernel, &views);
+    let out = registry::alloc(function, device, out_aval.byte_size())?;
+    let ids: Vec<_> = moved.iter().map(|v| v.buffer.id).collect();
+    registry::with_backend(function, device, |b| {
         let exe = b.compile(&kernel)?;
         b.dispatch(exe, &ids, out.id)
     })?;
+    let view = ShapeTracker::contiguous(&out_aval.shape);
     Ok(ArrayValue {
         aval: out_aval,
         device,
         buffer: out,
+        view,
     })
 }

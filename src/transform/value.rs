@@ -1,10 +1,12 @@
-//! Concrete arrays: an abstract value plus a device buffer holding its elements (row-major,
-//! contiguous). Buffers are shared through `Rc`, so copies of an `ArrayValue` are cheap and a
-//! buffer lives as long as any value that uses it.
+//! Concrete arrays: an abstract value, a device buffer, and the view (`ShapeTracker`) through
+//! which the array's elements are read from the buffer. Movement operations make new views of
+//! the same buffer; buffers are shared through `Rc`, so a buffer lives as long as any value
+//! that uses it, and disposing a view never invalidates its source.
 
 use std::rc::Rc;
 
 use crate::backend::{registry, DeviceBuffer};
+use crate::core::view::ShapeTracker;
 use crate::core::{Aval, DType, Device};
 use crate::util::{Error, Result};
 
@@ -13,6 +15,7 @@ pub struct ArrayValue {
     pub aval: Aval,
     pub device: Device,
     pub buffer: Rc<DeviceBuffer>,
+    pub view: ShapeTracker,
 }
 
 impl ArrayValue {
@@ -37,10 +40,12 @@ impl ArrayValue {
             ));
         }
         let buffer = registry::upload(function, device, bytes)?;
+        let view = ShapeTracker::contiguous(&aval.shape);
         Ok(ArrayValue {
             aval,
             device,
             buffer,
+            view,
         })
     }
 
@@ -65,13 +70,28 @@ impl ArrayValue {
         Ok(v)
     }
 
+    /// True when the buffer holds exactly the elements, row-major, from its start.
+    pub fn is_dense(&self) -> bool {
+        self.view.is_contiguous() && self.buffer.bytes == self.aval.byte_size()
+    }
+
+    /// This array with a dense buffer of its own (itself when already dense).
+    pub fn materialize(&self, function: &str) -> Result<ArrayValue> {
+        if self.is_dense() {
+            return Ok(self.clone());
+        }
+        super::eval::copy(function, self)
+    }
+
     pub fn read_sync(&self, function: &str) -> Result<Vec<u8>> {
-        registry::with_backend(function, self.device, |b| b.read_sync(self.buffer.id))
+        let dense = self.materialize(function)?;
+        registry::with_backend(function, dense.device, |b| b.read_sync(dense.buffer.id))
     }
 
     /// Reads the elements asynchronously; the returned future borrows nothing.
     pub async fn read(&self, function: &str) -> Result<Vec<u8>> {
-        let future = registry::with_backend(function, self.device, |b| b.read(self.buffer.id))?;
+        let dense = self.materialize(function)?;
+        let future = registry::with_backend(function, dense.device, |b| b.read(dense.buffer.id))?;
         future.await
     }
 }

@@ -15,6 +15,19 @@ const decode = (v) => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf"
 // NumPy's 64-bit integer results correspond to oxjax's int32 (JAX without x64).
 const dtypeOf = (d) => (d === "int64" ? "int32" : d);
 
+// Functions that take a list of arrays.
+const LIST_FNS = ["concatenate", "stack", "vstack", "hstack"];
+
+/** `x.T + xt`: the add reads its first operand through a transposed view. */
+function transposeThenAdd(x, xt) {
+  const t = x.T;
+  try {
+    return t.add(xt);
+  } finally {
+    t.dispose();
+  }
+}
+
 function makeArray({ shape, dtype, data }, device) {
   return np.array(data.map(decode), { shape, dtype: dtypeOf(dtype), device });
 }
@@ -52,9 +65,14 @@ for (const device of ["cpu", "wasm"]) {
       test(label, () => {
         const args = c.args.map((a) => makeArray(a, device));
         try {
-          const fn = np[c.fn];
+          const fn = c.fn === "compose" ? transposeThenAdd : np[c.fn];
           assert.equal(typeof fn, "function", `np.${c.fn} is exported`);
-          const out = "axis" in c ? fn(args[0], c.axis, { keepdims: c.keepdims }) : fn(...args);
+          const out =
+            "axis" in c
+              ? fn(args[0], c.axis, { keepdims: c.keepdims })
+              : LIST_FNS.includes(c.fn)
+                ? fn(args, ...c.params)
+                : fn(...args, ...(c.params ?? []));
           try {
             assert.deepEqual(out.shape, c.out.shape);
             assert.equal(out.dtype, dtypeOf(c.out.dtype));

@@ -106,7 +106,7 @@ fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, value: E) -> E {
         (_, DType::Uint32) => i32c(identity as u32 as i32),
         _ => i32c(identity as i32),
     };
-    let x = if wide { value.to_f64() } else { value };
+    let x = if wide { value.widen() } else { value };
     let combined = ops::reduce_step(cx, op, dtype, acc.get(), x);
     let r = cx.reduce_index;
     let result = if wide && dtype == DType::Float32 {

@@ -101,10 +101,6 @@ pub fn seq(stmts: Vec<S>, value: E) -> E {
     E::Seq(stmts, Box::new(value))
 }
 
-pub fn call(f: FunctionId, result: ValType, args: Vec<E>) -> E {
-    E::Call(f, result, args)
-}
-
 /// The f64 with these bits.
 pub fn f64_bits(bits: u64) -> E {
     E::F64(f64::from_bits(bits))
@@ -175,12 +171,6 @@ impl E {
     pub fn leu(self, o: E) -> E {
         self.typed([B::I32LeU, B::I64LeU, B::F32Le, B::F64Le], Some(I32), o)
     }
-    pub fn gtu(self, o: E) -> E {
-        self.typed([B::I32GtU, B::I64GtU, B::F32Gt, B::F64Gt], Some(I32), o)
-    }
-    pub fn geu(self, o: E) -> E {
-        self.typed([B::I32GeU, B::I64GeU, B::F32Ge, B::F64Ge], Some(I32), o)
-    }
     pub fn shl(self, o: E) -> E {
         self.typed([B::I32Shl, B::I64Shl, B::I32Shl, B::I64Shl], None, o)
     }
@@ -204,15 +194,17 @@ impl E {
     pub fn rem_u(self, o: E) -> E {
         self.typed([B::I32RemU, B::I64RemU, B::I32RemU, B::I64RemU], None, o)
     }
-    /// Float min/max (NaN-propagating, −0 < +0).
-    pub fn fmin(self, o: E) -> E {
-        self.typed([B::F32Min, B::F64Min, B::F32Min, B::F64Min], None, o)
-    }
-    pub fn fmax(self, o: E) -> E {
-        self.typed([B::F32Max, B::F64Max, B::F32Max, B::F64Max], None, o)
-    }
     pub fn copysign(self, o: E) -> E {
-        self.typed([B::F32Copysign, B::F64Copysign, B::F32Copysign, B::F64Copysign], None, o)
+        self.typed(
+            [
+                B::F32Copysign,
+                B::F64Copysign,
+                B::F32Copysign,
+                B::F64Copysign,
+            ],
+            None,
+            o,
+        )
     }
 
     pub fn abs(self) -> E {
@@ -226,9 +218,6 @@ impl E {
     }
     pub fn ceil(self) -> E {
         self.float_un([U::F32Ceil, U::F64Ceil])
-    }
-    pub fn trunc(self) -> E {
-        self.float_un([U::F32Trunc, U::F64Trunc])
     }
     /// Round to nearest, ties to even.
     pub fn nearest(self) -> E {
@@ -252,7 +241,7 @@ impl E {
         }
     }
     /// An i64 reinterpreted as f64 (or i32 as f32).
-    pub fn from_bits(self) -> E {
+    pub fn reinterpret(self) -> E {
         match self.ty() {
             I32 => self.un(U::F32ReinterpretI32, F32),
             _ => self.un(U::F64ReinterpretI64, F64),
@@ -268,7 +257,7 @@ impl E {
         self.un(U::I64ExtendUI32, I64)
     }
     /// i32/i64 (signed) → f64.
-    pub fn to_f64(self) -> E {
+    pub fn widen(self) -> E {
         match self.ty() {
             I32 => self.un(U::F64ConvertSI32, F64),
             I64 => self.un(U::F64ConvertSI64, F64),
@@ -295,10 +284,6 @@ impl E {
     /// Any walrus unary op with an explicit result type.
     pub fn unop(self, op: U, ty: ValType) -> E {
         self.un(op, ty)
-    }
-    /// Any walrus binary op with an explicit result type.
-    pub fn binop(self, op: B, ty: ValType, other: E) -> E {
-        self.bin(op, ty, other)
     }
 }
 
@@ -452,7 +437,11 @@ fn emit_s(b: &mut InstrSeqBuilder, s: &S) {
         S::Store(memory, kind, addr, value) => {
             emit_e(b, addr);
             emit_e(b, value);
-            let bytes = if matches!(value.ty(), F64 | I64) { 8 } else { 4 };
+            let bytes = if matches!(value.ty(), F64 | I64) {
+                8
+            } else {
+                4
+            };
             b.store(*memory, *kind, mem_arg(bytes));
         }
         S::Return(e) => {

@@ -6,6 +6,9 @@ import mpmath as mp
 
 mp.mp.prec = 200
 TARGET = mp.mpf(2) ** -57
+# float32 routines compute in f64 too, with shorter polynomials: 2^-42 keeps their results
+# within an ulp of the correctly rounded f32 (and almost always equal to it).
+TARGET32 = mp.mpf(2) ** -42
 out = []
 
 
@@ -27,16 +30,22 @@ def hilo(name, v, doc, hi_bits=53):
     const(name + '_LO', lo, doc + ' (low part)')
 
 
-def poly(name, f, a, b, scale, doc):
+def poly(name, f, a, b, scale, doc, f32=True):
     """Coefficients (highest degree first) of a polynomial p(u), u in [a, b], with
-    |f - p| / scale below TARGET."""
+    |f - p| / scale below TARGET; with `f32`, also NAME32 for TARGET32."""
+    poly1(name, f, a, b, scale, doc, TARGET)
+    if f32:
+        poly1(name + '32', f, a, b, scale, doc + ' (float32)', TARGET32)
+
+
+def poly1(name, f, a, b, scale, doc, target):
     for n in range(3, 60):
         c, err = mp.chebyfit(f, [a, b], n, error=True)
         cf = [mp.mpf(float(x)) for x in c]
         # error of the f64-rounded coefficients, sampled
         worst = max(abs(mp.polyval(cf, a + (b - a) * i / 400) - f(a + (b - a) * i / 400))
                     for i in range(401))
-        if err / scale < TARGET:
+        if err / scale < target:
             break
     out.append('/// %s: degree %d on [%s, %s], max error %s (%s with f64 coefficients).' % (
         doc, n - 1, mp.nstr(a, 6), mp.nstr(b, 6), mp.nstr(err, 3), mp.nstr(worst, 3)))
@@ -62,6 +71,15 @@ split = mp.mpf(2) ** (mp.floor(mp.log(hi, 2)) + 1 - 26)
 hh = mp.floor(hi / split) * split
 const('PIO2_HI_HI', hh, 'pi / 2 high part, top 26 bits')
 const('PIO2_HI_LO', hi - hh, 'pi / 2 high part, remaining bits')
+# pi/2 in four parts, the first three of 33 bits (exact products with integers below 2^20)
+rest = pi / 2
+for i in range(1, 5):
+    e = mp.floor(mp.log(abs(rest), 2))
+    scale = mp.mpf(2) ** ((33 if i < 4 else 53) - 1 - e)
+    part = mp.nint(rest * scale) / scale
+    const('PIO2_%d' % i, part, 'pi / 2, part %d of 4 (Cody-Waite)' % i)
+    rest -= part
+const('TWO_OVER_PI_F64', 2 / pi, '2 / pi')
 # 2/pi as 64-bit words, preceded by one zero word (Payne-Hanek reduction)
 words = 22
 mp.mp.prec = 64 * words + 100
@@ -76,6 +94,8 @@ def z0(f, limit):
     return lambda z: limit if z == 0 else f(z)
 
 
+poly('EXP_P', z0(lambda r: (mp.exp(r) - 1 - r) / r ** 2, mp.mpf(1) / 2), -0.35, 0.35, 8,
+     'exp(r) = 1 + r + r^2 P(r)')
 poly('ASIN_R', z0(lambda z: (mp.asin(mp.sqrt(z)) - mp.sqrt(z)) / (z * mp.sqrt(z)), mp.mpf(1) / 6),
      0, 0.25, 4, 'asin(x) = x + x z R(z), z = x^2')
 poly('ATAN_Q', z0(lambda z: (mp.atan(mp.sqrt(z)) - mp.sqrt(z)) / (z * mp.sqrt(z)), -mp.mpf(1) / 3),

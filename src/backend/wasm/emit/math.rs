@@ -1,7 +1,8 @@
 //! The math routines of a kernel module: each transcendental a kernel uses is emitted once, as
 //! a wasm function the kernel calls (`Lib` memoises them per module). Routines compute in f64;
-//! a float32 routine widens its argument, calls the f64 one and rounds once, which keeps f32
-//! results within an ulp of the correctly rounded value. The routines themselves live in
+//! a float32 routine widens its argument, runs the same algorithm with shorter polynomials
+//! (error below 2⁻⁴²) and rounds once, which keeps f32 results within an ulp of the correctly
+//! rounded value (and almost always equal to it). The routines themselves live in
 //! `math_exp` (exp, log, fmod), `math_trig` (sin, cos), `math_inv` (asin, atan) and `math_erf`
 //! (tanh, erf, erfc); this file has the registry and shared helpers (Horner evaluation, powers
 //! of two, exact products).
@@ -21,8 +22,9 @@ pub enum Routine {
     Op(UnaryOp, bool),
     /// f64 remainder with the sign of the dividend (C `fmod`).
     Fmod,
-    /// erfc(x) for x ≥ 0.84375 (shared by erf and erfc).
-    ErfcTail,
+    /// erfc(x) for x ≥ 0.84375 (shared by erf and erfc), f64 → f64, with float32-accuracy
+    /// polynomials (`true`) or full ones.
+    ErfcTail(bool),
     /// Word `k` of the bits of 2/π (for the trigonometric argument reduction).
     TwoOverPi,
 }
@@ -48,35 +50,31 @@ impl Lib {
             return f;
         }
         let f = match r {
-            Routine::Op(op, true) => {
-                let inner = self.routine(m, Routine::Op(op, false));
-                narrow(m, inner)
-            }
-            Routine::Op(op, false) => match op {
-                UnaryOp::Exp => math_exp::exp(m),
-                UnaryOp::Log => math_exp::log(m),
-                UnaryOp::Sin => math_trig::sin_cos(self, m, false),
-                UnaryOp::Cos => math_trig::sin_cos(self, m, true),
-                UnaryOp::Asin => math_inv::asin(m),
-                UnaryOp::Atan => math_inv::atan(m),
+            Routine::Op(op, f32) => match op {
+                UnaryOp::Exp => math_exp::exp(m, f32),
+                UnaryOp::Log => math_exp::log(m, f32),
+                UnaryOp::Sin => math_trig::sin_cos(self, m, false, f32),
+                UnaryOp::Cos => math_trig::sin_cos(self, m, true, f32),
+                UnaryOp::Asin => math_inv::asin(m, f32),
+                UnaryOp::Atan => math_inv::atan(m, f32),
                 UnaryOp::Tanh => {
                     let exp = self.routine(m, Routine::Op(UnaryOp::Exp, false));
-                    math_erf::tanh(m, exp)
+                    math_erf::tanh(m, exp, f32)
                 }
                 UnaryOp::Erf => {
-                    let tail = self.routine(m, Routine::ErfcTail);
-                    math_erf::erf(m, tail)
+                    let tail = self.routine(m, Routine::ErfcTail(f32));
+                    math_erf::erf(m, tail, f32)
                 }
                 UnaryOp::Erfc => {
-                    let tail = self.routine(m, Routine::ErfcTail);
-                    math_erf::erfc(m, tail)
+                    let tail = self.routine(m, Routine::ErfcTail(f32));
+                    math_erf::erfc(m, tail, f32)
                 }
                 other => unreachable!("{other:?} has a wasm instruction"),
             },
             Routine::Fmod => math_exp::fmod(m),
-            Routine::ErfcTail => {
+            Routine::ErfcTail(f32) => {
                 let exp = self.routine(m, Routine::Op(UnaryOp::Exp, false));
-                math_erf::erfc_tail(m, exp)
+                math_erf::erfc_tail(m, exp, f32)
             }
             Routine::TwoOverPi => math_trig::two_over_pi(m),
         };
@@ -85,13 +83,36 @@ impl Lib {
     }
 }
 
-/// The f32 version of an f64 routine: widen, call, round once.
-fn narrow(m: &mut Module, inner: FunctionId) -> FunctionId {
-    let x = Var::new(m, ValType::F32);
-    let body = [S::Return(
-        E::Call(inner, ValType::F64, vec![x.get().to_f64()]).demote(),
-    )];
-    function(m, &[x], ValType::F32, &body)
+/// Builds a unary routine from its f64 body over the f64 local `x`. With `f32`, the function
+/// takes and returns f32: it widens its argument into `x` and rounds every result once.
+pub fn finish(m: &mut Module, x: Var, body: Vec<S>, f32: bool) -> FunctionId {
+    if !f32 {
+        return function(m, &[x], ValType::F64, &body);
+    }
+    let xf = Var::new(m, ValType::F32);
+    let mut stmts = vec![x.set(xf.get().widen())];
+    stmts.extend(body.into_iter().map(demote_returns));
+    function(m, &[xf], ValType::F32, &stmts)
+}
+
+fn demote_returns(s: S) -> S {
+    let all = |v: Vec<S>| v.into_iter().map(demote_returns).collect();
+    match s {
+        S::Return(e) => S::Return(e.demote()),
+        S::If(c, a, b) => S::If(c, all(a), all(b)),
+        S::While(c, body) => S::While(c, all(body)),
+        S::Block(body) => S::Block(all(body)),
+        other => other,
+    }
+}
+
+/// Picks the float32 or the full-precision coefficient set.
+pub fn pick<'a>(f32: bool, short: &'a [u64], full: &'a [u64]) -> &'a [u64] {
+    if f32 {
+        short
+    } else {
+        full
+    }
 }
 
 /// The f64 with these bits.
@@ -117,7 +138,7 @@ pub fn horner_f(coeffs: &[f64], x: &E) -> E {
 
 /// 2^k as an f64 for an i32 `k` in −1022..=1023.
 pub fn pow2(k: E) -> E {
-    ((k + i32c(1023)).extend_s().shl(i64c(52))).from_bits()
+    ((k + i32c(1023)).extend_s().shl(i64c(52))).reinterpret()
 }
 
 /// `x · 2^k` for an i32 local `k` in −2044..=2046, rounding once (the first factor is exact
@@ -129,7 +150,7 @@ pub fn scale(x: E, k: Var) -> E {
 
 /// The top 26 significant bits of an f64 (for exact products without fma).
 pub fn high_half(x: E) -> E {
-    (x.bits() & i64c(0xffff_ffff_f800_0000_u64 as i64)).from_bits()
+    (x.bits() & i64c(0xffff_ffff_f800_0000_u64 as i64)).reinterpret()
 }
 
 /// Sets `hi + lo = a · b` exactly (Dekker), for f64 locals `a`, `b` and scratch locals.

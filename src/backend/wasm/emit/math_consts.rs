@@ -29,6 +29,16 @@ pub const ATAN_3HALF_LO: u64 = 0x3c7007887af0cbbd; // 1.3903311031230998e-17
 pub const PIO2_HI_HI: u64 = 0x3ff921fb50000000; // 1.5707963109016418
 /// pi / 2 high part, remaining bits
 pub const PIO2_HI_LO: u64 = 0x3e5110b460000000; // 1.5893254712295857e-08
+/// pi / 2, part 1 of 4 (Cody-Waite)
+pub const PIO2_1: u64 = 0x3ff921fb54400000; // 1.5707963267341256
+/// pi / 2, part 2 of 4 (Cody-Waite)
+pub const PIO2_2: u64 = 0x3dd0b4611a600000; // 6.077100506303966e-11
+/// pi / 2, part 3 of 4 (Cody-Waite)
+pub const PIO2_3: u64 = 0x3ba3198a2e000000; // 2.0222662487111665e-21
+/// pi / 2, part 4 of 4 (Cody-Waite)
+pub const PIO2_4: u64 = 0x397b839a252049c1; // 8.4784276603689e-32
+/// 2 / pi
+pub const TWO_OVER_PI_F64: u64 = 0x3fe45f306dc9c883; // 0.6366197723675814
 /// 2/pi in 64-bit words, most significant first, after one zero word.
 pub const TWO_OVER_PI: [u64; 22] = [
     0x0000000000000000,
@@ -54,6 +64,32 @@ pub const TWO_OVER_PI: [u64; 22] = [
     0xf0cfbc209af4361d,
     0xa9e391615ee61b08,
 ];
+/// exp(r) = 1 + r + r^2 P(r): degree 10 on [-0.35, 0.35], max error 1.56e-18 (5.0e-17 with f64 coefficients).
+pub const EXP_P: [u64; 11] = [
+    0x3e21f75a3caadff5,
+    0x3e5af5282aacdb2e,
+    0x3e927e4da1e12fb1,
+    0x3ec71ddfff6573d6,
+    0x3efa01a01a74077a,
+    0x3f2a01a01ac9de9e,
+    0x3f56c16c16c16214,
+    0x3f8111111110ff8b,
+    0x3fa5555555555556,
+    0x3fc5555555555557,
+    0x3fe0000000000000,
+];
+/// exp(r) = 1 + r + r^2 P(r) (float32): degree 8 on [-0.35, 0.35], max error 7.96e-15 (7.96e-15 with f64 coefficients).
+pub const EXP_P32: [u64; 9] = [
+    0x3e928834fa5eb0e5,
+    0x3ec72cbc2d6bad60,
+    0x3efa019c76bca76a,
+    0x3f2a019aa4cb0aac,
+    0x3f56c16c17403215,
+    0x3f81111111cf45ef,
+    0x3fa5555555554c04,
+    0x3fc555555555395f,
+    0x3fe0000000000000,
+];
 /// asin(x) = x + x z R(z), z = x^2: degree 12 on [0, 0.25], max error 1.5e-17 (2.18e-17 with f64 coefficients).
 pub const ASIN_R: [u64; 13] = [
     0x3f9d72b2bc8155f8,
@@ -70,6 +106,19 @@ pub const ASIN_R: [u64; 13] = [
     0x3fb3333333332eca,
     0x3fc5555555555556,
 ];
+/// asin(x) = x + x z R(z), z = x^2 (float32): degree 9 on [0, 0.25], max error 5.78e-14 (5.78e-14 with f64 coefficients).
+pub const ASIN_R32: [u64; 10] = [
+    0x3f9c93a92d53b4f1,
+    0xbf6815314c864b09,
+    0x3f900d47e7966d94,
+    0x3f8b02442413f6ba,
+    0x3f91dc2ef640046f,
+    0x3f96e72146fda29e,
+    0x3f9f1c81c59ea536,
+    0x3fa6db6d8e71341b,
+    0x3fb33333335a9cd6,
+    0x3fc5555555554f05,
+];
 /// atan(t) = t + t z Q(z), z = t^2: degree 11 on [0, 0.19140625], max error 3.91e-18 (1.87e-17 with f64 coefficients).
 pub const ATAN_Q: [u64; 12] = [
     0x3f8e4167464d3de8,
@@ -84,6 +133,18 @@ pub const ATAN_Q: [u64; 12] = [
     0xbfc2492492485503,
     0x3fc99999999998c5,
     0xbfd5555555555555,
+];
+/// atan(t) = t + t z Q(z), z = t^2 (float32): degree 8 on [0, 0.19140625], max error 5.96e-14 (6.0e-14 with f64 coefficients).
+pub const ATAN_Q32: [u64; 9] = [
+    0xbf99f6372e54d103,
+    0x3fa9ceedaad70b86,
+    0xbfb0ae033beb9fdc,
+    0x3fb3a687154a87ad,
+    0xbfb74520ad299789,
+    0x3fbc71c0a45dbd31,
+    0xbfc249248301fe83,
+    0x3fc99999997dadc9,
+    0xbfd555555555511d,
 ];
 /// tanh(x) = x + x z T(z), z = x^2: degree 11 on [0, 0.390625], max error 3.94e-18 (1.85e-17 with f64 coefficients).
 pub const TANH_T: [u64; 12] = [
@@ -100,6 +161,18 @@ pub const TANH_T: [u64; 12] = [
     0x3fc11111111110a8,
     0xbfd5555555555555,
 ];
+/// tanh(x) = x + x z T(z), z = x^2 (float32): degree 8 on [0, 0.390625], max error 7.95e-14 (7.98e-14 with f64 coefficients).
+pub const TANH_T32: [u64; 9] = [
+    0xbf1ff71afaa4a011,
+    0x3f40e1ebc8c44074,
+    0xbf57666ba2bf0ac7,
+    0x3f6d606beeb37ceb,
+    0xbf8226771244bfdc,
+    0x3f9664f07bad918a,
+    0xbfaba1ba08196eb7,
+    0x3fc1111110fed86e,
+    0xbfd5555555554fb7,
+];
 /// erf(x) = x + x F(z), z = x^2: degree 10 on [0, 0.7119140625], max error 1.03e-17 (1.88e-17 with f64 coefficients).
 pub const ERF_F: [u64; 11] = [
     0x3e4708feb8d6dc51,
@@ -113,6 +186,18 @@ pub const ERF_F: [u64; 11] = [
     0x3fbce2f21a03f41c,
     0xbfd812746b0379a7,
     0x3fc06eba8214db68,
+];
+/// erf(x) = x + x F(z), z = x^2 (float32): degree 8 on [0, 0.7119140625], max error 4.39e-14 (4.4e-14 with f64 coefficients).
+pub const ERF_F32: [u64; 9] = [
+    0x3eb4260b0e8279cb,
+    0xbeee1fa47bdab017,
+    0x3f1f7fd08ee90483,
+    0xbf4c017eba00d087,
+    0x3f7565b22fe8be0e,
+    0xbf9b82cdd39809e6,
+    0x3fbce2f2186693a9,
+    0xbfd812746b00b8b2,
+    0x3fc06eba8214d536,
 ];
 /// erfc(x) = exp(-x^2) G(x - 1.046875): degree 12 on [-0.203125, 0.203125], max error 1.01e-18 (2.38e-17 with f64 coefficients).
 pub const ERFC_G0: [u64; 13] = [
@@ -129,6 +214,19 @@ pub const ERFC_G0: [u64; 13] = [
     0x3fc2650df14e479b,
     0xbfd0978011ad5cc4,
     0x3fda91210b28a0ec,
+];
+/// erfc(x) = exp(-x^2) G(x - 1.046875) (float32): degree 9 on [-0.203125, 0.203125], max error 2.84e-14 (2.84e-14 with f64 coefficients).
+pub const ERFC_G032: [u64; 10] = [
+    0xbf3584a765675da4,
+    0x3f4ded4264a780c9,
+    0xbf63b0ee3bd5e5e4,
+    0x3f7913f8fb854712,
+    0xbf8e5bc2ccbd074b,
+    0x3fa159ac068085e8,
+    0xbfb2919cb8efe132,
+    0x3fc2650df13c98f4,
+    0xbfd0978011ad5d65,
+    0x3fda91210b28a2cb,
 ];
 /// centre of piece 0
 pub const ERFC_MID0: u64 = 0x3ff0c00000000000; // 1.046875
@@ -149,6 +247,19 @@ pub const ERFC_G1: [u64; 14] = [
     0xbfc4f1988444caf7,
     0x3fd494daffa2ad68,
 ];
+/// erfc(x) = exp(-x^2) G(x - 1.5) (float32): degree 9 on [-0.25, 0.25], max error 4.66e-14 (4.68e-14 with f64 coefficients).
+pub const ERFC_G132: [u64; 10] = [
+    0xbf1355d5b2e1f578,
+    0x3f2dbe0577a4cae8,
+    0xbf45b02a86c8c7a6,
+    0x3f5ee631901916a5,
+    0xbf7513edd2982caf,
+    0x3f8b6594e713d0be,
+    0xbfa0dc51d27cf544,
+    0x3fb37ea271965744,
+    0xbfc4f1988444ccd1,
+    0x3fd494daffa2b072,
+];
 /// centre of piece 1
 pub const ERFC_MID1: u64 = 0x3ff8000000000000; // 1.5
 /// erfc(x) = exp(-x^2) G(x - 2.125): degree 14 on [-0.375, 0.375], max error 1.01e-19 (9.46e-18 with f64 coefficients).
@@ -167,6 +278,20 @@ pub const ERFC_G2: [u64; 15] = [
     0xbf8aa2443aac727b,
     0x3fa2adaf7aaf55e2,
     0xbfb8d6f73d5aa121,
+    0x3fcf0fd28fdc20ab,
+];
+/// erfc(x) = exp(-x^2) G(x - 2.125) (float32): degree 10 on [-0.375, 0.375], max error 1.96e-14 (1.97e-14 with f64 coefficients).
+pub const ERFC_G232: [u64; 11] = [
+    0x3ecb697d7c37d04b,
+    0xbee8c56ef20ce07c,
+    0x3f051c592fd06f8d,
+    0xbf21faef4dbbddb0,
+    0x3f3dab5929e9b90a,
+    0xbf57a184bb14acee,
+    0x3f721dececb892c3,
+    0xbf8aa2443821cb55,
+    0x3fa2adaf7aafa2ef,
+    0xbfb8d6f73d5b3399,
     0x3fcf0fd28fdc20ab,
 ];
 /// centre of piece 2
@@ -189,6 +314,21 @@ pub const ERFC_G3: [u64; 15] = [
     0xbfabd6ae4d14b170,
     0x3fc6e9827d229d2d,
 ];
+/// erfc(x) = exp(-x^2) G(x - 3.0) (float32): degree 11 on [-0.5, 0.5], max error 2.07e-15 (2.08e-15 with f64 coefficients).
+pub const ERFC_G332: [u64; 12] = [
+    0xbe728616ee5b53da,
+    0x3e942ef8e500fdda,
+    0xbeb4ae2f445c39c5,
+    0x3ed59272e1aeca7d,
+    0xbef602577187d162,
+    0x3f15e740768f1f5d,
+    0xbf353dec96ff02b2,
+    0x3f5409cc27feff0c,
+    0xbf7259061baa68ec,
+    0x3f9043fe1a9b18fa,
+    0xbfabd6ae4d14b134,
+    0x3fc6e9827d229cea,
+];
 /// centre of piece 3
 pub const ERFC_MID3: u64 = 0x4008000000000000; // 3.0
 /// erfc(x) = exp(-x^2) H(1/x - 0.22619048) / x: degree 12 on [-0.0595238, 0.0595238], max error 2.06e-19 (3.14e-17 with f64 coefficients).
@@ -205,6 +345,18 @@ pub const ERFC_H0: [u64; 13] = [
     0x3fcc3a527ba41d0e,
     0xbfc77da99209b88b,
     0xbfbc6feb009503b4,
+    0x3fe19fb14a67087a,
+];
+/// erfc(x) = exp(-x^2) H(1/x - 0.22619048) / x (float32): degree 8 on [-0.0595238, 0.0595238], max error 5.88e-14 (5.88e-14 with f64 coefficients).
+pub const ERFC_H032: [u64; 9] = [
+    0xbff0c03bb8a8729a,
+    0x3fb4da042f6a8b56,
+    0x3fda863a97097a8d,
+    0xbfd5410b2ffdbeb1,
+    0x3f80333e296f977b,
+    0x3fcc3a52c3863ca2,
+    0xbfc77da9920947f4,
+    0xbfbc6feb009ec992,
     0x3fe19fb14a67087a,
 ];
 /// centre (in 1/x) of piece 0
@@ -225,6 +377,19 @@ pub const ERFC_H1: [u64; 14] = [
     0xbfd07d78cea2ab44,
     0xbfac5d8ac0540ae2,
     0x3fe1f6886744ed40,
+];
+/// erfc(x) = exp(-x^2) H(1/x - 0.10119048) / x (float32): degree 9 on [-0.0654762, 0.0654762], max error 2.31e-14 (2.31e-14 with f64 coefficients).
+pub const ERFC_H132: [u64; 10] = [
+    0xc012095b5640e35c,
+    0xbfe228bb84bcc963,
+    0x3ff84d9e6035b61f,
+    0xbfd27d50e3912e51,
+    0xbfddc6626dffd194,
+    0x3fd23597aa58c72a,
+    0x3fc35f8806b22572,
+    0xbfd07d78cee9541a,
+    0xbfac5d8ac053fced,
+    0x3fe1f6886744ee07,
 ];
 /// centre (in 1/x) of piece 1
 pub const ERFC_TMID1: u64 = 0x3fb9e79e79e79e7a; // 0.10119047619047619

@@ -10,22 +10,25 @@
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{cond, f64c, function, when, Var, E, S};
-use super::math::{c, f64_var, horner, two_prod};
+use super::math::{c, f64_var, finish, horner, pick, two_prod};
 use super::math_consts::*;
+use super::math_trig::TINY;
 
 use ValType::F64;
 
 /// tanh(x) for f64, given the f64 exp routine.
-pub fn tanh(m: &mut Module, exp: FunctionId) -> FunctionId {
+pub fn tanh(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
+    let coeffs = pick(f32, &TANH_T32, &TANH_T);
     let x = f64_var(m);
     let (ax, z) = (f64_var(m), f64_var(m));
     let body = vec![
         ax.set(x.get().abs()),
+        when(ax.get().lt(f64c(TINY)), vec![S::Return(x.get())]),
         when(
             ax.get().lt(f64c(0.625)),
             vec![
                 z.set(x.get() * x.get()),
-                S::Return(x.get() + x.get() * (z.get() * horner(&TANH_T, &z.get()))),
+                S::Return(x.get() + x.get() * (z.get() * horner(coeffs, &z.get()))),
             ],
         ),
         when(x.get().ne(x.get()), vec![S::Return(x.get())]),
@@ -34,17 +37,15 @@ pub fn tanh(m: &mut Module, exp: FunctionId) -> FunctionId {
             vec![S::Return(f64c(1.0).copysign(x.get()))],
         ),
         S::Return(
-            (f64c(1.0)
-                - f64c(2.0)
-                    / (E::Call(exp, F64, vec![f64c(2.0) * ax.get()]) + f64c(1.0)))
-            .copysign(x.get()),
+            (f64c(1.0) - f64c(2.0) / (E::Call(exp, F64, vec![f64c(2.0) * ax.get()]) + f64c(1.0)))
+                .copysign(x.get()),
         ),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }
 
 /// erfc(a) for a ≥ 0.84375 (0 from 28 on).
-pub fn erfc_tail(m: &mut Module, exp: FunctionId) -> FunctionId {
+pub fn erfc_tail(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
     let a = f64_var(m);
     let (g, u, hh, ll, w) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let near = |coeffs: &[u64], mid: u64| -> Vec<S> {
@@ -57,12 +58,12 @@ pub fn erfc_tail(m: &mut Module, exp: FunctionId) -> FunctionId {
         ]
     };
     let pieces: [(f64, Vec<S>); 6] = [
-        (1.25, near(&ERFC_G0, ERFC_MID0)),
-        (1.75, near(&ERFC_G1, ERFC_MID1)),
-        (2.5, near(&ERFC_G2, ERFC_MID2)),
-        (3.5, near(&ERFC_G3, ERFC_MID3)),
-        (6.0, far(&ERFC_H0, ERFC_TMID0)),
-        (f64::INFINITY, far(&ERFC_H1, ERFC_TMID1)),
+        (1.25, near(pick(f32, &ERFC_G032, &ERFC_G0), ERFC_MID0)),
+        (1.75, near(pick(f32, &ERFC_G132, &ERFC_G1), ERFC_MID1)),
+        (2.5, near(pick(f32, &ERFC_G232, &ERFC_G2), ERFC_MID2)),
+        (3.5, near(pick(f32, &ERFC_G332, &ERFC_G3), ERFC_MID3)),
+        (6.0, far(pick(f32, &ERFC_H032, &ERFC_H0), ERFC_TMID0)),
+        (f64::INFINITY, far(pick(f32, &ERFC_H132, &ERFC_H1), ERFC_TMID1)),
     ];
     // if a < b0 { piece 0 } else if a < b1 { … } else { last piece }
     let mut chain: Vec<S> = vec![];
@@ -83,13 +84,13 @@ pub fn erfc_tail(m: &mut Module, exp: FunctionId) -> FunctionId {
     function(m, &[a], F64, &body)
 }
 
-/// x + x·F(x²) = erf(x) for |x| < 0.84375 (the part beyond x), with z = x² set.
-fn small(x: Var, z: Var) -> E {
-    x.get() * horner(&ERF_F, &z.get())
+/// x·F(x²) = erf(x) − x for |x| < 0.84375, with z = x² set.
+fn small(x: Var, z: Var, f32: bool) -> E {
+    x.get() * horner(pick(f32, &ERF_F32, &ERF_F), &z.get())
 }
 
 /// erf(x) for f64, given the erfc tail routine.
-pub fn erf(m: &mut Module, tail: FunctionId) -> FunctionId {
+pub fn erf(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
     let x = f64_var(m);
     let (ax, z) = (f64_var(m), f64_var(m));
     let body = vec![
@@ -97,21 +98,19 @@ pub fn erf(m: &mut Module, tail: FunctionId) -> FunctionId {
         ax.set(x.get().abs()),
         when(
             ax.get().lt(f64c(0.84375)),
-            vec![z.set(x.get() * x.get()), S::Return(x.get() + small(x, z))],
+            vec![z.set(x.get() * x.get()), S::Return(x.get() + small(x, z, f32))],
         ),
         when(
             ax.get().ge(f64c(6.0)),
             vec![S::Return(f64c(1.0).copysign(x.get()))],
         ),
-        S::Return(
-            (f64c(1.0) - E::Call(tail, F64, vec![ax.get()])).copysign(x.get()),
-        ),
+        S::Return((f64c(1.0) - E::Call(tail, F64, vec![ax.get()])).copysign(x.get())),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }
 
 /// erfc(x) for f64, given the erfc tail routine.
-pub fn erfc(m: &mut Module, tail: FunctionId) -> FunctionId {
+pub fn erfc(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
     let x = f64_var(m);
     let z = f64_var(m);
     let body = vec![
@@ -122,8 +121,8 @@ pub fn erfc(m: &mut Module, tail: FunctionId) -> FunctionId {
                 z.set(x.get() * x.get()),
                 S::Return(cond(
                     x.get().lt(f64c(0.25)),
-                    f64c(1.0) - (x.get() + small(x, z)),
-                    f64c(0.5) - ((x.get() - f64c(0.5)) + small(x, z)),
+                    f64c(1.0) - (x.get() + small(x, z, f32)),
+                    f64c(0.5) - ((x.get() - f64c(0.5)) + small(x, z, f32)),
                 )),
             ],
         ),
@@ -133,5 +132,5 @@ pub fn erfc(m: &mut Module, tail: FunctionId) -> FunctionId {
             f64c(2.0) - E::Call(tail, F64, vec![-x.get()]),
         )),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }

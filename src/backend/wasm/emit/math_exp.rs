@@ -1,8 +1,7 @@
 //! f64 exp, log and fmod as emitted wasm functions.
 //!
 //! exp: k = round(x / ln 2), r = x − k·ln2 (ln 2 in two parts, the first exact when multiplied
-//! by k), exp(r) − 1 by its Taylor series to degree 14 (|r| ≤ ln2/2, truncation below 2⁻⁶²),
-//! then scaled by 2^k in two exact steps so subnormal results round once.
+//! by k), exp(r) = 1 + r + r²·P(r) with P a near-minimax fit on |r| ≤ 0.35, then scaled by 2^k in two exact steps so subnormal results round once.
 //! log: x = 2^k·(1 + f) with 1 + f in [√2/2, √2), s = f/(2 + f),
 //! log(1 + f) = f − f²/2 + s·(f²/2 + R(s²)) with R the atanh series (|s| ≤ 0.172).
 //! fmod: the exact remainder by binary long division on the significands.
@@ -10,18 +9,17 @@
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{cond, f64c, function, i32c, i64c, if_, when, Var, S};
-use super::math::{c, f64_var, horner_f, scale};
-use super::math_consts::{INV_LN2, LN2_HI, LN2_LO};
+use super::math::{c, f64_var, finish, horner, horner_f, pick, scale};
+use super::math_consts::{EXP_P, EXP_P32, INV_LN2, LN2_HI, LN2_LO};
 
 use ValType::{F64, I32, I64};
 
 /// exp(x) for f64.
-pub fn exp(m: &mut Module) -> FunctionId {
+pub fn exp(m: &mut Module, f32: bool) -> FunctionId {
     let x = f64_var(m);
     let (kf, hi, lo, r, p) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let k = Var::new(m, I32);
-    // exp(r) − 1 − r = r² · Σ r^(n−2)/n!, n = 2..=14, highest degree first.
-    let coeffs: Vec<f64> = (2..=14).rev().map(|n| 1.0 / factorial(n)).collect();
+    let coeffs = pick(f32, &EXP_P32, &EXP_P);
     let body = vec![
         // NaN and overflow: x + inf is NaN or inf.
         when(
@@ -37,21 +35,17 @@ pub fn exp(m: &mut Module) -> FunctionId {
         hi.set(x.get() - kf.get() * c(LN2_HI)),
         lo.set(kf.get() * c(LN2_LO)),
         r.set(hi.get() - lo.get()),
-        p.set(r.get() * r.get() * horner_f(&coeffs, &r.get())),
+        p.set(r.get() * r.get() * horner(coeffs, &r.get())),
         // exp(r) = 1 + (r + p); the correction ((hi − r) − lo) recovers r's rounding error.
         p.set(r.get() + (p.get() + ((hi.get() - r.get()) - lo.get()))),
         k.set(kf.get().trunc_i32()),
         S::Return(scale(f64c(1.0) + p.get(), k)),
     ];
-    function(m, &[x], F64, &body)
-}
-
-fn factorial(n: u32) -> f64 {
-    (1..=n).map(f64::from).product()
+    finish(m, x, body, f32)
 }
 
 /// log(x) for f64.
-pub fn log(m: &mut Module) -> FunctionId {
+pub fn log(m: &mut Module, f32: bool) -> FunctionId {
     let x = f64_var(m);
     let (f, s, z, hfsq, r, kf) = (
         f64_var(m),
@@ -63,8 +57,10 @@ pub fn log(m: &mut Module) -> FunctionId {
     );
     let (ix, mant) = (Var::new(m, I64), Var::new(m, I64));
     let k = Var::new(m, I32);
-    // R(z) = Σ_{j≥1} 2 z^j / (2j + 1) = z · Σ_{j=1..10} 2 z^(j−1)/(2j + 1).
-    let coeffs: Vec<f64> = (1..=10).rev().map(|j| 2.0 / (2 * j + 1) as f64).collect();
+    // R(z) = Σ_{j≥1} 2 z^j / (2j + 1) = z · Σ_{j=1..J} 2 z^(j−1)/(2j + 1), z ≤ 0.0295: the
+    // first omitted term is below 2⁻⁵⁸ (J = 10) or 2⁻⁴³ (J = 7, float32).
+    let terms = if f32 { 7 } else { 10 };
+    let coeffs: Vec<f64> = (1..=terms).rev().map(|j| 2.0 / (2 * j + 1) as f64).collect();
     let sqrt2_mantissa = 0x6_a09e_667f_3bcd_i64;
     let body = vec![
         // Zero, negative, NaN and infinity.
@@ -73,11 +69,7 @@ pub fn log(m: &mut Module) -> FunctionId {
             vec![S::Return(cond(
                 x.get().eq(f64c(0.0)),
                 f64c(f64::NEG_INFINITY),
-                cond(
-                    x.get().eq(f64c(f64::INFINITY)),
-                    x.get(),
-                    f64c(f64::NAN),
-                ),
+                cond(x.get().eq(f64c(f64::INFINITY)), x.get(), f64c(f64::NAN)),
             ))],
         ),
         k.set(i32c(0)),
@@ -96,12 +88,12 @@ pub fn log(m: &mut Module) -> FunctionId {
         if_(
             mant.get().gt(i64c(sqrt2_mantissa)),
             vec![
-                f.set((mant.get() | i64c(1022 << 52)).from_bits() - f64c(1.0)),
+                f.set((mant.get() | i64c(1022 << 52)).reinterpret() - f64c(1.0)),
                 k.set(k.get() + i32c(1)),
             ],
-            vec![f.set((mant.get() | i64c(1023 << 52)).from_bits() - f64c(1.0))],
+            vec![f.set((mant.get() | i64c(1023 << 52)).reinterpret() - f64c(1.0))],
         ),
-        kf.set(k.get().to_f64()),
+        kf.set(k.get().widen()),
         s.set(f.get() / (f64c(2.0) + f.get())),
         z.set(s.get() * s.get()),
         r.set(z.get() * horner_f(&coeffs, &z.get())),
@@ -112,7 +104,7 @@ pub fn log(m: &mut Module) -> FunctionId {
                     - f.get()),
         ),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }
 
 /// fmod(x, y) for f64: the exact remainder of x / y truncated, with the sign of x.
@@ -157,9 +149,7 @@ pub fn fmod(m: &mut Module) -> FunctionId {
         sign.set(ux.get() & i64c(i64::MIN)),
         // y = 0, y NaN, x infinite or NaN: NaN.
         when(
-            uy.get().shl(i64c(1)).eqz()
-                | y.get().ne(y.get())
-                | ex.get().eq(i32c(0x7ff)),
+            uy.get().shl(i64c(1)).eqz() | y.get().ne(y.get()) | ex.get().eq(i32c(0x7ff)),
             vec![S::Return((x.get() * y.get()) / (x.get() * y.get()))],
         ),
         // |x| ≤ |y|.
@@ -190,12 +180,10 @@ pub fn fmod(m: &mut Module) -> FunctionId {
         ),
         if_(
             ex.get().gt(i32c(0)),
-            vec![ux.set(
-                (ux.get() - implicit) | ex.get().extend_s().shl(i64c(52)),
-            )],
+            vec![ux.set((ux.get() - implicit) | ex.get().extend_s().shl(i64c(52)))],
             vec![ux.set(ux.get().shr_u((i32c(1) - ex.get()).extend_s()))],
         ),
-        S::Return((ux.get() | sign.get()).from_bits()),
+        S::Return((ux.get() | sign.get()).reinterpret()),
     ]);
     function(m, &[x, y], F64, &body)
 }

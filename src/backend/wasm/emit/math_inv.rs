@@ -9,16 +9,18 @@
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{f64c, function, i64c, if_, when, Var, E, S};
-use super::math::{c, f64_var, horner};
+use super::math::{c, f64_var, finish, horner, pick};
 use super::math_consts::{
-    ASIN_R, ATAN_3HALF_HI, ATAN_3HALF_LO, ATAN_HALF_HI, ATAN_HALF_LO, ATAN_Q, PIO2_HI, PIO2_LO,
+    ASIN_R, ASIN_R32, ATAN_3HALF_HI, ATAN_3HALF_LO, ATAN_HALF_HI, ATAN_HALF_LO, ATAN_Q, ATAN_Q32, PIO2_HI, PIO2_LO,
     PIO4_HI, PIO4_LO,
 };
+use super::math_trig::TINY;
 
 use ValType::F64;
 
 /// asin(x) for f64.
-pub fn asin(m: &mut Module) -> FunctionId {
+pub fn asin(m: &mut Module, f32: bool) -> FunctionId {
+    let coeffs = pick(f32, &ASIN_R32, &ASIN_R);
     let x = f64_var(m);
     let (ax, z, s, r, t, df, cc) = (
         f64_var(m),
@@ -36,7 +38,7 @@ pub fn asin(m: &mut Module) -> FunctionId {
             ax.get().lt(f64c(0.5)),
             vec![
                 z.set(x.get() * x.get()),
-                S::Return(x.get() + x.get() * (z.get() * horner(&ASIN_R, &z.get()))),
+                S::Return(x.get() + x.get() * (z.get() * horner(coeffs, &z.get()))),
             ],
         ),
         // |x| > 1 and NaN.
@@ -46,14 +48,12 @@ pub fn asin(m: &mut Module) -> FunctionId {
         ),
         z.set((f64c(1.0) - ax.get()) * f64c(0.5)),
         s.set(z.get().sqrt()),
-        r.set(z.get() * horner(&ASIN_R, &z.get())),
+        r.set(z.get() * horner(coeffs, &z.get())),
         if_(
             ax.get().ge(f64c(0.975)),
-            vec![t.set(
-                c(PIO2_HI) - (two() * (s.get() + s.get() * r.get()) - c(PIO2_LO)),
-            )],
+            vec![t.set(c(PIO2_HI) - (two() * (s.get() + s.get() * r.get()) - c(PIO2_LO)))],
             vec![
-                df.set((s.get().bits() & i64c(0xffff_ffff_0000_0000_u64 as i64)).from_bits()),
+                df.set((s.get().bits() & i64c(0xffff_ffff_0000_0000_u64 as i64)).reinterpret()),
                 cc.set((z.get() - df.get() * df.get()) / (s.get() + df.get())),
                 t.set(
                     c(PIO4_HI)
@@ -64,20 +64,20 @@ pub fn asin(m: &mut Module) -> FunctionId {
         ),
         S::Return(t.get().copysign(x.get())),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }
 
 /// atan(x) for f64.
-pub fn atan(m: &mut Module) -> FunctionId {
+pub fn atan(m: &mut Module, f32: bool) -> FunctionId {
+    let coeffs = pick(f32, &ATAN_Q32, &ATAN_Q);
     let x = f64_var(m);
     let (ax, t, z, hi, lo) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
-    let atan_poly = |t: Var, z: Var| t.get() * (z.get() * horner(&ATAN_Q, &z.get()));
-    let pick = |h: u64, l: u64, tv: E| -> Vec<S> {
-        vec![hi.set(c(h)), lo.set(c(l)), t.set(tv)]
-    };
+    let atan_poly = |t: Var, z: Var| t.get() * (z.get() * horner(coeffs, &z.get()));
+    let pick = |h: u64, l: u64, tv: E| -> Vec<S> { vec![hi.set(c(h)), lo.set(c(l)), t.set(tv)] };
     let body = vec![
         when(x.get().ne(x.get()), vec![S::Return(x.get())]),
         ax.set(x.get().abs()),
+        when(ax.get().lt(f64c(TINY)), vec![S::Return(x.get())]),
         when(
             ax.get().ge(f64c(7.378_697_629_483_821e19)),
             vec![S::Return((c(PIO2_HI) + c(PIO2_LO)).copysign(x.get()))],
@@ -115,9 +115,7 @@ pub fn atan(m: &mut Module) -> FunctionId {
             )],
         ),
         z.set(t.get() * t.get()),
-        S::Return(
-            (hi.get() + ((atan_poly(t, z) + lo.get()) + t.get())).copysign(x.get()),
-        ),
+        S::Return((hi.get() + ((atan_poly(t, z) + lo.get()) + t.get())).copysign(x.get())),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }

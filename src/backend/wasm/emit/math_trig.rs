@@ -1,7 +1,8 @@
 //! f64 sin and cos as emitted wasm functions.
 //!
-//! |x| ≤ π/4 goes straight to the kernels; larger finite arguments are reduced with the
-//! Payne–Hanek method for every size: x = m·2^e (53-bit integer m), and x·2/π mod 4 comes from
+//! |x| ≤ π/4 goes straight to the kernels; below 2²⁰·π/2 the reduction is Cody–Waite with a
+//! four-part π/2 (see `medium`); larger finite arguments use the Payne–Hanek method:
+//! x = m·2^e (53-bit integer m), and x·2/π mod 4 comes from
 //! the product of m with the 192 bits of 2/π starting just above the bits that only contribute
 //! multiples of 4 (64-bit limb arithmetic, 32-bit halves for the high products). The signed
 //! fraction in [−1/2, 1/2) keeps 126 bits, so even the closest doubles to a multiple of π/2
@@ -12,12 +13,16 @@
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{cond, f64c, function, i32c, i64c, if_, when, Var, E, S};
-use super::math::{c, f64_var, high_half, horner_f, pow2, Lib, Routine};
+use super::math::{c, f64_var, finish, high_half, horner_f, pow2, Lib, Routine};
 use super::math_consts::{
-    PIO2_HI, PIO2_HI_HI, PIO2_HI_LO, PIO2_LO, PIO4_HI, TWO_OVER_PI,
+    PIO2_1, PIO2_2, PIO2_3, PIO2_4, PIO2_HI, PIO2_HI_HI, PIO2_HI_LO, PIO2_LO, PIO4_HI,
+    TWO_OVER_PI, TWO_OVER_PI_F64,
 };
 
 use ValType::{F64, I32, I64};
+
+/// 2⁻²⁸: below it, sin, atan, tanh and asin return their argument.
+pub const TINY: f64 = 3.725_290_298_461_914e-9;
 
 /// Word `k` of 2/π (a zero word first, then the bits after the binary point), branch-free.
 pub fn two_over_pi(m: &mut Module) -> FunctionId {
@@ -93,9 +98,8 @@ fn reduce(lib: &mut Lib, m: &mut Module, ax: Var, q: Var, yh: Var, yl: Var) -> V
     );
     let tw = |k: E| E::Call(word, I64, vec![k]);
     // The 64 bits of the table starting `sh` bits into word `a` (then word `b`).
-    let window = |a: Var, b: Var| {
-        a.get().shl(sh.get()) | b.get().shr_u(i64c(1)).shr_u(i64c(63) - sh.get())
-    };
+    let window =
+        |a: Var, b: Var| a.get().shl(sh.get()) | b.get().shr_u(i64c(1)).shr_u(i64c(63) - sh.get());
     let mut out = vec![
         ix.set(ax.get().bits()),
         mm.set((ix.get() & i64c((1 << 52) - 1)) | i64c(1 << 52)),
@@ -117,11 +121,7 @@ fn reduce(lib: &mut Lib, m: &mut Module, ax: Var, q: Var, yh: Var, yl: Var) -> V
     out.extend([
         // P = mm·F mod 2^192 (bits 190 and up are the quadrant), less its lowest word.
         s1.set(l1.get() + h2.get()),
-        s2.set(
-            mm.get() * f0.get()
-                + h1.get()
-                + s1.get().ltu(l1.get()).extend_u(),
-        ),
+        s2.set(mm.get() * f0.get() + h1.get() + s1.get().ltu(l1.get()).extend_u()),
         q.set((s2.get() + i64c(1 << 61)).shr_u(i64c(62)).wrap()),
         // The signed fraction of a quadrant, scaled by 2^128.
         fhi.set(s2.get().shl(i64c(2)) | s1.get().shr_u(i64c(62))),
@@ -162,27 +162,64 @@ fn reduce(lib: &mut Lib, m: &mut Module, ax: Var, q: Var, yh: Var, yl: Var) -> V
         ),
         yh.set(p.get() + err.get()),
         yl.set((p.get() - yh.get()) + err.get()),
-        when(
-            neg.get(),
-            vec![yh.set(-yh.get()), yl.set(-yl.get())],
-        ),
+        when(neg.get(), vec![yh.set(-yh.get()), yl.set(-yl.get())]),
+    ]);
+    out
+}
+
+/// Cody–Waite reduction for π/4 < ax < 2²⁰·π/2: n = round(ax·2/π) and ax − n·π/2 with π/2
+/// in four parts, the first three short enough that n times them is exact; the differences
+/// are accumulated as a double-double (TwoSum), so nothing is lost to cancellation.
+fn medium(m: &mut Module, ax: Var, q: Var, yh: Var, yl: Var) -> Vec<S> {
+    let (nf, a, b, s, bb, e) = (
+        f64_var(m),
+        f64_var(m),
+        f64_var(m),
+        f64_var(m),
+        f64_var(m),
+        f64_var(m),
+    );
+    // (s, e) += −b with s, e, b locals: TwoSum.
+    let two_sum = |b_value: E| -> Vec<S> {
+        vec![
+            b.set(b_value),
+            a.set(s.get()),
+            s.set(a.get() - b.get()),
+            bb.set(s.get() - a.get()),
+            e.set(e.get() + ((a.get() - (s.get() - bb.get())) - (b.get() + bb.get()))),
+        ]
+    };
+    let mut out = vec![
+        nf.set((ax.get() * c(TWO_OVER_PI_F64)).nearest()),
+        q.set(nf.get().trunc_i32()),
+        s.set(ax.get() - nf.get() * c(PIO2_1)),
+        e.set(f64c(0.0)),
+    ];
+    out.extend(two_sum(nf.get() * c(PIO2_2)));
+    out.extend(two_sum(nf.get() * c(PIO2_3)));
+    out.extend([
+        e.set(e.get() - nf.get() * c(PIO2_4)),
+        yh.set(s.get() + e.get()),
+        yl.set((s.get() - yh.get()) + e.get()),
     ]);
     out
 }
 
 /// sin (or cos, `cos = true`) of an f64.
-pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool) -> FunctionId {
+pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool, f32: bool) -> FunctionId {
     let x = f64_var(m);
     let (ax, yh, yl, z, w) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let q = Var::new(m, I32);
     let sign = |n: i32| if n % 2 == 0 { 1.0 } else { -1.0 };
-    // sin(y) = y + y³ Σ (−1)^n y^(2n−2)/(2n+1)!, n = 1..=8; cos(y) = 1 − y²/2 + y⁴ Σ
-    // (−1)^n y^(2n−4)/(2n)!, n = 2..=9.
-    let sin_c: Vec<f64> = (1..=8)
+    // sin(y) = y + y³ Σ (−1)^n y^(2n−2)/(2n+1)!, n = 1..=8 (float32: 6); cos(y) = 1 − y²/2 +
+    // y⁴ Σ (−1)^n y^(2n−4)/(2n)!, n = 2..=9 (float32: 6). |y| ≤ π/4: the first omitted terms
+    // are below 2⁻⁶⁰ (2⁻⁴¹).
+    let (ns, nc) = if f32 { (6, 6) } else { (8, 9) };
+    let sin_c: Vec<f64> = (1..=ns)
         .rev()
         .map(|n| sign(n) / factorial(2 * n as u32 + 1))
         .collect();
-    let cos_c: Vec<f64> = (2..=9)
+    let cos_c: Vec<f64> = (2..=nc)
         .rev()
         .map(|n| sign(n) / factorial(2 * n as u32))
         .collect();
@@ -197,13 +234,24 @@ pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool) -> FunctionId {
                     + (z.get() * z.get() * horner_f(&cos_c, &z.get()) - yh.get() * yl.get())),
         ),
     );
-    let mut big = reduce(lib, m, ax, q, yh, yl);
+    let mut big = vec![if_(
+        ax.get().lt(f64c(1_647_099.0)),
+        medium(m, ax, q, yh, yl),
+        reduce(lib, m, ax, q, yh, yl),
+    )];
     big.push(when(
         x.get().lt(f64c(0.0)),
-        vec![yh.set(-yh.get()), yl.set(-yl.get()), q.set(i32c(0) - q.get())],
+        vec![
+            yh.set(-yh.get()),
+            yl.set(-yl.get()),
+            q.set(i32c(0) - q.get()),
+        ],
     ));
+    // Below 2⁻²⁸, sin x = x (keeping −0) and cos x = 1 to within half an ulp.
+    let tiny = if cos { f64c(1.0) } else { x.get() };
     let body = vec![
         ax.set(x.get().abs()),
+        when(ax.get().lt(f64c(TINY)), vec![S::Return(tiny)]),
         if_(
             ax.get().le(c(PIO4_HI)),
             vec![yh.set(x.get()), yl.set(f64c(0.0)), q.set(i32c(0))],
@@ -217,16 +265,8 @@ pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool) -> FunctionId {
         ),
         q.set(q.get() + i32c(cos as i32)),
         z.set(yh.get() * yh.get()),
-        w.set(cond(
-            (q.get() & i32c(1)).eqz(),
-            ksin,
-            kcos,
-        )),
-        S::Return(cond(
-            (q.get() & i32c(2)).eqz(),
-            w.get(),
-            -w.get(),
-        )),
+        w.set(cond((q.get() & i32c(1)).eqz(), ksin, kcos)),
+        S::Return(cond((q.get() & i32c(2)).eqz(), w.get(), -w.get())),
     ];
     function(m, &[x], F64, &body)
 }

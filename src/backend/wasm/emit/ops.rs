@@ -67,7 +67,7 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
         AluKind::Bitcast(a) => {
             let x = lower(cx, a)?;
             match (val_type(a.dtype)?, val_type(exp.dtype)?) {
-                (ValType::F32, ValType::I32) | (ValType::I32, ValType::F32) => x.from_bits_or_bits(),
+                (ValType::F32, ValType::I32) | (ValType::I32, ValType::F32) => x.reinterpret_any(),
                 (p, q) if p == q => x,
                 _ => {
                     return Err(Error::new(
@@ -82,11 +82,11 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
 
 impl E {
     /// f32 ↔ i32 reinterpretation.
-    fn from_bits_or_bits(self) -> E {
+    fn reinterpret_any(self) -> E {
         if self.ty() == ValType::F32 {
             self.bits()
         } else {
-            self.from_bits()
+            self.reinterpret()
         }
     }
 }
@@ -145,7 +145,7 @@ fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
         Rem if float => {
             let f = cx.lib.fmod(&mut cx.module);
             if dtype == DType::Float32 {
-                E::Call(f, ValType::F64, vec![x.to_f64(), y.to_f64()]).demote()
+                E::Call(f, ValType::F64, vec![x.widen(), y.widen()]).demote()
             } else {
                 E::Call(f, ValType::F64, vec![x, y])
             }
@@ -175,11 +175,7 @@ fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
                     x.clone().div_s(y.clone()),
                 ),
                 (Div, false) => x.clone().div_u(y.clone()),
-                (_, true) => cond(
-                    y.clone().eq(i32c(-1)),
-                    i32c(0),
-                    x.clone().rem_s(y.clone()),
-                ),
+                (_, true) => cond(y.clone().eq(i32c(-1)), i32c(0), x.clone().rem_s(y.clone())),
                 (_, false) => x.clone().rem_u(y.clone()),
             };
             seq(vec![sx, sy], cond(y.eqz(), i32c(0), value))
@@ -247,7 +243,10 @@ fn cast(cx: &mut Cx, x: E, from: DType, to: DType) -> Result<E> {
         }
         (Uint32, Int32) => {
             let (s, v) = bind(cx, x);
-            Ok(seq(vec![s], select(v.clone().lt(i32c(0)), i32c(i32::MAX), v)))
+            Ok(seq(
+                vec![s],
+                select(v.clone().lt(i32c(0)), i32c(i32::MAX), v),
+            ))
         }
         (Int32 | Uint32, Bool) => Ok(x.ne(i32c(0))),
         (Float32, Bool) => Ok(x.ne(E::F32(0.0))),

@@ -1,0 +1,145 @@
+//! Shape functions by handle: transpose, broadcastTo, expandDims, squeeze, flip, moveaxis,
+//! swapaxes, concatenate, stack, split, tile, and the slicing/padding primitives.
+
+use wasm_bindgen::prelude::*;
+
+use super::{handles, js_error};
+use crate::core::Primitive;
+use crate::library::shape;
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+type JsResult<T> = std::result::Result<T, JsError>;
+
+fn wide(axes: Option<Vec<i32>>) -> Option<Vec<i64>> {
+    axes.map(|a| a.into_iter().map(i64::from).collect())
+}
+
+fn unary(name: &str, h: f64, f: impl FnOnce(&Value) -> Result<Value>) -> JsResult<f64> {
+    let run = || -> Result<f64> { Ok(handles::insert(f(&handles::get(name, h)?)?)) };
+    run().map_err(js_error)
+}
+
+fn dims(name: &str, shape: &[f64]) -> Result<Vec<usize>> {
+    shape
+        .iter()
+        .map(|&d| {
+            if d.is_finite() && d >= 0.0 && d.fract() == 0.0 {
+                Ok(d as usize)
+            } else {
+                Err(Error::new(name, format!("invalid size {d} in {shape:?}")))
+            }
+        })
+        .collect()
+}
+
+#[wasm_bindgen]
+pub fn transpose(h: f64, perm: Option<Vec<i32>>) -> JsResult<f64> {
+    unary("transpose", h, |x| {
+        shape::transpose(x, wide(perm).as_deref())
+    })
+}
+
+#[wasm_bindgen(js_name = broadcastTo)]
+pub fn broadcast_to(h: f64, to: Vec<f64>) -> JsResult<f64> {
+    unary("broadcastTo", h, |x| {
+        shape::broadcast_to(x, dims("broadcastTo", &to)?)
+    })
+}
+
+#[wasm_bindgen(js_name = expandDims)]
+pub fn expand_dims(h: f64, axes: Vec<i32>) -> JsResult<f64> {
+    unary("expandDims", h, |x| {
+        shape::expand_dims(x, &wide(Some(axes)).unwrap_or_default())
+    })
+}
+
+#[wasm_bindgen]
+pub fn squeeze(h: f64, axes: Option<Vec<i32>>) -> JsResult<f64> {
+    unary("squeeze", h, |x| shape::squeeze(x, wide(axes).as_deref()))
+}
+
+#[wasm_bindgen]
+pub fn flip(h: f64, axes: Option<Vec<i32>>) -> JsResult<f64> {
+    unary("flip", h, |x| shape::flip(x, wide(axes).as_deref()))
+}
+
+#[wasm_bindgen]
+pub fn moveaxis(h: f64, source: i32, destination: i32) -> JsResult<f64> {
+    unary("moveaxis", h, |x| {
+        shape::moveaxis(x, source.into(), destination.into())
+    })
+}
+
+#[wasm_bindgen]
+pub fn swapaxes(h: f64, a: i32, b: i32) -> JsResult<f64> {
+    unary("swapaxes", h, |x| shape::swapaxes(x, a.into(), b.into()))
+}
+
+#[wasm_bindgen]
+pub fn tile(h: f64, reps: Vec<f64>) -> JsResult<f64> {
+    unary("tile", h, |x| shape::tile(x, &dims("tile", &reps)?))
+}
+
+/// Keeps `[starts[a], ends[a])` of each axis.
+#[wasm_bindgen]
+pub fn shrink(h: f64, starts: Vec<f64>, ends: Vec<f64>) -> JsResult<f64> {
+    unary("slice", h, |x| {
+        let ranges = dims("slice", &starts)?
+            .into_iter()
+            .zip(dims("slice", &ends)?)
+            .collect();
+        bind(Primitive::Shrink(ranges), &[Operand::Value(x)])
+    })
+}
+
+/// Pads with zeros: `before[a]` and `after[a]` elements on each axis.
+#[wasm_bindgen]
+pub fn pad(h: f64, before: Vec<f64>, after: Vec<f64>) -> JsResult<f64> {
+    unary("pad", h, |x| {
+        let widths = dims("pad", &before)?
+            .into_iter()
+            .zip(dims("pad", &after)?)
+            .collect();
+        bind(Primitive::Pad(widths), &[Operand::Value(x)])
+    })
+}
+
+fn values(name: &str, hs: &[f64]) -> Result<Vec<Value>> {
+    hs.iter().map(|&h| handles::get(name, h)).collect()
+}
+
+#[wasm_bindgen]
+pub fn concatenate(hs: Vec<f64>, axis: i32) -> JsResult<f64> {
+    let run = || -> Result<f64> {
+        Ok(handles::insert(shape::concatenate(
+            &values("concatenate", &hs)?,
+            axis.into(),
+        )?))
+    };
+    run().map_err(js_error)
+}
+
+#[wasm_bindgen]
+pub fn stack(hs: Vec<f64>, axis: i32) -> JsResult<f64> {
+    let run = || -> Result<f64> {
+        Ok(handles::insert(shape::stack(
+            &values("stack", &hs)?,
+            axis.into(),
+        )?))
+    };
+    run().map_err(js_error)
+}
+
+/// Splits into `sections` equal parts, or at the indices `cuts` when `sections` is absent.
+#[wasm_bindgen]
+pub fn split(h: f64, sections: Option<u32>, cuts: Vec<f64>, axis: i32) -> JsResult<Vec<f64>> {
+    let run = || -> Result<Vec<f64>> {
+        let x = handles::get("split", h)?;
+        let cuts = dims("split", &cuts)?;
+        let parts = shape::split(&x, sections.map(|s| s as usize), &cuts, axis.into())?;
+        Ok(parts.into_iter().map(handles::insert).collect())
+    };
+    run().map_err(js_error)
+}

@@ -1,0 +1,249 @@
+//! numpy's shape functions as movement primitives: transpose, broadcast_to, expand_dims,
+//! squeeze, flip, moveaxis, concatenate, stack, split, tile. Axes may be negative.
+
+use crate::core::Primitive;
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+/// `axis` as an index into `rank` axes (negative counts from the end).
+pub fn normalize_axis(name: &str, axis: i64, rank: usize) -> Result<usize> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if (0..r).contains(&a) {
+        Ok(a as usize)
+    } else {
+        Err(Error::new(
+            name,
+            format!("axis {axis} is out of bounds for an array of rank {rank}"),
+        ))
+    }
+}
+
+fn normalize_axes(name: &str, axes: &[i64], rank: usize) -> Result<Vec<usize>> {
+    let mut out: Vec<usize> = axes
+        .iter()
+        .map(|&a| normalize_axis(name, a, rank))
+        .collect::<Result<_>>()?;
+    let mut sorted = out.clone();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Error::new(name, format!("repeated axis in {axes:?}")));
+    }
+    out.shrink_to_fit();
+    Ok(out)
+}
+
+fn one(prim: Primitive, x: &Value) -> Result<Value> {
+    bind(prim, &[Operand::Value(x)])
+}
+
+pub fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
+    one(Primitive::Reshape(shape), x)
+}
+
+/// Reverses the axes when `perm` is `None`.
+pub fn transpose(x: &Value, perm: Option<&[i64]>) -> Result<Value> {
+    let rank = x.aval().shape.len();
+    let perm = match perm {
+        None => (0..rank).rev().collect(),
+        Some(p) if p.len() == rank => normalize_axes("transpose", p, rank)?,
+        Some(p) => {
+            return Err(Error::new(
+                "transpose",
+                format!("permutation {p:?} does not have {rank} axes"),
+            ))
+        }
+    };
+    one(Primitive::Transpose(perm), x)
+}
+
+pub fn broadcast_to(x: &Value, shape: Vec<usize>) -> Result<Value> {
+    let rank = x.aval().shape.len();
+    if shape.len() < rank {
+        return Err(Error::new(
+            "broadcastTo",
+            format!(
+                "cannot broadcast shape {:?} to the lower rank {shape:?}",
+                x.aval().shape
+            ),
+        ));
+    }
+    let axes = (shape.len() - rank..shape.len()).collect();
+    one(Primitive::Broadcast { shape, axes }, x).map_err(|e| {
+        Error::new(
+            "broadcastTo",
+            e.message().trim_start_matches("broadcast_in_dim: "),
+        )
+    })
+}
+
+pub fn expand_dims(x: &Value, axes: &[i64]) -> Result<Value> {
+    let shape = &x.aval().shape;
+    let rank = shape.len() + axes.len();
+    let axes = normalize_axes("expandDims", axes, rank)?;
+    let mut rest = shape.iter();
+    let new: Vec<usize> = (0..rank)
+        .map(|a| {
+            if axes.contains(&a) {
+                1
+            } else {
+                *rest.next().expect("rank")
+            }
+        })
+        .collect();
+    reshape(x, new)
+}
+
+/// Removes the listed size-1 axes (all size-1 axes when `None`).
+pub fn squeeze(x: &Value, axes: Option<&[i64]>) -> Result<Value> {
+    let shape = x.aval().shape.clone();
+    let axes = match axes {
+        None => (0..shape.len()).filter(|&a| shape[a] == 1).collect(),
+        Some(a) => normalize_axes("squeeze", a, shape.len())?,
+    };
+    if let Some(&a) = axes.iter().find(|&&a| shape[a] != 1) {
+        return Err(Error::new(
+            "squeeze",
+            format!("axis {a} has size {}, not 1", shape[a]),
+        ));
+    }
+    let new = (0..shape.len())
+        .filter(|a| !axes.contains(a))
+        .map(|a| shape[a])
+        .collect();
+    reshape(x, new)
+}
+
+/// Reverses the listed axes (all when `None`).
+pub fn flip(x: &Value, axes: Option<&[i64]>) -> Result<Value> {
+    let rank = x.aval().shape.len();
+    let axes = match axes {
+        None => (0..rank).collect(),
+        Some(a) => normalize_axes("flip", a, rank)?,
+    };
+    one(Primitive::Flip(axes), x)
+}
+
+pub fn moveaxis(x: &Value, source: i64, destination: i64) -> Result<Value> {
+    let rank = x.aval().shape.len();
+    let s = normalize_axis("moveaxis", source, rank)?;
+    let d = normalize_axis("moveaxis", destination, rank)?;
+    let mut perm: Vec<usize> = (0..rank).filter(|&a| a != s).collect();
+    perm.insert(d, s);
+    one(Primitive::Transpose(perm), x)
+}
+
+pub fn swapaxes(x: &Value, a: i64, b: i64) -> Result<Value> {
+    let rank = x.aval().shape.len();
+    let (a, b) = (
+        normalize_axis("swapaxes", a, rank)?,
+        normalize_axis("swapaxes", b, rank)?,
+    );
+    let mut perm: Vec<usize> = (0..rank).collect();
+    perm.swap(a, b);
+    one(Primitive::Transpose(perm), x)
+}
+
+pub fn concatenate(xs: &[Value], axis: i64) -> Result<Value> {
+    let first = xs
+        .first()
+        .ok_or_else(|| Error::new("concatenate", "needs at least one array"))?;
+    if first.aval().shape.is_empty() {
+        return Err(Error::new(
+            "concatenate",
+            "zero-dimensional arrays cannot be concatenated",
+        ));
+    }
+    let axis = normalize_axis("concatenate", axis, first.aval().shape.len())?;
+    let operands: Vec<Operand> = xs.iter().map(Operand::Value).collect();
+    bind(Primitive::Concatenate(axis), &operands)
+}
+
+pub fn stack(xs: &[Value], axis: i64) -> Result<Value> {
+    let first = xs
+        .first()
+        .ok_or_else(|| Error::new("stack", "needs at least one array"))?;
+    let shape = &first.aval().shape;
+    if let Some(other) = xs.iter().find(|x| &x.aval().shape != shape) {
+        return Err(Error::new(
+            "stack",
+            format!(
+                "arrays must have the same shape: {shape:?} and {:?}",
+                other.aval().shape
+            ),
+        ));
+    }
+    let axis = normalize_axis("stack", axis, shape.len() + 1)?;
+    let expanded: Vec<Value> = xs
+        .iter()
+        .map(|x| expand_dims(x, &[axis as i64]))
+        .collect::<Result<_>>()?;
+    concatenate(&expanded, axis as i64)
+}
+
+/// Splits at `cuts` (indices along `axis`), or into `sections` equal parts.
+pub fn split(x: &Value, sections: Option<usize>, cuts: &[usize], axis: i64) -> Result<Vec<Value>> {
+    let shape = x.aval().shape.clone();
+    let axis = normalize_axis("split", axis, shape.len())?;
+    let n = shape[axis];
+    let bounds: Vec<usize> = match sections {
+        Some(0) => {
+            return Err(Error::new(
+                "split",
+                "the number of sections must be positive",
+            ))
+        }
+        Some(k) if n % k != 0 => {
+            return Err(Error::new(
+                "split",
+                format!("{k} sections do not divide axis {axis} of size {n}"),
+            ))
+        }
+        Some(k) => (0..=k).map(|i| i * (n / k)).collect(),
+        None => {
+            let mut b = vec![0];
+            b.extend(cuts.iter().map(|&c| c.min(n)));
+            b.push(n);
+            b
+        }
+    };
+    bounds
+        .windows(2)
+        .map(|w| {
+            let mut ranges: Vec<(usize, usize)> = shape.iter().map(|&d| (0, d)).collect();
+            ranges[axis] = (w[0], w[1].max(w[0]));
+            one(Primitive::Shrink(ranges), x)
+        })
+        .collect()
+}
+
+/// Repeats the array `reps[a]` times along each axis (NumPy's `tile`).
+pub fn tile(x: &Value, reps: &[usize]) -> Result<Value> {
+    let mut shape = x.aval().shape.clone();
+    let rank = shape.len().max(reps.len());
+    while shape.len() < rank {
+        shape.insert(0, 1);
+    }
+    let mut reps = reps.to_vec();
+    while reps.len() < rank {
+        reps.insert(0, 1);
+    }
+    // [d0, d1] → [1, d0, 1, d1] → broadcast [r0, d0, r1, d1] → reshape [r0·d0, r1·d1].
+    let interleaved: Vec<usize> = shape.iter().flat_map(|&d| [1, d]).collect();
+    let target: Vec<usize> = shape
+        .iter()
+        .zip(&reps)
+        .flat_map(|(&d, &r)| [r, d])
+        .collect();
+    let y = reshape(x, interleaved)?;
+    let axes = (0..target.len()).collect();
+    let b = one(
+        Primitive::Broadcast {
+            shape: target,
+            axes,
+        },
+        &y,
+    )?;
+    reshape(&b, shape.iter().zip(&reps).map(|(d, r)| d * r).collect())
+}
