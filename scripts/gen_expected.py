@@ -177,6 +177,13 @@ shaped("stack", [X, X * 2], [1], np.stack([X, X * 2], 1))
 shaped("vstack", [Y_ROW, Y_ROW], [], np.vstack([Y_ROW, Y_ROW]))
 shaped("hstack", [Y_ROW, Y_ROW], [], np.hstack([Y_ROW, Y_ROW]))
 
+N34 = (rng.standard_normal((2, 4, 3))).astype(f32)
+for spec, ops in [("ij,jk->ik", [X, M45]), ("nij,njk->nik", [A3, N34]), ("ij->ji", [X]), ("ij->", [X]),
+                  ("ij->j", [X]), ("i,i->", [V4, V4]), ("i,j->ij", [V4, Y_ROW]), ("ij,kj->ik", [X, X]),
+                  ("ij,jk,kl->il", [X, M45, M45.T.copy()]), ("bij,bjk", [A3, N34])]:
+    cases.append({"fn": "einsum", "spec": spec, "args": [enc(o) for o in ops],
+                  "out": enc(np.einsum(spec, *ops)), "rtol": 1e-5, "atol": 1e-5})
+
 OUT.parent.mkdir(exist_ok=True)
 OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -140,3 +140,13 @@ export function tile(a: Array, reps: number | number[]): Array {
   const r = typeof reps === "number" ? [reps] : reps;
   return new Array(call(() => wasm.tile(a._handle, new Float64Array(r))));
 }
+
+/** Einstein summation, e.g. `einsum("nij,njk->nik", a, b)`; operands may also be one list. */
+export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Array {
+  if (typeof subscripts !== "string") throw new TypeError("einsum: subscripts must be a string");
+  const xs =
+    operands.length === 1 && globalThis.Array.isArray(operands[0])
+      ? operands[0]
+      : (operands as Array[]);
+  return new Array(call(() => wasm.einsum(subscripts, handles("einsum", xs))));
+}

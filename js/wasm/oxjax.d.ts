@@ -43,6 +43,11 @@ export function dispose(handle: number): void;
 
 export function dtype(handle: number): string;
 
+/**
+ * `einsum(subscripts, ...operands)`.
+ */
+export function einsum(spec: string, hs: Float64Array | number[]): number;
+
 export function expandDims(h: number, axes: Int32Array | number[]): number;
 
 export function eye(n: number, m: number, k: number, dtype: string, device: string): number;
@@ -170,6 +175,7 @@ export interface InitOutput {
     readonly device: (a: number) => [number, number, number, number];
     readonly dispose: (a: number) => [number, number];
     readonly dtype: (a: number) => [number, number, number, number];
+    readonly einsum: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly expandDims: (a: number, b: number, c: number) => [number, number, number];
     readonly eye: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
     readonly flip: (a: number, b: number, c: number) => [number, number, number];

@@ -12,6 +12,7 @@ export const debugPanic: (a: number, b: number) => void;
 export const device: (a: number) => [number, number, number, number];
 export const dispose: (a: number) => [number, number];
 export const dtype: (a: number) => [number, number, number, number];
+export const einsum: (a: number, b: number, c: number, d: number) => [number, number, number];
 export const expandDims: (a: number, b: number, c: number) => [number, number, number];
 export const eye: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
 export const flip: (a: number, b: number, c: number) => [number, number, number];

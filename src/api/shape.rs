@@ -143,3 +143,15 @@ pub fn split(h: f64, sections: Option<u32>, cuts: Vec<f64>, axis: i32) -> JsResu
     };
     run().map_err(js_error)
 }
+
+/// `einsum(subscripts, ...operands)`.
+#[wasm_bindgen]
+pub fn einsum(spec: &str, hs: Vec<f64>) -> JsResult<f64> {
+    let run = || -> Result<f64> {
+        let operands = values("einsum", &hs)?;
+        Ok(handles::insert(crate::library::einsum::einsum(
+            spec, &operands,
+        )?))
+    };
+    run().map_err(js_error)
+}

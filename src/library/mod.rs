@@ -4,6 +4,7 @@
 //! [`apply`] by name.
 
 pub mod creation;
+pub mod einsum;
 mod linalg;
 mod numpy;
 mod reduce;

@@ -70,9 +70,11 @@ for (const device of ["cpu", "wasm"]) {
           const out =
             "axis" in c
               ? fn(args[0], c.axis, { keepdims: c.keepdims })
-              : LIST_FNS.includes(c.fn)
-                ? fn(args, ...c.params)
-                : fn(...args, ...(c.params ?? []));
+              : c.fn === "einsum"
+                ? fn(c.spec, ...args)
+                : LIST_FNS.includes(c.fn)
+                  ? fn(args, ...c.params)
+                  : fn(...args, ...(c.params ?? []));
           try {
             assert.deepEqual(out.shape, c.out.shape);
             assert.equal(out.dtype, dtypeOf(c.out.dtype));

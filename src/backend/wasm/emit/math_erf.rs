@@ -63,7 +63,10 @@ pub fn erfc_tail(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
         (2.5, near(pick(f32, &ERFC_G232, &ERFC_G2), ERFC_MID2)),
         (3.5, near(pick(f32, &ERFC_G332, &ERFC_G3), ERFC_MID3)),
         (6.0, far(pick(f32, &ERFC_H032, &ERFC_H0), ERFC_TMID0)),
-        (f64::INFINITY, far(pick(f32, &ERFC_H132, &ERFC_H1), ERFC_TMID1)),
+        (
+            f64::INFINITY,
+            far(pick(f32, &ERFC_H132, &ERFC_H1), ERFC_TMID1),
+        ),
     ];
     // if a < b0 { piece 0 } else if a < b1 { … } else { last piece }
     let mut chain: Vec<S> = vec![];
@@ -98,7 +101,10 @@ pub fn erf(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
         ax.set(x.get().abs()),
         when(
             ax.get().lt(f64c(0.84375)),
-            vec![z.set(x.get() * x.get()), S::Return(x.get() + small(x, z, f32))],
+            vec![
+                z.set(x.get() * x.get()),
+                S::Return(x.get() + small(x, z, f32)),
+            ],
         ),
         when(
             ax.get().ge(f64c(6.0)),

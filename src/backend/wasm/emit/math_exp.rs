@@ -60,7 +60,10 @@ pub fn log(m: &mut Module, f32: bool) -> FunctionId {
     // R(z) = Σ_{j≥1} 2 z^j / (2j + 1) = z · Σ_{j=1..J} 2 z^(j−1)/(2j + 1), z ≤ 0.0295: the
     // first omitted term is below 2⁻⁵⁸ (J = 10) or 2⁻⁴³ (J = 7, float32).
     let terms = if f32 { 7 } else { 10 };
-    let coeffs: Vec<f64> = (1..=terms).rev().map(|j| 2.0 / (2 * j + 1) as f64).collect();
+    let coeffs: Vec<f64> = (1..=terms)
+        .rev()
+        .map(|j| 2.0 / (2 * j + 1) as f64)
+        .collect();
     let sqrt2_mantissa = 0x6_a09e_667f_3bcd_i64;
     let body = vec![
         // Zero, negative, NaN and infinity.

@@ -6,17 +6,15 @@
 //! low bits. atan: |x| is reduced to |t| < 7/16 around 0, 1/2, 1, 3/2 or ∞
 //! (atan(x) = atan(b) + atan((x − b)/(1 + b·x))), then atan(t) = t + t·z·Q(z).
 
-use walrus::{FunctionId, Module, ValType};
+use walrus::{FunctionId, Module};
 
-use super::dsl::{f64c, function, i64c, if_, when, Var, E, S};
+use super::dsl::{f64c, i64c, if_, when, Var, E, S};
 use super::math::{c, f64_var, finish, horner, pick};
 use super::math_consts::{
-    ASIN_R, ASIN_R32, ATAN_3HALF_HI, ATAN_3HALF_LO, ATAN_HALF_HI, ATAN_HALF_LO, ATAN_Q, ATAN_Q32, PIO2_HI, PIO2_LO,
-    PIO4_HI, PIO4_LO,
+    ASIN_R, ASIN_R32, ATAN_3HALF_HI, ATAN_3HALF_LO, ATAN_HALF_HI, ATAN_HALF_LO, ATAN_Q, ATAN_Q32,
+    PIO2_HI, PIO2_LO, PIO4_HI, PIO4_LO,
 };
 use super::math_trig::TINY;
-
-use ValType::F64;
 
 /// asin(x) for f64.
 pub fn asin(m: &mut Module, f32: bool) -> FunctionId {

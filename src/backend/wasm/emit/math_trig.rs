@@ -15,11 +15,11 @@ use walrus::{FunctionId, Module, ValType};
 use super::dsl::{cond, f64c, function, i32c, i64c, if_, when, Var, E, S};
 use super::math::{c, f64_var, finish, high_half, horner_f, pow2, Lib, Routine};
 use super::math_consts::{
-    PIO2_1, PIO2_2, PIO2_3, PIO2_4, PIO2_HI, PIO2_HI_HI, PIO2_HI_LO, PIO2_LO, PIO4_HI,
-    TWO_OVER_PI, TWO_OVER_PI_F64,
+    PIO2_1, PIO2_2, PIO2_3, PIO2_4, PIO2_HI, PIO2_HI_HI, PIO2_HI_LO, PIO2_LO, PIO4_HI, TWO_OVER_PI,
+    TWO_OVER_PI_F64,
 };
 
-use ValType::{F64, I32, I64};
+use ValType::{I32, I64};
 
 /// 2⁻²⁸: below it, sin, atan, tanh and asin return their argument.
 pub const TINY: f64 = 3.725_290_298_461_914e-9;
@@ -268,7 +268,7 @@ pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool, f32: bool) -> FunctionI
         w.set(cond((q.get() & i32c(1)).eqz(), ksin, kcos)),
         S::Return(cond((q.get() & i32c(2)).eqz(), w.get(), -w.get())),
     ];
-    function(m, &[x], F64, &body)
+    finish(m, x, body, f32)
 }
 
 fn factorial(n: u32) -> f64 {
