@@ -169,7 +169,7 @@ impl fmt::Display for Jaxpr {
                 s,
                 "    {} = {} {}",
                 outs.join(" "),
-                eqn.primitive.name(),
+                eqn.primitive,
                 args.join(" ")
             )?;
         }

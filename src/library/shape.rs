@@ -194,7 +194,7 @@ pub fn split(x: &Value, sections: Option<usize>, cuts: &[usize], axis: i64) -> R
                 "the number of sections must be positive",
             ))
         }
-        Some(k) if n % k != 0 => {
+        Some(k) if !n.is_multiple_of(k) => {
             return Err(Error::new(
                 "split",
                 format!("{k} sections do not divide axis {axis} of size {n}"),

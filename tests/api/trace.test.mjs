@@ -122,3 +122,28 @@ test("makeJaxpr rejects non-array arguments and outputs", () => {
   );
   x.dispose();
 });
+
+test("primitives print with their parameters", () => {
+  const x = np.array([
+    [1, 2, 3],
+    [4, 5, 6],
+  ]);
+  const { jaxpr } = ox.makeJaxpr((t) => {
+    const s = t.sum(1, { keepdims: true });
+    const tt = t.T;
+    return [s, tt.astype("int32"), np.flip(t, 0), np.matmul(t, tt)];
+  })(x);
+  assert.equal(
+    jaxpr.toString(),
+    `{ lambda a:f32[2,3]. let
+    b:f32[2] = reduce_sum[axes=(1,)] a
+    c:f32[2,1] = reshape[new_sizes=(2, 1)] b
+    d:f32[3,2] = transpose[permutation=(1, 0)] a
+    e:i32[3,2] = convert_element_type[new_dtype=int32] d
+    f:f32[2,3] = rev[dimensions=(0,)] a
+    g:f32[2,2] = matmul a d
+  in ( c, e, f, g ) }`,
+  );
+  jaxpr.dispose();
+  x.dispose();
+});

@@ -65,6 +65,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
   let idx = gid.x + gid.y * groups.x * {WORKGROUP_SIZE}u;
   if (idx >= {size}u) {{ return; }}
   let i = i32(idx);
+  let ox_z = gid.z;
 {body}  out[idx] = {store};
 }}
 ",

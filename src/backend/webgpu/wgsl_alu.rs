@@ -3,9 +3,13 @@
 //! the emitter records which helper functions (see `wgsl_lib`) the kernel needs.
 //!
 //! Values live in registers as `f32`, `i32`, `u32` and `bool` (bool is `u32` 0/1 only in
-//! storage). Constants are function-scope `var`s: a `var` is never a const-expression, so WGSL's
-//! shader-creation errors for const-expressions that overflow, divide by zero or produce ±∞/NaN
-//! can never trigger, whatever the kernel's constants. `Where` is `select`, which evaluates both
+//! storage). No constant is a WGSL const-expression, so the shader-creation errors for
+//! const-expressions that overflow, divide by zero or produce ±∞/NaN can never trigger:
+//! integer and bool constants are function-scope `var`s, and f32 constants are their bits
+//! xor-ed with a zero the compiler cannot see through. The latter also keeps f32 constants
+//! opaque to the driver: Vulkan lets it reassociate float arithmetic that is not marked
+//! `NoContraction` (naga never marks it), and Mesa does fold `x·c1·c2` into `x·(c1·c2)`, which
+//! would change the bits of exact operations. `Where` is `select`, which evaluates both
 //! sides: that is safe because the other side has no effects and loads are indexed with `u32`
 //! (a guarded load's index may be negative or past the end; WGSL clamps or zeroes such runtime
 //! accesses, and a runtime index is never a shader-creation error).
@@ -16,6 +20,10 @@ use super::wgsl_lib::{Helper, Helpers};
 use crate::core::DType;
 use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, UnaryOp};
 use crate::util::{Error, Result};
+
+/// A `u32` zero that the shader compiler cannot prove to be zero (`main` binds it to
+/// `gid.z`, and kernels are dispatched with one workgroup along z).
+pub(super) const OPAQUE_ZERO: &str = "ox_z";
 
 fn unsupported(what: String) -> Error {
     Error::new("webgpu", format!("{what} is not supported by the WGSL emitter"))
@@ -113,17 +121,15 @@ impl Emitter {
         format!("{name}({})", args.join(", "))
     }
 
-    /// A constant as a `var` (see the module comment), returning the name to read it by.
+    /// A constant (see the module comment), returning the name to read it by.
     pub fn constant(&mut self, dtype: DType, value: f64) -> Result<String> {
         let (lit, bits) = literal(dtype, value)?;
-        let name = self.fresh();
-        let ty = if bits { "u32" } else { value_type(dtype)? };
-        self.line(format!("var {name}: {ty} = {lit};"));
         if bits {
-            self.bind(dtype, format!("bitcast<f32>({name})"))
-        } else {
-            Ok(name)
+            return self.bind(dtype, format!("bitcast<f32>({lit} ^ {OPAQUE_ZERO})"));
         }
+        let name = self.fresh();
+        self.line(format!("var {name}: {} = {lit};", value_type(dtype)?));
+        Ok(name)
     }
 
     /// Emits statements computing `exp`; returns the name holding its value.

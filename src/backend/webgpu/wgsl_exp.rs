@@ -113,7 +113,8 @@ fn ox_erf_mid(a: f32) -> f32 {
 ";
 
 /// erfc(a) for 1.25 ≤ a < 28: `exp(−z² − 0.5625 + (z − a)(z + a) + R/S) / a`, with `z` the
-/// top 12 bits of `a` (so `z²` and `−z² − 0.5625` are exact).
+/// top 12 bits of `a`: `−z²` is exact and goes to `ox_exp_split` as the head, the rest as the
+/// tail (fdlibm's `expf(−z² − 0.5625)` rounds the sum, up to 2^-18 relative near a = 8).
 pub(super) const ERF_TAIL: &str = "
 fn ox_erfc_tail(a: f32) -> f32 {
   let s = 1.0f / (a * a);
@@ -135,7 +136,7 @@ fn ox_erfc_tail(a: f32) -> f32 {
       + s * -2.2440952301e+01f))))));
   }
   let z = bitcast<f32>(bitcast<u32>(a) & 0xfffff000u);
-  let e = ox_exp_split(-z * z - 0.5625f, (z - a) * (z + a) + r / q);
+  let e = ox_exp_split(-z * z, ((z - a) * (z + a) - 0.5625f) + r / q);
   return ox_ldexp(e.m / a, e.k);
 }
 ";
