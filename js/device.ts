@@ -21,6 +21,7 @@ export function defaultDevice(device?: Device): Device {
     if (!["cpu", "wasm", "webgpu"].includes(device)) {
       throw new Error(`defaultDevice: unsupported device ${JSON.stringify(device)}`);
     }
+    call(() => wasm.setDefaultDevice(device));
     currentDefault = device;
   }
   return currentDefault;

@@ -5,7 +5,6 @@
 import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
 import { DType } from "./dtype.js";
-import { defaultDevice } from "./device.js";
 
 export type Axis = number | number[] | null;
 
@@ -27,7 +26,7 @@ export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
   if (isLiteral.every((x) => x === 1)) {
     // No array operand: the first value becomes a weak scalar on the default device.
     const dtype = args.every((a) => typeof a === "boolean") ? DType.Bool : DType.Float32;
-    const h = call(() => wasm.weakScalar(literals[0], dtype, defaultDevice()));
+    const h = call(() => wasm.weakScalar(literals[0], dtype, ""));
     handles[0] = h;
     isLiteral[0] = 0;
     try {

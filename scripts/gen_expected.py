@@ -127,6 +127,18 @@ for axis in [None, 0, 1, (0, 1), -1]:
     reduce("all", np.all, B1, axis)
     reduce("any", np.any, B1, axis)
 reduce("sum", np.sum, X, 1, keepdims=True, rtol=1e-6, atol=1e-6)
+TIES = np.array([[1, 3, 3, 0], [np.nan, 2, np.nan, 5], [-1, -1, -4, -4]], dtype=f32)
+for axis in [None, 0, 1]:
+    for name, fn in [("argmax", np.argmax), ("argmin", np.argmin)]:
+        for x in [X, TIES]:
+            out = fn(x, axis=axis).astype(np.int32)
+            cases.append({"fn": name, "args": [enc(x)], "axis": axis, "keepdims": False, "out": enc(out),
+                          "rtol": 0.0, "atol": 0.0})
+for axis in [None, 0, 1, -1]:
+    out = np.cumsum(X, axis=axis)
+    cases.append({"fn": "cumsum", "args": [enc(X)], "params": [axis], "out": enc(out), "rtol": 1e-6, "atol": 1e-6})
+cases.append({"fn": "cumsum", "args": [enc(INTS)], "params": [1], "out": enc(np.cumsum(INTS, 1)), "rtol": 0, "atol": 0})
+cases.append({"fn": "cumprod", "args": [enc(UNIT)], "params": [0], "out": enc(np.cumprod(UNIT, 0)), "rtol": 1e-6, "atol": 1e-7})
 reduce("max", np.max, INTS, 0, keepdims=True)
 reduce("sum", np.sum, INTS, None)
 

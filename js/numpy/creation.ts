@@ -2,7 +2,7 @@
 import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
-import { defaultDevice, type Device } from "../device.js";
+import { type Device } from "../device.js";
 
 export interface DTypeAndDevice {
   dtype?: DType;
@@ -30,7 +30,7 @@ function fill(
 ): Array {
   checkOptions(fn, opts, ["dtype", "device"]);
   const d = opts.dtype === undefined ? dtype : parseDType(fn, opts.dtype);
-  const device = opts.device ?? defaultDevice();
+  const device = opts.device ?? ""; // "": the default device, uncommitted
   return new Array(call(() => wasm.full(fn, shapeOf(fn, shape), value, d, device)));
 }
 
@@ -83,7 +83,7 @@ export function eye(
 ): Array {
   checkOptions("eye", opts, ["dtype", "device", "k"]);
   const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("eye", opts.dtype);
-  const device = opts.device ?? defaultDevice();
+  const device = opts.device ?? ""; // "": the default device, uncommitted
   return new Array(call(() => wasm.eye(numRows, numCols ?? numRows, opts.k ?? 0, dtype, device)));
 }
 
@@ -110,7 +110,7 @@ export function arange(
         ? DType.Int32
         : DType.Float32
       : parseDType("arange", opts.dtype);
-  const device = opts.device ?? defaultDevice();
+  const device = opts.device ?? ""; // "": the default device, uncommitted
   return new Array(call(() => wasm.arange(start, stop!, step, dtype, device)));
 }
 
@@ -123,6 +123,6 @@ export function linspace(
 ): Array {
   checkOptions("linspace", opts, ["dtype", "device"]);
   const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("linspace", opts.dtype);
-  const device = opts.device ?? defaultDevice();
+  const device = opts.device ?? ""; // "": the default device, uncommitted
   return new Array(call(() => wasm.linspace(start, stop, num, endpoint, dtype, device)));
 }

@@ -5,7 +5,7 @@
 import { call, wasm } from "../bridge.js";
 import { Array, type ArrayLike } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
-import { defaultDevice, type Device } from "../device.js";
+import { type Device } from "../device.js";
 
 export { Array };
 
@@ -49,7 +49,7 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
     }
     throw new Error("array: reshaping or casting an existing Array is not supported yet");
   }
-  const device = options.device ?? defaultDevice();
+  const device = options.device ?? ""; // "": the default device, uncommitted
   let flat: ArrayLike[] | TypedInput;
   let shape: number[];
   let dtype: DType;

@@ -1,4 +1,5 @@
 /** numpy reductions with `axis` (number, list or null for all) and `keepdims`. */
+import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import { reduceOp, type Axis } from "../ops.js";
 
@@ -24,3 +25,29 @@ export const any = reduction("any");
 export function astype(a: Array, dtype: Parameters<Array["astype"]>[0]): Array {
   return a.astype(dtype);
 }
+
+function argExtreme(name: string, max: boolean) {
+  return (a: Array, axis?: number | null, opts: ReduceOpts = {}): Array => {
+    if (!(a instanceof Array)) throw new TypeError(`${name}: expected an Array`);
+    return new Array(
+      call(() => wasm.argExtreme(name, a._handle, axis ?? undefined, !!opts.keepdims, max)),
+    );
+  };
+}
+
+/** Index of the first maximum (into the flattened array when no axis); int32. */
+export const argmax = argExtreme("argmax", true);
+/** Index of the first minimum (into the flattened array when no axis); int32. */
+export const argmin = argExtreme("argmin", false);
+
+function running(name: string, op: string) {
+  return (a: Array, axis?: number | null): Array => {
+    if (!(a instanceof Array)) throw new TypeError(`${name}: expected an Array`);
+    return new Array(call(() => wasm.cumulative(name, op, a._handle, axis ?? undefined)));
+  };
+}
+
+/** Running sum along an axis (the flattened array when none is given). */
+export const cumsum = running("cumsum", "sum");
+export const cumulativeSum = cumsum;
+export const cumprod = running("cumprod", "prod");

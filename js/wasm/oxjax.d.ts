@@ -11,6 +11,11 @@ export function apply(op: string, handles: Float64Array | number[], literals: Fl
 export function arange(start: number, stop: number, step: number, dtype: string, device: string): number;
 
 /**
+ * `argmax`/`argmin` along `axis` (`None`: the flattened array).
+ */
+export function argExtreme(name: string, handle: number, axis: number | null | undefined, keepdims: boolean, max: boolean): number;
+
+/**
  * A new array from little-endian element bytes.
  */
 export function arrayFromBytes(_function: string, bytes: Uint8Array | number[], shape: Float64Array | number[], dtype: string, device: string): number;
@@ -28,6 +33,11 @@ export function concatenate(hs: Float64Array | number[], axis: number): number;
  * Converts to a dtype (`astype`) or reinterprets the bits (`bitcast`).
  */
 export function convert(handle: number, dtype: string, bitcast: boolean): number;
+
+/**
+ * `cumsum`/`cumprod`/`cummax`/`cummin` along `axis` (`None`: the flattened array).
+ */
+export function cumulative(name: string, op: string, handle: number, axis?: number | null): number;
 
 /**
  * Panics on purpose, so tests can check that a panic becomes a clear JS `Error`.
@@ -113,6 +123,11 @@ export function refCount(handle: number): number;
  */
 export function reshape(handle: number, shape: Float64Array | number[]): number;
 
+/**
+ * Sets the device that operations without array operands use.
+ */
+export function setDefaultDevice(device: string): void;
+
 export function shape(handle: number): Float64Array;
 
 /**
@@ -166,11 +181,13 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly apply: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
     readonly arange: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
+    readonly argExtreme: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
     readonly availableDevices: () => [number, number];
     readonly broadcastTo: (a: number, b: number, c: number) => [number, number, number];
     readonly concatenate: (a: number, b: number, c: number) => [number, number, number];
     readonly convert: (a: number, b: number, c: number, d: number) => [number, number, number];
+    readonly cumulative: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly debugPanic: (a: number, b: number) => void;
     readonly device: (a: number) => [number, number, number, number];
     readonly dispose: (a: number) => [number, number];
@@ -194,6 +211,7 @@ export interface InitOutput {
     readonly reduce: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly refCount: (a: number) => number;
     readonly reshape: (a: number, b: number, c: number) => [number, number, number];
+    readonly setDefaultDevice: (a: number, b: number) => [number, number];
     readonly shape: (a: number) => [number, number, number, number];
     readonly shrink: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly split: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];

@@ -3,11 +3,13 @@
 export const memory: WebAssembly.Memory;
 export const apply: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
 export const arange: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
+export const argExtreme: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
 export const arrayFromBytes: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
 export const availableDevices: () => [number, number];
 export const broadcastTo: (a: number, b: number, c: number) => [number, number, number];
 export const concatenate: (a: number, b: number, c: number) => [number, number, number];
 export const convert: (a: number, b: number, c: number, d: number) => [number, number, number];
+export const cumulative: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
 export const debugPanic: (a: number, b: number) => void;
 export const device: (a: number) => [number, number, number, number];
 export const dispose: (a: number) => [number, number];
@@ -31,6 +33,7 @@ export const readSync: (a: number, b: number, c: number) => [number, number, num
 export const reduce: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
 export const refCount: (a: number) => number;
 export const reshape: (a: number, b: number, c: number) => [number, number, number];
+export const setDefaultDevice: (a: number, b: number) => [number, number];
 export const shape: (a: number) => [number, number, number, number];
 export const shrink: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
 export const split: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];

@@ -1,34 +1,36 @@
 //! Array creation entry points: `full` (zeros, ones, full), `arange`, `linspace`, `eye`.
+//! An empty device name means the default device, uncommitted (see `ArrayValue::committed`).
 
 use wasm_bindgen::prelude::*;
 
-use super::{handles, js_error};
+use super::{handles, js_error, placement};
 use crate::core::{DType, Device};
 use crate::library::creation;
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
 
-fn finish(v: Result<ArrayValue>) -> std::result::Result<f64, JsError> {
-    v.map(|v| handles::insert(Value::Concrete(v)))
-        .map_err(js_error)
+/// Parses the dtype and placement, makes the array, and stores it.
+fn create(
+    function: &str,
+    dtype: &str,
+    device: &str,
+    make: impl FnOnce(DType, Device) -> Result<ArrayValue>,
+) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let (device, committed) = placement(function, device)?;
+        let mut v = make(DType::parse(function, dtype)?, device)?;
+        v.committed = committed;
+        Ok(handles::insert(Value::Concrete(v)))
+    };
+    run().map_err(js_error)
 }
 
 fn count(function: &str, what: &str, n: f64) -> Result<usize> {
     if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 {
         Ok(n as usize)
     } else {
-        Err(Error::new(
-            function,
-            format!("{what} must be a non-negative integer, got {n}"),
-        ))
+        Err(Error::new(function, format!("{what} must be a non-negative integer, got {n}")))
     }
-}
-
-fn parse(function: &str, dtype: &str, device: &str) -> Result<(DType, Device)> {
-    Ok((
-        DType::parse(function, dtype)?,
-        Device::parse(function, device)?,
-    ))
 }
 
 #[wasm_bindgen]
@@ -39,14 +41,10 @@ pub fn full(
     dtype: &str,
     device: &str,
 ) -> std::result::Result<f64, JsError> {
-    finish((|| {
-        let shape = shape
-            .iter()
-            .map(|&d| count(function, "each dimension", d))
-            .collect::<Result<_>>()?;
-        let (dtype, device) = parse(function, dtype, device)?;
-        creation::full(function, shape, value, dtype, device)
-    })())
+    create(function, dtype, device, |dtype, device| {
+        let shape = shape.iter().map(|&d| count(function, "each dimension", d));
+        creation::full(function, shape.collect::<Result<_>>()?, value, dtype, device)
+    })
 }
 
 #[wasm_bindgen]
@@ -57,10 +55,9 @@ pub fn arange(
     dtype: &str,
     device: &str,
 ) -> std::result::Result<f64, JsError> {
-    finish((|| {
-        let (dtype, device) = parse("arange", dtype, device)?;
+    create("arange", dtype, device, |dtype, device| {
         creation::arange(start, stop, step, dtype, device)
-    })())
+    })
 }
 
 #[wasm_bindgen]
@@ -72,21 +69,19 @@ pub fn linspace(
     dtype: &str,
     device: &str,
 ) -> std::result::Result<f64, JsError> {
-    finish((|| {
+    create("linspace", dtype, device, |dtype, device| {
         let num = count("linspace", "num", num)?;
-        let (dtype, device) = parse("linspace", dtype, device)?;
         creation::linspace(start, stop, num, endpoint, dtype, device)
-    })())
+    })
 }
 
 #[wasm_bindgen]
 pub fn eye(n: f64, m: f64, k: f64, dtype: &str, device: &str) -> std::result::Result<f64, JsError> {
-    finish((|| {
+    create("eye", dtype, device, |dtype, device| {
         let (n, m) = (count("eye", "N", n)?, count("eye", "M", m)?);
         if !k.is_finite() || k.fract() != 0.0 {
             return Err(Error::new("eye", format!("k must be an integer, got {k}")));
         }
-        let (dtype, device) = parse("eye", dtype, device)?;
         creation::eye(n, m, k as i64, dtype, device)
-    })())
+    })
 }

@@ -19,6 +19,15 @@ fn start() {
     panic::install_hook();
 }
 
+/// Where a new array goes: `""` means the default device, uncommitted; a name commits it.
+fn placement(function: &str, device: &str) -> crate::util::Result<(crate::core::Device, bool)> {
+    if device.is_empty() {
+        Ok((crate::backend::registry::default_device(), false))
+    } else {
+        Ok((crate::core::Device::parse(function, device)?, true))
+    }
+}
+
 /// An `Error` for JavaScript from an oxjax error.
 fn js_error(e: crate::util::Error) -> JsError {
     JsError::new(e.message())

@@ -37,8 +37,9 @@ pub fn array_from_bytes(
     let run = || -> Result<f64> {
         let shape = to_shape(function, shape)?;
         let dtype = DType::parse(function, dtype)?;
-        let device = Device::parse(function, device)?;
-        let v = ArrayValue::from_bytes(function, bytes, shape, dtype, device)?;
+        let (device, committed) = super::placement(function, device)?;
+        let mut v = ArrayValue::from_bytes(function, bytes, shape, dtype, device)?;
+        v.committed = committed;
         Ok(handles::insert(Value::Concrete(v)))
     };
     run().map_err(js_error)
@@ -49,7 +50,7 @@ pub fn array_from_bytes(
 pub fn weak_scalar(value: f64, dtype: &str, device: &str) -> std::result::Result<f64, JsError> {
     let run = || -> Result<f64> {
         let dtype = DType::parse("scalar", dtype)?;
-        let device = Device::parse("scalar", device)?;
+        let (device, _) = super::placement("scalar", device)?;
         let v = ArrayValue::weak_scalar("scalar", value, dtype, device)?;
         Ok(handles::insert(Value::Concrete(v)))
     };
@@ -233,4 +234,61 @@ pub async fn read(function: String, handle: f64) -> std::result::Result<JsValue,
     let v = v.concrete(&function).map_err(js_error)?.clone();
     let bytes = v.read(&function).await.map_err(js_error)?;
     convert::typed_array(&function, v.aval.dtype, &bytes).map_err(js_error)
+}
+
+/// `argmax`/`argmin` along `axis` (`None`: the flattened array).
+#[wasm_bindgen(js_name = argExtreme)]
+pub fn arg_extreme(
+    name: &str,
+    handle: f64,
+    axis: Option<i32>,
+    keepdims: bool,
+    max: bool,
+) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let x = handles::get(name, handle)?;
+        let out =
+            crate::library::indexing::arg_extreme(name, &x, axis.map(i64::from), keepdims, max)?;
+        Ok(handles::insert(out))
+    };
+    run().map_err(js_error)
+}
+
+/// `cumsum`/`cumprod`/`cummax`/`cummin` along `axis` (`None`: the flattened array).
+#[wasm_bindgen]
+pub fn cumulative(
+    name: &str,
+    op: &str,
+    handle: f64,
+    axis: Option<i32>,
+) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let op = match op {
+            "sum" => crate::core::ops::ReduceOp::Sum,
+            "prod" => crate::core::ops::ReduceOp::Prod,
+            "max" => crate::core::ops::ReduceOp::Max,
+            "min" => crate::core::ops::ReduceOp::Min,
+            other => {
+                return Err(Error::new(
+                    name,
+                    format!("unknown running reduction {other:?}"),
+                ))
+            }
+        };
+        let x = handles::get(name, handle)?;
+        Ok(handles::insert(crate::library::indexing::cumulative(
+            name,
+            op,
+            &x,
+            axis.map(i64::from),
+        )?))
+    };
+    run().map_err(js_error)
+}
+
+/// Sets the device that operations without array operands use.
+#[wasm_bindgen(js_name = setDefaultDevice)]
+pub fn set_default_device(device: &str) -> std::result::Result<(), JsError> {
+    let d = Device::parse("defaultDevice", device).map_err(js_error)?;
+    crate::backend::registry::set_default_device("defaultDevice", d).map_err(js_error)
 }

@@ -111,6 +111,29 @@ pub fn install_webgpu(backend: WebGpuBackend) {
     REGISTRY.with(|r| r.borrow_mut().webgpu = Some(backend));
 }
 
+thread_local! {
+    static DEFAULT_DEVICE: std::cell::Cell<Device> = const { std::cell::Cell::new(Device::Wasm) };
+}
+
+/// The device that operations without array operands (e.g. `iota`) run on.
+pub fn default_device() -> Device {
+    DEFAULT_DEVICE.with(|d| d.get())
+}
+
+pub fn set_default_device(function: &str, device: Device) -> Result<()> {
+    if !is_available(device) {
+        return Err(Error::new(
+            function,
+            format!(
+                "the {} device is not initialized; call `await init()` first",
+                device.name()
+            ),
+        ));
+    }
+    DEFAULT_DEVICE.with(|d| d.set(device));
+    Ok(())
+}
+
 pub fn is_available(device: Device) -> bool {
     match device {
         Device::Cpu | Device::Wasm => true,

@@ -44,6 +44,18 @@ pub enum Primitive {
     Flip(Vec<usize>),
     /// Joins operands along an axis.
     Concatenate(usize),
+    /// Running reduction along `axis` (from the end when `reverse`): cumsum, cumprod, ….
+    Cumulative {
+        op: ReduceOp,
+        axis: usize,
+        reverse: bool,
+    },
+    /// No operands: the index along `axis` of each element of an array of `shape`.
+    Iota {
+        shape: Vec<usize>,
+        axis: usize,
+        dtype: DType,
+    },
     /// Batched matrix product `[..., M, K] × [..., K, N] → [..., M, N]`, batch axes broadcast
     /// (NumPy's `matmul` on arrays of rank ≥ 2).
     Matmul,
@@ -108,6 +120,13 @@ impl Primitive {
             Primitive::Pad(_) => "pad",
             Primitive::Flip(_) => "rev",
             Primitive::Concatenate(_) => "concatenate",
+            Primitive::Iota { .. } => "iota",
+            Primitive::Cumulative { op, .. } => match op {
+                ReduceOp::Sum => "cumsum",
+                ReduceOp::Prod => "cumprod",
+                ReduceOp::Max => "cummax",
+                ReduceOp::Min => "cummin",
+            },
             Primitive::Matmul => "matmul",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
@@ -207,6 +226,15 @@ impl fmt::Display for Primitive {
             }
             Primitive::Flip(axes) => write!(f, "rev[dimensions={}]", tuple(axes)),
             Primitive::Concatenate(axis) => write!(f, "concatenate[dimension={axis}]"),
+            Primitive::Cumulative { axis, reverse, .. } => {
+                write!(f, "{}[axis={axis} reverse={reverse}]", self.name())
+            }
+            Primitive::Iota { shape, axis, dtype } => write!(
+                f,
+                "iota[dtype={} shape={} dimension={axis}]",
+                dtype.name(),
+                tuple(shape)
+            ),
             _ => f.write_str(self.name()),
         }
     }

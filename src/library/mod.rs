@@ -5,6 +5,7 @@
 
 pub mod creation;
 pub mod einsum;
+pub mod indexing;
 mod linalg;
 mod numpy;
 mod reduce;

@@ -4,6 +4,7 @@
 //! Kernels built here read their inputs as logical, row-major, contiguous arrays (a load's index
 //! is the flat logical index); the evaluator maps those loads through each input's view.
 
+pub mod creation;
 pub mod elementwise;
 pub mod index;
 pub mod linalg;
@@ -25,6 +26,9 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         | Primitive::Bitcast(_)
         | Primitive::StopGradient => elementwise::abstract_eval(prim, inputs),
         Primitive::Reduce { op, axes } => reduce::abstract_eval(*op, axes, inputs),
+        Primitive::Cumulative { op, axis, .. } => {
+            reduce::cumulative_abstract_eval(*op, *axis, inputs)
+        }
         Primitive::Reshape(_)
         | Primitive::Transpose(_)
         | Primitive::Broadcast { .. }
@@ -32,6 +36,9 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         | Primitive::Pad(_)
         | Primitive::Flip(_)
         | Primitive::Concatenate(_) => movement::abstract_eval(prim, inputs),
+        Primitive::Iota { shape, axis, dtype } => {
+            creation::iota_abstract_eval(shape, *axis, *dtype, inputs)
+        }
         Primitive::Matmul => linalg::matmul_abstract_eval(inputs),
     }
 }
@@ -47,6 +54,9 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         | Primitive::Bitcast(_)
         | Primitive::StopGradient => Ok(elementwise::kernel(prim, inputs, out)),
         Primitive::Reduce { op, axes } => Ok(reduce::kernel(*op, axes, inputs[0], out)),
+        Primitive::Cumulative { op, axis, reverse } => {
+            Ok(reduce::cumulative_kernel(*op, *axis, *reverse, inputs[0]))
+        }
         Primitive::Reshape(_)
         | Primitive::Transpose(_)
         | Primitive::Broadcast { .. }
@@ -54,6 +64,7 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         | Primitive::Pad(_)
         | Primitive::Flip(_)
         | Primitive::Concatenate(_) => movement::kernel(prim, inputs, out),
+        Primitive::Iota { axis, .. } => Ok(creation::iota_kernel(*axis, out)),
         Primitive::Matmul => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
     }
 }

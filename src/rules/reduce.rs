@@ -79,3 +79,56 @@ pub fn kernel(op: ReduceOp, axes: &[usize], x: &Aval, out: &Aval) -> Kernel {
     }
     kernel
 }
+
+pub fn cumulative_abstract_eval(op: ReduceOp, axis: usize, inputs: &[&Aval]) -> Result<Aval> {
+    let name = crate::core::Primitive::Cumulative {
+        op,
+        axis,
+        reverse: false,
+    }
+    .name();
+    let [x] = inputs else {
+        return Err(Error::new(
+            name,
+            format!("expected 1 operand, got {}", inputs.len()),
+        ));
+    };
+    if axis >= x.shape.len() {
+        return Err(Error::new(
+            name,
+            format!("axis {axis} out of range for rank {}", x.shape.len()),
+        ));
+    }
+    if x.dtype == DType::Bool && matches!(op, ReduceOp::Sum | ReduceOp::Prod) {
+        return Err(Error::new(
+            name,
+            "cannot sum or multiply bool values; cast them first",
+        ));
+    }
+    Ok((*x).clone())
+}
+
+/// `out[.., i, ..] = op over r ≤ i (r ≥ i when reversed) of x[.., r, ..]`: a reduction over the
+/// whole axis with the elements past `i` replaced by the identity (quadratic, like jax-js's).
+pub fn cumulative_kernel(op: ReduceOp, axis: usize, reverse: bool, x: &Aval) -> Kernel {
+    let n = x.shape[axis];
+    let mut coords = unravel(AluExp::index(), &x.shape);
+    let here = std::mem::replace(&mut coords[axis], AluExp::reduce_index());
+    let load = AluExp::load(x.dtype, 0, ravel(&coords, &x.shape));
+    let (lo, hi) = if reverse {
+        (here, AluExp::reduce_index())
+    } else {
+        (AluExp::reduce_index(), here)
+    };
+    let included = AluExp::compare(crate::kernel::CompareOp::Le, lo, hi);
+    let identity = AluExp::constant(x.dtype, crate::kernel::reduce_identity(op, x.dtype));
+    let mut kernel = Kernel::elementwise(
+        vec![x.dtype],
+        x.size(),
+        AluExp::where_(included, load, identity),
+    );
+    if n > 0 {
+        kernel.reduction = Some(Reduction { op, size: n });
+    }
+    kernel
+}

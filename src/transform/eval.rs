@@ -9,33 +9,24 @@ use crate::rules::movement;
 use crate::transform::ArrayValue;
 use crate::util::{Error, Result};
 
-/// The device an operation runs on: the inputs' device, preferring a strongly typed input's
-/// device over a weak scalar's. Mixed devices are an error until `devicePut` exists.
+/// The device an operation runs on: that of its committed operands (which must agree), else
+/// that of its first operand, else the default device. Uncommitted operands elsewhere move.
 fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
-    let strong: Vec<Device> = inputs
-        .iter()
-        .filter(|v| !v.aval.weak)
-        .map(|v| v.device)
-        .collect();
-    let candidates = if strong.is_empty() {
-        inputs.iter().map(|v| v.device).collect()
-    } else {
-        strong
-    };
-    let first = *candidates
-        .first()
-        .ok_or_else(|| Error::new(prim.name(), "no operands"))?;
-    match candidates.iter().find(|&&d| d != first) {
-        Some(other) => Err(Error::new(
-            prim.name(),
-            format!(
-                "operands live on different devices ({} and {}); move one with devicePut",
-                first.name(),
-                other.name()
-            ),
-        )),
-        None => Ok(first),
+    let committed: Vec<Device> = inputs.iter().filter(|v| v.committed).map(|v| v.device).collect();
+    if let Some(&first) = committed.first() {
+        if let Some(other) = committed.iter().find(|&&d| d != first) {
+            return Err(Error::new(
+                prim.name(),
+                format!(
+                    "operands are committed to different devices ({} and {}); move one with devicePut",
+                    first.name(),
+                    other.name()
+                ),
+            ));
+        }
+        return Ok(first);
     }
+    Ok(inputs.first().map_or_else(registry::default_device, |v| v.device))
 }
 
 /// Applies `prim` to `inputs` on their device and returns the new array.
@@ -109,10 +100,7 @@ fn run(
         b.dispatch(exe, &ids, out.id)
     })?;
     let view = ShapeTracker::contiguous(&out_aval.shape);
-    Ok(ArrayValue {
-        aval: out_aval,
-        device,
-        buffer: out,
-        view,
-    })
+    // The result is committed when an operand was (a copy keeps its source's placement).
+    let committed = inputs.iter().any(|v| v.committed);
+    Ok(ArrayValue { aval: out_aval, device, buffer: out, view, committed })
 }

@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use super::eval;
 use super::value::ArrayValue;
+use crate::backend::registry;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
 use crate::core::{Aval, DType, Primitive};
 use crate::rules;
@@ -198,7 +199,9 @@ pub fn abort(id: u64) {
 /// Applies `prim`: eagerly when nothing is being traced, else recorded in the top frame.
 pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
     let partner = operands.iter().find_map(Operand::value);
-    let partner = partner.ok_or_else(|| Error::new(prim.name(), "no array operand"))?;
+    if partner.is_none() && !operands.is_empty() {
+        return Err(Error::new(prim.name(), "needs at least one array operand"));
+    }
     // A JS number adopts the dtype of the array it combines with (not where's condition);
     // with no such array, or a bool one, it is a weak float32.
     let skip = usize::from(prim == Primitive::Where);
@@ -246,10 +249,13 @@ pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
 fn bind_eager(
     prim: Primitive,
     operands: &[Operand],
-    partner: &Value,
+    partner: Option<&Value>,
     dtype: DType,
 ) -> Result<Value> {
-    let partner = partner.concrete(prim.name())?;
+    let device = match partner {
+        Some(p) => p.concrete(prim.name())?.device,
+        None => registry::default_device(),
+    };
     let mut held = Vec::with_capacity(operands.len());
     for o in operands {
         held.push(match o {
@@ -257,7 +263,7 @@ fn bind_eager(
                 Value::Concrete(c) => c.clone(),
                 Value::Tracer(_) => return Err(leaked(prim.name())),
             },
-            Operand::Literal(x) => ArrayValue::weak_scalar(prim.name(), *x, dtype, partner.device)?,
+            Operand::Literal(x) => ArrayValue::weak_scalar(prim.name(), *x, dtype, device)?,
         });
     }
     let refs: Vec<&ArrayValue> = held.iter().collect();

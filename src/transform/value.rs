@@ -16,6 +16,10 @@ pub struct ArrayValue {
     pub device: Device,
     pub buffer: Rc<DeviceBuffer>,
     pub view: ShapeTracker,
+    /// Placed on its device on purpose (an explicit `device`), as in JAX: an operation never
+    /// moves a committed array, while uncommitted ones (default placement, JS scalars, `iota`)
+    /// follow the committed operands.
+    pub committed: bool,
 }
 
 impl ArrayValue {
@@ -41,12 +45,7 @@ impl ArrayValue {
         }
         let buffer = registry::upload(function, device, bytes)?;
         let view = ShapeTracker::contiguous(&aval.shape);
-        Ok(ArrayValue {
-            aval,
-            device,
-            buffer,
-            view,
-        })
+        Ok(ArrayValue { aval, device, buffer, view, committed: true })
     }
 
     /// A weakly typed 0-d array holding a JS number.
@@ -67,7 +66,13 @@ impl ArrayValue {
         }
         let mut v = ArrayValue::from_bytes(function, &bytes, vec![], dtype, device)?;
         v.aval.weak = true;
+        v.committed = false;
         Ok(v)
+    }
+
+    /// The same array marked as placed by default (free to follow committed operands).
+    pub fn uncommitted(self) -> ArrayValue {
+        ArrayValue { committed: false, ..self }
     }
 
     /// True when the buffer holds exactly the elements, row-major, from its start.

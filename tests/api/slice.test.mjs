@@ -165,11 +165,16 @@ test("bad input gives errors that name the function", () => {
     /^add: expected an Array, number or boolean/,
   );
   const c = np.array([1], { device: "cpu" });
+  const w = np.array([1, 2], { device: "wasm" });
   assert.match(
-    errorMessage(() => x.add(c)).message,
-    /^add: operands live on different devices \(wasm and cpu\)/,
+    errorMessage(() => w.add(c)).message,
+    /^add: operands are committed to different devices \(wasm and cpu\)/,
   );
-  for (const t of [x, y, c]) t.dispose();
+  // An array placed by default follows a committed operand (as in JAX).
+  const moved = x.add(c);
+  assert.equal(moved.device, "cpu");
+  assert.deepEqual(moved.js(), [2, 3]);
+  for (const t of [x, y, c, w, moved]) t.dispose();
 });
 
 test("a Rust panic becomes an Error, and oxjax keeps working", async () => {

@@ -158,3 +158,79 @@ pub(super) fn unsupported(dtype: DType) -> Error {
         ),
     )
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::kernel::{BinaryOp, CompareOp, Reduction, UnaryOp};
+
+    fn valid(kernel: &Kernel) {
+        let bytes = emit_kernel(kernel).unwrap();
+        wasmparser::Validator::new()
+            .validate_all(&bytes)
+            .unwrap_or_else(|e| panic!("{kernel:?}: invalid wasm: {e}"));
+    }
+
+    fn load(dtype: DType, input: usize) -> AluExp {
+        AluExp::load(dtype, input, AluExp::index())
+    }
+
+    /// Every operation on every dtype it takes emits a valid module (executed for real by
+    /// `tests/wasm_kernels.rs` in Node).
+    #[test]
+    fn every_operation_emits_a_valid_module() {
+        use UnaryOp::*;
+        for d in [DType::Float32, DType::Float64] {
+            let mut exp = load(d, 0);
+            for op in [
+                Neg, Abs, Reciprocal, Floor, Ceil, Sqrt, Exp, Log, Sin, Cos, Asin, Atan, Tanh, Erf,
+                Erfc,
+            ] {
+                exp = AluExp::unary(op, exp);
+            }
+            valid(&Kernel::elementwise(vec![d], 7, exp));
+        }
+        for d in [DType::Float32, DType::Float64, DType::Int32, DType::Uint32] {
+            for op in [
+                BinaryOp::Add,
+                BinaryOp::Sub,
+                BinaryOp::Mul,
+                BinaryOp::Div,
+                BinaryOp::Rem,
+                BinaryOp::Min,
+                BinaryOp::Max,
+            ] {
+                let exp = AluExp::binary(op, load(d, 0), load(d, 1));
+                valid(&Kernel::elementwise(vec![d, d], 5, exp));
+            }
+            for to in [
+                DType::Float32,
+                DType::Float64,
+                DType::Int32,
+                DType::Uint32,
+                DType::Bool,
+            ] {
+                valid(&Kernel::elementwise(
+                    vec![d],
+                    5,
+                    AluExp::cast(load(d, 0), to),
+                ));
+            }
+            let cmp = AluExp::compare(CompareOp::Le, load(d, 0), load(d, 1));
+            let exp = AluExp::where_(cmp, load(d, 0), load(d, 1));
+            let mut k = Kernel::elementwise(vec![d, d], 3, exp);
+            k.reduction = Some(Reduction {
+                op: ReduceOp::Max,
+                size: 4,
+            });
+            valid(&k);
+        }
+    }
+
+    #[test]
+    fn float16_is_a_clear_error() {
+        let k = Kernel::elementwise(vec![DType::Float16], 2, load(DType::Float16, 0));
+        let err = emit_kernel(&k).unwrap_err();
+        assert!(err.message().contains("float16"), "{err}");
+    }
+}

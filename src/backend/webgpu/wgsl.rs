@@ -58,14 +58,15 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
     let store = to_storage(dtype, &result);
     write!(
         header,
-        "
+        "var<private> ox_zp: u32;
+
 @compute @workgroup_size({WORKGROUP_SIZE})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>,
         @builtin(num_workgroups) groups: vec3<u32>) {{
   let idx = gid.x + gid.y * groups.x * {WORKGROUP_SIZE}u;
   if (idx >= {size}u) {{ return; }}
   let i = i32(idx);
-  let ox_z = gid.z;
+  ox_zp = gid.z;
 {body}  out[idx] = {store};
 }}
 ",
@@ -108,11 +109,14 @@ fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
     e.set_indent("    ");
     let x = e.emit(&kernel.exp)?;
     let combine = match (red.op, dtype) {
-        (ReduceOp::Sum, DType::Float32) => format!(
-            "let t = acc + {x};\n    \
+        (ReduceOp::Sum, DType::Float32) => {
+            e.helpers.add(Helper::Keep);
+            format!(
+                "let t = ox_keep(acc + {x});\n    \
              comp = comp + select(({x} - t) + acc, (acc - t) + {x}, abs(acc) >= abs({x}));\n    \
              acc = t;"
-        ),
+            )
+        }
         (ReduceOp::Sum, _) => format!("acc = acc + {x};"),
         (ReduceOp::Prod, _) => format!("acc = acc * {x};"),
         (ReduceOp::Max, DType::Bool) => format!("acc = acc | {x};"),

@@ -9,7 +9,9 @@
 //! xor-ed with a zero the compiler cannot see through. The latter also keeps f32 constants
 //! opaque to the driver: Vulkan lets it reassociate float arithmetic that is not marked
 //! `NoContraction` (naga never marks it), and Mesa does fold `x·c1·c2` into `x·(c1·c2)`, which
-//! would change the bits of exact operations. `Where` is `select`, which evaluates both
+//! would change the bits of exact operations. For the same reason every float `+ − × ÷`,
+//! reciprocal and square root passes through `ox_keep`, an integer no-op the driver cannot see
+//! through, so it is neither reassociated nor fused into a multiply-add. `Where` is `select`, which evaluates both
 //! sides: that is safe because the other side has no effects and loads are indexed with `u32`
 //! (a guarded load's index may be negative or past the end; WGSL clamps or zeroes such runtime
 //! accesses, and a runtime index is never a shader-creation error).
@@ -21,12 +23,15 @@ use crate::core::DType;
 use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, UnaryOp};
 use crate::util::{Error, Result};
 
-/// A `u32` zero that the shader compiler cannot prove to be zero (`main` binds it to
-/// `gid.z`, and kernels are dispatched with one workgroup along z).
-pub(super) const OPAQUE_ZERO: &str = "ox_z";
+/// A `u32` zero that the shader compiler cannot prove to be zero: a private variable that
+/// `main` sets to `gid.z` (kernels are dispatched with one workgroup along z).
+pub(super) const OPAQUE_ZERO: &str = "ox_zp";
 
 fn unsupported(what: String) -> Error {
-    Error::new("webgpu", format!("{what} is not supported by the WGSL emitter"))
+    Error::new(
+        "webgpu",
+        format!("{what} is not supported by the WGSL emitter"),
+    )
 }
 
 /// The WGSL type of a dtype in storage buffers.
@@ -67,7 +72,10 @@ pub(super) fn to_storage(dtype: DType, value: &str) -> String {
 fn literal(dtype: DType, value: f64) -> Result<(String, bool)> {
     Ok(match dtype {
         DType::Float32 => (format!("{:#010x}u", (value as f32).to_bits()), true),
-        DType::Int32 => (format!("bitcast<i32>({:#010x}u)", value as i32 as u32), false),
+        DType::Int32 => (
+            format!("bitcast<i32>({:#010x}u)", value as i32 as u32),
+            false,
+        ),
         DType::Uint32 => (format!("{}u", value as u32), false),
         DType::Bool => ((value != 0.0).to_string(), false),
         other => return Err(storage_type(other).unwrap_err()),
@@ -116,6 +124,13 @@ impl Emitter {
         Ok(name)
     }
 
+    /// A float result that the driver may not reassociate or contract with its neighbours
+    /// (`ox_keep`, see `wgsl_lib`): exact operations must round exactly as written.
+    pub fn keep(&mut self, value: String) -> String {
+        self.helpers.add(Helper::Keep);
+        format!("ox_keep({value})")
+    }
+
     fn call(&mut self, helper: Helper, name: &str, args: &[&str]) -> String {
         self.helpers.add(helper);
         format!("{name}({})", args.join(", "))
@@ -150,11 +165,22 @@ impl Emitter {
             }
             AluKind::Unary(op, a) => {
                 let a = self.emit(a)?;
-                self.unary(*op, d, &a)?
+                let v = self.unary(*op, d, &a)?;
+                match (op, d) {
+                    (UnaryOp::Reciprocal | UnaryOp::Sqrt, DType::Float32) => self.keep(v),
+                    _ => v,
+                }
             }
             AluKind::Binary(op, a, b) => {
                 let (a, b) = (self.emit(a)?, self.emit(b)?);
-                self.binary(*op, d, &a, &b)?
+                let v = self.binary(*op, d, &a, &b)?;
+                match (op, d) {
+                    (
+                        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div,
+                        DType::Float32,
+                    ) => self.keep(v),
+                    _ => v,
+                }
             }
             AluKind::Compare(op, a, b) => {
                 let operand = a.dtype;

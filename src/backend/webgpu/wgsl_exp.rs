@@ -18,7 +18,8 @@ pub(super) const EXP_SPLIT: &str = "
 struct OxSplit { m: f32, k: i32 }
 fn ox_exp_split(hi: f32, lo: f32) -> OxSplit {
   let kf = round((hi + lo) * 1.44269502f);
-  let r = ((hi - kf * 0.693359375f) + lo) + kf * 2.12194440e-4f;
+  // hi − k·ln2_hi is exact; the barriers stop the driver from reassociating it away.
+  let r = ox_keep(ox_keep(hi - kf * 0.693359375f) + lo) + kf * 2.12194440e-4f;
   let z = r * r;
   let p = (((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
     + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f) * z + r;

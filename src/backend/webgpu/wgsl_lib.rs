@@ -24,6 +24,7 @@ use super::{wgsl_exp, wgsl_trig};
 /// A helper function (or struct) of the WGSL library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) enum Helper {
+    Keep,
     IsNan,
     LtF32,
     LeF32,
@@ -59,6 +60,7 @@ impl Helper {
     fn source(self) -> &'static str {
         use Helper::*;
         match self {
+            Keep => KEEP,
             IsNan => IS_NAN,
             LtF32 => LT_F32,
             LeF32 => LE_F32,
@@ -95,7 +97,7 @@ impl Helper {
         use Helper::*;
         match self {
             LtF32 | LeF32 | EqF32 | MinF32 | MaxF32 | F32ToI32 | F32ToU32 => &[IsNan],
-            ExpSplit => &[Ldexp],
+            ExpSplit => &[Ldexp, Keep],
             Exp => &[IsNan, ExpSplit, Ldexp],
             Log | Atan => &[IsNan],
             Tanh => &[IsNan, Exp],
@@ -127,9 +129,18 @@ impl Helpers {
     }
 }
 
+/// `x` unchanged, through an integer operation the driver cannot see through (`ox_zp` is zero
+/// at run time): a barrier against reassociation and contraction of float arithmetic, which
+/// Vulkan allows for any operation not marked `NoContraction` (naga never marks it) and Mesa
+/// performs.
+const KEEP: &str = "
+fn ox_keep(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ ox_zp); }
+";
+
 const IS_NAN: &str = "
 fn ox_isnan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 fn ox_f32(bits: u32) -> f32 { return bitcast<f32>(bits); }
+
 ";
 
 const LT_F32: &str = "

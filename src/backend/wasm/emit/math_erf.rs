@@ -20,6 +20,7 @@ use ValType::F64;
 pub fn tanh(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
     let coeffs = pick(f32, &TANH_T32, &TANH_T);
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (ax, z) = (f64_var(m), f64_var(m));
     let body = vec![
         ax.set(x.get().abs()),
@@ -28,7 +29,7 @@ pub fn tanh(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
             ax.get().lt(f64c(0.625)),
             vec![
                 z.set(x.get() * x.get()),
-                S::Return(x.get() + x.get() * (z.get() * horner(coeffs, &z.get()))),
+                S::Return(x.get() + x.get() * (z.get() * horner(coeffs, z, sq))),
             ],
         ),
         when(x.get().ne(x.get()), vec![S::Return(x.get())]),
@@ -47,14 +48,15 @@ pub fn tanh(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
 /// erfc(a) for a ≥ 0.84375 (0 from 28 on).
 pub fn erfc_tail(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
     let a = f64_var(m);
+    let sq = f64_var(m);
     let (g, u, hh, ll, w) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let near = |coeffs: &[u64], mid: u64| -> Vec<S> {
-        vec![u.set(a.get() - c(mid)), g.set(horner(coeffs, &u.get()))]
+        vec![u.set(a.get() - c(mid)), g.set(horner(coeffs, u, sq))]
     };
     let far = |coeffs: &[u64], mid: u64| -> Vec<S> {
         vec![
             u.set(f64c(1.0) / a.get() - c(mid)),
-            g.set(horner(coeffs, &u.get()) / a.get()),
+            g.set(horner(coeffs, u, sq) / a.get()),
         ]
     };
     let pieces: [(f64, Vec<S>); 6] = [
@@ -88,13 +90,14 @@ pub fn erfc_tail(m: &mut Module, exp: FunctionId, f32: bool) -> FunctionId {
 }
 
 /// x·F(x²) = erf(x) − x for |x| < 0.84375, with z = x² set.
-fn small(x: Var, z: Var, f32: bool) -> E {
-    x.get() * horner(pick(f32, &ERF_F32, &ERF_F), &z.get())
+fn small(x: Var, z: Var, sq: Var, f32: bool) -> E {
+    x.get() * horner(pick(f32, &ERF_F32, &ERF_F), z, sq)
 }
 
 /// erf(x) for f64, given the erfc tail routine.
 pub fn erf(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (ax, z) = (f64_var(m), f64_var(m));
     let body = vec![
         when(x.get().ne(x.get()), vec![S::Return(x.get())]),
@@ -103,7 +106,7 @@ pub fn erf(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
             ax.get().lt(f64c(0.84375)),
             vec![
                 z.set(x.get() * x.get()),
-                S::Return(x.get() + small(x, z, f32)),
+                S::Return(x.get() + small(x, z, sq, f32)),
             ],
         ),
         when(
@@ -118,6 +121,7 @@ pub fn erf(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
 /// erfc(x) for f64, given the erfc tail routine.
 pub fn erfc(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
     let x = f64_var(m);
+    let sq = f64_var(m);
     let z = f64_var(m);
     let body = vec![
         when(x.get().ne(x.get()), vec![S::Return(x.get())]),
@@ -127,8 +131,8 @@ pub fn erfc(m: &mut Module, tail: FunctionId, f32: bool) -> FunctionId {
                 z.set(x.get() * x.get()),
                 S::Return(cond(
                     x.get().lt(f64c(0.25)),
-                    f64c(1.0) - (x.get() + small(x, z, f32)),
-                    f64c(0.5) - ((x.get() - f64c(0.5)) + small(x, z, f32)),
+                    f64c(1.0) - (x.get() + small(x, z, sq, f32)),
+                    f64c(0.5) - ((x.get() - f64c(0.5)) + small(x, z, sq, f32)),
                 )),
             ],
         ),

@@ -17,6 +17,7 @@ use ValType::{F64, I32, I64};
 /// exp(x) for f64.
 pub fn exp(m: &mut Module, f32: bool) -> FunctionId {
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (kf, hi, lo, r, p) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let k = Var::new(m, I32);
     let coeffs = pick(f32, &EXP_P32, &EXP_P);
@@ -35,7 +36,7 @@ pub fn exp(m: &mut Module, f32: bool) -> FunctionId {
         hi.set(x.get() - kf.get() * c(LN2_HI)),
         lo.set(kf.get() * c(LN2_LO)),
         r.set(hi.get() - lo.get()),
-        p.set(r.get() * r.get() * horner(coeffs, &r.get())),
+        p.set(r.get() * r.get() * horner(coeffs, r, sq)),
         // exp(r) = 1 + (r + p); the correction ((hi − r) − lo) recovers r's rounding error.
         p.set(r.get() + (p.get() + ((hi.get() - r.get()) - lo.get()))),
         k.set(kf.get().trunc_i32()),
@@ -47,6 +48,7 @@ pub fn exp(m: &mut Module, f32: bool) -> FunctionId {
 /// log(x) for f64.
 pub fn log(m: &mut Module, f32: bool) -> FunctionId {
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (f, s, z, hfsq, r, kf) = (
         f64_var(m),
         f64_var(m),
@@ -99,7 +101,7 @@ pub fn log(m: &mut Module, f32: bool) -> FunctionId {
         kf.set(k.get().widen()),
         s.set(f.get() / (f64c(2.0) + f.get())),
         z.set(s.get() * s.get()),
-        r.set(z.get() * horner_f(&coeffs, &z.get())),
+        r.set(z.get() * horner_f(&coeffs, z, sq)),
         hfsq.set(f64c(0.5) * f.get() * f.get()),
         S::Return(
             kf.get() * c(LN2_HI)

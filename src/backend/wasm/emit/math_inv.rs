@@ -20,6 +20,7 @@ use super::math_trig::TINY;
 pub fn asin(m: &mut Module, f32: bool) -> FunctionId {
     let coeffs = pick(f32, &ASIN_R32, &ASIN_R);
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (ax, z, s, r, t, df, cc) = (
         f64_var(m),
         f64_var(m),
@@ -36,7 +37,7 @@ pub fn asin(m: &mut Module, f32: bool) -> FunctionId {
             ax.get().lt(f64c(0.5)),
             vec![
                 z.set(x.get() * x.get()),
-                S::Return(x.get() + x.get() * (z.get() * horner(coeffs, &z.get()))),
+                S::Return(x.get() + x.get() * (z.get() * horner(coeffs, z, sq))),
             ],
         ),
         // |x| > 1 and NaN.
@@ -46,7 +47,7 @@ pub fn asin(m: &mut Module, f32: bool) -> FunctionId {
         ),
         z.set((f64c(1.0) - ax.get()) * f64c(0.5)),
         s.set(z.get().sqrt()),
-        r.set(z.get() * horner(coeffs, &z.get())),
+        r.set(z.get() * horner(coeffs, z, sq)),
         if_(
             ax.get().ge(f64c(0.975)),
             vec![t.set(c(PIO2_HI) - (two() * (s.get() + s.get() * r.get()) - c(PIO2_LO)))],
@@ -69,8 +70,9 @@ pub fn asin(m: &mut Module, f32: bool) -> FunctionId {
 pub fn atan(m: &mut Module, f32: bool) -> FunctionId {
     let coeffs = pick(f32, &ATAN_Q32, &ATAN_Q);
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (ax, t, z, hi, lo) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
-    let atan_poly = |t: Var, z: Var| t.get() * (z.get() * horner(coeffs, &z.get()));
+    let atan_poly = |t: Var, z: Var| t.get() * (z.get() * horner(coeffs, z, sq));
     let pick = |h: u64, l: u64, tv: E| -> Vec<S> { vec![hi.set(c(h)), lo.set(c(l)), t.set(tv)] };
     let body = vec![
         when(x.get().ne(x.get()), vec![S::Return(x.get())]),

@@ -208,6 +208,7 @@ fn medium(m: &mut Module, ax: Var, q: Var, yh: Var, yl: Var) -> Vec<S> {
 /// sin (or cos, `cos = true`) of an f64.
 pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool, f32: bool) -> FunctionId {
     let x = f64_var(m);
+    let sq = f64_var(m);
     let (ax, yh, yl, z, w) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let q = Var::new(m, I32);
     let sign = |n: i32| if n % 2 == 0 { 1.0 } else { -1.0 };
@@ -224,14 +225,14 @@ pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool, f32: bool) -> FunctionI
         .map(|n| sign(n) / factorial(2 * n as u32))
         .collect();
     let ksin = yh.get()
-        + (yh.get() * z.get() * horner_f(&sin_c, &z.get())
+        + (yh.get() * z.get() * horner_f(&sin_c, z, sq)
             + (yl.get() - f64c(0.5) * z.get() * yl.get()));
     let kcos = E::Seq(
         vec![w.set(f64c(1.0) - f64c(0.5) * z.get())],
         Box::new(
             w.get()
                 + (((f64c(1.0) - w.get()) - f64c(0.5) * z.get())
-                    + (z.get() * z.get() * horner_f(&cos_c, &z.get()) - yh.get() * yl.get())),
+                    + (z.get() * z.get() * horner_f(&cos_c, z, sq) - yh.get() * yl.get())),
         ),
     );
     let mut big = vec![if_(

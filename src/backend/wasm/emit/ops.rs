@@ -37,7 +37,13 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
                 _ => LoadKind::I32 { atomic: false },
             };
             let addr = cx.inputs[*input].get() + i * i32c(exp.dtype.byte_size() as i32);
-            E::Load(cx.memory, kind, ty, Box::new(addr))
+            let value = E::Load(cx.memory, kind, ty, Box::new(addr));
+            // A stored bool is any nonzero word, as the interpreter reads it; values are 0 or 1.
+            if exp.dtype == DType::Bool {
+                value.ne(i32c(0))
+            } else {
+                value
+            }
         }
         AluKind::Unary(op, a) => {
             let x = lower(cx, a)?;

@@ -1,0 +1,94 @@
+//! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod.
+
+use super::shape::normalize_axis;
+use crate::core::ops::{BinaryOp, CompareOp, ReduceOp};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+fn v(x: &Value) -> Operand<'_> {
+    Operand::Value(x)
+}
+
+/// The first index of the maximum (`max`) or minimum along `axis` (flattened when `None`);
+/// NaN counts as the extreme, as in NumPy.
+pub fn arg_extreme(
+    name: &str,
+    x: &Value,
+    axis: Option<i64>,
+    keepdims: bool,
+    max: bool,
+) -> Result<Value> {
+    let (x, axis) = match axis {
+        None => (bind(Primitive::Reshape(vec![x.aval().size()]), &[v(x)])?, 0),
+        Some(a) => (x.clone(), normalize_axis(name, a, x.aval().shape.len())?),
+    };
+    let shape = x.aval().shape.clone();
+    let n = shape[axis];
+    if n == 0 {
+        return Err(Error::new(
+            name,
+            "attempt to get the extreme of an empty axis",
+        ));
+    }
+    let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+    let m = bind(
+        Primitive::Reduce {
+            op,
+            axes: vec![axis],
+        },
+        &[v(&x)],
+    )?;
+    let mut kept = shape.clone();
+    kept[axis] = 1;
+    let m = bind(Primitive::Reshape(kept.clone()), &[v(&m)])?;
+    let hit = bind(Primitive::Compare(CompareOp::Eq), &[v(&x), v(&m)])?;
+    let nan = bind(Primitive::Compare(CompareOp::Ne), &[v(&x), v(&x)])?;
+    let hit = bind(Primitive::Binary(BinaryOp::Or), &[v(&hit), v(&nan)])?;
+    let idx = bind(
+        Primitive::Iota {
+            shape: shape.clone(),
+            axis,
+            dtype: DType::Int32,
+        },
+        &[],
+    )?;
+    let candidates = bind(
+        Primitive::Where,
+        &[v(&hit), v(&idx), Operand::Literal(n as f64)],
+    )?;
+    let first = bind(
+        Primitive::Reduce {
+            op: ReduceOp::Min,
+            axes: vec![axis],
+        },
+        &[v(&candidates)],
+    )?;
+    if keepdims {
+        bind(Primitive::Reshape(kept), &[v(&first)])
+    } else {
+        Ok(first)
+    }
+}
+
+/// A running reduction along `axis` (the flattened array when `None`). Bool sums count.
+pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Result<Value> {
+    let (x, axis) = match axis {
+        None => (bind(Primitive::Reshape(vec![x.aval().size()]), &[v(x)])?, 0),
+        Some(a) => (x.clone(), normalize_axis(name, a, x.aval().shape.len())?),
+    };
+    let x = if x.aval().dtype == DType::Bool {
+        bind(Primitive::Cast(DType::Int32), &[v(&x)])?
+    } else {
+        x
+    };
+    bind(
+        Primitive::Cumulative {
+            op,
+            axis,
+            reverse: false,
+        },
+        &[v(&x)],
+    )
+}
