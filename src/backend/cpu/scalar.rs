@@ -88,8 +88,14 @@ impl Scalar {
         }
     }
 
+    /// Conversion to `dtype`. Between int32 and uint32 the bits are kept (wrapping, as NumPy
+    /// and JAX do); otherwise as [`Scalar::from_f64`].
     pub fn cast(self, dtype: DType) -> Result<Scalar> {
-        Scalar::from_f64(dtype, self.to_f64())
+        match (self, dtype) {
+            (Scalar::I32(v), DType::Uint32) => Ok(Scalar::U32(v as u32)),
+            (Scalar::U32(v), DType::Int32) => Ok(Scalar::I32(v as i32)),
+            _ => Scalar::from_f64(dtype, self.to_f64()),
+        }
     }
 
     /// Reinterprets the bits as `dtype` (4-byte types among themselves, f64 with itself).

@@ -5,8 +5,11 @@ use std::f64::consts::PI;
 
 /// erf(x): the Maclaurin series for |x| < 2.5, else 1 − erfc(|x|) with the sign of x.
 pub fn erf(x: f64) -> f64 {
-    if x.is_nan() {
-        return x;
+    if x.is_nan() || x == 0.0 {
+        return x; // keeps the sign of zero
+    }
+    if x.is_infinite() {
+        return x.signum();
     }
     if x.abs() < 2.5 {
         series(x)
@@ -20,6 +23,9 @@ pub fn erf(x: f64) -> f64 {
 pub fn erfc(x: f64) -> f64 {
     if x.is_nan() {
         return x;
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { 0.0 } else { 2.0 };
     }
     if x < 1.0 {
         1.0 - erf(x)
@@ -83,11 +89,20 @@ mod tests {
             (3.0, 0.9999779095030014, 2.2090496998585438e-05),
             (5.0, 0.9999999999984626, 1.5374597944280351e-12),
             (-1.5, -0.9661051464753108, 1.9661051464753108),
+            (f64::INFINITY, 1.0, 0.0),
+            (f64::NEG_INFINITY, -1.0, 2.0),
         ];
-        let rel = |got: f64, want: f64| ((got - want) / want.abs().max(1e-300)).abs();
+        let rel = |got: f64, want: f64| {
+            if got == want {
+                0.0
+            } else {
+                ((got - want) / want.abs().max(1e-300)).abs()
+            }
+        };
         for (x, e, ec) in cases {
             assert!((erf(x) - e).abs() <= 2e-15, "erf({x}) = {} vs {e}", erf(x));
             assert!(rel(erfc(x), ec) <= 1e-14, "erfc({x}) = {} vs {ec}", erfc(x));
         }
+        assert!(erf(-0.0).is_sign_negative());
     }
 }

@@ -68,7 +68,7 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
         AluKind::Where(c, a, b) => cond(lower(cx, c)?, lower(cx, a)?, lower(cx, b)?),
         AluKind::Cast(a) => {
             let x = lower(cx, a)?;
-            cast(cx, x, a.dtype, exp.dtype)?
+            cast(x, a.dtype, exp.dtype)?
         }
         AluKind::Bitcast(a) => {
             let x = lower(cx, a)?;
@@ -226,7 +226,7 @@ pub fn reduce_step(cx: &mut Cx, op: ReduceOp, dtype: DType, acc: E, x: E) -> E {
 /// Conversions between dtypes, as `Scalar::cast` (through f64): float → integer truncates and
 /// saturates with NaN → 0, int32 ↔ uint32 saturate too (−1 → 0, 2³¹ → i32::MAX), anything →
 /// bool is `!= 0` (NaN → true), bool → number is 0 or 1.
-fn cast(cx: &mut Cx, x: E, from: DType, to: DType) -> Result<E> {
+fn cast(x: E, from: DType, to: DType) -> Result<E> {
     use DType::*;
     let op = |u: U, ty: ValType| Ok(x.clone().unop(u, ty));
     match (from, to) {
@@ -242,18 +242,8 @@ fn cast(cx: &mut Cx, x: E, from: DType, to: DType) -> Result<E> {
         (Float64, Uint32) => op(U::I32TruncUSatF64, ValType::I32),
         (Float32, Float64) => op(U::F64PromoteF32, ValType::F64),
         (Float64, Float32) => op(U::F32DemoteF64, ValType::F32),
-        (Bool, Int32 | Uint32) => Ok(x),
-        (Int32, Uint32) => {
-            let (s, v) = bind(cx, x);
-            Ok(seq(vec![s], select(v.clone().lt(i32c(0)), i32c(0), v)))
-        }
-        (Uint32, Int32) => {
-            let (s, v) = bind(cx, x);
-            Ok(seq(
-                vec![s],
-                select(v.clone().lt(i32c(0)), i32c(i32::MAX), v),
-            ))
-        }
+        // Same-width integer conversions keep the bits (wrap), as in NumPy and JAX.
+        (Bool | Int32 | Uint32, Int32 | Uint32) => Ok(x),
         (Int32 | Uint32, Bool) => Ok(x.ne(i32c(0))),
         (Float32, Bool) => Ok(x.ne(E::F32(0.0))),
         (Float64, Bool) => Ok(x.ne(E::F64(0.0))),
