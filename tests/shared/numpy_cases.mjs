@@ -1,0 +1,78 @@
+// Runs the NumPy-generated cases of tests/data/numpy_expected.json (made by
+// scripts/gen_expected.py) against oxjax on one device. Shared by the Node, Deno and browser
+// tests, so every runtime checks the same oracle. Reads back with `await data()`, which works
+// on every device (WebGPU has no synchronous read in browsers or Deno).
+
+const decode = (v) => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : v);
+// NumPy's 64-bit integer results correspond to oxjax's int32 (JAX without x64).
+const dtypeOf = (d) => (d === "int64" ? "int32" : d);
+// Functions that take a list of arrays.
+const LIST_FNS = ["concatenate", "stack", "vstack", "hstack"];
+
+export function caseLabel(c, i) {
+  if (c.create) return `${c.fn}#${i}(${JSON.stringify(c.create)})`;
+  const args = c.args.map((a) => `${a.dtype}[${a.shape}]`).join(", ");
+  const axis = "axis" in c ? ` axis=${JSON.stringify(c.axis)}${c.keepdims ? " keepdims" : ""}` : "";
+  return `${c.fn}#${i}(${args})${axis}${c.spec ? ` "${c.spec}"` : ""}`;
+}
+
+function close(got, want, rtol, atol) {
+  if (typeof want === "boolean") return (got !== 0) === want;
+  if (Number.isNaN(want)) return Number.isNaN(got);
+  if (!Number.isFinite(want)) return got === want;
+  return Math.abs(got - want) <= atol + rtol * Math.abs(want);
+}
+
+/** `x.T + xt`: the add reads its first operand through a transposed view. */
+function transposeThenAdd(x, xt) {
+  const t = x.T;
+  try {
+    return t.add(xt);
+  } finally {
+    t.dispose();
+  }
+}
+
+function call(np, c, args, device) {
+  if (c.create) {
+    // Positional arguments as generated (null = left out), then the options.
+    const positional = c.create.map((v) => (v === null ? undefined : v));
+    return np[c.fn](...positional, { ...c.opts, device });
+  }
+  if (c.fn === "compose") return transposeThenAdd(...args);
+  if (typeof np[c.fn] !== "function") throw new Error(`np.${c.fn} is not exported`);
+  if ("axis" in c) return np[c.fn](args[0], c.axis, { keepdims: c.keepdims });
+  if (c.fn === "einsum") return np.einsum(c.spec, ...args);
+  if (LIST_FNS.includes(c.fn)) return np[c.fn](args, ...c.params);
+  return np[c.fn](...args, ...(c.params ?? []));
+}
+
+/** Runs case `c` on `device`; throws an Error describing the first mismatch. */
+export async function runCase(np, c, device) {
+  const args = (c.args ?? []).map(({ shape, dtype, data }) =>
+    np.array(data.map(decode), { shape, dtype: dtypeOf(dtype), device }),
+  );
+  try {
+    const out = call(np, c, args, device);
+    try {
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      if (!same(out.shape, c.out.shape)) throw new Error(`shape ${out.shape} != ${c.out.shape}`);
+      if (out.dtype !== dtypeOf(c.out.dtype))
+        throw new Error(`dtype ${out.dtype} != ${c.out.dtype}`);
+      if (out.device !== device) throw new Error(`device ${out.device} != ${device}`);
+      const got = await out.data();
+      c.out.data.forEach((w, k) => {
+        const want = decode(w);
+        if (!close(got[k], want, c.rtol, c.atol)) {
+          throw new Error(
+            `element ${k}: got ${got[k]}, want ${want} (rtol ${c.rtol}, atol ${c.atol})`,
+          );
+        }
+      });
+    } finally {
+      out.dispose();
+    }
+  } finally {
+    for (const a of args) a.dispose();
+  }
+}
