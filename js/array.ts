@@ -189,6 +189,31 @@ export class Array {
     return this.transpose();
   }
 
+  /**
+   * Basic indexing: a number selects and drops an axis, `[]` keeps an axis, `[start]` and
+   * `[start, end]` keep a half-open range, `null` inserts an axis (negative indices count from
+   * the end). Returns a view. Integer-array (advanced) indexing is not supported yet.
+   */
+  slice(...index: (number | [] | [number] | [number, number] | null | Array)[]): Array {
+    const spec: number[] = [];
+    for (const item of index) {
+      if (typeof item === "number") spec.push(0, item, 0);
+      else if (item === null) spec.push(2, 0, 0);
+      else if (item instanceof Array) {
+        throw new Error("slice: integer-array (advanced) indexing is not supported yet in oxjax");
+      } else if (globalThis.Array.isArray(item) && item.length <= 2) {
+        spec.push(1, item[0] ?? 0, item.length === 2 ? item[1] : NaN);
+      } else {
+        throw new TypeError(`slice: invalid index ${JSON.stringify(item)}`);
+      }
+    }
+    try {
+      return new Array(call(() => wasm.slice(this.#handle, new Float64Array(spec))));
+    } catch (e) {
+      throw e instanceof Error && /out of bounds/.test(e.message) ? new RangeError(e.message) : e;
+    }
+  }
+
   flatten(): Array {
     return this.reshape([-1]);
   }

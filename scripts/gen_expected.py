@@ -196,6 +196,12 @@ for spec, ops in [("ij,jk->ik", [X, M45]), ("nij,njk->nik", [A3, N34]), ("ij->ji
     cases.append({"fn": "einsum", "spec": spec, "args": [enc(o) for o in ops],
                   "out": enc(np.einsum(spec, *ops)), "rtol": 1e-5, "atol": 1e-5})
 
+# Array.slice(...) in jax-js notation, with NumPy's equivalent.
+for src, index, out in [(A3, [1], A3[1]), (A3, [[], [1, 3]], A3[:, 1:3]),
+                        (A3, [None, -1, [2]], A3[None, -1, 2:]), (X, [[], 2], X[:, 2]),
+                        (A3, [[0, 1], None, [], -2], A3[0:1, None, :, -2]), (X, [[-2]], X[-2:])]:
+    cases.append({"fn": "slice", "args": [enc(src)], "index": index, "out": enc(out), "rtol": 0.0, "atol": 0.0})
+
 OUT.parent.mkdir(exist_ok=True)
 OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -396,7 +396,8 @@ fn linspace(lo: f64, hi: f64, n: usize) -> Vec<f64> {
 /// Max ulp error of each transcendental against the interpreter, over 4096 evenly spaced points
 /// (asin over [−1, 1], the rest over [−100, 100]) plus, for the functions whose interesting
 /// range is elsewhere, extra points: log over 1e-38..1e38 (log-spaced), erfc near its
-/// underflow, exp near overflow and underflow (subnormal results), sin/cos at huge arguments.
+/// underflow, exp near overflow and underflow (subnormal results), sin/cos at huge arguments and
+/// next to multiples of π/2.
 #[test]
 fn transcendentals_are_within_4_ulp() {
     let mut gpu = gpu();
@@ -417,7 +418,11 @@ fn transcendentals_are_within_4_ulp() {
                     .into_iter()
                     .chain(linspace(85.0, 89.0, 64)),
             ),
-            Sin | Cos => x.extend((0..n).map(|i| 1.37f64.powf(i as f64 / 16.0))),
+            Sin | Cos => {
+                x.extend((0..n).map(|i| 1.37f64.powf(i as f64 / 16.0)));
+                // The floats nearest to multiples of π/2, where the result cancels most.
+                x.extend((1..=n).map(|k| k as f64 * 7.0 * std::f64::consts::FRAC_PI_2));
+            }
             Tanh | Atan | Erf => x.extend(linspace(-3.0, 3.0, n)),
             Asin => x.extend(linspace(0.45, 1.0, n)),
             _ => {}

@@ -136,6 +136,12 @@ export function shape(handle: number): Float64Array;
 export function shrink(h: number, starts: Float64Array | number[], ends: Float64Array | number[]): number;
 
 /**
+ * `Array.slice(...)`: `spec` holds triples `(kind, a, b)` — kind 0: index `a`; 1: range
+ * `[a, b)` (`b` NaN: to the end); 2: new axis.
+ */
+export function slice(h: number, spec: Float64Array | number[]): number;
+
+/**
  * Splits into `sections` equal parts, or at the indices `cuts` when `sections` is absent.
  */
 export function split(h: number, sections: number | null | undefined, cuts: Float64Array | number[], axis: number): Float64Array;
@@ -214,6 +220,7 @@ export interface InitOutput {
     readonly setDefaultDevice: (a: number, b: number) => [number, number];
     readonly shape: (a: number) => [number, number, number, number];
     readonly shrink: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly slice: (a: number, b: number, c: number) => [number, number, number];
     readonly split: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly squeeze: (a: number, b: number, c: number) => [number, number, number];
     readonly stack: (a: number, b: number, c: number) => [number, number, number];

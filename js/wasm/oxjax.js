@@ -691,6 +691,24 @@ export function shrink(h, starts, ends) {
 }
 
 /**
+ * `Array.slice(...)`: `spec` holds triples `(kind, a, b)` — kind 0: index `a`; 1: range
+ * `[a, b)` (`b` NaN: to the end); 2: new axis.
+ * @param {number} h
+ * @param {Float64Array | number[]} spec
+ * @returns {number}
+ */
+export function slice(h, spec) {
+    const val2 = +h;
+    const ptr0 = passArrayF64ToWasm0(spec, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.slice(val2, ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0];
+}
+
+/**
  * Splits into `sections` equal parts, or at the indices `cuts` when `sections` is absent.
  * @param {number} h
  * @param {number | null | undefined} sections

@@ -36,6 +36,7 @@ export const reshape: (a: number, b: number, c: number) => [number, number, numb
 export const setDefaultDevice: (a: number, b: number) => [number, number];
 export const shape: (a: number) => [number, number, number, number];
 export const shrink: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+export const slice: (a: number, b: number, c: number) => [number, number, number];
 export const split: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
 export const squeeze: (a: number, b: number, c: number) => [number, number, number];
 export const stack: (a: number, b: number, c: number) => [number, number, number];

@@ -155,3 +155,34 @@ pub fn einsum(spec: &str, hs: Vec<f64>) -> JsResult<f64> {
     };
     run().map_err(js_error)
 }
+
+/// `Array.slice(...)`: `spec` holds triples `(kind, a, b)` — kind 0: index `a`; 1: range
+/// `[a, b)` (`b` NaN: to the end); 2: new axis.
+#[wasm_bindgen]
+pub fn slice(h: f64, spec: Vec<f64>) -> JsResult<f64> {
+    unary("slice", h, |x| {
+        let int = |v: f64| -> Result<i64> {
+            if v.is_finite() && v.fract() == 0.0 {
+                Ok(v as i64)
+            } else {
+                Err(Error::new(
+                    "slice",
+                    format!("indices must be integers, got {v}"),
+                ))
+            }
+        };
+        let items = spec
+            .chunks(3)
+            .map(|t| match t {
+                [k, a, _] if *k == 0.0 => Ok(shape::SliceItem::Index(int(*a)?)),
+                [k, a, b] if *k == 1.0 => {
+                    let end = if b.is_nan() { None } else { Some(int(*b)?) };
+                    Ok(shape::SliceItem::Range(int(*a)?, end))
+                }
+                [k, _, _] if *k == 2.0 => Ok(shape::SliceItem::NewAxis),
+                _ => Err(Error::new("slice", "internal error: malformed slice spec")),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        shape::slice(x, &items)
+    })
+}

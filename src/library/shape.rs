@@ -247,3 +247,74 @@ pub fn tile(x: &Value, reps: &[usize]) -> Result<Value> {
     )?;
     reshape(&b, shape.iter().zip(&reps).map(|(d, r)| d * r).collect())
 }
+
+/// One entry of `Array.slice(...)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SliceItem {
+    /// Selects one element and drops the axis.
+    Index(i64),
+    /// Keeps `[start, end)` (negative counts from the end; `None` end: to the end).
+    Range(i64, Option<i64>),
+    /// Inserts a new axis of size 1.
+    NewAxis,
+}
+
+/// Basic indexing (jax-js's `Array.slice`): integers drop axes, ranges keep them, `NewAxis`
+/// inserts one; axes left unmentioned are kept whole. A view: no copy.
+pub fn slice(x: &Value, items: &[SliceItem]) -> Result<Value> {
+    let shape = x.aval().shape.clone();
+    let used = items
+        .iter()
+        .filter(|i| !matches!(i, SliceItem::NewAxis))
+        .count();
+    if used > shape.len() {
+        return Err(Error::new(
+            "slice",
+            format!(
+                "too many indices ({used}) for an array of rank {}",
+                shape.len()
+            ),
+        ));
+    }
+    let bound = |i: i64, n: usize, axis: usize, inclusive: bool| -> Result<usize> {
+        let j = if i < 0 { i + n as i64 } else { i };
+        let limit = if inclusive { n as i64 } else { n as i64 - 1 };
+        if j < 0 || j > limit {
+            return Err(Error::new(
+                "slice",
+                format!("index {i} is out of bounds for axis {axis} with size {n}"),
+            ));
+        }
+        Ok(j as usize)
+    };
+    let mut ranges = Vec::with_capacity(shape.len());
+    let mut out_shape = Vec::new();
+    let mut axis = 0;
+    for item in items {
+        match *item {
+            SliceItem::NewAxis => out_shape.push(1),
+            SliceItem::Index(i) => {
+                let j = bound(i, shape[axis], axis, false)?;
+                ranges.push((j, j + 1));
+                axis += 1;
+            }
+            SliceItem::Range(s, e) => {
+                let n = shape[axis];
+                let start = bound(s, n, axis, true)?;
+                let end = match e {
+                    None => n,
+                    Some(e) => bound(e, n, axis, true)?,
+                };
+                ranges.push((start, end.max(start)));
+                out_shape.push(end.max(start) - start);
+                axis += 1;
+            }
+        }
+    }
+    for &n in &shape[axis..] {
+        ranges.push((0, n));
+        out_shape.push(n);
+    }
+    let shrunk = one(Primitive::Shrink(ranges), x)?;
+    reshape(&shrunk, out_shape)
+}

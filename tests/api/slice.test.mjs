@@ -204,3 +204,18 @@ test("init() in Node resolves without WebGPU and never throws", async () => {
   );
   assert.deepEqual(ox.devices, ["cpu", "wasm", "webgpu", "webgl"]);
 });
+
+test("Array.slice errors: out of range is a RangeError, advanced indexing is named", () => {
+  const x = np.array([[1, 2, 3], [4, 5, 6]]);
+  const err = errorMessage(() => x.slice(2));
+  assert.ok(err instanceof RangeError);
+  assert.match(err.message, /^slice: index 2 is out of bounds for axis 0 with size 2/);
+  assert.match(errorMessage(() => x.slice(0, 0, 0)).message, /^slice: too many indices \(3\)/);
+  const i = np.array([0], { dtype: np.int32 });
+  assert.match(errorMessage(() => x.slice(i)).message, /advanced\) indexing is not supported yet/);
+  // A slice is a view: disposing it leaves the source intact.
+  const row = x.slice(1);
+  row.dispose();
+  assert.deepEqual(x.js(), [[1, 2, 3], [4, 5, 6]]);
+  for (const t of [x, i]) t.dispose();
+});

@@ -13,7 +13,8 @@ export function caseLabel(c, i) {
   if (c.create) return `${c.fn}#${i}(${JSON.stringify(c.create)})`;
   const args = c.args.map((a) => `${a.dtype}[${a.shape}]`).join(", ");
   const axis = "axis" in c ? ` axis=${JSON.stringify(c.axis)}${c.keepdims ? " keepdims" : ""}` : "";
-  return `${c.fn}#${i}(${args})${axis}${c.spec ? ` "${c.spec}"` : ""}`;
+  const extra = c.spec ? ` "${c.spec}"` : c.index ? ` ${JSON.stringify(c.index)}` : "";
+  return `${c.fn}#${i}(${args})${axis}${extra}`;
 }
 
 function close(got, want, rtol, atol) {
@@ -40,6 +41,7 @@ function call(np, c, args, device) {
     return np[c.fn](...positional, { ...c.opts, device });
   }
   if (c.fn === "compose") return transposeThenAdd(...args);
+  if (c.fn === "slice") return args[0].slice(...c.index);
   if (typeof np[c.fn] !== "function") throw new Error(`np.${c.fn} is not exported`);
   if ("axis" in c) return np[c.fn](args[0], c.axis, { keepdims: c.keepdims });
   if (c.fn === "einsum") return np.einsum(c.spec, ...args);
