@@ -1,5 +1,6 @@
-//! L3: the rules of every primitive, one file per family. This module dispatches on
-//! [`Primitive`] with exhaustive matches, so a new primitive cannot miss a rule.
+//! L3: the rules of every primitive, one file per family. [`family`] sorts primitives into
+//! families with one exhaustive match, so a new primitive cannot miss its rules; each family's
+//! file holds its abstract evaluation and kernel.
 //!
 //! Kernels built here read their inputs as logical, row-major, contiguous arrays (a load's index
 //! is the flat logical index); the evaluator maps those loads through each input's view.
@@ -15,8 +16,19 @@ use crate::core::{Aval, Primitive};
 use crate::kernel::Kernel;
 use crate::util::Result;
 
-/// Shape and dtype of a primitive's output, or an error naming the problem.
-pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
+/// The rule families: which file holds a primitive's rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Elementwise,
+    Reduce,
+    Cumulative,
+    /// View changes (and concatenate): `movement.rs`.
+    Movement,
+    Creation,
+    Linalg,
+}
+
+pub fn family(prim: &Primitive) -> Family {
     match prim {
         Primitive::Unary(_)
         | Primitive::Binary(_)
@@ -24,47 +36,53 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         | Primitive::Where
         | Primitive::Cast(_)
         | Primitive::Bitcast(_)
-        | Primitive::StopGradient => elementwise::abstract_eval(prim, inputs),
-        Primitive::Reduce { op, axes } => reduce::abstract_eval(*op, axes, inputs),
-        Primitive::Cumulative { op, axis, .. } => {
-            reduce::cumulative_abstract_eval(*op, *axis, inputs)
-        }
+        | Primitive::StopGradient => Family::Elementwise,
+        Primitive::Reduce { .. } => Family::Reduce,
+        Primitive::Cumulative { .. } => Family::Cumulative,
         Primitive::Reshape(_)
         | Primitive::Transpose(_)
         | Primitive::Broadcast { .. }
         | Primitive::Shrink(_)
         | Primitive::Pad(_)
         | Primitive::Flip(_)
-        | Primitive::Concatenate(_) => movement::abstract_eval(prim, inputs),
-        Primitive::Iota { shape, axis, dtype } => {
+        | Primitive::Concatenate(_) => Family::Movement,
+        Primitive::Iota { .. } => Family::Creation,
+        Primitive::Matmul => Family::Linalg,
+    }
+}
+
+/// Shape and dtype of a primitive's output, or an error naming the problem.
+pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
+    match (family(prim), prim) {
+        (Family::Elementwise, _) => elementwise::abstract_eval(prim, inputs),
+        (Family::Reduce, Primitive::Reduce { op, axes }) => {
+            reduce::abstract_eval(*op, axes, inputs)
+        }
+        (Family::Cumulative, Primitive::Cumulative { op, axis, .. }) => {
+            reduce::cumulative_abstract_eval(*op, *axis, inputs)
+        }
+        (Family::Movement, _) => movement::abstract_eval(prim, inputs),
+        (Family::Creation, Primitive::Iota { shape, axis, dtype }) => {
             creation::iota_abstract_eval(shape, *axis, *dtype, inputs)
         }
-        Primitive::Matmul => linalg::matmul_abstract_eval(inputs),
+        (Family::Linalg, _) => linalg::matmul_abstract_eval(inputs),
+        _ => unreachable!("family() sorts every primitive"),
     }
 }
 
 /// The kernel computing `prim` on logical inputs with avals `inputs` into `out`.
 pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kernel> {
-    match prim {
-        Primitive::Unary(_)
-        | Primitive::Binary(_)
-        | Primitive::Compare(_)
-        | Primitive::Where
-        | Primitive::Cast(_)
-        | Primitive::Bitcast(_)
-        | Primitive::StopGradient => Ok(elementwise::kernel(prim, inputs, out)),
-        Primitive::Reduce { op, axes } => Ok(reduce::kernel(*op, axes, inputs[0], out)),
-        Primitive::Cumulative { op, axis, reverse } => {
+    match (family(prim), prim) {
+        (Family::Elementwise, _) => Ok(elementwise::kernel(prim, inputs, out)),
+        (Family::Reduce, Primitive::Reduce { op, axes }) => {
+            Ok(reduce::kernel(*op, axes, inputs[0], out))
+        }
+        (Family::Cumulative, Primitive::Cumulative { op, axis, reverse }) => {
             Ok(reduce::cumulative_kernel(*op, *axis, *reverse, inputs[0]))
         }
-        Primitive::Reshape(_)
-        | Primitive::Transpose(_)
-        | Primitive::Broadcast { .. }
-        | Primitive::Shrink(_)
-        | Primitive::Pad(_)
-        | Primitive::Flip(_)
-        | Primitive::Concatenate(_) => movement::kernel(prim, inputs, out),
-        Primitive::Iota { axis, .. } => Ok(creation::iota_kernel(*axis, out)),
-        Primitive::Matmul => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
+        (Family::Movement, _) => movement::kernel(prim, inputs, out),
+        (Family::Creation, Primitive::Iota { axis, .. }) => Ok(creation::iota_kernel(*axis, out)),
+        (Family::Linalg, _) => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
+        _ => unreachable!("family() sorts every primitive"),
     }
 }

@@ -12,7 +12,11 @@ use crate::util::{Error, Result};
 /// The device an operation runs on: that of its committed operands (which must agree), else
 /// that of its first operand, else the default device. Uncommitted operands elsewhere move.
 fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
-    let committed: Vec<Device> = inputs.iter().filter(|v| v.committed).map(|v| v.device).collect();
+    let committed: Vec<Device> = inputs
+        .iter()
+        .filter(|v| v.committed)
+        .map(|v| v.device)
+        .collect();
     if let Some(&first) = committed.first() {
         if let Some(other) = committed.iter().find(|&&d| d != first) {
             return Err(Error::new(
@@ -26,30 +30,28 @@ fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
         }
         return Ok(first);
     }
-    Ok(inputs.first().map_or_else(registry::default_device, |v| v.device))
+    Ok(inputs
+        .first()
+        .map_or_else(registry::default_device, |v| v.device))
 }
 
 /// Applies `prim` to `inputs` on their device and returns the new array.
 pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
     // View changes share the operand's buffer: no kernel, no copy.
-    match prim {
-        Primitive::StopGradient => return Ok(inputs[0].clone()),
-        Primitive::Reshape(_)
-        | Primitive::Transpose(_)
-        | Primitive::Broadcast { .. }
-        | Primitive::Shrink(_)
-        | Primitive::Pad(_)
-        | Primitive::Flip(_) => {
-            let x = inputs[0];
-            let aval = rules::abstract_eval(prim, &[&x.aval])?;
-            let view = movement::apply_view(prim, &x.view)?;
-            return Ok(ArrayValue {
-                aval,
-                view,
-                ..x.clone()
-            });
-        }
-        _ => {}
+    let is_view = rules::family(prim) == rules::Family::Movement
+        && !matches!(prim, Primitive::Concatenate(_));
+    if *prim == Primitive::StopGradient {
+        return Ok(inputs[0].clone());
+    }
+    if is_view {
+        let x = inputs[0];
+        let aval = rules::abstract_eval(prim, &[&x.aval])?;
+        let view = movement::apply_view(prim, &x.view)?;
+        return Ok(ArrayValue {
+            aval,
+            view,
+            ..x.clone()
+        });
     }
     let avals: Vec<_> = inputs.iter().map(|v| &v.aval).collect();
     let out_aval = rules::abstract_eval(prim, &avals)?;
@@ -102,5 +104,11 @@ fn run(
     let view = ShapeTracker::contiguous(&out_aval.shape);
     // The result is committed when an operand was (a copy keeps its source's placement).
     let committed = inputs.iter().any(|v| v.committed);
-    Ok(ArrayValue { aval: out_aval, device, buffer: out, view, committed })
+    Ok(ArrayValue {
+        aval: out_aval,
+        device,
+        buffer: out,
+        view,
+        committed,
+    })
 }
