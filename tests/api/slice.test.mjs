@@ -206,7 +206,10 @@ test("init() in Node resolves without WebGPU and never throws", async () => {
 });
 
 test("Array.slice errors: out of range is a RangeError, advanced indexing is named", () => {
-  const x = np.array([[1, 2, 3], [4, 5, 6]]);
+  const x = np.array([
+    [1, 2, 3],
+    [4, 5, 6],
+  ]);
   const err = errorMessage(() => x.slice(2));
   assert.ok(err instanceof RangeError);
   assert.match(err.message, /^slice: index 2 is out of bounds for axis 0 with size 2/);
@@ -216,6 +219,9 @@ test("Array.slice errors: out of range is a RangeError, advanced indexing is nam
   // A slice is a view: disposing it leaves the source intact.
   const row = x.slice(1);
   row.dispose();
-  assert.deepEqual(x.js(), [[1, 2, 3], [4, 5, 6]]);
+  assert.deepEqual(x.js(), [
+    [1, 2, 3],
+    [4, 5, 6],
+  ]);
   for (const t of [x, i]) t.dispose();
 });
