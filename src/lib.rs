@@ -16,7 +16,7 @@ pub mod api;
 pub mod backend;
 pub mod core;
 pub mod kernel;
+pub mod library;
 pub mod rules;
 pub mod transform;
-pub mod library;
 pub mod util;

@@ -29,7 +29,10 @@ fn count(function: &str, what: &str, n: f64) -> Result<usize> {
     if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 {
         Ok(n as usize)
     } else {
-        Err(Error::new(function, format!("{what} must be a non-negative integer, got {n}")))
+        Err(Error::new(
+            function,
+            format!("{what} must be a non-negative integer, got {n}"),
+        ))
     }
 }
 
@@ -43,7 +46,13 @@ pub fn full(
 ) -> std::result::Result<f64, JsError> {
     create(function, dtype, device, |dtype, device| {
         let shape = shape.iter().map(|&d| count(function, "each dimension", d));
-        creation::full(function, shape.collect::<Result<_>>()?, value, dtype, device)
+        creation::full(
+            function,
+            shape.collect::<Result<_>>()?,
+            value,
+            dtype,
+            device,
+        )
     })
 }
 

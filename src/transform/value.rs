@@ -45,7 +45,13 @@ impl ArrayValue {
         }
         let buffer = registry::upload(function, device, bytes)?;
         let view = ShapeTracker::contiguous(&aval.shape);
-        Ok(ArrayValue { aval, device, buffer, view, committed: true })
+        Ok(ArrayValue {
+            aval,
+            device,
+            buffer,
+            view,
+            committed: true,
+        })
     }
 
     /// A weakly typed 0-d array holding a JS number.
@@ -72,7 +78,10 @@ impl ArrayValue {
 
     /// The same array marked as placed by default (free to follow committed operands).
     pub fn uncommitted(self) -> ArrayValue {
-        ArrayValue { committed: false, ..self }
+        ArrayValue {
+            committed: false,
+            ..self
+        }
     }
 
     /// True when the buffer holds exactly the elements, row-major, from its start.

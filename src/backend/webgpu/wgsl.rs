@@ -113,7 +113,8 @@ fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
             e.helpers.add(Helper::Keep);
             format!(
                 "let t = ox_keep(acc + {x});\n    \
-             comp = comp + select(({x} - t) + acc, (acc - t) + {x}, abs(acc) >= abs({x}));\n    \
+             comp = comp + select(ox_keep({x} - t) + acc, ox_keep(acc - t) + {x}, \
+             abs(acc) >= abs({x}));\n    \
              acc = t;"
             )
         }

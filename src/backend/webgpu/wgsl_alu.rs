@@ -9,9 +9,10 @@
 //! xor-ed with a zero the compiler cannot see through. The latter also keeps f32 constants
 //! opaque to the driver: Vulkan lets it reassociate float arithmetic that is not marked
 //! `NoContraction` (naga never marks it), and Mesa does fold `x·c1·c2` into `x·(c1·c2)`, which
-//! would change the bits of exact operations. For the same reason every float `+ − × ÷`,
-//! reciprocal and square root passes through `ox_keep`, an integer no-op the driver cannot see
-//! through, so it is neither reassociated nor fused into a multiply-add. `Where` is `select`, which evaluates both
+//! would change the bits of exact operations. For the same reason every float `+ − ×` passes
+//! through `ox_keep`, an integer no-op the driver cannot see through, so it is neither
+//! reassociated nor fused into a multiply-add (÷, reciprocal and √ are helpers whose results
+//! are assembled from integers). `Where` is `select`, which evaluates both
 //! sides: that is safe because the other side has no effects and loads are indexed with `u32`
 //! (a guarded load's index may be negative or past the end; WGSL clamps or zeroes such runtime
 //! accesses, and a runtime index is never a shader-creation error).
@@ -165,11 +166,7 @@ impl Emitter {
             }
             AluKind::Unary(op, a) => {
                 let a = self.emit(a)?;
-                let v = self.unary(*op, d, &a)?;
-                match (op, d) {
-                    (UnaryOp::Reciprocal | UnaryOp::Sqrt, DType::Float32) => self.keep(v),
-                    _ => v,
-                }
+                self.unary(*op, d, &a)?
             }
             AluKind::Binary(op, a, b) => {
                 let (a, b) = (self.emit(a)?, self.emit(b)?);
@@ -228,10 +225,13 @@ impl Emitter {
             (Not, DType::Int32 | DType::Uint32) => format!("~{a}"),
             (_, DType::Float32) => {
                 let (name, helper) = match op {
-                    Reciprocal => return Ok(format!("1.0f / {a}")),
+                    Reciprocal => {
+                        let one = self.constant(d, 1.0)?;
+                        return Ok(self.call(Helper::DivF32, "ox_div_f32", &[&one, a]));
+                    }
                     Floor => float("floor", None),
                     Ceil => float("ceil", None),
-                    Sqrt => float("sqrt", None),
+                    Sqrt => float("ox_sqrt_f32", Some(Helper::SqrtF32)),
                     Exp => float("ox_exp", Some(Helper::Exp)),
                     Log => float("ox_log", Some(Helper::Log)),
                     Sin => float("ox_sin", Some(Helper::Sin)),
@@ -259,7 +259,7 @@ impl Emitter {
             (Add, DType::Float32 | DType::Int32 | DType::Uint32) => infix("+"),
             (Sub, DType::Float32 | DType::Int32 | DType::Uint32) => infix("-"),
             (Mul, DType::Float32 | DType::Int32 | DType::Uint32) => infix("*"),
-            (Div, DType::Float32) => infix("/"),
+            (Div, DType::Float32) => self.call(Helper::DivF32, "ox_div_f32", &[a, b]),
             (Rem, DType::Float32) => self.call(Helper::FmodF32, "ox_fmod_f32", &[a, b]),
             (Min, DType::Float32) => self.call(Helper::MinF32, "ox_min_f32", &[a, b]),
             (Max, DType::Float32) => self.call(Helper::MaxF32, "ox_max_f32", &[a, b]),
@@ -298,7 +298,7 @@ impl Emitter {
     }
 
     /// Conversions with the interpreter's rules: float → integer truncates and saturates
-    /// (NaN → 0), integer → integer saturates, anything → bool is `!= 0` (NaN → true).
+    /// (NaN → 0), int32 ↔ uint32 keeps the bits (wraps), anything → bool is `!= 0` (NaN → true).
     fn cast(&mut self, from: DType, to: DType, a: &str) -> String {
         use DType::*;
         match (from, to) {
@@ -311,8 +311,8 @@ impl Emitter {
             (_, Bool) => format!("{a} != 0u"),
             (Float32, Int32) => self.call(Helper::F32ToI32, "ox_f32_to_i32", &[a]),
             (Float32, _) => self.call(Helper::F32ToU32, "ox_f32_to_u32", &[a]),
-            (Int32, Uint32) => format!("bitcast<u32>(max({a}, 0i))"),
-            (Uint32, Int32) => format!("bitcast<i32>(min({a}, 0x7fffffffu))"),
+            (Int32, Uint32) => format!("bitcast<u32>({a})"),
+            (Uint32, Int32) => format!("bitcast<i32>({a})"),
             (_, _) => format!("f32({a})"),
         }
     }

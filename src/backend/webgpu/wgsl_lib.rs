@@ -5,8 +5,11 @@
 //!
 //! - NaN tests look at the bits, never at `x != x`; non-finite constants come from `ox_f32(bits)`
 //!   (a const-expression may not evaluate to ±∞ or NaN in WGSL);
-//! - float comparisons and min/max test for NaN explicitly (min/max return the first operand
-//!   when the operands compare equal, as the interpreter does, and NaN when either is NaN);
+//! - float comparisons and min/max test for NaN explicitly and compare integer keys of the bits
+//!   (right for subnormals on devices that flush them; min/max return the first operand when
+//!   the operands compare equal, as the interpreter does, and NaN when either is NaN);
+//! - float division and square root are correctly rounded by an exact integer remainder test
+//!   on top of the hardware's estimate (Vulkan allows 2.5 ulp; NVIDIA's is not exact);
 //! - integer division and remainder never divide by zero or overflow (`x / 0 = x % 0 = 0`,
 //!   `i32::MIN / -1 = i32::MIN`, `i32::MIN % -1 = 0`);
 //! - float remainder is C's `fmod`, computed exactly on the significands in integers (WGSL's
@@ -26,6 +29,10 @@ use super::{wgsl_exp, wgsl_trig};
 pub(super) enum Helper {
     Keep,
     IsNan,
+    Key,
+    Unpack,
+    DivF32,
+    SqrtF32,
     LtF32,
     LeF32,
     EqF32,
@@ -62,6 +69,10 @@ impl Helper {
         match self {
             Keep => KEEP,
             IsNan => IS_NAN,
+            Key => KEY,
+            Unpack => UNPACK,
+            DivF32 => DIV_F32,
+            SqrtF32 => SQRT_F32,
             LtF32 => LT_F32,
             LeF32 => LE_F32,
             EqF32 => EQ_F32,
@@ -96,7 +107,11 @@ impl Helper {
     fn deps(self) -> &'static [Helper] {
         use Helper::*;
         match self {
-            LtF32 | LeF32 | EqF32 | MinF32 | MaxF32 | F32ToI32 | F32ToU32 => &[IsNan],
+            LtF32 | LeF32 | EqF32 => &[IsNan, Key],
+            MinF32 => &[IsNan, LeF32],
+            MaxF32 => &[IsNan, LeF32],
+            F32ToI32 | F32ToU32 => &[IsNan],
+            DivF32 | SqrtF32 => &[Unpack, Ldexp],
             ExpSplit => &[Ldexp, Keep],
             Exp => &[IsNan, ExpSplit, Ldexp],
             Log | Atan => &[IsNan],
@@ -143,29 +158,136 @@ fn ox_f32(bits: u32) -> f32 { return bitcast<f32>(bits); }
 
 ";
 
+/// An integer key of a float's bits, ordered like the floats (−0 just below +0), so that
+/// comparisons hold on devices that flush subnormals and are never turned into `min`/`max`
+/// instructions that ignore the sign of zero.
+const KEY: &str = "
+fn ox_key(x: f32) -> i32 {
+  let b = bitcast<i32>(x);
+  return select(b, b ^ 0x7fffffffi, b < 0i);
+}
+fn ox_zeros(a: f32, b: f32) -> bool {
+  return ((bitcast<u32>(a) | bitcast<u32>(b)) & 0x7fffffffu) == 0u;
+}
+";
+
 const LT_F32: &str = "
-fn ox_lt_f32(a: f32, b: f32) -> bool { return !ox_isnan(a) && !ox_isnan(b) && a < b; }
+fn ox_lt_f32(a: f32, b: f32) -> bool {
+  return !ox_isnan(a) && !ox_isnan(b) && ox_key(a) < ox_key(b) && !ox_zeros(a, b);
+}
 ";
 
 const LE_F32: &str = "
-fn ox_le_f32(a: f32, b: f32) -> bool { return !ox_isnan(a) && !ox_isnan(b) && a <= b; }
+fn ox_le_f32(a: f32, b: f32) -> bool {
+  return !ox_isnan(a) && !ox_isnan(b) && (ox_key(a) <= ox_key(b) || ox_zeros(a, b));
+}
 ";
 
 const EQ_F32: &str = "
-fn ox_eq_f32(a: f32, b: f32) -> bool { return !ox_isnan(a) && !ox_isnan(b) && a == b; }
+fn ox_eq_f32(a: f32, b: f32) -> bool {
+  return !ox_isnan(a) && !ox_isnan(b) && (ox_key(a) == ox_key(b) || ox_zeros(a, b));
+}
 ";
 
 const MIN_F32: &str = "
 fn ox_min_f32(a: f32, b: f32) -> f32 {
   if (ox_isnan(a) || ox_isnan(b)) { return ox_f32(0x7fc00000u); }
-  return select(b, a, a <= b);
+  return select(b, a, ox_le_f32(a, b));
 }
 ";
 
 const MAX_F32: &str = "
 fn ox_max_f32(a: f32, b: f32) -> f32 {
   if (ox_isnan(a) || ox_isnan(b)) { return ox_f32(0x7fc00000u); }
-  return select(b, a, a >= b);
+  return select(b, a, ox_le_f32(b, a));
+}
+";
+
+/// The significand (in [2^23, 2^24)) and exponent of a nonzero finite magnitude's bits:
+/// |x| = s·2^(e−23), subnormals normalised.
+const UNPACK: &str = "
+struct OxUnpacked { s: u32, e: i32 }
+fn ox_unpack(ab: u32) -> OxUnpacked {
+  let ex = ab >> 23u;
+  if (ex != 0u) { return OxUnpacked((ab & 0x7fffffu) | 0x800000u, i32(ex) - 127i); }
+  let sh = countLeadingZeros(ab) - 8u;
+  return OxUnpacked(ab << sh, -126i - i32(sh));
+}
+";
+
+/// Correctly rounded a / b on any device (Vulkan only promises 2.5 ulp, NVIDIA's is not
+/// exact, and devices may flush subnormals): the hardware quotient of the significands gives an
+/// integer estimate `q` of `V = X·2^s / Y` (in [2^23, 2^24)); the exact remainder
+/// `X·2^s − q·Y` is small, so it is exact in wrapping u32 arithmetic, and it moves `q` to the
+/// nearest integer (there are no ties) and then rounds subnormal results exactly. Special
+/// operands are decided from their bits.
+const DIV_F32: &str = "
+fn ox_div_f32(a: f32, b: f32) -> f32 {
+  let ba = bitcast<u32>(a);
+  let bb = bitcast<u32>(b);
+  let aa = ba & 0x7fffffffu;
+  let ab = bb & 0x7fffffffu;
+  let sign = (ba ^ bb) & 0x80000000u;
+  if (aa > 0x7f800000u || ab > 0x7f800000u || (aa == ab && (aa == 0u || aa == 0x7f800000u))) {
+    return bitcast<f32>(0x7fc00000u | aa);
+  }
+  if (aa == 0u || ab == 0x7f800000u) { return bitcast<f32>(sign); }
+  if (ab == 0u || aa == 0x7f800000u) { return bitcast<f32>(sign | 0x7f800000u); }
+  let x = ox_unpack(aa);
+  let y = ox_unpack(ab);
+  let s = select(24u, 23u, x.s >= y.s);
+  let e = x.e - y.e + 23i - i32(s);
+  let q0 = f32(x.s) / f32(y.s);
+  var q = u32(q0 * select(0x1p24f, 0x1p23f, s == 23u));
+  let r = bitcast<i32>((x.s << s) - q * y.s);
+  let yi = i32(y.s);
+  var k = r / yi;
+  if (2i * abs(r - k * yi) > yi) { k = k + select(-1i, 1i, r > 0i); }
+  q = bitcast<u32>(bitcast<i32>(q) + k);
+  if (e >= -126i) {
+    let m = ox_ldexp(f32(q) * 0x1p-23f, e);
+    return bitcast<f32>(bitcast<u32>(m) | sign);
+  }
+  // A subnormal result: V·2^(e−23) in units of 2^−149 is V / 2^d; V = q + rest/Y exactly,
+  // with |rest/Y| < ½, decides the rounding of the bits shifted out.
+  let d = u32(-126i - e);
+  if (d > 24u) { return bitcast<f32>(sign); }
+  let rest = r - k * yi;
+  let half = 1u << (d - 1u);
+  let low = q & ((1u << d) - 1u);
+  var t = q >> d;
+  let up = rest > 0i || (rest == 0i && (t & 1u) == 1u);
+  if (low > half || (low == half && up)) { t = t + 1u; }
+  return bitcast<f32>(sign | t);
+}
+";
+
+/// Correctly rounded √x on any device: with `N = X·2^23` (even exponent) or `X·2^24` (odd),
+/// √N is in [2^23, 2^24); the hardware's square root gives an integer estimate `s`, and the
+/// exact remainder `N − s²` (small, so exact in wrapping u32 arithmetic) moves `s` to the
+/// nearest integer to √N (no ties: (s + ½)² is never an integer).
+const SQRT_F32: &str = "
+fn ox_sqrt_f32(x: f32) -> f32 {
+  let b = bitcast<u32>(x);
+  if ((b & 0x7fffffffu) == 0u || b == 0x7f800000u || b > 0xff800000u) { return x; }
+  if (b > 0x7f800000u) { return bitcast<f32>(0x7fc00000u | b); }
+  let u = ox_unpack(b);
+  let odd = (u.e & 1i) != 0i;
+  let n = u.s << select(23u, 24u, odd);
+  let half = (u.e - select(0i, 1i, odd)) / 2i;
+  let m = f32(u.s) * select(0x1p-23f, 0x1p-22f, odd);
+  var s = u32(sqrt(m) * 0x1p23f);
+  var r = bitcast<i32>(n - s * s);
+  for (var i = 0i; i < 4i; i = i + 1i) {
+    if (r > i32(s)) {
+      r = r - i32(2u * s + 1u);
+      s = s + 1u;
+    } else if (r <= -i32(s)) {
+      s = s - 1u;
+      r = r + i32(2u * s + 1u);
+    }
+  }
+  return ox_ldexp(f32(s) * 0x1p-23f, half);
 }
 ";
 
