@@ -8,7 +8,7 @@
 mod common;
 
 use common::corpus::{check, corpus, Case};
-use common::{encode, slice_kernels, values};
+use common::{encode, run_on, slice_kernels, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::wasm::WasmBackend;
 use oxjax::backend::Backend;
@@ -46,28 +46,6 @@ const TRANSCENDENTALS: [UnaryOp; 9] = [
     UnaryOp::Erfc,
 ];
 
-/// Runs `kernel` on the wasm backend; returns the output bytes (all buffers freed).
-fn run_wasm(backend: &mut WasmBackend, kernel: &Kernel, inputs: &[Vec<u8>]) -> Vec<u8> {
-    let ids: Vec<_> = inputs
-        .iter()
-        .map(|d| {
-            let id = backend.alloc(d.len()).unwrap();
-            backend.write(id, d).unwrap();
-            id
-        })
-        .collect();
-    let out = backend
-        .alloc(kernel.size * kernel.output_dtype().byte_size())
-        .unwrap();
-    let exe = backend.compile(kernel).unwrap();
-    backend.dispatch(exe, &ids, out).unwrap();
-    let got = backend.read_sync(out).unwrap();
-    for id in ids.into_iter().chain([out]) {
-        backend.free(id);
-    }
-    got
-}
-
 #[wasm_bindgen_test]
 fn wasm_kernels_match_the_cpu_interpreter() {
     let mut backend = WasmBackend::new();
@@ -79,7 +57,7 @@ fn wasm_kernels_match_the_cpu_interpreter() {
             .collect();
         let refs: Vec<&[u8]> = ins.iter().map(Vec::as_slice).collect();
         let want = run_kernel(&kernel, &refs).unwrap();
-        assert_eq!(run_wasm(&mut backend, &kernel, &ins), want, "{name}");
+        assert_eq!(run_on(&mut backend, &kernel, &ins), want, "{name}");
     }
     assert_eq!(backend.stats().live_buffers, 0);
 }
@@ -134,46 +112,12 @@ fn erf_erfc_f64_match_reference_values() {
             xs.len(),
             AluExp::unary(op, AluExp::load(DType::Float64, 0, AluExp::index())),
         );
-        let got = run_wasm(&mut backend, &kernel, std::slice::from_ref(&input));
+        let got = run_on(&mut backend, &kernel, std::slice::from_ref(&input));
         for (i, r) in REFERENCE.iter().enumerate() {
             let g = f64::from_le_bytes(got[i * 8..i * 8 + 8].try_into().unwrap());
             let w = if column == 1 { r.1 } else { r.2 };
             let u = ulp_distance(key64(g), key64(w));
             assert!(u <= 4, "{op:?}({}) = {g:e}, want {w:e} ({u} ulp)", r.0);
-        }
-    }
-}
-
-/// The oracle's erf/erfc give NaN at ±∞ (its continued fraction computes ∞·0) and erf(−0) =
-/// +0; the values are erf(±∞) = ±1, erfc(+∞) = 0, erfc(−∞) = 2, erf(−0) = −0. Replaces those
-/// elements of `want`.
-fn fix_oracle_erf_at_infinity(case: &Case, want: &mut [u8]) {
-    let erfc = case.name.starts_with("Erfc ");
-    if !(erfc || case.name.starts_with("Erf ")) {
-        return;
-    }
-    let dtype = case.kernel.output_dtype();
-    let n = dtype.byte_size();
-    for i in 0..case.kernel.size {
-        let raw = &case.inputs[0][i * n..(i + 1) * n];
-        let x = if dtype == DType::Float32 {
-            f32::from_le_bytes(raw.try_into().unwrap()) as f64
-        } else {
-            f64::from_le_bytes(raw.try_into().unwrap())
-        };
-        if x.is_infinite() || (x == 0.0 && !erfc) {
-            let v = match (erfc, x > 0.0) {
-                (false, _) if x == 0.0 => x,
-                (false, _) => x.signum(),
-                (true, true) => 0.0,
-                (true, false) => 2.0,
-            };
-            let bytes = if dtype == DType::Float32 {
-                (v as f32).to_le_bytes().to_vec()
-            } else {
-                v.to_le_bytes().to_vec()
-            };
-            want[i * n..(i + 1) * n].copy_from_slice(&bytes);
         }
     }
 }
@@ -186,9 +130,8 @@ fn every_corpus_case_matches_the_cpu_interpreter() {
     let mut failures = vec![];
     for case in &cases {
         let refs: Vec<&[u8]> = case.inputs.iter().map(Vec::as_slice).collect();
-        let mut want = run_kernel(&case.kernel, &refs).unwrap();
-        fix_oracle_erf_at_infinity(case, &mut want);
-        let got = run_wasm(&mut backend, &case.kernel, &case.inputs);
+        let want = run_kernel(&case.kernel, &refs).unwrap();
+        let got = run_on(&mut backend, &case.kernel, &case.inputs);
         if let Err(e) = check(case, &got, &want, ulps_for(case)) {
             failures.push(e);
         }
@@ -260,15 +203,8 @@ fn max_ulps(backend: &mut WasmBackend, op: UnaryOp, dtype: DType) -> (u64, f64) 
         AluExp::unary(op, AluExp::load(dtype, 0, AluExp::index())),
     );
     let input = encode(dtype, &points);
-    let mut want = run_kernel(&kernel, &[&input]).unwrap();
-    let case = Case {
-        name: format!("{op:?} {dtype:?}"),
-        kernel: kernel.clone(),
-        inputs: vec![input.clone()],
-        exact: false,
-    };
-    fix_oracle_erf_at_infinity(&case, &mut want);
-    let got = run_wasm(backend, &kernel, std::slice::from_ref(&input));
+    let want = run_kernel(&kernel, &[&input]).unwrap();
+    let got = run_on(backend, &kernel, std::slice::from_ref(&input));
     let mut worst = (0, 0.0);
     for (i, &x) in points.iter().enumerate() {
         let u = if dtype == DType::Float32 {
@@ -423,7 +359,7 @@ fn exact_ops_on_all_pairs_of_edge_values() {
                 exact: true,
             };
             let want = run_kernel(&case.kernel, &refs).unwrap();
-            let got = run_wasm(&mut backend, &case.kernel, &case.inputs);
+            let got = run_on(&mut backend, &case.kernel, &case.inputs);
             if let Err(e) = check(&case, &got, &want, 0) {
                 let i: usize = e
                     .split("element ")

@@ -8,8 +8,8 @@
 
 mod common;
 
-use common::block_on;
 use common::corpus::{check, corpus, sample, Case};
+use common::{block_on, run_on};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::{wgsl, WebGpuBackend};
 use oxjax::backend::Backend;
@@ -31,28 +31,6 @@ fn gpu() -> WebGpuBackend {
     block_on(WebGpuBackend::new(Some(8))).unwrap_or_else(|e| {
         panic!("no Vulkan adapter ({e}); scripts/setup.sh installs Mesa's lavapipe")
     })
-}
-
-/// Runs `kernel` on the device; returns the output bytes.
-fn run(gpu: &mut WebGpuBackend, kernel: &Kernel, inputs: &[Vec<u8>]) -> Vec<u8> {
-    let ids: Vec<_> = inputs
-        .iter()
-        .map(|d| {
-            let id = gpu.alloc(d.len()).unwrap();
-            gpu.write(id, d).unwrap();
-            id
-        })
-        .collect();
-    let out = gpu
-        .alloc(kernel.size * kernel.output_dtype().byte_size())
-        .unwrap();
-    let exe = gpu.compile(kernel).unwrap();
-    gpu.dispatch(exe, &ids, out).unwrap();
-    let got = gpu.read_sync(out).unwrap();
-    for id in ids.into_iter().chain([out]) {
-        gpu.free(id);
-    }
-    got
 }
 
 fn oracle(case: &Case) -> Vec<u8> {
@@ -330,7 +308,7 @@ fn every_corpus_kernel_runs_on_vulkan_like_the_interpreter() {
     let mut failures = Vec::new();
     for case in corpus(&SUPPORTED).iter().chain(&extra_cases()) {
         let want = oracle(case);
-        let got = run(&mut gpu, &case.kernel, &case.inputs);
+        let got = run_on(&mut gpu, &case.kernel, &case.inputs);
         if let Err(e) = check(case, &got, &want, 4) {
             failures.push(e);
         }
@@ -381,7 +359,7 @@ fn division_and_sqrt_are_correctly_rounded() {
             inputs: vec![a.clone(), b.clone()],
             exact: true,
         };
-        let got = run(&mut gpu, &case.kernel, &case.inputs);
+        let got = run_on(&mut gpu, &case.kernel, &case.inputs);
         if let Err(e) = check(&case, &got, &oracle(&case), 0) {
             failures.push(e);
         }
@@ -461,7 +439,7 @@ fn transcendentals_are_within_4_ulp() {
             exact: false,
         };
         let want = oracle(&case);
-        let got = run(&mut gpu, &case.kernel, &case.inputs);
+        let got = run_on(&mut gpu, &case.kernel, &case.inputs);
         let f = |b: &[u8], i: usize| f32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap());
         let (worst, at) = (0..x.len())
             .map(|i| (ulps(f(&got, i), f(&want, i)), i))

@@ -9,6 +9,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
+use oxjax::backend::Backend;
 use oxjax::core::{Aval, DType, Primitive};
 use oxjax::kernel::Kernel;
 use oxjax::rules;
@@ -85,4 +86,27 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
         }
         std::thread::yield_now();
     }
+}
+
+/// Runs `kernel` on `backend` with `inputs` uploaded; returns the output bytes and frees every
+/// buffer it made.
+pub fn run_on(backend: &mut dyn Backend, kernel: &Kernel, inputs: &[Vec<u8>]) -> Vec<u8> {
+    let ids: Vec<_> = inputs
+        .iter()
+        .map(|d| {
+            let id = backend.alloc(d.len()).unwrap();
+            backend.write(id, d).unwrap();
+            id
+        })
+        .collect();
+    let out = backend
+        .alloc(kernel.size * kernel.output_dtype().byte_size())
+        .unwrap();
+    let exe = backend.compile(kernel).unwrap();
+    backend.dispatch(exe, &ids, out).unwrap();
+    let got = backend.read_sync(out).unwrap();
+    for id in ids.into_iter().chain([out]) {
+        backend.free(id);
+    }
+    got
 }
