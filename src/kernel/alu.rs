@@ -127,9 +127,10 @@ impl AluExp {
 
     /// Integer index arithmetic that folds the trivial cases (`x*1`, `x+0`, `x/1`).
     pub fn index_mul(a: AluExp, k: isize) -> AluExp {
-        match k {
-            0 => AluExp::constant(DType::Int32, 0.0),
-            1 => a,
+        match (k, a.const_value()) {
+            (0, _) => AluExp::constant(DType::Int32, 0.0),
+            (_, Some(c)) => AluExp::constant(DType::Int32, c * k as f64),
+            (1, _) => a,
             _ => AluExp::binary(BinaryOp::Mul, a, AluExp::constant(DType::Int32, k as f64)),
         }
     }

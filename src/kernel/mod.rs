@@ -5,6 +5,7 @@
 //! and WGSL emitters translate it.
 
 pub mod alu;
+pub mod index;
 pub mod verify;
 pub mod view_index;
 

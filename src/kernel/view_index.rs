@@ -4,6 +4,7 @@
 //! rewrites every load of a kernel written for contiguous inputs.
 
 use super::alu::{AluExp, AluKind, BinaryOp, CompareOp};
+use super::index::{linear, unravel};
 use super::Kernel;
 use crate::core::view::{ShapeTracker, View};
 use crate::core::DType;
@@ -17,24 +18,6 @@ fn and(a: Option<AluExp>, b: AluExp) -> Option<AluExp> {
         None => b,
         Some(a) => AluExp::binary(BinaryOp::And, a, b),
     })
-}
-
-/// Coordinates of row-major flat index `flat` in `shape` (size-1 axes are constant 0).
-fn unravel(flat: &AluExp, shape: &[usize]) -> Vec<AluExp> {
-    let mut stride = 1usize;
-    let mut coords = vec![int(0.0); shape.len()];
-    for a in (0..shape.len()).rev() {
-        if shape[a] != 1 {
-            let c = AluExp::index_div(flat.clone(), stride);
-            coords[a] = if a == 0 {
-                c
-            } else {
-                AluExp::index_rem(c, shape[a])
-            };
-        }
-        stride *= shape[a];
-    }
-    coords
 }
 
 /// One view: the position `flat` maps to, and the condition for it to be valid.
@@ -57,13 +40,7 @@ fn through_view(view: &View, flat: &AluExp) -> (AluExp, Option<AluExp>) {
             }
         }
     }
-    let mut position = int(view.offset as f64);
-    for (c, &stride) in coords.iter().zip(&view.strides) {
-        if stride != 0 {
-            position = AluExp::index_add(position, AluExp::index_mul(c.clone(), stride));
-        }
-    }
-    (position, valid)
+    (linear(view.offset, &coords, &view.strides), valid)
 }
 
 /// The buffer index of logical element `flat` of an array stored as `st`, and the condition

@@ -30,6 +30,6 @@ pub fn iota_abstract_eval(
 }
 
 pub fn iota_kernel(axis: usize, out: &Aval) -> Kernel {
-    let coord = unravel(AluExp::index(), &out.shape).swap_remove(axis);
+    let coord = unravel(&AluExp::index(), &out.shape).swap_remove(axis);
     Kernel::elementwise(vec![], out.size(), AluExp::cast(coord, out.dtype))
 }

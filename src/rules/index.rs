@@ -5,39 +5,15 @@ use crate::core::shape::contiguous_strides;
 use crate::core::DType;
 use crate::kernel::AluExp;
 
-/// The coordinates of flat row-major index `flat` in `shape` (axis 0 first).
-pub fn unravel(flat: AluExp, shape: &[usize]) -> Vec<AluExp> {
-    let strides = contiguous_strides(shape);
-    shape
-        .iter()
-        .enumerate()
-        .map(|(axis, &dim)| {
-            if dim == 1 {
-                return AluExp::constant(DType::Int32, 0.0);
-            }
-            let coord = AluExp::index_div(flat.clone(), strides[axis]);
-            if axis == 0 {
-                coord
-            } else {
-                AluExp::index_rem(coord, dim)
-            }
-        })
-        .collect()
-}
+pub use crate::kernel::index::unravel;
 
 /// The flat row-major index of `coords` in `shape`.
 pub fn ravel(coords: &[AluExp], shape: &[usize]) -> AluExp {
-    let strides = contiguous_strides(shape);
-    coords.iter().zip(&strides).zip(shape).fold(
-        AluExp::constant(DType::Int32, 0.0),
-        |acc, ((c, &stride), &dim)| {
-            if dim == 1 {
-                acc
-            } else {
-                AluExp::index_add(acc, AluExp::index_mul(c.clone(), stride as isize))
-            }
-        },
-    )
+    let strides: Vec<isize> = contiguous_strides(shape)
+        .iter()
+        .map(|&s| s as isize)
+        .collect();
+    crate::kernel::index::linear(0, coords, &strides)
 }
 
 /// The flat index into an array of `shape` that feeds output element `Index` of an array of
@@ -47,7 +23,7 @@ pub fn broadcast_index(shape: &[usize], out_shape: &[usize]) -> AluExp {
         return AluExp::index();
     }
     let pad = out_shape.len() - shape.len();
-    let coords = unravel(AluExp::index(), out_shape);
+    let coords = unravel(&AluExp::index(), out_shape);
     let own: Vec<AluExp> = shape
         .iter()
         .enumerate()

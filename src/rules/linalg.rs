@@ -69,7 +69,7 @@ fn operand_index(shape: &[usize], batch: &[AluExp], row: AluExp, col: AluExp) ->
 pub fn matmul_kernel(a: &Aval, b: &Aval, out: &Aval) -> Kernel {
     let rank = out.shape.len();
     let k = a.shape[a.shape.len() - 1];
-    let coords = unravel(AluExp::index(), &out.shape);
+    let coords = unravel(&AluExp::index(), &out.shape);
     let (batch, mn) = coords.split_at(rank - 2);
     let r = AluExp::reduce_index();
     let load_a = AluExp::load(

@@ -53,8 +53,8 @@ pub fn abstract_eval(op: ReduceOp, axes: &[usize], inputs: &[&Aval]) -> Result<A
 
 pub fn kernel(op: ReduceOp, axes: &[usize], x: &Aval, out: &Aval) -> Kernel {
     let reduced: Vec<usize> = axes.iter().map(|&a| x.shape[a]).collect();
-    let out_coords = unravel(AluExp::index(), &out.shape);
-    let red_coords = unravel(AluExp::reduce_index(), &reduced);
+    let out_coords = unravel(&AluExp::index(), &out.shape);
+    let red_coords = unravel(&AluExp::reduce_index(), &reduced);
     let (mut kept, mut red) = (out_coords.into_iter(), red_coords.into_iter());
     let coords: Vec<AluExp> = (0..x.shape.len())
         .map(|a| {
@@ -112,7 +112,7 @@ pub fn cumulative_abstract_eval(op: ReduceOp, axis: usize, inputs: &[&Aval]) -> 
 /// whole axis with the elements past `i` replaced by the identity (quadratic, like jax-js's).
 pub fn cumulative_kernel(op: ReduceOp, axis: usize, reverse: bool, x: &Aval) -> Kernel {
     let n = x.shape[axis];
-    let mut coords = unravel(AluExp::index(), &x.shape);
+    let mut coords = unravel(&AluExp::index(), &x.shape);
     let here = std::mem::replace(&mut coords[axis], AluExp::reduce_index());
     let load = AluExp::load(x.dtype, 0, ravel(&coords, &x.shape));
     let (lo, hi) = if reverse {
