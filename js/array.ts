@@ -108,6 +108,15 @@ export class Array {
     return applyOp("mod", "rem", [this, other]);
   }
 
+  pow(other: ArrayLike): Array {
+    return applyOp("pow", "power", [this, other]);
+  }
+
+  /** Diagonal `offset` over `axis1`/`axis2`, appended as the last axis (a view). */
+  diagonal(offset = 0, axis1 = 0, axis2 = 1): Array {
+    return new Array(call(() => wasm.diagonal(this.#handle, offset, axis1, axis2)));
+  }
+
   neg(): Array {
     return applyOp("neg", "neg", [this]);
   }

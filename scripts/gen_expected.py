@@ -202,6 +202,28 @@ for src, index, out in [(A3, [1], A3[1]), (A3, [[], [1, 3]], A3[:, 1:3]),
                         (A3, [[0, 1], None, [], -2], A3[0:1, None, :, -2]), (X, [[-2]], X[-2:])]:
     cases.append({"fn": "slice", "args": [enc(src)], "index": index, "out": enc(out), "rtol": 0.0, "atol": 0.0})
 
+SQ = (rng.standard_normal((4, 4))).astype(f32)
+for name, fn, args, params in [
+    ("power", np.power, [X, Y_ROW], []), ("power", np.power, [POS, X], []),
+    ("diagonal", np.diagonal, [SQ], []), ("diagonal", np.diagonal, [X], [1]), ("diagonal", np.diagonal, [X], [-1]),
+    ("diagonal", np.diagonal, [A3], [0, 1, 2]), ("trace", np.trace, [SQ], []), ("trace", np.trace, [X], [1]),
+    ("diag", np.diag, [V4], []), ("diag", np.diag, [V4], [2]), ("diag", np.diag, [V4], [-1]), ("diag", np.diag, [X], [1]),
+    ("tril", np.tril, [X], []), ("tril", np.tril, [A3], [-1]), ("triu", np.triu, [X], [1]), ("triu", np.triu, [SQ], [])]:
+    with np.errstate(all="ignore"):
+        out = fn(*args, *params)
+    cases.append({"fn": name, "args": [enc(a) for a in args], "params": params, "out": enc(out),
+                  "rtol": 1e-5 if name in ("power", "trace") else 0.0, "atol": 1e-6 if name in ("power", "trace") else 0.0})
+for x in [(X * 1.5).round().astype(f32), NEGS := np.array([-2.0, -1.5, 0.0, 3.0], f32)]:
+    for y in [2, 3, -1, 0, 0.5, 1.5]:
+        with np.errstate(all="ignore"):
+            out = np.power(x, f32(y))
+        cases.append({"fn": "power", "args": [enc(x)], "params": [y], "out": enc(out),
+                      "rtol": 1e-6, "atol": 1e-7})
+for axis, ddof in [(None, 0), (0, 0), (1, 1), (None, 1)]:
+    for name, fn in [("var_", np.var), ("std", np.std)]:
+        cases.append({"fn": name, "args": [enc(X)], "params": [axis, {"correction": ddof}],
+                      "out": enc(fn(X, axis=axis, ddof=ddof)), "rtol": 1e-5, "atol": 1e-6})
+
 OUT.parent.mkdir(exist_ok=True)
 OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

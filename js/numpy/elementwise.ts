@@ -116,3 +116,7 @@ export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): 
 export const matmul = binary("matmul", "matmul");
 /** `dot` for operands of rank ≤ 2 (scalars multiply). */
 export const dot = binary("dot", "dot");
+
+/** `x ** y`; small integer exponents multiply exactly. */
+export const power = binary("power", "power");
+export const pow = power;

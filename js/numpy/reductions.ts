@@ -51,3 +51,26 @@ function running(name: string, op: string) {
 export const cumsum = running("cumsum", "sum");
 export const cumulativeSum = cumsum;
 export const cumprod = running("cumprod", "prod");
+
+export interface VarianceOpts extends ReduceOpts {
+  /** Degrees of freedom subtracted from the count (NumPy's `ddof`). */
+  correction?: number;
+  mean?: unknown;
+}
+
+function variance(name: string, sqrt: boolean) {
+  return (x: Array, axis: Axis = null, opts: VarianceOpts = {}): Array => {
+    if (!(x instanceof Array)) throw new TypeError(`${name}: expected an Array`);
+    if (opts.mean !== undefined)
+      throw new Error(`${name}: the \`mean\` option is not supported yet in oxjax`);
+    const axes =
+      axis === null ? undefined : new Int32Array(typeof axis === "number" ? [axis] : axis);
+    return new Array(
+      call(() => wasm.variance(x._handle, axes, opts.correction ?? 0, !!opts.keepdims, sqrt)),
+    );
+  };
+}
+
+/** Variance (trailing underscore: `var` is reserved). */
+export const var_ = variance("var_", false);
+export const std = variance("std", true);

@@ -150,3 +150,35 @@ export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Ar
       : (operands as Array[]);
   return new Array(call(() => wasm.einsum(subscripts, handles("einsum", xs))));
 }
+
+/** Diagonal `offset` of the matrices over `axis1` and `axis2`, as the last axis (a view). */
+export function diagonal(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
+  check("diagonal", a);
+  return new Array(call(() => wasm.diagonal(a._handle, offset, axis1, axis2)));
+}
+
+/** The sum of a diagonal. */
+export function trace(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
+  const d = diagonal(a, offset, axis1, axis2);
+  try {
+    return d.sum(-1);
+  } finally {
+    d.dispose();
+  }
+}
+
+/** A 1-D array's matrix with it on diagonal `k`, or a 2-D array's diagonal `k`. */
+export function diag(v: Array, k = 0): Array {
+  check("diag", v);
+  return new Array(call(() => wasm.diag(v._handle, k)));
+}
+
+export function tril(a: Array, k = 0): Array {
+  check("tril", a);
+  return new Array(call(() => wasm.triangle(a._handle, k, true)));
+}
+
+export function triu(a: Array, k = 0): Array {
+  check("triu", a);
+  return new Array(call(() => wasm.triangle(a._handle, k, false)));
+}

@@ -186,3 +186,44 @@ pub fn slice(h: f64, spec: Vec<f64>) -> JsResult<f64> {
         shape::slice(x, &items)
     })
 }
+
+/// `var` (with `std`: its square root) over `axes` with `correction` (ddof).
+#[wasm_bindgen]
+pub fn variance(
+    h: f64,
+    axes: Option<Vec<i32>>,
+    correction: f64,
+    keepdims: bool,
+    sqrt: bool,
+) -> JsResult<f64> {
+    let name = if sqrt { "std" } else { "var" };
+    unary(name, h, |x| {
+        let axes = wide(axes);
+        let f = if sqrt {
+            crate::library::stats::std
+        } else {
+            crate::library::stats::var
+        };
+        f(x, axes.as_deref(), correction, keepdims)
+    })
+}
+
+#[wasm_bindgen]
+pub fn diagonal(h: f64, offset: i32, axis1: i32, axis2: i32) -> JsResult<f64> {
+    unary("diagonal", h, |x| {
+        crate::library::stats::diagonal(x, offset.into(), axis1.into(), axis2.into())
+    })
+}
+
+/// `tril` (lower) or `triu` with diagonal offset `k`.
+#[wasm_bindgen]
+pub fn triangle(h: f64, k: i32, lower: bool) -> JsResult<f64> {
+    unary(if lower { "tril" } else { "triu" }, h, |x| {
+        crate::library::stats::triangle(x, k.into(), lower)
+    })
+}
+
+#[wasm_bindgen]
+pub fn diag(h: f64, k: i32) -> JsResult<f64> {
+    unary("diag", h, |x| crate::library::stats::diag(x, k.into()))
+}

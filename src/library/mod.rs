@@ -10,6 +10,7 @@ mod linalg;
 mod numpy;
 mod reduce;
 pub mod shape;
+pub mod stats;
 
 pub use reduce::{reduce, ReduceKind};
 
@@ -26,6 +27,7 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
     match name {
         "matmul" => return linalg::matmul(operands),
         "dot" => return linalg::dot(operands),
+        "power" => return stats::power(operands),
         _ => {}
     }
     match Primitive::by_name(name) {
