@@ -201,15 +201,18 @@ export class Array {
   /**
    * Basic indexing: a number selects and drops an axis, `[]` keeps an axis, `[start]` and
    * `[start, end]` keep a half-open range, `null` inserts an axis (negative indices count from
-   * the end). Returns a view. Integer-array (advanced) indexing is not supported yet.
+   * the end), and an integer Array gathers (advanced indexing, NumPy placement rules). Basic
+   * indexing returns a view.
    */
   slice(...index: (number | [] | [number] | [number, number] | null | Array)[]): Array {
     const spec: number[] = [];
+    const arrays: number[] = [];
     for (const item of index) {
       if (typeof item === "number") spec.push(0, item, 0);
       else if (item === null) spec.push(2, 0, 0);
       else if (item instanceof Array) {
-        throw new Error("slice: integer-array (advanced) indexing is not supported yet in oxjax");
+        spec.push(3, arrays.length, 0);
+        arrays.push(item._handle);
       } else if (globalThis.Array.isArray(item) && item.length <= 2) {
         spec.push(1, item[0] ?? 0, item.length === 2 ? item[1] : NaN);
       } else {
@@ -217,7 +220,9 @@ export class Array {
       }
     }
     try {
-      return new Array(call(() => wasm.slice(this.#handle, new Float64Array(spec))));
+      return new Array(
+        call(() => wasm.slice(this.#handle, new Float64Array(spec), new Float64Array(arrays))),
+      );
     } catch (e) {
       throw e instanceof Error && /out of bounds/.test(e.message) ? new RangeError(e.message) : e;
     }

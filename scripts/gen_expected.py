@@ -201,6 +201,16 @@ for src, index, out in [(A3, [1], A3[1]), (A3, [[], [1, 3]], A3[:, 1:3]),
                         (A3, [None, -1, [2]], A3[None, -1, 2:]), (X, [[], 2], X[:, 2]),
                         (A3, [[0, 1], None, [], -2], A3[0:1, None, :, -2]), (X, [[-2]], X[-2:])]:
     cases.append({"fn": "slice", "args": [enc(src)], "index": index, "out": enc(out), "rtol": 0.0, "atol": 0.0})
+# Advanced indexing: {"array": k} in an index list stands for integer array k of "arrays".
+I1 = np.array([2, 0, -1, 1], np.int32)
+I2 = np.array([[0, 1], [2, 2]], np.int32)
+for src, index, arrays, out in [(X, [{"array": 0}], [I1], X[I1]), (A3, [[], {"array": 0}], [I2], A3[:, I2]),
+                                (A3, [{"array": 0}, {"array": 1}], [I1[:2] % 2, I1[:2] % 3], A3[I1[:2] % 2, I1[:2] % 3]),
+                                (A3, [{"array": 0}, [], {"array": 1}], [np.array([1, 0], np.int32), np.array([3, 2], np.int32)],
+                                 A3[np.array([1, 0]), :, np.array([3, 2])]),
+                                (A3, [1, {"array": 0}], [I2], A3[1, I2])]:
+    cases.append({"fn": "slice", "args": [enc(src)], "index": index, "arrays": [enc(a) for a in arrays],
+                  "out": enc(out), "rtol": 0.0, "atol": 0.0})
 
 SQ = (rng.standard_normal((4, 4))).astype(f32)
 for name, fn, args, params in [

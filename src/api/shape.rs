@@ -157,9 +157,9 @@ pub fn einsum(spec: &str, hs: Vec<f64>) -> JsResult<f64> {
 }
 
 /// `Array.slice(...)`: `spec` holds triples `(kind, a, b)` — kind 0: index `a`; 1: range
-/// `[a, b)` (`b` NaN: to the end); 2: new axis.
+/// `[a, b)` (`b` NaN: to the end); 2: new axis; 3: integer array `arrays[a]`.
 #[wasm_bindgen]
-pub fn slice(h: f64, spec: Vec<f64>) -> JsResult<f64> {
+pub fn slice(h: f64, spec: Vec<f64>, arrays: Vec<f64>) -> JsResult<f64> {
     unary("slice", h, |x| {
         let int = |v: f64| -> Result<i64> {
             if v.is_finite() && v.fract() == 0.0 {
@@ -180,10 +180,11 @@ pub fn slice(h: f64, spec: Vec<f64>) -> JsResult<f64> {
                     Ok(shape::SliceItem::Range(int(*a)?, end))
                 }
                 [k, _, _] if *k == 2.0 => Ok(shape::SliceItem::NewAxis),
+                [k, a, _] if *k == 3.0 => Ok(shape::SliceItem::Gather(int(*a)? as usize)),
                 _ => Err(Error::new("slice", "internal error: malformed slice spec")),
             })
             .collect::<Result<Vec<_>>>()?;
-        shape::slice(x, &items)
+        shape::slice(x, &items, &values("slice", &arrays)?)
     })
 }
 

@@ -50,6 +50,13 @@ pub enum Primitive {
         axis: usize,
         reverse: bool,
     },
+    /// Advanced indexing: operands are `x` then one integer index array per entry of `axes`
+    /// (broadcast together to shape `I`). The result is `x` with `axes` removed and `I`
+    /// inserted at `out_dim`. Negative indices count from the end; out-of-range ones clamp.
+    Gather {
+        axes: Vec<usize>,
+        out_dim: usize,
+    },
     /// No operands: the index along `axis` of each element of an array of `shape`.
     Iota {
         shape: Vec<usize>,
@@ -121,6 +128,7 @@ impl Primitive {
             Primitive::Flip(_) => "rev",
             Primitive::Concatenate(_) => "concatenate",
             Primitive::Iota { .. } => "iota",
+            Primitive::Gather { .. } => "gather",
             Primitive::Cumulative { op, .. } => match op {
                 ReduceOp::Sum => "cumsum",
                 ReduceOp::Prod => "cumprod",
@@ -226,6 +234,9 @@ impl fmt::Display for Primitive {
             }
             Primitive::Flip(axes) => write!(f, "rev[dimensions={}]", tuple(axes)),
             Primitive::Concatenate(axis) => write!(f, "concatenate[dimension={axis}]"),
+            Primitive::Gather { axes, out_dim } => {
+                write!(f, "gather[axes={} out_dim={out_dim}]", tuple(axes))
+            }
             Primitive::Cumulative { axis, reverse, .. } => {
                 write!(f, "{}[axis={axis} reverse={reverse}]", self.name())
             }

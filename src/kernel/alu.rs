@@ -168,6 +168,32 @@ impl AluExp {
         }
     }
 
+    /// A copy of the tree in which every node for which `f` returns a replacement is replaced
+    /// (its subtree is not visited); other nodes are rebuilt from rewritten children.
+    pub fn rewrite(&self, f: &impl Fn(&AluExp) -> Option<AluExp>) -> AluExp {
+        if let Some(replacement) = f(self) {
+            return replacement;
+        }
+        let r = |e: &AluExp| Box::new(e.rewrite(f));
+        let kind = match &self.kind {
+            AluKind::Const(_) | AluKind::Index | AluKind::ReduceIndex => self.kind.clone(),
+            AluKind::Load { input, index } => AluKind::Load {
+                input: *input,
+                index: r(index),
+            },
+            AluKind::Unary(op, a) => AluKind::Unary(*op, r(a)),
+            AluKind::Binary(op, a, b) => AluKind::Binary(*op, r(a), r(b)),
+            AluKind::Compare(op, a, b) => AluKind::Compare(*op, r(a), r(b)),
+            AluKind::Where(c, a, b) => AluKind::Where(r(c), r(a), r(b)),
+            AluKind::Cast(a) => AluKind::Cast(r(a)),
+            AluKind::Bitcast(a) => AluKind::Bitcast(r(a)),
+        };
+        AluExp {
+            dtype: self.dtype,
+            kind,
+        }
+    }
+
     /// The direct operands of this node.
     pub fn children(&self) -> Vec<&AluExp> {
         match &self.kind {

@@ -72,27 +72,16 @@ pub fn load(dtype: DType, input: usize, st: &ShapeTracker, flat: AluExp) -> AluE
 /// through `views[i]`. Contiguous views leave their loads unchanged.
 pub fn through_views(kernel: &Kernel, views: &[&ShapeTracker]) -> Kernel {
     fn rewrite(exp: &AluExp, views: &[&ShapeTracker]) -> AluExp {
-        let map = |e: &AluExp| Box::new(rewrite(e, views));
-        let kind = match &exp.kind {
+        exp.rewrite(&|e| match &e.kind {
             AluKind::Load { input, index } => {
                 let index = rewrite(index, views);
-                return match views.get(*input) {
-                    Some(st) if !st.is_contiguous() => load(exp.dtype, *input, st, index),
-                    _ => AluExp::load(exp.dtype, *input, index),
-                };
+                Some(match views.get(*input) {
+                    Some(st) if !st.is_contiguous() => load(e.dtype, *input, st, index),
+                    _ => AluExp::load(e.dtype, *input, index),
+                })
             }
-            AluKind::Const(_) | AluKind::Index | AluKind::ReduceIndex => exp.kind.clone(),
-            AluKind::Unary(op, a) => AluKind::Unary(*op, map(a)),
-            AluKind::Binary(op, a, b) => AluKind::Binary(*op, map(a), map(b)),
-            AluKind::Compare(op, a, b) => AluKind::Compare(*op, map(a), map(b)),
-            AluKind::Where(c, a, b) => AluKind::Where(map(c), map(a), map(b)),
-            AluKind::Cast(a) => AluKind::Cast(map(a)),
-            AluKind::Bitcast(a) => AluKind::Bitcast(map(a)),
-        };
-        AluExp {
-            dtype: exp.dtype,
-            kind,
-        }
+            _ => None,
+        })
     }
     Kernel {
         exp: rewrite(&kernel.exp, views),

@@ -257,11 +257,17 @@ pub enum SliceItem {
     Range(i64, Option<i64>),
     /// Inserts a new axis of size 1.
     NewAxis,
+    /// Advanced indexing with integer array number `k` of the extra operands.
+    Gather(usize),
 }
 
 /// Basic indexing (jax-js's `Array.slice`): integers drop axes, ranges keep them, `NewAxis`
 /// inserts one; axes left unmentioned are kept whole. A view: no copy.
-pub fn slice(x: &Value, items: &[SliceItem]) -> Result<Value> {
+///
+/// `Gather` items index with integer arrays (broadcast together); their result axes go where
+/// the first of them stood when they are adjacent, else first (NumPy's rule, applied after
+/// the integer indices have removed their axes).
+pub fn slice(x: &Value, items: &[SliceItem], arrays: &[Value]) -> Result<Value> {
     let shape = x.aval().shape.clone();
     let used = items
         .iter()
@@ -289,10 +295,17 @@ pub fn slice(x: &Value, items: &[SliceItem]) -> Result<Value> {
     };
     let mut ranges = Vec::with_capacity(shape.len());
     let mut out_shape = Vec::new();
+    let mut gathered: Vec<(usize, usize)> = Vec::new(); // (axis in the basic result, array)
     let mut axis = 0;
     for item in items {
         match *item {
             SliceItem::NewAxis => out_shape.push(1),
+            SliceItem::Gather(k) => {
+                gathered.push((out_shape.len(), k));
+                ranges.push((0, shape[axis]));
+                out_shape.push(shape[axis]);
+                axis += 1;
+            }
             SliceItem::Index(i) => {
                 let j = bound(i, shape[axis], axis, false)?;
                 ranges.push((j, j + 1));
@@ -316,5 +329,19 @@ pub fn slice(x: &Value, items: &[SliceItem]) -> Result<Value> {
         out_shape.push(n);
     }
     let shrunk = one(Primitive::Shrink(ranges), x)?;
-    reshape(&shrunk, out_shape)
+    let basic = reshape(&shrunk, out_shape)?;
+    if gathered.is_empty() {
+        return Ok(basic);
+    }
+    let adjacent = gathered.windows(2).all(|w| w[1].0 == w[0].0 + 1);
+    let out_dim = if adjacent { gathered[0].0 } else { 0 };
+    let axes = gathered.iter().map(|&(a, _)| a).collect();
+    let mut operands = vec![Operand::Value(&basic)];
+    for &(_, k) in &gathered {
+        let index = arrays
+            .get(k)
+            .ok_or_else(|| Error::new("slice", "internal error: missing index array"))?;
+        operands.push(Operand::Value(index));
+    }
+    bind(Primitive::Gather { axes, out_dim }, &operands)
 }

@@ -7,6 +7,7 @@
 
 pub mod creation;
 pub mod elementwise;
+pub mod gather;
 pub mod index;
 pub mod linalg;
 pub mod movement;
@@ -26,6 +27,7 @@ pub enum Family {
     Movement,
     Creation,
     Linalg,
+    Indexing,
 }
 
 pub fn family(prim: &Primitive) -> Family {
@@ -47,6 +49,7 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::Flip(_)
         | Primitive::Concatenate(_) => Family::Movement,
         Primitive::Iota { .. } => Family::Creation,
+        Primitive::Gather { .. } => Family::Indexing,
         Primitive::Matmul => Family::Linalg,
     }
 }
@@ -66,6 +69,9 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
             creation::iota_abstract_eval(shape, *axis, *dtype, inputs)
         }
         (Family::Linalg, _) => linalg::matmul_abstract_eval(inputs),
+        (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
+            gather::abstract_eval(axes, *out_dim, inputs)
+        }
         _ => unreachable!("family() sorts every primitive"),
     }
 }
@@ -83,6 +89,9 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         (Family::Movement, _) => movement::kernel(prim, inputs, out),
         (Family::Creation, Primitive::Iota { axis, .. }) => Ok(creation::iota_kernel(*axis, out)),
         (Family::Linalg, _) => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
+        (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
+            Ok(gather::kernel(axes, *out_dim, inputs, out))
+        }
         _ => unreachable!("family() sorts every primitive"),
     }
 }

@@ -41,7 +41,16 @@ function call(np, c, args, device) {
     return np[c.fn](...positional, { ...c.opts, device });
   }
   if (c.fn === "compose") return transposeThenAdd(...args);
-  if (c.fn === "slice") return args[0].slice(...c.index);
+  if (c.fn === "slice") {
+    const arrays = (c.arrays ?? []).map((a) => makeArray(np, a, device));
+    try {
+      return args[0].slice(
+        ...c.index.map((i) => (i && i.array !== undefined ? arrays[i.array] : i)),
+      );
+    } finally {
+      for (const a of arrays) a.dispose();
+    }
+  }
   if (typeof np[c.fn] !== "function") throw new Error(`np.${c.fn} is not exported`);
   if ("axis" in c) return np[c.fn](args[0], c.axis, { keepdims: c.keepdims });
   if (c.fn === "einsum") return np.einsum(c.spec, ...args);
@@ -49,11 +58,13 @@ function call(np, c, args, device) {
   return np[c.fn](...args, ...(c.params ?? []));
 }
 
+function makeArray(np, { shape, dtype, data }, device) {
+  return np.array(data.map(decode), { shape, dtype: dtypeOf(dtype), device });
+}
+
 /** Runs case `c` on `device`; throws an Error describing the first mismatch. */
 export async function runCase(np, c, device) {
-  const args = (c.args ?? []).map(({ shape, dtype, data }) =>
-    np.array(data.map(decode), { shape, dtype: dtypeOf(dtype), device }),
-  );
+  const args = (c.args ?? []).map((a) => makeArray(np, a, device));
   try {
     const out = call(np, c, args, device);
     try {
