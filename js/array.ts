@@ -117,6 +117,16 @@ export class Array {
     return new Array(call(() => wasm.diagonal(this.#handle, offset, axis1, axis2)));
   }
 
+  /** Sorted copy along `axis` (stable; NaN last). */
+  sort(axis = -1): Array {
+    return new Array(call(() => wasm.sort(this.#handle, axis, false)));
+  }
+
+  /** The int32 indices that sort along `axis` (stable). */
+  argsort(axis = -1): Array {
+    return new Array(call(() => wasm.sort(this.#handle, axis, true)));
+  }
+
   neg(): Array {
     return applyOp("neg", "neg", [this]);
   }

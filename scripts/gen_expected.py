@@ -234,6 +234,14 @@ for axis, ddof in [(None, 0), (0, 0), (1, 1), (None, 1)]:
         cases.append({"fn": name, "args": [enc(X)], "params": [axis, {"correction": ddof}],
                       "out": enc(fn(X, axis=axis, ddof=ddof)), "rtol": 1e-5, "atol": 1e-6})
 
+SORTME = np.array([[3, 1, np.nan, 1, -0.5, 2], [0, -np.inf, 5, 5, np.inf, -2]], f32)
+for x in [X, SORTME, INTS]:
+    for axis in [-1, 0]:
+        cases.append({"fn": "sort", "args": [enc(x)], "params": [axis], "out": enc(np.sort(x, axis=axis)),
+                      "rtol": 0.0, "atol": 0.0})
+        idx = np.argsort(x, axis=axis, kind="stable").astype(np.int32)
+        cases.append({"fn": "argsort", "args": [enc(x)], "params": [axis], "out": enc(idx), "rtol": 0.0, "atol": 0.0})
+
 OUT.parent.mkdir(exist_ok=True)
 OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -296,3 +296,23 @@ fn traced_jaxprs_typecheck_against_the_rules() {
         "{msg}"
     );
 }
+
+#[test]
+fn sort_primitives() {
+    assert_eq!(
+        ok(Primitive::Rank { axis: 1 }, &[a(&[2, 5], Float32)]),
+        a(&[2, 5], Int32)
+    );
+    let u = ok(
+        Primitive::Unrank { axis: 0 },
+        &[a(&[4], Float32), a(&[4], Int32)],
+    );
+    assert_eq!(u, a(&[4], Float32));
+    assert!(err(Primitive::Rank { axis: 2 }, &[a(&[2, 5], Float32)])
+        .starts_with("rank: axis 2 out of range"));
+    assert!(err(
+        Primitive::Unrank { axis: 0 },
+        &[a(&[4], Float32), a(&[4], Float32)]
+    )
+    .starts_with("unrank: ranks must be int32"));
+}

@@ -74,3 +74,15 @@ function variance(name: string, sqrt: boolean) {
 /** Variance (trailing underscore: `var` is reserved). */
 export const var_ = variance("var_", false);
 export const std = variance("std", true);
+
+/** Sorted copy along `axis` (stable; NaN last). */
+export function sort(a: Array, axis = -1): Array {
+  if (!(a instanceof Array)) throw new TypeError("sort: expected an Array");
+  return new Array(call(() => wasm.sort(a._handle, axis, false)));
+}
+
+/** The int32 indices that sort `a` along `axis` (stable; NaN last). */
+export function argsort(a: Array, axis = -1): Array {
+  if (!(a instanceof Array)) throw new TypeError("argsort: expected an Array");
+  return new Array(call(() => wasm.sort(a._handle, axis, true)));
+}

@@ -292,3 +292,19 @@ pub fn set_default_device(device: &str) -> std::result::Result<(), JsError> {
     let d = Device::parse("defaultDevice", device).map_err(js_error)?;
     crate::backend::registry::set_default_device("defaultDevice", d).map_err(js_error)
 }
+
+/// `sort` (or `argsort` when `indices`) along `axis`.
+#[wasm_bindgen]
+pub fn sort(handle: f64, axis: i32, indices: bool) -> std::result::Result<f64, JsError> {
+    let name = if indices { "argsort" } else { "sort" };
+    let run = || -> Result<f64> {
+        let x = handles::get(name, handle)?;
+        Ok(handles::insert(crate::library::indexing::sort(
+            name,
+            &x,
+            axis.into(),
+            indices,
+        )?))
+    };
+    run().map_err(js_error)
+}

@@ -57,6 +57,15 @@ pub enum Primitive {
         axes: Vec<usize>,
         out_dim: usize,
     },
+    /// The stable sort position of each element along `axis` (int32; NaN sorts last).
+    Rank {
+        axis: usize,
+    },
+    /// `out[.., i, ..] = values[.., j, ..]` where `ranks[.., j, ..] == i` along `axis`: places
+    /// each element at its rank (operands: values, ranks).
+    Unrank {
+        axis: usize,
+    },
     /// No operands: the index along `axis` of each element of an array of `shape`.
     Iota {
         shape: Vec<usize>,
@@ -129,6 +138,8 @@ impl Primitive {
             Primitive::Concatenate(_) => "concatenate",
             Primitive::Iota { .. } => "iota",
             Primitive::Gather { .. } => "gather",
+            Primitive::Rank { .. } => "rank",
+            Primitive::Unrank { .. } => "unrank",
             Primitive::Cumulative { op, .. } => match op {
                 ReduceOp::Sum => "cumsum",
                 ReduceOp::Prod => "cumprod",
@@ -234,6 +245,9 @@ impl fmt::Display for Primitive {
             }
             Primitive::Flip(axes) => write!(f, "rev[dimensions={}]", tuple(axes)),
             Primitive::Concatenate(axis) => write!(f, "concatenate[dimension={axis}]"),
+            Primitive::Rank { axis } | Primitive::Unrank { axis } => {
+                write!(f, "{}[axis={axis}]", self.name())
+            }
             Primitive::Gather { axes, out_dim } => {
                 write!(f, "gather[axes={} out_dim={out_dim}]", tuple(axes))
             }

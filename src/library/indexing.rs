@@ -92,3 +92,27 @@ pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Res
         &[v(&x)],
     )
 }
+
+/// Sorts along `axis` (stable, NaN last), or returns the int32 positions that would
+/// (`indices`).
+pub fn sort(name: &str, x: &Value, axis: i64, indices: bool) -> Result<Value> {
+    let shape = x.aval().shape.clone();
+    if shape.is_empty() {
+        return Err(Error::new(name, "needs an array of at least 1 dimension"));
+    }
+    let axis = normalize_axis(name, axis, shape.len())?;
+    let ranks = bind(Primitive::Rank { axis }, &[v(x)])?;
+    let values = if indices {
+        bind(
+            Primitive::Iota {
+                shape,
+                axis,
+                dtype: DType::Int32,
+            },
+            &[],
+        )?
+    } else {
+        x.clone()
+    };
+    bind(Primitive::Unrank { axis }, &[v(&values), v(&ranks)])
+}

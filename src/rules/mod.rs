@@ -12,6 +12,7 @@ pub mod index;
 pub mod linalg;
 pub mod movement;
 pub mod reduce;
+pub mod sort;
 
 use crate::core::{Aval, Primitive};
 use crate::kernel::Kernel;
@@ -28,6 +29,7 @@ pub enum Family {
     Creation,
     Linalg,
     Indexing,
+    Sort,
 }
 
 pub fn family(prim: &Primitive) -> Family {
@@ -50,6 +52,7 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::Concatenate(_) => Family::Movement,
         Primitive::Iota { .. } => Family::Creation,
         Primitive::Gather { .. } => Family::Indexing,
+        Primitive::Rank { .. } | Primitive::Unrank { .. } => Family::Sort,
         Primitive::Matmul => Family::Linalg,
     }
 }
@@ -72,6 +75,7 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
             gather::abstract_eval(axes, *out_dim, inputs)
         }
+        (Family::Sort, _) => sort::abstract_eval(prim, inputs),
         _ => unreachable!("family() sorts every primitive"),
     }
 }
@@ -92,6 +96,7 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
             Ok(gather::kernel(axes, *out_dim, inputs, out))
         }
+        (Family::Sort, _) => Ok(sort::kernel(prim, inputs, out)),
         _ => unreachable!("family() sorts every primitive"),
     }
 }
