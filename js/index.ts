@@ -4,8 +4,9 @@
  */
 import "./polyfill.js";
 import * as numpy from "./numpy/index.js";
+import * as lax from "./lax.js";
 
-export { numpy };
+export { numpy, lax };
 export { Array } from "./array.js";
 export { DType } from "./dtype.js";
 export type { DataArray } from "./dtype.js";

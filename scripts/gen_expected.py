@@ -242,6 +242,57 @@ for x in [X, SORTME, INTS]:
         idx = np.argsort(x, axis=axis, kind="stable").astype(np.int32)
         cases.append({"fn": "argsort", "args": [enc(x)], "params": [axis], "out": enc(idx), "rtol": 0.0, "atol": 0.0})
 
+A1 = rng.standard_normal(7).astype(f32)
+B1 = rng.standard_normal(3).astype(f32)
+for mode in ["full", "same", "valid"]:
+    for name, fn in [("convolve", np.convolve), ("correlate", np.correlate)]:
+        for a, b in [(A1, B1), (B1, A1)] if name == "convolve" else [(A1, B1)]:
+            cases.append({"fn": name, "args": [enc(a), enc(b)], "params": [mode], "out": enc(fn(a, b, mode)),
+                          "rtol": 1e-5, "atol": 1e-6})
+
+
+def conv_oracle(lhs, rhs, strides, padding, lhs_dil, rhs_dil, groups):
+    """Naive conv_general_dilated in NumPy (float64), independent of oxjax's kernel."""
+    n, c = lhs.shape[:2]
+    o, cg = rhs.shape[:2]
+    sp = lhs.shape[2:]
+    # Dilate and pad the input explicitly.
+    dil_shape = [(s - 1) * d + 1 for s, d in zip(sp, lhs_dil)]
+    x = np.zeros((n, c, *dil_shape))
+    x[(slice(None), slice(None), *[slice(None, None, d) for d in lhs_dil])] = lhs
+    pads = [(max(lo, 0), max(hi, 0)) for lo, hi in padding]
+    x = np.pad(x, [(0, 0), (0, 0), *pads])
+    crop = tuple(slice(max(-lo, 0), x.shape[2 + i] - max(-hi, 0)) for i, (lo, hi) in enumerate(padding))
+    x = x[(slice(None), slice(None), *crop)]
+    k = np.zeros((o, cg, *[(s - 1) * d + 1 for s, d in zip(rhs.shape[2:], rhs_dil)]))
+    k[(slice(None), slice(None), *[slice(None, None, d) for d in rhs_dil])] = rhs
+    out_sp = [(x.shape[2 + i] - k.shape[2 + i]) // strides[i] + 1 for i in range(len(sp))]
+    out = np.zeros((n, o, *out_sp))
+    for idx in np.ndindex(*out_sp):
+        window = tuple(slice(i * s, i * s + kk) for i, s, kk in zip(idx, strides, k.shape[2:]))
+        patch = x[(slice(None), slice(None), *window)]
+        for oc in range(o):
+            g = oc // (o // groups)
+            out[(slice(None), oc, *idx)] = np.sum(patch[:, g * cg:(g + 1) * cg] * k[oc], axis=tuple(range(1, patch.ndim)))
+    return out.astype(f32)
+
+
+L2 = rng.standard_normal((2, 4, 6, 5)).astype(f32)
+K2 = rng.standard_normal((6, 2, 3, 2)).astype(f32)
+K1 = rng.standard_normal((3, 4, 3, 3)).astype(f32)
+for lhs, rhs, strides, padding, lhs_dil, rhs_dil, groups in [
+    (L2, K1, [1, 1], [[0, 0], [0, 0]], [1, 1], [1, 1], 1),
+    (L2, K1, [2, 1], [[1, 1], [2, 0]], [1, 1], [1, 1], 1),
+    (L2, K1, [1, 1], [[1, 2], [1, 1]], [2, 1], [1, 2], 1),
+    (L2, K2, [1, 2], [[0, 1], [-1, 1]], [1, 1], [1, 1], 2),
+]:
+    cases.append({"fn": "convGeneralDilated", "args": [enc(lhs), enc(rhs)],
+                  "params": [strides, padding, {"lhsDilation": lhs_dil, "rhsDilation": rhs_dil, "featureGroupCount": groups}],
+                  "out": enc(conv_oracle(lhs, rhs, strides, padding, lhs_dil, rhs_dil, groups)), "rtol": 1e-4, "atol": 1e-5})
+# SAME padding: the explicit pads JAX computes for it (lo = total // 2).
+cases.append({"fn": "convGeneralDilated", "args": [enc(L2), enc(K1)], "params": [[2, 2], "SAME", {}],
+              "out": enc(conv_oracle(L2, K1, [2, 2], [[0, 1], [1, 1]], [1, 1], [1, 1], 1)), "rtol": 1e-4, "atol": 1e-5})
+
 OUT.parent.mkdir(exist_ok=True)
 OUT.write_text(json.dumps({"generator": "scripts/gen_expected.py", "numpy": np.__version__, "cases": cases}, indent=None) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

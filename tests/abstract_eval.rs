@@ -316,3 +316,40 @@ fn sort_primitives() {
     )
     .starts_with("unrank: ranks must be int32"));
 }
+
+#[test]
+fn conv_shapes_and_errors() {
+    use oxjax::core::ConvParams;
+    let p = |strides: Vec<usize>, padding: Vec<(i64, i64)>, groups| ConvParams {
+        lhs_dilation: vec![1; strides.len()],
+        rhs_dilation: vec![1; strides.len()],
+        strides,
+        padding,
+        groups,
+    };
+    let out = ok(
+        Primitive::Conv(p(vec![2, 1], vec![(1, 1), (0, 0)], 1)),
+        &[a(&[2, 4, 7, 5], Float32), a(&[3, 4, 3, 3], Float32)],
+    );
+    assert_eq!(out.shape, vec![2, 3, 4, 3]);
+    let grouped = ok(
+        Primitive::Conv(p(vec![1], vec![(0, 0)], 2)),
+        &[a(&[1, 4, 5], Float32), a(&[6, 2, 2], Float32)],
+    );
+    assert_eq!(grouped.shape, vec![1, 6, 4]);
+    assert!(err(
+        Primitive::Conv(p(vec![1], vec![(0, 0)], 1)),
+        &[a(&[1, 4, 5], Float32), a(&[6, 3, 2], Float32)]
+    )
+    .contains("inconsistent"));
+    assert!(err(
+        Primitive::Conv(p(vec![1], vec![(0, 0)], 1)),
+        &[a(&[1, 1, 2], Float32), a(&[1, 1, 3], Float32)]
+    )
+    .contains("does not fit"));
+    assert!(err(
+        Primitive::Conv(p(vec![1], vec![(0, 0)], 1)),
+        &[a(&[1, 1, 4], Int32), a(&[1, 1, 3], Int32)]
+    )
+    .contains("int32 operands are not supported"));
+}

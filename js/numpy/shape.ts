@@ -182,3 +182,17 @@ export function triu(a: Array, k = 0): Array {
   check("triu", a);
   return new Array(call(() => wasm.triangle(a._handle, k, false)));
 }
+
+/** 1-D discrete convolution, mode "full" (default), "same" or "valid". */
+export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "full"): Array {
+  check("convolve", x);
+  check("convolve", y);
+  return new Array(call(() => wasm.correlate(x._handle, y._handle, mode, true)));
+}
+
+/** 1-D cross-correlation, mode "valid" (default), "same" or "full". */
+export function correlate(x: Array, y: Array, mode: "full" | "same" | "valid" = "valid"): Array {
+  check("correlate", x);
+  check("correlate", y);
+  return new Array(call(() => wasm.correlate(x._handle, y._handle, mode, false)));
+}

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{handles, js_error};
 use crate::core::Primitive;
-use crate::library::shape;
+use crate::library::{conv, shape};
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -227,4 +227,75 @@ pub fn triangle(h: f64, k: i32, lower: bool) -> JsResult<f64> {
 #[wasm_bindgen]
 pub fn diag(h: f64, k: i32) -> JsResult<f64> {
     unary("diag", h, |x| crate::library::stats::diag(x, k.into()))
+}
+
+/// `lax.convGeneralDilated`: `padding` is "VALID", "SAME", "SAME_LOWER", or "" with explicit
+/// `pads` (lo, hi pairs flattened); empty dilations mean 1.
+#[wasm_bindgen(js_name = convGeneralDilated)]
+#[allow(clippy::too_many_arguments)]
+pub fn conv_general_dilated(
+    lhs: f64,
+    rhs: f64,
+    strides: Vec<f64>,
+    padding: &str,
+    pads: Vec<f64>,
+    lhs_dilation: Vec<f64>,
+    rhs_dilation: Vec<f64>,
+    groups: f64,
+) -> JsResult<f64> {
+    let name = "convGeneralDilated";
+    let run = || -> Result<f64> {
+        let (l, r) = (handles::get(name, lhs)?, handles::get(name, rhs)?);
+        let padding = if padding.is_empty() {
+            let ints = pads.iter().map(|&p| {
+                if p.is_finite() && p.fract() == 0.0 {
+                    Ok(p as i64)
+                } else {
+                    Err(Error::new(
+                        name,
+                        format!("padding must be integers, got {p}"),
+                    ))
+                }
+            });
+            let ints: Vec<i64> = ints.collect::<Result<_>>()?;
+            conv::Padding::Explicit(
+                ints.chunks(2)
+                    .map(|c| (c[0], c.get(1).copied().unwrap_or(0)))
+                    .collect(),
+            )
+        } else {
+            conv::Padding::parse(name, padding)?
+        };
+        let opt = |v: &[f64]| -> Result<Option<Vec<usize>>> {
+            if v.is_empty() {
+                Ok(None)
+            } else {
+                dims(name, v).map(Some)
+            }
+        };
+        let out = conv::conv_general_dilated(
+            &l,
+            &r,
+            &dims(name, &strides)?,
+            &padding,
+            opt(&lhs_dilation)?.as_deref(),
+            opt(&rhs_dilation)?.as_deref(),
+            dims(name, &[groups])?[0],
+        )?;
+        Ok(handles::insert(out))
+    };
+    run().map_err(js_error)
+}
+
+/// numpy's 1-D `convolve` (`flip`) or `correlate`.
+#[wasm_bindgen]
+pub fn correlate(x: f64, y: f64, mode: &str, flip: bool) -> JsResult<f64> {
+    let name = if flip { "convolve" } else { "correlate" };
+    let run = || -> Result<f64> {
+        let (a, b) = (handles::get(name, x)?, handles::get(name, y)?);
+        Ok(handles::insert(conv::correlate_1d(
+            name, &a, &b, mode, flip,
+        )?))
+    };
+    run().map_err(js_error)
 }

@@ -13,4 +13,4 @@ pub mod view;
 pub use aval::Aval;
 pub use device::Device;
 pub use dtype::DType;
-pub use primitive::Primitive;
+pub use primitive::{ConvParams, Primitive};

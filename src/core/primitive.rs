@@ -7,6 +7,16 @@ use std::fmt;
 use super::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use super::DType;
 
+/// Parameters of [`Primitive::Conv`], one entry per spatial axis.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ConvParams {
+    pub strides: Vec<usize>,
+    pub padding: Vec<(i64, i64)>,
+    pub lhs_dilation: Vec<usize>,
+    pub rhs_dilation: Vec<usize>,
+    pub groups: usize,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Primitive {
     Unary(UnaryOp),
@@ -57,6 +67,9 @@ pub enum Primitive {
         axes: Vec<usize>,
         out_dim: usize,
     },
+    /// `conv_general_dilated` with layouts lhs `[N, C, spatial…]`, rhs `[O, C/groups,
+    /// spatial…]`, out `[N, O, spatial…]`. `padding` may be negative (crops).
+    Conv(ConvParams),
     /// The stable sort position of each element along `axis` (int32; NaN sorts last).
     Rank {
         axis: usize,
@@ -139,6 +152,7 @@ impl Primitive {
             Primitive::Iota { .. } => "iota",
             Primitive::Gather { .. } => "gather",
             Primitive::Rank { .. } => "rank",
+            Primitive::Conv(_) => "conv_general_dilated",
             Primitive::Unrank { .. } => "unrank",
             Primitive::Cumulative { op, .. } => match op {
                 ReduceOp::Sum => "cumsum",
@@ -245,6 +259,23 @@ impl fmt::Display for Primitive {
             }
             Primitive::Flip(axes) => write!(f, "rev[dimensions={}]", tuple(axes)),
             Primitive::Concatenate(axis) => write!(f, "concatenate[dimension={axis}]"),
+            Primitive::Conv(p) => {
+                let pads: Vec<String> = p
+                    .padding
+                    .iter()
+                    .map(|(a, b)| format!("({a}, {b})"))
+                    .collect();
+                write!(
+                    f,
+                    "conv_general_dilated[window_strides={} padding=({}) lhs_dilation={} \
+                     rhs_dilation={} feature_group_count={}]",
+                    tuple(&p.strides),
+                    pads.join(", "),
+                    tuple(&p.lhs_dilation),
+                    tuple(&p.rhs_dilation),
+                    p.groups
+                )
+            }
             Primitive::Rank { axis } | Primitive::Unrank { axis } => {
                 write!(f, "{}[axis={axis}]", self.name())
             }

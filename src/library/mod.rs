@@ -3,6 +3,7 @@
 //! eagerly and under every transformation). TypeScript only parses arguments and calls
 //! [`apply`] by name.
 
+pub mod conv;
 pub mod creation;
 pub mod einsum;
 pub mod indexing;

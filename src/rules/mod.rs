@@ -5,6 +5,7 @@
 //! Kernels built here read their inputs as logical, row-major, contiguous arrays (a load's index
 //! is the flat logical index); the evaluator maps those loads through each input's view.
 
+pub mod conv;
 pub mod creation;
 pub mod elementwise;
 pub mod gather;
@@ -53,7 +54,7 @@ pub fn family(prim: &Primitive) -> Family {
         Primitive::Iota { .. } => Family::Creation,
         Primitive::Gather { .. } => Family::Indexing,
         Primitive::Rank { .. } | Primitive::Unrank { .. } => Family::Sort,
-        Primitive::Matmul => Family::Linalg,
+        Primitive::Matmul | Primitive::Conv(_) => Family::Linalg,
     }
 }
 
@@ -71,6 +72,7 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         (Family::Creation, Primitive::Iota { shape, axis, dtype }) => {
             creation::iota_abstract_eval(shape, *axis, *dtype, inputs)
         }
+        (Family::Linalg, Primitive::Conv(p)) => conv::abstract_eval(p, inputs),
         (Family::Linalg, _) => linalg::matmul_abstract_eval(inputs),
         (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
             gather::abstract_eval(axes, *out_dim, inputs)
@@ -92,6 +94,7 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         }
         (Family::Movement, _) => movement::kernel(prim, inputs, out),
         (Family::Creation, Primitive::Iota { axis, .. }) => Ok(creation::iota_kernel(*axis, out)),
+        (Family::Linalg, Primitive::Conv(p)) => Ok(conv::kernel(p, inputs[0], inputs[1], out)),
         (Family::Linalg, _) => Ok(linalg::matmul_kernel(inputs[0], inputs[1], out)),
         (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
             Ok(gather::kernel(axes, *out_dim, inputs, out))

@@ -3,7 +3,7 @@
 // Deno and browser tests. A leak check follows every case.
 import { describe, test } from "node:test";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, np } from "./helpers.mjs";
+import { checkLeaksAroundEachTest, ox } from "./helpers.mjs";
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
 checkLeaksAroundEachTest();
@@ -14,6 +14,6 @@ const { cases } = JSON.parse(
 
 for (const device of ["cpu", "wasm"]) {
   describe(`numpy on ${device} matches NumPy`, () => {
-    cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(np, c, device)));
+    cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(ox, c, device)));
   });
 }

@@ -17,7 +17,7 @@ for (const device of ["webgpu", "wasm"]) {
       const before = ox.memoryStats().liveArrays;
       for (const [i, c] of cases.entries()) {
         try {
-          await runCase(ox.numpy, c, device);
+          await runCase(ox, c, device);
         } catch (e) {
           failures.push(`${caseLabel(c, i)}: ${(e as Error).message}`);
         }

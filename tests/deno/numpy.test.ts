@@ -1,5 +1,6 @@
 // The NumPy-generated cases on WebGPU in Deno (lavapipe on CPU machines), with a leak check.
-import { init, memoryStats, numpy as np } from "../../pkg/index.js";
+import * as ox from "../../pkg/index.js";
+const { init, memoryStats } = ox;
 // @ts-types="../shared/numpy_cases.d.ts"
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
@@ -11,7 +12,7 @@ const { cases } = JSON.parse(
 cases.forEach((c: unknown, i: number) => {
   Deno.test(`webgpu: ${caseLabel(c, i)}`, async () => {
     const before = memoryStats().liveArrays;
-    await runCase(np, c, "webgpu");
+    await runCase(ox, c, "webgpu");
     const after = memoryStats().liveArrays;
     if (after !== before) throw new Error(`leaked ${after - before} arrays`);
   });

@@ -34,7 +34,7 @@ function transposeThenAdd(x, xt) {
   }
 }
 
-function call(np, c, args, device) {
+function call({ numpy: np, lax }, c, args, device) {
   if (c.create) {
     // Positional arguments as generated (null = left out), then the options.
     const positional = c.create.map((v) => (v === null ? undefined : v));
@@ -51,6 +51,7 @@ function call(np, c, args, device) {
       for (const a of arrays) a.dispose();
     }
   }
+  if (c.fn === "convGeneralDilated") return lax.convGeneralDilated(...args, ...c.params);
   if (typeof np[c.fn] !== "function") throw new Error(`np.${c.fn} is not exported`);
   if ("axis" in c) return np[c.fn](args[0], c.axis, { keepdims: c.keepdims });
   if (c.fn === "einsum") return np.einsum(c.spec, ...args);
@@ -62,11 +63,12 @@ function makeArray(np, { shape, dtype, data }, device) {
   return np.array(data.map(decode), { shape, dtype: dtypeOf(dtype), device });
 }
 
-/** Runs case `c` on `device`; throws an Error describing the first mismatch. */
-export async function runCase(np, c, device) {
+/** Runs case `c` on `device` with the package module `ox` (its `numpy` and `lax`). throws an Error describing the first mismatch. */
+export async function runCase(ox, c, device) {
+  const np = ox.numpy;
   const args = (c.args ?? []).map((a) => makeArray(np, a, device));
   try {
-    const out = call(np, c, args, device);
+    const out = call(ox, c, args, device);
     try {
       const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
       if (!same(out.shape, c.out.shape)) throw new Error(`shape ${out.shape} != ${c.out.shape}`);

@@ -1,0 +1,67 @@
+/** The `lax` namespace (first part): convolutions. Argument parsing only. */
+import { call, wasm } from "./bridge.js";
+import { Array } from "./array.js";
+
+export type PaddingType = "VALID" | "SAME" | "SAME_LOWER" | [number, number][];
+
+export interface ConvOptions {
+  lhsDilation?: number[];
+  rhsDilation?: number[];
+  featureGroupCount?: number;
+}
+
+function check(fn: string, x: unknown): asserts x is Array {
+  if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
+}
+
+/**
+ * General dilated convolution: lhs `[N, C, …]`, rhs `[O, C/groups, …]` → `[N, O, …]`.
+ * `padding` is "VALID", "SAME", "SAME_LOWER" or one `[lo, hi]` pair per spatial axis.
+ */
+export function convGeneralDilated(
+  lhs: Array,
+  rhs: Array,
+  windowStrides: number[],
+  padding: PaddingType,
+  opts: ConvOptions = {},
+): Array {
+  check("convGeneralDilated", lhs);
+  check("convGeneralDilated", rhs);
+  const unknown = Object.keys(opts).filter(
+    (k) => !["lhsDilation", "rhsDilation", "featureGroupCount"].includes(k),
+  );
+  if (unknown.length)
+    throw new TypeError(`convGeneralDilated: unknown option(s) ${unknown.join(", ")}`);
+  const text = typeof padding === "string" ? padding : "";
+  const pads = typeof padding === "string" ? [] : padding.flat();
+  return new Array(
+    call(() =>
+      wasm.convGeneralDilated(
+        lhs._handle,
+        rhs._handle,
+        new Float64Array(windowStrides),
+        text,
+        new Float64Array(pads),
+        new Float64Array(opts.lhsDilation ?? []),
+        new Float64Array(opts.rhsDilation ?? []),
+        opts.featureGroupCount ?? 1,
+      ),
+    ),
+  );
+}
+
+/** `convGeneralDilated` without dilation. */
+export function conv(lhs: Array, rhs: Array, windowStrides: number[], padding: PaddingType): Array {
+  return convGeneralDilated(lhs, rhs, windowStrides, padding);
+}
+
+export function convWithGeneralPadding(
+  lhs: Array,
+  rhs: Array,
+  windowStrides: number[],
+  padding: PaddingType,
+  lhsDilation?: number[],
+  rhsDilation?: number[],
+): Array {
+  return convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation });
+}

@@ -1,0 +1,132 @@
+//! Convolutions: `lax.convGeneralDilated` with string or explicit padding, and numpy's 1-D
+//! `convolve`/`correlate` built on it.
+
+use super::shape::{flip, reshape};
+use crate::core::{ConvParams, Primitive};
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+/// Padding as users give it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Padding {
+    Valid,
+    Same,
+    SameLower,
+    Explicit(Vec<(i64, i64)>),
+}
+
+impl Padding {
+    pub fn parse(name: &str, text: &str) -> Result<Padding> {
+        match text {
+            "VALID" => Ok(Padding::Valid),
+            "SAME" => Ok(Padding::Same),
+            "SAME_LOWER" => Ok(Padding::SameLower),
+            other => Err(Error::new(
+                name,
+                format!("unknown padding {other:?} (expected VALID, SAME, SAME_LOWER or pairs)"),
+            )),
+        }
+    }
+}
+
+/// `conv_general_dilated` on `[N, C, …]` and `[O, C/groups, …]`.
+pub fn conv_general_dilated(
+    lhs: &Value,
+    rhs: &Value,
+    strides: &[usize],
+    padding: &Padding,
+    lhs_dilation: Option<&[usize]>,
+    rhs_dilation: Option<&[usize]>,
+    groups: usize,
+) -> Result<Value> {
+    let name = "convGeneralDilated";
+    let spatial = lhs.aval().shape.len().saturating_sub(2);
+    let ones = vec![1; spatial];
+    let lhs_dilation = lhs_dilation.unwrap_or(&ones).to_vec();
+    let rhs_dilation = rhs_dilation.unwrap_or(&ones).to_vec();
+    let padding = match padding {
+        Padding::Explicit(p) => p.clone(),
+        Padding::Valid => vec![(0, 0); spatial],
+        same => {
+            if lhs_dilation.iter().any(|&d| d != 1) {
+                return Err(Error::new(
+                    name,
+                    "string padding is not allowed with lhs dilation",
+                ));
+            }
+            let (inp, win) = (&lhs.aval().shape, &rhs.aval().shape);
+            if win.len() != inp.len() || strides.len() != spatial || rhs_dilation.len() != spatial {
+                return Err(Error::new(name, "operand ranks and strides do not agree"));
+            }
+            (0..spatial)
+                .map(|d| {
+                    let (n, s) = (inp[2 + d] as i64, strides[d].max(1) as i64);
+                    let k = ((win[2 + d].max(1) - 1) * rhs_dilation[d] + 1) as i64;
+                    let out = (n + s - 1) / s;
+                    let total = ((out - 1) * s + k - n).max(0);
+                    let lo = if *same == Padding::Same {
+                        total / 2
+                    } else {
+                        (total + 1) / 2
+                    };
+                    (lo, total - lo)
+                })
+                .collect()
+        }
+    };
+    let params = ConvParams {
+        strides: strides.to_vec(),
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        groups,
+    };
+    bind(
+        Primitive::Conv(params),
+        &[Operand::Value(lhs), Operand::Value(rhs)],
+    )
+}
+
+/// numpy's 1-D `correlate` (`flip_kernel = false`) or `convolve`, mode "full", "same" or
+/// "valid".
+pub fn correlate_1d(
+    name: &str,
+    x: &Value,
+    y: &Value,
+    mode: &str,
+    flip_kernel: bool,
+) -> Result<Value> {
+    let (n, m) = match (x.aval().shape.as_slice(), y.aval().shape.as_slice()) {
+        ([n], [m]) if *n > 0 && *m > 0 => (*n, *m),
+        _ => return Err(Error::new(name, "needs two non-empty 1-D arrays")),
+    };
+    // convolve commutes: NumPy swaps so the longer array slides.
+    let (x, y, n, m) = if flip_kernel && m > n {
+        (y, x, m, n)
+    } else {
+        (x, y, n, m)
+    };
+    let kernel = if flip_kernel {
+        flip(y, None)?
+    } else {
+        y.clone()
+    };
+    let (lo, hi, len) = match mode {
+        "full" => (m - 1, m - 1, n + m - 1),
+        "valid" => (0, 0, n.max(m) - n.min(m) + 1),
+        "same" => ((m - 1) / 2, m - 1 - (m - 1) / 2, n.max(m)),
+        other => return Err(Error::new(name, format!("unknown mode {other:?}"))),
+    };
+    if mode == "valid" && m > n {
+        return Err(Error::new(
+            name,
+            "in valid mode the second array must not be longer",
+        ));
+    }
+    let lhs = reshape(x, vec![1, 1, n])?;
+    let rhs = reshape(&kernel, vec![1, 1, m])?;
+    let padding = Padding::Explicit(vec![(lo as i64, hi as i64)]);
+    let out = conv_general_dilated(&lhs, &rhs, &[1], &padding, None, None, 1)?;
+    reshape(&out, vec![len])
+}
