@@ -5,8 +5,9 @@
 import "./polyfill.js";
 import * as numpy from "./numpy/index.js";
 import * as lax from "./lax.js";
+import * as random from "./random.js";
 
-export { numpy, lax };
+export { numpy, lax, random };
 export { Array } from "./array.js";
 export { DType } from "./dtype.js";
 export type { DataArray } from "./dtype.js";

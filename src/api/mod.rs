@@ -8,6 +8,7 @@ mod devices;
 mod handles;
 mod ops;
 mod panic;
+mod random;
 mod shape;
 mod stats;
 mod trace;

@@ -9,6 +9,7 @@ pub mod einsum;
 pub mod indexing;
 mod linalg;
 mod numpy;
+pub mod random;
 mod reduce;
 pub mod shape;
 pub mod stats;
@@ -29,6 +30,10 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
         "matmul" => return linalg::matmul(operands),
         "dot" => return linalg::dot(operands),
         "power" => return stats::power(operands),
+        "erfinv" => {
+            let x = operands.first().and_then(Operand::value);
+            return random::erfinv(x.ok_or_else(|| Error::new(name, "expects an array"))?);
+        }
         _ => {}
     }
     match Primitive::by_name(name) {

@@ -8,12 +8,12 @@ import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
 checkLeaksAroundEachTest();
 
-const { cases } = JSON.parse(
-  readFileSync(new URL("../data/numpy_expected.json", import.meta.url), "utf8"),
-);
+const load = (name) =>
+  JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), "utf8"));
+const cases = [...load("numpy_expected.json").cases, ...load("jax_random_expected.json").cases];
 
 for (const device of ["cpu", "wasm"]) {
-  describe(`numpy on ${device} matches NumPy`, () => {
+  describe(`numpy and random on ${device} match NumPy and JAX`, () => {
     cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(ox, c, device)));
   });
 }

@@ -11,7 +11,12 @@ for (const device of ["webgpu", "wasm"]) {
     const result = await page.evaluate(async (device) => {
       const ox = await import("/pkg/index.js");
       const { caseLabel, runCase } = await import("/tests/shared/numpy_cases.mjs");
-      const { cases } = await (await fetch("/tests/data/numpy_expected.json")).json();
+      const load = async (name: string) =>
+        (await (await fetch(`/tests/data/${name}`)).json()).cases;
+      const cases = [
+        ...(await load("numpy_expected.json")),
+        ...(await load("jax_random_expected.json")),
+      ];
       await ox.init();
       const failures: string[] = [];
       const before = ox.memoryStats().liveArrays;

@@ -5,9 +5,9 @@ const { init, memoryStats } = ox;
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
 await init();
-const { cases } = JSON.parse(
-  await Deno.readTextFile(new URL("../data/numpy_expected.json", import.meta.url)),
-);
+const load = async (name: string) =>
+  JSON.parse(await Deno.readTextFile(new URL(`../data/${name}`, import.meta.url))).cases;
+const cases = [...(await load("numpy_expected.json")), ...(await load("jax_random_expected.json"))];
 
 cases.forEach((c: unknown, i: number) => {
   Deno.test(`webgpu: ${caseLabel(c, i)}`, async () => {

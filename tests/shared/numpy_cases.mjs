@@ -1,5 +1,6 @@
-// Runs the NumPy-generated cases of tests/data/numpy_expected.json (made by
-// scripts/gen_expected.py) against oxjax on one device. Shared by the Node, Deno and browser
+// Runs the generated cases of tests/data/ — numpy_expected.json (NumPy, made by
+// scripts/gen_expected.py) and jax_random_expected.json (JAX, scripts/gen_random_expected.py)
+// — against oxjax on one device. Shared by the Node, Deno and browser
 // tests, so every runtime checks the same oracle. Reads back with `await data()`, which works
 // on every device (WebGPU has no synchronous read in browsers or Deno).
 
@@ -10,6 +11,7 @@ const dtypeOf = (d) => (d === "int64" ? "int32" : d);
 const LIST_FNS = ["concatenate", "stack", "vstack", "hstack"];
 
 export function caseLabel(c, i) {
+  if (c.random) return `random.${c.random}#${i}(seed ${c.seed}, ${JSON.stringify(c.params)})`;
   if (c.create) return `${c.fn}#${i}(${JSON.stringify(c.create)})`;
   const args = c.args.map((a) => `${a.dtype}[${a.shape}]`).join(", ");
   const axis = "axis" in c ? ` axis=${JSON.stringify(c.axis)}${c.keepdims ? " keepdims" : ""}` : "";
@@ -34,7 +36,16 @@ function transposeThenAdd(x, xt) {
   }
 }
 
-function call({ numpy: np, lax }, c, args, device) {
+function call({ numpy: np, lax, random }, c, args, device) {
+  if (c.random) {
+    const key = random.key(c.seed, { device });
+    if (c.random === "key") return key;
+    try {
+      return random[c.random](key, ...c.params);
+    } finally {
+      key.dispose();
+    }
+  }
   if (c.create) {
     // Positional arguments as generated (null = left out), then the options.
     const positional = c.create.map((v) => (v === null ? undefined : v));
