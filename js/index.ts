@@ -6,8 +6,10 @@ import "./polyfill.js";
 import * as numpy from "./numpy/index.js";
 import * as lax from "./lax.js";
 import * as random from "./random.js";
+import * as nn from "./nn.js";
+import * as scipySpecial from "./scipy-special.js";
 
-export { numpy, lax, random };
+export { numpy, lax, random, nn, scipySpecial };
 export { Array } from "./array.js";
 export { DType } from "./dtype.js";
 export type { DataArray } from "./dtype.js";

@@ -8,6 +8,7 @@ pub mod creation;
 pub mod einsum;
 pub mod indexing;
 mod linalg;
+pub mod nn;
 mod numpy;
 pub mod random;
 mod reduce;

@@ -10,7 +10,7 @@ checkLeaksAroundEachTest();
 
 const load = (name) =>
   JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), "utf8"));
-const cases = [...load("numpy_expected.json").cases, ...load("jax_random_expected.json").cases];
+const cases = [...load("numpy_expected.json").cases, ...load("jax_expected.json").cases];
 
 for (const device of ["cpu", "wasm"]) {
   describe(`numpy and random on ${device} match NumPy and JAX`, () => {

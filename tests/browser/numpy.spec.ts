@@ -13,10 +13,7 @@ for (const device of ["webgpu", "wasm"]) {
       const { caseLabel, runCase } = await import("/tests/shared/numpy_cases.mjs");
       const load = async (name: string) =>
         (await (await fetch(`/tests/data/${name}`)).json()).cases;
-      const cases = [
-        ...(await load("numpy_expected.json")),
-        ...(await load("jax_random_expected.json")),
-      ];
+      const cases = [...(await load("numpy_expected.json")), ...(await load("jax_expected.json"))];
       await ox.init();
       const failures: string[] = [];
       const before = ox.memoryStats().liveArrays;

@@ -7,7 +7,7 @@ import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 await init();
 const load = async (name: string) =>
   JSON.parse(await Deno.readTextFile(new URL(`../data/${name}`, import.meta.url))).cases;
-const cases = [...(await load("numpy_expected.json")), ...(await load("jax_random_expected.json"))];
+const cases = [...(await load("numpy_expected.json")), ...(await load("jax_expected.json"))];
 
 cases.forEach((c: unknown, i: number) => {
   Deno.test(`webgpu: ${caseLabel(c, i)}`, async () => {

@@ -1,5 +1,5 @@
 // Runs the generated cases of tests/data/ — numpy_expected.json (NumPy, made by
-// scripts/gen_expected.py) and jax_random_expected.json (JAX, scripts/gen_random_expected.py)
+// scripts/gen_expected.py) and jax_expected.json (JAX, scripts/gen_jax_expected.py)
 // — against oxjax on one device. Shared by the Node, Deno and browser
 // tests, so every runtime checks the same oracle. Reads back with `await data()`, which works
 // on every device (WebGPU has no synchronous read in browsers or Deno).
@@ -12,6 +12,8 @@ const LIST_FNS = ["concatenate", "stack", "vstack", "hstack"];
 
 export function caseLabel(c, i) {
   if (c.random) return `random.${c.random}#${i}(seed ${c.seed}, ${JSON.stringify(c.params)})`;
+  if (c.nn || c.special)
+    return `${c.nn ? "nn" : "scipySpecial"}.${c.nn ?? c.special}#${i}(${JSON.stringify(c.params)})`;
   if (c.create) return `${c.fn}#${i}(${JSON.stringify(c.create)})`;
   const args = c.args.map((a) => `${a.dtype}[${a.shape}]`).join(", ");
   const axis = "axis" in c ? ` axis=${JSON.stringify(c.axis)}${c.keepdims ? " keepdims" : ""}` : "";
@@ -36,7 +38,9 @@ function transposeThenAdd(x, xt) {
   }
 }
 
-function call({ numpy: np, lax, random }, c, args, device) {
+function call({ numpy: np, lax, random, nn, scipySpecial }, c, args, device) {
+  if (c.nn) return nn[c.nn](...args, ...c.params);
+  if (c.special) return scipySpecial[c.special](...args);
   if (c.random) {
     const key = random.key(c.seed, { device });
     if (c.random === "key") return key;
