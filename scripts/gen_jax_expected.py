@@ -56,5 +56,30 @@ for name, fn, x, params in nn_cases:
     cases.append({"nn": name, "args": [enc(x)], "params": params, "out": enc(fn(x)), "rtol": 2e-6, "atol": 1e-6})
 for name, fn, x in [("erf", jsp.erf, X), ("erfc", jsp.erfc, X), ("erfinv", jsp.erfinv, U)]:
     cases.append({"special": name, "args": [enc(x)], "params": [], "out": enc(fn(x)), "rtol": 2e-6, "atol": 1e-6})
+# Gradients: each named function below has a twin in tests/api/grad.test.mjs written with
+# oxjax's API; jax.grad of the Python version is the oracle.
+import jax.numpy as jnp
+GX = np.array([0.3, -1.2, 2.5, 0.7], np.float32)
+GM = np.random.default_rng(9).standard_normal((3, 4)).astype(np.float32)
+grad_cases = []
+grad_fns = {
+    "sin_x": lambda x: jnp.sum(jnp.sin(x) * x),
+    "exp_div": lambda x: jnp.sum(jnp.exp(x) / (1 + x * x)),
+    "tanh_log": lambda x: jnp.sum(jnp.tanh(x) + jnp.log(x * x + 1)),
+    "sqrt_abs": lambda x: jnp.sum(jnp.sqrt(jnp.abs(x) + 1) * jnp.cos(x)),
+    "max_min": lambda x: jnp.sum(jnp.maximum(x, 0.5) - jnp.minimum(x, -0.5) * 2),
+    "where": lambda x: jnp.sum(jnp.where(x > 0, x * x, -x)),
+    "reductions": lambda x: jnp.max(x) + jnp.mean(x) * 3 + jnp.prod(x[:2]),
+    "atan_asin_erf": lambda x: jnp.sum(jnp.arctan(x) + jnp.arcsin(x / 3) + jax.scipy.special.erf(x)),
+    "matmul": lambda m: jnp.sum(jnp.tanh(m @ m.T) @ m),
+    "movement": lambda m: jnp.sum(jnp.flip(m.T, 0)[1:3] * jnp.arange(3, dtype=jnp.float32)[None, :] ) + jnp.sum(jnp.concatenate([m, m * 2], 1) ** 2),
+    "softmax_logsumexp": lambda m: jnp.sum(jax.nn.softmax(m) * m) + jax.scipy.special.logsumexp(m),
+    "broadcast_reshape": lambda m: jnp.sum((m.reshape(4, 3) + jnp.array([1.0, 2.0, 3.0])) ** 3) / 10,
+}
+for name, fn in grad_fns.items():
+    x = GM if name in ("matmul", "movement", "softmax_logsumexp", "broadcast_reshape") else GX
+    grad_cases.append({"grad": name, "args": [enc(x)], "params": [], "out": enc(jax.grad(fn)(x)), "rtol": 2e-5, "atol": 2e-5})
 OUT.write_text(json.dumps({"generator": "scripts/gen_jax_expected.py", "jax": jax.__version__, "cases": cases}) + "\n")
-print(f"wrote {len(cases)} cases to {OUT}")
+GRAD_OUT = OUT.with_name("jax_grad_expected.json")
+GRAD_OUT.write_text(json.dumps({"generator": "scripts/gen_jax_expected.py", "jax": jax.__version__, "cases": grad_cases}) + "\n")
+print(f"wrote {len(cases)} cases to {OUT} and {len(grad_cases)} to {GRAD_OUT}")

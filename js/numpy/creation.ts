@@ -102,6 +102,17 @@ export function arange(
   opts: DTypeAndDevice = {},
 ): Array {
   checkOptions("arange", opts, ["dtype", "device"]);
+  for (const [what, v] of [
+    ["start", start],
+    ["stop", stop],
+    ["step", step],
+  ] as const) {
+    if (v != null && typeof v !== "number") {
+      throw new TypeError(
+        `arange: ${what} must be a number (options go fourth: arange(start, stop, step, opts))`,
+      );
+    }
+  }
   if (stop == null) [start, stop] = [0, start];
   const integral = [start, stop, step].every(Number.isInteger);
   const dtype =

@@ -112,3 +112,24 @@ pub fn jaxpr_dispose(id: u32) -> std::result::Result<(), JsError> {
 pub fn live() -> usize {
     JAXPRS.with(|j| j.borrow().1.len())
 }
+
+/// Runs traced Jaxpr `id` on `args` and differentiates its first (scalar) output: returns
+/// handles of all its outputs followed by the gradients for `argnums`.
+#[wasm_bindgen(js_name = valueAndGrad)]
+pub fn value_and_grad(
+    id: u32,
+    args: Vec<f64>,
+    argnums: Vec<u32>,
+) -> std::result::Result<Vec<f64>, JsError> {
+    let run = || -> Result<Vec<f64>> {
+        let closed = with_jaxpr("grad", id, |c| c.clone())?;
+        let values = args
+            .iter()
+            .map(|&h| handles::get("grad", h))
+            .collect::<Result<Vec<_>>>()?;
+        let nums: Vec<usize> = argnums.iter().map(|&i| i as usize).collect();
+        let outs = crate::transform::autodiff::value_and_grad(&closed, &values, &nums)?;
+        Ok(outs.into_iter().map(handles::insert).collect())
+    };
+    run().map_err(js_error)
+}

@@ -5,9 +5,11 @@
 //! Kernels built here read their inputs as logical, row-major, contiguous arrays (a load's index
 //! is the flat logical index); the evaluator maps those loads through each input's view.
 
+pub mod autodiff;
 pub mod conv;
 pub mod creation;
 pub mod elementwise;
+pub mod emit;
 pub mod gather;
 pub mod index;
 pub mod linalg;

@@ -1,6 +1,7 @@
 //! L5: evaluation and (in later issues) the transformations. Eager evaluation applies one
 //! primitive at a time through the rules and a backend.
 
+pub mod autodiff;
 pub mod eval;
 pub mod trace;
 pub mod value;

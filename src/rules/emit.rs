@@ -1,0 +1,18 @@
+//! The interface through which rules that build new operations (derivatives, batching) emit
+//! them. Rules are written against [`Emit`]; the transform layer implements it by binding on
+//! the trace stack, so a rule's operations run eagerly or are staged like any other.
+
+use crate::core::{Aval, Primitive};
+use crate::util::Result;
+
+/// An operand of an emitted operation: a value of the emitter, or a JS-number literal.
+pub enum Arg<'a, V> {
+    V(&'a V),
+    Lit(f64),
+}
+
+pub trait Emit {
+    type V: Clone;
+    fn bind(&mut self, prim: Primitive, ins: &[Arg<'_, Self::V>]) -> Result<Self::V>;
+    fn aval(&self, v: &Self::V) -> Aval;
+}

@@ -1,0 +1,222 @@
+//! Reverse-mode differentiation of a traced function: its closed Jaxpr is run forward with
+//! `bind` (eagerly, or staged into an enclosing trace), keeping every intermediate value —
+//! the residuals belong to this pass, not to JS handles (decision 3) — then the VJP rules of
+//! `rules::autodiff` run backward from the output cotangents. Because both passes only bind
+//! primitives, a gradient is itself differentiable and jittable.
+
+use std::collections::HashMap;
+
+use super::trace::{bind, ClosedJaxpr, Operand, Value};
+use crate::core::jaxpr::{Atom, Var};
+use crate::core::ops::{BinaryOp, ReduceOp};
+use crate::core::{Aval, DType, Primitive};
+use crate::rules::autodiff::{is_differentiable, vjp};
+use crate::rules::emit::{Arg, Emit};
+use crate::util::{Error, Result};
+
+/// Emits operations by binding them on the trace stack.
+pub struct Binder;
+
+impl Emit for Binder {
+    type V = Value;
+
+    fn bind(&mut self, prim: Primitive, ins: &[Arg<'_, Value>]) -> Result<Value> {
+        let ops: Vec<Operand> = ins
+            .iter()
+            .map(|a| match a {
+                Arg::V(v) => Operand::Value(v),
+                Arg::Lit(x) => Operand::Literal(*x),
+            })
+            .collect();
+        bind(prim, &ops)
+    }
+
+    fn aval(&self, v: &Value) -> Aval {
+        v.aval().clone()
+    }
+}
+
+/// The forward pass: every variable's value.
+pub struct Forward<'a> {
+    closed: &'a ClosedJaxpr,
+    env: HashMap<Var, Value>,
+}
+
+impl Forward<'_> {
+    fn atom<'b>(&'b self, a: &'b Atom) -> Operand<'b> {
+        match a {
+            Atom::Var(v) => Operand::Value(&self.env[v]),
+            Atom::Literal(x, _) => Operand::Literal(*x),
+        }
+    }
+
+    /// The values of the Jaxpr's outputs.
+    pub fn outputs(&self) -> Result<Vec<Value>> {
+        self.closed
+            .jaxpr
+            .outs
+            .iter()
+            .map(|a| match a {
+                Atom::Var(v) => Ok(self.env[v].clone()),
+                Atom::Literal(..) => Err(Error::new(
+                    "grad",
+                    "the function returned a constant number",
+                )),
+            })
+            .collect()
+    }
+}
+
+/// Runs `closed` on `args`, keeping every intermediate value.
+pub fn forward<'a>(closed: &'a ClosedJaxpr, args: &[Value]) -> Result<Forward<'a>> {
+    let j = &closed.jaxpr;
+    if args.len() != j.in_binders.len() {
+        return Err(Error::new(
+            "grad",
+            "internal error: argument count mismatch",
+        ));
+    }
+    let mut f = Forward {
+        closed,
+        env: HashMap::new(),
+    };
+    for (v, c) in j.const_binders.iter().zip(&closed.consts) {
+        f.env.insert(*v, c.clone());
+    }
+    for (v, a) in j.in_binders.iter().zip(args) {
+        f.env.insert(*v, a.clone());
+    }
+    for eqn in &j.eqns {
+        let ops: Vec<Operand> = eqn.inputs.iter().map(|a| f.atom(a)).collect();
+        let out = bind(eqn.primitive.clone(), &ops)?;
+        f.env.insert(eqn.outputs[0], out);
+    }
+    Ok(f)
+}
+
+fn add(a: &Value, b: &Value) -> Result<Value> {
+    bind(
+        Primitive::Binary(BinaryOp::Add),
+        &[Operand::Value(a), Operand::Value(b)],
+    )
+}
+
+fn accumulate(cts: &mut HashMap<Var, Value>, var: Var, g: Value) -> Result<()> {
+    let sum = match cts.remove(&var) {
+        Some(prev) => add(&prev, &g)?,
+        None => g,
+    };
+    cts.insert(var, sum);
+    Ok(())
+}
+
+/// The cotangents of the inputs (`None`: zero) given cotangents of the outputs.
+pub fn backward(f: &Forward, out_cts: &[Option<Value>]) -> Result<Vec<Option<Value>>> {
+    let j = &f.closed.jaxpr;
+    let mut cts: HashMap<Var, Value> = HashMap::new();
+    for (a, g) in j.outs.iter().zip(out_cts) {
+        if let (Atom::Var(v), Some(g)) = (a, g) {
+            accumulate(&mut cts, *v, g.clone())?;
+        }
+    }
+    let mut emit = Binder;
+    for eqn in j.eqns.iter().rev() {
+        let Some(g) = cts.remove(&eqn.outputs[0]) else {
+            continue;
+        };
+        let out = &f.env[&eqn.outputs[0]];
+        let ins: Vec<Value> = eqn
+            .inputs
+            .iter()
+            .map(|a| match a {
+                Atom::Var(v) => Ok(f.env[v].clone()),
+                Atom::Literal(x, aval) => literal_value(*x, aval, out),
+            })
+            .collect::<Result<_>>()?;
+        let grads = vjp(&mut emit, &eqn.primitive, &ins, out, &g)?;
+        for (a, gi) in eqn.inputs.iter().zip(grads) {
+            if let (Atom::Var(v), Some(gi)) = (a, gi) {
+                accumulate(&mut cts, *v, gi)?;
+            }
+        }
+    }
+    Ok(j.in_binders.iter().map(|v| cts.remove(v)).collect())
+}
+
+/// Exact zeros shaped like `x` with dtype `dtype` (also where `x` holds NaN or ∞): `x` cast to
+/// bool then to `dtype`, times zero.
+fn zeros_like(x: &Value, dtype: DType) -> Result<Value> {
+    let b = bind(Primitive::Cast(DType::Bool), &[Operand::Value(x)])?;
+    let f = bind(Primitive::Cast(dtype), &[Operand::Value(&b)])?;
+    bind(
+        Primitive::Binary(BinaryOp::Mul),
+        &[Operand::Value(&f), Operand::Literal(0.0)],
+    )
+}
+
+/// A literal operand as a 0-d value of its dtype, on the device of the output it feeds.
+fn literal_value(x: f64, aval: &Aval, like: &Value) -> Result<Value> {
+    let axes = (0..like.aval().shape.len()).collect();
+    let zeros = zeros_like(like, aval.dtype)?;
+    let z = bind(
+        Primitive::Reduce {
+            op: ReduceOp::Sum,
+            axes,
+        },
+        &[Operand::Value(&zeros)],
+    )?;
+    bind(
+        Primitive::Binary(BinaryOp::Add),
+        &[Operand::Value(&z), Operand::Literal(x)],
+    )
+}
+
+/// `[outputs..., grads of argnums...]` of a traced function whose first output is a float
+/// scalar (the others are auxiliary values).
+pub fn value_and_grad(
+    closed: &ClosedJaxpr,
+    args: &[Value],
+    argnums: &[usize],
+) -> Result<Vec<Value>> {
+    for &i in argnums {
+        let a = args
+            .get(i)
+            .ok_or_else(|| Error::new("grad", format!("argnums {i} is out of range")))?;
+        if !is_differentiable(a.aval()) {
+            let what = a.aval().describe();
+            return Err(Error::new(
+                "grad",
+                format!("argument {i} must be a float array, got {what}"),
+            ));
+        }
+    }
+    let f = forward(closed, args)?;
+    let outs = f.outputs()?;
+    let value = outs
+        .first()
+        .ok_or_else(|| Error::new("grad", "the function returned nothing"))?;
+    let aval = value.aval();
+    if !aval.shape.is_empty() || !is_differentiable(aval) {
+        let what = aval.describe();
+        return Err(Error::new(
+            "grad",
+            format!("the function must return a float scalar, got {what}"),
+        ));
+    }
+    let zero = zeros_like(value, aval.dtype)?;
+    let one = bind(
+        Primitive::Binary(BinaryOp::Add),
+        &[Operand::Value(&zero), Operand::Literal(1.0)],
+    )?;
+    let mut cts = vec![None; outs.len()];
+    cts[0] = Some(one);
+    let grads = backward(&f, &cts)?;
+    let mut result = outs.clone();
+    for &i in argnums {
+        result.push(match &grads[i] {
+            Some(g) => g.clone(),
+            None => zeros_like(&args[i], args[i].aval().dtype)?,
+        });
+    }
+    Ok(result)
+}
