@@ -6,6 +6,7 @@
 pub mod conv;
 pub mod creation;
 pub mod einsum;
+mod emit;
 pub mod indexing;
 mod linalg;
 pub mod nn;

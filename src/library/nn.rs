@@ -1,36 +1,13 @@
 //! `nn`: activations and normalisers as compositions of primitives (JAX's formulas, so values
 //! agree with `jax.nn`), with axis parameters resolved here.
 
+use super::emit::{bin, cmp, lit, select, un, v};
 use super::reduce::{reduce, ReduceKind};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::bind;
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn v(x: &Value) -> Operand<'_> {
-    Operand::Value(x)
-}
-
-fn lit(x: f64) -> Operand<'static> {
-    Operand::Literal(x)
-}
-
-fn bin(op: B, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Binary(op), &[a, b])
-}
-
-fn un(op: U, a: &Value) -> Result<Value> {
-    bind(Primitive::Unary(op), &[v(a)])
-}
-
-fn cmp(op: C, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Compare(op), &[a, b])
-}
-
-fn select(c: &Value, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Where, &[v(c), a, b])
-}
 
 fn float(name: &str, x: &Value) -> Result<Value> {
     match x.aval().dtype {

@@ -3,23 +3,12 @@
 //! threefry2x32(key, (0, i)), and `split(key, n)[i]` is `(x0, x1)`. Built from integer
 //! primitives, so it runs (and traces) like any other operation.
 
+use super::emit::{bin, lit, v};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::bind;
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn v(x: &Value) -> Operand<'_> {
-    Operand::Value(x)
-}
-
-fn lit(x: f64) -> Operand<'static> {
-    Operand::Literal(x)
-}
-
-fn bin(op: B, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Binary(op), &[a, b])
-}
 
 /// The two words of a key (uint32 `[2]`) as uint32 scalars.
 fn key_words(key: &Value) -> Result<(Value, Value)> {

@@ -2,6 +2,7 @@
 //! and the matrix helpers `diagonal`, `trace`, `tril`, `triu` (diagonals as views: a flattened
 //! matrix padded by one row reads its diagonal as a column).
 
+use super::emit::{bin as binary, lit, v};
 use super::reduce::{reduce, ReduceKind};
 use super::shape::{normalize_axis, transpose};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
@@ -9,18 +10,6 @@ use crate::core::{DType, Primitive};
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn v(x: &Value) -> Operand<'_> {
-    Operand::Value(x)
-}
-
-fn lit(x: f64) -> Operand<'static> {
-    Operand::Literal(x)
-}
-
-fn binary(op: B, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Binary(op), &[a, b])
-}
 
 /// `x ** y`. Small integer exponents given as numbers multiply exactly (JAX's integer_pow);
 /// otherwise `exp(y·log|x|)`, negated for a negative base with an odd integer exponent, NaN
