@@ -8,23 +8,10 @@ export type Device = "cpu" | "wasm" | "webgpu" | "webgl";
 /** Every device name jax-js knows, available or not. */
 export const devices: Device[] = ["cpu", "wasm", "webgpu", "webgl"];
 
-let currentDefault: Device = "wasm";
-
 /** Gets, or sets and returns, the device new arrays are created on. */
 export function defaultDevice(device?: Device): Device {
-  if (device !== undefined) {
-    if (device === "webgpu" && !call(() => wasm.availableDevices()).includes("webgpu")) {
-      throw new Error(
-        'defaultDevice: the webgpu device is not initialized; call `await init("webgpu")` first',
-      );
-    }
-    if (!["cpu", "wasm", "webgpu"].includes(device)) {
-      throw new Error(`defaultDevice: unsupported device ${JSON.stringify(device)}`);
-    }
-    call(() => wasm.setDefaultDevice(device));
-    currentDefault = device;
-  }
-  return currentDefault;
+  if (device !== undefined) call(() => wasm.setDefaultDevice(device));
+  return call(() => wasm.getDefaultDevice()) as Device;
 }
 
 export interface InitOptions {

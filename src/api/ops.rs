@@ -286,6 +286,14 @@ pub fn cumulative(
     run().map_err(js_error)
 }
 
+/// The device new arrays go to when none is named.
+#[wasm_bindgen(js_name = getDefaultDevice)]
+pub fn get_default_device() -> String {
+    crate::backend::registry::default_device()
+        .name()
+        .to_string()
+}
+
 /// Sets the device that operations without array operands use.
 #[wasm_bindgen(js_name = setDefaultDevice)]
 pub fn set_default_device(device: &str) -> std::result::Result<(), JsError> {
