@@ -8,8 +8,10 @@ import * as lax from "./lax.js";
 import * as random from "./random.js";
 import * as nn from "./nn.js";
 import * as scipySpecial from "./scipy-special.js";
+import * as tree from "./tree.js";
 
-export { numpy, lax, random, nn, scipySpecial };
+export { numpy, lax, random, nn, scipySpecial, tree };
+export type { JsTree, JsTreeDef } from "./tree.js";
 export { Array } from "./array.js";
 export { DType } from "./dtype.js";
 export type { DataArray } from "./dtype.js";

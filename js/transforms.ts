@@ -7,6 +7,7 @@ import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
+import * as tree from "./tree.js";
 
 /** A traced program with the constants it captured. Owns them until `dispose()`. */
 export class ClosedJaxpr {
@@ -86,45 +87,54 @@ export interface GradOptions {
 type GradFn = (...args: any[]) => any;
 
 /**
- * Traces `f` on the arguments, then runs its Jaxpr forward and backward in Rust. Returns the
- * outputs (value, then aux arrays) and the gradients.
+ * Traces `f` on the arguments (pytrees of Arrays or numbers), then runs its Jaxpr forward and
+ * backward in Rust. Returns the value, the aux pytree and the gradients (pytrees shaped like
+ * the differentiated arguments).
  */
 function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unknown[]) {
   const unknown = Object.keys(opts).filter((k) => !["argnums", "hasAux"].includes(k));
   if (unknown.length) throw new TypeError(`${name}: unknown option(s) ${unknown.join(", ")}`);
   const argnums = opts.argnums ?? 0;
   const nums = typeof argnums === "number" ? [argnums] : argnums;
-  const temps: Array[] = [];
-  const arrays = args.map((a, i) => {
-    if (a instanceof Array) return a;
-    if (typeof a === "number") {
-      const t = numpy.array(a, { dtype: DType.Float32 });
-      temps.push(t);
-      return t;
+  for (const n of nums) {
+    if (!Number.isInteger(n) || n < 0 || n >= args.length) {
+      throw new Error(`${name}: argnums ${n} is out of range for ${args.length} argument(s)`);
     }
-    throw new TypeError(
-      `${name}: argument ${i} must be an Array or a number (pytrees are not supported yet)`,
-    );
-  });
+  }
+  const temps: Array[] = [];
+  const flat = args.map((a) => tree.flatten(a as tree.JsTree<unknown>));
+  const leaves = flat.flatMap(([ls], i) =>
+    ls.map((l) => {
+      if (l instanceof Array) return l;
+      if (typeof l === "number") {
+        const t = numpy.array(l, { dtype: DType.Float32 });
+        temps.push(t);
+        return t;
+      }
+      throw new TypeError(`${name}: argument ${i} has a leaf that is not an Array or a number`);
+    }),
+  );
+  // Leaf indices of each argument in the flat list.
+  const starts = flat.map((_, i) => flat.slice(0, i).reduce((n, [ls]) => n + ls.length, 0));
   try {
-    const handles = new Float64Array(arrays.map((a) => a._handle));
+    const handles = new Float64Array(leaves.map((a) => a._handle));
     const opened = call(() => wasm.traceBegin(name, handles));
     const frame = opened[0];
     const tracers = globalThis.Array.from(opened.subarray(1), (h) => new Array(h));
     let jaxpr: number;
-    let auxCount = 0;
-    let auxIsList = false;
+    let auxDef: tree.JsTreeDef | null = null;
     try {
-      const result = f(...tracers);
+      const treeArgs = flat.map(([, def], i) =>
+        tree.unflatten(def, tracers.slice(starts[i], starts[i] + def.numLeaves)),
+      );
+      const result = f(...treeArgs);
       let outs: unknown[] = [result];
       if (opts.hasAux) {
         if (!globalThis.Array.isArray(result) || result.length !== 2) {
           throw new TypeError(`${name}: with hasAux the function must return [output, aux]`);
         }
-        const aux = result[1];
-        auxIsList = globalThis.Array.isArray(aux);
-        const auxLeaves = auxIsList ? (aux as unknown[]) : [aux];
-        auxCount = auxLeaves.length;
+        const [auxLeaves, def] = tree.flatten(result[1] as tree.JsTree<unknown>);
+        auxDef = def;
         outs = [result[0], ...auxLeaves];
       }
       outs.forEach((o, i) => {
@@ -141,12 +151,19 @@ function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unkn
       throw e;
     }
     try {
-      const res = call(() => wasm.valueAndGrad(jaxpr, handles, new Uint32Array(nums)));
+      const wrt = nums.flatMap((n) => flat[n][0].map((_, k) => starts[n] + k));
+      const res = call(() => wasm.valueAndGrad(jaxpr, handles, new Uint32Array(wrt)));
       const all = globalThis.Array.from(res, (h) => new Array(h));
+      const auxCount = auxDef ? auxDef.numLeaves : 0;
       const value = all[0];
-      const auxArrays = all.slice(1, 1 + auxCount);
-      const grads = all.slice(1 + auxCount);
-      const aux = auxIsList ? auxArrays : auxArrays[0];
+      const aux = auxDef ? tree.unflatten(auxDef, all.slice(1, 1 + auxCount)) : undefined;
+      let next = 1 + auxCount;
+      const grads = nums.map((n) => {
+        const def = flat[n][1];
+        const g = tree.unflatten(def, all.slice(next, next + def.numLeaves));
+        next += def.numLeaves;
+        return g;
+      });
       return { value, aux, grads: typeof argnums === "number" ? grads[0] : grads };
     } finally {
       call(() => wasm.jaxprDispose(jaxpr));

@@ -200,3 +200,42 @@ test("bad functions and arguments give clear errors", () => {
   assert.deepEqual(y.js(), [2, 3]);
   for (const t of [x, i, y]) t.dispose();
 });
+
+test("grad over pytrees: dict and list arguments, aux pytrees, tree helpers", () => {
+  const params = {
+    w: np.array(
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      { dtype: "float64", device: "cpu" },
+    ),
+    b: [np.array([0.5, -0.5], { dtype: "float64", device: "cpu" })],
+  };
+  const x = np.array([1, -1], { dtype: "float64", device: "cpu" });
+  const loss = (p, v) =>
+    scoped((k) => {
+      const y = k(k(np.matmul(p.w, v)).add(p.b[0]));
+      return [np.sum(k(y.mul(y))), { y: y.ref }];
+    });
+  const [[value, aux], g] = ox.valueAndGrad(loss, { hasAux: true })(params, x);
+  // y = W x + b = [-0.5, -1.5]; loss = 2.5; dL/dW = 2 y xᵀ; dL/db = 2 y.
+  assert.equal(value.item(), 2.5);
+  assert.deepEqual(aux.y.js(), [-0.5, -1.5]);
+  assert.deepEqual(g.w.js(), [
+    [-1, 1],
+    [-3, 3],
+  ]);
+  assert.deepEqual(g.b[0].js(), [-1, -3]);
+  const [leaves, def] = ox.tree.flatten(g);
+  assert.equal(leaves.length, 2);
+  assert.equal(String(def), "{b: [*], w: *}");
+  const doubled = ox.tree.map((a) => a.mul(2), g);
+  assert.deepEqual(doubled.w.js(), [
+    [-2, 2],
+    [-6, 6],
+  ]);
+  for (const t of [doubled, g, aux, params]) ox.tree.dispose(t);
+  value.dispose();
+  x.dispose();
+});
