@@ -12,6 +12,7 @@ export interface DeviceStats {
 
 export interface MemoryStats {
   liveArrays: number;
+  /** Traced programs held: makeJaxpr results and vjp functions. */
   liveJaxprs: number;
   wasmMemoryBytes: number;
   devices: Partial<Record<"cpu" | "wasm" | "webgpu", DeviceStats>>;

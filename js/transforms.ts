@@ -86,21 +86,30 @@ export interface GradOptions {
 
 type GradFn = (...args: any[]) => any;
 
+/** A function traced to a Jaxpr, with the pytree structure of its arguments and outputs. */
+interface Traced {
+  jaxpr: number;
+  handles: Float64Array;
+  /** Per argument: its structure and the index of its first leaf. */
+  argDefs: tree.JsTreeDef[];
+  starts: number[];
+  outDef: tree.JsTreeDef;
+  auxDef: tree.JsTreeDef | null;
+  /** Arrays made from JS numbers among the arguments, to dispose after use. */
+  temps: Array[];
+}
+
 /**
- * Traces `f` on the arguments (pytrees of Arrays or numbers), then runs its Jaxpr forward and
- * backward in Rust. Returns the value, the aux pytree and the gradients (pytrees shaped like
- * the differentiated arguments).
+ * Traces `f` on `args` (pytrees of Arrays or numbers). The outputs are a pytree of Arrays
+ * (`scalarOut`: one Array), with `[out, aux]` when `hasAux`.
  */
-function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unknown[]) {
-  const unknown = Object.keys(opts).filter((k) => !["argnums", "hasAux"].includes(k));
-  if (unknown.length) throw new TypeError(`${name}: unknown option(s) ${unknown.join(", ")}`);
-  const argnums = opts.argnums ?? 0;
-  const nums = typeof argnums === "number" ? [argnums] : argnums;
-  for (const n of nums) {
-    if (!Number.isInteger(n) || n < 0 || n >= args.length) {
-      throw new Error(`${name}: argnums ${n} is out of range for ${args.length} argument(s)`);
-    }
-  }
+function traceToJaxpr(
+  name: string,
+  f: GradFn,
+  args: unknown[],
+  hasAux: boolean,
+  scalarOut: boolean,
+): Traced {
   const temps: Array[] = [];
   const flat = args.map((a) => tree.flatten(a as tree.JsTree<unknown>));
   const leaves = flat.flatMap(([ls], i) =>
@@ -114,62 +123,95 @@ function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unkn
       throw new TypeError(`${name}: argument ${i} has a leaf that is not an Array or a number`);
     }),
   );
-  // Leaf indices of each argument in the flat list.
   const starts = flat.map((_, i) => flat.slice(0, i).reduce((n, [ls]) => n + ls.length, 0));
+  const handles = new Float64Array(leaves.map((a) => a._handle));
   try {
-    const handles = new Float64Array(leaves.map((a) => a._handle));
     const opened = call(() => wasm.traceBegin(name, handles));
     const frame = opened[0];
     const tracers = globalThis.Array.from(opened.subarray(1), (h) => new Array(h));
-    let jaxpr: number;
-    let auxDef: tree.JsTreeDef | null = null;
     try {
       const treeArgs = flat.map(([, def], i) =>
         tree.unflatten(def, tracers.slice(starts[i], starts[i] + def.numLeaves)),
       );
-      const result = f(...treeArgs);
-      let outs: unknown[] = [result];
-      if (opts.hasAux) {
+      let result = f(...treeArgs);
+      let auxDef: tree.JsTreeDef | null = null;
+      let auxLeaves: unknown[] = [];
+      if (hasAux) {
         if (!globalThis.Array.isArray(result) || result.length !== 2) {
           throw new TypeError(`${name}: with hasAux the function must return [output, aux]`);
         }
-        const [auxLeaves, def] = tree.flatten(result[1] as tree.JsTree<unknown>);
-        auxDef = def;
-        outs = [result[0], ...auxLeaves];
+        [auxLeaves, auxDef] = tree.flatten(result[1] as tree.JsTree<unknown>);
+        result = result[0];
       }
+      if (scalarOut && !(result instanceof Array)) {
+        throw new TypeError(`${name}: the output must be an Array, got ${typeof result}`);
+      }
+      const [outLeaves, outDef] = tree.flatten(result as tree.JsTree<unknown>);
+      const outs = [...outLeaves, ...auxLeaves];
       outs.forEach((o, i) => {
         if (!(o instanceof Array)) {
-          throw new TypeError(
-            `${name}: ${i === 0 ? "the output" : "aux"} must be an Array, got ${typeof o}`,
-          );
+          const what = i < outLeaves.length ? "output" : "aux";
+          throw new TypeError(`${name}: every ${what} leaf must be an Array, got ${typeof o}`);
         }
       });
       const outHandles = new Float64Array((outs as Array[]).map((o) => o._handle));
-      jaxpr = call(() => wasm.traceEnd(name, frame, outHandles));
+      const jaxpr = call(() => wasm.traceEnd(name, frame, outHandles));
+      return { jaxpr, handles, argDefs: flat.map(([, d]) => d), starts, outDef, auxDef, temps };
     } catch (e) {
       call(() => wasm.traceAbort(frame));
       throw e;
     }
-    try {
-      const wrt = nums.flatMap((n) => flat[n][0].map((_, k) => starts[n] + k));
-      const res = call(() => wasm.valueAndGrad(jaxpr, handles, new Uint32Array(wrt)));
-      const all = globalThis.Array.from(res, (h) => new Array(h));
-      const auxCount = auxDef ? auxDef.numLeaves : 0;
-      const value = all[0];
-      const aux = auxDef ? tree.unflatten(auxDef, all.slice(1, 1 + auxCount)) : undefined;
-      let next = 1 + auxCount;
-      const grads = nums.map((n) => {
-        const def = flat[n][1];
-        const g = tree.unflatten(def, all.slice(next, next + def.numLeaves));
-        next += def.numLeaves;
-        return g;
-      });
-      return { value, aux, grads: typeof argnums === "number" ? grads[0] : grads };
-    } finally {
-      call(() => wasm.jaxprDispose(jaxpr));
-    }
-  } finally {
+  } catch (e) {
     for (const t of temps) t.dispose();
+    throw e;
+  }
+}
+
+function checkOptions(name: string, opts: object): void {
+  const unknown = Object.keys(opts).filter((k) => !["argnums", "hasAux"].includes(k));
+  if (unknown.length) throw new TypeError(`${name}: unknown option(s) ${unknown.join(", ")}`);
+}
+
+/** Splits flat output handles into the output and aux pytrees. */
+function splitOutputs(t: Traced, handles: ArrayLike<number>): [unknown, unknown] {
+  const all = globalThis.Array.from(handles, (h) => new Array(h));
+  const n = t.outDef.numLeaves;
+  const aux = t.auxDef ? tree.unflatten(t.auxDef, all.slice(n)) : undefined;
+  return [tree.unflatten(t.outDef, all.slice(0, n)), aux];
+}
+
+/** Runs `f`'s Jaxpr forward and backward in Rust: the value, aux, and gradients (pytrees). */
+function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unknown[]) {
+  checkOptions(name, opts);
+  const argnums = opts.argnums ?? 0;
+  const nums = typeof argnums === "number" ? [argnums] : argnums;
+  for (const n of nums) {
+    if (!Number.isInteger(n) || n < 0 || n >= args.length) {
+      throw new Error(`${name}: argnums ${n} is out of range for ${args.length} argument(s)`);
+    }
+  }
+  const t = traceToJaxpr(name, f, args, !!opts.hasAux, true);
+  try {
+    const wrt = nums.flatMap((n) =>
+      globalThis.Array.from({ length: t.argDefs[n].numLeaves }, (_, k) => t.starts[n] + k),
+    );
+    const res = call(() => wasm.valueAndGrad(t.jaxpr, t.handles, new Uint32Array(wrt)));
+    const outCount = 1 + (t.auxDef?.numLeaves ?? 0);
+    const [value, aux] = splitOutputs(t, res.subarray(0, outCount));
+    let next = outCount;
+    const grads = nums.map((n) => {
+      const def = t.argDefs[n];
+      const g = tree.unflatten(
+        def,
+        globalThis.Array.from(res.subarray(next, next + def.numLeaves), (h) => new Array(h)),
+      );
+      next += def.numLeaves;
+      return g;
+    });
+    return { value: value as Array, aux, grads: typeof argnums === "number" ? grads[0] : grads };
+  } finally {
+    call(() => wasm.jaxprDispose(t.jaxpr));
+    for (const a of t.temps) a.dispose();
   }
 }
 
@@ -188,4 +230,56 @@ export function valueAndGrad(f: GradFn, opts: GradOptions = {}): GradFn {
     const { value, aux, grads } = valueAndGradImpl("valueAndGrad", f, opts, args);
     return opts.hasAux ? [[value, aux], grads] : [value, grads];
   };
+}
+
+export type VjpFn = ((cotangents: unknown) => unknown[]) & {
+  dispose(): void;
+  [Symbol.dispose](): void;
+};
+
+/**
+ * `[out, vjpFn]` (with hasAux `[out, vjpFn, aux]`): `vjpFn(cotangents)` — a pytree shaped
+ * like `out` — returns the cotangents of all primals (a list of pytrees). The function holds
+ * the forward pass's residuals until disposed.
+ */
+export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = {}): unknown[] {
+  checkOptions("vjp", opts);
+  if (!globalThis.Array.isArray(primals))
+    throw new TypeError("vjp: primals must be a list of arguments");
+  const t = traceToJaxpr("vjp", f, primals, !!opts.hasAux, false);
+  let opened: Float64Array;
+  try {
+    opened = call(() => wasm.vjpBegin(t.jaxpr, t.handles));
+  } finally {
+    call(() => wasm.jaxprDispose(t.jaxpr));
+    for (const a of t.temps) a.dispose();
+  }
+  const id = opened[0];
+  const [out, aux] = splitOutputs(t, opened.subarray(1));
+  let disposed = false;
+  const fn = ((cotangents: unknown) => {
+    const [cts, def] = tree.flatten(cotangents as tree.JsTree<unknown>);
+    if (!def.equals(t.outDef))
+      throw new Error(`vjp: cotangents must have the output's structure ${t.outDef}, got ${def}`);
+    cts.forEach((c) => {
+      if (!(c instanceof Array)) throw new TypeError("vjp: every cotangent leaf must be an Array");
+    });
+    const handles = [
+      ...(cts as Array[]).map((c) => c._handle),
+      ...globalThis.Array(t.auxDef?.numLeaves ?? 0).fill(NaN),
+    ];
+    const res = call(() => wasm.vjpApply(id, new Float64Array(handles)));
+    const grads = globalThis.Array.from(res, (h) => new Array(h));
+    return t.argDefs.map((d, i) =>
+      tree.unflatten(d, grads.slice(t.starts[i], t.starts[i] + d.numLeaves)),
+    );
+  }) as VjpFn;
+  fn.dispose = () => {
+    call(() => wasm.vjpDispose(id));
+    disposed = true;
+  };
+  fn[Symbol.dispose] = () => {
+    if (!disposed) fn.dispose();
+  };
+  return opts.hasAux ? [out, fn, aux] : [out, fn];
 }

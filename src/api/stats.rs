@@ -17,7 +17,11 @@ fn set(target: &Object, key: &str, value: impl Into<JsValue>) {
 pub fn memory_stats() -> JsValue {
     let out = Object::new();
     set(&out, "liveArrays", handles::live() as f64);
-    set(&out, "liveJaxprs", super::trace::live() as f64);
+    set(
+        &out,
+        "liveJaxprs",
+        (super::trace::live() + super::trace::live_vjps()) as f64,
+    );
     set(
         &out,
         "wasmMemoryBytes",

@@ -133,3 +133,78 @@ pub fn value_and_grad(
     };
     run().map_err(js_error)
 }
+
+thread_local! {
+    static VJPS: RefCell<(u32, HashMap<u32, crate::transform::autodiff::Vjp>)> =
+        RefCell::new((1, HashMap::new()));
+}
+
+/// Runs Jaxpr `id` forward on `args`, keeping the residuals: returns the vjp handle followed
+/// by the output handles.
+#[wasm_bindgen(js_name = vjpBegin)]
+pub fn vjp_begin(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
+    let run = || -> Result<Vec<f64>> {
+        let closed = with_jaxpr("vjp", id, |c| c.clone())?;
+        let values = args
+            .iter()
+            .map(|&h| handles::get("vjp", h))
+            .collect::<Result<Vec<_>>>()?;
+        let (vjp, outs) = crate::transform::autodiff::Vjp::new(closed, &values)?;
+        let vid = VJPS.with(|v| {
+            let mut v = v.borrow_mut();
+            let id = v.0;
+            v.0 += 1;
+            v.1.insert(id, vjp);
+            id
+        });
+        let mut result = vec![vid as f64];
+        result.extend(outs.into_iter().map(handles::insert));
+        Ok(result)
+    };
+    run().map_err(js_error)
+}
+
+/// The input cotangents for output cotangents `cts` (NaN handle: zero).
+#[wasm_bindgen(js_name = vjpApply)]
+pub fn vjp_apply(vid: u32, cts: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
+    let run = || -> Result<Vec<f64>> {
+        let values = cts
+            .iter()
+            .map(|&h| {
+                if h.is_nan() {
+                    Ok(None)
+                } else {
+                    handles::get("vjp", h).map(Some)
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // The vjp is taken out while it runs (it binds operations), then put back.
+        let vjp = VJPS.with(|v| v.borrow_mut().1.remove(&vid));
+        let vjp = vjp.ok_or_else(|| Error::new("vjp", "the vjp function has been disposed"))?;
+        let grads = vjp.pull(&values);
+        VJPS.with(|v| v.borrow_mut().1.insert(vid, vjp));
+        Ok(grads?.into_iter().map(handles::insert).collect())
+    };
+    run().map_err(js_error)
+}
+
+/// Frees a vjp function's residuals.
+#[wasm_bindgen(js_name = vjpDispose)]
+pub fn vjp_dispose(vid: u32) -> std::result::Result<(), JsError> {
+    let removed = VJPS.with(|v| v.borrow_mut().1.remove(&vid));
+    match removed {
+        Some(vjp) => {
+            drop(vjp);
+            Ok(())
+        }
+        None => Err(js_error(Error::new(
+            "dispose",
+            "the vjp function has already been disposed",
+        ))),
+    }
+}
+
+/// Number of live vjp functions (for leak checks).
+pub fn live_vjps() -> usize {
+    VJPS.with(|v| v.borrow().1.len())
+}

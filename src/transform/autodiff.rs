@@ -37,12 +37,12 @@ impl Emit for Binder {
 }
 
 /// The forward pass: every variable's value.
-pub struct Forward<'a> {
-    closed: &'a ClosedJaxpr,
+pub struct Forward {
+    closed: ClosedJaxpr,
     env: HashMap<Var, Value>,
 }
 
-impl Forward<'_> {
+impl Forward {
     fn atom<'b>(&'b self, a: &'b Atom) -> Operand<'b> {
         match a {
             Atom::Var(v) => Operand::Value(&self.env[v]),
@@ -68,29 +68,34 @@ impl Forward<'_> {
 }
 
 /// Runs `closed` on `args`, keeping every intermediate value.
-pub fn forward<'a>(closed: &'a ClosedJaxpr, args: &[Value]) -> Result<Forward<'a>> {
-    let j = &closed.jaxpr;
-    if args.len() != j.in_binders.len() {
+pub fn forward(closed: ClosedJaxpr, args: &[Value]) -> Result<Forward> {
+    if args.len() != closed.jaxpr.in_binders.len() {
         return Err(Error::new(
             "grad",
             "internal error: argument count mismatch",
         ));
     }
-    let mut f = Forward {
-        closed,
-        env: HashMap::new(),
-    };
+    let mut env = HashMap::new();
+    let j = &closed.jaxpr;
     for (v, c) in j.const_binders.iter().zip(&closed.consts) {
-        f.env.insert(*v, c.clone());
+        env.insert(*v, c.clone());
     }
     for (v, a) in j.in_binders.iter().zip(args) {
-        f.env.insert(*v, a.clone());
+        env.insert(*v, a.clone());
     }
+    let mut f = Forward {
+        closed: ClosedJaxpr {
+            jaxpr: Default::default(),
+            consts: vec![],
+        },
+        env,
+    };
     for eqn in &j.eqns {
         let ops: Vec<Operand> = eqn.inputs.iter().map(|a| f.atom(a)).collect();
         let out = bind(eqn.primitive.clone(), &ops)?;
         f.env.insert(eqn.outputs[0], out);
     }
+    f.closed = closed;
     Ok(f)
 }
 
@@ -190,7 +195,7 @@ pub fn value_and_grad(
             ));
         }
     }
-    let f = forward(closed, args)?;
+    let f = forward(closed.clone(), args)?;
     let outs = f.outputs()?;
     let value = outs
         .first()
@@ -219,4 +224,56 @@ pub fn value_and_grad(
         });
     }
     Ok(result)
+}
+
+/// `vjp`: the forward pass is kept (with its residuals) until this is dropped; `pull` maps
+/// output cotangents to input cotangents any number of times.
+pub struct Vjp {
+    forward: Forward,
+}
+
+impl Vjp {
+    pub fn new(closed: ClosedJaxpr, args: &[Value]) -> Result<(Vjp, Vec<Value>)> {
+        let forward = forward(closed, args)?;
+        let outs = forward.outputs()?;
+        Ok((Vjp { forward }, outs))
+    }
+
+    /// Input cotangents for output cotangents `cts` (`None`: zero); zeros where no gradient
+    /// flows.
+    pub fn pull(&self, cts: &[Option<Value>]) -> Result<Vec<Value>> {
+        let j = &self.forward.closed.jaxpr;
+        if cts.len() != j.outs.len() {
+            return Err(Error::new(
+                "vjp",
+                format!("{} cotangents for {} outputs", cts.len(), j.outs.len()),
+            ));
+        }
+        for (i, (c, o)) in cts.iter().zip(self.forward.outputs()?).enumerate() {
+            if let Some(c) = c {
+                if c.aval().shape != o.aval().shape {
+                    return Err(Error::new(
+                        "vjp",
+                        format!(
+                            "cotangent {i} has shape {:?}, the output {:?}",
+                            c.aval().shape,
+                            o.aval().shape
+                        ),
+                    ));
+                }
+            }
+        }
+        let grads = backward(&self.forward, cts)?;
+        j.in_binders
+            .iter()
+            .zip(grads)
+            .map(|(v, g)| match g {
+                Some(g) => Ok(g),
+                None => {
+                    let x = &self.forward.env[v];
+                    zeros_like(x, x.aval().dtype)
+                }
+            })
+            .collect()
+    }
 }

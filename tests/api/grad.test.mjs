@@ -239,3 +239,38 @@ test("grad over pytrees: dict and list arguments, aux pytrees, tree helpers", ()
   value.dispose();
   x.dispose();
 });
+
+test("vjp: pytree outputs, reusable vjp function that owns its residuals, hasAux", () => {
+  const x = np.array([0.5, 2], { dtype: "float64", device: "cpu" });
+  const y = np.array([3, -1], { dtype: "float64", device: "cpu" });
+  const f = (a, b) => ({ prod: a.mul(b), sq: np.sum(a.mul(a)) });
+  const [out, vjpFn] = ox.vjp(f, [x, y]);
+  assert.deepEqual(out.prod.js(), [1.5, -2]);
+  assert.equal(out.sq.item(), 4.25);
+  const ct = {
+    prod: np.array([1, 10], { dtype: "float64", device: "cpu" }),
+    sq: np.array(2, { dtype: "float64", device: "cpu" }),
+  };
+  for (let round = 0; round < 2; round++) {
+    const [ga, gb] = vjpFn(ct);
+    // d/da: ct.prod * b + ct.sq * 2a; d/db: ct.prod * a.
+    assert.deepEqual(ga.js(), [3 + 2, -10 + 8]);
+    assert.deepEqual(gb.js(), [0.5, 20]);
+    ga.dispose();
+    gb.dispose();
+  }
+  assert.match(
+    errorMessage(() => vjpFn(ct.prod)).message,
+    /^vjp: cotangents must have the output's structure/,
+  );
+  vjpFn.dispose();
+  assert.match(errorMessage(() => vjpFn(ct)).message, /^vjp: the vjp function has been disposed/);
+  vjpFn[Symbol.dispose](); // never throws
+  const [o2, fn2, aux] = ox.vjp((a) => [np.sum(np.exp(a)), a.mul(3)], [x], { hasAux: true });
+  assert.deepEqual(aux.js(), [1.5, 6]);
+  const one = np.array(1, { dtype: "float64", device: "cpu" });
+  const [g2] = fn2(one);
+  assert.deepEqual(g2.js(), [Math.exp(0.5), Math.exp(2)]);
+  fn2.dispose();
+  for (const t of [out, ct, x, y, o2, aux, g2, one]) ox.tree.dispose(t);
+});
