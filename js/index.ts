@@ -20,6 +20,6 @@ export type { Device, InitOptions } from "./device.js";
 export { memoryStats } from "./stats.js";
 export { checkLeaks } from "./leaks.js";
 export type { LeakReport, SnapshotEntry } from "./leaks.js";
-export { makeJaxpr, ClosedJaxpr, grad, valueAndGrad, vjp } from "./transforms.js";
+export { makeJaxpr, ClosedJaxpr, grad, valueAndGrad, vjp, jvp } from "./transforms.js";
 export type { GradOptions, VjpFn } from "./transforms.js";
 export type { MemoryStats, DeviceStats } from "./stats.js";

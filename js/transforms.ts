@@ -283,3 +283,40 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
   };
   return opts.hasAux ? [out, fn, aux] : [out, fn];
 }
+
+/**
+ * `[primalsOut, tangentsOut]`: the outputs of `f` at `primals` and their directional
+ * derivatives along `tangents` (pytrees matching `primals`).
+ */
+export function jvp(
+  f: GradFn,
+  primals: unknown[],
+  tangents: unknown[],
+  opts: { hasAux?: boolean } = {},
+): unknown[] {
+  checkOptions("jvp", opts);
+  if (opts.hasAux) throw new Error("jvp: hasAux is not supported yet in oxjax");
+  if (!globalThis.Array.isArray(primals) || !globalThis.Array.isArray(tangents)) {
+    throw new TypeError("jvp: primals and tangents must be lists of arguments");
+  }
+  const [tanLeaves, tanDef] = tree.flatten(tangents as tree.JsTree<unknown>);
+  const primDef = tree.structure(primals as tree.JsTree<unknown>);
+  if (!tanDef.equals(primDef)) {
+    throw new Error(`jvp: tangents must have the primals' structure ${primDef}, got ${tanDef}`);
+  }
+  tanLeaves.forEach((t) => {
+    if (!(t instanceof Array)) throw new TypeError("jvp: every tangent leaf must be an Array");
+  });
+  const t = traceToJaxpr("jvp", f, primals, false, false);
+  try {
+    const tanHandles = new Float64Array((tanLeaves as Array[]).map((x) => x._handle));
+    const res = call(() => wasm.jvp(t.jaxpr, t.handles, tanHandles));
+    const n = t.outDef.numLeaves;
+    const [out] = splitOutputs(t, res.subarray(0, n));
+    const [tan] = splitOutputs(t, res.subarray(n));
+    return [out, tan];
+  } finally {
+    call(() => wasm.jaxprDispose(t.jaxpr));
+    for (const a of t.temps) a.dispose();
+  }
+}

@@ -12,6 +12,9 @@ const SLOT_BITS: f64 = 16_777_216.0; // 2^24
 struct Entry {
     value: Value,
     rc: u32,
+    /// The trace frame that was running when the handle was made: the handle is released when
+    /// that trace ends (traces own what is made inside them).
+    frame: Option<u64>,
 }
 
 struct Slot {
@@ -48,7 +51,12 @@ pub fn insert(value: Value) -> f64 {
     SLAB.with(|s| {
         let mut s = s.borrow_mut();
         s.live += 1;
-        let entry = Some(Entry { value, rc: 1 });
+        let frame = crate::transform::trace::top_frame();
+        let entry = Some(Entry {
+            value,
+            rc: 1,
+            frame,
+        });
         let slot = match s.free.pop() {
             Some(i) => {
                 s.slots[i].generation += 1;
@@ -122,18 +130,22 @@ pub fn dispose(handle: f64) -> Result<()> {
     Ok(())
 }
 
-/// Frees every handle to a tracer of `frame` (called when the trace ends): tracers are owned
-/// by their trace, so intermediate values need no `dispose()` in traced code, and a handle kept
-/// past the trace reports use-after-free instead of leaking.
+/// Frees every handle to a tracer of `frame`, and every handle made while `frame` was running
+/// (called when the trace ends): traces own what is made inside them, so traced code needs no
+/// `dispose()`, and a handle kept past the trace reports use-after-free instead of leaking.
 pub fn release_frame(frame: u64) {
     let freed = SLAB.with(|s| {
         let mut s = s.borrow_mut();
         let mut freed = Vec::new();
         for i in 0..s.slots.len() {
-            let of_frame = matches!(
-                &s.slots[i].entry,
-                Some(Entry { value: Value::Tracer(t), .. }) if t.frame == frame
-            );
+            let of_frame = match &s.slots[i].entry {
+                Some(Entry {
+                    value: Value::Tracer(t),
+                    ..
+                }) if t.frame == frame => true,
+                Some(Entry { frame: f, .. }) => *f == Some(frame),
+                None => false,
+            };
             if of_frame {
                 freed.push(s.slots[i].entry.take());
                 s.free.push(i);

@@ -208,3 +208,25 @@ pub fn vjp_dispose(vid: u32) -> std::result::Result<(), JsError> {
 pub fn live_vjps() -> usize {
     VJPS.with(|v| v.borrow().1.len())
 }
+
+/// Forward-mode derivative of Jaxpr `id` at `primals` along `tangents`: the output handles
+/// followed by the output tangents.
+#[wasm_bindgen]
+pub fn jvp(
+    id: u32,
+    primals: Vec<f64>,
+    tangents: Vec<f64>,
+) -> std::result::Result<Vec<f64>, JsError> {
+    let run = || -> Result<Vec<f64>> {
+        let closed = with_jaxpr("jvp", id, |c| c.clone())?;
+        let get = |hs: &[f64]| {
+            hs.iter()
+                .map(|&h| handles::get("jvp", h))
+                .collect::<Result<Vec<_>>>()
+        };
+        let (outs, tans) =
+            crate::transform::autodiff::jvp(closed, &get(&primals)?, &get(&tangents)?)?;
+        Ok(outs.into_iter().chain(tans).map(handles::insert).collect())
+    };
+    run().map_err(js_error)
+}

@@ -277,3 +277,94 @@ impl Vjp {
             .collect()
     }
 }
+
+/// Forward mode by transposing reverse mode: with `u` the output cotangents,
+/// `s(u) = Σᵢ ⟨vjp(u)ᵢ, tᵢ⟩ = ⟨u, J t⟩`, so `∂s/∂u = J t`. The backward pass is traced (in
+/// Rust) as a function of `u`, then differentiated. Returns the outputs and their tangents.
+pub fn jvp(
+    closed: ClosedJaxpr,
+    primals: &[Value],
+    tangents: &[Value],
+) -> Result<(Vec<Value>, Vec<Value>)> {
+    if primals.len() != tangents.len() {
+        return Err(Error::new(
+            "jvp",
+            "primals and tangents must have the same structure",
+        ));
+    }
+    for (i, (p, t)) in primals.iter().zip(tangents).enumerate() {
+        if p.aval().shape != t.aval().shape {
+            return Err(Error::new(
+                "jvp",
+                format!(
+                    "tangent {i} has shape {:?}, its primal {:?}",
+                    t.aval().shape,
+                    p.aval().shape
+                ),
+            ));
+        }
+    }
+    let fwd = forward(closed, primals)?;
+    let outs = fwd.outputs()?;
+    for o in &outs {
+        if !is_differentiable(o.aval()) {
+            return Err(Error::new(
+                "jvp",
+                format!("outputs must be float arrays, got {}", o.aval().describe()),
+            ));
+        }
+    }
+    let avals: Vec<Aval> = outs.iter().map(|o| o.aval().clone()).collect();
+    let (frame, us) = super::trace::begin(&avals);
+    let traced = (|| -> Result<Option<Value>> {
+        let us: Vec<Option<Value>> = us.into_iter().map(|u| Some(Value::Tracer(u))).collect();
+        let cts = backward(&fwd, &us)?;
+        let mut total: Option<Value> = None;
+        for ((ct, t), p) in cts.iter().zip(tangents).zip(primals) {
+            let (Some(ct), true) = (ct, is_differentiable(p.aval())) else {
+                continue;
+            };
+            let prod = bind(
+                Primitive::Binary(BinaryOp::Mul),
+                &[Operand::Value(ct), Operand::Value(t)],
+            )?;
+            let axes = (0..prod.aval().shape.len()).collect();
+            let s = bind(
+                Primitive::Reduce {
+                    op: ReduceOp::Sum,
+                    axes,
+                },
+                &[Operand::Value(&prod)],
+            )?;
+            total = Some(match total {
+                None => s,
+                Some(acc) => add(&acc, &s)?,
+            });
+        }
+        Ok(total)
+    })();
+    let total = match traced {
+        Ok(Some(t)) => t,
+        // No input reaches the outputs: their tangents are zero.
+        Ok(None) => {
+            super::trace::abort(frame);
+            let zeros = outs
+                .iter()
+                .map(|o| zeros_like(o, o.aval().dtype))
+                .collect::<Result<_>>()?;
+            return Ok((outs, zeros));
+        }
+        Err(e) => {
+            super::trace::abort(frame);
+            return Err(e);
+        }
+    };
+    let inner = super::trace::end("jvp", frame, &[total])?;
+    let seeds: Vec<Value> = outs
+        .iter()
+        .map(|o| zeros_like(o, o.aval().dtype))
+        .collect::<Result<_>>()?;
+    let argnums: Vec<usize> = (0..seeds.len()).collect();
+    let res = value_and_grad(&inner, &seeds, &argnums)?;
+    Ok((outs, res[1..].to_vec()))
+}

@@ -130,6 +130,11 @@ thread_local! {
     static NEXT_FRAME: RefCell<u64> = const { RefCell::new(1) };
 }
 
+/// The id of the innermost running trace, if any.
+pub fn top_frame() -> Option<u64> {
+    STACK.with(|s| s.borrow().last().map(|f| f.id))
+}
+
 /// Pushes a staging frame with one input variable per aval; returns its id and the tracers.
 pub fn begin(inputs: &[Aval]) -> (u64, Vec<Tracer>) {
     let id = NEXT_FRAME.with(|n| {

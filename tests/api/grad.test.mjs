@@ -274,3 +274,31 @@ test("vjp: pytree outputs, reusable vjp function that owns its residuals, hasAux
   fn2.dispose();
   for (const t of [out, ct, x, y, o2, aux, g2, one]) ox.tree.dispose(t);
 });
+
+test("jvp: directional derivatives over pytrees, by transposing the vjp", () => {
+  const f64 = (v) => np.array(v, { dtype: "float64", device: "cpu" });
+  const x = f64([0.5, -1]);
+  const y = f64([2, 3]);
+  const tx = f64([1, 0.5]);
+  const ty = f64([-1, 2]);
+  const f = (a, b) => ({ p: np.sin(a).mul(b), q: np.sum(a.mul(a)) });
+  const [out, tan] = ox.jvp(f, [x, y], [tx, ty]);
+  const xs = [0.5, -1];
+  const ys = [2, 3];
+  assert.deepEqual(
+    out.p.js(),
+    xs.map((v, i) => Math.sin(v) * ys[i]),
+  );
+  // d p = cos(a)·b·ta + sin(a)·tb;  d q = Σ 2a·ta
+  const dp = xs.map((v, i) => Math.cos(v) * ys[i] * [1, 0.5][i] + Math.sin(v) * [-1, 2][i]);
+  tan.p.js().forEach((v, i) => assert.ok(Math.abs(v - dp[i]) < 1e-12, `${v} vs ${dp[i]}`));
+  assert.ok(Math.abs(tan.q.item() - (2 * 0.5 * 1 + 2 * -1 * 0.5)) < 1e-12);
+  // An output that no input reaches has a zero tangent.
+  const [o2, t2] = ox.jvp(() => f64([7]), [x], [tx]);
+  assert.deepEqual(t2.js(), [0]);
+  assert.match(
+    errorMessage(() => ox.jvp(f, [x, y], [tx])).message,
+    /^jvp: tangents must have the primals' structure/,
+  );
+  for (const t of [out, tan, o2, t2, x, y, tx, ty]) ox.tree.dispose(t);
+});
