@@ -30,6 +30,21 @@ fn placement(function: &str, device: &str) -> crate::util::Result<(crate::core::
     }
 }
 
+/// Sizes given by JavaScript as numbers: each a non-negative integer within u32.
+fn to_shape(function: &str, shape: &[f64]) -> crate::util::Result<Vec<usize>> {
+    shape
+        .iter()
+        .map(|&d| {
+            if d.is_finite() && d >= 0.0 && d.fract() == 0.0 && d <= u32::MAX as f64 {
+                Ok(d as usize)
+            } else {
+                let problem = format!("invalid dimension {d} in shape {shape:?}");
+                Err(crate::util::Error::new(function, problem))
+            }
+        })
+        .collect()
+}
+
 /// An `Error` for JavaScript from an oxjax error.
 fn js_error(e: crate::util::Error) -> JsError {
     JsError::new(e.message())

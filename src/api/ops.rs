@@ -2,28 +2,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{convert, handles, js_error};
+use super::{convert, handles, js_error, to_shape};
 use crate::core::{DType, Device, Primitive};
 use crate::library::{self, ReduceKind};
 use crate::transform::trace::{self, Operand};
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
-
-fn to_shape(function: &str, shape: &[f64]) -> Result<Vec<usize>> {
-    shape
-        .iter()
-        .map(|&d| {
-            if d.is_finite() && d >= 0.0 && d.fract() == 0.0 && d <= u32::MAX as f64 {
-                Ok(d as usize)
-            } else {
-                Err(Error::new(
-                    function,
-                    format!("invalid dimension {d} in shape {shape:?}"),
-                ))
-            }
-        })
-        .collect()
-}
 
 /// A new array from little-endian element bytes.
 #[wasm_bindgen(js_name = arrayFromBytes)]

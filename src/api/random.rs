@@ -2,27 +2,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{handles, js_error, placement};
+use super::{handles, js_error, placement, to_shape};
 use crate::library::random;
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
 
 type JsResult<T> = std::result::Result<T, JsError>;
-
-fn shape(name: &str, s: &[f64]) -> Result<Vec<usize>> {
-    s.iter()
-        .map(|&d| {
-            if d.is_finite() && d >= 0.0 && d.fract() == 0.0 {
-                Ok(d as usize)
-            } else {
-                Err(Error::new(
-                    name,
-                    format!("invalid dimension {d} in shape {s:?}"),
-                ))
-            }
-        })
-        .collect()
-}
 
 /// A key from an integer seed: `[0, seed mod 2³²]` (JAX without x64).
 #[wasm_bindgen(js_name = randomKey)]
@@ -50,13 +35,13 @@ pub fn random_key(seed: f64, device: &str) -> JsResult<f64> {
 pub fn random(kind: &str, key: f64, dims: Vec<f64>, a: f64, b: f64) -> JsResult<f64> {
     let run = || -> Result<f64> {
         let k = handles::get(kind, key)?;
-        let s = shape(kind, &dims)?;
+        let s = to_shape(kind, &dims)?;
         let out = match kind {
             "bits" => random::bits(&k, &s)?,
             "uniform" => random::uniform(&k, &s, a, b)?,
             "normal" => random::normal(&k, &s)?,
             "bernoulli" => random::bernoulli(&k, a, &s)?,
-            "split" => random::split(&k, shape(kind, &[a])?[0])?,
+            "split" => random::split(&k, to_shape(kind, &[a])?[0])?,
             other => return Err(Error::new(other, "unknown random function")),
         };
         Ok(handles::insert(out))

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{handles, js_error};
+use super::{handles, js_error, to_shape};
 use crate::core::Primitive;
 use crate::library::{conv, shape};
 use crate::transform::trace::{bind, Operand};
@@ -21,19 +21,6 @@ fn unary(name: &str, h: f64, f: impl FnOnce(&Value) -> Result<Value>) -> JsResul
     run().map_err(js_error)
 }
 
-fn dims(name: &str, shape: &[f64]) -> Result<Vec<usize>> {
-    shape
-        .iter()
-        .map(|&d| {
-            if d.is_finite() && d >= 0.0 && d.fract() == 0.0 {
-                Ok(d as usize)
-            } else {
-                Err(Error::new(name, format!("invalid size {d} in {shape:?}")))
-            }
-        })
-        .collect()
-}
-
 #[wasm_bindgen]
 pub fn transpose(h: f64, perm: Option<Vec<i32>>) -> JsResult<f64> {
     unary("transpose", h, |x| {
@@ -44,7 +31,7 @@ pub fn transpose(h: f64, perm: Option<Vec<i32>>) -> JsResult<f64> {
 #[wasm_bindgen(js_name = broadcastTo)]
 pub fn broadcast_to(h: f64, to: Vec<f64>) -> JsResult<f64> {
     unary("broadcastTo", h, |x| {
-        shape::broadcast_to(x, dims("broadcastTo", &to)?)
+        shape::broadcast_to(x, to_shape("broadcastTo", &to)?)
     })
 }
 
@@ -79,16 +66,16 @@ pub fn swapaxes(h: f64, a: i32, b: i32) -> JsResult<f64> {
 
 #[wasm_bindgen]
 pub fn tile(h: f64, reps: Vec<f64>) -> JsResult<f64> {
-    unary("tile", h, |x| shape::tile(x, &dims("tile", &reps)?))
+    unary("tile", h, |x| shape::tile(x, &to_shape("tile", &reps)?))
 }
 
 /// Keeps `[starts[a], ends[a])` of each axis.
 #[wasm_bindgen]
 pub fn shrink(h: f64, starts: Vec<f64>, ends: Vec<f64>) -> JsResult<f64> {
     unary("slice", h, |x| {
-        let ranges = dims("slice", &starts)?
+        let ranges = to_shape("slice", &starts)?
             .into_iter()
-            .zip(dims("slice", &ends)?)
+            .zip(to_shape("slice", &ends)?)
             .collect();
         bind(Primitive::Shrink(ranges), &[Operand::Value(x)])
     })
@@ -98,9 +85,9 @@ pub fn shrink(h: f64, starts: Vec<f64>, ends: Vec<f64>) -> JsResult<f64> {
 #[wasm_bindgen]
 pub fn pad(h: f64, before: Vec<f64>, after: Vec<f64>) -> JsResult<f64> {
     unary("pad", h, |x| {
-        let widths = dims("pad", &before)?
+        let widths = to_shape("pad", &before)?
             .into_iter()
-            .zip(dims("pad", &after)?)
+            .zip(to_shape("pad", &after)?)
             .collect();
         bind(Primitive::Pad(widths), &[Operand::Value(x)])
     })
@@ -137,7 +124,7 @@ pub fn stack(hs: Vec<f64>, axis: i32) -> JsResult<f64> {
 pub fn split(h: f64, sections: Option<u32>, cuts: Vec<f64>, axis: i32) -> JsResult<Vec<f64>> {
     let run = || -> Result<Vec<f64>> {
         let x = handles::get("split", h)?;
-        let cuts = dims("split", &cuts)?;
+        let cuts = to_shape("split", &cuts)?;
         let parts = shape::split(&x, sections.map(|s| s as usize), &cuts, axis.into())?;
         Ok(parts.into_iter().map(handles::insert).collect())
     };
@@ -270,17 +257,17 @@ pub fn conv_general_dilated(
             if v.is_empty() {
                 Ok(None)
             } else {
-                dims(name, v).map(Some)
+                to_shape(name, v).map(Some)
             }
         };
         let out = conv::conv_general_dilated(
             &l,
             &r,
-            &dims(name, &strides)?,
+            &to_shape(name, &strides)?,
             &padding,
             opt(&lhs_dilation)?.as_deref(),
             opt(&rhs_dilation)?.as_deref(),
-            dims(name, &[groups])?[0],
+            to_shape(name, &[groups])?[0],
         )?;
         Ok(handles::insert(out))
     };

@@ -1,15 +1,12 @@
 //! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod.
 
+use super::emit::v;
 use super::shape::normalize_axis;
 use crate::core::ops::{BinaryOp, CompareOp, ReduceOp};
 use crate::core::{DType, Primitive};
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn v(x: &Value) -> Operand<'_> {
-    Operand::Value(x)
-}
 
 /// The first index of the maximum (`max`) or minimum along `axis` (flattened when `None`);
 /// NaN counts as the extreme, as in NumPy.

@@ -3,6 +3,8 @@
 
 use std::f64::consts::{LN_10, LN_2, PI};
 
+use super::emit::{bin as binary, cmp as compare, v as val};
+
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::transform::trace::{bind, Operand};
@@ -85,21 +87,9 @@ pub fn lookup(name: &str) -> Option<Composite> {
     })
 }
 
-fn val(v: &Value) -> Operand<'_> {
-    Operand::Value(v)
-}
-
 fn value_of<'a>(name: &str, o: &Operand<'a>) -> Result<&'a Value> {
     o.value()
         .ok_or_else(|| Error::new(name, "expected an array operand"))
-}
-
-fn binary(op: B, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Binary(op), &[a, b])
-}
-
-fn compare(op: C, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Compare(op), &[a, b])
 }
 
 fn add_const(x: Operand, c: f64) -> Result<Value> {

@@ -338,7 +338,7 @@ pub fn vjp<E: Emit>(
     })
 }
 
-/// The zero of `aval`'s float dtype (for cotangents that never received a contribution).
+/// Whether values of `aval` can be differentiated (float dtypes other than float16).
 pub fn is_differentiable(aval: &Aval) -> bool {
     aval.dtype.is_float() && aval.dtype != DType::Float16
 }
