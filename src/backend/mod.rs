@@ -15,7 +15,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::core::Device;
-use crate::kernel::Kernel;
+use crate::kernel::{DeviceLimits, Kernel};
 use crate::util::lru::CacheStats;
 use crate::util::Result;
 
@@ -51,6 +51,10 @@ pub trait Backend {
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId>;
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
     fn stats(&self) -> BackendStats;
+    /// What one kernel may bind on this device.
+    fn limits(&self) -> DeviceLimits {
+        DeviceLimits::UNBOUNDED
+    }
 }
 
 /// A future that is already resolved, for backends whose reads are synchronous.

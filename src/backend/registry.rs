@@ -147,3 +147,12 @@ pub fn stats(device: Device) -> Option<BackendStats> {
         r.backend("stats", device).ok().map(|b| b.stats())
     })
 }
+
+/// The per-kernel limits of `device` (unbounded when it is not initialized).
+pub fn limits(device: Device) -> crate::kernel::DeviceLimits {
+    REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        r.backend("limits", device)
+            .map_or(crate::kernel::DeviceLimits::UNBOUNDED, |b| b.limits())
+    })
+}

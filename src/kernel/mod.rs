@@ -6,10 +6,12 @@
 
 pub mod alu;
 pub mod index;
+pub mod limits;
 pub mod verify;
 pub mod view_index;
 
 pub use alu::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
+pub use limits::DeviceLimits;
 
 use crate::core::DType;
 

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use super::{Backend, BackendStats, BufferId, ExeId, ReadFuture};
 use crate::core::Device;
-use crate::kernel::Kernel;
+use crate::kernel::{DeviceLimits, Kernel};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -243,6 +243,13 @@ impl Backend for WebGpuBackend {
             live_bytes: self.buffers.values().map(|b| b.bytes).sum(),
             kernel_cache: self.kernel_ids.stats(),
             dispatches: self.dispatches,
+        }
+    }
+
+    fn limits(&self) -> DeviceLimits {
+        // One storage buffer of the limit is the kernel's output.
+        DeviceLimits {
+            max_kernel_inputs: self.max_storage_buffers.saturating_sub(1) as usize,
         }
     }
 }
