@@ -286,8 +286,44 @@ export class Array {
     return this.dataSync()[0];
   }
 
+  /** Waits until the array's pending work is done (here by reading it back); returns this. */
+  async blockUntilReady(): Promise<this> {
+    await this.data();
+    return this;
+  }
+
   toString(): string {
     return `Array:${this.dtype}[${this.shape.join(",")}]`;
+  }
+
+  /** A 0-d array converts to its number (`+x`, `x == 3`); other shapes throw. */
+  [Symbol.toPrimitive](hint: string): number | string {
+    if (hint === "string") return this.toString();
+    if (this.ndim !== 0) {
+      throw new TypeError(`${this}: only 0-d arrays convert to a number (use item() or data())`);
+    }
+    return this.item();
+  }
+
+  /** Iterates over axis 0, yielding new owned arrays (`const [a, b] = x`). */
+  *[Symbol.iterator](): Iterator<Array> {
+    const n = this.shape[0];
+    if (n === undefined) throw new TypeError("iteration over a 0-d array");
+    for (let i = 0; i < n; i++) yield this.slice(i);
+  }
+
+  /** WebGPU buffer access (jax-js's `gpuBuffer`); not in oxjax yet. */
+  gpuBuffer(): never {
+    throw new Error("gpuBuffer is not supported in oxjax yet");
+  }
+
+  gpuBufferSync(): never {
+    throw new Error("gpuBufferSync is not supported in oxjax yet");
+  }
+
+  /** Upstream's bit view as another dtype; not in oxjax yet. */
+  view(_dtype?: DType): never {
+    throw new Error("view is not supported in oxjax yet");
   }
 }
 

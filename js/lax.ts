@@ -1,6 +1,20 @@
-/** The `lax` namespace (first part): convolutions. Argument parsing only. */
+/** The `lax` namespace (first part): convolutions, erf, stopGradient. Argument parsing only. */
 import { call, wasm } from "./bridge.js";
-import { Array } from "./array.js";
+import { Array, type ArrayLike } from "./array.js";
+import { applyOp } from "./ops.js";
+
+export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
+export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
+
+/**
+ * The identity with a zero derivative. A concrete array (eager mode) comes back as the same
+ * object, as in jax-js; a tracer gets a `stop_gradient` equation.
+ */
+export function stopGradient(x: Array): Array {
+  if (!(x instanceof Array)) throw new TypeError(`stopGradient: expected an Array`);
+  if (call(() => wasm.device(x._handle)) !== undefined) return x;
+  return applyOp("stopGradient", "stop_gradient", [x]);
+}
 
 export type PaddingType = "VALID" | "SAME" | "SAME_LOWER" | [number, number][];
 
@@ -65,3 +79,5 @@ export function convWithGeneralPadding(
 ): Array {
   return convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation });
 }
+
+export * from "./lax-unsupported.js";

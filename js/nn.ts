@@ -68,3 +68,5 @@ export function oneHot(x: Array, numClasses: number): Array {
   check("oneHot", x);
   return new Array(call(() => wasm.oneHot(x._handle, numClasses)));
 }
+
+export * from "./nn-unsupported.js";

@@ -65,3 +65,5 @@ export function normal(k: Array, shape: number | number[] = []): Array {
 export function bernoulli(k: Array, p = 0.5, shape: number | number[] = []): Array {
   return draw("bernoulli", k, shape, p);
 }
+
+export * from "./random-unsupported.js";

@@ -1,9 +1,12 @@
 /** The `scipySpecial` namespace (first part): erf, erfc, erfinv, logit, logsumexp, softmax. */
 import { Array, type ArrayLike } from "./array.js";
 import { applyOp } from "./ops.js";
+import { notYet } from "./unsupported.js";
 
 export { logsumexp, softmax, logSoftmax } from "./nn.js";
 
 export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
 export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
 export const erfinv = (x: ArrayLike): Array => applyOp("erfinv", "erfinv", [x]);
+
+export const logit = notYet("logit");

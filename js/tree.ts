@@ -8,6 +8,32 @@ export type JsTree<T> = T | JsTree<T>[] | { [key: string]: JsTree<T> } | null | 
 
 type Kind = "leaf" | "list" | "dict" | "none";
 
+/** jax-js's node kinds (`JsTreeDef.nodeType`). */
+export enum NodeType {
+  Array = "Array",
+  Object = "Object",
+  Leaf = "Leaf",
+  None = "None",
+}
+
+const NODE_TYPES: Record<Kind, NodeType> = {
+  leaf: NodeType.Leaf,
+  list: NodeType.Array,
+  dict: NodeType.Object,
+  none: NodeType.None,
+};
+
+/** A pytree of the same structure with leaves of type `U`. */
+export type MapJsTree<T, U> = T extends Array
+  ? U
+  : T extends (infer E)[]
+    ? MapJsTree<E, U>[]
+    : T extends null | undefined
+      ? T
+      : T extends object
+        ? { [K in keyof T]: MapJsTree<T[K], U> }
+        : U;
+
 /** The shape of a pytree without its leaves. */
 export class JsTreeDef {
   /** @internal */
@@ -16,6 +42,10 @@ export class JsTreeDef {
     readonly children: JsTreeDef[] = [],
     readonly keys: string[] = [],
   ) {}
+
+  get nodeType(): NodeType {
+    return NODE_TYPES[this.kind];
+  }
 
   /** The number of leaves. */
   get numLeaves(): number {
@@ -117,7 +147,7 @@ export function map<T, U>(fn: (...xs: T[]) => U, tree: JsTree<T>, ...rest: JsTre
 
 /** Disposes every Array leaf (those still alive). */
 export function dispose(tree: JsTree<unknown>): void {
-  for (const l of leaves(tree)) if (l instanceof Array) l[Symbol.dispose]();
+  for (const l of new Set(leaves(tree))) if (l instanceof Array) l[Symbol.dispose]();
 }
 
 /** Wraps a pytree so `using` disposes its leaves. */
@@ -128,4 +158,25 @@ export function makeDisposable<T>(tree: T): T & Disposable {
     enumerable: false,
   });
   return target;
+}
+
+/** `.ref` on every Array leaf (one more owner each); a new container tree, same leaves. */
+export function ref<T>(tree: JsTree<T>): JsTree<T> {
+  return map((l: T) => (l instanceof Array ? (l.ref as T) : l), tree);
+}
+
+/** Reads every Array leaf (in parallel); other leaves are kept as they are. */
+export async function data(tree: JsTree<unknown>): Promise<JsTree<unknown>> {
+  const [ls, def] = flatten(tree);
+  const read = await Promise.all(ls.map((l) => (l instanceof Array ? l.data() : l)));
+  return unflatten(def, read);
+}
+
+/** `data`, then disposes every Array leaf once. */
+export async function consumeData(tree: JsTree<unknown>): Promise<JsTree<unknown>> {
+  try {
+    return await data(tree);
+  } finally {
+    dispose(tree);
+  }
 }

@@ -7,7 +7,15 @@ import { Array, type ArrayLike } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 import { type Device } from "../device.js";
 
-export { Array };
+export { Array, DType };
+export type { ArrayLike };
+export * as fft from "./fft.js";
+
+export const e = Math.E;
+export const pi = Math.PI;
+export const inf = Infinity;
+export const nan = NaN;
+export const eulerGamma = 0.5772156649015329;
 
 export const float32 = DType.Float32;
 export const int32 = DType.Int32;
@@ -129,3 +137,4 @@ export * from "./creation.js";
 export * from "./elementwise.js";
 export * from "./reductions.js";
 export * from "./shape.js";
+export * from "./unsupported.js";
