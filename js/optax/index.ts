@@ -1,7 +1,40 @@
 /**
- * `oxjax/optax`: optimisers over pytrees (issue "The whole jax-js API"). The sub-path export
- * exists from the first release so import maps and bundlers can resolve it; the optimisers
- * themselves arrive with the transformations they need (`grad`), and nothing is exported
- * before it works.
+ * `oxjax/optax`: optax's optimisers over pytrees, non-consuming (API.md sections 10 and 11
+ * item 12). Transforms are thin compositions of numpy calls; Adam's bias correction is computed
+ * from the count array in the graph, so optimisers work under jit and inside scan bodies.
  */
-export {};
+export {
+  applyUpdates,
+  chain,
+  identity,
+  setToZero,
+  type GradientTransformation,
+  type OptState,
+  type Schedule,
+  type ScalarOrSchedule,
+} from "./base.js";
+export {
+  addDecayedWeights,
+  clipByGlobalNorm,
+  scale,
+  scaleByAdam,
+  scaleByLearningRate,
+  scaleBySchedule,
+  trace,
+  type AddDecayedWeightsOptions,
+  type MaskFn,
+  type ScaleByAdamOptions,
+  type TraceOptions,
+} from "./transform.js";
+export { adam, adamw, sgd, type AdamWOptions, type SgdOptions } from "./alias.js";
+export { l2Loss, squaredError } from "./losses.js";
+export {
+  treeBiasCorrection,
+  treeMax,
+  treeNorm,
+  treeOnesLike,
+  treeSum,
+  treeUpdateMoment,
+  treeZerosLike,
+  type NormOrd,
+} from "./tree-utils.js";

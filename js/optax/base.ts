@@ -1,0 +1,92 @@
+/**
+ * optax's core: the `GradientTransformation` interface, `identity`, `setToZero`, `chain` and
+ * `applyUpdates`, with the fork's non-consuming rules (API.md section 11 item 12): updates and
+ * params are never consumed; stateful transforms dispose the previous state's arrays.
+ */
+import { Array } from "../array.js";
+import * as np from "../numpy/index.js";
+import * as tree from "../tree.js";
+import type { JsTree } from "../tree.js";
+
+/** The optimiser state: a pytree of arrays whose structure depends on the transform. */
+export type OptState = JsTree<Array>;
+
+/** `init` makes the state; `update` returns the transformed updates and the new state. */
+export interface GradientTransformation {
+  init<Params extends JsTree<Array>>(params: Params): OptState;
+  update<Params extends JsTree<Array>>(
+    updates: Params,
+    state: OptState,
+    params?: Params,
+  ): [Params, OptState];
+}
+
+/** A step-size schedule: the step count to a number. */
+export type Schedule = (count: number) => number;
+export type ScalarOrSchedule = number | Schedule;
+
+/** The state of stateless transforms. */
+export function initEmptyState(_params: JsTree<Array>): OptState {
+  return [];
+}
+
+/** Leaves updates and state untouched (the same objects come back). */
+export function identity(): GradientTransformation {
+  return {
+    init: initEmptyState,
+    update: (updates, state) => [updates, state],
+  };
+}
+
+/** Maps every update to zero. */
+export function setToZero(): GradientTransformation {
+  return {
+    init: initEmptyState,
+    update(updates, state) {
+      return [tree.map((g: Array) => np.zerosLike(g), updates) as typeof updates, state];
+    },
+  };
+}
+
+/** `params + updates`, leafwise; neither input is consumed. */
+export function applyUpdates<Params extends JsTree<Array>>(
+  params: Params,
+  updates: Params,
+): Params {
+  return tree.map((p: Array, u: Array) => p.add(u), params, updates) as Params;
+}
+
+/** Disposes the leaves of `tree` that are in neither `keepA` nor `keepB`. */
+function disposeExcept(t: JsTree<Array>, keepA: JsTree<Array>, keepB: JsTree<Array>): void {
+  const keep = new Set([...tree.leaves(keepA), ...tree.leaves(keepB)]);
+  for (const l of new Set(tree.leaves(t))) {
+    if (l instanceof Array && !keep.has(l)) l[Symbol.dispose]();
+  }
+}
+
+/** Applies `transforms` in order; the state is the list of their states. */
+export function chain(...transforms: GradientTransformation[]): GradientTransformation {
+  return {
+    init(params) {
+      return transforms.map((t) => t.init(params));
+    },
+    update(updates, state, params) {
+      if (!globalThis.Array.isArray(state) || state.length !== transforms.length) {
+        throw new Error(
+          `chain: expected a list of ${transforms.length} states (from init), got ${state}`,
+        );
+      }
+      const original = updates;
+      const newState: OptState[] = [];
+      let current = updates;
+      for (let i = 0; i < transforms.length; i++) {
+        const [next, s] = transforms[i].update(current, state[i], params);
+        // Intermediate updates are ours to free, never the caller's (nor ones passed through).
+        if (current !== original) disposeExcept(current, next, original);
+        current = next;
+        newState.push(s);
+      }
+      return [current, newState];
+    },
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * optax's gradient transformations: scaling, Adam's moments, momentum traces, clipping and
+ * weight decay. Stateful ones dispose the previous state's arrays when they build the new one
+ * (the fork's rule; under jit that is a no-op on tracers).
+ */
+import { Array } from "../array.js";
+import { DType } from "../dtype.js";
+import * as np from "../numpy/index.js";
+import * as tree from "../tree.js";
+import type { JsTree } from "../tree.js";
+import {
+  identity,
+  initEmptyState,
+  type GradientTransformation,
+  type ScalarOrSchedule,
+  type Schedule,
+} from "./base.js";
+import {
+  freeing,
+  treeBiasCorrection,
+  treeNorm,
+  treeUpdateMoment,
+  treeZerosLike,
+} from "./tree-utils.js";
+
+const u32 = (x: number): Array => np.array(x, { dtype: DType.Uint32 });
+
+/** `a + c·b`, leafwise (a new tree). */
+function addScaled(a: JsTree<Array>, b: JsTree<Array>, c: number): JsTree<Array> {
+  return tree.map(
+    (x: Array, y: Array) => {
+      const cy = y.mul(c);
+      return freeing([cy], () => x.add(cy));
+    },
+    a,
+    b,
+  );
+}
+
+export interface ScaleByAdamOptions {
+  b1?: number;
+  b2?: number;
+  eps?: number;
+  epsRoot?: number;
+  nesterov?: boolean;
+}
+
+/** Adam's rescaling: bias-corrected first moment over the root of the second. */
+export function scaleByAdam({
+  b1 = 0.9,
+  b2 = 0.999,
+  eps = 1e-8,
+  epsRoot = 0,
+  nesterov = false,
+}: ScaleByAdamOptions = {}): GradientTransformation {
+  return {
+    init(params) {
+      return { count: u32(0), mu: treeZerosLike(params), nu: treeZerosLike(params) };
+    },
+    update(updates, state) {
+      const old = state as { count: Array; mu: JsTree<Array>; nu: JsTree<Array> };
+      const mu = treeUpdateMoment(updates, old.mu, b1, 1);
+      const nu = treeUpdateMoment(updates, old.nu, b2, 2);
+      const count = old.count.add(1);
+      tree.dispose([old.mu, old.nu, old.count]);
+      let muHat: JsTree<Array>;
+      if (nesterov) {
+        const next = count.add(1);
+        const muBc = freeing([next], () => treeBiasCorrection(mu, b1, next));
+        const gBc = treeBiasCorrection(updates, b1, count);
+        muHat = tree.map(
+          (m: Array, g: Array) => {
+            const a = m.mul(b1);
+            const b = g.mul(1 - b1);
+            return freeing([a, b], () => a.add(b));
+          },
+          muBc,
+          gBc,
+        );
+        tree.dispose([muBc, gBc]);
+      } else {
+        muHat = treeBiasCorrection(mu, b1, count);
+      }
+      const nuHat = treeBiasCorrection(nu, b2, count);
+      const out = tree.map(
+        (m: Array, v: Array) => {
+          const ve = v.add(epsRoot);
+          const root = freeing([ve], () => np.sqrt(ve));
+          const den = freeing([root], () => root.add(eps));
+          return freeing([den], () => m.div(den));
+        },
+        muHat,
+        nuHat,
+      );
+      tree.dispose([muHat, nuHat]);
+      return [out as typeof updates, { count, mu, nu }];
+    },
+  };
+}
+
+/** Multiplies updates by a constant. */
+export function scale(stepSize: number): GradientTransformation {
+  return {
+    init: initEmptyState,
+    update(updates, state) {
+      return [tree.map((g: Array) => g.mul(stepSize), updates) as typeof updates, state];
+    },
+  };
+}
+
+/** Multiplies updates by `stepSizeFn(count)`; reads the count back, so eager only. */
+export function scaleBySchedule(stepSizeFn: Schedule): GradientTransformation {
+  return {
+    init: () => ({ count: u32(0) }),
+    update(updates, state) {
+      const { count } = state as { count: Array };
+      const n = count.item();
+      count.dispose();
+      const step = stepSizeFn(n);
+      return [
+        tree.map((g: Array) => g.mul(step), updates) as typeof updates,
+        { count: u32(n + 1) },
+      ];
+    },
+  };
+}
+
+/** Multiplies by −learningRate (descent); a schedule is evaluated per step. */
+export function scaleByLearningRate(
+  learningRate: ScalarOrSchedule,
+  flipSign = true,
+): GradientTransformation {
+  if (learningRate === undefined) return identity();
+  const m = flipSign ? -1 : 1;
+  if (typeof learningRate === "function") {
+    return scaleBySchedule((count) => m * learningRate(count));
+  }
+  return scale(m * learningRate);
+}
+
+/** Scales all updates down so that their global norm is at most `maxNorm`. */
+export function clipByGlobalNorm(maxNorm: number): GradientTransformation {
+  return {
+    init: initEmptyState,
+    update(updates, state) {
+      const norm = treeNorm(updates);
+      const small = np.less(norm, maxNorm);
+      const out = freeing([norm, small], () =>
+        tree.map((g: Array) => {
+          const scaled = g.div(norm);
+          const clipped = freeing([scaled], () => scaled.mul(maxNorm));
+          return freeing([clipped], () => np.where(small, g, clipped));
+        }, updates),
+      );
+      return [out as typeof updates, state];
+    },
+  };
+}
+
+export type MaskFn = (tree: JsTree<Array>) => JsTree<Array>;
+
+export interface AddDecayedWeightsOptions {
+  weightDecay?: ScalarOrSchedule;
+  mask?: JsTree<Array> | MaskFn | null;
+}
+
+/** Adds `weightDecay · params` (optionally masked) to the updates; needs `params`. */
+export function addDecayedWeights({
+  weightDecay = 0,
+  mask = null,
+}: AddDecayedWeightsOptions = {}): GradientTransformation {
+  const schedule = typeof weightDecay === "function" ? weightDecay : null;
+  return {
+    init: () => (schedule ? { count: u32(0) } : []),
+    update(updates, state, params) {
+      if (!params) throw new Error("addDecayedWeights: requires params in update()");
+      let decay = weightDecay as number;
+      let newState = state;
+      if (schedule) {
+        const { count } = state as { count: Array };
+        const n = count.item();
+        count.dispose();
+        decay = schedule(n);
+        newState = { count: u32(n + 1) };
+      }
+      if (decay === 0) return [updates, newState];
+      let decayed: JsTree<Array>;
+      if (mask) {
+        const maskTree = typeof mask === "function" ? mask(updates) : mask;
+        decayed = tree.map(
+          (p: Array, m: Array) => {
+            const pm = p.mul(m);
+            return freeing([pm], () => pm.mul(decay));
+          },
+          params,
+          maskTree,
+        );
+        if (typeof mask === "function") tree.dispose(maskTree);
+      } else {
+        decayed = tree.map((p: Array) => p.mul(decay), params);
+      }
+      const out = tree.map((g: Array, d: Array) => g.add(d), updates, decayed);
+      tree.dispose(decayed);
+      return [out as typeof updates, newState];
+    },
+  };
+}
+
+export interface TraceOptions {
+  decay?: number;
+  nesterov?: boolean;
+}
+
+/** Momentum: `trace = g + decay·trace`; updates are the trace (or `g + decay·trace`). */
+export function trace({
+  decay = 0.9,
+  nesterov = false,
+}: TraceOptions = {}): GradientTransformation {
+  return {
+    init: (params) => ({ trace: treeZerosLike(params) }),
+    update(updates, state) {
+      const { trace: prev } = state as { trace: JsTree<Array> };
+      const next = addScaled(updates, prev, decay);
+      tree.dispose(prev);
+      const out = nesterov ? addScaled(updates, next, decay) : tree.ref(next);
+      return [out as typeof updates, { trace: next }];
+    },
+  };
+}
