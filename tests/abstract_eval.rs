@@ -3,7 +3,7 @@
 
 use oxjax::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use oxjax::core::{Aval, DType, Primitive};
-use oxjax::rules::abstract_eval;
+use oxjax::rules::{abstract_eval, abstract_eval_multi};
 use oxjax::transform::trace::{self, Operand, Value};
 
 fn a(shape: &[usize], dtype: DType) -> Aval {
@@ -283,13 +283,15 @@ fn traced_jaxprs_typecheck_against_the_rules() {
     let closed = trace::end("test", frame, &[m]).unwrap();
     closed
         .jaxpr
-        .typecheck(&|p, ins| abstract_eval(p, ins))
+        .typecheck(&|p, ins| abstract_eval_multi(p, ins))
         .unwrap();
     assert_eq!(closed.jaxpr.eqns.len(), 4);
     // A corrupted Jaxpr is caught.
     let mut bad = closed.jaxpr.clone();
     bad.avals[bad.eqns[0].outputs[0].0 as usize] = a(&[9], Float32);
-    let msg = bad.typecheck(&|p, ins| abstract_eval(p, ins)).unwrap_err();
+    let msg = bad
+        .typecheck(&|p, ins| abstract_eval_multi(p, ins))
+        .unwrap_err();
     assert!(
         msg.message()
             .starts_with("jaxpr typecheck: c = add has aval"),

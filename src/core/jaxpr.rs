@@ -1,6 +1,7 @@
 //! Jaxprs: programs in A-normal form. Variables are numbered; each equation applies one
-//! primitive to atoms (variables or literals) and binds new variables. The printer follows
-//! JAX's format: `{ lambda consts ; inputs . let eqns in ( outs ) }`.
+//! primitive to atoms (variables or literals) and binds one or more new variables (a
+//! multi-output equation prints as `a:f32[] b:i32[2] = prim c d`). The printer follows JAX's
+//! format: `{ lambda consts ; inputs . let eqns in ( outs ) }`.
 
 use std::fmt::{self, Write};
 
@@ -26,6 +27,10 @@ pub struct Eqn {
     pub outputs: Vec<Var>,
 }
 
+/// The output avals of a primitive applied to operands of the given avals (one per output):
+/// what `Jaxpr::typecheck` checks against (`rules::abstract_eval_multi`).
+pub type AbstractEval<'a> = dyn Fn(&Primitive, &[&Aval]) -> Result<Vec<Aval>> + 'a;
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Jaxpr {
     /// The aval of every variable, indexed by `Var.0`.
@@ -46,11 +51,9 @@ impl Jaxpr {
     }
 
     /// Checks that every variable is bound once before use and that each equation's output
-    /// avals are what `abstract_eval` says they should be.
-    pub fn typecheck(
-        &self,
-        abstract_eval: &dyn Fn(&Primitive, &[&Aval]) -> Result<Aval>,
-    ) -> Result<()> {
+    /// avals (one per output; several for multi-output primitives) are what `abstract_eval`
+    /// says they should be (`rules::abstract_eval_multi`).
+    pub fn typecheck(&self, abstract_eval: &AbstractEval<'_>) -> Result<()> {
         let fail = |what: String| Err(Error::new("jaxpr typecheck", what));
         let mut bound = vec![false; self.avals.len()];
         let bind = |v: Var, bound: &mut Vec<bool>| -> Result<()> {
@@ -80,19 +83,26 @@ impl Jaxpr {
             }
             let ins: Vec<&Aval> = eqn.inputs.iter().map(|a| self.aval(a)).collect();
             let want = abstract_eval(&eqn.primitive, &ins)?;
-            let [out] = eqn.outputs.as_slice() else {
-                return fail(format!("{} must bind one output", eqn.primitive.name()));
-            };
-            if self.avals[out.0 as usize] != want {
+            if eqn.outputs.len() != want.len() {
                 return fail(format!(
-                    "{} = {} has aval {:?}, expected {:?}",
-                    name(*out),
+                    "{} binds {} output(s), expected {}",
                     eqn.primitive.name(),
-                    self.avals[out.0 as usize],
-                    want
+                    eqn.outputs.len(),
+                    want.len()
                 ));
             }
-            bind(*out, &mut bound)?;
+            for (out, want) in eqn.outputs.iter().zip(&want) {
+                if &self.avals[out.0 as usize] != want {
+                    return fail(format!(
+                        "{} = {} has aval {:?}, expected {:?}",
+                        name(*out),
+                        eqn.primitive.name(),
+                        self.avals[out.0 as usize],
+                        want
+                    ));
+                }
+                bind(*out, &mut bound)?;
+            }
         }
         for a in &self.outs {
             check_use(a, &bound)?;
@@ -187,5 +197,38 @@ mod tests {
     fn names_follow_jax() {
         let names: Vec<String> = [0, 1, 25, 26, 27, 701, 702].map(|i| name(Var(i))).to_vec();
         assert_eq!(names, ["a", "b", "z", "ba", "bb", "baz", "bba"]);
+    }
+
+    /// A two-output equation (rules stand-in: `matmul` "returns" an f32 scalar and an i32[2]).
+    #[test]
+    fn multi_output_equations_print_and_typecheck() {
+        let f = Aval::new(vec![], DType::Float32);
+        let i = Aval::new(vec![2], DType::Int32);
+        let j = Jaxpr {
+            avals: vec![f.clone(), f.clone(), i.clone()],
+            const_binders: vec![],
+            in_binders: vec![Var(0)],
+            eqns: vec![Eqn {
+                primitive: Primitive::Matmul,
+                inputs: vec![Atom::Var(Var(0))],
+                outputs: vec![Var(1), Var(2)],
+            }],
+            outs: vec![Atom::Var(Var(2)), Atom::Var(Var(1))],
+        };
+        assert_eq!(
+            j.to_string(),
+            "{ lambda a:f32[]. let\n    b:f32[] c:i32[2] = matmul a\n  in ( c, b ) }"
+        );
+        let rule = |_: &Primitive, _: &[&Aval]| Ok(vec![f.clone(), i.clone()]);
+        j.typecheck(&rule).unwrap();
+        let one = |_: &Primitive, _: &[&Aval]| Ok(vec![f.clone()]);
+        let e = j.typecheck(&one).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "jaxpr typecheck: matmul binds 2 output(s), expected 1"
+        );
+        let swapped = |_: &Primitive, _: &[&Aval]| Ok(vec![i.clone(), f.clone()]);
+        let e = j.typecheck(&swapped).unwrap_err();
+        assert!(e.message().contains("b = matmul has aval"), "{e}");
     }
 }

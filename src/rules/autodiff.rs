@@ -338,6 +338,19 @@ pub fn vjp<E: Emit>(
     })
 }
 
+/// The input cotangents of a multi-output `prim` applied to `ins` giving `outs`, for output
+/// cotangents `gs` (one per output, `None`: zero, at least one `Some`). Multi-output
+/// primitives add their arm here (scan's rule lives in `transform`, as it traces its body).
+pub fn vjp_multi<E: Emit>(
+    _e: &mut E,
+    prim: &Primitive,
+    _ins: &[E::V],
+    _outs: &[E::V],
+    _gs: &[Option<E::V>],
+) -> Result<Vec<Option<E::V>>> {
+    Err(not_differentiable(prim))
+}
+
 /// Whether values of `aval` can be differentiated (float dtypes other than float16).
 pub fn is_differentiable(aval: &Aval) -> bool {
     aval.dtype.is_float() && aval.dtype != DType::Float16

@@ -13,6 +13,12 @@ pub enum Arg<'a, V> {
 
 pub trait Emit {
     type V: Clone;
+    /// Emits a single-output operation.
     fn bind(&mut self, prim: Primitive, ins: &[Arg<'_, Self::V>]) -> Result<Self::V>;
+    /// Emits an operation and returns all its outputs. The default serves emitters that only
+    /// handle single-output primitives.
+    fn bind_multi(&mut self, prim: Primitive, ins: &[Arg<'_, Self::V>]) -> Result<Vec<Self::V>> {
+        Ok(vec![self.bind(prim, ins)?])
+    }
     fn aval(&self, v: &Self::V) -> Aval;
 }

@@ -60,7 +60,14 @@ pub fn family(prim: &Primitive) -> Family {
     }
 }
 
-/// Shape and dtype of a primitive's output, or an error naming the problem.
+/// Shape and dtype of every output of a primitive (one for most; several for multi-output
+/// primitives, whose arms go here), or an error naming the problem. Interpreters and
+/// `Jaxpr::typecheck` use this; [`abstract_eval`] is the single-output shorthand.
+pub fn abstract_eval_multi(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
+    Ok(vec![abstract_eval(prim, inputs)?])
+}
+
+/// Shape and dtype of a single-output primitive's output, or an error naming the problem.
 pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
     match (family(prim), prim) {
         (Family::Elementwise, _) => elementwise::abstract_eval(prim, inputs),

@@ -6,11 +6,11 @@
 
 use std::collections::HashMap;
 
-use super::trace::{bind, ClosedJaxpr, Operand, Value};
+use super::trace::{bind, bind_multi, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Var};
 use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::core::{Aval, DType, Primitive};
-use crate::rules::autodiff::{is_differentiable, vjp};
+use crate::rules::autodiff::{is_differentiable, vjp, vjp_multi};
 use crate::rules::emit::{Arg, Emit};
 use crate::util::{Error, Result};
 
@@ -29,6 +29,17 @@ impl Emit for Binder {
             })
             .collect();
         bind(prim, &ops)
+    }
+
+    fn bind_multi(&mut self, prim: Primitive, ins: &[Arg<'_, Value>]) -> Result<Vec<Value>> {
+        let ops: Vec<Operand> = ins
+            .iter()
+            .map(|a| match a {
+                Arg::V(v) => Operand::Value(v),
+                Arg::Lit(x) => Operand::Literal(*x),
+            })
+            .collect();
+        bind_multi(prim, &ops)
     }
 
     fn aval(&self, v: &Value) -> Aval {
@@ -92,8 +103,10 @@ pub fn forward(closed: ClosedJaxpr, args: &[Value]) -> Result<Forward> {
     };
     for eqn in &j.eqns {
         let ops: Vec<Operand> = eqn.inputs.iter().map(|a| f.atom(a)).collect();
-        let out = bind(eqn.primitive.clone(), &ops)?;
-        f.env.insert(eqn.outputs[0], out);
+        let outs = bind_multi(eqn.primitive.clone(), &ops)?;
+        for (v, out) in eqn.outputs.iter().zip(outs) {
+            f.env.insert(*v, out);
+        }
     }
     f.closed = closed;
     Ok(f)
@@ -126,19 +139,24 @@ pub fn backward(f: &Forward, out_cts: &[Option<Value>]) -> Result<Vec<Option<Val
     }
     let mut emit = Binder;
     for eqn in j.eqns.iter().rev() {
-        let Some(g) = cts.remove(&eqn.outputs[0]) else {
+        // One cotangent per output (`None`: zero); nothing flows back when all are zero.
+        let gs: Vec<Option<Value>> = eqn.outputs.iter().map(|v| cts.remove(v)).collect();
+        if gs.iter().all(Option::is_none) {
             continue;
-        };
-        let out = &f.env[&eqn.outputs[0]];
+        }
+        let outs: Vec<Value> = eqn.outputs.iter().map(|v| f.env[v].clone()).collect();
         let ins: Vec<Value> = eqn
             .inputs
             .iter()
             .map(|a| match a {
                 Atom::Var(v) => Ok(f.env[v].clone()),
-                Atom::Literal(x, aval) => literal_value(*x, aval, out),
+                Atom::Literal(x, aval) => literal_value(*x, aval, &outs[0]),
             })
             .collect::<Result<_>>()?;
-        let grads = vjp(&mut emit, &eqn.primitive, &ins, out, &g)?;
+        let grads = match (outs.as_slice(), gs.as_slice()) {
+            ([out], [Some(g)]) => vjp(&mut emit, &eqn.primitive, &ins, out, g)?,
+            _ => vjp_multi(&mut emit, &eqn.primitive, &ins, &outs, &gs)?,
+        };
         for (a, gi) in eqn.inputs.iter().zip(grads) {
             if let (Atom::Var(v), Some(gi)) = (a, gi) {
                 accumulate(&mut cts, *v, gi)?;

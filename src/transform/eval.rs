@@ -1,6 +1,11 @@
-//! Eager evaluation: one primitive applied to concrete arrays, as a one-equation program.
+//! Eager evaluation: one primitive applied to concrete arrays, as a one-equation program
+//! ([`apply`], or [`apply_multi`] for primitives with several outputs), and [`eval_jaxpr`], which
+//! runs a whole Jaxpr equation by equation on concrete arrays whatever traces are open.
+
+use std::collections::HashMap;
 
 use crate::backend::registry;
+use crate::core::jaxpr::{Atom, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device, Primitive};
 use crate::kernel::{view_index, Kernel};
@@ -33,6 +38,60 @@ fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
     Ok(inputs
         .first()
         .map_or_else(registry::default_device, |v| v.device))
+}
+
+/// Applies `prim` to `inputs` and returns all its outputs (multi-output primitives have their
+/// arms here; the others are [`apply`]).
+pub fn apply_multi(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
+    Ok(vec![apply(prim, inputs)?])
+}
+
+/// Runs `jaxpr` on concrete `consts` and `args` (one per const and in binder) and returns its
+/// outputs. Every equation runs eagerly through [`apply_multi`], even while a trace is open
+/// (this never records anything). Literal operands become weak scalars on the device of the
+/// equation's first array operand.
+pub fn eval_jaxpr(
+    jaxpr: &Jaxpr,
+    consts: &[ArrayValue],
+    args: &[ArrayValue],
+) -> Result<Vec<ArrayValue>> {
+    if consts.len() != jaxpr.const_binders.len() || args.len() != jaxpr.in_binders.len() {
+        return Err(Error::new(
+            "eval_jaxpr",
+            "internal error: argument count mismatch",
+        ));
+    }
+    let mut env: HashMap<Var, ArrayValue> = HashMap::new();
+    let binders = jaxpr.const_binders.iter().chain(&jaxpr.in_binders);
+    for (v, x) in binders.zip(consts.iter().chain(args)) {
+        env.insert(*v, x.clone());
+    }
+    let read = |env: &HashMap<Var, ArrayValue>, a: &Atom, device: Device| match a {
+        Atom::Var(v) => Ok(env[v].clone()),
+        Atom::Literal(x, aval) => ArrayValue::weak_scalar("eval_jaxpr", *x, aval.dtype, device),
+    };
+    for eqn in &jaxpr.eqns {
+        let device = eqn
+            .inputs
+            .iter()
+            .find_map(|a| match a {
+                Atom::Var(v) => Some(env[v].device),
+                Atom::Literal(..) => None,
+            })
+            .unwrap_or_else(registry::default_device);
+        let ins = eqn
+            .inputs
+            .iter()
+            .map(|a| read(&env, a, device))
+            .collect::<Result<Vec<_>>>()?;
+        let refs: Vec<&ArrayValue> = ins.iter().collect();
+        let outs = apply_multi(&eqn.primitive, &refs)?;
+        for (v, o) in eqn.outputs.iter().zip(outs) {
+            env.insert(*v, o);
+        }
+    }
+    let device = registry::default_device();
+    jaxpr.outs.iter().map(|a| read(&env, a, device)).collect()
 }
 
 /// Applies `prim` to `inputs` on their device and returns the new array.

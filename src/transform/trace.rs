@@ -1,7 +1,8 @@
 //! The trace stack (DESIGN.md decision 1). TypeScript brackets a traced function: [`begin`]
 //! pushes a staging frame and returns tracers for its inputs, the user's function runs in JS
-//! and every operation on a tracer is recorded by [`bind`], then [`end`] pops the frame and
-//! returns the closed Jaxpr. Rust never calls into JS.
+//! and every operation on a tracer is recorded by [`bind`] (or [`bind_multi`] for primitives
+//! with several outputs), then [`end`] pops the frame and returns the closed Jaxpr. Rust never
+//! calls into JS.
 //!
 //! Operations bind at the top frame (JAX's omnistaging): values from outside it — concrete
 //! arrays, or tracers of a frame below — are lifted into constants owned by the Jaxpr
@@ -201,8 +202,25 @@ pub fn abort(id: u64) {
     });
 }
 
-/// Applies `prim`: eagerly when nothing is being traced, else recorded in the top frame.
+/// Applies single-output `prim`: eagerly when nothing is being traced, else recorded in the
+/// top frame. Multi-output primitives go through [`bind_multi`].
 pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
+    let name = prim.name();
+    let mut outs = bind_multi(prim, operands)?;
+    match outs.len() {
+        1 => Ok(outs.pop().expect("one output")),
+        n => Err(Error::new(
+            name,
+            format!("internal error: {n} outputs bound as one (use bind_multi)"),
+        )),
+    }
+}
+
+/// Applies `prim` and returns all of its outputs, in order (one value for single-output
+/// primitives; e.g. final carries then stacked ys for `scan`). Eagerly, through
+/// [`eval::apply_multi`], when nothing is being traced; else one equation with several
+/// outputs (`rules::abstract_eval_multi` gives their avals) is recorded in the top frame.
+pub fn bind_multi(prim: Primitive, operands: &[Operand]) -> Result<Vec<Value>> {
     let partner = operands.iter().find_map(Operand::value);
     if partner.is_none() && !operands.is_empty() {
         return Err(Error::new(prim.name(), "needs at least one array operand"));
@@ -236,18 +254,24 @@ pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
             });
         }
         let avals: Vec<&Aval> = atoms.iter().map(|a| frame.jaxpr.aval(a)).collect();
-        let out_aval = rules::abstract_eval(&prim, &avals)?;
-        let var = frame.new_var(out_aval.clone());
+        let out_avals = rules::abstract_eval_multi(&prim, &avals)?;
+        let vars: Vec<Var> = out_avals.iter().map(|a| frame.new_var(a.clone())).collect();
         frame.jaxpr.eqns.push(Eqn {
             primitive: prim,
             inputs: atoms,
-            outputs: vec![var],
+            outputs: vars.clone(),
         });
-        Ok(Value::Tracer(Tracer {
-            frame: frame.id,
-            var,
-            aval: out_aval,
-        }))
+        Ok(vars
+            .into_iter()
+            .zip(out_avals)
+            .map(|(var, aval)| {
+                Value::Tracer(Tracer {
+                    frame: frame.id,
+                    var,
+                    aval,
+                })
+            })
+            .collect())
     })
 }
 
@@ -256,7 +280,7 @@ fn bind_eager(
     operands: &[Operand],
     partner: Option<&Value>,
     dtype: DType,
-) -> Result<Value> {
+) -> Result<Vec<Value>> {
     let device = match partner {
         Some(p) => p.concrete(prim.name())?.device,
         None => registry::default_device(),
@@ -272,5 +296,6 @@ fn bind_eager(
         });
     }
     let refs: Vec<&ArrayValue> = held.iter().collect();
-    Ok(Value::Concrete(eval::apply(&prim, &refs)?))
+    let outs = eval::apply_multi(&prim, &refs)?;
+    Ok(outs.into_iter().map(Value::Concrete).collect())
 }
