@@ -9,8 +9,9 @@ import * as random from "./random.js";
 import * as nn from "./nn.js";
 import * as scipySpecial from "./scipy-special.js";
 import * as tree from "./tree.js";
+import * as scipyLinalg from "./scipy-linalg.js";
 
-export { numpy, lax, random, nn, scipySpecial, tree };
+export { numpy, lax, random, nn, scipySpecial, tree, scipyLinalg };
 export type { JsTree, JsTreeDef } from "./tree.js";
 export { Array } from "./array.js";
 export { DType } from "./dtype.js";

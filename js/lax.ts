@@ -16,6 +16,8 @@ export function stopGradient(x: Array): Array {
   return applyOp("stopGradient", "stop_gradient", [x]);
 }
 
+export * as linalg from "./lax-linalg.js";
+
 export type PaddingType = "VALID" | "SAME" | "SAME_LOWER" | [number, number][];
 
 export interface ConvOptions {

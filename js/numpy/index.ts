@@ -138,3 +138,4 @@ export * from "./elementwise.js";
 export * from "./reductions.js";
 export * from "./shape.js";
 export * from "./unsupported.js";
+export * as linalg from "./linalg.js";

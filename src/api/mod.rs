@@ -6,6 +6,7 @@ mod convert;
 mod creation;
 mod devices;
 mod handles;
+mod linalg;
 mod nn;
 mod ops;
 mod panic;

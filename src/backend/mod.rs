@@ -8,6 +8,7 @@
 pub mod buffer;
 pub mod cpu;
 pub mod registry;
+pub mod routines;
 pub mod wasm;
 pub mod webgpu;
 
@@ -15,9 +16,9 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::core::Device;
-use crate::kernel::{DeviceLimits, Kernel};
+use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::CacheStats;
-use crate::util::Result;
+use crate::util::{Error, Result};
 
 pub use buffer::DeviceBuffer;
 
@@ -51,6 +52,26 @@ pub trait Backend {
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId>;
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
     fn stats(&self) -> BackendStats;
+    /// Compiles a routine (`kernel/routine.rs`); routine ids are separate from kernel ids.
+    fn compile_routine(&mut self, routine: &Routine) -> Result<ExeId> {
+        Err(Error::new(
+            routine.name(),
+            format!("not supported on the {} device", self.device().name()),
+        ))
+    }
+    /// Runs a compiled routine: inputs and outputs are dense buffers in the routine's order.
+    fn dispatch_routine(
+        &mut self,
+        exe: ExeId,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        let _ = (exe, inputs, outputs);
+        Err(Error::new(
+            "routine",
+            format!("not supported on the {} device", self.device().name()),
+        ))
+    }
     /// What one kernel may bind on this device.
     fn limits(&self) -> DeviceLimits {
         DeviceLimits::UNBOUNDED

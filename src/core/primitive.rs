@@ -88,6 +88,17 @@ pub enum Primitive {
     /// Batched matrix product `[..., M, K] × [..., K, N] → [..., M, N]`, batch axes broadcast
     /// (NumPy's `matmul` on arrays of rank ≥ 2).
     Matmul,
+    /// The lower Cholesky factor of each matrix of `[..., n, n]`, reading the lower triangle
+    /// (a routine: see `kernel::RoutineKind::Cholesky`).
+    Cholesky,
+    /// `a [..., k, k]` triangular, `b [..., m, n]` (same batch axes): solves `op(a) x = b`
+    /// (`left_side`) or `x op(a) = b`, `op(a) = aᵀ` when `transpose_a` (a routine).
+    TriangularSolve {
+        left_side: bool,
+        lower: bool,
+        transpose_a: bool,
+        unit_diagonal: bool,
+    },
 }
 
 impl Primitive {
@@ -161,6 +172,8 @@ impl Primitive {
                 ReduceOp::Min => "cummin",
             },
             Primitive::Matmul => "matmul",
+            Primitive::Cholesky => "cholesky",
+            Primitive::TriangularSolve { .. } => "triangular_solve",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",
@@ -290,6 +303,16 @@ impl fmt::Display for Primitive {
                 "iota[dtype={} shape={} dimension={axis}]",
                 dtype.name(),
                 tuple(shape)
+            ),
+            Primitive::TriangularSolve {
+                left_side,
+                lower,
+                transpose_a,
+                unit_diagonal,
+            } => write!(
+                f,
+                "triangular_solve[left_side={left_side} lower={lower} transpose_a={transpose_a} \
+                 unit_diagonal={unit_diagonal}]"
             ),
             _ => f.write_str(self.name()),
         }

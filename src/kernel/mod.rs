@@ -7,11 +7,13 @@
 pub mod alu;
 pub mod index;
 pub mod limits;
+pub mod routine;
 pub mod verify;
 pub mod view_index;
 
 pub use alu::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
 pub use limits::DeviceLimits;
+pub use routine::{Routine, RoutineKind};
 
 use crate::core::DType;
 

@@ -331,6 +331,9 @@ pub fn vjp<E: Emit>(
                 Some(unbroadcast(e, &gb, &shape(e, 1))?),
             ]
         }
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } => {
+            super::autodiff_linalg::vjp(e, prim, ins, out, g)?
+        }
         Primitive::Cumulative { .. }
         | Primitive::Gather { .. }
         | Primitive::Unrank { .. }

@@ -6,6 +6,7 @@
 //! is the flat logical index); the evaluator maps those loads through each input's view.
 
 pub mod autodiff;
+pub mod autodiff_linalg;
 pub mod conv;
 pub mod creation;
 pub mod elementwise;
@@ -15,6 +16,7 @@ pub mod index;
 pub mod linalg;
 pub mod movement;
 pub mod reduce;
+pub mod routine;
 pub mod sort;
 
 use crate::core::{Aval, Primitive};
@@ -33,6 +35,8 @@ pub enum Family {
     Linalg,
     Indexing,
     Sort,
+    /// Sequential algorithms run as routines, not kernels (`routine.rs`).
+    Routine,
 }
 
 pub fn family(prim: &Primitive) -> Family {
@@ -57,6 +61,7 @@ pub fn family(prim: &Primitive) -> Family {
         Primitive::Gather { .. } => Family::Indexing,
         Primitive::Rank { .. } | Primitive::Unrank { .. } => Family::Sort,
         Primitive::Matmul | Primitive::Conv(_) => Family::Linalg,
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } => Family::Routine,
     }
 }
 
@@ -87,6 +92,7 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
             gather::abstract_eval(axes, *out_dim, inputs)
         }
         (Family::Sort, _) => sort::abstract_eval(prim, inputs),
+        (Family::Routine, _) => Ok(routine::abstract_eval(prim, inputs)?.remove(0)),
         _ => unreachable!("family() sorts every primitive"),
     }
 }
@@ -109,6 +115,10 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
             Ok(gather::kernel(axes, *out_dim, inputs, out))
         }
         (Family::Sort, _) => Ok(sort::kernel(prim, inputs, out)),
+        (Family::Routine, _) => Err(crate::util::Error::new(
+            prim.name(),
+            "internal error: a routine has no kernel (see rules::routine)",
+        )),
         _ => unreachable!("family() sorts every primitive"),
     }
 }

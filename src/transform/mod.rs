@@ -3,6 +3,7 @@
 
 pub mod autodiff;
 pub mod eval;
+pub mod eval_routine;
 pub mod trace;
 pub mod value;
 

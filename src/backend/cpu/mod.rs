@@ -2,17 +2,20 @@
 //! it is the oracle the wasm and webgpu backends are tested against.
 
 mod interpret;
+mod routines;
 mod scalar;
 mod special;
 
 pub use interpret::run_kernel;
+pub use routines::run_routine;
 pub use scalar::Scalar;
 
 use std::collections::HashMap;
 
+use super::routines::RoutineCache;
 use super::{ready, Backend, BackendStats, BufferId, ExeId, ReadFuture};
 use crate::core::Device;
-use crate::kernel::{verify, Kernel};
+use crate::kernel::{verify, Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -25,6 +28,7 @@ pub struct CpuBackend {
     kernel_ids: Lru<Kernel, ExeId>,
     next_exe: ExeId,
     dispatches: u64,
+    routines: RoutineCache<()>,
 }
 
 impl CpuBackend {
@@ -36,6 +40,7 @@ impl CpuBackend {
             kernel_ids: Lru::new(KERNEL_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            routines: RoutineCache::default(),
         }
     }
 
@@ -109,6 +114,19 @@ impl Backend for CpuBackend {
         let out = run_kernel(&kernel, &ins)?;
         self.dispatches += 1;
         self.write(output, &out)
+    }
+
+    fn compile_routine(&mut self, routine: &Routine) -> Result<ExeId> {
+        self.routines.get_or_compile(routine, |_| Ok(()))
+    }
+
+    fn dispatch_routine(
+        &mut self,
+        exe: ExeId,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        routines::dispatch(self, exe, inputs, outputs)
     }
 
     fn stats(&self) -> BackendStats {

@@ -15,6 +15,7 @@ mod math_exp;
 mod math_inv;
 mod math_trig;
 mod ops;
+pub mod routines;
 
 use walrus::ir::StoreKind;
 use walrus::{MemoryId, Module, ModuleConfig, ValType};

@@ -5,12 +5,14 @@
 pub mod emit;
 mod memory;
 mod module;
+mod routines;
 
 use std::collections::HashMap;
 
+use super::routines::RoutineCache;
 use super::{ready, Backend, BackendStats, BufferId, ExeId, ReadFuture};
 use crate::core::Device;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 use memory::HostBuffer;
@@ -25,6 +27,7 @@ pub struct WasmBackend {
     modules: Lru<ExeId, KernelModule>,
     next_exe: ExeId,
     dispatches: u64,
+    routines: RoutineCache<KernelModule>,
 }
 
 impl WasmBackend {
@@ -36,6 +39,7 @@ impl WasmBackend {
             modules: Lru::new(KERNEL_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            routines: RoutineCache::default(),
         }
     }
 
@@ -108,6 +112,19 @@ impl Backend for WasmBackend {
         module.call(&addresses)?;
         self.dispatches += 1;
         Ok(())
+    }
+
+    fn compile_routine(&mut self, routine: &Routine) -> Result<ExeId> {
+        routines::compile(self, routine)
+    }
+
+    fn dispatch_routine(
+        &mut self,
+        exe: ExeId,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        routines::dispatch(self, exe, inputs, outputs)
     }
 
     fn stats(&self) -> BackendStats {

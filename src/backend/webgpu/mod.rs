@@ -3,17 +3,20 @@
 //! (see `wgsl`), cached by kernel structure; reads copy into a mappable staging buffer.
 
 mod readback;
+mod routines;
 pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
 mod wgsl_lib;
+pub mod wgsl_routines;
 mod wgsl_trig;
 
 use std::collections::HashMap;
 
+use super::routines::RoutineCache;
 use super::{Backend, BackendStats, BufferId, ExeId, ReadFuture};
 use crate::core::Device;
-use crate::kernel::{DeviceLimits, Kernel};
+use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -40,6 +43,7 @@ pub struct WebGpuBackend {
     pipelines: Lru<ExeId, Pipeline>,
     next_exe: ExeId,
     dispatches: u64,
+    routines: RoutineCache<wgpu::ComputePipeline>,
 }
 
 impl WebGpuBackend {
@@ -84,6 +88,7 @@ impl WebGpuBackend {
             pipelines: Lru::new(PIPELINE_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            routines: RoutineCache::default(),
         })
     }
 
@@ -235,6 +240,19 @@ impl Backend for WebGpuBackend {
         self.queue.submit([encoder.finish()]);
         self.dispatches += 1;
         Ok(())
+    }
+
+    fn compile_routine(&mut self, routine: &Routine) -> Result<ExeId> {
+        routines::compile(self, routine)
+    }
+
+    fn dispatch_routine(
+        &mut self,
+        exe: ExeId,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        routines::dispatch(self, exe, inputs, outputs)
     }
 
     fn stats(&self) -> BackendStats {

@@ -1,0 +1,87 @@
+/** The `numpy.linalg` namespace (math in Rust). */
+import { Array } from "../array.js";
+import { axesOpt, flag, linalgCall, options, ordOpt } from "../linalg-call.js";
+import { notYet } from "../unsupported.js";
+
+export { diagonal, matmul, matrixTranspose, trace } from "./index.js";
+
+/** The Cholesky factor of each matrix of `a [..., n, n]`, symmetrized first by default. */
+export function cholesky(a: Array, opts?: { upper?: boolean; symmetrizeInput?: boolean }): Array {
+  const o = options("cholesky", opts, ["upper", "symmetrizeInput"]);
+  const flags = [flag(o.upper, false), flag(o.symmetrizeInput, true)];
+  return linalgCall("cholesky", "numpy.cholesky", [a], flags)[0];
+}
+
+type Ord = number | "fro" | "nuc" | null;
+
+export interface VectorNormOptions {
+  ord?: number;
+  axis?: number | number[] | null;
+  keepdims?: boolean;
+}
+
+/** The vector p-norm over `axis` (all axes by default); ord ±Infinity, 0 or any p. */
+export function vectorNorm(x: Array, opts?: VectorNormOptions): Array {
+  const o = options("vectorNorm", opts, ["ord", "axis", "keepdims"]);
+  const [ord] = ordOpt("vectorNorm", o.ord ?? 2);
+  const flags = [ord, flag(o.keepdims, false), ...axesOpt("vectorNorm", o.axis)];
+  return linalgCall("vectorNorm", "numpy.vectorNorm", [x], flags)[0];
+}
+
+/** The matrix norm over the last two axes: "fro" (default), 1, -1, Infinity, -Infinity. */
+export function matrixNorm(x: Array, opts?: { ord?: Ord; keepdims?: boolean } | Ord): Array {
+  const o =
+    typeof opts === "object" && opts !== null
+      ? options("matrixNorm", opts, ["ord", "keepdims"])
+      : { ord: opts, keepdims: false };
+  const [ord, text] = ordOpt("matrixNorm", o.ord);
+  return linalgCall("matrixNorm", "numpy.matrixNorm", [x], [ord, flag(o.keepdims, false)], text)[0];
+}
+
+/**
+ * NumPy's `norm(x, ord, axis, keepdims)`: a vector norm over one axis, a matrix norm over two,
+ * the 2-norm of everything without either. Also accepts `norm(x, { ord, axis, keepdims })`.
+ */
+export function norm(
+  x: Array,
+  ord: Ord | { ord?: Ord; axis?: number | number[] | null; keepdims?: boolean } = null,
+  axis: number | number[] | null = null,
+  keepdims = false,
+): Array {
+  const o =
+    typeof ord === "object" && ord !== null
+      ? options("norm", ord, ["ord", "axis", "keepdims"])
+      : { ord, axis, keepdims };
+  const [n, text] = ordOpt("norm", o.ord);
+  const flags = [n, flag(o.keepdims, false), ...axesOpt("norm", o.axis)];
+  return linalgCall("norm", "numpy.norm", [x], flags, text)[0];
+}
+
+/** The cross product of 3-vectors along `axis` (default -1). */
+export function cross(x1: Array, x2: Array, axis = -1): Array {
+  if (!Number.isInteger(axis)) throw new TypeError(`cross: axis must be an integer`);
+  return linalgCall("cross", "numpy.cross", [x1, x2], [axis])[0];
+}
+
+/** The product of a chain of matrices (the first and last may be vectors). */
+export function multiDot(arrays: Array[]): Array {
+  if (!globalThis.Array.isArray(arrays)) throw new TypeError(`multiDot: expected a list of Arrays`);
+  return linalgCall("multiDot", "numpy.multiDot", arrays)[0];
+}
+
+/** `a` to the integer power `n` (repeated squaring). */
+export function matrixPower(a: Array, n: number): Array {
+  if (typeof n !== "number") throw new TypeError(`matrixPower: n must be an integer`);
+  return linalgCall("matrixPower", "numpy.matrixPower", [a], [n])[0];
+}
+
+/** Least squares `a [M, N] x ≈ b` (normal equations with a Cholesky factor, as jax-js). */
+export function lstsq(a: Array, b: Array): Array {
+  return linalgCall("lstsq", "numpy.lstsq", [a, b])[0];
+}
+
+// oxjax has no eigenvalue or singular value routine.
+export const eigh = notYet("eigh");
+export const eigvalsh = notYet("eigvalsh");
+export const svd = notYet("svd");
+export const svdvals = notYet("svdvals");

@@ -1,0 +1,27 @@
+/** The `scipyLinalg` namespace: SciPy's conventions (upper Cholesky factor by default). */
+import { Array } from "./array.js";
+import { flag, linalgCall, options } from "./linalg-call.js";
+
+/** Solves `op(a) x = b` for triangular `a`; `b` is `[k]` or `[..., k, n]`; trans 0, 1 or 2 (= 1). */
+export function solveTriangular(
+  a: Array,
+  b: Array,
+  opts?: { lower?: boolean; trans?: 0 | 1 | 2 | "N" | "T" | "C"; unitDiagonal?: boolean },
+): Array {
+  const o = options("solveTriangular", opts, ["lower", "trans", "unitDiagonal"]);
+  const t = o.trans ?? 0;
+  const trans = { 0: 0, 1: 1, 2: 1, N: 0, T: 1, C: 1 }[t];
+  if (trans === undefined) {
+    throw new TypeError(
+      `solveTriangular: trans must be 0, 1, 2, "N", "T" or "C", got ${String(t)}`,
+    );
+  }
+  const flags = [flag(o.lower, false), trans, flag(o.unitDiagonal, false)];
+  return linalgCall("solveTriangular", "scipy.solveTriangular", [a, b], flags)[0];
+}
+
+/** The Cholesky factor: upper (a = Uᵀ U, from the upper triangle) unless `lower`. */
+export function cholesky(a: Array, opts?: { lower?: boolean }): Array {
+  const o = options("cholesky", opts, ["lower"]);
+  return linalgCall("cholesky", "scipy.cholesky", [a], [flag(o.lower, false)])[0];
+}

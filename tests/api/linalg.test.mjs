@@ -1,0 +1,67 @@
+// Linear algebra (lax.linalg, numpy.linalg, scipyLinalg) against NumPy/SciPy
+// (tests/data/linalg_expected.json, made by scripts/gen_linalg_expected.py) on the cpu and wasm
+// devices, plus errors for bad input. A leak check follows every test.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
+import { linalgLabel, runLinalgCase } from "../shared/linalg_cases.mjs";
+
+checkLeaksAroundEachTest();
+
+const { cases } = JSON.parse(
+  readFileSync(new URL("../data/linalg_expected.json", import.meta.url), "utf8"),
+);
+
+for (const device of ["cpu", "wasm"]) {
+  describe(`linalg on ${device} matches NumPy and SciPy`, () => {
+    cases.forEach((c, i) => test(linalgLabel(c, i), () => runLinalgCase(ox, c, device)));
+  });
+}
+
+describe("linalg errors name the function", () => {
+  const { linalg: lax } = ox.lax;
+  // [name, argument shapes, call, expected message]
+  const cases = [
+    ["cholesky non-square", [[2, 3]], (a) => lax.cholesky(a), /cholesky: .*square/],
+    ["cholesky rank", [[3]], (a) => np.linalg.cholesky(a), /cholesky: .*rank/],
+    ["cholesky option", [[2, 2]], (a) => np.linalg.cholesky(a, { uper: true }), /unknown option/],
+    [
+      "triangularSolve sizes",
+      [
+        [3, 3],
+        [2, 2],
+      ],
+      (a, b) => lax.triangularSolve(a, b, { leftSide: true }),
+      /triangularSolve: a is 3×3 but b has 2 rows/,
+    ],
+    [
+      "triangularSolve batch",
+      [
+        [2, 3, 3],
+        [3, 3, 3],
+      ],
+      (a, b) => lax.triangularSolve(a, b),
+      /triangularSolve: /,
+    ],
+    ["not an array", [], () => lax.cholesky([[1]]), /cholesky: argument 1 must be an Array/],
+    [
+      "solveTriangular trans",
+      [[2, 2], [2]],
+      (a, b) => ox.scipyLinalg.solveTriangular(a, b, { trans: 3 }),
+      /solveTriangular: trans/,
+    ],
+  ];
+  for (const [name, shapes, fn, pattern] of cases) {
+    test(name, () => {
+      const args = shapes.map((s) => np.zeros(s));
+      try {
+        const e = errorMessage(() => fn(...args));
+        assert.ok(e instanceof Error, `${name}: ${e}`);
+        assert.match(e.message, pattern);
+      } finally {
+        args.forEach((x) => x.dispose());
+      }
+    });
+  }
+});
