@@ -25,5 +25,7 @@ export { checkLeaks } from "./leaks.js";
 export type { LeakReport, SnapshotEntry } from "./leaks.js";
 export { makeJaxpr, ClosedJaxpr, grad, valueAndGrad, vjp, jvp } from "./transforms.js";
 export type { GradOptions, VjpFn } from "./transforms.js";
+export { vmap, jacfwd, jacrev, jacobian, hessian, linearize } from "./vmap.js";
+export type { LinearFn } from "./vmap.js";
 export type { MemoryStats, DeviceStats } from "./stats.js";
 export * from "./top-unsupported.js";

@@ -86,8 +86,8 @@ export interface GradOptions {
 
 type GradFn = (...args: any[]) => any;
 
-/** A function traced to a Jaxpr, with the pytree structure of its arguments and outputs. */
-interface Traced {
+/** @internal A function traced to a Jaxpr, with the pytree structure of its arguments and outputs. */
+export interface Traced {
   jaxpr: number;
   handles: Float64Array;
   /** Per argument: its structure and the index of its first leaf. */
@@ -100,15 +100,19 @@ interface Traced {
 }
 
 /**
- * Traces `f` on `args` (pytrees of Arrays or numbers). The outputs are a pytree of Arrays
- * (`scalarOut`: one Array), with `[out, aux]` when `hasAux`.
+ * @internal Traces `f` on `args` (pytrees of Arrays or numbers). The outputs are a pytree of
+ * Arrays (`scalarOut`: one Array), with `[out, aux]` when `hasAux`. `open` starts the trace
+ * from the argument leaves (default: tracers with the leaves' avals) and returns the frame id
+ * followed by the tracer handles.
  */
-function traceToJaxpr(
+export function traceToJaxpr(
   name: string,
   f: GradFn,
   args: unknown[],
   hasAux: boolean,
   scalarOut: boolean,
+  open: (leaves: Array[], handles: Float64Array) => Float64Array = (_, h) =>
+    call(() => wasm.traceBegin(name, h)),
 ): Traced {
   const temps: Array[] = [];
   const flat = args.map((a) => tree.flatten(a as tree.JsTree<unknown>));
@@ -126,7 +130,7 @@ function traceToJaxpr(
   const starts = flat.map((_, i) => flat.slice(0, i).reduce((n, [ls]) => n + ls.length, 0));
   const handles = new Float64Array(leaves.map((a) => a._handle));
   try {
-    const opened = call(() => wasm.traceBegin(name, handles));
+    const opened = open(leaves, handles);
     const frame = opened[0];
     const tracers = globalThis.Array.from(opened.subarray(1), (h) => new Array(h));
     try {
@@ -167,13 +171,14 @@ function traceToJaxpr(
   }
 }
 
-function checkOptions(name: string, opts: object): void {
+/** @internal */
+export function checkOptions(name: string, opts: object): void {
   const unknown = Object.keys(opts).filter((k) => !["argnums", "hasAux"].includes(k));
   if (unknown.length) throw new TypeError(`${name}: unknown option(s) ${unknown.join(", ")}`);
 }
 
-/** Splits flat output handles into the output and aux pytrees. */
-function splitOutputs(t: Traced, handles: ArrayLike<number>): [unknown, unknown] {
+/** @internal Splits flat output handles into the output and aux pytrees. */
+export function splitOutputs(t: Traced, handles: ArrayLike<number>): [unknown, unknown] {
   const all = globalThis.Array.from(handles, (h) => new Array(h));
   const n = t.outDef.numLeaves;
   const aux = t.auxDef ? tree.unflatten(t.auxDef, all.slice(n)) : undefined;
@@ -285,8 +290,9 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
 }
 
 /**
- * `[primalsOut, tangentsOut]`: the outputs of `f` at `primals` and their directional
- * derivatives along `tangents` (pytrees matching `primals`).
+ * `[primalsOut, tangentsOut]` (with hasAux `[primalsOut, tangentsOut, aux]`): the outputs of
+ * `f` at `primals` and their directional derivatives along `tangents` (pytrees matching
+ * `primals`).
  */
 export function jvp(
   f: GradFn,
@@ -295,7 +301,6 @@ export function jvp(
   opts: { hasAux?: boolean } = {},
 ): unknown[] {
   checkOptions("jvp", opts);
-  if (opts.hasAux) throw new Error("jvp: hasAux is not supported yet in oxjax");
   if (!globalThis.Array.isArray(primals) || !globalThis.Array.isArray(tangents)) {
     throw new TypeError("jvp: primals and tangents must be lists of arguments");
   }
@@ -307,14 +312,18 @@ export function jvp(
   tanLeaves.forEach((t) => {
     if (!(t instanceof Array)) throw new TypeError("jvp: every tangent leaf must be an Array");
   });
-  const t = traceToJaxpr("jvp", f, primals, false, false);
+  const t = traceToJaxpr("jvp", f, primals, !!opts.hasAux, false);
   try {
     const tanHandles = new Float64Array((tanLeaves as Array[]).map((x) => x._handle));
-    const res = call(() => wasm.jvp(t.jaxpr, t.handles, tanHandles));
     const n = t.outDef.numLeaves;
-    const [out] = splitOutputs(t, res.subarray(0, n));
-    const [tan] = splitOutputs(t, res.subarray(n));
-    return [out, tan];
+    const res = call(() => wasm.jvp(t.jaxpr, t.handles, tanHandles, n));
+    const all = n + (t.auxDef?.numLeaves ?? 0);
+    const [out, aux] = splitOutputs(t, res.subarray(0, all));
+    const tan = tree.unflatten(
+      t.outDef,
+      globalThis.Array.from(res.subarray(all), (h) => new Array(h)),
+    );
+    return opts.hasAux ? [out, tan, aux] : [out, tan];
   } finally {
     call(() => wasm.jaxprDispose(t.jaxpr));
     for (const a of t.temps) a.dispose();

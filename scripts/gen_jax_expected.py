@@ -83,3 +83,106 @@ OUT.write_text(json.dumps({"generator": "scripts/gen_jax_expected.py", "jax": ja
 GRAD_OUT = OUT.with_name("jax_grad_expected.json")
 GRAD_OUT.write_text(json.dumps({"generator": "scripts/gen_jax_expected.py", "jax": jax.__version__, "cases": grad_cases}) + "\n")
 print(f"wrote {len(cases)} cases to {OUT} and {len(grad_cases)} to {GRAD_OUT}")
+
+# Transformations (tests/data/jax_transforms_expected.json): per-primitive gradients (each
+# named function has a twin in tests/api/grad_primitives.test.mjs; the loss weights every
+# output element by (k + 1) / 4 so each rule is seen with a non-uniform cotangent) and
+# compositions of vmap, grad, jacfwd, jacrev, hessian, vjp, jvp and linearize (twins in
+# tests/api/vmap.test.mjs). Jacobians follow jax-js's layout (jacfwd: input axis first).
+from jax import lax
+
+
+def wsum(y):
+    return jnp.sum(y * ((jnp.arange(y.size, dtype=jnp.float32).reshape(y.shape) + 1) * 0.25))
+
+
+PX = np.array([0.31, -0.57, 0.83, 0.12, -0.29, 0.66], np.float32)
+PM = np.array([[0.4, -0.7, 0.25], [0.9, -0.15, -0.55]], np.float32)
+PIMG = np.random.default_rng(11).standard_normal((1, 2, 4, 3)).astype(np.float32)
+conv_w = np.random.default_rng(12).standard_normal((4, 1, 2, 2)).astype(np.float32)
+prim_fns = {
+    "neg": (PX, lambda x: wsum(-x * x)),
+    "abs": (PX, lambda x: wsum(jnp.abs(x))),
+    "reciprocal": (PX, lambda x: wsum(jnp.reciprocal(x + 2))),
+    "sqrt": (PX, lambda x: wsum(jnp.sqrt(x * x + 0.5))),
+    "exp": (PX, lambda x: wsum(jnp.exp(x))),
+    "log": (PX, lambda x: wsum(jnp.log(x + 1))),
+    "sin": (PX, lambda x: wsum(jnp.sin(x))),
+    "cos": (PX, lambda x: wsum(jnp.cos(x))),
+    "tanh": (PX, lambda x: wsum(jnp.tanh(x))),
+    "arcsin": (PX, lambda x: wsum(jnp.arcsin(x))),
+    "arctan": (PX, lambda x: wsum(jnp.arctan(x))),
+    "erf": (PX, lambda x: wsum(jax.scipy.special.erf(x))),
+    "erfc": (PX, lambda x: wsum(jax.scipy.special.erfc(x))),
+    "floor": (PX, lambda x: wsum(jnp.floor(x * 3) * x)),
+    "ceil": (PX, lambda x: wsum(jnp.ceil(x * 3) * x)),
+    "add": (PX, lambda x: wsum(x + jnp.flip(x))),
+    "subtract": (PX, lambda x: wsum(x - x * x)),
+    "multiply": (PX, lambda x: wsum(x * jnp.flip(x))),
+    "divide": (PX, lambda x: wsum(x / (x * x + 1))),
+    "maximum": (PX, lambda x: wsum(jnp.maximum(x, jnp.flip(x) * 0.5))),
+    "minimum": (PX, lambda x: wsum(jnp.minimum(x, jnp.flip(x) * 0.5))),
+    "fmod": (PX, lambda x: wsum(jnp.fmod(x * 3, x * x + 0.7))),
+    "where": (PX, lambda x: wsum(jnp.where(x > 0, x * x, jnp.sin(x)))),
+    "stop_gradient": (PX, lambda x: wsum(lax.stop_gradient(x) * x)),
+    "power": (PX, lambda x: wsum(x ** 3)),
+    "clip": (PX, lambda x: wsum(jnp.clip(x, -0.4, 0.5) * x)),
+    "sum": (PM, lambda x: wsum(jnp.sum(x * x, axis=1))),
+    "prod": (PM, lambda x: wsum(jnp.prod(x, axis=0))),
+    "max": (PM, lambda x: wsum(jnp.max(x, axis=1))),
+    "min": (PM, lambda x: wsum(jnp.min(x, axis=0))),
+    "mean": (PM, lambda x: wsum(jnp.mean(jnp.sin(x), axis=0))),
+    "var": (PM, lambda x: wsum(jnp.var(x, axis=1))),
+    "cumsum": (PM, lambda x: wsum(jnp.cumsum(x * x, axis=1))),
+    "cumprod": (PM, lambda x: wsum(jnp.cumprod(x, axis=1))),
+    "reshape": (PM, lambda x: wsum(jnp.sin(x.reshape(3, 2)))),
+    "transpose": (PM, lambda x: wsum(jnp.sin(x.T))),
+    "broadcast_to": (PX, lambda x: wsum(jnp.sin(jnp.broadcast_to(x, (2, 6))))),
+    "slice": (PM, lambda x: wsum(jnp.sin(x[:, 1:3]))),
+    "flip": (PM, lambda x: wsum(jnp.sin(jnp.flip(x, 1)))),
+    "concatenate": (PM, lambda x: wsum(jnp.concatenate([x, jnp.sin(x)], 0))),
+    "matmul": (PM, lambda x: wsum(jnp.matmul(x, x.T))),
+    "gather": (PX, lambda x: wsum(jnp.sin(x[jnp.array([4, 0, 4, -1])]))),
+    "conv": (PIMG, lambda x, w: wsum(lax.conv_general_dilated(x, w, (1, 2), [(1, 0), (0, 1)], feature_group_count=2)), conv_w),
+    "sort": (PX, lambda x: wsum(jnp.sort(x))),
+    "softmax": (PM, lambda x: wsum(jax.nn.softmax(x))),
+    "logsumexp": (PM, lambda x: wsum(jax.scipy.special.logsumexp(x, axis=0))),
+    "relu": (PX, lambda x: wsum(jax.nn.relu(x) * x)),
+    "sigmoid": (PX, lambda x: wsum(jax.nn.sigmoid(x))),
+}
+tcases = []
+for name, (x, fn, *consts) in prim_fns.items():
+    tcases.append({"grad": name, "args": [enc(x)] + [enc(c) for c in consts],
+                   "out": enc(jax.grad(fn)(x, *consts)), "rtol": 2e-5, "atol": 2e-5})
+# Compositions.
+CX = np.array([0.5, -0.3, 0.8], np.float32)
+CM = np.array([[0.2, -0.4, 0.6], [0.9, 0.1, -0.7]], np.float32)
+row_loss = lambda r: jnp.sum(jnp.sin(r) * r * r)
+tcases.append({"comp": "vmap_grad", "args": [enc(CM)], "out": enc(jax.vmap(jax.grad(row_loss))(CM))})
+col_lse = lambda c: jnp.log(jnp.sum(jnp.exp(c)))
+tcases.append({"comp": "grad_vmap", "args": [enc(CM)],
+               "out": enc(jax.grad(lambda m: jnp.sum(jax.vmap(col_lse, in_axes=1)(m)))(CM))})
+vec_f = lambda x: jnp.sin(x) * jnp.sum(x * x)
+tcases.append({"comp": "jacfwd_jacrev", "args": [enc(CX)],
+               "out": enc(jnp.moveaxis(jax.jacfwd(jax.jacrev(vec_f))(CX), -1, 0))})
+three = lambda p: p[0] ** 2 * p[1] + jnp.sin(p[2]) * p[0] + jnp.exp(p[1] * p[2])
+tcases.append({"comp": "hessian3", "args": [enc(CX)], "out": enc(jax.hessian(three)(CX))})
+wide = lambda x: jnp.stack([x[0] * x[1], jnp.sin(x[2])])
+tcases.append({"comp": "jacfwd_wide", "args": [enc(CX)], "out": enc(jax.jacfwd(wide)(CX).T)})
+tcases.append({"comp": "jacrev_wide", "args": [enc(CX)], "out": enc(jax.jacrev(wide)(CX))})
+pt = lambda p, c: {"s": jnp.sum(p["a"] * p["b"][0]), "v": [p["a"] * c, jnp.sin(p["b"][0])]}
+P = {"a": CX, "b": [CX[::-1].copy()]}
+Cc = np.float32(1.5)
+out, f_vjp = jax.vjp(pt, P, Cc)
+ct = {"s": np.float32(2.0), "v": [np.array([1, 2, 3], np.float32), np.array([-1, 0.5, 0.25], np.float32)]}
+gp, gc = f_vjp(ct)
+tcases.append({"comp": "vjp_pytree", "out": {"a": enc(gp["a"]), "b0": enc(gp["b"][0]), "c": enc(gc)}})
+aux_f = lambda x: (jnp.sum(x ** 3), {"m": jnp.mean(x)})
+(v, aux), gx = jax.value_and_grad(aux_f, has_aux=True)(CX)
+tcases.append({"comp": "value_and_grad_aux", "out": {"value": enc(v), "m": enc(aux["m"]), "grad": enc(gx)}})
+TV = np.array([1.0, 0.5, -2.0], np.float32)
+po, to = jax.jvp(lambda x: jnp.sin(x) * x, (CX,), (TV,))
+tcases.append({"comp": "jvp_linearize", "out": {"primal": enc(po), "tangent": enc(to)}})
+TRANS_OUT = OUT.with_name("jax_transforms_expected.json")
+TRANS_OUT.write_text(json.dumps({"generator": "scripts/gen_jax_expected.py", "jax": jax.__version__, "cases": tcases}) + "\n")
+print(f"wrote {len(tcases)} cases to {TRANS_OUT}")

@@ -14,6 +14,7 @@ mod random;
 mod shape;
 mod stats;
 mod trace;
+mod vmap;
 
 use wasm_bindgen::prelude::*;
 

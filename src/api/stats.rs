@@ -20,7 +20,7 @@ pub fn memory_stats() -> JsValue {
     set(
         &out,
         "liveJaxprs",
-        (super::trace::live() + super::trace::live_vjps()) as f64,
+        (super::trace::live() + super::trace::live_vjps() + super::vmap::live()) as f64,
     );
     set(
         &out,

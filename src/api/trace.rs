@@ -76,7 +76,7 @@ pub fn trace_abort(frame: f64) {
     handles::release_frame(frame as u64);
 }
 
-fn with_jaxpr<R>(function: &str, id: u32, f: impl FnOnce(&ClosedJaxpr) -> R) -> Result<R> {
+pub(super) fn with_jaxpr<R>(function: &str, id: u32, f: impl FnOnce(&ClosedJaxpr) -> R) -> Result<R> {
     JAXPRS.with(|j| {
         j.borrow()
             .1
@@ -210,12 +210,13 @@ pub fn live_vjps() -> usize {
 }
 
 /// Forward-mode derivative of Jaxpr `id` at `primals` along `tangents`: the output handles
-/// followed by the output tangents.
+/// followed by the tangents of the first `n_diff` outputs (the others are aux values).
 #[wasm_bindgen]
 pub fn jvp(
     id: u32,
     primals: Vec<f64>,
     tangents: Vec<f64>,
+    n_diff: u32,
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("jvp", id, |c| c.clone())?;
@@ -225,7 +226,12 @@ pub fn jvp(
                 .collect::<Result<Vec<_>>>()
         };
         let (outs, tans) =
-            crate::transform::autodiff::jvp(closed, &get(&primals)?, &get(&tangents)?)?;
+            crate::transform::autodiff::jvp(
+            closed,
+            &get(&primals)?,
+            &get(&tangents)?,
+            n_diff as usize,
+        )?;
         Ok(outs.into_iter().chain(tans).map(handles::insert).collect())
     };
     run().map_err(js_error)

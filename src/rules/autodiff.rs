@@ -5,7 +5,7 @@
 use super::emit::{Arg, Emit};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{Aval, DType, Primitive};
-use crate::util::{Error, Result};
+use crate::util::Result;
 
 fn bin<E: Emit>(e: &mut E, op: B, a: Arg<E::V>, b: Arg<E::V>) -> Result<E::V> {
     e.bind(Primitive::Binary(op), &[a, b])
@@ -54,13 +54,6 @@ fn expand<E: Emit>(e: &mut E, g: &E::V, shape: &[usize], axes: &[usize]) -> Resu
             axes: all,
         },
         &[V(&r)],
-    )
-}
-
-fn not_differentiable(prim: &Primitive) -> Error {
-    Error::new(
-        prim.name(),
-        "differentiation of this operation is not supported yet in oxjax",
     )
 }
 
@@ -337,7 +330,7 @@ pub fn vjp<E: Emit>(
         Primitive::Cumulative { .. }
         | Primitive::Gather { .. }
         | Primitive::Unrank { .. }
-        | Primitive::Conv(_) => return Err(not_differentiable(prim)),
+        | Primitive::Conv(_) => return super::autodiff_index::vjp(e, prim, ins, out, g),
     })
 }
 

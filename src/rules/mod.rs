@@ -7,6 +7,9 @@
 
 pub mod autodiff;
 pub mod autodiff_linalg;
+pub mod autodiff_index;
+pub mod batch;
+pub mod batch_index;
 pub mod conv;
 pub mod creation;
 pub mod elementwise;

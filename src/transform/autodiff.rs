@@ -298,11 +298,13 @@ impl Vjp {
 
 /// Forward mode by transposing reverse mode: with `u` the output cotangents,
 /// `s(u) = Σᵢ ⟨vjp(u)ᵢ, tᵢ⟩ = ⟨u, J t⟩`, so `∂s/∂u = J t`. The backward pass is traced (in
-/// Rust) as a function of `u`, then differentiated. Returns the outputs and their tangents.
+/// Rust) as a function of `u`, then differentiated. Returns all outputs and the tangents of
+/// the first `n_diff` (the rest are auxiliary values).
 pub fn jvp(
     closed: ClosedJaxpr,
     primals: &[Value],
     tangents: &[Value],
+    n_diff: usize,
 ) -> Result<(Vec<Value>, Vec<Value>)> {
     if primals.len() != tangents.len() {
         return Err(Error::new(
@@ -324,7 +326,19 @@ pub fn jvp(
     }
     let fwd = forward(closed, primals)?;
     let outs = fwd.outputs()?;
-    for o in &outs {
+    let tans = jvp_of_forward(&fwd, &outs[..n_diff.min(outs.len())], primals, tangents)?;
+    Ok((outs, tans))
+}
+
+/// The tangents of outputs `outs` (the first outputs of the forward pass `fwd` run at
+/// `primals`) along `tangents`.
+pub fn jvp_of_forward(
+    fwd: &Forward,
+    outs: &[Value],
+    primals: &[Value],
+    tangents: &[Value],
+) -> Result<Vec<Value>> {
+    for o in outs {
         if !is_differentiable(o.aval()) {
             return Err(Error::new(
                 "jvp",
@@ -336,7 +350,7 @@ pub fn jvp(
     let (frame, us) = super::trace::begin(&avals);
     let traced = (|| -> Result<Option<Value>> {
         let us: Vec<Option<Value>> = us.into_iter().map(|u| Some(Value::Tracer(u))).collect();
-        let cts = backward(&fwd, &us)?;
+        let cts = backward(fwd, &us)?;
         let mut total: Option<Value> = None;
         for ((ct, t), p) in cts.iter().zip(tangents).zip(primals) {
             let (Some(ct), true) = (ct, is_differentiable(p.aval())) else {
@@ -366,11 +380,10 @@ pub fn jvp(
         // No input reaches the outputs: their tangents are zero.
         Ok(None) => {
             super::trace::abort(frame);
-            let zeros = outs
+            return outs
                 .iter()
                 .map(|o| zeros_like(o, o.aval().dtype))
-                .collect::<Result<_>>()?;
-            return Ok((outs, zeros));
+                .collect();
         }
         Err(e) => {
             super::trace::abort(frame);
@@ -384,5 +397,5 @@ pub fn jvp(
         .collect::<Result<_>>()?;
     let argnums: Vec<usize> = (0..seeds.len()).collect();
     let res = value_and_grad(&inner, &seeds, &argnums)?;
-    Ok((outs, res[1..].to_vec()))
+    Ok(res[1..].to_vec())
 }

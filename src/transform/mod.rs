@@ -4,8 +4,10 @@
 pub mod autodiff;
 pub mod eval;
 pub mod eval_routine;
+pub mod linearize;
 pub mod trace;
 pub mod value;
+pub mod vmap;
 
 pub use trace::{ClosedJaxpr, Operand, Tracer, Value};
 pub use value::ArrayValue;

@@ -1,0 +1,189 @@
+/**
+ * Batching and Jacobians: `vmap` (the batching interpreter runs in Rust on the function traced
+ * for one batch member), `jacfwd`, `jacrev`/`jacobian`, `hessian` (compositions of vmap with
+ * jvp/vjp/grad, with jax-js's layouts) and `linearize`. Argument parsing and pytrees only.
+ */
+import { call, wasm } from "./bridge.js";
+import { Array } from "./array.js";
+import * as numpy from "./numpy/index.js";
+import * as tree from "./tree.js";
+import { checkOptions, grad, jvp, splitOutputs, traceToJaxpr, vjp } from "./transforms.js";
+
+type Fn = (...args: any[]) => any;
+
+/** A batch axis for every leaf of `arg` from its `inAxes` entry (a prefix pytree). */
+function leafAxes(spec: unknown, arg: unknown, where: string): (number | null)[] {
+  if (spec === null || spec === undefined || typeof spec === "number") {
+    return globalThis.Array(tree.structure(arg as tree.JsTree<unknown>).numLeaves).fill(
+      spec ?? null,
+    );
+  }
+  const mismatch = () =>
+    new Error(
+      `vmap: inAxes${where} ${tree.structure(spec as tree.JsTree<unknown>)} does not match the ` +
+        `argument's structure ${tree.structure(arg as tree.JsTree<unknown>)}`,
+    );
+  if (globalThis.Array.isArray(spec)) {
+    if (!globalThis.Array.isArray(arg) || arg.length !== spec.length) throw mismatch();
+    return spec.flatMap((s, i) => leafAxes(s, arg[i], `${where}[${i}]`));
+  }
+  if (typeof spec === "object") {
+    const keys = Object.keys(spec).sort();
+    if (arg === null || typeof arg !== "object" || globalThis.Array.isArray(arg)) throw mismatch();
+    const argKeys = Object.keys(arg).sort();
+    if (keys.join("\u0000") !== argKeys.join("\u0000")) throw mismatch();
+    return keys.flatMap((k) =>
+      leafAxes((spec as any)[k], (arg as any)[k], `${where}.${k}`),
+    );
+  }
+  throw new TypeError(`vmap: inAxes${where} must be a number, null or a pytree of them`);
+}
+
+/** jax-js's `inAxes` (a number, or one entry per argument) as one axis per leaf. */
+function flatAxes(inAxes: unknown, args: unknown[]): (number | null)[] {
+  if (typeof inAxes === "number") return leafAxes(inAxes, args, "");
+  if (!globalThis.Array.isArray(inAxes)) {
+    throw new TypeError("vmap: inAxes must be a number or a list with one entry per argument");
+  }
+  if (inAxes.length !== args.length) {
+    throw new Error(`vmap: inAxes has ${inAxes.length} entries for ${args.length} argument(s)`);
+  }
+  return inAxes.flatMap((s, i) => leafAxes(s, args[i], `[${i}]`));
+}
+
+/**
+ * Vectorizes `f` over axis `inAxes` of its arguments (default 0 of every argument; `null`:
+ * not batched; a list gives one entry per argument, each a number, null or a pytree prefix of
+ * the argument). Outputs carry the batch axis first.
+ */
+export function vmap(f: Fn, inAxes: number | unknown[] = 0): Fn {
+  return (...args: unknown[]) => {
+    const axes = flatAxes(inAxes, args);
+    let axesArr = new Int32Array();
+    const t = traceToJaxpr("vmap", f, args, false, false, (leaves, handles) => {
+      axesArr = Int32Array.from(axes, (a, i) => {
+        if (a === null) return -1;
+        if (!Number.isInteger(a)) throw new TypeError(`vmap: inAxes entries must be integers`);
+        return a < 0 ? a + leaves[i].ndim : a;
+      });
+      return call(() => wasm.vmapBegin("vmap", handles, axesArr));
+    });
+    try {
+      const res = call(() => wasm.vmapApply(t.jaxpr, t.handles, axesArr));
+      return splitOutputs(t, res)[0];
+    } finally {
+      call(() => wasm.jaxprDispose(t.jaxpr));
+      for (const a of t.temps) a.dispose();
+    }
+  };
+}
+
+function checkVector(name: string, x: unknown): asserts x is Array {
+  if (!(x instanceof Array)) throw new TypeError(`${name}: the argument must be an Array`);
+  if (x.ndim !== 1) {
+    throw new TypeError(`${name} only supports 1D inputs, got shape [${x.shape.join(", ")}]`);
+  }
+}
+
+/**
+ * The Jacobian by forward mode, as jax-js lays it out: `result[i] = ∂f/∂xᵢ`, shape
+ * `[n, ...outShape]` for a 1-D `x` of length n.
+ */
+export function jacfwd(f: Fn): (x: Array) => Array {
+  return (x: Array) => {
+    checkVector("jacfwd", x);
+    const eye = numpy.eye(x.shape[0], undefined, { dtype: x.dtype });
+    try {
+      return vmap((v: Array) => jvp(f, [x], [v])[1])(eye) as Array;
+    } finally {
+      eye.dispose();
+    }
+  };
+}
+
+/**
+ * The Jacobian by reverse mode: `result[i] = ∂fᵢ/∂x`, shape `[...outShape, n]` for a 1-D `x`
+ * of length n (jax-js's layout for its square case).
+ */
+export function jacrev(f: Fn): (x: Array) => Array {
+  return (x: Array) => {
+    checkVector("jacrev", x);
+    const [y, fVjp] = vjp(f, [x]) as [unknown, ((ct: unknown) => unknown[]) & Disposable];
+    try {
+      if (!(y instanceof Array)) throw new TypeError("jacrev: the function must return one Array");
+      const outShape = y.shape;
+      const eye = numpy.eye(y.size, undefined, { dtype: y.dtype });
+      try {
+        const rows = vmap((ct: Array) => fVjp(ct.reshape(outShape))[0])(eye) as Array;
+        if (outShape.length === 1) return rows;
+        const shaped = rows.reshape([...outShape, x.shape[0]]);
+        rows.dispose();
+        return shaped;
+      } finally {
+        eye.dispose();
+      }
+    } finally {
+      tree.dispose(y as tree.JsTree<unknown>);
+      fVjp[Symbol.dispose]();
+    }
+  };
+}
+
+/** The same function as `jacrev`. */
+export const jacobian = jacrev;
+
+/** `jacfwd(grad(f))`: the `[n, n]` matrix of second derivatives of a scalar `f` of a 1-D x. */
+export function hessian(f: Fn): (x: Array) => Array {
+  return jacfwd(grad(f));
+}
+
+export type LinearFn = ((...tangents: unknown[]) => unknown) & {
+  dispose(): void;
+  [Symbol.dispose](): void;
+};
+
+/**
+ * `[out, fLin]` (with hasAux `[out, fLin, aux]`): `fLin(...tangents)` evaluates the JVP of `f`
+ * at the fixed `primals`. fLin holds the residuals of the forward pass until disposed.
+ */
+export function linearize(f: Fn, primals: unknown[], opts: { hasAux?: boolean } = {}): unknown[] {
+  checkOptions("linearize", opts);
+  if (!globalThis.Array.isArray(primals)) {
+    throw new TypeError("linearize: primals must be a list of arguments");
+  }
+  const primDef = tree.structure(primals as tree.JsTree<unknown>);
+  const t = traceToJaxpr("linearize", f, primals, !!opts.hasAux, false);
+  let opened: Float64Array;
+  try {
+    opened = call(() => wasm.linearizeBegin(t.jaxpr, t.handles, t.outDef.numLeaves));
+  } finally {
+    call(() => wasm.jaxprDispose(t.jaxpr));
+    for (const a of t.temps) a.dispose();
+  }
+  const id = opened[0];
+  const [out, aux] = splitOutputs(t, opened.subarray(1));
+  let disposed = false;
+  const fn = ((...tangents: unknown[]) => {
+    const [leaves, def] = tree.flatten(tangents as tree.JsTree<unknown>);
+    if (!def.equals(primDef)) {
+      throw new Error(`linearize: tangents must have the primals' structure ${primDef}, got ${def}`);
+    }
+    leaves.forEach((l) => {
+      if (!(l instanceof Array)) throw new TypeError("linearize: every tangent must be an Array");
+    });
+    const handles = new Float64Array((leaves as Array[]).map((l) => l._handle));
+    const res = call(() => wasm.linearizeApply(id, handles));
+    return tree.unflatten(
+      t.outDef,
+      globalThis.Array.from(res, (h) => new Array(h)),
+    );
+  }) as LinearFn;
+  fn.dispose = () => {
+    call(() => wasm.linearizeDispose(id));
+    disposed = true;
+  };
+  fn[Symbol.dispose] = () => {
+    if (!disposed) fn.dispose();
+  };
+  return opts.hasAux ? [out, fn, aux] : [out, fn];
+}

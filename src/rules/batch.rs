@@ -1,0 +1,265 @@
+//! Batching rules (`vmap`): for each primitive, how to apply it to operands that carry an
+//! extra batch axis, written with [`Emit`] so the result is ordinary operations (run eagerly or
+//! staged, and transformable again). An operand is a value with its batch axis (`Some(axis)`)
+//! or without one (`None`: the same for every batch member), or a JS-number literal. Rules are
+//! only called when at least one operand is batched; they return every output with its batch
+//! axis.
+//!
+//! Adding a primitive: give it an arm in [`batch`]. Most primitives that accept leading batch
+//! dimensions (linalg routines on `[..., n, n]`, elementwise-like ops) need only
+//! [`batch_leading`], which moves every batched operand's batch axis to the front, broadcasts
+//! the unbatched ones, and applies the primitive unchanged (the output's batch axis is 0).
+//! Gather and convolution live in `batch_index.rs`.
+
+use super::batch_index;
+use super::emit::{Arg, Emit};
+use crate::core::Primitive;
+use crate::util::{Error, Result};
+
+/// An operand of a batched operation.
+pub enum BArg<'a, V> {
+    /// A value and its batch axis (`None`: not batched).
+    V(&'a V, Option<usize>),
+    /// A JS number (never batched).
+    Lit(f64),
+}
+
+impl<V> BArg<'_, V> {
+    pub fn bdim(&self) -> Option<usize> {
+        match self {
+            BArg::V(_, b) => *b,
+            BArg::Lit(_) => None,
+        }
+    }
+}
+
+/// A result of a batched operation: the value and its batch axis.
+pub type Batched<V> = (V, Option<usize>);
+
+/// `v` with axis `from` moved to position `to` (a transpose view; itself when equal).
+pub fn moveaxis<E: Emit>(e: &mut E, v: &E::V, from: usize, to: usize) -> Result<E::V> {
+    if from == to {
+        return Ok(v.clone());
+    }
+    let rank = e.aval(v).shape.len();
+    let mut perm: Vec<usize> = (0..rank).filter(|&a| a != from).collect();
+    perm.insert(to, from);
+    e.bind(Primitive::Transpose(perm), &[Arg::V(v)])
+}
+
+/// `v` with its batch axis at `to`: moved there, or (unbatched) broadcast to `size` there.
+pub fn batch_at<E: Emit>(
+    e: &mut E,
+    v: &E::V,
+    bdim: Option<usize>,
+    size: usize,
+    to: usize,
+) -> Result<E::V> {
+    match bdim {
+        Some(b) => moveaxis(e, v, b, to),
+        None => {
+            let from = e.aval(v).shape;
+            let mut shape = from.clone();
+            shape.insert(to, size);
+            let axes = (0..from.len()).map(|a| a + usize::from(a >= to)).collect();
+            e.bind(Primitive::Broadcast { shape, axes }, &[Arg::V(v)])
+        }
+    }
+}
+
+/// The value of a non-literal operand (rules other than elementwise ones take arrays only).
+pub fn value<'a, V>(prim: &Primitive, a: &'a BArg<V>) -> Result<(&'a V, Option<usize>)> {
+    match a {
+        BArg::V(v, b) => Ok((v, *b)),
+        BArg::Lit(_) => Err(Error::new(
+            prim.name(),
+            "internal error: a literal operand where an array was expected",
+        )),
+    }
+}
+
+/// Operand `a`'s batch axis moved to the front: the per-example axes follow.
+pub fn to_front<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    a: &BArg<E::V>,
+    size: usize,
+) -> Result<E::V> {
+    let (v, b) = value(prim, a)?;
+    batch_at(e, v, b, size, 0)
+}
+
+/// The rank of one batch member of operand `a`.
+fn example_rank<E: Emit>(e: &E, a: &BArg<E::V>) -> usize {
+    match a {
+        BArg::V(v, b) => e.aval(v).shape.len() - usize::from(b.is_some()),
+        BArg::Lit(_) => 0,
+    }
+}
+
+/// An owned operand: a value or a literal.
+pub enum Owned<V> {
+    V(V),
+    Lit(f64),
+}
+
+/// Borrows owned operands as emitter arguments.
+pub fn args<V>(owned: &[Owned<V>]) -> Vec<Arg<'_, V>> {
+    owned
+        .iter()
+        .map(|o| match o {
+            Owned::V(v) => Arg::V(v),
+            Owned::Lit(x) => Arg::Lit(*x),
+        })
+        .collect()
+}
+
+/// Operands for a primitive whose operands broadcast NumPy-style (right-aligned): batched ones
+/// get their batch axis at the front, padded with unit axes to `rank + 1`, so it lines up
+/// with every other operand's; unbatched ones and literals stay as they are.
+fn aligned<E: Emit>(e: &mut E, ins: &[BArg<E::V>], rank: usize) -> Result<Vec<Owned<E::V>>> {
+    let mut out = Vec::with_capacity(ins.len());
+    for a in ins {
+        out.push(match a {
+            BArg::V(v, Some(b)) => {
+                let front = moveaxis(e, v, *b, 0)?;
+                let s = e.aval(&front).shape;
+                if s.len() == rank + 1 {
+                    Owned::V(front)
+                } else {
+                    let mut shape = vec![s[0]];
+                    shape.extend(std::iter::repeat_n(1, rank + 1 - s.len()));
+                    shape.extend_from_slice(&s[1..]);
+                    Owned::V(e.bind(Primitive::Reshape(shape), &[Arg::V(&front)])?)
+                }
+            }
+            BArg::V(v, None) => Owned::V((*v).clone()),
+            BArg::Lit(x) => Owned::Lit(*x),
+        });
+    }
+    Ok(out)
+}
+
+/// Applies `prim` unchanged to operands whose batch axes are moved to the front (unbatched
+/// ones broadcast): right for primitives that map over leading axes. Output batch axis 0.
+pub fn batch_leading<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    ins: &[BArg<E::V>],
+    size: usize,
+) -> Result<Vec<Batched<E::V>>> {
+    let mut vals = Vec::with_capacity(ins.len());
+    for a in ins {
+        vals.push(to_front(e, prim, a, size)?);
+    }
+    let args: Vec<Arg<E::V>> = vals.iter().map(Arg::V).collect();
+    Ok(vec![(e.bind(prim.clone(), &args)?, Some(0))])
+}
+
+/// Per-example axis `a` of an operand batched at `b`, as an axis of the batched operand.
+fn full(a: usize, b: usize) -> usize {
+    a + usize::from(a >= b)
+}
+
+/// The outputs of `prim` applied to batched operands `ins` (batch size `size`).
+pub fn batch<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    ins: &[BArg<E::V>],
+    size: usize,
+) -> Result<Vec<Batched<E::V>>> {
+    let one = |v: E::V, b: usize| Ok(vec![(v, Some(b))]);
+    // The single operand of a unary primitive and its batch axis.
+    let single = || -> Result<(&E::V, usize)> {
+        match ins {
+            [BArg::V(v, Some(b))] => Ok((*v, *b)),
+            _ => Err(Error::new(
+                prim.name(),
+                "internal error: expected one batched operand",
+            )),
+        }
+    };
+    match prim {
+        Primitive::Unary(_)
+        | Primitive::Binary(_)
+        | Primitive::Compare(_)
+        | Primitive::Where
+        | Primitive::Cast(_)
+        | Primitive::Bitcast(_)
+        | Primitive::StopGradient
+        | Primitive::Matmul => {
+            let rank = ins.iter().map(|a| example_rank(e, a)).max().unwrap_or(0);
+            let owned = aligned(e, ins, rank)?;
+            one(e.bind(prim.clone(), &args(&owned))?, 0)
+        }
+        Primitive::Reduce { op, axes } => {
+            let (v, b) = single()?;
+            let below = axes.iter().filter(|&&a| a < b).count();
+            let axes = axes.iter().map(|&a| full(a, b)).collect();
+            let r = e.bind(Primitive::Reduce { op: *op, axes }, &[Arg::V(v)])?;
+            one(r, b - below)
+        }
+        Primitive::Cumulative { op, axis, reverse } => {
+            let (v, b) = single()?;
+            let p = Primitive::Cumulative {
+                op: *op,
+                axis: full(*axis, b),
+                reverse: *reverse,
+            };
+            one(e.bind(p, &[Arg::V(v)])?, b)
+        }
+        Primitive::Rank { axis } => {
+            let (v, b) = single()?;
+            let p = Primitive::Rank { axis: full(*axis, b) };
+            one(e.bind(p, &[Arg::V(v)])?, b)
+        }
+        Primitive::Flip(axes) => {
+            let (v, b) = single()?;
+            let p = Primitive::Flip(axes.iter().map(|&a| full(a, b)).collect());
+            one(e.bind(p, &[Arg::V(v)])?, b)
+        }
+        Primitive::Shrink(ranges) => {
+            let (v, b) = single()?;
+            let mut ranges = ranges.clone();
+            ranges.insert(b, (0, size));
+            one(e.bind(Primitive::Shrink(ranges), &[Arg::V(v)])?, b)
+        }
+        Primitive::Pad(widths) => {
+            let (v, b) = single()?;
+            let mut widths = widths.clone();
+            widths.insert(b, (0, 0));
+            one(e.bind(Primitive::Pad(widths), &[Arg::V(v)])?, b)
+        }
+        Primitive::Reshape(shape) => {
+            let (v, b) = single()?;
+            let front = moveaxis(e, v, b, 0)?;
+            let mut shape = shape.clone();
+            shape.insert(0, size);
+            one(e.bind(Primitive::Reshape(shape), &[Arg::V(&front)])?, 0)
+        }
+        Primitive::Transpose(perm) => {
+            let (v, b) = single()?;
+            let front = moveaxis(e, v, b, 0)?;
+            let perm = std::iter::once(0).chain(perm.iter().map(|p| p + 1)).collect();
+            one(e.bind(Primitive::Transpose(perm), &[Arg::V(&front)])?, 0)
+        }
+        Primitive::Broadcast { shape, axes } => {
+            let (v, b) = single()?;
+            let front = moveaxis(e, v, b, 0)?;
+            let shape = std::iter::once(size).chain(shape.iter().copied()).collect();
+            let axes = std::iter::once(0).chain(axes.iter().map(|a| a + 1)).collect();
+            one(
+                e.bind(Primitive::Broadcast { shape, axes }, &[Arg::V(&front)])?,
+                0,
+            )
+        }
+        Primitive::Concatenate(axis) => batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size),
+        Primitive::Unrank { axis } => batch_leading(e, &Primitive::Unrank { axis: axis + 1 }, ins, size),
+        Primitive::Iota { .. } => Err(Error::new(
+            prim.name(),
+            "internal error: iota has no operands to batch",
+        )),
+        Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),
+        Primitive::Conv(p) => batch_index::conv(e, p, ins, size),
+    }
+}
