@@ -14,9 +14,9 @@ type Fn = (...args: any[]) => any;
 /** A batch axis for every leaf of `arg` from its `inAxes` entry (a prefix pytree). */
 function leafAxes(spec: unknown, arg: unknown, where: string): (number | null)[] {
   if (spec === null || spec === undefined || typeof spec === "number") {
-    return globalThis.Array(tree.structure(arg as tree.JsTree<unknown>).numLeaves).fill(
-      spec ?? null,
-    );
+    return globalThis
+      .Array(tree.structure(arg as tree.JsTree<unknown>).numLeaves)
+      .fill(spec ?? null);
   }
   const mismatch = () =>
     new Error(
@@ -32,9 +32,7 @@ function leafAxes(spec: unknown, arg: unknown, where: string): (number | null)[]
     if (arg === null || typeof arg !== "object" || globalThis.Array.isArray(arg)) throw mismatch();
     const argKeys = Object.keys(arg).sort();
     if (keys.join("\u0000") !== argKeys.join("\u0000")) throw mismatch();
-    return keys.flatMap((k) =>
-      leafAxes((spec as any)[k], (arg as any)[k], `${where}.${k}`),
-    );
+    return keys.flatMap((k) => leafAxes((spec as any)[k], (arg as any)[k], `${where}.${k}`));
   }
   throw new TypeError(`vmap: inAxes${where} must be a number, null or a pytree of them`);
 }
@@ -166,7 +164,9 @@ export function linearize(f: Fn, primals: unknown[], opts: { hasAux?: boolean } 
   const fn = ((...tangents: unknown[]) => {
     const [leaves, def] = tree.flatten(tangents as tree.JsTree<unknown>);
     if (!def.equals(primDef)) {
-      throw new Error(`linearize: tangents must have the primals' structure ${primDef}, got ${def}`);
+      throw new Error(
+        `linearize: tangents must have the primals' structure ${primDef}, got ${def}`,
+      );
     }
     leaves.forEach((l) => {
       if (!(l instanceof Array)) throw new TypeError("linearize: every tangent must be an Array");

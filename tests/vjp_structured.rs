@@ -18,7 +18,9 @@ const F64: DType = DType::Float64;
 fn arr(shape: &[usize], dtype: DType, vals: &[f64]) -> Value {
     oxjax::backend::registry::set_default_device("t", Device::Cpu).unwrap();
     let bytes = encode(dtype, vals);
-    Value::Concrete(ArrayValue::from_bytes("t", &bytes, shape.to_vec(), dtype, Device::Cpu).unwrap())
+    Value::Concrete(
+        ArrayValue::from_bytes("t", &bytes, shape.to_vec(), dtype, Device::Cpu).unwrap(),
+    )
 }
 
 fn read(v: &Value) -> Vec<f64> {
@@ -42,7 +44,13 @@ fn wsum(y: &Value) -> Result<Value> {
     let w = arr(&shape, F64, &w);
     let prod = p(Primitive::Binary(BinaryOp::Mul), &[y, &w])?;
     let axes = (0..shape.len()).collect();
-    p(Primitive::Reduce { op: ReduceOp::Sum, axes }, &[&prod])
+    p(
+        Primitive::Reduce {
+            op: ReduceOp::Sum,
+            axes,
+        },
+        &[&prod],
+    )
 }
 
 fn check(name: &str, shape: &[usize], x0: &[f64], f: &dyn Fn(&Value) -> Result<Value>) {
@@ -76,12 +84,24 @@ const X: [f64; 12] = [
 fn gather_vjp_accumulates_repeated_and_clamped_indices() {
     let idx = arr(&[2, 3], DType::Int32, &[2.0, 0.0, 2.0, -1.0, 7.0, 1.0]);
     check("gather axis 1", &[3, 4], &X, &|x| {
-        p(Primitive::Gather { axes: vec![1], out_dim: 1 }, &[x, &idx])
+        p(
+            Primitive::Gather {
+                axes: vec![1],
+                out_dim: 1,
+            },
+            &[x, &idx],
+        )
     });
     let i0 = arr(&[3], DType::Int32, &[1.0, 0.0, 1.0]);
     let i1 = arr(&[2, 1], DType::Int32, &[2.0, -1.0]);
     check("gather two axes", &[2, 2, 3], &X, &|x| {
-        p(Primitive::Gather { axes: vec![2, 0], out_dim: 0 }, &[x, &i1, &i0])
+        p(
+            Primitive::Gather {
+                axes: vec![2, 0],
+                out_dim: 0,
+            },
+            &[x, &i1, &i0],
+        )
     });
 }
 

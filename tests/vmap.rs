@@ -20,7 +20,10 @@ type F = dyn Fn(&[Value]) -> Result<Value>;
 struct Rng(u64);
 impl Rng {
     fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % n as u64) as usize
     }
 }
@@ -34,7 +37,9 @@ fn arr(shape: &[usize], dtype: DType, seed: f64) -> Value {
         _ => values(n, seed).iter().map(|v| v * 0.1).collect(),
     };
     let bytes = encode(dtype, &vals);
-    Value::Concrete(ArrayValue::from_bytes("t", &bytes, shape.to_vec(), dtype, Device::Cpu).unwrap())
+    Value::Concrete(
+        ArrayValue::from_bytes("t", &bytes, shape.to_vec(), dtype, Device::Cpu).unwrap(),
+    )
 }
 
 fn read(v: &Value) -> Vec<f64> {
@@ -173,7 +178,12 @@ fn elementwise_rules_broadcast_batched_and_unbatched_operands() {
     ] {
         check_all("add", &add, &[(sa, F32), (sb, F32)], &mut rng);
     }
-    let lit = |a: &[Value]| bind(Primitive::Binary(BinaryOp::Sub), &[Operand::Literal(2.0), Operand::Value(&a[0])]);
+    let lit = |a: &[Value]| {
+        bind(
+            Primitive::Binary(BinaryOp::Sub),
+            &[Operand::Literal(2.0), Operand::Value(&a[0])],
+        )
+    };
     check_all("sub literal", &lit, &[(&[2, 3], F32)], &mut rng);
     let exp = |a: &[Value]| p(Primitive::Unary(UnaryOp::Exp), &[&a[0]]);
     check_all("exp", &exp, &[(&[2, 1, 3], F32)], &mut rng);
@@ -183,7 +193,12 @@ fn elementwise_rules_broadcast_batched_and_unbatched_operands() {
         let c = p(Primitive::Compare(CompareOp::Lt), &[&a[0], &a[1]])?;
         p(Primitive::Where, &[&c, &a[1], &a[2]])
     };
-    check_all("where", &sel, &[(&[3], F32), (&[2, 3], F32), (&[1], F32)], &mut rng);
+    check_all(
+        "where",
+        &sel,
+        &[(&[3], F32), (&[2, 3], F32), (&[1], F32)],
+        &mut rng,
+    );
     let cast = |a: &[Value]| {
         let c = p(Primitive::Cast(I32), &[&a[0]])?;
         p(Primitive::StopGradient, &[&c])
@@ -219,7 +234,13 @@ fn movement_rules() {
         ("reshape", Primitive::Reshape(vec![3, 2])),
         ("reshape to scalar-ish", Primitive::Reshape(vec![6, 1])),
         ("transpose", Primitive::Transpose(vec![2, 0, 1])),
-        ("broadcast", Primitive::Broadcast { shape: vec![4, 2, 5, 3], axes: vec![1, 2, 3] }),
+        (
+            "broadcast",
+            Primitive::Broadcast {
+                shape: vec![4, 2, 5, 3],
+                axes: vec![1, 2, 3],
+            },
+        ),
         ("shrink", Primitive::Shrink(vec![(1, 2), (0, 1), (0, 2)])),
         ("pad", Primitive::Pad(vec![(1, 0), (0, 2), (2, 1)])),
         ("flip", Primitive::Flip(vec![0, 2])),
@@ -231,7 +252,12 @@ fn movement_rules() {
     }
     for axis in [0, 1] {
         let f = move |a: &[Value]| p(Primitive::Concatenate(axis), &[&a[0], &a[1], &a[2]]);
-        check_all("concatenate", &f, &[(&[2, 3], F32), (&[2, 3], F32), (&[2, 3], F32)], &mut rng);
+        check_all(
+            "concatenate",
+            &f,
+            &[(&[2, 3], F32), (&[2, 3], F32), (&[2, 3], F32)],
+            &mut rng,
+        );
     }
     // unrank places values at ranks computed from another array (a permutation).
     let f = |a: &[Value]| {
@@ -241,7 +267,14 @@ fn movement_rules() {
     check_all("unrank", &f, &[(&[2, 4], F32), (&[2, 4], F32)], &mut rng);
     // iota (no operands: never batched) combined with a batched operand.
     let f = |a: &[Value]| {
-        let i = bind(Primitive::Iota { shape: vec![2, 3], axis: 1, dtype: F32 }, &[])?;
+        let i = bind(
+            Primitive::Iota {
+                shape: vec![2, 3],
+                axis: 1,
+                dtype: F32,
+            },
+            &[],
+        )?;
         p(Primitive::Binary(BinaryOp::Mul), &[&i, &a[0]])
     };
     check_all("iota", &f, &[(&[3], F32)], &mut rng);
@@ -250,14 +283,51 @@ fn movement_rules() {
 #[test]
 fn gather_rules_for_batched_values_indices_or_both() {
     let mut rng = Rng(4);
-    let one = |a: &[Value]| p(Primitive::Gather { axes: vec![1], out_dim: 0 }, &[&a[0], &a[1]]);
-    check_all("gather axis 1", &one, &[(&[3, 4, 2], F32), (&[2, 3], I32)], &mut rng);
-    let mid = |a: &[Value]| p(Primitive::Gather { axes: vec![0], out_dim: 1 }, &[&a[0], &a[1]]);
-    check_all("gather out_dim 1", &mid, &[(&[4, 2, 3], F32), (&[5], I32)], &mut rng);
-    let two = |a: &[Value]| {
-        p(Primitive::Gather { axes: vec![2, 0], out_dim: 1 }, &[&a[0], &a[1], &a[2]])
+    let one = |a: &[Value]| {
+        p(
+            Primitive::Gather {
+                axes: vec![1],
+                out_dim: 0,
+            },
+            &[&a[0], &a[1]],
+        )
     };
-    check_all("gather two axes", &two, &[(&[3, 2, 4], F32), (&[2, 1], I32), (&[3], I32)], &mut rng);
+    check_all(
+        "gather axis 1",
+        &one,
+        &[(&[3, 4, 2], F32), (&[2, 3], I32)],
+        &mut rng,
+    );
+    let mid = |a: &[Value]| {
+        p(
+            Primitive::Gather {
+                axes: vec![0],
+                out_dim: 1,
+            },
+            &[&a[0], &a[1]],
+        )
+    };
+    check_all(
+        "gather out_dim 1",
+        &mid,
+        &[(&[4, 2, 3], F32), (&[5], I32)],
+        &mut rng,
+    );
+    let two = |a: &[Value]| {
+        p(
+            Primitive::Gather {
+                axes: vec![2, 0],
+                out_dim: 1,
+            },
+            &[&a[0], &a[1], &a[2]],
+        )
+    };
+    check_all(
+        "gather two axes",
+        &two,
+        &[(&[3, 2, 4], F32), (&[2, 1], I32), (&[3], I32)],
+        &mut rng,
+    );
 }
 
 #[test]
@@ -302,22 +372,55 @@ fn nested_vmap_and_errors() {
     let b = arr(&[4, 3], F32, 2.0);
     let avals = [a.aval(), b.aval()];
     let e = example_avals("vmap", &avals, &[Some(0), Some(0)]).unwrap_err();
-    assert!(e.message().starts_with("vmap: batched axes have different sizes"), "{e}");
+    assert!(
+        e.message()
+            .starts_with("vmap: batched axes have different sizes"),
+        "{e}"
+    );
     let e = example_avals("vmap", &avals, &[Some(0)]).unwrap_err();
-    assert_eq!(e.message(), "vmap: inAxes has 1 entries for 2 array arguments");
+    assert_eq!(
+        e.message(),
+        "vmap: inAxes has 1 entries for 2 array arguments"
+    );
     let e = example_avals("vmap", &avals, &[Some(2), None]).unwrap_err();
-    assert!(e.message().starts_with("vmap: inAxes 2 is out of range"), "{e}");
+    assert!(
+        e.message().starts_with("vmap: inAxes 2 is out of range"),
+        "{e}"
+    );
     let e = example_avals("vmap", &avals, &[None, None]).unwrap_err();
-    assert!(e.message().contains("at least one argument must be batched"), "{e}");
+    assert!(
+        e.message()
+            .contains("at least one argument must be batched"),
+        "{e}"
+    );
     // vmap of vmap: the inner batching interpreter runs inside the outer trace.
     let x = arr(&[2, 3, 4], F32, 3.0);
     let inner = |v: &[Value]| -> Result<Value> {
         let (frame, t) = trace::begin(&[oxjax::core::Aval::new(vec![4], F32)]);
         let t = Value::Tracer(t[0].clone());
-        let s = p(Primitive::Reduce { op: ReduceOp::Sum, axes: vec![0] }, &[&t])?;
+        let s = p(
+            Primitive::Reduce {
+                op: ReduceOp::Sum,
+                axes: vec![0],
+            },
+            &[&t],
+        )?;
         let y = p(Primitive::Binary(BinaryOp::Mul), &[&t, &s])?;
         let closed = trace::end("inner", frame, &[y])?;
         Ok(vmap(&closed, &[v[0].clone()], &[Some(0)], 0)?.remove(0))
     };
     check("nested", &inner, &[x], &[Some(1)]);
+}
+
+#[test]
+fn two_views_of_one_buffer_are_two_constants() {
+    let x = arr(&[3], F32, 1.0);
+    let a = member(&x, 0, 0);
+    let b = member(&x, 0, 1);
+    let (frame, t) = trace::begin(&[oxjax::core::Aval::new(vec![], F32)]);
+    let t = Value::Tracer(t[0].clone());
+    let ta = p(Primitive::Binary(BinaryOp::Mul), &[&t, &a]).unwrap();
+    let tb = p(Primitive::Binary(BinaryOp::Mul), &[&t, &b]).unwrap();
+    let closed = trace::end("test", frame, &[ta, tb]).unwrap();
+    assert_eq!(closed.consts.len(), 2);
 }

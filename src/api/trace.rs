@@ -76,7 +76,11 @@ pub fn trace_abort(frame: f64) {
     handles::release_frame(frame as u64);
 }
 
-pub(super) fn with_jaxpr<R>(function: &str, id: u32, f: impl FnOnce(&ClosedJaxpr) -> R) -> Result<R> {
+pub(super) fn with_jaxpr<R>(
+    function: &str,
+    id: u32,
+    f: impl FnOnce(&ClosedJaxpr) -> R,
+) -> Result<R> {
     JAXPRS.with(|j| {
         j.borrow()
             .1
@@ -225,8 +229,7 @@ pub fn jvp(
                 .map(|&h| handles::get("jvp", h))
                 .collect::<Result<Vec<_>>>()
         };
-        let (outs, tans) =
-            crate::transform::autodiff::jvp(
+        let (outs, tans) = crate::transform::autodiff::jvp(
             closed,
             &get(&primals)?,
             &get(&tangents)?,

@@ -112,9 +112,8 @@ pub fn linearize_apply(lid: u32, tangents: Vec<f64>) -> std::result::Result<Vec<
         let ts = values("linearize", &tangents)?;
         // Taken out while it runs (it binds operations), then put back.
         let lin = LINEAR.with(|l| l.borrow_mut().1.remove(&lid));
-        let lin = lin.ok_or_else(|| {
-            Error::new("linearize", "the linearized function has been disposed")
-        })?;
+        let lin = lin
+            .ok_or_else(|| Error::new("linearize", "the linearized function has been disposed"))?;
         let outs = lin.apply(&ts);
         LINEAR.with(|l| l.borrow_mut().1.insert(lid, lin));
         Ok(outs?.into_iter().map(handles::insert).collect())

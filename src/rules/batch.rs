@@ -79,12 +79,7 @@ pub fn value<'a, V>(prim: &Primitive, a: &'a BArg<V>) -> Result<(&'a V, Option<u
 }
 
 /// Operand `a`'s batch axis moved to the front: the per-example axes follow.
-pub fn to_front<E: Emit>(
-    e: &mut E,
-    prim: &Primitive,
-    a: &BArg<E::V>,
-    size: usize,
-) -> Result<E::V> {
+pub fn to_front<E: Emit>(e: &mut E, prim: &Primitive, a: &BArg<E::V>, size: usize) -> Result<E::V> {
     let (v, b) = value(prim, a)?;
     batch_at(e, v, b, size, 0)
 }
@@ -210,7 +205,9 @@ pub fn batch<E: Emit>(
         }
         Primitive::Rank { axis } => {
             let (v, b) = single()?;
-            let p = Primitive::Rank { axis: full(*axis, b) };
+            let p = Primitive::Rank {
+                axis: full(*axis, b),
+            };
             one(e.bind(p, &[Arg::V(v)])?, b)
         }
         Primitive::Flip(axes) => {
@@ -240,21 +237,29 @@ pub fn batch<E: Emit>(
         Primitive::Transpose(perm) => {
             let (v, b) = single()?;
             let front = moveaxis(e, v, b, 0)?;
-            let perm = std::iter::once(0).chain(perm.iter().map(|p| p + 1)).collect();
+            let perm = std::iter::once(0)
+                .chain(perm.iter().map(|p| p + 1))
+                .collect();
             one(e.bind(Primitive::Transpose(perm), &[Arg::V(&front)])?, 0)
         }
         Primitive::Broadcast { shape, axes } => {
             let (v, b) = single()?;
             let front = moveaxis(e, v, b, 0)?;
             let shape = std::iter::once(size).chain(shape.iter().copied()).collect();
-            let axes = std::iter::once(0).chain(axes.iter().map(|a| a + 1)).collect();
+            let axes = std::iter::once(0)
+                .chain(axes.iter().map(|a| a + 1))
+                .collect();
             one(
                 e.bind(Primitive::Broadcast { shape, axes }, &[Arg::V(&front)])?,
                 0,
             )
         }
-        Primitive::Concatenate(axis) => batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size),
-        Primitive::Unrank { axis } => batch_leading(e, &Primitive::Unrank { axis: axis + 1 }, ins, size),
+        Primitive::Concatenate(axis) => {
+            batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size)
+        }
+        Primitive::Unrank { axis } => {
+            batch_leading(e, &Primitive::Unrank { axis: axis + 1 }, ins, size)
+        }
         Primitive::Iota { .. } => Err(Error::new(
             prim.name(),
             "internal error: iota has no operands to batch",

@@ -380,10 +380,7 @@ pub fn jvp_of_forward(
         // No input reaches the outputs: their tangents are zero.
         Ok(None) => {
             super::trace::abort(frame);
-            return outs
-                .iter()
-                .map(|o| zeros_like(o, o.aval().dtype))
-                .collect();
+            return outs.iter().map(|o| zeros_like(o, o.aval().dtype)).collect();
         }
         Err(e) => {
             super::trace::abort(frame);

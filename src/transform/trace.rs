@@ -16,6 +16,7 @@ use super::eval;
 use super::value::ArrayValue;
 use crate::backend::registry;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
+use crate::core::view::ShapeTracker;
 use crate::core::{Aval, DType, Primitive};
 use crate::rules;
 use crate::util::{Error, Result};
@@ -82,7 +83,8 @@ pub struct ClosedJaxpr {
 /// Identity of a lifted constant, so one outer array used twice becomes one constant.
 #[derive(Hash, PartialEq, Eq)]
 enum ConstKey {
-    Buffer(usize, Aval),
+    /// The buffer, the aval and the view: two views of one buffer are different constants.
+    Buffer(usize, Aval, ShapeTracker),
     Tracer(u64, Var),
 }
 
@@ -105,7 +107,11 @@ impl Frame {
             Value::Tracer(t) if t.frame == self.id => return Ok(Atom::Var(t.var)),
             Value::Tracer(t) if !live.contains(&t.frame) => return Err(leaked(function)),
             Value::Tracer(t) => ConstKey::Tracer(t.frame, t.var),
-            Value::Concrete(c) => ConstKey::Buffer(Rc::as_ptr(&c.buffer) as usize, c.aval.clone()),
+            Value::Concrete(c) => ConstKey::Buffer(
+                Rc::as_ptr(&c.buffer) as usize,
+                c.aval.clone(),
+                c.view.clone(),
+            ),
         };
         if let Some(&v) = self.const_vars.get(&key) {
             return Ok(Atom::Var(v));

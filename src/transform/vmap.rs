@@ -40,7 +40,10 @@ pub fn example_avals(
             if axis >= rank {
                 return Err(Error::new(
                     function,
-                    format!("inAxes {axis} is out of range for argument {i} of shape {:?}", a.shape),
+                    format!(
+                        "inAxes {axis} is out of range for argument {i} of shape {:?}",
+                        a.shape
+                    ),
                 ));
             }
             let n = a.shape.remove(axis);
