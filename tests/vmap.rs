@@ -424,3 +424,54 @@ fn two_views_of_one_buffer_are_two_constants() {
     let closed = trace::end("test", frame, &[ta, tb]).unwrap();
     assert_eq!(closed.consts.len(), 2);
 }
+
+#[test]
+fn linalg_routines_batch_over_leading_axes() {
+    let mut rng = Rng(7);
+    // An SPD matrix from any square one: a aᵀ + 3 I.
+    let spd = |a: &Value| -> Result<Value> {
+        let at = p(Primitive::Transpose(vec![1, 0]), &[a])?;
+        let m = p(Primitive::Matmul, &[a, &at])?;
+        let i = bind(
+            Primitive::Iota {
+                shape: vec![3, 3],
+                axis: 0,
+                dtype: F32,
+            },
+            &[],
+        )?;
+        let j = bind(
+            Primitive::Iota {
+                shape: vec![3, 3],
+                axis: 1,
+                dtype: F32,
+            },
+            &[],
+        )?;
+        let eq = p(Primitive::Compare(CompareOp::Eq), &[&i, &j])?;
+        let eye = p(Primitive::Cast(F32), &[&eq])?;
+        let three = bind(
+            Primitive::Binary(BinaryOp::Mul),
+            &[Operand::Value(&eye), Operand::Literal(3.0)],
+        )?;
+        p(Primitive::Binary(BinaryOp::Add), &[&m, &three])
+    };
+    let chol = move |a: &[Value]| p(Primitive::Cholesky, &[&spd(&a[0])?]);
+    check_all("cholesky", &chol, &[(&[3, 3], F32)], &mut rng);
+    let solve = move |a: &[Value]| {
+        let l = p(Primitive::Cholesky, &[&spd(&a[0])?])?;
+        let prim = Primitive::TriangularSolve {
+            left_side: true,
+            lower: true,
+            transpose_a: false,
+            unit_diagonal: false,
+        };
+        p(prim, &[&l, &a[1]])
+    };
+    check_all(
+        "triangular_solve",
+        &solve,
+        &[(&[3, 3], F32), (&[3, 2], F32)],
+        &mut rng,
+    );
+}

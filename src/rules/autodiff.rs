@@ -334,6 +334,13 @@ pub fn vjp<E: Emit>(
     })
 }
 
+fn not_differentiable(prim: &Primitive) -> crate::util::Error {
+    crate::util::Error::new(
+        prim.name(),
+        "differentiation of this operation is not supported yet in oxjax",
+    )
+}
+
 /// The input cotangents of a multi-output `prim` applied to `ins` giving `outs`, for output
 /// cotangents `gs` (one per output, `None`: zero, at least one `Some`). Multi-output
 /// primitives add their arm here (scan's rule lives in `transform`, as it traces its body).

@@ -264,6 +264,10 @@ pub fn batch<E: Emit>(
             prim.name(),
             "internal error: iota has no operands to batch",
         )),
+        // Routines over `[..., n, n]` with equal batch axes.
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } => {
+            batch_leading(e, prim, ins, size)
+        }
         Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),
         Primitive::Conv(p) => batch_index::conv(e, p, ins, size),
     }

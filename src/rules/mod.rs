@@ -6,8 +6,8 @@
 //! is the flat logical index); the evaluator maps those loads through each input's view.
 
 pub mod autodiff;
-pub mod autodiff_linalg;
 pub mod autodiff_index;
+pub mod autodiff_linalg;
 pub mod batch;
 pub mod batch_index;
 pub mod conv;

@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 
 use super::autodiff::Binder;
-use super::trace::{bind, ClosedJaxpr, Operand, Value};
+use super::trace::{bind_multi, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Var};
-use crate::core::{Aval, Primitive};
+use crate::core::Aval;
 use crate::rules::batch::{batch, batch_at, BArg};
 use crate::util::{Error, Result};
 
@@ -117,7 +117,7 @@ pub fn vmap(
                     BArg::Lit(x) => Operand::Literal(*x),
                 })
                 .collect();
-            bind_all(eqn.primitive.clone(), &ops)?
+            bind_multi(eqn.primitive.clone(), &ops)?
                 .into_iter()
                 .map(|v| (v, None))
                 .collect()
@@ -147,9 +147,4 @@ pub fn vmap(
             )),
         })
         .collect()
-}
-
-/// Binds `prim`, returning all of its outputs.
-fn bind_all(prim: Primitive, ops: &[Operand]) -> Result<Vec<Value>> {
-    Ok(vec![bind(prim, ops)?])
 }
