@@ -62,7 +62,13 @@ export function vmap(f: Fn, inAxes: number | unknown[] = 0): Fn {
       axesArr = Int32Array.from(axes, (a, i) => {
         if (a === null) return -1;
         if (!Number.isInteger(a)) throw new TypeError(`vmap: inAxes entries must be integers`);
-        return a < 0 ? a + leaves[i].ndim : a;
+        const axis = a < 0 ? a + leaves[i].ndim : a;
+        if (axis < 0) {
+          throw new Error(
+            `vmap: inAxes ${a} is out of range for argument ${i} of rank ${leaves[i].ndim}`,
+          );
+        }
+        return axis;
       });
       return call(() => wasm.vmapBegin("vmap", handles, axesArr));
     });
@@ -80,6 +86,9 @@ function checkVector(name: string, x: unknown): asserts x is Array {
   if (!(x instanceof Array)) throw new TypeError(`${name}: the argument must be an Array`);
   if (x.ndim !== 1) {
     throw new TypeError(`${name} only supports 1D inputs, got shape [${x.shape.join(", ")}]`);
+  }
+  if (x.dtype !== "float32" && x.dtype !== "float64") {
+    throw new TypeError(`${name}: the argument must be a float array, got ${x.dtype}`);
   }
 }
 

@@ -136,7 +136,8 @@ fn aligned<E: Emit>(e: &mut E, ins: &[BArg<E::V>], rank: usize) -> Result<Vec<Ow
 }
 
 /// Applies `prim` unchanged to operands whose batch axes are moved to the front (unbatched
-/// ones broadcast): right for primitives that map over leading axes. Output batch axis 0.
+/// ones broadcast): right for primitives that map over leading axes. Every output (several
+/// for multi-output primitives) gets batch axis 0.
 pub fn batch_leading<E: Emit>(
     e: &mut E,
     prim: &Primitive,
@@ -148,7 +149,8 @@ pub fn batch_leading<E: Emit>(
         vals.push(to_front(e, prim, a, size)?);
     }
     let args: Vec<Arg<E::V>> = vals.iter().map(Arg::V).collect();
-    Ok(vec![(e.bind(prim.clone(), &args)?, Some(0))])
+    let outs = e.bind_multi(prim.clone(), &args)?;
+    Ok(outs.into_iter().map(|v| (v, Some(0))).collect())
 }
 
 /// Per-example axis `a` of an operand batched at `b`, as an axis of the batched operand.
