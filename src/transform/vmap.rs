@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use super::autodiff::Binder;
 use super::trace::{bind_multi, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Var};
-use crate::core::Aval;
+use crate::core::{Aval, Primitive};
 use crate::rules::batch::{batch, batch_at, BArg};
 use crate::util::{Error, Result};
 
@@ -82,6 +82,22 @@ pub fn vmap(
 ) -> Result<Vec<Value>> {
     let avals: Vec<&Aval> = args.iter().map(Value::aval).collect();
     let (size, _) = example_avals("vmap", &avals, in_axes)?;
+    let batched: Vec<(Value, Option<usize>)> =
+        args.iter().cloned().zip(in_axes.iter().copied()).collect();
+    let outs = batch_jaxpr(closed, &batched, size)?;
+    outs.iter()
+        .map(|(v, b)| batch_at(&mut Binder, v, *b, size, out_axis))
+        .collect()
+}
+
+/// Runs `closed` on batched arguments (each with its batch axis, or `None`), returning every
+/// output with its batch axis (`None`: the same for every member). The batching rule of a
+/// primitive whose body is itself a Jaxpr (scan) calls this on its body.
+pub fn batch_jaxpr(
+    closed: &ClosedJaxpr,
+    args: &[(Value, Option<usize>)],
+    size: usize,
+) -> Result<Vec<(Value, Option<usize>)>> {
     let j = &closed.jaxpr;
     if args.len() != j.in_binders.len() {
         return Err(Error::new(
@@ -93,10 +109,9 @@ pub fn vmap(
     for (v, c) in j.const_binders.iter().zip(&closed.consts) {
         env.insert(*v, (c.clone(), None));
     }
-    for ((v, a), axis) in j.in_binders.iter().zip(args).zip(in_axes) {
-        env.insert(*v, (a.clone(), *axis));
+    for (v, a) in j.in_binders.iter().zip(args) {
+        env.insert(*v, a.clone());
     }
-    let mut emit = Binder;
     for eqn in &j.eqns {
         let ins: Vec<BArg<Value>> = eqn
             .inputs
@@ -122,7 +137,7 @@ pub fn vmap(
                 .map(|v| (v, None))
                 .collect()
         } else {
-            batch(&mut emit, &eqn.primitive, &ins, size)?
+            batch_eqn(&eqn.primitive, &ins, size)?
         };
         if outs.len() != eqn.outputs.len() {
             return Err(Error::new(
@@ -137,14 +152,22 @@ pub fn vmap(
     j.outs
         .iter()
         .map(|a| match a {
-            Atom::Var(v) => {
-                let (val, b) = &env[v];
-                batch_at(&mut emit, val, *b, size, out_axis)
-            }
+            Atom::Var(v) => Ok(env[v].clone()),
             Atom::Literal(..) => Err(Error::new(
                 "vmap",
                 "the function returned a constant number",
             )),
         })
         .collect()
+}
+
+/// One equation with at least one batched operand. Primitives whose batching needs the
+/// interpreter (a Jaxpr-valued parameter, as scan's body: see [`batch_jaxpr`]) add an arm
+/// here; every other primitive's rule is in `rules::batch`.
+fn batch_eqn(
+    prim: &Primitive,
+    ins: &[BArg<Value>],
+    size: usize,
+) -> Result<Vec<(Value, Option<usize>)>> {
+    batch(&mut Binder, prim, ins, size)
 }

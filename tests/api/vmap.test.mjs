@@ -113,6 +113,66 @@ describe("vmap matches a loop", () => {
   });
 });
 
+test("vmap of library functions (compositions of many primitives) equals a loop exactly", () => {
+  const X = np.array([
+    [
+      [0.3, -1.2, 2.5, 0.7],
+      [1.1, 0.4, -0.6, -2.0],
+      [0.0, 0.9, 1.9, -0.3],
+    ],
+    [
+      [-0.3, 1.2, -2.5, 0.1],
+      [0.6, 0.5, 0.6, 2.0],
+      [3.0, -0.9, 0.2, 0.8],
+    ],
+  ]);
+  const key = ox.random.key(0);
+  const keys = ox.random.split(key, 3);
+  const mats = np.array([
+    [
+      [1, 2, 0],
+      [0, 1, 3],
+      [1, 0, 1],
+    ],
+    [
+      [2, 0, 1],
+      [1, 1, 0],
+      [0, 3, 1],
+    ],
+  ]);
+  const cases = {
+    argmax: [(x) => np.argmax(x, 1), X],
+    argsort: [(x) => np.argsort(x, 0), X],
+    sort: [(x) => np.sort(x), X],
+    cumsum: [(x) => np.cumsum(x, 1), X],
+    softmax: [(x) => ox.nn.softmax(x), X],
+    einsum: [(x) => np.einsum("ij,kj->ik", x, x), X],
+    oneHot: [(x, k) => ox.nn.oneHot(k(np.argmax(x, 1)), 5), X],
+    tril: [(x) => np.tril(x), X],
+    diagonal: [(x) => np.diagonal(x), X],
+    var: [(x) => np.var_(x, 0), X],
+    take: [(x, k) => x.slice(k(np.array([2, 0], { dtype: np.int32 })), [1, 3]), X],
+    clip: [(x) => np.clip(x, -0.5, 0.5), X],
+    uniform: [(k) => ox.random.uniform(k, [2]), keys],
+    normal: [(k) => ox.random.normal(k, [2]), keys],
+    split: [(k) => ox.random.split(k, 2), keys],
+    cholesky: [
+      (a, k) => np.linalg.cholesky(k(k(np.matmul(a, k(a.T))).add(k(k(np.eye(3)).mul(3))))),
+      mats,
+    ],
+  };
+  for (const [name, [f, xs]] of Object.entries(cases)) {
+    const out = ox.vmap((x) => scoped((k) => f(x, k)))(xs);
+    const got = out.js();
+    out.dispose();
+    const want = Array.from({ length: xs.shape[0] }, (_, i) =>
+      scoped((k) => k(f(k(xs.slice(i)), k)).js()),
+    );
+    assert.deepEqual(got, want, name);
+  }
+  for (const t of [X, key, keys, mats]) t.dispose();
+});
+
 describe("compositions match JAX", () => {
   const f32 = (c, i = 0) => np.array(c.args[i].data, { shape: c.args[i].shape });
 
