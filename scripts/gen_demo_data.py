@@ -14,7 +14,8 @@ nor the tests need Python):
   must agree: statsmodels' UnobservedComponents and a NumPy Kalman filter maximised by SciPy.
   Durbin & Koopman (2012, section 2.10) report sigma2_eps = 15099 and sigma2_eta = 1469.1.
 - www/data/digits.json: scikit-learn's 8x8 handwritten digits (1797 images, pixel values 0..16)
-  packed as one base-17 character per pixel, with a fixed train/test split.
+  packed as one base-17 character per pixel, shuffled with a fixed seed; the first 1500
+  images train, the other 297 are held out.
 """
 import json
 from pathlib import Path
@@ -105,12 +106,14 @@ def nile():
 
 def digits():
     d = load_digits()
-    x = d.data.astype(np.int64)
+    # Shuffled once with a fixed seed, so the first 1500 (training) and the last 297 (held out)
+    # images both mix all writers.
+    perm = np.random.default_rng(20261122).permutation(len(d.target))
+    x, target = d.data.astype(np.int64)[perm], d.target[perm]
     assert x.shape == (1797, 64) and x.min() == 0 and x.max() == 16
     alphabet = "0123456789abcdefg"
     pixels = "".join(alphabet[v] for v in x.ravel())
-    labels = "".join(str(int(v)) for v in d.target)
-    # A fixed split: the last 297 images (other writers than most of the first 1500) are held out.
+    labels = "".join(str(int(v)) for v in target)
     return {
         "source": "sklearn.datasets.load_digits (UCI optical recognition of handwritten digits)",
         "count": int(x.shape[0]),
