@@ -16,6 +16,8 @@ nor the tests need Python):
 - www/data/digits.json: scikit-learn's 8x8 handwritten digits (1797 images, pixel values 0..16)
   packed as one base-17 character per pixel, shuffled with a fixed seed; the first 1500
   images train, the other 297 are held out.
+- tests/data/mandelbrot_expected.json: escape counts of the showcase's first frame at 64x48
+  points (64 iterations of z <- z^2 + c in float32, the page's order of operations).
 """
 import json
 from pathlib import Path
@@ -125,7 +127,32 @@ def digits():
     }
 
 
+def mandelbrot(w=64, iterations=64):
+    """The showcase's first frame: centre (-0.743643887037151, 0.13182590420533), width 3."""
+    f = np.float32
+    h = w * 3 // 4
+    u = np.linspace(-0.5, 0.5, w, dtype=f)[None, :]
+    v = (np.linspace(-0.5, 0.5, h, dtype=f) * f(h / w))[:, None]
+    cr = np.broadcast_to(u * f(3) + f(-0.743643887037151), (h, w))
+    ci = np.broadcast_to(v * f(3) + f(0.13182590420533), (h, w))
+    zr = np.zeros((h, w), f)
+    zi = np.zeros((h, w), f)
+    count = np.zeros((h, w), f)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(iterations):
+            zr2, zi2 = zr * zr, zi * zi
+            inside = zr2 + zi2 <= f(4)
+            nzr = (zr2 - zi2) + cr
+            nzi = (zr * zi) * f(2) + ci
+            zr, zi = np.where(inside, nzr, zr), np.where(inside, nzi, zi)
+            count = count + inside.astype(f)
+    return {"width": w, "height": h, "iterations": iterations, "counts": count.astype(int).ravel().tolist()}
+
+
 if __name__ == "__main__":
+    oracle = ROOT / "tests" / "data" / "mandelbrot_expected.json"
+    oracle.write_text(json.dumps(mandelbrot(), separators=(",", ":")) + "\n")
+    print(f"wrote {oracle.relative_to(ROOT)}")
     OUT.mkdir(parents=True, exist_ok=True)
     for name, make in (("nile", nile), ("digits", digits)):
         path = OUT / f"{name}.json"

@@ -4,7 +4,10 @@ import { expect, type Page } from "@playwright/test";
 
 export interface Demo {
   errors: string[];
-  /** Long tasks (ms) that started after the demo began running (`window.demo.runStart`). */
+  /**
+   * Long tasks (ms) that started once the demo was warm (`window.demo.runStart`, set by the page
+   * after its first steps: kernels compile synchronously on first use).
+   */
   longTasksDuringRun(): Promise<number[]>;
 }
 
