@@ -6,20 +6,24 @@ import * as ox from "../pkg/index.js";
 export { ox };
 export const params = new URLSearchParams(location.search);
 
+/** `fn` when it is implemented: not missing, and not one of the stubs that throw "not supported". */
+const implemented = (fn) =>
+  typeof fn === "function" && !String(fn).includes("not supported in oxjax yet") ? fn : null;
+
 /** The optional APIs a page uses when this build has them (each falls back to eager code). */
 export async function features() {
   let optax = null;
   try {
     const mod = await import("../pkg/optax/index.js");
-    if (typeof mod.adam === "function" && typeof mod.applyUpdates === "function") optax = mod;
+    if (implemented(mod.adam) && implemented(mod.applyUpdates)) optax = mod;
   } catch {
     optax = null;
   }
   return {
-    jit: typeof ox.jit === "function" ? ox.jit : null,
-    vmap: typeof ox.vmap === "function" ? ox.vmap : null,
-    scan: typeof ox.lax.scan === "function" ? ox.lax.scan : null,
-    associativeScan: typeof ox.lax.associativeScan === "function" ? ox.lax.associativeScan : null,
+    jit: implemented(ox.jit),
+    vmap: implemented(ox.vmap),
+    scan: implemented(ox.lax.scan),
+    associativeScan: implemented(ox.lax.associativeScan),
     optax,
   };
 }
