@@ -69,4 +69,4 @@ export function oneHot(x: Array, numClasses: number): Array {
   return new Array(call(() => wasm.oneHot(x._handle, numClasses)));
 }
 
-export * from "./nn-unsupported.js";
+export * from "./nn-more.js";

@@ -66,4 +66,4 @@ export function bernoulli(k: Array, p = 0.5, shape: number | number[] = []): Arr
   return draw("bernoulli", k, shape, p);
 }
 
-export * from "./random-unsupported.js";
+export * from "./random-more.js";

@@ -1,26 +1,150 @@
-/** `numpy.fft`: not implemented yet (each name throws a clear error when called). */
-import { notYet } from "../unsupported.js";
+/**
+ * `numpy.fft` over `{ real, imag }` pairs (oxjax has no complex dtype), with jax-js's names and
+ * signatures. The transforms are computed in Rust (dense DFT products with exact phases, so
+ * any length works and everything differentiates); here only argument handling.
+ */
+import { Array } from "../array.js";
+import { lib1, libCall } from "../lib.js";
 
-export const fft = notYet("fft");
-export const ifft = notYet("ifft");
-export const fft2 = notYet("fft2");
-export const ifft2 = notYet("ifft2");
-export const fftn = notYet("fftn");
-export const ifftn = notYet("ifftn");
-export const rfft = notYet("rfft");
-export const irfft = notYet("irfft");
-export const rfft2 = notYet("rfft2");
-export const irfft2 = notYet("irfft2");
-export const rfftn = notYet("rfftn");
-export const irfftn = notYet("irfftn");
-export const hfft = notYet("hfft");
-export const ihfft = notYet("ihfft");
-export const fftfreq = notYet("fftfreq");
-export const rfftfreq = notYet("rfftfreq");
-export const fftshift = notYet("fftshift");
-export const ifftshift = notYet("ifftshift");
-
+/** Real and imaginary parts of a complex array, of equal shape and dtype. */
 export interface ComplexPair {
-  real: unknown;
-  imag: unknown;
+  real: Array;
+  imag: Array;
+}
+
+function checkPair(name: string, a: ComplexPair): void {
+  if (!a || !(a.real instanceof Array) || !(a.imag instanceof Array)) {
+    throw new TypeError(`${name}: expected { real, imag } Arrays`);
+  }
+  if (a.real.dtype !== a.imag.dtype) {
+    throw new Error(`${name}: real and imag parts have different dtypes`);
+  }
+}
+
+function pair(out: Array[]): ComplexPair {
+  return { real: out[0], imag: out[1] };
+}
+
+/** 1-D discrete Fourier transform along `axis`. */
+export function fft(a: ComplexPair, axis = -1): ComplexPair {
+  checkPair("fft", a);
+  return pair(libCall("fft", [a.real, a.imag], [axis]));
+}
+
+/** 1-D inverse transform (with the 1/n scaling). */
+export function ifft(a: ComplexPair, axis = -1): ComplexPair {
+  checkPair("ifft", a);
+  return pair(libCall("ifft", [a.real, a.imag], [axis]));
+}
+
+/** The non-negative frequency terms of the transform of real input. */
+export function rfft(a: Array, axis = -1): ComplexPair {
+  return pair(libCall("rfft", [a], [axis]));
+}
+
+/** Inverse of `rfft`; the output length is 2(m − 1). */
+export function irfft(a: ComplexPair, axis = -1): Array {
+  checkPair("irfft", a);
+  return lib1("irfft", [a.real, a.imag], [axis]);
+}
+
+/** Transform of a Hermitian-symmetric signal given by its first half; length 2(m − 1). */
+export function hfft(a: ComplexPair, axis = -1): Array {
+  checkPair("hfft", a);
+  return lib1("hfft", [a.real, a.imag], [axis]);
+}
+
+/** Inverse of `hfft`. */
+export function ihfft(a: Array, axis = -1): ComplexPair {
+  return pair(libCall("ihfft", [a], [axis]));
+}
+
+function axesOf(ndim: number, axes: number[] | null): number[] {
+  return axes ?? globalThis.Array.from({ length: ndim }, (_, i) => i);
+}
+
+/** Applies `step` along each axis in turn, freeing the intermediate pairs. */
+function overAxes(
+  a: ComplexPair,
+  axes: number[],
+  step: (p: ComplexPair, ax: number) => ComplexPair,
+) {
+  let cur = a;
+  for (const ax of axes) {
+    const next = step(cur, ax);
+    if (cur !== a) {
+      cur.real.dispose();
+      cur.imag.dispose();
+    }
+    cur = next;
+  }
+  if (cur === a) return { real: a.real.reshape(a.real.shape), imag: a.imag.reshape(a.imag.shape) };
+  return cur;
+}
+
+/** N-D transform over `axes` (all by default). */
+export function fftn(a: ComplexPair, axes: number[] | null = null): ComplexPair {
+  checkPair("fftn", a);
+  return overAxes(a, axesOf(a.real.ndim, axes), fft);
+}
+
+export function ifftn(a: ComplexPair, axes: number[] | null = null): ComplexPair {
+  checkPair("ifftn", a);
+  return overAxes(a, axesOf(a.real.ndim, axes), ifft);
+}
+
+export const fft2 = (a: ComplexPair, axes: number[] = [-2, -1]): ComplexPair => fftn(a, axes);
+export const ifft2 = (a: ComplexPair, axes: number[] = [-2, -1]): ComplexPair => ifftn(a, axes);
+
+/** N-D transform of real input: `rfft` over the last axis, then `fft` over the others. */
+export function rfftn(a: Array, axes: number[] | null = null): ComplexPair {
+  const all = axesOf(a.ndim, axes);
+  if (all.length === 0) throw new Error("rfftn: needs at least one axis");
+  const first = rfft(a, all[all.length - 1]);
+  try {
+    return overAxes(first, all.slice(0, -1), fft);
+  } finally {
+    first.real.dispose();
+    first.imag.dispose();
+  }
+}
+
+/** Inverse of `rfftn`: `ifft` over the leading axes, then `irfft` over the last. */
+export function irfftn(a: ComplexPair, axes: number[] | null = null): Array {
+  checkPair("irfftn", a);
+  const all = axesOf(a.real.ndim, axes);
+  if (all.length === 0) throw new Error("irfftn: needs at least one axis");
+  const mid = overAxes(a, all.slice(0, -1), ifft);
+  try {
+    return irfft(mid, all[all.length - 1]);
+  } finally {
+    mid.real.dispose();
+    mid.imag.dispose();
+  }
+}
+
+export const rfft2 = (a: Array, axes: number[] = [-2, -1]): ComplexPair => rfftn(a, axes);
+export const irfft2 = (a: ComplexPair, axes: number[] = [-2, -1]): Array => irfftn(a, axes);
+
+/** Sample frequencies `[0, 1, …, −1]/(d·n)` (float32). */
+export function fftfreq(n: number, d = 1.0): Array {
+  return lib1("fftfreq", [], [n, d]);
+}
+
+/** Sample frequencies `[0, …, n/2]/(d·n)` of `rfft` (float32). */
+export function rfftfreq(n: number, d = 1.0): Array {
+  return lib1("rfftfreq", [], [n, d]);
+}
+
+const axesParam = (axes: number | number[] | null): number[] =>
+  axes === null ? [NaN] : typeof axes === "number" ? [1, axes] : [axes.length, ...axes];
+
+/** Moves the zero frequency to the centre. */
+export function fftshift(a: Array, axes: number | number[] | null = null): Array {
+  return lib1("fftshift", [a], axesParam(axes));
+}
+
+/** Undoes `fftshift`. */
+export function ifftshift(a: Array, axes: number | number[] | null = null): Array {
+  return lib1("ifftshift", [a], axesParam(axes));
 }

@@ -7,6 +7,7 @@ mod creation;
 mod devices;
 mod handles;
 mod linalg;
+mod library;
 mod nn;
 mod ops;
 mod panic;

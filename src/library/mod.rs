@@ -3,20 +3,28 @@
 //! eagerly and under every transformation). TypeScript only parses arguments and calls
 //! [`apply`] by name.
 
+pub mod call;
 pub mod conv;
 pub mod creation;
 pub mod einsum;
 mod emit;
+mod fft;
 pub mod indexing;
 pub mod lax_linalg;
 mod linalg;
+mod math;
 pub mod nn;
 mod np_linalg;
 mod np_norms;
+mod nn_extra;
 mod numpy;
+mod products;
 pub mod random;
+mod random_dist;
 mod reduce;
+mod reduce_extra;
 pub mod shape;
+mod shape_extra;
 pub mod stats;
 
 pub use reduce::{reduce, ReduceKind};
@@ -28,7 +36,7 @@ use crate::util::{Error, Result};
 
 /// Applies the operation `name` (a primitive or a library composition) to `operands`.
 pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
-    if let Some(f) = numpy::lookup(name) {
+    if let Some(f) = numpy::lookup(name).or_else(|| math::lookup(name)) {
         return f(operands);
     }
     match name {

@@ -74,7 +74,7 @@ pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
             let half = bin(B::Mul, v(&x), lit(0.5))?;
             bin(B::Mul, v(&half), v(&bin(B::Add, v(&e), lit(1.0))?))
         }
-        other => Err(Error::new(other, "unknown activation")),
+        other => super::nn_extra::activation(other, &x, a),
     }
 }
 

@@ -9,6 +9,16 @@ const decode = (v) => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf"
 const dtypeOf = (d) => (d === "int64" ? "int32" : d);
 // Functions that take a list of arrays.
 const LIST_FNS = ["concatenate", "stack", "vstack", "hstack"];
+// Cases of scripts/gen_more_expected.py that pass arrays in other than positional order.
+function special(np, c, args) {
+  if (c.listArgs) return np[c.fn](args, ...c.params);
+  if (c.weightsArg) return np[c.fn](args[0], c.params[0], args[1]);
+  if (c.selectArgs) {
+    const k = c.selectArgs;
+    return np[c.fn](args.slice(0, k), args.slice(k, 2 * k), ...c.params);
+  }
+  return undefined;
+}
 
 export function caseLabel(c, i) {
   if (c.random) return `random.${c.random}#${i}(seed ${c.seed}, ${JSON.stringify(c.params)})`;
@@ -45,7 +55,7 @@ function call({ numpy: np, lax, random, nn, scipySpecial }, c, args, device) {
     const key = random.key(c.seed, { device });
     if (c.random === "key") return key;
     try {
-      return random[c.random](key, ...c.params);
+      return random[c.random](key, ...args, ...c.params);
     } finally {
       key.dispose();
     }
@@ -68,6 +78,8 @@ function call({ numpy: np, lax, random, nn, scipySpecial }, c, args, device) {
   }
   if (c.fn === "convGeneralDilated") return lax.convGeneralDilated(...args, ...c.params);
   if (typeof np[c.fn] !== "function") throw new Error(`np.${c.fn} is not exported`);
+  const out = special(np, c, args);
+  if (out !== undefined) return out;
   if ("axis" in c) return np[c.fn](args[0], c.axis, { keepdims: c.keepdims });
   if (c.fn === "einsum") return np.einsum(c.spec, ...args);
   if (LIST_FNS.includes(c.fn)) return np[c.fn](args, ...c.params);
@@ -78,29 +90,44 @@ function makeArray(np, { shape, dtype, data }, device) {
   return np.array(data.map(decode), { shape, dtype: dtypeOf(dtype), device });
 }
 
+/** Compares array `out` with the expected `want` of case `c`. */
+async function check(out, want, c, device) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  if (!same(out.shape, want.shape)) throw new Error(`shape ${out.shape} != ${want.shape}`);
+  if (out.dtype !== dtypeOf(want.dtype)) throw new Error(`dtype ${out.dtype} != ${want.dtype}`);
+  if (out.device !== device) throw new Error(`device ${out.device} != ${device}`);
+  const got = await out.data();
+  want.data.forEach((w, k) => {
+    const expected = decode(w);
+    if (!close(got[k], expected, c.rtol, c.atol)) {
+      throw new Error(
+        `element ${k}: got ${got[k]}, want ${expected} (rtol ${c.rtol}, atol ${c.atol})`,
+      );
+    }
+  });
+}
+
 /** Runs case `c` on `device` with the package module `ox` (its `numpy` and `lax`). throws an Error describing the first mismatch. */
 export async function runCase(ox, c, device) {
   const np = ox.numpy;
   const args = (c.args ?? []).map((a) => makeArray(np, a, device));
   try {
-    const out = call(ox, c, args, device);
-    try {
-      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-      if (!same(out.shape, c.out.shape)) throw new Error(`shape ${out.shape} != ${c.out.shape}`);
-      if (out.dtype !== dtypeOf(c.out.dtype))
-        throw new Error(`dtype ${out.dtype} != ${c.out.dtype}`);
-      if (out.device !== device) throw new Error(`device ${out.device} != ${device}`);
-      const got = await out.data();
-      c.out.data.forEach((w, k) => {
-        const want = decode(w);
-        if (!close(got[k], want, c.rtol, c.atol)) {
-          throw new Error(
-            `element ${k}: got ${got[k]}, want ${want} (rtol ${c.rtol}, atol ${c.atol})`,
-          );
+    const result = call(ox, c, args, device);
+    if (c.outs) {
+      try {
+        if (result.length !== c.outs.length) {
+          throw new Error(`${result.length} results, want ${c.outs.length}`);
         }
-      });
+        for (let i = 0; i < c.outs.length; i++) await check(result[i], c.outs[i], c, device);
+      } finally {
+        for (const r of new Set(result)) r.dispose();
+      }
+      return;
+    }
+    try {
+      await check(result, c.out, c, device);
     } finally {
-      out.dispose();
+      result.dispose();
     }
   } finally {
     for (const a of args) a.dispose();

@@ -1,0 +1,146 @@
+/**
+ * More of the `nn` namespace: hard and sparse activations, mish, selu, celu, squareplus,
+ * log1mexp, glu, logmeanexp, standardize, identity and dotProductAttention. The math is in Rust
+ * (compositions with jax.nn's formulas); attention composes numpy calls.
+ */
+import { call, wasm } from "./bridge.js";
+import { Array } from "./array.js";
+import { axesParams, lib1 } from "./lib.js";
+import * as np from "./numpy/index.js";
+
+type Axis = number | number[] | null;
+
+function check(fn: string, x: unknown): asserts x is Array {
+  if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
+}
+
+const activation =
+  (name: string) =>
+  (x: Array): Array => {
+    check(name, x);
+    return new Array(call(() => wasm.activation(name, x._handle, 0)));
+  };
+
+export const hardSigmoid = activation("hardSigmoid");
+export const hardSilu = activation("hardSilu");
+export const hardSwish = hardSilu;
+export const hardTanh = activation("hardTanh");
+export const mish = activation("mish");
+export const selu = activation("selu");
+export const sparsePlus = activation("sparsePlus");
+export const sparseSigmoid = activation("sparseSigmoid");
+/** `log(1 − exp(−x))`, stable on both sides of ln 2. */
+export const log1mexp = activation("log1mexp");
+
+export function celu(x: Array, alpha = 1): Array {
+  check("celu", x);
+  return new Array(call(() => wasm.activation("celu", x._handle, alpha)));
+}
+
+export function squareplus(x: Array, b = 4): Array {
+  check("squareplus", x);
+  return new Array(call(() => wasm.activation("squareplus", x._handle, b)));
+}
+
+/** The input itself (as jax-js). */
+export function identity(x: Array): Array {
+  return x;
+}
+
+/** Gated linear unit: first half times the sigmoid of the second half along `axis`. */
+export function glu(x: Array, axis = -1): Array {
+  check("glu", x);
+  return lib1("glu", [x], [axis]);
+}
+
+const isEmptyAxes = (axis: Axis): boolean => globalThis.Array.isArray(axis) && axis.length === 0;
+
+/** `log(mean(exp(x)))` over `axis` (all axes by default); an empty axis list returns `x`. */
+export function logmeanexp(x: Array, axis: Axis = null, opts: { keepdims?: boolean } = {}): Array {
+  check("logmeanexp", x);
+  if (isEmptyAxes(axis)) return x;
+  return lib1("logmeanexp", [x], [!!opts.keepdims, ...axesParams(axis)]);
+}
+
+export interface StandardizeOptions {
+  mean?: Array;
+  variance?: Array;
+  epsilon?: number;
+}
+
+/** `(x − mean)/√(variance + ε)` over `axis`; an empty axis list returns `x`. */
+export function standardize(x: Array, axis: Axis = -1, opts: StandardizeOptions = {}): Array {
+  check("standardize", x);
+  if (isEmptyAxes(axis)) return x;
+  const extra = [opts.mean, opts.variance].filter((a): a is Array => a !== undefined);
+  return lib1(
+    "standardize",
+    [x, ...extra],
+    [
+      opts.epsilon ?? 1e-5,
+      opts.mean !== undefined,
+      opts.variance !== undefined,
+      ...axesParams(axis ?? -1),
+    ],
+  );
+}
+
+export interface AttentionOptions {
+  bias?: Array;
+  mask?: Array;
+  scale?: number;
+  isCausal?: boolean;
+}
+
+/**
+ * Scaled dot-product attention: q `[B?, L, N, H]`, k and v `[B?, S, K, H]` (grouped-query when
+ * K < N). `mask` (bool, true = keep) and `bias` broadcast to `[B?, N, L, S]`.
+ */
+export function dotProductAttention(q: Array, k: Array, v: Array, opts: AttentionOptions = {}) {
+  for (const [n, a] of [
+    ["q", q],
+    ["k", k],
+    ["v", v],
+  ] as const) {
+    check("dotProductAttention", a);
+    if (a.ndim !== 3 && a.ndim !== 4) {
+      throw new Error(`dotProductAttention: ${n} must have rank 3 or 4, got ${a.ndim}`);
+    }
+  }
+  const temps: Array[] = [];
+  const keep = (a: Array): Array => (temps.push(a), a);
+  try {
+    const batched = q.ndim === 4;
+    const [qb, kb, vb] = batched ? [q, k, v] : [q, k, v].map((a) => keep(np.expandDims(a, 0)));
+    const [, L, N, H] = qb.shape;
+    const [, S, K] = kb.shape;
+    if (N % K !== 0) throw new Error(`dotProductAttention: ${N} query heads, ${K} key heads`);
+    const g = N / K;
+    // Repeat key/value heads for grouped-query attention.
+    const kr = g === 1 ? kb : keep(np.repeat(kb, g, 2));
+    const vr = g === 1 ? vb : keep(np.repeat(vb, g, 2));
+    const scale = opts.scale ?? 1 / Math.sqrt(H);
+    const logits0 = keep(np.einsum("blnh,bsnh->bnls", qb, kr));
+    let logits = keep(logits0.mul(scale));
+    if (opts.bias) logits = keep(logits.add(opts.bias));
+    let mask = opts.mask ? opts.mask : null;
+    if (opts.isCausal) {
+      const causal = keep(np.tri(L, S, 0, { dtype: np.bool }));
+      mask = mask ? keep(np.logicalAnd(mask, causal)) : causal;
+    }
+    if (mask) logits = keep(np.where(mask, logits, -1e30));
+    const l = logits;
+    const probs = keep(
+      new Array(call(() => wasm.nnReduce("softmax", l._handle, new Int32Array([-1]), false))),
+    );
+    const out = np.einsum("bnls,bsnh->blnh", probs, vr);
+    if (batched) return out;
+    try {
+      return np.squeeze(out, 0);
+    } finally {
+      out.dispose();
+    }
+  } finally {
+    for (const t of new Set(temps)) t.dispose();
+  }
+}

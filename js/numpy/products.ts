@@ -1,0 +1,156 @@
+/**
+ * More numpy products (tensordot, inner, outer, vecdot, vdot, matvec, vecmat, cross),
+ * polynomials, unwrap, windows, logspace/geomspace, fromfunction and applyOverAxes. Argument
+ * parsing only; the math is in Rust.
+ */
+import { Array } from "../array.js";
+import { lib1, type ArrayInput } from "../lib.js";
+import { DType } from "../dtype.js";
+import { arange, linspace, type DTypeAndDevice } from "./creation.js";
+import { indices, unstack } from "./shape-more.js";
+
+/** Contracts the last `axes` axes of `a` with the first of `b`, or the listed axis pairs. */
+export function tensordot(a: Array, b: Array, axes: number | [number[], number[]] = 2): Array {
+  if (typeof axes === "number") return lib1("tensordot", [a, b], [axes]);
+  const [ia, ib] = axes.map((x) => (typeof x === "number" ? [x] : x));
+  if (ia.length !== ib.length) throw new Error("tensordot: axis lists differ in length");
+  return lib1("tensordot", [a, b], [NaN, ia.length, ...ia, ...ib]);
+}
+
+/** Contracts the last axes. */
+export const inner = (a: Array, b: Array): Array => lib1("inner", [a, b]);
+/** The outer product of the flattened inputs. */
+export const outer = (a: ArrayInput, b: ArrayInput): Array => lib1("outer", [a, b]);
+/** The dot product of the flattened inputs. */
+export const vdot = (a: Array, b: Array): Array => lib1("vdot", [a, b]);
+/** Matrix-vector product, batched. */
+export const matvec = (x1: Array, x2: Array): Array => lib1("matvec", [x1, x2]);
+/** Vector-matrix product, batched. */
+export const vecmat = (x1: Array, x2: Array): Array => lib1("vecmat", [x1, x2]);
+/** Cross product along the last axis (length 3, or 2 for the z component). */
+export const cross = (a: Array, b: Array): Array => lib1("cross", [a, b]);
+
+/** The dot product along `axis` (broadcasting the other axes). */
+export function vecdot(x: Array, y: Array, opts: { axis?: number } = {}): Array {
+  return lib1("vecdot", [x, y], [opts.axis ?? -1]);
+}
+
+/** Evaluates the polynomial with coefficients `p` (highest power first) at `x`. */
+export const polyval = (p: ArrayInput, x: ArrayInput): Array => lib1("polyval", [p, x]);
+export const polyadd = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polyadd", [a1, a2]);
+export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub", [a1, a2]);
+export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polymul", [a1, a2]);
+/** The `m`-th derivative of a polynomial. */
+export const polyder = (p: ArrayInput, m = 1): Array => lib1("polyder", [p], [m]);
+
+/** Removes jumps larger than `discont` by adding multiples of `period`. */
+export function unwrap(
+  p: Array,
+  opts: { discont?: number | null; axis?: number; period?: number } = {},
+): Array {
+  return lib1("unwrap", [p], [opts.discont, opts.axis ?? -1, opts.period ?? 2 * Math.PI]);
+}
+
+function window(kind: number, name: string) {
+  return (m: number, opts: DTypeAndDevice = {}): Array => {
+    if (!Number.isInteger(m) || m < 0) {
+      throw new TypeError(`${name}: M must be a non-negative integer, got ${m}`);
+    }
+    const n = arange(0, m, 1, { dtype: DType.Float32, device: opts.device });
+    try {
+      return lib1("window", [n], [kind, m]);
+    } finally {
+      n.dispose();
+    }
+  };
+}
+
+export const hamming = window(0, "hamming");
+export const hann = window(1, "hann");
+export const bartlett = window(2, "bartlett");
+export const blackman = window(3, "blackman");
+
+/** `base ** linspace(start, stop, num)`. */
+export function logspace(
+  start: number,
+  stop: number,
+  num = 50,
+  endpoint = true,
+  base = 10,
+  opts: DTypeAndDevice = {},
+): Array {
+  const e = linspace(start, stop, num, endpoint, opts);
+  try {
+    return lib1("logspace", [e], [base]);
+  } finally {
+    e.dispose();
+  }
+}
+
+/** Numbers spaced evenly on a log scale from `start` to `stop` (same sign, non-zero). */
+export function geomspace(
+  start: number,
+  stop: number,
+  num = 50,
+  endpoint = true,
+  opts: DTypeAndDevice = {},
+): Array {
+  if (start === 0 || stop === 0 || Math.sign(start) !== Math.sign(stop)) {
+    throw new Error("geomspace: start and stop must be non-zero and of the same sign");
+  }
+  const s = Math.sign(start);
+  const e = linspace(Math.log10(Math.abs(start)), Math.log10(Math.abs(stop)), num, endpoint, opts);
+  try {
+    const r = lib1("logspace", [e], [10]);
+    if (s > 0) return r;
+    try {
+      return r.mul(-1);
+    } finally {
+      r.dispose();
+    }
+  } finally {
+    e.dispose();
+  }
+}
+
+/** `fn(i0, i1, …)` on index grids of `shape` (int32 unless `dtype` says otherwise). */
+export function fromfunction(
+  fn: (...idx: Array[]) => Array,
+  shape: number[],
+  opts: { dtype?: DType } = {},
+): Array {
+  const grid = indices(shape);
+  const parts = unstack(grid, 0);
+  const cast = parts.map((p) => (opts.dtype ? p.astype(opts.dtype) : p));
+  try {
+    return fn(...cast);
+  } finally {
+    for (const a of new Set([grid, ...parts, ...cast])) a.dispose();
+  }
+}
+
+/** Applies `fn(a, axis)` over each axis in turn, keeping the rank. */
+export function applyOverAxes(
+  fn: (a: Array, axis: number) => Array,
+  a: Array,
+  axes: number | number[],
+): Array {
+  let cur = a;
+  for (const ax of typeof axes === "number" ? [axes] : axes) {
+    const axis = ax < 0 ? ax + a.ndim : ax;
+    let r = fn(cur, axis);
+    if (r.ndim === cur.ndim - 1) {
+      const shape = [...r.shape];
+      shape.splice(axis, 0, 1);
+      const e = r.reshape(shape);
+      r.dispose();
+      r = e;
+    } else if (r.ndim !== cur.ndim) {
+      r.dispose();
+      throw new Error("applyOverAxes: fn must keep the rank or drop the axis");
+    }
+    if (cur !== a) cur.dispose();
+    cur = r;
+  }
+  return cur;
+}

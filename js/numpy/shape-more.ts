@@ -1,0 +1,237 @@
+/**
+ * More numpy shape and indexing functions: repeat, pad, roll, rot90, append, diff, take,
+ * takeAlongAxis, meshgrid, broadcast helpers, unstack, array splits, diagflat, tri, vander,
+ * indices, select, isin, trapezoid, and metadata (shape, ndim, size). Argument parsing only.
+ */
+import { call, wasm } from "../bridge.js";
+import { Array, type ArrayLike } from "../array.js";
+import { lib1, libCall, type ArrayInput } from "../lib.js";
+import { arange, ones, type DTypeAndDevice } from "./creation.js";
+import { diag, split, tril } from "./shape.js";
+
+function check(fn: string, x: unknown): asserts x is Array {
+  if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
+}
+
+/** Each element `repeats` times along `axis` (the flattened array when none). */
+export function repeat(a: Array, repeats: number, axis: number | null = null): Array {
+  check("repeat", a);
+  return lib1("repeat", [a], [repeats, axis]);
+}
+
+type Pair = [number, number];
+
+/** Zero padding: one width for all sides, a pair for all axes, a pair per axis, or by axis. */
+export function pad(x: Array, width: number | Pair | Pair[] | Record<number, Pair>): Array {
+  check("pad", x);
+  const rank = x.ndim;
+  let pairs: Pair[];
+  if (typeof width === "number") pairs = globalThis.Array(rank).fill([width, width]);
+  else if (globalThis.Array.isArray(width) && typeof width[0] === "number") {
+    pairs = globalThis.Array(rank).fill(width as Pair);
+  } else if (globalThis.Array.isArray(width)) pairs = width as Pair[];
+  else {
+    pairs = globalThis.Array.from({ length: rank }, () => [0, 0] as Pair);
+    for (const [k, p] of Object.entries(width)) pairs[(Number(k) + rank) % rank] = p;
+  }
+  if (pairs.length !== rank) {
+    throw new Error(`pad: ${pairs.length} pairs of widths for an array of rank ${rank}`);
+  }
+  const before = new Float64Array(pairs.map((p) => p[0]));
+  const after = new Float64Array(pairs.map((p) => p[1]));
+  return new Array(call(() => wasm.pad(x._handle, before, after)));
+}
+
+/** Shifts elements cyclically along `axis` (the flattened array when none). */
+export function roll(
+  a: Array,
+  shift: number | number[],
+  axis: number | number[] | null = null,
+): Array {
+  check("roll", a);
+  const shifts = typeof shift === "number" ? [shift] : shift;
+  const axes = axis === null ? shifts.map(() => NaN) : typeof axis === "number" ? [axis] : axis;
+  if (axes.length !== shifts.length) throw new Error("roll: shift and axis must match in length");
+  return lib1("roll", [a], [shifts.length, ...shifts, ...axes]);
+}
+
+/** Rotates by 90° `k` times from the first of `axes` towards the second. */
+export function rot90(m: Array, k = 1, axes: [number, number] = [0, 1]): Array {
+  check("rot90", m);
+  return lib1("rot90", [m], [k, axes[0], axes[1]]);
+}
+
+/** `values` appended along `axis` (both flattened when none). */
+export function append(arr: Array, values: ArrayInput, axis: number | null = null): Array {
+  check("append", arr);
+  return lib1("append", [arr, values], [axis]);
+}
+
+/** The `n`-th discrete difference along `axis`. */
+export function diff(a: Array, n = 1, axis = -1): Array {
+  check("diff", a);
+  return lib1("diff", [a], [n, axis]);
+}
+
+export function ediff1d(ary: Array): Array {
+  check("ediff1d", ary);
+  return lib1("ediff1d", [ary], []);
+}
+
+/** Elements at `indices` along `axis` (the flattened array when none); indices clamp. */
+export function take(a: Array, indices: ArrayInput, axis: number | null = null): Array {
+  check("take", a);
+  return lib1("take", [a, indices], [axis]);
+}
+
+export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {
+  check("takeAlongAxis", arr);
+  return lib1("takeAlongAxis", [arr, indices], [axis]);
+}
+
+/** Coordinate grids of 1-D arrays; with ≤ 1 input, the input list itself (as jax-js). */
+export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Array[] {
+  if (!globalThis.Array.isArray(xs)) throw new TypeError("meshgrid: expected a list of Arrays");
+  if (xs.length <= 1) return xs;
+  const indexing = opts.indexing ?? "xy";
+  if (indexing !== "xy" && indexing !== "ij") {
+    throw new Error(`meshgrid: indexing must be "xy" or "ij", got ${indexing}`);
+  }
+  return libCall("meshgrid", xs, [indexing === "ij"]);
+}
+
+export function broadcastArrays(...arrays: Array[]): Array[] {
+  return libCall("broadcastArrays", arrays, []);
+}
+
+/** NumPy's broadcast of shapes (incompatible shapes: TypeError). */
+export function broadcastShapes(...shapes: number[][]): number[] {
+  const rank = Math.max(0, ...shapes.map((s) => s.length));
+  const out: number[] = globalThis.Array(rank).fill(1);
+  for (const s of shapes) {
+    s.forEach((d, k) => {
+      const i = rank - s.length + k;
+      if (out[i] === 1) out[i] = d;
+      else if (d !== 1 && d !== out[i]) {
+        throw new TypeError(`broadcastShapes: shapes ${JSON.stringify(shapes)} do not broadcast`);
+      }
+    });
+  }
+  return out;
+}
+
+/** The slices along `axis`, each without it. */
+export function unstack(x: Array, axis = 0): Array[] {
+  check("unstack", x);
+  return libCall("unstack", [x], [axis]);
+}
+
+/** Like `split`, but a section count need not divide the axis. */
+export function arraySplit(a: Array, sections: number | number[], axis = 0): Array[] {
+  check("arraySplit", a);
+  if (typeof sections !== "number") return split(a, sections, axis);
+  return libCall("arraySplit", [a], [sections, axis]);
+}
+
+export const hsplit = (a: Array, sections: number | number[]): Array[] =>
+  split(a, sections, a.ndim <= 1 ? 0 : 1);
+export const vsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 0);
+export const dsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 2);
+
+/** A 2-D array with the flattened input on diagonal `k`. */
+export function diagflat(v: Array, k = 0): Array {
+  check("diagflat", v);
+  const f = v.reshape([-1]);
+  try {
+    return diag(f, k);
+  } finally {
+    f.dispose();
+  }
+}
+
+/** Ones at and below diagonal `k` of an N×M matrix. */
+export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}): Array {
+  // Built in float32 (tril of a bool array would promote), then converted.
+  const o = ones([n, m], { device: opts.device });
+  const t = tril(o, k);
+  o.dispose();
+  if (opts.dtype === undefined || opts.dtype === t.dtype) return t;
+  try {
+    return t.astype(opts.dtype);
+  } finally {
+    t.dispose();
+  }
+}
+
+/** The Vandermonde matrix of 1-D `x` (powers decreasing unless `increasing`). */
+export function vander(x: Array, n: number | null = null, increasing = false): Array {
+  check("vander", x);
+  return lib1("vander", [x], [n, increasing]);
+}
+
+/** Index grids: shape `[dims.length, ...dims]` (int32). */
+export function indices(dimensions: number[]): Array {
+  return lib1("indices", [], dimensions);
+}
+
+/** The indices of the main diagonal of an `n`-wide array of rank `ndim`. */
+export function diagIndices(n: number, ndim = 2): Array[] {
+  return globalThis.Array.from({ length: ndim }, () => arange(n));
+}
+
+export function diagIndicesFrom(arr: Array): Array[] {
+  check("diagIndicesFrom", arr);
+  if (arr.ndim < 2 || arr.shape.some((d) => d !== arr.shape[0])) {
+    throw new Error("diagIndicesFrom: needs a square array of rank at least 2");
+  }
+  return diagIndices(arr.shape[0], arr.ndim);
+}
+
+/** The choice of the first true condition, else `default`. */
+export function select(
+  condlist: ArrayInput[],
+  choicelist: ArrayInput[],
+  defaultValue: ArrayLike = 0,
+): Array {
+  if (condlist.length !== choicelist.length) {
+    throw new Error("select: condlist and choicelist must have the same length");
+  }
+  return lib1("select", [...condlist, ...choicelist, defaultValue], [condlist.length]);
+}
+
+/** Whether each element occurs in `testElements`. */
+export function isin(
+  element: ArrayInput,
+  testElements: ArrayInput,
+  opts: { invert?: boolean } = {},
+): Array {
+  return lib1("isin", [element, testElements], [!!opts.invert]);
+}
+
+/** Integral by the trapezoid rule along `axis`, at points `x` or with spacing `dx`. */
+export function trapezoid(y: Array, x: Array | null = null, dx = 1, axis = -1): Array {
+  check("trapezoid", y);
+  return lib1("trapezoid", x ? [y, x] : [y], [dx, axis]);
+}
+
+const shapeOf = (fn: string, x: unknown): number[] => {
+  if (x instanceof Array) return x.shape;
+  if (typeof x === "number" || typeof x === "boolean") return [];
+  throw new TypeError(`${fn}: expected an Array or a scalar`);
+};
+
+export function shape(x: ArrayLike): number[] {
+  return shapeOf("shape", x);
+}
+
+export function ndim(x: ArrayLike): number {
+  return shapeOf("ndim", x).length;
+}
+
+export function size(a: ArrayLike, axis?: number): number {
+  const s = shapeOf("size", a);
+  if (axis === undefined) return s.reduce((p, d) => p * d, 1);
+  const k = axis < 0 ? axis + s.length : axis;
+  if (!(k >= 0 && k < s.length)) throw new Error(`size: axis ${axis} out of range`);
+  return s[k];
+}

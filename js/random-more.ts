@@ -1,0 +1,87 @@
+/**
+ * More `random` distributions with JAX's constructions (the same key gives JAX's numbers):
+ * categorical, cauchy, exponential, gumbel, laplace, logistic, lognormal, rademacher, rayleigh,
+ * maxwell, doubleSidedMaxwell, weibullMin, pareto, triangular, geometric, randint. Keys are not
+ * consumed. The math is in Rust.
+ */
+import { Array } from "./array.js";
+import { lib1 } from "./lib.js";
+import { notYet } from "./unsupported.js";
+
+type Shape = number | number[];
+
+const dims = (shape: Shape): number[] => (typeof shape === "number" ? [shape] : shape);
+
+function draw(name: string, key: Array, shape: Shape, a = NaN, b = NaN, c = NaN): Array {
+  if (!(key instanceof Array)) throw new TypeError(`${name}: the key must be an Array`);
+  const d = dims(shape);
+  return lib1(`random.${name}`, [key], [a, b, c, d.length, ...d]);
+}
+
+export const cauchy = (key: Array, shape: Shape = []): Array => draw("cauchy", key, shape);
+export const exponential = (key: Array, shape: Shape = []): Array =>
+  draw("exponential", key, shape);
+export const gumbel = (key: Array, shape: Shape = []): Array => draw("gumbel", key, shape);
+export const laplace = (key: Array, shape: Shape = []): Array => draw("laplace", key, shape);
+export const logistic = (key: Array, shape: Shape = []): Array => draw("logistic", key, shape);
+export const maxwell = (key: Array, shape: Shape = []): Array => draw("maxwell", key, shape);
+/** ±1 with equal probability (int32). */
+export const rademacher = (key: Array, shape: Shape = []): Array => draw("rademacher", key, shape);
+
+export const lognormal = (key: Array, sigma = 1, shape: Shape = []): Array =>
+  draw("lognormal", key, shape, sigma);
+export const rayleigh = (key: Array, scale = 1, shape: Shape = []): Array =>
+  draw("rayleigh", key, shape, scale);
+export const pareto = (key: Array, b: number, shape: Shape = []): Array =>
+  draw("pareto", key, shape, b);
+export const geometric = (key: Array, p: number, shape: Shape = []): Array =>
+  draw("geometric", key, shape, p);
+
+export function doubleSidedMaxwell(key: Array, loc: number, scale: number, shape: Shape = []) {
+  return draw("doubleSidedMaxwell", key, shape, loc, scale);
+}
+
+export function weibullMin(key: Array, scale: number, concentration: number, shape: Shape = []) {
+  return draw("weibullMin", key, shape, scale, concentration);
+}
+
+export function triangular(
+  key: Array,
+  left: number,
+  mode: number,
+  right: number,
+  shape: Shape = [],
+) {
+  if (!(left <= mode && mode <= right && left < right)) {
+    throw new Error("triangular: needs left <= mode <= right and left < right");
+  }
+  return draw("triangular", key, shape, left, mode, right);
+}
+
+/** Integers in [minval, maxval) (int32). */
+export function randint(key: Array, shape: Shape, minval: number, maxval: number): Array {
+  if (!Number.isInteger(minval) || !Number.isInteger(maxval)) {
+    throw new TypeError("randint: minval and maxval must be integers");
+  }
+  return draw("randint", key, shape, minval, maxval);
+}
+
+export interface CategoricalOptions {
+  axis?: number;
+  shape?: number[];
+  replace?: boolean;
+}
+
+/** Category indices drawn from `softmax(logits)` along `axis` (int32), by Gumbel-max. */
+export function categorical(key: Array, logits: Array, opts: CategoricalOptions = {}): Array {
+  if (opts.replace === false) {
+    throw new Error("categorical: replace=false is not supported in oxjax yet");
+  }
+  const shape = opts.shape === undefined ? [NaN] : [opts.shape.length, ...opts.shape];
+  return lib1("random.categorical", [key, logits], [opts.axis ?? -1, ...shape]);
+}
+
+export const multivariateNormal = notYet("multivariateNormal");
+export const ball = notYet("ball");
+export const choice = notYet("choice");
+export const permutation = notYet("permutation");

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Generates tests/data/jax_more_expected.json: jax.nn's further activations, logit, and JAX's
+samples of further random distributions for given seeds, the oracle of
+tests/api/jax_more.test.mjs (same case format as scripts/gen_jax_expected.py).
+
+Run by developers (`pip install jax==0.10.2 jaxlib==0.10.2 && python3 scripts/gen_jax_more_expected.py`).
+Distributions built from uniform bits match to float32 rounding of their transcendental steps.
+"""
+import json
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.scipy import special as jsp
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "jax_more_expected.json"
+
+
+def enc(a):
+    a = np.asarray(a)
+    data = [bool(v) if a.dtype == np.bool_ else float(v) for v in a.ravel()]
+    return {"shape": list(a.shape), "dtype": str(a.dtype), "data": data}
+
+
+cases = []
+X = np.random.default_rng(17).standard_normal((3, 4)).astype(np.float32) * 3
+POS = np.random.default_rng(18).uniform(0.05, 4, (3, 4)).astype(np.float32)
+P = np.random.default_rng(19).uniform(0.01, 0.99, (3, 4)).astype(np.float32)
+nn_cases = [("hardSigmoid", jax.nn.hard_sigmoid, X, []), ("hardSilu", jax.nn.hard_silu, X, []),
+            ("hardSwish", jax.nn.hard_swish, X, []), ("hardTanh", jax.nn.hard_tanh, X, []),
+            ("mish", jax.nn.mish, X, []), ("selu", jax.nn.selu, X, []),
+            ("celu", lambda x: jax.nn.celu(x, 0.7), X, [0.7]), ("celu", jax.nn.celu, X, []),
+            ("squareplus", jax.nn.squareplus, X, []), ("squareplus", lambda x: jax.nn.squareplus(x, 2.0), X, [2.0]),
+            ("sparsePlus", jax.nn.sparse_plus, X / 2, []), ("sparseSigmoid", jax.nn.sparse_sigmoid, X / 2, []),
+            ("log1mexp", jax.nn.log1mexp, POS, []),
+            ("glu", jax.nn.glu, X, []), ("glu", lambda x: jax.nn.glu(x, 0), X[:2], [0]),
+            ("logmeanexp", lambda x: jax.nn.logmeanexp(x), X, []),
+            ("logmeanexp", lambda x: jax.nn.logmeanexp(x, axis=1), X, [1]),
+            ("logmeanexp", lambda x: jax.nn.logmeanexp(x, axis=0, keepdims=True), X, [0, {"keepdims": True}]),
+            ("standardize", jax.nn.standardize, X, []), ("standardize", lambda x: jax.nn.standardize(x, 0), X, [0]),
+            ("standardize", lambda x: jax.nn.standardize(x, (0, 1), epsilon=0.1), X, [[0, 1], {"epsilon": 0.1}])]
+for name, fn, x, params in nn_cases:
+    cases.append({"nn": name, "args": [enc(x)], "params": params, "out": enc(fn(x)), "rtol": 2e-6, "atol": 2e-6})
+cases.append({"special": "logit", "args": [enc(P)], "params": [], "out": enc(jsp.logit(P)), "rtol": 2e-6, "atol": 1e-6})
+
+LOGITS = np.log(np.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1]], np.float32))
+TOL = {"rtol": 2e-6, "atol": 2e-6}
+for seed in [0, 42]:
+    k = jax.random.key(seed)
+    draws = [
+        ("exponential", [[7]], jax.random.exponential(k, (7,)), TOL),
+        ("gumbel", [[2, 3]], jax.random.gumbel(k, (2, 3)), TOL),
+        ("cauchy", [[6]], jax.random.cauchy(k, (6,)), {"rtol": 1e-5, "atol": 1e-5}),
+        ("laplace", [[6]], jax.random.laplace(k, (6,)), TOL),
+        ("logistic", [[6]], jax.random.logistic(k, (6,)), TOL),
+        ("lognormal", [0.5, [5]], jax.random.lognormal(k, 0.5, (5,)), {"rtol": 1e-5, "atol": 1e-6}),
+        ("rademacher", [[9]], jax.random.rademacher(k, (9,)), {"rtol": 0, "atol": 0}),
+        ("rayleigh", [2.0, [5]], jax.random.rayleigh(k, 2.0, (5,)), TOL),
+        ("maxwell", [[4]], jax.random.maxwell(k, (4,)), {"rtol": 1e-5, "atol": 1e-6}),
+        ("doubleSidedMaxwell", [1.0, 2.0, [4]], jax.random.double_sided_maxwell(k, 1.0, 2.0, (4,)), {"rtol": 1e-5, "atol": 1e-5}),
+        ("weibullMin", [2.0, 1.5, [5]], jax.random.weibull_min(k, 2.0, 1.5, (5,)), {"rtol": 1e-5, "atol": 1e-6}),
+        ("pareto", [3.0, [5]], jax.random.pareto(k, 3.0, (5,)), TOL),
+        ("triangular", [-1.0, 0.5, 2.0, [6]], jax.random.triangular(k, -1.0, 0.5, 2.0, (6,)), TOL),
+        ("geometric", [0.3, [8]], jax.random.geometric(k, 0.3, (8,)), {"rtol": 0, "atol": 0}),
+        ("randint", [[8], 0, 10], jax.random.randint(k, (8,), 0, 10), {"rtol": 0, "atol": 0}),
+        ("randint", [[2, 3], -5, 1000003], jax.random.randint(k, (2, 3), -5, 1000003), {"rtol": 0, "atol": 0}),
+    ]
+    for name, params, out, tol in draws:
+        cases.append({"random": name, "seed": seed, "params": params, "out": enc(out), **tol})
+    cases.append({"random": "categorical", "seed": seed, "args": [enc(LOGITS)], "params": [],
+                  "out": enc(jax.random.categorical(k, LOGITS)), "rtol": 0, "atol": 0})
+    cases.append({"random": "categorical", "seed": seed, "args": [enc(LOGITS)], "params": [{"axis": 0, "shape": [5, 4]}],
+                  "out": enc(jax.random.categorical(k, LOGITS, axis=0, shape=(5, 4))), "rtol": 0, "atol": 0})
+OUT.write_text(json.dumps({"generator": "scripts/gen_jax_more_expected.py", "jax": jax.__version__, "cases": cases}) + "\n")
+print(f"wrote {len(cases)} cases to {OUT}")

@@ -1,0 +1,314 @@
+//! Tensor products (tensordot, inner, outer, vecdot, vdot, matvec, vecmat, cross), polynomials
+//! (polyval, polyadd, polysub, polymul, polyder), unwrap, window functions and logspace, as
+//! compositions of einsum, matmul, conv and elementwise primitives.
+
+use std::f64::consts::PI;
+
+use super::call::Params;
+use super::emit::{bin, cmp, lit, select, un, v};
+use super::reduce::{reduce, ReduceKind as K};
+use super::shape::{concatenate, normalize_axis, reshape};
+use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::bind;
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+fn shape(x: &Value) -> Vec<usize> {
+    x.aval().shape.clone()
+}
+
+fn flat(x: &Value) -> Result<Value> {
+    reshape(x, vec![x.aval().size()])
+}
+
+fn part(x: &Value, ax: usize, start: usize, end: usize) -> Result<Value> {
+    let mut ranges: Vec<(usize, usize)> = shape(x).iter().map(|&d| (0, d)).collect();
+    ranges[ax] = (start, end);
+    bind(Primitive::Shrink(ranges), &[v(x)])
+}
+
+const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// `tensordot` contracting `a_axes` of `a` with `b_axes` of `b`, through einsum.
+fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]) -> Result<Value> {
+    let (ra, rb) = (shape(a).len(), shape(b).len());
+    if ra + rb > LETTERS.len() {
+        return Err(Error::new("tensordot", "too many axes"));
+    }
+    for (&i, &j) in a_axes.iter().zip(b_axes) {
+        if shape(a)[i] != shape(b)[j] {
+            return Err(Error::new(
+                "tensordot",
+                format!(
+                    "axis {i} of {:?} and axis {j} of {:?} differ",
+                    shape(a),
+                    shape(b)
+                ),
+            ));
+        }
+    }
+    let la: Vec<char> = (0..ra).map(|k| LETTERS[k] as char).collect();
+    let mut lb: Vec<char> = (0..rb).map(|k| LETTERS[ra + k] as char).collect();
+    for (&i, &j) in a_axes.iter().zip(b_axes) {
+        lb[j] = la[i];
+    }
+    let out: String = la
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !a_axes.contains(k))
+        .map(|(_, &c)| c)
+        .chain(
+            lb.iter()
+                .enumerate()
+                .filter(|(k, _)| !b_axes.contains(k))
+                .map(|(_, &c)| c),
+        )
+        .collect();
+    let spec = format!(
+        "{},{}->{}",
+        la.iter().collect::<String>(),
+        lb.iter().collect::<String>(),
+        out
+    );
+    super::einsum::einsum(&spec, &[a.clone(), b.clone()])
+}
+
+/// Products of two arrays. tensordot's parameters: one number n (the last n axes of `a` with
+/// the first n of `b`), or NaN, k, then k axes of `a` and k of `b`. vecdot's: the axis.
+pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
+    let (ra, rb) = (shape(a).len(), shape(b).len());
+    match name {
+        "tensordot" => {
+            let (ax_a, ax_b): (Vec<usize>, Vec<usize>) = match p.int_opt(0)? {
+                Some(n) => {
+                    let n = usize::try_from(n)
+                        .ok()
+                        .filter(|&n| n <= ra && n <= rb)
+                        .ok_or_else(|| Error::new(name, format!("invalid axes count {n}")))?;
+                    ((ra - n..ra).collect(), (0..n).collect())
+                }
+                None => {
+                    let k = p.usize(1, 0)?;
+                    let norm = |i: usize, r: usize| -> Result<usize> {
+                        normalize_axis(name, p.int(i, 0)?, r)
+                    };
+                    (
+                        (0..k).map(|i| norm(2 + i, ra)).collect::<Result<_>>()?,
+                        (0..k).map(|i| norm(2 + k + i, rb)).collect::<Result<_>>()?,
+                    )
+                }
+            };
+            tensordot(a, b, &ax_a, &ax_b)
+        }
+        "inner" if ra == 0 || rb == 0 => bin(B::Mul, v(a), v(b)),
+        "inner" => tensordot(a, b, &[ra - 1], &[rb - 1]),
+        "outer" => {
+            let (fa, fb) = (flat(a)?, flat(b)?);
+            let col = reshape(&fa, vec![a.aval().size(), 1])?;
+            bin(B::Mul, v(&col), v(&fb))
+        }
+        "vdot" => {
+            let prod = bin(B::Mul, v(&flat(a)?), v(&flat(b)?))?;
+            reduce(name, K::Sum, &prod, None, false)
+        }
+        "vecdot" => {
+            let prod = bin(B::Mul, v(a), v(b))?;
+            reduce(name, K::Sum, &prod, Some(&[p.int(0, -1)?]), false)
+        }
+        "matvec" | "vecmat" => {
+            let expanded = if name == "matvec" {
+                let mut s = shape(b);
+                s.push(1);
+                reshape(b, s)?
+            } else {
+                let mut s = shape(a);
+                s.insert(s.len().saturating_sub(1), 1);
+                reshape(a, s)?
+            };
+            let (l, r) = if name == "matvec" {
+                (a.clone(), expanded)
+            } else {
+                (expanded, b.clone())
+            };
+            let m = super::apply("matmul", &[v(&l), v(&r)])?;
+            let mut s = shape(&m);
+            s.remove(if name == "matvec" {
+                s.len() - 1
+            } else {
+                s.len() - 2
+            });
+            reshape(&m, s)
+        }
+        "cross" => cross(a, b),
+        _ => Err(Error::new(name, "unknown product")),
+    }
+}
+
+/// The cross product of 3-vectors along the last axis (2-vectors: the z component).
+fn cross(a: &Value, b: &Value) -> Result<Value> {
+    let (na, nb) = (shape(a).last().copied(), shape(b).last().copied());
+    let comp = |x: &Value, i: usize| -> Result<Value> {
+        let r = shape(x).len() - 1;
+        let c = part(x, r, i, i + 1)?;
+        let mut s = shape(x);
+        s.pop();
+        reshape(&c, s)
+    };
+    let term = |i: usize, j: usize| -> Result<Value> {
+        let l = bin(B::Mul, v(&comp(a, i)?), v(&comp(b, j)?))?;
+        let r = bin(B::Mul, v(&comp(a, j)?), v(&comp(b, i)?))?;
+        bin(B::Sub, v(&l), v(&r))
+    };
+    match (na, nb) {
+        (Some(3), Some(3)) => {
+            let parts = [term(1, 2)?, term(2, 0)?, term(0, 1)?];
+            super::shape::stack(&parts, -1)
+        }
+        (Some(2), Some(2)) => term(0, 1),
+        _ => Err(Error::new(
+            "cross",
+            "the last axes must both have length 3 (or 2)",
+        )),
+    }
+}
+
+fn one_d(name: &str, x: &Value) -> Result<usize> {
+    match shape(x).as_slice() {
+        [n] => Ok(*n),
+        s => Err(Error::new(
+            name,
+            format!("needs 1-D coefficients, got {s:?}"),
+        )),
+    }
+}
+
+/// Coefficient `i` (highest power first) as a 0-d view.
+fn coef(p: &Value, i: usize) -> Result<Value> {
+    reshape(&part(p, 0, i, i + 1)?, vec![])
+}
+
+/// `x` with `k` zeros in front (1-D).
+fn pad_front(x: &Value, k: usize) -> Result<Value> {
+    if k == 0 {
+        return Ok(x.clone());
+    }
+    bind(Primitive::Pad(vec![(k, 0)]), &[v(x)])
+}
+
+/// polyval(p, x) by Horner's rule; polyadd/polysub/polymul of two coefficient arrays.
+pub fn poly(name: &str, a: &Value, b: &Value) -> Result<Value> {
+    let n = one_d(name, a)?;
+    if name == "polyval" {
+        if n == 0 {
+            return bin(B::Mul, v(b), lit(0.0));
+        }
+        let mut y = coef(a, 0)?;
+        for i in 1..n {
+            y = bin(B::Add, v(&bin(B::Mul, v(&y), v(b))?), v(&coef(a, i)?))?;
+        }
+        // A constant polynomial still takes x's shape.
+        return bin(B::Add, v(&y), v(&bin(B::Mul, v(b), lit(0.0))?));
+    }
+    let m = one_d(name, b)?;
+    match name {
+        "polymul" => super::conv::correlate_1d(name, a, b, "full", true),
+        _ => {
+            let len = n.max(m);
+            let (pa, pb) = (pad_front(a, len - n)?, pad_front(b, len - m)?);
+            let op = if name == "polyadd" { B::Add } else { B::Sub };
+            bin(op, v(&pa), v(&pb))
+        }
+    }
+}
+
+/// The `m`-th derivative of a polynomial (coefficients highest power first).
+pub fn polyder(p: &Value, m: usize) -> Result<Value> {
+    let mut p = p.clone();
+    for _ in 0..m {
+        let n = one_d("polyder", &p)?;
+        if n <= 1 {
+            return bin(B::Mul, v(&part(&p, 0, 0, n.min(1))?), lit(0.0));
+        }
+        let powers = bind(
+            Primitive::Iota {
+                shape: vec![n - 1],
+                axis: 0,
+                dtype: DType::Int32,
+            },
+            &[],
+        )?;
+        let powers = bin(B::Sub, lit((n - 1) as f64), v(&powers))?;
+        let powers = bind(Primitive::Cast(p.aval().dtype), &[v(&powers)])?;
+        p = bin(B::Mul, v(&part(&p, 0, 0, n - 1)?), v(&powers))?;
+    }
+    Ok(p)
+}
+
+/// Unwraps phase jumps larger than `discont` (parameters: discont, axis, period).
+pub fn unwrap(x: &Value, p: &Params) -> Result<Value> {
+    let x = super::math::float(&v(x))?;
+    let period = p.num(2, 2.0 * PI);
+    let discont = p.opt(0).unwrap_or(period / 2.0).max(period / 2.0);
+    let ax = normalize_axis("unwrap", p.int(1, -1)?, shape(&x).len())?;
+    let n = shape(&x)[ax];
+    if n < 2 {
+        return Ok(x);
+    }
+    let dd = bin(B::Sub, v(&part(&x, ax, 1, n)?), v(&part(&x, ax, 0, n - 1)?))?;
+    let half = period / 2.0;
+    let shifted = bin(B::Add, v(&dd), lit(half))?;
+    let ddmod = super::apply("remainder", &[v(&shifted), lit(period)])?;
+    let ddmod = bin(B::Sub, v(&ddmod), lit(half))?;
+    let at_edge = bin(
+        B::And,
+        v(&cmp(C::Eq, v(&ddmod), lit(-half))?),
+        v(&cmp(C::Lt, lit(0.0), v(&dd))?),
+    )?;
+    let ddmod = select(&at_edge, lit(half), v(&ddmod))?;
+    let correct = bin(B::Sub, v(&ddmod), v(&dd))?;
+    let small = cmp(C::Lt, v(&un(U::Abs, &dd)?), lit(discont))?;
+    let correct = select(&small, lit(0.0), v(&correct))?;
+    let total = super::indexing::cumulative(
+        "unwrap",
+        crate::core::ops::ReduceOp::Sum,
+        &correct,
+        Some(ax as i64),
+    )?;
+    let rest = bin(B::Add, v(&part(&x, ax, 1, n)?), v(&total))?;
+    concatenate(&[part(&x, ax, 0, 1)?, rest], ax as i64)
+}
+
+/// Window `kind` (0 hamming, 1 hann, 2 bartlett, 3 blackman) of length `m` over the sample
+/// indices `n` (float 0..m).
+pub fn window(n: &Value, kind: i64, m: usize) -> Result<Value> {
+    let n = super::math::float(&v(n))?;
+    if m <= 1 {
+        return bin(B::Add, v(&bin(B::Mul, v(&n), lit(0.0))?), lit(1.0));
+    }
+    let den = (m - 1) as f64;
+    let cos = |k: f64| -> Result<Value> { un(U::Cos, &bin(B::Mul, v(&n), lit(k * PI / den))?) };
+    let affine = |c: &Value, a: f64, b: f64| -> Result<Value> {
+        bin(B::Add, lit(a), v(&bin(B::Mul, v(c), lit(b))?))
+    };
+    match kind {
+        0 => affine(&cos(2.0)?, 0.54, -0.46),
+        1 => affine(&cos(2.0)?, 0.5, -0.5),
+        2 => {
+            let t = bin(B::Mul, v(&n), lit(2.0 / den))?;
+            let rising = cmp(C::Le, v(&n), lit(den / 2.0))?;
+            select(&rising, v(&t), v(&bin(B::Sub, lit(2.0), v(&t))?))
+        }
+        3 => {
+            let c2 = affine(&cos(2.0)?, 0.42, -0.5)?;
+            bin(B::Add, v(&c2), v(&bin(B::Mul, v(&cos(4.0)?), lit(0.08))?))
+        }
+        k => Err(Error::new("window", format!("unknown window {k}"))),
+    }
+}
+
+/// `base^x`.
+pub fn logspace(x: &Value, base: f64) -> Result<Value> {
+    let x = super::math::float(&v(x))?;
+    un(U::Exp, &bin(B::Mul, v(&x), lit(base.ln()))?)
+}

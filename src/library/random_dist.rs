@@ -1,0 +1,214 @@
+//! More `random` distributions with JAX's constructions (so the same key gives JAX's numbers):
+//! inverse-CDF samplers built on `uniform`/`normal`, `randint` from two bit streams, and
+//! `categorical` by the Gumbel-max trick. Float32 samples.
+
+use super::call::Params;
+use super::emit::{bin, cmp, lit, select, un, v};
+use super::random::{bits, normal, split, uniform};
+use super::reduce::{reduce, ReduceKind as K};
+use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::bind;
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+const EPS: f64 = 1.192_092_9e-7; // finfo(float32).eps
+const EPSNEG: f64 = 5.960_464_5e-8; // finfo(float32).epsneg
+const TINY: f64 = 1.175_494_4e-38; // finfo(float32).tiny
+
+fn log1p_neg(u: &Value) -> Result<Value> {
+    // log(1 − u): exact argument for uniform samples (multiples of 2^-23).
+    un(U::Log, &bin(B::Sub, lit(1.0), v(u))?)
+}
+
+fn exponential(key: &Value, shape: &[usize]) -> Result<Value> {
+    let u = uniform(key, shape, 0.0, 1.0)?;
+    un(U::Neg, &log1p_neg(&u)?)
+}
+
+fn gumbel(key: &Value, shape: &[usize]) -> Result<Value> {
+    let u = uniform(key, shape, TINY, 1.0)?;
+    un(U::Neg, &un(U::Log, &un(U::Neg, &un(U::Log, &u)?)?)?)
+}
+
+fn maxwell(key: &Value, shape: &[usize]) -> Result<Value> {
+    let mut s = shape.to_vec();
+    s.push(3);
+    let n = normal(key, &s)?;
+    let sq = reduce(
+        "maxwell",
+        K::Sum,
+        &bin(B::Mul, v(&n), v(&n))?,
+        Some(&[-1]),
+        false,
+    )?;
+    un(U::Sqrt, &sq)
+}
+
+fn rademacher(key: &Value, shape: &[usize], dtype: DType) -> Result<Value> {
+    let b = super::random::bernoulli(key, 0.5, shape)?;
+    let b = bind(Primitive::Cast(dtype), &[v(&b)])?;
+    bin(B::Sub, v(&bin(B::Mul, v(&b), lit(2.0))?), lit(1.0))
+}
+
+/// The two halves of `split(key)`.
+fn two_keys(key: &Value) -> Result<(Value, Value)> {
+    let ks = split(key, 2)?;
+    let row = |i: usize| -> Result<Value> {
+        let r = bind(Primitive::Shrink(vec![(i, i + 1), (0, 2)]), &[v(&ks)])?;
+        bind(Primitive::Reshape(vec![2]), &[v(&r)])
+    };
+    Ok((row(0)?, row(1)?))
+}
+
+/// `randint` in [minval, maxval) (int32), JAX's two-stream modulus construction.
+fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) -> Result<Value> {
+    let clip = |x: f64| x.clamp(f64::from(i32::MIN), f64::from(i32::MAX)).floor();
+    let (lo, hi) = (clip(minval), clip(maxval));
+    let out_of_range = maxval > f64::from(i32::MAX);
+    let mut span = if hi <= lo { 1u64 } else { (hi - lo) as u64 };
+    if out_of_range && hi > lo {
+        span += 1;
+    }
+    let span = span as u32;
+    let multiplier = (65536u64 % u64::from(span)) as u32;
+    // uint32 arithmetic, as in JAX: the square wraps modulo 2^32.
+    let multiplier = multiplier.wrapping_mul(multiplier) % span;
+    let (k1, k2) = two_keys(key)?;
+    let (high, low) = (bits(&k1, shape)?, bits(&k2, shape)?);
+    let s = f64::from(span);
+    let a = bin(
+        B::Mul,
+        v(&bin(B::Rem, v(&high), lit(s))?),
+        lit(f64::from(multiplier)),
+    )?;
+    let offset = bin(B::Add, v(&a), v(&bin(B::Rem, v(&low), lit(s))?))?;
+    let offset = bin(B::Rem, v(&offset), lit(s))?;
+    // Wrapping int32 addition of the offset's bits to minval.
+    let off = bind(Primitive::Bitcast(DType::Int32), &[v(&offset)])?;
+    bin(B::Add, v(&off), lit(lo))
+}
+
+/// Samples of distribution `name` with parameters `p` (three distribution parameters, then the
+/// shape as count and dimensions).
+pub fn sample(name: &str, key: &Value, p: &Params) -> Result<Value> {
+    let shape: Vec<usize> = p
+        .ints_from(4)?
+        .into_iter()
+        .map(|d| usize::try_from(d).map_err(|_| Error::new(name, "negative dimension")))
+        .collect::<Result<_>>()?;
+    let shape = shape.as_slice();
+    let (a, b, c) = (p.num(0, f64::NAN), p.num(1, f64::NAN), p.num(2, f64::NAN));
+    match name {
+        "exponential" => exponential(key, shape),
+        "gumbel" => gumbel(key, shape),
+        "cauchy" => {
+            let u = uniform(key, shape, EPS, 1.0)?;
+            let t = bin(
+                B::Mul,
+                v(&bin(B::Sub, v(&u), lit(0.5))?),
+                lit(std::f64::consts::PI),
+            )?;
+            super::apply("tan", &[v(&t)])
+        }
+        "laplace" => {
+            let u = uniform(key, shape, -1.0 + EPSNEG, 1.0)?;
+            let l = log1p_neg(&un(U::Abs, &u)?)?;
+            bin(B::Mul, v(&super::apply("sign", &[v(&u)])?), v(&l))
+        }
+        "logistic" => {
+            let x = uniform(key, shape, TINY, 1.0)?;
+            bin(B::Sub, v(&un(U::Log, &x)?), v(&log1p_neg(&x)?))
+        }
+        "lognormal" => un(U::Exp, &bin(B::Mul, v(&normal(key, shape)?), lit(a))?),
+        "rademacher" => rademacher(key, shape, DType::Int32),
+        "rayleigh" => {
+            let u = uniform(key, shape, 0.0, 1.0)?;
+            let r = un(U::Sqrt, &bin(B::Mul, v(&un(U::Log, &u)?), lit(-2.0))?)?;
+            bin(B::Mul, lit(a), v(&r))
+        }
+        "maxwell" => maxwell(key, shape),
+        "doubleSidedMaxwell" => {
+            let (k1, k2) = two_keys(key)?;
+            let m = maxwell(&k1, shape)?;
+            let s = rademacher(&k2, shape, DType::Float32)?;
+            let x = bin(B::Mul, v(&bin(B::Mul, v(&s), v(&m))?), lit(b))?;
+            bin(B::Add, v(&x), lit(a))
+        }
+        "weibullMin" => {
+            let u = uniform(key, shape, 0.0, 1.0)?;
+            let e = un(U::Neg, &log1p_neg(&u)?)?;
+            let pw = super::stats::power(&[v(&e), lit(1.0 / b)])?;
+            bin(B::Mul, v(&pw), lit(a))
+        }
+        "pareto" => un(U::Exp, &bin(B::Div, v(&exponential(key, shape)?), lit(a))?),
+        "triangular" => {
+            let f = |x: f64| f64::from(x as f32);
+            let (left, mode, right) = (f(a), f(b), f(c));
+            let fc = f((mode - left) as f32 as f64 / ((right - left) as f32 as f64));
+            let u = uniform(key, shape, 0.0, 1.0)?;
+            let t1 = bin(
+                B::Mul,
+                v(&bin(B::Mul, v(&u), lit(right - left))?),
+                lit(mode - left),
+            )?;
+            let out1 = bin(B::Add, lit(left), v(&un(U::Sqrt, &t1)?))?;
+            let q = bin(B::Sub, lit(1.0), v(&u))?;
+            let t2 = bin(
+                B::Mul,
+                v(&bin(B::Mul, v(&q), lit(right - left))?),
+                lit(right - mode),
+            )?;
+            let out2 = bin(B::Sub, lit(right), v(&un(U::Sqrt, &t2)?))?;
+            select(&cmp(C::Lt, v(&u), lit(fc))?, v(&out1), v(&out2))
+        }
+        "geometric" => {
+            let u = uniform(key, shape, 0.0, 1.0)?;
+            let u = select(&cmp(C::Eq, v(&u), lit(0.0))?, lit(1.0), v(&u))?;
+            let denom = f64::from((-(a as f32) as f64).ln_1p() as f32);
+            let g = un(U::Floor, &bin(B::Div, v(&un(U::Log, &u)?), lit(denom))?)?;
+            let g = bin(B::Add, v(&g), lit(1.0))?;
+            bind(Primitive::Cast(DType::Int32), &[v(&g)])
+        }
+        "randint" => randint(key, shape, a, b),
+        _ => Err(Error::new(name, "unknown distribution")),
+    }
+}
+
+/// Gumbel-max sampling of categories along `axis` of `logits` (parameters: axis, then the
+/// shape as count and dimensions, count NaN: the batch shape).
+pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
+    let ls = logits.aval().shape.clone();
+    let nd = ls.len();
+    if nd == 0 {
+        return Err(Error::new(
+            "categorical",
+            "logits must have at least one axis",
+        ));
+    }
+    let axis = super::shape::normalize_axis("categorical", p.int(0, -1)?, nd)?;
+    let mut batch = ls.clone();
+    let n = batch.remove(axis);
+    let shape: Vec<usize> = match p.int_opt(1)? {
+        None => batch.clone(),
+        Some(k) => (0..k as usize)
+            .map(|i| p.usize(2 + i, 0))
+            .collect::<Result<_>>()?,
+    };
+    if shape.len() < batch.len() || shape[shape.len() - batch.len()..] != batch[..] {
+        return Err(Error::new(
+            "categorical",
+            format!("shape {shape:?} must end with the batch shape {batch:?}"),
+        ));
+    }
+    let prefix = shape.len() - batch.len();
+    let mut sample_shape = shape.clone();
+    sample_shape.insert(prefix + axis, n);
+    let g = gumbel(key, &sample_shape)?;
+    let mut lshape = vec![1; prefix];
+    lshape.extend(&ls);
+    let l = bind(Primitive::Reshape(lshape), &[v(logits)])?;
+    let l = super::math::float(&v(&l))?;
+    let z = bin(B::Add, v(&g), v(&l))?;
+    super::indexing::arg_extreme("categorical", &z, Some((prefix + axis) as i64), false, true)
+}

@@ -1,0 +1,399 @@
+//! More numpy shape and indexing functions as compositions of movement primitives, gather and
+//! elementwise ops: repeat, roll, rot90, append, diff, take(AlongAxis), meshgrid,
+//! broadcastArrays, unstack, arraySplit, vander, indices, select, isin, trapezoid.
+
+use super::call::Params;
+use super::emit::{bin, cmp, lit, select as pick, un, v};
+use super::reduce::{reduce, ReduceKind as K};
+use super::shape::{broadcast_to, concatenate, flip, normalize_axis, reshape, split, transpose};
+use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::bind;
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+fn shape(x: &Value) -> Vec<usize> {
+    x.aval().shape.clone()
+}
+
+fn flat(x: &Value) -> Result<Value> {
+    reshape(x, vec![x.aval().size()])
+}
+
+/// `[start, end)` of axis `ax` (a view).
+fn part(x: &Value, ax: usize, start: usize, end: usize) -> Result<Value> {
+    let mut ranges: Vec<(usize, usize)> = shape(x).iter().map(|&d| (0, d)).collect();
+    ranges[ax] = (start, end);
+    bind(Primitive::Shrink(ranges), &[v(x)])
+}
+
+fn int32(x: &Value) -> Result<Value> {
+    if x.aval().dtype == DType::Int32 {
+        return Ok(x.clone());
+    }
+    if x.aval().dtype.is_float() {
+        return Err(Error::new("take", "indices must be integers"));
+    }
+    bind(Primitive::Cast(DType::Int32), &[v(x)])
+}
+
+fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
+    bind(
+        Primitive::Iota {
+            shape,
+            axis,
+            dtype: DType::Int32,
+        },
+        &[],
+    )
+}
+
+/// `numpy.indices(dims)`: shape `[len(dims), ...dims]`, int32.
+pub fn indices(p: &Params) -> Result<Vec<Value>> {
+    let dims: Vec<usize> = p
+        .ints_from(0)?
+        .into_iter()
+        .map(|d| usize::try_from(d).map_err(|_| Error::new("indices", "negative dimension")))
+        .collect::<Result<_>>()?;
+    let grids = (0..dims.len())
+        .map(|k| iota(dims.clone(), k))
+        .collect::<Result<Vec<_>>>()?;
+    if grids.is_empty() {
+        return Ok(vec![reshape(&iota(vec![0], 0)?, vec![0])?]);
+    }
+    Ok(vec![super::shape::stack(&grids, 0)?])
+}
+
+/// Each element `r` times along `axis` (the flattened array when `None`).
+pub fn repeat(x: &Value, r: usize, axis: Option<i64>) -> Result<Value> {
+    let (x, ax) = match axis {
+        None => (flat(x)?, 0),
+        Some(a) => (x.clone(), normalize_axis("repeat", a, shape(x).len())?),
+    };
+    let s = shape(&x);
+    let mut lifted = s.clone();
+    lifted.insert(ax + 1, 1);
+    let mut wide = s.clone();
+    wide.insert(ax + 1, r);
+    let b = broadcast_to(&reshape(&x, lifted)?, wide)?;
+    let mut out = s;
+    out[ax] *= r;
+    reshape(&b, out)
+}
+
+pub fn roll_axis(x: &Value, shift: i64, ax: usize) -> Result<Value> {
+    let n = shape(x)[ax];
+    if n == 0 {
+        return Ok(x.clone());
+    }
+    let s = shift.rem_euclid(n as i64) as usize;
+    if s == 0 {
+        return Ok(x.clone());
+    }
+    let tail = part(x, ax, n - s, n)?;
+    let head = part(x, ax, 0, n - s)?;
+    concatenate(&[tail, head], ax as i64)
+}
+
+/// Parameters: k, then k shifts, then k axes (NaN: roll the flattened array by one shift).
+pub fn roll(x: &Value, p: &Params) -> Result<Value> {
+    let k = p.usize(0, 1)?;
+    if p.opt(1 + k).is_none() {
+        if k != 1 {
+            return Err(Error::new("roll", "without axes, shift must be one number"));
+        }
+        let r = roll_axis(&flat(x)?, p.int(1, 0)?, 0)?;
+        return reshape(&r, shape(x));
+    }
+    let mut y = x.clone();
+    for i in 0..k {
+        let ax = normalize_axis("roll", p.int(1 + k + i, 0)?, shape(x).len())?;
+        y = roll_axis(&y, p.int(1 + i, 0)?, ax)?;
+    }
+    Ok(y)
+}
+
+/// Rotates by 90° `k` times in the plane of axes `a0`, `a1` (from the first towards the second).
+pub fn rot90(x: &Value, k: i64, a0: i64, a1: i64) -> Result<Value> {
+    let rank = shape(x).len();
+    let (a0, a1) = (
+        normalize_axis("rot90", a0, rank)?,
+        normalize_axis("rot90", a1, rank)?,
+    );
+    if a0 == a1 {
+        return Err(Error::new("rot90", "the two axes must differ"));
+    }
+    let mut perm: Vec<i64> = (0..rank as i64).collect();
+    perm.swap(a0, a1);
+    match k.rem_euclid(4) {
+        0 => Ok(x.clone()),
+        1 => transpose(&flip(x, Some(&[a1 as i64]))?, Some(&perm)),
+        2 => flip(x, Some(&[a0 as i64, a1 as i64])),
+        _ => flip(&transpose(x, Some(&perm))?, Some(&[a1 as i64])),
+    }
+}
+
+/// `values` appended to `x` along `axis` (both flattened when `None`).
+pub fn append(x: &Value, values: &Value, axis: Option<i64>) -> Result<Value> {
+    match axis {
+        None => concatenate(&[flat(x)?, flat(values)?], 0),
+        Some(a) => concatenate(&[x.clone(), values.clone()], a),
+    }
+}
+
+/// The `n`-th discrete difference along `axis`.
+pub fn diff(x: &Value, n: usize, axis: i64) -> Result<Value> {
+    let ax = normalize_axis("diff", axis, shape(x).len())?;
+    let mut y = x.clone();
+    for _ in 0..n {
+        let len = shape(&y)[ax];
+        if len == 0 {
+            break;
+        }
+        let hi = part(&y, ax, 1, len)?;
+        let lo = part(&y, ax, 0, len - 1)?;
+        y = if y.aval().dtype == DType::Bool {
+            cmp(C::Ne, v(&hi), v(&lo))?
+        } else {
+            bin(B::Sub, v(&hi), v(&lo))?
+        };
+    }
+    Ok(y)
+}
+
+/// Elements at `indices` along `axis` (the flattened array when `None`); out-of-range
+/// indices clamp.
+pub fn take(x: &Value, idx: &Value, axis: Option<i64>) -> Result<Value> {
+    let (x, ax) = match axis {
+        None => (flat(x)?, 0),
+        Some(a) => (x.clone(), normalize_axis("take", a, shape(x).len())?),
+    };
+    bind(
+        Primitive::Gather {
+            axes: vec![ax],
+            out_dim: ax,
+        },
+        &[v(&x), v(&int32(idx)?)],
+    )
+}
+
+/// `x[..., idx, ...]` pairing `idx`'s positions with `x`'s along every other axis.
+pub fn take_along_axis(x: &Value, idx: &Value, axis: i64) -> Result<Value> {
+    let (xs, is) = (shape(x), shape(idx));
+    if xs.len() != is.len() {
+        return Err(Error::new(
+            "takeAlongAxis",
+            format!("indices have rank {}, the array {}", is.len(), xs.len()),
+        ));
+    }
+    let ax = normalize_axis("takeAlongAxis", axis, xs.len())?;
+    let mut out = is.clone();
+    for (j, (&a, &b)) in xs.iter().zip(&is).enumerate() {
+        if j == ax {
+            continue;
+        }
+        if a != b && a != 1 && b != 1 {
+            return Err(Error::new(
+                "takeAlongAxis",
+                format!("shapes {xs:?} and {is:?} do not broadcast"),
+            ));
+        }
+        out[j] = a.max(b);
+    }
+    let index = broadcast_to(&int32(idx)?, out.clone())?;
+    let mut grids = Vec::with_capacity(xs.len());
+    for j in 0..xs.len() {
+        grids.push(if j == ax {
+            index.clone()
+        } else {
+            iota(out.clone(), j)?
+        });
+    }
+    let mut operands = vec![v(x)];
+    operands.extend(grids.iter().map(v));
+    bind(
+        Primitive::Gather {
+            axes: (0..xs.len()).collect(),
+            out_dim: 0,
+        },
+        &operands,
+    )
+}
+
+/// Coordinate grids from 1-D arrays; `ij` indexing, or `xy` (first two axes swapped).
+pub fn meshgrid(xs: &[Value], ij: bool) -> Result<Vec<Value>> {
+    let mut dims: Vec<usize> = Vec::with_capacity(xs.len());
+    for x in xs {
+        match shape(x).as_slice() {
+            [n] => dims.push(*n),
+            s => {
+                return Err(Error::new(
+                    "meshgrid",
+                    format!("needs 1-D arrays, got {s:?}"),
+                ))
+            }
+        }
+    }
+    let swap = !ij && xs.len() >= 2;
+    let mut out_shape = dims.clone();
+    if swap {
+        out_shape.swap(0, 1);
+    }
+    xs.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let pos = match i {
+                0 if swap => 1,
+                1 if swap => 0,
+                _ => i,
+            };
+            let mut s = vec![1; xs.len()];
+            s[pos] = dims[i];
+            broadcast_to(&reshape(x, s)?, out_shape.clone())
+        })
+        .collect()
+}
+
+/// NumPy's broadcast of several shapes.
+pub fn broadcast_shape(name: &str, shapes: &[Vec<usize>]) -> Result<Vec<usize>> {
+    let rank = shapes.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = vec![1; rank];
+    for s in shapes {
+        for (k, &d) in s.iter().enumerate() {
+            let o = &mut out[rank - s.len() + k];
+            if *o == 1 {
+                *o = d;
+            } else if d != 1 && d != *o {
+                return Err(Error::new(
+                    name,
+                    format!("shapes {shapes:?} do not broadcast"),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+pub fn broadcast_arrays(xs: &[Value]) -> Result<Vec<Value>> {
+    let shapes: Vec<Vec<usize>> = xs.iter().map(shape).collect();
+    let target = broadcast_shape("broadcastArrays", &shapes)?;
+    xs.iter().map(|x| broadcast_to(x, target.clone())).collect()
+}
+
+/// The slices along `axis`, each without that axis.
+pub fn unstack(x: &Value, axis: i64) -> Result<Vec<Value>> {
+    let s = shape(x);
+    let ax = normalize_axis("unstack", axis, s.len())?;
+    let mut rest = s.clone();
+    rest.remove(ax);
+    (0..s[ax])
+        .map(|i| reshape(&part(x, ax, i, i + 1)?, rest.clone()))
+        .collect()
+}
+
+/// `k` nearly equal parts along `axis` (the first `n mod k` one longer).
+pub fn array_split(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
+    if k == 0 {
+        return Err(Error::new(
+            "arraySplit",
+            "the number of sections must be positive",
+        ));
+    }
+    let ax = normalize_axis("arraySplit", axis, shape(x).len())?;
+    let n = shape(x)[ax];
+    let (q, r) = (n / k, n % k);
+    let mut cuts = Vec::with_capacity(k);
+    let mut at = 0;
+    for i in 0..k - 1 {
+        at += q + usize::from(i < r);
+        cuts.push(at);
+    }
+    split(x, None, &cuts, ax as i64)
+}
+
+/// The Vandermonde matrix of 1-D `x` with `n` columns (default len(x)): powers decreasing, or
+/// increasing when asked.
+pub fn vander(x: &Value, n: Option<usize>, increasing: bool) -> Result<Value> {
+    let m = match shape(x).as_slice() {
+        [m] => *m,
+        s => {
+            return Err(Error::new(
+                "vander",
+                format!("needs a 1-D array, got {s:?}"),
+            ))
+        }
+    };
+    let n = n.unwrap_or(m);
+    let col = reshape(x, vec![m, 1])?;
+    let ones = bin(B::Add, v(&bin(B::Mul, v(&col), lit(0.0))?), lit(1.0))?;
+    if n == 0 {
+        return part(&ones, 1, 0, 0);
+    }
+    let mut cols = vec![ones];
+    if n > 1 {
+        cols.push(broadcast_to(&col, vec![m, n - 1])?);
+    }
+    let table = concatenate(&cols, 1)?;
+    let powers = super::indexing::cumulative("vander", ReduceOp::Prod, &table, Some(1))?;
+    if increasing {
+        Ok(powers)
+    } else {
+        flip(&powers, Some(&[1]))
+    }
+}
+
+/// `arrays` = k conditions, k choices, default: the choice of the first true condition.
+pub fn select(arrays: &[Value], k: usize) -> Result<Value> {
+    if arrays.len() != 2 * k + 1 {
+        return Err(Error::new(
+            "select",
+            "condlist and choicelist must have the same length",
+        ));
+    }
+    let mut out = arrays[2 * k].clone();
+    for i in (0..k).rev() {
+        let c = bind(Primitive::Cast(DType::Bool), &[v(&arrays[i])])?;
+        out = pick(&c, v(&arrays[k + i]), v(&out))?;
+    }
+    Ok(out)
+}
+
+/// Whether each element of `x` occurs in `test` (or not, with `invert`).
+pub fn isin(x: &Value, test: &Value, invert: bool) -> Result<Value> {
+    let mut s = shape(x);
+    s.push(1);
+    let eq = cmp(C::Eq, v(&reshape(x, s)?), v(&flat(test)?))?;
+    let any = reduce("isin", K::Any, &eq, Some(&[-1]), false)?;
+    if invert {
+        un(U::Not, &any)
+    } else {
+        Ok(any)
+    }
+}
+
+/// The trapezoid rule along `axis`, with sample points `x` or spacing `dx`.
+pub fn trapezoid(y: &Value, x: Option<&Value>, dx: f64, axis: i64) -> Result<Value> {
+    let y = super::math::float(&v(y))?;
+    let ax = normalize_axis("trapezoid", axis, shape(&y).len())?;
+    let n = shape(&y)[ax];
+    if n == 0 {
+        return reduce("trapezoid", K::Sum, &y, Some(&[ax as i64]), false);
+    }
+    let mid = bin(B::Add, v(&part(&y, ax, 1, n)?), v(&part(&y, ax, 0, n - 1)?))?;
+    let mid = bin(B::Mul, v(&mid), lit(0.5))?;
+    let terms = match x {
+        None => bin(B::Mul, v(&mid), lit(dx))?,
+        Some(x) => {
+            let x = if shape(x).len() == 1 && shape(&y).len() > 1 {
+                let mut s = vec![1; shape(&y).len()];
+                s[ax] = shape(x)[0];
+                reshape(x, s)?
+            } else {
+                x.clone()
+            };
+            let d = diff(&x, 1, if shape(&x).len() == 1 { 0 } else { ax as i64 })?;
+            bin(B::Mul, v(&mid), v(&d))?
+        }
+    };
+    reduce("trapezoid", K::Sum, &terms, Some(&[ax as i64]), false)
+}

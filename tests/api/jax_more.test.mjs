@@ -1,0 +1,63 @@
+// Further nn activations, scipySpecial.logit and random distributions against JAX
+// (tests/data/jax_more_expected.json, made by scripts/gen_jax_more_expected.py) on the cpu and
+// wasm devices; identity returns of nn; leak-checked after every case.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
+
+checkLeaksAroundEachTest();
+
+const { cases } = JSON.parse(
+  readFileSync(new URL("../data/jax_more_expected.json", import.meta.url), "utf8"),
+);
+
+for (const device of ["cpu", "wasm"]) {
+  describe(`nn, logit and random distributions on ${device} match JAX`, () => {
+    cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(ox, c, device)));
+  });
+}
+
+test("nn identity returns and errors", () => {
+  const x = np.array([[1, 2, 3]]);
+  assert.equal(ox.nn.identity(x), x);
+  assert.equal(ox.nn.logmeanexp(x, []), x);
+  assert.equal(ox.nn.standardize(x, []), x);
+  assert.throws(() => ox.nn.glu(x), /glu: axis -1 has odd length 3/);
+  const k = ox.random.key(0);
+  assert.throws(
+    () => ox.random.categorical(k, x, { replace: false }),
+    /replace=false is not supported in oxjax yet/,
+  );
+  assert.throws(() => ox.random.permutation(k, 3), /permutation is not supported in oxjax yet/);
+  x.dispose();
+  k.dispose();
+});
+
+test("dotProductAttention matches a direct softmax(q·kᵀ/√H)·v", () => {
+  const q = np.array([[[1, 0]], [[0, 1]], [[1, 1]]]); // [L=3, N=1, H=2]
+  const k = np.array([[[1, 2]], [[0, -1]]]); // [S=2, K=1, H=2]
+  const v = np.array([[[1, 0]], [[0, 1]]]);
+  const out = ox.nn.dotProductAttention(q, k, v);
+  assert.deepEqual(out.shape, [3, 1, 2]);
+  const qd = q.js().map((r) => r[0]);
+  const kd = k.js().map((r) => r[0]);
+  const vd = v.js().map((r) => r[0]);
+  const got = out.js();
+  qd.forEach((qi, l) => {
+    const s = kd.map((kj) => (qi[0] * kj[0] + qi[1] * kj[1]) / Math.SQRT2);
+    const m = Math.max(...s);
+    const e = s.map((x) => Math.exp(x - m));
+    const z = e[0] + e[1];
+    const want = [0, 1].map((h) => (e[0] * vd[0][h] + e[1] * vd[1][h]) / z);
+    want.forEach((w, h) => assert.ok(Math.abs(got[l][0][h] - w) < 1e-5));
+  });
+  const causal = ox.nn.dotProductAttention(q, k, v, { isCausal: true });
+  // Query 0 sees only key 0.
+  assert.deepEqual(
+    causal.js()[0][0].map((x) => Math.round(x * 1e5) / 1e5),
+    [1, 0],
+  );
+  ox.tree.dispose([q, k, v, out, causal]);
+});
