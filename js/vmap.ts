@@ -57,27 +57,42 @@ function flatAxes(inAxes: unknown, args: unknown[]): (number | null)[] {
 export function vmap(f: Fn, inAxes: number | unknown[] = 0): Fn {
   return (...args: unknown[]) => {
     const axes = flatAxes(inAxes, args);
+    // JS numbers become weakly typed scalars (they adopt their partners' dtypes, as in jax-js).
+    const weak: Array[] = [];
+    const toArray = (l: unknown) => {
+      if (typeof l !== "number") return l;
+      const a = numpy.array(l);
+      weak.push(a);
+      return a;
+    };
+    let t: ReturnType<typeof traceToJaxpr>;
     let axesArr = new Int32Array();
-    const t = traceToJaxpr("vmap", f, args, false, false, (leaves, handles) => {
-      axesArr = Int32Array.from(axes, (a, i) => {
-        if (a === null) return -1;
-        if (!Number.isInteger(a)) throw new TypeError(`vmap: inAxes entries must be integers`);
-        const axis = a < 0 ? a + leaves[i].ndim : a;
-        if (axis < 0) {
-          throw new Error(
-            `vmap: inAxes ${a} is out of range for argument ${i} of rank ${leaves[i].ndim}`,
-          );
-        }
-        return axis;
+    try {
+      const arrays = args.map((a) => tree.map(toArray, a as tree.JsTree<unknown>));
+      t = traceToJaxpr("vmap", f, arrays, false, false, (leaves, handles) => {
+        axesArr = Int32Array.from(axes, (a, i) => {
+          if (a === null) return -1;
+          if (!Number.isInteger(a)) throw new TypeError(`vmap: inAxes entries must be integers`);
+          const axis = a < 0 ? a + leaves[i].ndim : a;
+          if (axis < 0) {
+            throw new Error(
+              `vmap: inAxes ${a} is out of range for argument ${i} of rank ${leaves[i].ndim}`,
+            );
+          }
+          return axis;
+        });
+        return call(() => wasm.vmapBegin("vmap", handles, axesArr));
       });
-      return call(() => wasm.vmapBegin("vmap", handles, axesArr));
-    });
+    } catch (e) {
+      for (const a of weak) a.dispose();
+      throw e;
+    }
     try {
       const res = call(() => wasm.vmapApply(t.jaxpr, t.handles, axesArr));
       return splitOutputs(t, res)[0];
     } finally {
       call(() => wasm.jaxprDispose(t.jaxpr));
-      for (const a of t.temps) a.dispose();
+      for (const a of [...t.temps, ...weak]) a.dispose();
     }
   };
 }

@@ -71,7 +71,12 @@ describe("vmap matches a loop", () => {
       const [s, c] = ox.vmap((x, t) => [np.sum(x).mul(t), np.sum(b)], [0, null])(a, 2);
       assert.deepEqual(s.js(), [12, 30]);
       assert.deepEqual(c.js(), [1.5, 1.5]);
-      for (const t of [s, c, a, b]) t.dispose();
+      // A JS number is weakly typed: it keeps an int32 argument int32.
+      const ints = np.array([1, 2, 3], { dtype: np.int32, device });
+      const scaled = ox.vmap((x, t) => x.mul(t), [0, null])(ints, 2);
+      assert.equal(scaled.dtype, "int32");
+      assert.deepEqual(scaled.js(), [2, 4, 6]);
+      for (const t of [s, c, a, b, ints, scaled]) t.dispose();
     });
   }
 
