@@ -94,7 +94,8 @@ async function main() {
       await yieldToBrowser();
       using seq = smootherSequential(theta, m, P);
       [m, P].forEach((a) => a.dispose());
-      using diff = np.abs(seq.sub(level));
+      using delta = seq.sub(level);
+      using diff = np.abs(delta);
       using maxDiff = diff.max();
       const d = (await maxDiff.data())[0];
       $("ms-scan").textContent = `${(performance.now() - t1).toFixed(1)} ms`;
