@@ -251,6 +251,12 @@ export class Array {
     return (await callAsync(() => wasm.read("data", this.#handle))) as DataArray;
   }
 
+  /** Resolves to this array once its pending device work is done (no readback, no ownership change). */
+  async blockUntilReady(): Promise<this> {
+    await callAsync(() => wasm.blockUntilReady(this.#handle));
+    return this;
+  }
+
   /** The elements, read synchronously; on webgpu use `await data()` instead. */
   dataSync(): DataArray {
     return call(() => wasm.readSync("dataSync", this.#handle)) as DataArray;
@@ -284,12 +290,6 @@ export class Array {
       throw new TypeError(`item: the array has ${this.size} elements, not 1`);
     }
     return this.dataSync()[0];
-  }
-
-  /** Waits until the array's pending work is done (here by reading it back); returns this. */
-  async blockUntilReady(): Promise<this> {
-    await this.data();
-    return this;
   }
 
   toString(): string {

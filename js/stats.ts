@@ -5,6 +5,11 @@ export interface DeviceStats {
   liveBuffers: number;
   liveBytes: number;
   dispatches: number;
+  /** Command submissions (webgpu batches many dispatches per submit; 0 elsewhere). */
+  submits: number;
+  /** Free device buffers kept for reuse (not counted in liveBuffers/liveBytes). */
+  poolBuffers: number;
+  poolBytes: number;
   kernelCacheEntries: number;
   kernelCacheHits: number;
   kernelCacheMisses: number;

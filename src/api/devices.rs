@@ -31,3 +31,13 @@ pub fn available_devices() -> Vec<String> {
         .map(|d| d.name().to_string())
         .collect()
 }
+
+/// Resolves once the array's pending device work is done (`blockUntilReady`); no readback.
+#[wasm_bindgen(js_name = blockUntilReady)]
+pub async fn block_until_ready(handle: f64) -> Result<(), JsError> {
+    let function = "blockUntilReady";
+    // Cloned out of the slab: nothing is borrowed across the await.
+    let v = super::handles::get(function, handle).map_err(super::js_error)?;
+    let v = v.concrete(function).map_err(super::js_error)?.clone();
+    v.block_until_ready(function).await.map_err(super::js_error)
+}

@@ -34,6 +34,9 @@ pub fn memory_stats() -> JsValue {
             set(&d, "liveBuffers", s.live_buffers as f64);
             set(&d, "liveBytes", s.live_bytes as f64);
             set(&d, "dispatches", s.dispatches as f64);
+            set(&d, "submits", s.submits as f64);
+            set(&d, "poolBuffers", s.pool_buffers as f64);
+            set(&d, "poolBytes", s.pool_bytes as f64);
             set(&d, "kernelCacheEntries", s.kernel_cache.entries as f64);
             set(&d, "kernelCacheHits", s.kernel_cache.hits as f64);
             set(&d, "kernelCacheMisses", s.kernel_cache.misses as f64);

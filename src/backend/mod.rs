@@ -36,6 +36,11 @@ pub struct BackendStats {
     pub live_bytes: usize,
     pub kernel_cache: CacheStats,
     pub dispatches: u64,
+    /// Command submissions (devices that batch dispatches; 0 elsewhere).
+    pub submits: u64,
+    /// Free buffers kept for reuse, and their bytes (not live arrays).
+    pub pool_buffers: usize,
+    pub pool_bytes: usize,
 }
 
 pub trait Backend {
@@ -49,6 +54,11 @@ pub trait Backend {
     /// Starts reading a buffer; the future owns what it needs, so no backend state is
     /// borrowed while it is pending.
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture>;
+    /// Resolves once the work that writes `buffer` has finished (`blockUntilReady`); the
+    /// bytes it resolves to are meaningless. Synchronous backends are always ready.
+    fn sync(&mut self, _buffer: BufferId) -> Result<ReadFuture> {
+        Ok(ready(Ok(Vec::new())))
+    }
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId>;
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
     fn stats(&self) -> BackendStats;

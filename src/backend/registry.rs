@@ -111,6 +111,12 @@ pub fn install_webgpu(backend: WebGpuBackend) {
     REGISTRY.with(|r| r.borrow_mut().webgpu = Some(backend));
 }
 
+/// Removes the webgpu backend (native tests drop it before their thread's locals are torn
+/// down, which wgpu does not survive).
+pub fn uninstall_webgpu() -> Option<WebGpuBackend> {
+    REGISTRY.with(|r| r.borrow_mut().webgpu.take())
+}
+
 thread_local! {
     static DEFAULT_DEVICE: std::cell::Cell<Device> = const { std::cell::Cell::new(Device::Wasm) };
 }
@@ -155,4 +161,23 @@ pub fn limits(device: Device) -> crate::kernel::DeviceLimits {
         r.backend("limits", device)
             .map_or(crate::kernel::DeviceLimits::UNBOUNDED, |b| b.limits())
     })
+}
+
+/// An error naming `function` when `device` cannot hold arrays of `dtype` (WebGPU has no
+/// float64, and float16 is not implemented there).
+pub fn check_dtype(function: &str, device: Device, dtype: crate::core::DType) -> Result<()> {
+    use crate::core::DType;
+    match (device, dtype) {
+        (Device::WebGpu, DType::Float64) => Err(Error::new(
+            function,
+            "float64 arrays are not supported on the webgpu device (WebGPU shaders have no \
+             64-bit floats); the \"cpu\" and \"wasm\" devices support float64, or use float32",
+        )),
+        (Device::WebGpu, DType::Float16) => Err(Error::new(
+            function,
+            "float16 arrays are not supported on the webgpu device yet; use float32, or the \
+             \"cpu\" or \"wasm\" device",
+        )),
+        _ => Ok(()),
+    }
 }

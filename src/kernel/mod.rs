@@ -8,6 +8,7 @@ pub mod alu;
 pub mod index;
 pub mod limits;
 pub mod routine;
+pub mod split;
 pub mod verify;
 pub mod view_index;
 

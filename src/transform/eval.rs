@@ -4,10 +4,13 @@
 
 use std::collections::HashMap;
 
-use crate::backend::registry;
+use std::rc::Rc;
+
+use crate::backend::{registry, DeviceBuffer};
 use crate::core::jaxpr::{Atom, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device, Primitive};
+use crate::kernel::split::{split_inputs, Source};
 use crate::kernel::{view_index, Kernel};
 use crate::rules;
 use crate::rules::movement;
@@ -143,6 +146,7 @@ fn run(
     inputs: &[&ArrayValue],
     out_aval: Aval,
 ) -> Result<ArrayValue> {
+    registry::check_dtype(function, device, out_aval.dtype)?;
     // Inputs on another device (weak scalars) are moved to `device` first, densely.
     let mut moved = Vec::with_capacity(inputs.len());
     for &v in inputs {
@@ -159,11 +163,42 @@ fn run(
     let views: Vec<&ShapeTracker> = moved.iter().map(|v| &v.view).collect();
     let kernel = view_index::through_views(kernel, &views);
     let out = registry::alloc(function, device, out_aval.byte_size())?;
-    let ids: Vec<_> = moved.iter().map(|v| v.buffer.id).collect();
-    registry::with_backend(function, device, |b| {
-        let exe = b.compile(&kernel)?;
-        b.dispatch(exe, &ids, out.id)
-    })?;
+    let max_inputs = registry::limits(device).max_kernel_inputs;
+    if kernel.inputs.len() > max_inputs {
+        // More inputs than one kernel may bind: pack some into intermediates first.
+        let sizes: Vec<usize> = moved
+            .iter()
+            .map(|v| v.buffer.bytes / v.aval.dtype.byte_size().max(1))
+            .collect();
+        let steps = split_inputs(&kernel, &sizes, max_inputs)?;
+        let mut temps: Vec<Rc<DeviceBuffer>> = Vec::with_capacity(steps.len());
+        for (s, step) in steps.iter().enumerate() {
+            let last = s + 1 == steps.len();
+            if !last {
+                let bytes = step.kernel.size * step.kernel.output_dtype().byte_size();
+                temps.push(registry::alloc(function, device, bytes)?);
+            }
+            let ids: Vec<_> = step
+                .sources
+                .iter()
+                .map(|src| match *src {
+                    Source::Input(i) => moved[i].buffer.id,
+                    Source::Step(j) => temps[j].id,
+                })
+                .collect();
+            let target = if last { out.id } else { temps[s].id };
+            registry::with_backend(function, device, |b| {
+                let exe = b.compile(&step.kernel)?;
+                b.dispatch(exe, &ids, target)
+            })?;
+        }
+    } else {
+        let ids: Vec<_> = moved.iter().map(|v| v.buffer.id).collect();
+        registry::with_backend(function, device, |b| {
+            let exe = b.compile(&kernel)?;
+            b.dispatch(exe, &ids, out.id)
+        })?;
+    }
     let view = ShapeTracker::contiguous(&out_aval.shape);
     // The result is committed when an operand was (a copy keeps its source's placement).
     let committed = inputs.iter().any(|v| v.committed);

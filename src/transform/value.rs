@@ -31,6 +31,7 @@ impl ArrayValue {
         dtype: DType,
         device: Device,
     ) -> Result<ArrayValue> {
+        registry::check_dtype(function, device, dtype)?;
         let aval = Aval::new(shape, dtype);
         if aval.byte_size() != bytes.len() {
             return Err(Error::new(
@@ -107,5 +108,11 @@ impl ArrayValue {
         let dense = self.materialize(function)?;
         let future = registry::with_backend(function, dense.device, |b| b.read(dense.buffer.id))?;
         future.await
+    }
+
+    /// Resolves once the device has finished the work that writes this array's buffer.
+    pub async fn block_until_ready(&self, function: &str) -> Result<()> {
+        let future = registry::with_backend(function, self.device, |b| b.sync(self.buffer.id))?;
+        future.await.map(|_| ())
     }
 }

@@ -135,6 +135,7 @@ impl Backend for CpuBackend {
             live_bytes: self.buffers.values().map(Vec::len).sum(),
             kernel_cache: self.kernel_ids.stats(),
             dispatches: self.dispatches,
+            ..Default::default()
         }
     }
 }

@@ -133,6 +133,7 @@ impl Backend for WasmBackend {
             live_bytes: self.buffers.values().map(|b| b.bytes().len()).sum(),
             kernel_cache: self.kernel_ids.stats(),
             dispatches: self.dispatches,
+            ..Default::default()
         }
     }
 }

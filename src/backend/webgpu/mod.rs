@@ -1,13 +1,33 @@
 //! The `webgpu` device through wgpu: the browser's WebGPU (and Deno's) on wasm32, Vulkan
-//! natively for `cargo test`. Buffers are storage buffers; kernels are WGSL compute pipelines
-//! (see `wgsl`), cached by kernel structure; reads copy into a mappable staging buffer.
+//! natively for `cargo test`. Buffers are storage buffers from a pool of size classes
+//! (`pool`); kernels are WGSL compute pipelines (see `wgsl`), cached by kernel structure.
+//!
+//! Command batching: dispatches are encoded into one command encoder and submitted together
+//! when [`MAX_BATCH`] are pending or when something must see their results (a read, a
+//! `blockUntilReady`). A buffer freed while the batch may still use it returns to the pool
+//! only after the batch is submitted; from then on every later write or dispatch is ordered
+//! after the work that used it (`queue.write_buffer` runs at the start of the next submit).
+//! Reads copy into a mappable staging buffer encoded into the same batch.
+//!
+//! Exactness (a decision): elementwise kernels stay bit-exact against the `cpu` interpreter on
+//! every driver (float `+ − ×` through `ox_keep`, ÷ and √ corrected in software; see
+//! `wgsl_alu`) — that costs ALU work, not memory traffic, so memory-bound kernels keep their
+//! bandwidth. Fast kernels whose summation order must differ from the interpreter's use native
+//! float arithmetic and are tested with stated tolerances: tiled matrix products (`fma`,
+//! relative 1e-6 of Σ|a·b|) and workgroup-tree reductions (compensated sums, relative 1e-6 of
+//! Σ|x|; products n·2⁻²⁴; integer sums, max and min stay exact). The elements they combine are
+//! still computed by the exact emitter.
 
+mod exe;
+mod pool;
 mod readback;
 mod routines;
 pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
 mod wgsl_lib;
+pub mod wgsl_matmul;
+pub mod wgsl_reduce;
 pub mod wgsl_routines;
 mod wgsl_trig;
 
@@ -19,17 +39,16 @@ use crate::core::Device;
 use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
+use pool::{size_class, Pool};
 
 const PIPELINE_CACHE_CAPACITY: usize = 256;
+/// Dispatches encoded before the batch is submitted.
+pub const MAX_BATCH: usize = 64;
 
 struct Buffer {
     gpu: wgpu::Buffer,
     bytes: usize,
-}
-
-struct Pipeline {
-    pipeline: wgpu::ComputePipeline,
-    size: usize,
+    class: u64,
 }
 
 pub struct WebGpuBackend {
@@ -40,10 +59,17 @@ pub struct WebGpuBackend {
     buffers: HashMap<BufferId, Buffer>,
     next_buffer: BufferId,
     kernel_ids: Lru<Kernel, ExeId>,
-    pipelines: Lru<ExeId, Pipeline>,
+    pipelines: Lru<ExeId, exe::Exe>,
     next_exe: ExeId,
     dispatches: u64,
     routines: RoutineCache<wgpu::ComputePipeline>,
+    submits: u64,
+    pool: Pool,
+    /// The batch being encoded and the number of dispatches in it.
+    encoder: Option<wgpu::CommandEncoder>,
+    pending: usize,
+    /// Buffers freed while the batch was pending: pooled once it is submitted.
+    retired: Vec<(u64, wgpu::Buffer)>,
 }
 
 impl WebGpuBackend {
@@ -89,7 +115,37 @@ impl WebGpuBackend {
             next_exe: 1,
             dispatches: 0,
             routines: RoutineCache::default(),
+            submits: 0,
+            pool: Pool::default(),
+            encoder: None,
+            pending: 0,
+            retired: Vec::new(),
         })
+    }
+
+    /// Submits the pending batch (if any) and pools the buffers it was the last user of.
+    pub fn flush(&mut self) {
+        if let Some(encoder) = self.encoder.take() {
+            self.queue.submit([encoder.finish()]);
+            self.submits += 1;
+        }
+        self.pending = 0;
+        for (class, buffer) in self.retired.drain(..) {
+            self.pool.put(class, buffer);
+        }
+    }
+
+    /// The batch's encoder, started if needed.
+    fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
+        let device = &self.device;
+        self.encoder
+            .get_or_insert_with(|| device.create_command_encoder(&Default::default()))
+    }
+
+    /// Destroys the pooled free buffers.
+    pub fn clear_pool(&mut self) {
+        self.flush();
+        self.pool.clear();
     }
 
     pub fn adapter_name(&self) -> &str {
@@ -99,6 +155,69 @@ impl WebGpuBackend {
     /// The storage-buffer limit per shader stage that kernels are planned against.
     pub fn max_storage_buffers(&self) -> u32 {
         self.max_storage_buffers
+    }
+
+    /// Encodes a copy of the first `limit` bytes (all by default) of `buffer` into a fresh
+    /// staging buffer, then submits the batch; returns the staging buffer and the byte count.
+    fn stage(&mut self, buffer: BufferId, limit: Option<usize>) -> Result<(wgpu::Buffer, usize)> {
+        let b = self.buffer(buffer)?;
+        let bytes = limit.map_or(b.bytes, |l| l.min(b.bytes));
+        let src = b.gpu.clone();
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("oxjax readback"),
+            size: padded(bytes),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.encoder()
+            .copy_buffer_to_buffer(&src, 0, &staging, 0, padded(bytes));
+        self.flush();
+        Ok((staging, bytes))
+    }
+
+    /// Encodes one compute pass of `pipeline` over `x × y` workgroups into the batch.
+    fn encode(
+        &mut self,
+        pipeline: &wgpu::ComputePipeline,
+        grid: (u32, u32),
+        inputs: &[BufferId],
+        output: BufferId,
+    ) -> Result<()> {
+        self.encode_bound(pipeline, grid, inputs, &[output])
+    }
+
+    /// [`Self::encode`] with several outputs (bindings: the inputs, then the outputs).
+    fn encode_bound(
+        &mut self,
+        pipeline: &wgpu::ComputePipeline,
+        (x, y): (u32, u32),
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        let mut bound = Vec::with_capacity(inputs.len() + outputs.len());
+        for &id in inputs.iter().chain(outputs) {
+            bound.push(self.buffer(id)?.gpu.clone());
+        }
+        let entries: Vec<wgpu::BindGroupEntry> = bound
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        let mut pass = self.encoder().begin_compute_pass(&Default::default());
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(x, y, 1);
+        drop(pass);
+        self.pending += 1;
+        Ok(())
     }
 
     fn buffer(&self, id: BufferId) -> Result<&Buffer> {
@@ -119,17 +238,21 @@ impl Backend for WebGpuBackend {
     }
 
     fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
-        let gpu = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: padded(bytes),
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let class = size_class(padded(bytes));
+        let gpu = match self.pool.take(class) {
+            Some(gpu) => gpu,
+            None => self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: class,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        };
         let id = self.next_buffer;
         self.next_buffer += 1;
-        self.buffers.insert(id, Buffer { gpu, bytes });
+        self.buffers.insert(id, Buffer { gpu, bytes, class });
         Ok(id)
     }
 
@@ -143,18 +266,34 @@ impl Backend for WebGpuBackend {
 
     fn free(&mut self, buffer: BufferId) {
         if let Some(b) = self.buffers.remove(&buffer) {
-            b.gpu.destroy();
+            if self.pending > 0 {
+                self.retired.push((b.class, b.gpu));
+            } else {
+                self.pool.put(b.class, b.gpu);
+            }
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>> {
-        let b = self.buffer(buffer)?;
-        readback::read_sync(&self.device, &self.queue, &b.gpu, b.bytes)
+        let (staging, bytes) = self.stage(buffer, None)?;
+        readback::read_sync(&self.device, staging, bytes)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn read_sync(&mut self, _buffer: BufferId) -> Result<Vec<u8>> {
+        Err(readback::no_sync_reads())
     }
 
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture> {
-        let b = self.buffer(buffer)?;
-        Ok(readback::read(&self.device, &self.queue, &b.gpu, b.bytes))
+        let (staging, bytes) = self.stage(buffer, None)?;
+        Ok(readback::read(&self.device, staging, bytes))
+    }
+
+    fn sync(&mut self, buffer: BufferId) -> Result<ReadFuture> {
+        // Mapping 4 bytes copied after the pending work resolves once that work is done.
+        let (staging, bytes) = self.stage(buffer, Some(4))?;
+        Ok(readback::read(&self.device, staging, bytes))
     }
 
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
@@ -172,73 +311,41 @@ impl Backend for WebGpuBackend {
                 ),
             ));
         }
-        let source = wgsl::emit_kernel(kernel)?;
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: None,
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: None,
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+        let built = self.build(kernel)?;
         let id = self.next_exe;
         self.next_exe += 1;
         self.kernel_ids.insert(kernel.clone(), id);
-        self.pipelines.insert(
-            id,
-            Pipeline {
-                pipeline,
-                size: kernel.size,
-            },
-        );
+        self.pipelines.insert(id, built);
         Ok(id)
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
-        let mut bound = Vec::with_capacity(inputs.len() + 1);
-        for &id in inputs.iter().chain(std::iter::once(&output)) {
-            bound.push(self.buffer(id)?.gpu.clone());
-        }
-        let Pipeline { pipeline, size } = self
-            .pipelines
-            .get(&exe)
-            .ok_or_else(|| Error::new("webgpu", format!("internal error: unknown kernel {exe}")))?;
-        let entries: Vec<wgpu::BindGroupEntry> = bound
-            .iter()
-            .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
-        let groups = (*size as u32).div_ceil(wgsl::WORKGROUP_SIZE).max(1);
-        let (x, y) = if groups <= 65535 {
-            (groups, 1)
-        } else {
-            (65535, groups.div_ceil(65535))
+        let (stages, temp_bytes) = {
+            let built = self.pipelines.get(&exe).ok_or_else(|| {
+                Error::new("webgpu", format!("internal error: unknown kernel {exe}"))
+            })?;
+            let stages: Vec<(wgpu::ComputePipeline, (u32, u32))> = built
+                .stages
+                .iter()
+                .map(|s| (s.pipeline.clone(), s.grid))
+                .collect();
+            (stages, built.temp_bytes)
         };
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(x, y, 1);
+        if let [(first, first_groups), (second, second_groups)] = stages.as_slice() {
+            let temp = self.alloc(temp_bytes)?;
+            let result = self
+                .encode(first, *first_groups, inputs, temp)
+                .and_then(|()| self.encode(second, *second_groups, &[temp], output));
+            self.free(temp);
+            result?;
+        } else {
+            let (pipeline, groups) = &stages[0];
+            self.encode(pipeline, *groups, inputs, output)?;
         }
-        self.queue.submit([encoder.finish()]);
         self.dispatches += 1;
+        if self.pending >= MAX_BATCH {
+            self.flush();
+        }
         Ok(())
     }
 
@@ -261,6 +368,9 @@ impl Backend for WebGpuBackend {
             live_bytes: self.buffers.values().map(|b| b.bytes).sum(),
             kernel_cache: self.kernel_ids.stats(),
             dispatches: self.dispatches,
+            submits: self.submits,
+            pool_buffers: self.pool.buffers(),
+            pool_bytes: self.pool.bytes() as usize,
         }
     }
 

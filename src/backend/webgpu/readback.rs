@@ -1,28 +1,10 @@
-//! Reading a storage buffer back to the host: copy into a mappable staging buffer, map it, copy
-//! the bytes out. Natively the device is polled until the map completes; on the web the map
-//! completes from the browser's event loop, so only the async read exists there.
+//! Reading a staging buffer (already holding a copy of a storage buffer, see
+//! `WebGpuBackend::stage`) back to the host: map it, copy the bytes out. Natively the device is
+//! polled until the map completes; on the web the map completes from the browser's event loop,
+//! so only the async read exists there.
 
-use super::padded;
 use crate::backend::ReadFuture;
 use crate::util::{Error, Result};
-
-fn stage(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    src: &wgpu::Buffer,
-    bytes: usize,
-) -> wgpu::Buffer {
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("oxjax readback"),
-        size: padded(bytes),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(src, 0, &staging, 0, padded(bytes));
-    queue.submit([encoder.finish()]);
-    staging
-}
 
 fn take_bytes(staging: &wgpu::Buffer, bytes: usize) -> Result<Vec<u8>> {
     let data = {
@@ -38,13 +20,7 @@ fn take_bytes(staging: &wgpu::Buffer, bytes: usize) -> Result<Vec<u8>> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_sync(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    src: &wgpu::Buffer,
-    bytes: usize,
-) -> Result<Vec<u8>> {
-    let staging = stage(device, queue, src, bytes);
+pub fn read_sync(device: &wgpu::Device, staging: wgpu::Buffer, bytes: usize) -> Result<Vec<u8>> {
     let (tx, rx) = std::sync::mpsc::channel();
     staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
@@ -60,37 +36,22 @@ pub fn read_sync(
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    src: &wgpu::Buffer,
-    bytes: usize,
-) -> ReadFuture {
-    crate::backend::ready(read_sync(device, queue, src, bytes))
+pub fn read(device: &wgpu::Device, staging: wgpu::Buffer, bytes: usize) -> ReadFuture {
+    crate::backend::ready(read_sync(device, staging, bytes))
 }
 
+/// Why `dataSync` fails on the web.
 #[cfg(target_arch = "wasm32")]
-pub fn read_sync(
-    _device: &wgpu::Device,
-    _queue: &wgpu::Queue,
-    _src: &wgpu::Buffer,
-    _bytes: usize,
-) -> Result<Vec<u8>> {
-    Err(Error::msg(
+pub fn no_sync_reads() -> Error {
+    Error::msg(
         "dataSync: the webgpu device cannot be read synchronously here (WebGPU reads are \
          asynchronous in browsers and Deno); use `await array.data()` instead",
-    ))
+    )
 }
 
 #[cfg(target_arch = "wasm32")]
-pub fn read(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    src: &wgpu::Buffer,
-    bytes: usize,
-) -> ReadFuture {
+pub fn read(_device: &wgpu::Device, staging: wgpu::Buffer, bytes: usize) -> ReadFuture {
     use crate::util::oneshot;
-    let staging = stage(device, queue, src, bytes);
     let (sender, receiver) = oneshot::channel();
     staging
         .slice(..)

@@ -5,9 +5,9 @@
 //! A reduction runs as a loop inside the invocation of its output element, over
 //! `r in 0..size`, starting from [`reduce_identity`]. Float sums are compensated (Neumaier), so
 //! they stay within an ulp or so of the interpreter's f64 accumulation whatever the order of
-//! magnitudes; other combinations follow the interpreter's binary operations. Future work:
-//! workgroup-tree reductions (one workgroup per output, shared-memory halving) for long
-//! reductions and few outputs, where one invocation per output leaves the GPU idle.
+//! magnitudes; other combinations follow the interpreter's binary operations. Long reductions
+//! with few outputs use workgroup trees instead (`wgsl_reduce`), matrix products tiles
+//! (`wgsl_matmul`); `exe` chooses.
 
 use std::fmt::Write;
 
@@ -108,31 +108,7 @@ fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
     .unwrap();
     e.set_indent("    ");
     let x = e.emit(&kernel.exp)?;
-    let combine = match (red.op, dtype) {
-        (ReduceOp::Sum, DType::Float32) => {
-            e.helpers.add(Helper::Keep);
-            format!(
-                "let t = ox_keep(acc + {x});\n    \
-             comp = comp + select(ox_keep({x} - t) + acc, ox_keep(acc - t) + {x}, \
-             abs(acc) >= abs({x}));\n    \
-             acc = t;"
-            )
-        }
-        (ReduceOp::Sum, _) => format!("acc = acc + {x};"),
-        (ReduceOp::Prod, _) => format!("acc = acc * {x};"),
-        (ReduceOp::Max, DType::Bool) => format!("acc = acc | {x};"),
-        (ReduceOp::Min, DType::Bool) => format!("acc = acc & {x};"),
-        (ReduceOp::Max, DType::Float32) => {
-            e.helpers.add(Helper::MaxF32);
-            format!("acc = ox_max_f32(acc, {x});")
-        }
-        (ReduceOp::Min, DType::Float32) => {
-            e.helpers.add(Helper::MinF32);
-            format!("acc = ox_min_f32(acc, {x});")
-        }
-        (ReduceOp::Max, _) => format!("acc = max(acc, {x});"),
-        (ReduceOp::Min, _) => format!("acc = min(acc, {x});"),
-    };
+    let combine = combine(&mut e, red.op, dtype, "acc", "comp", &x);
     writeln!(e.body, "    {combine}\n  }}").unwrap();
     e.set_indent("  ");
     let result = if compensated {
@@ -147,4 +123,41 @@ fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
         "acc".to_string()
     };
     Ok((e, result))
+}
+
+/// The statements that fold `x` into the accumulator `acc` (and, for float32 sums, the
+/// Neumaier compensation `comp`).
+pub(super) fn combine(
+    e: &mut Emitter,
+    op: ReduceOp,
+    dtype: DType,
+    acc: &str,
+    comp: &str,
+    x: &str,
+) -> String {
+    match (op, dtype) {
+        (ReduceOp::Sum, DType::Float32) => {
+            e.helpers.add(Helper::Keep);
+            format!(
+                "let t = ox_keep({acc} + {x});\n    \
+             {comp} = {comp} + select(ox_keep({x} - t) + {acc}, ox_keep({acc} - t) + {x}, \
+             abs({acc}) >= abs({x}));\n    \
+             {acc} = t;"
+            )
+        }
+        (ReduceOp::Sum, _) => format!("{acc} = {acc} + {x};"),
+        (ReduceOp::Prod, _) => format!("{acc} = {acc} * {x};"),
+        (ReduceOp::Max, DType::Bool) => format!("{acc} = {acc} | {x};"),
+        (ReduceOp::Min, DType::Bool) => format!("{acc} = {acc} & {x};"),
+        (ReduceOp::Max, DType::Float32) => {
+            e.helpers.add(Helper::MaxF32);
+            format!("{acc} = ox_max_f32({acc}, {x});")
+        }
+        (ReduceOp::Min, DType::Float32) => {
+            e.helpers.add(Helper::MinF32);
+            format!("{acc} = ox_min_f32({acc}, {x});")
+        }
+        (ReduceOp::Max, _) => format!("{acc} = max({acc}, {x});"),
+        (ReduceOp::Min, _) => format!("{acc} = min({acc}, {x});"),
+    }
 }

@@ -1,0 +1,242 @@
+// WebGPU benchmarks in Deno (`deno run -A --unstable-webgpu bench/webgpu.ts [filter]`): the
+// same workloads on oxjax (../pkg) and upstream jax-js (@jax-js/jax, path in JAXJS or
+// ../node_modules) on the `webgpu` device, one process. GPU work is timed as K back-to-back
+// calls followed by one wait for all results (blockUntilReady), divided by K; the first call
+// (compilation) is excluded. The raw WebGPU copy-and-mapAsync round trip is measured too: it
+// is the floor under every single read in Deno. Prints a markdown table and `BENCH_JSON {...}`.
+import * as ox from "../pkg/index.js";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+const jaxPath = Deno.env.get("JAXJS") ?? "../node_modules/@jax-js/jax/dist/index.js";
+const jax: Any = await import(new URL(jaxPath, import.meta.url).href);
+const filter = Deno.args[0] ?? "";
+
+const oxDevices = await ox.init();
+if (!oxDevices.includes("webgpu"))
+  throw new Error(`oxjax: no webgpu (${ox.webgpuUnavailableReason()})`);
+ox.defaultDevice("webgpu");
+await jax.init("webgpu");
+jax.defaultDevice("webgpu");
+
+const now = () => performance.now();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The raw floor: copy 4 bytes into a mappable buffer and map it, median of 30. */
+async function mapAsyncFloor(): Promise<number> {
+  const adapter = await (navigator as Any).gpu.requestAdapter();
+  const device = await adapter.requestDevice();
+  const GPUBufferUsage = (globalThis as Any).GPUBufferUsage;
+  const GPUMapMode = (globalThis as Any).GPUMapMode;
+  const src = device.createBuffer({
+    size: 4,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+  });
+  const times = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = now();
+    const dst = device.createBuffer({
+      size: 4,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const enc = device.createCommandEncoder();
+    enc.copyBufferToBuffer(src, 0, dst, 0, 4);
+    device.queue.submit([enc.finish()]);
+    await dst.mapAsync(GPUMapMode.READ);
+    dst.unmap();
+    dst.destroy();
+    times.push(now() - t0);
+  }
+  device.destroy();
+  return median(times);
+}
+
+function random(n: number, seed: number): Float32Array {
+  let s = seed >>> 0 || 1;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[i] = ((s >>> 0) / 4294967296) * 2 - 1;
+  }
+  return out;
+}
+
+interface Lib {
+  name: string;
+  np: Any;
+  /** Keeps an input alive across a consuming call (jax-js) or not (oxjax). */
+  keep: (x: Any) => Any;
+  block: (xs: Any[]) => Promise<unknown>;
+  free: (x: Any) => void;
+}
+const libs: Lib[] = [
+  {
+    name: "oxjax",
+    np: ox.numpy,
+    keep: (x) => x,
+    block: (xs) => Promise.all(xs.map((x: Any) => x.blockUntilReady())),
+    free: (x) => x.dispose(),
+  },
+  {
+    name: "jax-js",
+    np: jax.numpy,
+    keep: (x) => x.ref,
+    block: (xs) => Promise.all(xs.map((x: Any) => x.blockUntilReady())),
+    free: (x) => x.dispose(),
+  },
+];
+
+interface Workload {
+  name: string;
+  k: number;
+  flops?: number;
+  bytes?: number;
+  /** Builds inputs; returns one call (producing an array) and a cleanup. */
+  setup(lib: Lib): { call(): Any; free(): void };
+}
+
+const workloads: Workload[] = [];
+for (const n of [1024, 2048, 4096]) {
+  workloads.push({
+    name: `matmul ${n}`,
+    k: n === 4096 ? 5 : 20,
+    flops: 2 * n * n * n,
+    setup(lib) {
+      const a = lib.np.array(random(n * n, 1)).reshape([n, n]);
+      const b = lib.np.array(random(n * n, 2)).reshape([n, n]);
+      return {
+        call: () => lib.np.matmul(lib.keep(a), lib.keep(b)),
+        free: () => (lib.free(a), lib.free(b)),
+      };
+    },
+  });
+}
+const BIG = 1 << 24;
+workloads.push({
+  name: "chain x*1.5+0.5 *x -2 on 16M (eager)",
+  k: 10,
+  bytes: 2 * 4 * BIG,
+  setup(lib) {
+    const x = lib.np.array(random(BIG, 3));
+    return {
+      call() {
+        const a = lib.keep(x).mul(1.5);
+        const b = a.add(0.5);
+        if (lib.name === "oxjax") a.dispose();
+        const c = b.mul(lib.keep(x));
+        if (lib.name === "oxjax") b.dispose();
+        const d = c.sub(2);
+        if (lib.name === "oxjax") c.dispose();
+        return d;
+      },
+      free: () => lib.free(x),
+    };
+  },
+});
+workloads.push({
+  name: "sum of 16M",
+  k: 20,
+  bytes: 4 * BIG,
+  setup(lib) {
+    const x = lib.np.array(random(BIG, 4));
+    return { call: () => lib.np.sum(lib.keep(x)), free: () => lib.free(x) };
+  },
+});
+workloads.push({
+  name: "1000 dependent adds [4] + read",
+  k: 1,
+  setup(lib) {
+    const x0 = lib.np.array(new Float32Array([1, 2, 3, 4]));
+    const y = lib.np.array(new Float32Array([0.5, 0.25, -1, 2]));
+    return {
+      call() {
+        let x = lib.keep(x0);
+        for (let i = 0; i < 1000; i++) {
+          const next = x.add(lib.keep(y));
+          if (lib.name === "oxjax" && i > 0) x.dispose();
+          x = next;
+        }
+        return x;
+      },
+      free: () => (lib.free(x0), lib.free(y)),
+    };
+  },
+});
+
+async function time(w: Workload, lib: Lib) {
+  const { call, free } = w.setup(lib);
+  // Warm-up (compiles) and a single call + full read, also used as the cross-check value.
+  const first = call();
+  const t0 = now();
+  const data = await (lib.name === "jax-js" ? first.ref.data() : first.data());
+  lib.free(first);
+  const t1 = now();
+  const warm = call();
+  await lib.block([warm]);
+  lib.free(warm);
+  const single = [];
+  for (let rep = 0; rep < 3; rep++) {
+    const s0 = now();
+    const one = call();
+    await (lib.name === "jax-js" ? one.ref.data() : one.data());
+    lib.free(one);
+    single.push(now() - s0);
+  }
+  const samples = [];
+  for (let rep = 0; rep < 3; rep++) {
+    const s0 = now();
+    const outs = [];
+    for (let i = 0; i < w.k; i++) outs.push(call());
+    await lib.block(outs);
+    samples.push((now() - s0) / w.k);
+    outs.forEach((o) => lib.free(o));
+  }
+  free();
+  return { amortised: median(samples), single: median(single), firstRead: t1 - t0, data };
+}
+
+const floor = await mapAsyncFloor();
+console.log(`mapAsync floor (copy 4 bytes + map): ${floor.toFixed(2)} ms`);
+const rows: Any[] = [];
+for (const w of workloads) {
+  if (!w.name.includes(filter)) continue;
+  const r: Any = { name: w.name };
+  for (const lib of libs) {
+    try {
+      r[lib.name] = await time(w, lib);
+    } catch (e) {
+      r[lib.name] = { error: String(e) };
+    }
+  }
+  const [a, b] = [r.oxjax?.data, r["jax-js"]?.data];
+  if (a && b) {
+    let num = 0,
+      den = 0;
+    for (let i = 0; i < a.length; i++) {
+      num += (a[i] - b[i]) ** 2;
+      den += b[i] ** 2;
+    }
+    r.relDiff = Math.sqrt(num / Math.max(den, 1e-30));
+  }
+  for (const lib of libs) if (r[lib.name]) delete r[lib.name].data;
+  rows.push(r);
+  const fmt = (x: Any) => {
+    if (!x || x.error) return x?.error ?? "-";
+    const t = x.amortised;
+    const rate = w.flops
+      ? `${(w.flops / t / 1e9).toFixed(0)} GFLOP/s`
+      : w.bytes
+        ? `${(w.bytes / t / 1e6).toFixed(0)} GB/s`
+        : "";
+    return `${t.toFixed(3)} ms ${rate} (1 call+read ${x.single.toFixed(1)} ms)`;
+  };
+  const ratio =
+    r.oxjax?.amortised && r["jax-js"]?.amortised ? r.oxjax.amortised / r["jax-js"].amortised : NaN;
+  console.log(
+    `| ${w.name} | ${fmt(r.oxjax)} | ${fmt(r["jax-js"])} | ${ratio.toFixed(3)} | ${r.relDiff?.toExponential(1)} |`,
+  );
+}
+const adapter = await (navigator as Any).gpu.requestAdapter();
+console.log(`BENCH_JSON ${JSON.stringify({ adapter: adapter?.info ?? null, floor, rows })}`);

@@ -1,0 +1,132 @@
+//! Compiled kernels: a [`Kernel`] becomes one or two compute pipelines ([`Stage`]s). Most
+//! kernels are one stage of one invocation per output element (`wgsl`); matrix products are
+//! tiled (`wgsl_matmul`). Long reductions with
+//! few outputs use workgroup trees (`wgsl_reduce`); when even one workgroup per output would
+//! leave the device idle (a sum over millions of elements), the reduction axis is cut into
+//! parts: the first stage writes one partial per part into a pooled temporary buffer, the
+//! second reduces the partials.
+
+use super::{wgsl, WebGpuBackend};
+use super::{wgsl_matmul, wgsl_reduce};
+use crate::kernel::{AluExp, Kernel, Reduction};
+use crate::util::Result;
+
+/// Elements of the reduction axis one workgroup folds per part, when the axis is cut.
+const PART: usize = 4096;
+/// Cut the axis only when there are fewer outputs than this.
+const FEW_OUTPUTS: usize = 1024;
+
+pub(super) struct Stage {
+    pub pipeline: wgpu::ComputePipeline,
+    /// Workgroups to dispatch along x and y.
+    pub grid: (u32, u32),
+}
+
+pub(super) struct Exe {
+    pub stages: Vec<Stage>,
+    /// Bytes of the temporary buffer between two stages (0 with one stage).
+    pub temp_bytes: usize,
+}
+
+/// The x and y workgroup counts for `groups` workgroups.
+pub(super) fn grid(groups: u32) -> (u32, u32) {
+    let groups = groups.max(1);
+    if groups <= 65535 {
+        (groups, 1)
+    } else {
+        (65535, groups.div_ceil(65535))
+    }
+}
+
+impl WebGpuBackend {
+    fn pipeline(&self, source: String) -> wgpu::ComputePipeline {
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+        self.device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+    }
+
+    /// One stage computing `kernel` whole (a single-stage plan).
+    fn single(&self, kernel: &Kernel) -> Result<Stage> {
+        if let Some(m) = wgsl_matmul::recognise(kernel) {
+            return Ok(Stage {
+                pipeline: self.pipeline(wgsl_matmul::emit(kernel, &m)?),
+                grid: wgsl_matmul::workgroups(&m),
+            });
+        }
+        if wgsl_reduce::suits(kernel) {
+            return Ok(Stage {
+                pipeline: self.pipeline(wgsl_reduce::emit(kernel, 1)?),
+                grid: grid(kernel.size as u32),
+            });
+        }
+        Ok(Stage {
+            pipeline: self.pipeline(wgsl::emit_kernel(kernel)?),
+            grid: grid((kernel.size as u32).div_ceil(wgsl::WORKGROUP_SIZE)),
+        })
+    }
+
+    pub(super) fn build(&self, kernel: &Kernel) -> Result<Exe> {
+        let parts = parts(kernel);
+        if parts <= 1 {
+            return Ok(Exe {
+                stages: vec![self.single(kernel)?],
+                temp_bytes: 0,
+            });
+        }
+        let first = Stage {
+            pipeline: self.pipeline(wgsl_reduce::emit(kernel, parts)?),
+            grid: grid((kernel.size * parts) as u32),
+        };
+        let second = self.single(&finish_kernel(kernel, parts))?;
+        Ok(Exe {
+            stages: vec![first, second],
+            temp_bytes: kernel.size * parts * kernel.output_dtype().byte_size(),
+        })
+    }
+}
+
+/// How many parts to cut `kernel`'s reduction axis into (1: not cut).
+pub(super) fn parts(kernel: &Kernel) -> usize {
+    match kernel.reduction {
+        Some(red) if wgsl_reduce::suits(kernel) && kernel.size < FEW_OUTPUTS => {
+            let parts = red.size.div_ceil(PART);
+            if parts >= 2 {
+                parts
+            } else {
+                1
+            }
+        }
+        _ => 1,
+    }
+}
+
+/// The kernel reducing the `parts` partial results of each output (stored output-major).
+pub(super) fn finish_kernel(kernel: &Kernel, parts: usize) -> Kernel {
+    let red = kernel.reduction.expect("only reductions are cut");
+    let dtype = kernel.output_dtype();
+    let index = AluExp::index_add(
+        AluExp::index_mul(AluExp::index(), parts as isize),
+        AluExp::reduce_index(),
+    );
+    Kernel {
+        inputs: vec![dtype],
+        size: kernel.size,
+        exp: AluExp::load(dtype, 0, index),
+        reduction: Some(Reduction {
+            op: red.op,
+            size: parts,
+        }),
+    }
+}

@@ -1,0 +1,112 @@
+//! A pool of free storage buffers by size class, so that eager code which frees and allocates
+//! arrays of similar sizes reuses GPU buffers instead of creating one per op. Classes are
+//! powers of two split into sixteenths (less than 12.5% of a buffer is slack; 256 bytes
+//! minimum).
+//! The pool is bounded by bytes and by count (LRU: the oldest free buffers are destroyed
+//! first); pooled buffers are not live arrays, so `memoryStats` reports them separately.
+
+use std::collections::{HashMap, VecDeque};
+
+/// The most bytes of free buffers kept.
+pub const MAX_POOL_BYTES: u64 = 512 << 20;
+/// The most free buffers kept.
+pub const MAX_POOL_BUFFERS: usize = 1024;
+
+/// The size class of a buffer of `bytes` bytes: the size actually allocated.
+pub fn size_class(bytes: u64) -> u64 {
+    let bytes = bytes.max(256);
+    let p = bytes.next_power_of_two();
+    let step = (p / 16).max(256);
+    bytes.div_ceil(step) * step
+}
+
+#[derive(Default)]
+pub struct Pool {
+    free: HashMap<u64, Vec<wgpu::Buffer>>,
+    /// Free buffers in the order they were returned (class, for eviction).
+    order: VecDeque<u64>,
+    bytes: u64,
+    pub hits: u64,
+    pub misses: u64,
+}
+
+impl Pool {
+    /// A free buffer of `class` bytes, if one is pooled.
+    pub fn take(&mut self, class: u64) -> Option<wgpu::Buffer> {
+        let buffer = self.free.get_mut(&class).and_then(Vec::pop);
+        match &buffer {
+            Some(_) => {
+                self.hits += 1;
+                self.bytes -= class;
+                // Forget one entry of this class in the eviction order (the newest).
+                if let Some(pos) = self.order.iter().rposition(|&c| c == class) {
+                    self.order.remove(pos);
+                }
+            }
+            None => self.misses += 1,
+        }
+        buffer
+    }
+
+    /// Returns a buffer of `class` bytes to the pool, evicting the oldest ones over the bounds.
+    pub fn put(&mut self, class: u64, buffer: wgpu::Buffer) {
+        if class > MAX_POOL_BYTES {
+            buffer.destroy();
+            return;
+        }
+        self.free.entry(class).or_default().push(buffer);
+        self.order.push_back(class);
+        self.bytes += class;
+        while self.bytes > MAX_POOL_BYTES || self.order.len() > MAX_POOL_BUFFERS {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(list) = self.free.get_mut(&oldest) {
+                if !list.is_empty() {
+                    list.remove(0).destroy();
+                    self.bytes -= oldest;
+                }
+            }
+        }
+    }
+
+    /// Destroys every pooled buffer.
+    pub fn clear(&mut self) {
+        for (_, list) in self.free.drain() {
+            for b in list {
+                b.destroy();
+            }
+        }
+        self.order.clear();
+        self.bytes = 0;
+    }
+
+    pub fn buffers(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_class;
+
+    #[test]
+    fn classes_bound_the_slack() {
+        assert_eq!(size_class(1), 256);
+        assert_eq!(size_class(256), 256);
+        assert_eq!(size_class(257), 512);
+        assert_eq!(size_class(4096), 4096);
+        assert_eq!(size_class(4097), 4608);
+        for bytes in [1000u64, 5000, 1 << 20, (1 << 26) + 3, 64_000_000] {
+            let c = size_class(bytes);
+            assert!(
+                c >= bytes && (c - bytes) * 8 <= c.max(2048),
+                "{bytes} → {c}"
+            );
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The fast WebGPU kernels against the cpu interpreter, natively on wgpu over Vulkan
+//! (lavapipe): workgroup-tree reductions (one workgroup per output, and the axis cut into
+//! parts with a second pass), and tiled matrix products (plain, batched left operand,
+//! transposed operands read through views, ragged edges). Each shader is validated with naga
+//! first. Float sums and products are compared with a tolerance (their order differs from the
+//! interpreter's); integer sums, max and min exactly. The batching and pool counters are
+//! checked on the way.
+
+mod common;
+
+use common::{block_on, encode, run_on, values};
+use oxjax::backend::cpu::run_kernel;
+use oxjax::backend::webgpu::{wgsl_matmul, wgsl_reduce, WebGpuBackend, MAX_BATCH};
+use oxjax::backend::Backend;
+use oxjax::core::view::ShapeTracker;
+use oxjax::core::{Aval, DType};
+use oxjax::kernel::{view_index, AluExp, Kernel, ReduceOp, Reduction};
+use oxjax::rules::linalg::matmul_kernel;
+
+fn validate(name: &str, source: &str) {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{name}: WGSL parse error: {e}\n{source}"));
+    naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name}: invalid WGSL: {e:?}\n{source}"));
+}
+
+fn gpu() -> WebGpuBackend {
+    block_on(WebGpuBackend::new(None)).expect("a Vulkan adapter (lavapipe)")
+}
+
+fn floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Element-wise |got − want| ≤ tol · scale[i].
+fn assert_close(name: &str, got: &[f32], want: &[f32], scale: &[f64], tol: f64) {
+    assert_eq!(got.len(), want.len(), "{name}: length");
+    for i in 0..got.len() {
+        let err = (got[i] as f64 - want[i] as f64).abs();
+        assert!(
+            err <= tol * scale[i].max(1e-30) || got[i] == want[i],
+            "{name}[{i}]: got {} want {} (scale {})",
+            got[i],
+            want[i],
+            scale[i]
+        );
+    }
+}
+
+fn reduction(dtype: DType, op: ReduceOp, outputs: usize, size: usize) -> Kernel {
+    // out[i] = op over r of x[i * size + r]
+    let index = AluExp::index_add(
+        AluExp::index_mul(AluExp::index(), size as isize),
+        AluExp::reduce_index(),
+    );
+    Kernel {
+        inputs: vec![dtype],
+        size: outputs,
+        exp: AluExp::load(dtype, 0, index),
+        reduction: Some(Reduction { op, size }),
+    }
+}
+
+#[test]
+fn workgroup_tree_reductions_match_the_interpreter() {
+    let mut gpu = gpu();
+    let shapes = [(1, 300_000), (3, 1000), (2000, 300), (1, 256), (5, 20_000)];
+    for (outputs, size) in shapes {
+        for dtype in [DType::Float32, DType::Int32] {
+            for op in [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod] {
+                if op == ReduceOp::Prod && size > 1000 {
+                    continue; // overflows to ±∞ / wraps: covered by the short cases
+                }
+                let name = format!("{op:?} {dtype:?} {outputs}×{size}");
+                let kernel = reduction(dtype, op, outputs, size);
+                assert!(wgsl_reduce::suits(&kernel), "{name}");
+                validate(&name, &wgsl_reduce::emit(&kernel, 1).unwrap());
+                validate(&name, &wgsl_reduce::emit(&kernel, 7).unwrap());
+                let raw = values(outputs * size, size as f64);
+                let scaled: Vec<f64> = match op {
+                    // Products near 1 stay finite.
+                    ReduceOp::Prod => raw.iter().map(|v| 1.0 + v / 1000.0).collect(),
+                    _ => raw.clone(),
+                };
+                let input = encode(dtype, &scaled);
+                let want = run_kernel(&kernel, &[&input]).unwrap();
+                let got = run_on(&mut gpu, &kernel, std::slice::from_ref(&input));
+                if dtype == DType::Float32 && matches!(op, ReduceOp::Sum | ReduceOp::Prod) {
+                    // Sums: relative to Σ|x|; products: relative to the value.
+                    let scale: Vec<f64> = (0..outputs)
+                        .map(|o| match op {
+                            ReduceOp::Sum => scaled[o * size..(o + 1) * size]
+                                .iter()
+                                .map(|v| v.abs())
+                                .sum(),
+                            _ => floats(&want)[o].abs() as f64,
+                        })
+                        .collect();
+                    // Each of the `size` roundings of a product is a relative 2⁻²⁴ at most.
+                    let tol = if op == ReduceOp::Sum {
+                        1e-6
+                    } else {
+                        size as f64 * 6e-8
+                    };
+                    assert_close(&name, &floats(&got), &floats(&want), &scale, tol);
+                } else {
+                    assert_eq!(got, want, "{name}");
+                }
+            }
+        }
+    }
+}
+
+/// A matrix product of `a` (stored as `sa`) and `b` (stored as `sb`), both float32.
+fn matmul(shape_a: &[usize], shape_b: &[usize], sa: &ShapeTracker, sb: &ShapeTracker) -> Kernel {
+    let a = Aval::new(shape_a.to_vec(), DType::Float32);
+    let b = Aval::new(shape_b.to_vec(), DType::Float32);
+    let mut out_shape = shape_a[..shape_a.len() - 1].to_vec();
+    out_shape.push(shape_b[shape_b.len() - 1]);
+    let out = Aval::new(out_shape, DType::Float32);
+    view_index::through_views(&matmul_kernel(&a, &b, &out), &[sa, sb])
+}
+
+#[test]
+fn tiled_matmuls_match_the_interpreter() {
+    let mut gpu = gpu();
+    let contiguous = |s: &[usize]| ShapeTracker::contiguous(s);
+    let transposed = |s: &[usize]| {
+        // A [s0, s1] logical array stored as the transpose of a [s1, s0] buffer.
+        contiguous(&[s[1], s[0]]).permute(&[1, 0]).unwrap()
+    };
+    type Case = (
+        &'static str,
+        Vec<usize>,
+        Vec<usize>,
+        ShapeTracker,
+        ShapeTracker,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "64x48 @ 48x80",
+            vec![64, 48],
+            vec![48, 80],
+            contiguous(&[64, 48]),
+            contiguous(&[48, 80]),
+        ),
+        (
+            "130x17 @ 17x33",
+            vec![130, 17],
+            vec![17, 33],
+            contiguous(&[130, 17]),
+            contiguous(&[17, 33]),
+        ),
+        (
+            "3x40x20 @ 20x50",
+            vec![3, 40, 20],
+            vec![20, 50],
+            contiguous(&[3, 40, 20]),
+            contiguous(&[20, 50]),
+        ),
+        (
+            "aᵀ @ bᵀ 70x33 @ 33x90",
+            vec![70, 33],
+            vec![33, 90],
+            transposed(&[70, 33]),
+            transposed(&[33, 90]),
+        ),
+        (
+            "300x260 @ 260x290",
+            vec![300, 260],
+            vec![260, 290],
+            contiguous(&[300, 260]),
+            contiguous(&[260, 290]),
+        ),
+    ];
+    for (name, shape_a, shape_b, sa, sb) in cases {
+        let kernel = matmul(&shape_a, &shape_b, &sa, &sb);
+        let m = wgsl_matmul::recognise(&kernel).unwrap_or_else(|| panic!("{name}: not tiled"));
+        let source = wgsl_matmul::emit(&kernel, &m).unwrap();
+        validate(name, &source);
+        let (na, nb) = (shape_a.iter().product(), shape_b.iter().product());
+        let (xa, xb) = (values(na, 1.0), values(nb, 2.0));
+        let inputs = vec![encode(DType::Float32, &xa), encode(DType::Float32, &xb)];
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let want = run_kernel(&kernel, &refs).unwrap();
+        let got = run_on(&mut gpu, &kernel, &inputs);
+        // Σ|a||b| ≤ k · 10 · 10 bounds every output's scale.
+        let scale = vec![m.k as f64 * 100.0; kernel.size];
+        assert_close(name, &floats(&got), &floats(&want), &scale, 1e-6);
+    }
+}
+
+#[test]
+fn non_products_are_not_tiled() {
+    let a = Aval::new(vec![8, 8], DType::Float32);
+    let small = matmul_kernel(&a, &a, &a);
+    assert!(
+        wgsl_matmul::recognise(&small).is_none(),
+        "8×8 stays generic"
+    );
+    let sum = reduction(DType::Float32, ReduceOp::Sum, 64, 64);
+    assert!(wgsl_matmul::recognise(&sum).is_none());
+}
+
+#[test]
+fn dispatches_are_batched_and_buffers_pooled() {
+    let mut gpu = gpu();
+    let n = 1000;
+    let kernel = Kernel::elementwise(
+        vec![DType::Float32],
+        n,
+        AluExp::binary(
+            oxjax::kernel::BinaryOp::Add,
+            AluExp::load(DType::Float32, 0, AluExp::index()),
+            AluExp::constant(DType::Float32, 1.0),
+        ),
+    );
+    let exe = gpu.compile(&kernel).unwrap();
+    let x = gpu.alloc(n * 4).unwrap();
+    gpu.write(x, &encode(DType::Float32, &vec![0.0; n]))
+        .unwrap();
+    let before = gpu.stats();
+    let chain = 3 * MAX_BATCH + 5;
+    let mut cur = x;
+    for _ in 0..chain {
+        let next = gpu.alloc(n * 4).unwrap();
+        gpu.dispatch(exe, &[cur], next).unwrap();
+        gpu.free(cur);
+        cur = next;
+    }
+    let got = floats(&gpu.read_sync(cur).unwrap());
+    assert!(got.iter().all(|&v| v == chain as f32), "{:?}", &got[..4]);
+    let after = gpu.stats();
+    assert_eq!(after.dispatches - before.dispatches, chain as u64);
+    // One submit per MAX_BATCH dispatches, plus the read's.
+    assert_eq!(
+        after.submits - before.submits,
+        (chain / MAX_BATCH) as u64 + 1
+    );
+    // Freed buffers were reused: only a batch's worth (plus the read's) were ever pooled.
+    assert!(after.pool_buffers <= MAX_BATCH + 2, "{after:?}");
+    assert_eq!(after.live_buffers, 1);
+    assert_eq!(after.live_bytes, n * 4);
+    gpu.free(cur);
+    assert_eq!(gpu.stats().live_buffers, 0);
+    assert!(gpu.stats().pool_bytes > 0);
+    gpu.clear_pool();
+    assert_eq!(gpu.stats().pool_buffers, 0);
+}
