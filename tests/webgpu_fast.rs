@@ -26,7 +26,10 @@ fn validate(name: &str, source: &str) {
 }
 
 fn gpu() -> WebGpuBackend {
-    block_on(WebGpuBackend::new(None)).expect("a Vulkan adapter (lavapipe)")
+    let mut gpu = block_on(WebGpuBackend::new(None)).expect("a Vulkan adapter (lavapipe)");
+    // Off by default on CPU adapters like lavapipe; on here to test them.
+    gpu.set_fast_kernels(true);
+    gpu
 }
 
 fn floats(bytes: &[u8]) -> Vec<f32> {

@@ -4,7 +4,8 @@
 //! few outputs use workgroup trees (`wgsl_reduce`); when even one workgroup per output would
 //! leave the device idle (a sum over millions of elements), the reduction axis is cut into
 //! parts: the first stage writes one partial per part into a pooled temporary buffer, the
-//! second reduces the partials.
+//! second reduces the partials. On CPU adapters only the generic kernels are used (see
+//! `WebGpuBackend::set_fast_kernels`).
 
 use super::{wgsl, WebGpuBackend};
 use super::{wgsl_matmul, wgsl_reduce};
@@ -59,13 +60,13 @@ impl WebGpuBackend {
 
     /// One stage computing `kernel` whole (a single-stage plan).
     fn single(&self, kernel: &Kernel) -> Result<Stage> {
-        if let Some(m) = wgsl_matmul::recognise(kernel) {
+        if let Some(m) = wgsl_matmul::recognise(kernel).filter(|_| self.fast) {
             return Ok(Stage {
                 pipeline: self.pipeline(wgsl_matmul::emit(kernel, &m)?),
                 grid: wgsl_matmul::workgroups(&m),
             });
         }
-        if wgsl_reduce::suits(kernel) {
+        if self.fast && wgsl_reduce::suits(kernel) {
             return Ok(Stage {
                 pipeline: self.pipeline(wgsl_reduce::emit(kernel, 1)?),
                 grid: grid(kernel.size as u32),
@@ -78,7 +79,7 @@ impl WebGpuBackend {
     }
 
     pub(super) fn build(&self, kernel: &Kernel) -> Result<Exe> {
-        let parts = parts(kernel);
+        let parts = if self.fast { parts(kernel) } else { 1 };
         if parts <= 1 {
             return Ok(Exe {
                 stages: vec![self.single(kernel)?],

@@ -62,6 +62,8 @@ pub struct WebGpuBackend {
     pipelines: Lru<ExeId, exe::Exe>,
     next_exe: ExeId,
     dispatches: u64,
+    /// Tiled matmuls and workgroup-tree reductions (off on CPU adapters, see `fast_kernels`).
+    fast: bool,
     routines: RoutineCache<wgpu::ComputePipeline>,
     submits: u64,
     pool: Pool,
@@ -114,6 +116,7 @@ impl WebGpuBackend {
             pipelines: Lru::new(PIPELINE_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            fast: adapter.get_info().device_type != wgpu::DeviceType::Cpu,
             routines: RoutineCache::default(),
             submits: 0,
             pool: Pool::default(),
@@ -140,6 +143,17 @@ impl WebGpuBackend {
         let device = &self.device;
         self.encoder
             .get_or_insert_with(|| device.create_command_encoder(&Default::default()))
+    }
+
+    /// Turns the shared-memory kernels (tiled matmul, workgroup-tree reductions) on or off.
+    /// They are off on CPU adapters (SwiftShader, lavapipe), which emulate workgroup barriers
+    /// slowly and gain nothing from tiles; native tests turn them on to check them there.
+    pub fn set_fast_kernels(&mut self, on: bool) {
+        if self.fast != on {
+            self.fast = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+        }
     }
 
     /// Destroys the pooled free buffers.
