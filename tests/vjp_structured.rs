@@ -152,3 +152,135 @@ fn sort_and_running_reductions_vjp() {
         }
     }
 }
+
+/// `vmap(grad(L))` against a loop of `grad(L)`: the batching rules applied to the operations
+/// the VJP rules emit (pads, flips, iotas, one-hot contractions, transposed convolutions).
+#[test]
+fn vmap_of_grad_matches_a_loop() {
+    use oxjax::transform::vmap::vmap;
+    let grad_of = |f: &dyn Fn(&Value) -> Result<Value>, x: &Value| -> Result<Value> {
+        let (frame, t) = trace::begin(&[x.aval().clone()]);
+        let out = wsum(&f(&Value::Tracer(t[0].clone()))?)?;
+        let closed = trace::end("test", frame, &[out])?;
+        Ok(value_and_grad(&closed, std::slice::from_ref(x), &[0])?.remove(1))
+    };
+    let idx = arr(&[2, 3], DType::Int32, &[2.0, 0.0, 2.0, -1.0, 7.0, 1.0]);
+    let kv: Vec<f64> = (0..16).map(|k| X[k % 12] - k as f64 * 0.03).collect();
+    let kern = arr(&[4, 1, 2, 2], F64, &kv);
+    let conv = ConvParams {
+        strides: vec![1, 2],
+        padding: vec![(1, 0), (0, 1)],
+        lhs_dilation: vec![1, 1],
+        rhs_dilation: vec![1, 1],
+        groups: 2,
+    };
+    type Case<'a> = (
+        &'a str,
+        Vec<usize>,
+        Box<dyn Fn(&Value) -> Result<Value> + 'a>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "gather",
+            vec![3, 4],
+            Box::new(|x: &Value| {
+                p(
+                    Primitive::Gather {
+                        axes: vec![1],
+                        out_dim: 1,
+                    },
+                    &[x, &idx],
+                )
+            }),
+        ),
+        (
+            "conv",
+            vec![1, 2, 3, 2],
+            Box::new(|x: &Value| p(Primitive::Conv(conv.clone()), &[x, &kern])),
+        ),
+        (
+            "cumprod",
+            vec![3, 4],
+            Box::new(|x: &Value| {
+                p(
+                    Primitive::Cumulative {
+                        op: ReduceOp::Prod,
+                        axis: 1,
+                        reverse: true,
+                    },
+                    &[x],
+                )
+            }),
+        ),
+        (
+            "cummax",
+            vec![3, 4],
+            Box::new(|x: &Value| {
+                p(
+                    Primitive::Cumulative {
+                        op: ReduceOp::Max,
+                        axis: 0,
+                        reverse: false,
+                    },
+                    &[x],
+                )
+            }),
+        ),
+        (
+            "sort",
+            vec![3, 4],
+            Box::new(|x: &Value| {
+                let r = p(Primitive::Rank { axis: 0 }, &[x])?;
+                p(Primitive::Unrank { axis: 0 }, &[x, &r])
+            }),
+        ),
+        (
+            "reduce max",
+            vec![3, 4],
+            Box::new(|x: &Value| {
+                p(
+                    Primitive::Reduce {
+                        op: ReduceOp::Max,
+                        axes: vec![1],
+                    },
+                    &[x],
+                )
+            }),
+        ),
+    ];
+    for (name, shape, f) in &cases {
+        let n: usize = shape.iter().product();
+        for axis in 0..=shape.len() {
+            let mut bshape = shape.clone();
+            bshape.insert(axis, 3);
+            let vals: Vec<f64> = (0..3 * n).map(|k| ((k as f64) * 1.37).sin()).collect();
+            let xs = arr(&bshape, F64, &vals);
+            let (frame, t) = trace::begin(&[oxjax::core::Aval::new(shape.clone(), F64)]);
+            let g = grad_of(f.as_ref(), &Value::Tracer(t[0].clone())).unwrap();
+            let closed = trace::end("test", frame, &[g]).unwrap();
+            let batched = vmap(&closed, std::slice::from_ref(&xs), &[Some(axis)], 0)
+                .unwrap()
+                .remove(0);
+            let all = read(&batched);
+            for i in 0..3 {
+                let ranges = bshape
+                    .iter()
+                    .enumerate()
+                    .map(|(a, &d)| if a == axis { (i, i + 1) } else { (0, d) })
+                    .collect();
+                let xi = p(Primitive::Shrink(ranges), &[&xs]).unwrap();
+                let xi = p(Primitive::Reshape(shape.clone()), &[&xi]).unwrap();
+                let want = read(&grad_of(f.as_ref(), &xi).unwrap());
+                let got = &all[i * n..(i + 1) * n];
+                for k in 0..n {
+                    assert!(
+                        (got[k] - want[k]).abs() <= 1e-12 * (1.0 + want[k].abs()),
+                        "{name} axis {axis} member {i}[{k}]: {} vs {}",
+                        got[k],
+                        want[k]
+                    );
+                }
+            }
+        }
+    }
+}
