@@ -1,4 +1,8 @@
-/** `setDebug`, as in jax-js: a verbosity level (0 = silent). oxjax prints nothing yet. */
+/**
+ * `setDebug`, as in jax-js: a verbosity level (0 = silent; 1 logs each program jit lowers,
+ * 2 also its kernels — printed by Rust through the console).
+ */
+import { call, wasm } from "./bridge.js";
 
 let level = 0;
 
@@ -7,6 +11,7 @@ export function setDebug(newLevel: number): void {
     throw new TypeError(`setDebug: the level must be a non-negative integer, got ${newLevel}`);
   }
   level = newLevel;
+  call(() => wasm.setDebug(newLevel));
 }
 
 /** @internal The current level. */

@@ -27,5 +27,7 @@ export { makeJaxpr, ClosedJaxpr, grad, valueAndGrad, vjp, jvp } from "./transfor
 export type { GradOptions, VjpFn } from "./transforms.js";
 export { vmap, jacfwd, jacrev, jacobian, hessian, linearize } from "./vmap.js";
 export type { LinearFn } from "./vmap.js";
+export { jit, clearCaches, getCacheSizes } from "./jit.js";
+export type { JitOptions, OwnedFunction, CacheSizes } from "./jit.js";
 export type { MemoryStats, DeviceStats } from "./stats.js";
 export * from "./top-unsupported.js";

@@ -28,6 +28,14 @@ interface Tracked {
 }
 
 let tracked: Map<number, Tracked> | null = null;
+
+/** Flushes run by `stop()` before counting (jit caches: their constants are not leaks). */
+const flushes: (() => void)[] = [];
+
+/** @internal Registers a cache flush for `checkLeaks.stop()`. */
+export function onLeakCheck(flush: () => void): void {
+  flushes.push(flush);
+}
 let trackRefs = false;
 let baseline = 0;
 
@@ -89,6 +97,7 @@ export const checkLeaks = {
   /** Ends tracking and reports what is still alive. Extra arguments are ignored. */
   stop(..._ignored: unknown[]): LeakReport {
     if (!tracked) return { leaked: 0, details: [], summary: "No leaks detected." };
+    for (const flush of flushes) flush();
     const entries = checkLeaks.snapshot();
     const leaked = Math.max(liveArrays() - baseline, entries.length);
     tracked = null;

@@ -20,6 +20,10 @@ export interface MemoryStats {
   /** Traced programs held: makeJaxpr results and vjp functions. */
   liveJaxprs: number;
   wasmMemoryBytes: number;
+  /** The global cache of lowered jit programs. */
+  programCache: { entries: number; capacity: number; hits: number; misses: number; evictions: number };
+  /** Compiled signatures held by live jit wrappers. */
+  jitFunctions: number;
   devices: Partial<Record<"cpu" | "wasm" | "webgpu", DeviceStats>>;
 }
 

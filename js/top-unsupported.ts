@@ -2,9 +2,7 @@
 import { notYet, notYetClass } from "./unsupported.js";
 
 export const getBackend = notYet("getBackend");
-export const getCacheSizes = notYet("getCacheSizes");
 export const getWebGPUDevice = notYet("getWebGPUDevice");
-export const clearCaches = notYet("clearCaches");
 export const aotLinearize = notYet("aotLinearize");
 export const jitCompile = notYet("jitCompile");
 export const scatterAdd = notYet("scatterAdd");

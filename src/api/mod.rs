@@ -8,6 +8,7 @@ mod devices;
 mod handles;
 mod library;
 mod linalg;
+mod jit;
 mod nn;
 mod ops;
 mod panic;

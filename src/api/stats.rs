@@ -20,7 +20,10 @@ pub fn memory_stats() -> JsValue {
     set(
         &out,
         "liveJaxprs",
-        (super::trace::live() + super::trace::live_vjps() + super::vmap::live()) as f64,
+        (super::trace::live()
+            + super::trace::live_vjps()
+            + super::vmap::live()
+            + super::jit::live()) as f64,
     );
     set(
         &out,
@@ -44,5 +47,14 @@ pub fn memory_stats() -> JsValue {
         }
     }
     set(&out, "devices", devices);
+    let programs = crate::transform::jit_cache::stats();
+    let p = Object::new();
+    set(&p, "entries", programs.entries as f64);
+    set(&p, "capacity", programs.capacity as f64);
+    set(&p, "hits", programs.hits as f64);
+    set(&p, "misses", programs.misses as f64);
+    set(&p, "evictions", programs.evictions as f64);
+    set(&out, "programCache", p);
+    set(&out, "jitFunctions", super::jit::live() as f64);
     out.into()
 }

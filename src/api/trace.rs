@@ -112,6 +112,11 @@ pub fn jaxpr_dispose(id: u32) -> std::result::Result<(), JsError> {
     }
 }
 
+/// Takes Jaxpr `id` out of the table (jit takes it over).
+pub(super) fn take(id: u32) -> Option<ClosedJaxpr> {
+    JAXPRS.with(|j| j.borrow_mut().1.remove(&id))
+}
+
 /// Number of live Jaxprs (for leak checks).
 pub fn live() -> usize {
     JAXPRS.with(|j| j.borrow().1.len())

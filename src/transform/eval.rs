@@ -20,6 +20,11 @@ use crate::util::{Error, Result};
 /// The device an operation runs on: that of its committed operands (which must agree), else
 /// that of its first operand, else the default device. Uncommitted operands elsewhere move.
 fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
+    device_for(prim.name(), inputs)
+}
+
+/// [`choose_device`] for `function` (also used by `jit` for a whole program).
+pub fn device_for(function: &str, inputs: &[&ArrayValue]) -> Result<Device> {
     let committed: Vec<Device> = inputs
         .iter()
         .filter(|v| v.committed)
@@ -28,7 +33,7 @@ fn choose_device(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Device> {
     if let Some(&first) = committed.first() {
         if let Some(other) = committed.iter().find(|&&d| d != first) {
             return Err(Error::new(
-                prim.name(),
+                function,
                 format!(
                     "operands are committed to different devices ({} and {}); move one with devicePut",
                     first.name(),
@@ -137,9 +142,22 @@ pub fn copy(function: &str, x: &ArrayValue) -> Result<ArrayValue> {
     run(function, x.device, &kernel, &[x], x.aval.clone())
 }
 
+/// `v` on `device`: itself, or (an uncommitted operand elsewhere, e.g. a weak scalar) a dense
+/// copy moved there.
+pub fn to_device(function: &str, v: &ArrayValue, device: Device) -> Result<ArrayValue> {
+    if v.device == device {
+        return Ok(v.clone());
+    }
+    let bytes = v.read_sync(function)?;
+    let (shape, dtype) = (v.aval.shape.clone(), v.aval.dtype);
+    let mut moved = ArrayValue::from_bytes(function, &bytes, shape, dtype, device)?;
+    moved.aval.weak = v.aval.weak;
+    Ok(moved)
+}
+
 /// Runs `kernel` (written for dense logical inputs) on `device`, reading each input through its
 /// view, into a new dense array of `out_aval`.
-fn run(
+pub fn run(
     function: &str,
     device: Device,
     kernel: &Kernel,
@@ -150,15 +168,7 @@ fn run(
     // Inputs on another device (weak scalars) are moved to `device` first, densely.
     let mut moved = Vec::with_capacity(inputs.len());
     for &v in inputs {
-        if v.device == device {
-            moved.push(v.clone());
-        } else {
-            let bytes = v.read_sync(function)?;
-            let (shape, dtype) = (v.aval.shape.clone(), v.aval.dtype);
-            moved.push(ArrayValue::from_bytes(
-                function, &bytes, shape, dtype, device,
-            )?);
-        }
+        moved.push(to_device(function, v, device)?);
     }
     let views: Vec<&ShapeTracker> = moved.iter().map(|v| &v.view).collect();
     let kernel = view_index::through_views(kernel, &views);

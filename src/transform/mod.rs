@@ -5,6 +5,8 @@ pub mod autodiff;
 pub mod eval;
 pub mod eval_routine;
 pub mod linearize;
+pub mod jit;
+pub mod jit_cache;
 pub mod trace;
 pub mod value;
 pub mod vmap;

@@ -6,56 +6,15 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
+import { gradFns, scoped } from "../shared/grad_fns.mjs";
 
 checkLeaksAroundEachTest();
+
+const fns = gradFns(ox);
 
 const { cases } = JSON.parse(
   readFileSync(new URL("../data/jax_grad_expected.json", import.meta.url), "utf8"),
 );
-
-/** Runs `body` with a scope whose arrays are disposed at the end (like `using`). */
-function scoped(body) {
-  const made = [];
-  const keep = (x) => (made.push(x), x);
-  try {
-    return body(keep);
-  } finally {
-    for (const x of made) x[Symbol.dispose]();
-  }
-}
-
-// Twins of the Python functions in scripts/gen_jax_expected.py. `k` disposes every
-// intermediate at the end of the call (what `using` does), so eager calls leak nothing.
-const fns = {
-  sin_x: (x) => scoped((k) => np.sum(k(k(np.sin(x)).mul(x)))),
-  exp_div: (x) => scoped((k) => np.sum(k(k(np.exp(x)).div(k(k(x.mul(x)).add(1)))))),
-  tanh_log: (x) => scoped((k) => np.sum(k(k(np.tanh(x)).add(k(np.log(k(k(x.mul(x)).add(1)))))))),
-  sqrt_abs: (x) => scoped((k) => np.sum(k(k(np.sqrt(k(k(np.abs(x)).add(1)))).mul(k(np.cos(x)))))),
-  max_min: (x) =>
-    scoped((k) => np.sum(k(k(np.maximum(x, 0.5)).sub(k(k(np.minimum(x, -0.5)).mul(2)))))),
-  where: (x) => scoped((k) => np.sum(k(np.where(k(x.greater(0)), k(x.mul(x)), k(x.neg()))))),
-  reductions: (x) =>
-    scoped((k) => k(k(np.max(x)).add(k(k(np.mean(x)).mul(3)))).add(k(np.prod(k(x.slice([0, 2])))))),
-  atan_asin_erf: (x) =>
-    scoped((k) =>
-      np.sum(k(k(k(np.arctan(x)).add(k(np.arcsin(k(x.div(3)))))).add(k(ox.scipySpecial.erf(x))))),
-    ),
-  matmul: (m) => scoped((k) => np.sum(k(np.matmul(k(np.tanh(k(np.matmul(m, k(m.T))))), m)))),
-  movement: (m) =>
-    scoped((k) => {
-      const steps = k(k(np.arange(0, 3, 1, { dtype: "float32" })).reshape([1, 3]));
-      const a = k(k(k(np.flip(k(m.T), 0)).slice([1, 3])).mul(steps));
-      const c = k(np.concatenate([m, k(m.mul(2))], 1));
-      return k(np.sum(a)).add(k(np.sum(k(c.mul(c)))));
-    }),
-  softmax_logsumexp: (m) =>
-    scoped((k) => k(np.sum(k(k(ox.nn.softmax(m)).mul(m)))).add(k(ox.nn.logsumexp(m)))),
-  broadcast_reshape: (m) =>
-    scoped((k) => {
-      const b = k(k(m.reshape([4, 3])).add(k(np.array([1, 2, 3]))));
-      return k(np.sum(k(k(b.mul(b)).mul(b)))).div(10);
-    }),
-};
 
 const decode = (v) => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : v);
 

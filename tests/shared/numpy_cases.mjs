@@ -107,12 +107,25 @@ async function check(out, want, c, device) {
   });
 }
 
-/** Runs case `c` on `device` with the package module `ox` (its `numpy` and `lax`). throws an Error describing the first mismatch. */
-export async function runCase(ox, c, device) {
+/**
+ * Runs case `c` on `device` with the package module `ox` (its `numpy` and `lax`); throws an
+ * Error describing the first mismatch. With `{ jit: true }` the operation runs under `ox.jit`.
+ */
+export async function runCase(ox, c, device, opts = {}) {
   const np = ox.numpy;
   const args = (c.args ?? []).map((a) => makeArray(np, a, device));
   try {
-    const result = call(ox, c, args, device);
+    let result;
+    if (opts.jit) {
+      const f = ox.jit((...xs) => call(ox, c, xs, device));
+      try {
+        result = f(...args);
+      } finally {
+        f.dispose();
+      }
+    } else {
+      result = call(ox, c, args, device);
+    }
     if (c.outs) {
       try {
         if (result.length !== c.outs.length) {

@@ -1,0 +1,195 @@
+/**
+ * `jit`: traces a function once per input signature and runs the traced program through Rust,
+ * where it is lowered to fused kernels (`src/lower`) and cached by structure. Nested calls
+ * inline: while any trace is open (an outer `jit`, `grad`, `vjp`, …) the wrapper simply calls
+ * the function, so compositions need no special rules. The wrapper owns its per-signature
+ * traces and their captured constants until `dispose()` (or `using`), `clearCaches()` or
+ * `checkLeaks.stop()`.
+ */
+import { call, wasm } from "./bridge.js";
+import { Array } from "./array.js";
+import * as numpy from "./numpy/index.js";
+import * as tree from "./tree.js";
+import { traceToJaxpr } from "./transforms.js";
+import { onLeakCheck } from "./leaks.js";
+
+export interface JitOptions {
+  /** Arguments passed by value (not traced); each distinct value compiles anew. */
+  staticArgnums?: number | number[];
+  /** Accepted for compatibility with the fork; references are always valid here. */
+  validateRefs?: boolean;
+}
+
+/** A function that owns resources: release them with `dispose()` or `using`. */
+export type OwnedFunction<F> = F & { dispose(): void; [Symbol.dispose](): void };
+
+interface Entry {
+  /** The Rust compiled function. */
+  id: number;
+  outDef: tree.JsTreeDef;
+}
+
+/** The per-signature caches of every live wrapper (for `clearCaches` and `getCacheSizes`). */
+const wrappers = new Set<Map<string, Entry>>();
+
+function flush(cache: Map<string, Entry>): void {
+  for (const e of cache.values()) call(() => wasm.jitDispose(e.id));
+  cache.clear();
+}
+
+/** Identity numbers for static arguments that are objects or functions. */
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+
+function staticKey(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  switch (typeof v) {
+    case "number":
+    case "boolean":
+    case "bigint":
+      return `${typeof v}:${String(v)}`;
+    case "string":
+      return JSON.stringify(v);
+    case "symbol":
+      return v.toString();
+  }
+  if (globalThis.Array.isArray(v)) return `[${v.map(staticKey).join(",")}]`;
+  if (Object.getPrototypeOf(v) === Object.prototype) {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .map((k) => `${JSON.stringify(k)}:${staticKey(o[k])}`)
+      .join(",")}}`;
+  }
+  const obj = v as object;
+  if (!identities.has(obj)) identities.set(obj, nextIdentity++);
+  return `#${identities.get(obj)}`;
+}
+
+function staticNums(opts: JitOptions): number[] {
+  const s = opts.staticArgnums ?? [];
+  const nums = typeof s === "number" ? [s] : s;
+  for (const n of nums) {
+    if (!Number.isInteger(n) || n < 0) throw new Error(`jit: invalid staticArgnums entry ${n}`);
+  }
+  return nums;
+}
+
+/**
+ * Compiles `f` (arguments: pytrees of Arrays or numbers; outputs: a pytree of Arrays). Calls
+ * with a new signature — shapes, dtypes, weak types, tree structure, static values — trace
+ * `f` again; later calls with that signature run the compiled program. Arguments are never
+ * consumed; outputs are fresh arrays owned by the caller.
+ */
+export function jit<F extends (...args: any[]) => any>(
+  f: F,
+  opts: JitOptions = {},
+): OwnedFunction<F> {
+  const unknown = Object.keys(opts).filter((k) => !["staticArgnums", "validateRefs"].includes(k));
+  if (unknown.length) throw new TypeError(`jit: unknown option(s) ${unknown.join(", ")}`);
+  if (typeof f !== "function") throw new TypeError("jit: expected a function");
+  const statics = staticNums(opts);
+  const cache = new Map<string, Entry>();
+  wrappers.add(cache);
+  let disposed = false;
+
+  const fn = ((...args: unknown[]) => {
+    if (disposed) throw new Error("jit: the jitted function has been disposed");
+    // Inside another trace the call is inlined: its operations join that trace.
+    if (call(() => wasm.traceActive())) return f(...args);
+    for (const n of statics) {
+      if (n >= args.length) {
+        throw new Error(`jit: staticArgnums ${n} is out of range for ${args.length} argument(s)`);
+      }
+    }
+    const dynamic = args.filter((_, i) => !statics.includes(i));
+    const [leaves, def] = tree.flatten(dynamic as tree.JsTree<unknown>);
+    const temps: Array[] = [];
+    try {
+      const arrays = leaves.map((l, i) => {
+        if (l instanceof Array) return l;
+        if (typeof l === "number") {
+          const t = numpy.array(l);
+          temps.push(t);
+          return t;
+        }
+        throw new TypeError(
+          `jit: argument leaf ${i} is not an Array or a number (got ${typeof l})`,
+        );
+      });
+      const handles = new Float64Array(arrays.map((a) => a._handle));
+      const key = [
+        def.toString(),
+        statics.map((n) => staticKey(args[n])).join("|"),
+        call(() => wasm.jitSignature(handles)),
+      ].join("\n");
+      let entry = cache.get(key);
+      if (!entry) {
+        const rebuild = (...dyn: unknown[]) => {
+          const full: unknown[] = [];
+          let d = 0;
+          for (let i = 0; i < args.length; i++) full.push(statics.includes(i) ? args[i] : dyn[d++]);
+          return f(...full);
+        };
+        const treeArgs = tree.unflatten(def, arrays) as unknown[];
+        const t = traceToJaxpr("jit", rebuild, treeArgs, false, false);
+        for (const a of t.temps) a.dispose();
+        entry = { id: call(() => wasm.jitCompile(t.jaxpr)), outDef: t.outDef };
+        cache.set(key, entry);
+      }
+      const id = entry.id;
+      const res = call(() => wasm.jitRun(id, handles));
+      return tree.unflatten(
+        entry.outDef,
+        globalThis.Array.from(res, (h) => new Array(h)),
+      );
+    } finally {
+      for (const t of temps) t.dispose();
+    }
+  }) as OwnedFunction<F>;
+  fn.dispose = () => {
+    if (disposed) throw new Error("jit: the jitted function has already been disposed");
+    flush(cache);
+    wrappers.delete(cache);
+    disposed = true;
+  };
+  fn[Symbol.dispose] = () => {
+    if (!disposed) fn.dispose();
+  };
+  return fn;
+}
+
+/**
+ * Drops every jit cache: each wrapper's traces and captured constants (wrappers stay callable
+ * and trace again) and the global cache of lowered programs.
+ */
+export function clearCaches(): void {
+  for (const cache of wrappers) flush(cache);
+  call(() => wasm.clearProgramCache());
+}
+
+export interface CacheSizes {
+  /** Lowered programs in the global program cache. */
+  jitCompile: number;
+  /** Derived-Jaxpr caches of the fork; oxjax derives these in Rust without caching. */
+  jvpJaxpr: number;
+  transposeJaxpr: number;
+  vmapJaxpr: number;
+  /** Traced signatures held by live jit wrappers. */
+  jitFunctions: number;
+}
+
+/** Entry counts of the jit caches (diagnostics). */
+export function getCacheSizes(): CacheSizes {
+  const stats = call(() => wasm.memoryStats()) as { programCache: { entries: number } };
+  let traced = 0;
+  for (const cache of wrappers) traced += cache.size;
+  return {
+    jitCompile: stats.programCache.entries,
+    jvpJaxpr: 0,
+    transposeJaxpr: 0,
+    vmapJaxpr: 0,
+    jitFunctions: traced,
+  };
+}
+
+onLeakCheck(clearCaches);

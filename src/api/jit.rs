@@ -1,0 +1,134 @@
+//! `jit` for TypeScript: a Jaxpr traced through `traceBegin`/`traceEnd` becomes a compiled
+//! function (`jitCompile`, which takes the Jaxpr and its constants over), run by `jitRun` and
+//! freed by `jitDispose`. Also the trace-state query the wrapper uses to inline nested calls,
+//! the argument signature of its per-wrapper cache, the program cache controls and `setDebug`.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use super::{handles, js_error};
+use crate::transform::jit::Compiled;
+use crate::transform::{jit_cache, trace};
+use crate::util::{Error, Result};
+
+thread_local! {
+    static COMPILED: RefCell<(u32, HashMap<u32, Rc<Compiled>>)> = RefCell::new((1, HashMap::new()));
+    static DEBUG: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Turns traced Jaxpr `jaxpr` (consumed) into a compiled function; returns its id.
+#[wasm_bindgen(js_name = jitCompile)]
+pub fn jit_compile(jaxpr: u32) -> std::result::Result<u32, JsError> {
+    let closed = super::trace::take(jaxpr)
+        .ok_or_else(|| js_error(Error::new("jit", "the traced program has been disposed")))?;
+    let compiled = Rc::new(Compiled::new(closed));
+    Ok(COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        let id = c.0;
+        c.0 += 1;
+        c.1.insert(id, compiled);
+        id
+    }))
+}
+
+/// Runs compiled function `id` on argument handles; returns the output handles.
+#[wasm_bindgen(js_name = jitRun)]
+pub fn jit_run(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
+    let run = || -> Result<Vec<f64>> {
+        let compiled = COMPILED.with(|c| c.borrow().1.get(&id).cloned());
+        let compiled =
+            compiled.ok_or_else(|| Error::new("jit", "the jitted function has been disposed"))?;
+        let values = args
+            .iter()
+            .map(|&h| handles::get("jit", h))
+            .collect::<Result<Vec<_>>>()?;
+        let outs = compiled.call(&values);
+        log_lowered();
+        Ok(outs?.into_iter().map(handles::insert).collect())
+    };
+    run().map_err(js_error)
+}
+
+/// Frees a compiled function and the constants it captured.
+#[wasm_bindgen(js_name = jitDispose)]
+pub fn jit_dispose(id: u32) -> std::result::Result<(), JsError> {
+    let removed = COMPILED.with(|c| c.borrow_mut().1.remove(&id));
+    match removed {
+        Some(compiled) => {
+            drop(compiled); // outside the borrow: dropping constants frees buffers
+            Ok(())
+        }
+        None => Err(js_error(Error::new(
+            "dispose",
+            "the jitted function has already been disposed",
+        ))),
+    }
+}
+
+/// Number of live compiled functions (for leak checks and `getCacheSizes`).
+pub fn live() -> usize {
+    COMPILED.with(|c| c.borrow().1.len())
+}
+
+/// True while some trace (jit, grad, vjp, makeJaxpr, …) is running.
+#[wasm_bindgen(js_name = traceActive)]
+pub fn trace_active() -> bool {
+    trace::top_frame().is_some()
+}
+
+/// The abstract signature of argument handles (shape, dtype, weak type of each), the key of a
+/// jit wrapper's cache.
+#[wasm_bindgen(js_name = jitSignature)]
+pub fn jit_signature(args: Vec<f64>) -> std::result::Result<String, JsError> {
+    let run = || -> Result<String> {
+        let mut s = String::new();
+        for &h in &args {
+            let v = handles::get("jit", h)?;
+            let a = v.aval();
+            s.push_str(&format!(
+                "{}{:?}{};",
+                a.dtype.name(),
+                a.shape,
+                u8::from(a.weak)
+            ));
+        }
+        Ok(s)
+    };
+    run().map_err(js_error)
+}
+
+/// Empties the program cache (part of `clearCaches()`).
+#[wasm_bindgen(js_name = clearProgramCache)]
+pub fn clear_program_cache() {
+    jit_cache::clear();
+}
+
+/// `setDebug(level)`: 1 logs each lowered program, 2 also its kernels.
+#[wasm_bindgen(js_name = setDebug)]
+pub fn set_debug(level: u32) {
+    DEBUG.with(|d| d.set(level));
+    jit_cache::set_logging(level >= 1);
+}
+
+fn log_lowered() {
+    let level = DEBUG.with(|d| d.get());
+    for (device, p) in jit_cache::take_lowered() {
+        let mut text = format!(
+            "oxjax jit: lowered a program for {}: {} kernel(s), {} fallback step(s)",
+            device.name(),
+            p.kernel_count(),
+            p.fallback_count()
+        );
+        if level >= 2 {
+            text.push('\n');
+            text.push_str(&p.describe());
+            for (i, k) in p.kernels().enumerate() {
+                text.push_str(&format!("kernel {i}: {k:?}\n"));
+            }
+        }
+        web_sys::console::log_1(&text.into());
+    }
+}

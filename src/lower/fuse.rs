@@ -1,0 +1,237 @@
+//! The fusion pass. Every value is an expression of its element index ([`super::expr`]);
+//! each equation's rule kernel (`rules::to_kernel`, written for logical inputs) gets its
+//! operands' expressions substituted into its loads. A value is *materialised* — computed by a
+//! kernel into a slot, so consumers load it — when
+//!
+//! - its kernel reduces (the IR has no epilogues), or it is an output of the Jaxpr;
+//! - it has several uses and is not cheap ([`super::expr::is_cheap`]): the Kernel IR is a tree
+//!   without sharing, so fusing it would compute it once per use;
+//! - a consumer reads its elements more than once (broadcast, matmul, conv, gather, sort,
+//!   cumulative ops) and it is not cheap;
+//! - its expression passes [`super::expr::MAX_NODES`], or a kernel would bind more inputs
+//!   than the device allows ([`super::split`]).
+//!
+//! Equations without a kernel (several outputs, or a rule that has none) become fallback
+//! steps on materialised operands. Equations whose outputs are never used are dropped.
+
+use std::collections::{HashMap, HashSet};
+
+use super::expr::{self, is_cheap, slot_load, substitute, MAX_NODES};
+use super::program::{Arg, Program, Slot, Step};
+use super::split;
+use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
+use crate::core::{Aval, DType, Primitive};
+use crate::kernel::{AluExp, DeviceLimits, Kernel, Reduction};
+use crate::rules::{self, Family};
+
+pub(super) struct Fuser<'a> {
+    jaxpr: &'a Jaxpr,
+    pub(super) limits: DeviceLimits,
+    program: Program,
+    exprs: HashMap<Var, AluExp>,
+    slots: HashMap<Var, Slot>,
+    uses: HashMap<Var, usize>,
+}
+
+/// Runs the fusion pass: the Program's steps and outputs (no frees yet).
+pub fn fuse(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
+    let mut f = Fuser {
+        jaxpr,
+        limits,
+        program: Program::default(),
+        exprs: HashMap::new(),
+        slots: HashMap::new(),
+        uses: HashMap::new(),
+    };
+    for &v in jaxpr.const_binders.iter().chain(&jaxpr.in_binders) {
+        let slot = f.program.new_slot(f.aval(v).clone());
+        f.bind_slot(v, slot);
+    }
+    f.program.inputs = f.program.avals.len();
+    let live = live_eqns(jaxpr);
+    for (eqn, _) in jaxpr.eqns.iter().zip(&live).filter(|(_, &l)| l) {
+        for a in &eqn.inputs {
+            if let Atom::Var(v) = a {
+                *f.uses.entry(*v).or_default() += 1;
+            }
+        }
+    }
+    for a in &jaxpr.outs {
+        if let Atom::Var(v) = a {
+            *f.uses.entry(*v).or_default() += 1;
+        }
+    }
+    for (eqn, _) in jaxpr.eqns.iter().zip(&live).filter(|(_, &l)| l) {
+        f.eqn(eqn);
+    }
+    let mut outputs = Vec::new();
+    for a in &jaxpr.outs {
+        outputs.push(match a {
+            Atom::Var(v) => Arg::Slot(f.materialize(*v)),
+            Atom::Literal(x, aval) => Arg::Literal(*x, aval.clone()),
+        });
+    }
+    f.program.outputs = outputs;
+    f.program
+}
+
+/// Which equations compute something the outputs need.
+fn live_eqns(jaxpr: &Jaxpr) -> Vec<bool> {
+    let mut needed: HashSet<Var> = HashSet::new();
+    for a in &jaxpr.outs {
+        if let Atom::Var(v) = a {
+            needed.insert(*v);
+        }
+    }
+    let mut live = vec![false; jaxpr.eqns.len()];
+    for (i, eqn) in jaxpr.eqns.iter().enumerate().rev() {
+        if eqn.outputs.iter().any(|v| needed.contains(v)) {
+            live[i] = true;
+            for a in &eqn.inputs {
+                if let Atom::Var(v) = a {
+                    needed.insert(*v);
+                }
+            }
+        }
+    }
+    live
+}
+
+/// True when `prim`'s kernel reads each element of an operand of aval `input` at most once
+/// per output it writes, so fusing an expensive producer does not repeat its work.
+fn reads_once(prim: &Primitive, input: &Aval, out: &Aval) -> bool {
+    match rules::family(prim) {
+        Family::Elementwise => input.size() >= out.size(),
+        Family::Reduce => true,
+        Family::Movement => {
+            !matches!(prim, Primitive::Broadcast { .. }) || input.size() >= out.size()
+        }
+        _ => false,
+    }
+}
+
+/// A JS number as a constant of `dtype`, rounded as an eager weak scalar would be stored.
+fn literal(x: f64, dtype: DType) -> AluExp {
+    let v = match dtype {
+        DType::Float32 => x as f32 as f64,
+        DType::Int32 => x as i32 as f64,
+        DType::Uint32 => x as u32 as f64,
+        DType::Bool => f64::from(u8::from(x != 0.0)),
+        DType::Float16 | DType::Float64 => x,
+    };
+    AluExp::constant(dtype, v)
+}
+
+impl Fuser<'_> {
+    fn aval(&self, v: Var) -> &Aval {
+        &self.jaxpr.avals[v.0 as usize]
+    }
+
+    /// The expression of a variable that has been computed.
+    pub(super) fn expr(&self, v: Var) -> &AluExp {
+        &self.exprs[&v]
+    }
+
+    fn bind_slot(&mut self, v: Var, slot: Slot) {
+        self.slots.insert(v, slot);
+        let load = slot_load(self.aval(v).dtype, slot);
+        self.exprs.insert(v, load);
+    }
+
+    /// The slot holding `v`, emitting its kernel first if it is still a fused expression.
+    pub(super) fn materialize(&mut self, v: Var) -> Slot {
+        if let Some(&s) = self.slots.get(&v) {
+            return s;
+        }
+        let exp = self.exprs[&v].clone();
+        let aval = self.aval(v).clone();
+        let slot = self.emit(exp, aval.size(), None, aval);
+        self.bind_slot(v, slot);
+        slot
+    }
+
+    /// Appends a kernel computing `exp` (loads of slots) into a new slot of `aval`.
+    fn emit(&mut self, exp: AluExp, size: usize, reduction: Option<Reduction>, aval: Aval) -> Slot {
+        let order = expr::slots(&exp);
+        let kernel = Kernel {
+            inputs: order.iter().map(|&s| self.program.avals[s].dtype).collect(),
+            size,
+            exp: expr::renumber(&exp, &order),
+            reduction,
+        };
+        let output = self.program.new_slot(aval);
+        self.program.steps.push(Step::Kernel {
+            kernel,
+            inputs: order,
+            output,
+        });
+        output
+    }
+
+    fn operand(&self, a: &Atom) -> AluExp {
+        match a {
+            Atom::Var(v) => self.exprs[v].clone(),
+            Atom::Literal(x, aval) => literal(*x, aval.dtype),
+        }
+    }
+
+    fn eqn(&mut self, eqn: &Eqn) {
+        let [out] = eqn.outputs.as_slice() else {
+            return self.fallback(eqn);
+        };
+        let out_aval = self.aval(*out).clone();
+        let ins: Vec<Aval> = eqn
+            .inputs
+            .iter()
+            .map(|a| self.jaxpr.aval(a).clone())
+            .collect();
+        let refs: Vec<&Aval> = ins.iter().collect();
+        let Ok(kernel) = rules::to_kernel(&eqn.primitive, &refs, &out_aval) else {
+            return self.fallback(eqn);
+        };
+        for (a, aval) in eqn.inputs.iter().zip(&ins) {
+            if let Atom::Var(v) = a {
+                if !reads_once(&eqn.primitive, aval, &out_aval) && !is_cheap(&self.exprs[v]) {
+                    self.materialize(*v);
+                }
+            }
+        }
+        if !split::fit(self, eqn) {
+            return self.fallback(eqn);
+        }
+        let operands: Vec<AluExp> = eqn.inputs.iter().map(|a| self.operand(a)).collect();
+        let exp = substitute(&kernel.exp, &operands);
+        if let Some(reduction) = kernel.reduction {
+            let slot = self.emit(exp, kernel.size, Some(reduction), out_aval);
+            self.bind_slot(*out, slot);
+            return;
+        }
+        let shared = self.uses.get(out).copied().unwrap_or(0) > 1 && !is_cheap(&exp);
+        let big = expr::size(&exp) > MAX_NODES;
+        self.exprs.insert(*out, exp);
+        if shared || big {
+            self.materialize(*out);
+        }
+    }
+
+    fn fallback(&mut self, eqn: &Eqn) {
+        let mut inputs = Vec::with_capacity(eqn.inputs.len());
+        for a in &eqn.inputs {
+            inputs.push(match a {
+                Atom::Var(v) => Arg::Slot(self.materialize(*v)),
+                Atom::Literal(x, aval) => Arg::Literal(*x, aval.clone()),
+            });
+        }
+        let mut outputs = Vec::with_capacity(eqn.outputs.len());
+        for &v in &eqn.outputs {
+            let slot = self.program.new_slot(self.aval(v).clone());
+            self.bind_slot(v, slot);
+            outputs.push(slot);
+        }
+        self.program.steps.push(Step::Fallback {
+            primitive: eqn.primitive.clone(),
+            inputs,
+            outputs,
+        });
+    }
+}

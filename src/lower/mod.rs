@@ -1,0 +1,34 @@
+//! L4: lowering a Jaxpr to a [`Program`] — an ordered list of steps over buffer slots that the
+//! executor (`transform::jit`) runs through `&dyn Backend`. Lowering is a sequence of named
+//! passes:
+//!
+//! 1. [`fuse`]: elementwise chains, broadcasts, view changes and constants are substituted into
+//!    their consumers' loads, so a chain becomes one kernel and elementwise prologues run inside
+//!    reductions. A producer is fused only where that never multiplies work (one consumer that
+//!    reads each element once, or a cheap expression). [`split`] keeps every kernel within the
+//!    device's `max_kernel_inputs`, materialising intermediates where needed (decision 5).
+//!    Equations without a kernel become fallback steps run by the eager evaluator.
+//! 2. [`lifetimes`]: each intermediate slot is freed after its last use.
+//!
+//! A Program names no device; [`key::structural_key`] identifies a Jaxpr by its structure so
+//! that a fresh closure of the same code finds the cached Program (decision 7).
+
+pub mod expr;
+pub mod fuse;
+pub mod key;
+pub mod lifetimes;
+pub mod program;
+pub mod split;
+
+pub use program::{Arg, Program, Slot, Step};
+
+use crate::core::jaxpr::Jaxpr;
+use crate::kernel::DeviceLimits;
+
+/// Lowers `jaxpr` (its constants, then its inputs, are the Program's first slots) for a device
+/// with `limits`.
+pub fn lower(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
+    let mut program = fuse::fuse(jaxpr, limits);
+    lifetimes::plan(&mut program);
+    program
+}

@@ -1,0 +1,170 @@
+//! `jit`: a traced ClosedJaxpr run as a lowered [`Program`]. [`Compiled`] holds the Jaxpr
+//! (and so its captured constants, decision 3) with its structural key; the first call on a
+//! device finds the Program in the global bounded cache (`jit_cache`) or lowers it there, and
+//! [`execute`] runs its steps: kernels through the device's backend, fallback steps through the
+//! eager evaluator, freeing each intermediate after its last use.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::eval;
+use super::jit_cache;
+use super::trace::{self, ClosedJaxpr, Value};
+use super::value::ArrayValue;
+use crate::core::Device;
+use crate::lower::{key, Arg, Program, Step};
+use crate::util::{Error, Result};
+
+const NAME: &str = "jit";
+
+/// A traced function ready to run.
+pub struct Compiled {
+    closed: ClosedJaxpr,
+    key: String,
+    memo: RefCell<Option<(Device, Rc<Program>)>>,
+}
+
+impl Compiled {
+    pub fn new(closed: ClosedJaxpr) -> Compiled {
+        let key = key::structural_key(&closed.jaxpr);
+        Compiled {
+            closed,
+            key,
+            memo: RefCell::new(None),
+        }
+    }
+
+    pub fn closed(&self) -> &ClosedJaxpr {
+        &self.closed
+    }
+
+    /// The Program for `device` (lowered now, or found in the cache).
+    pub fn program(&self, device: Device) -> Rc<Program> {
+        if let Some((d, p)) = &*self.memo.borrow() {
+            if *d == device {
+                return p.clone();
+            }
+        }
+        let p = jit_cache::get_or_lower(&self.key, &self.closed.jaxpr, device);
+        *self.memo.borrow_mut() = Some((device, p.clone()));
+        p
+    }
+
+    /// Runs the function on concrete `args` (its constants are passed first).
+    pub fn call(&self, args: &[Value]) -> Result<Vec<Value>> {
+        if trace::top_frame().is_some() {
+            return Err(Error::new(
+                NAME,
+                "internal error: a compiled function ran while a trace is open",
+            ));
+        }
+        let j = &self.closed.jaxpr;
+        if args.len() != j.in_binders.len() {
+            return Err(Error::new(
+                NAME,
+                format!(
+                    "expected {} arguments, got {}",
+                    j.in_binders.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut inputs = Vec::with_capacity(self.closed.consts.len() + args.len());
+        for c in &self.closed.consts {
+            inputs.push(c.concrete(NAME)?.clone());
+        }
+        for (a, v) in args.iter().zip(&j.in_binders) {
+            let a = a.concrete(NAME)?;
+            let want = &j.avals[v.0 as usize];
+            if a.aval.shape != want.shape || a.aval.dtype != want.dtype {
+                return Err(Error::new(
+                    NAME,
+                    format!(
+                        "internal error: argument {} where the trace had {}",
+                        a.aval.describe(),
+                        want.describe()
+                    ),
+                ));
+            }
+            inputs.push(a.clone());
+        }
+        let refs: Vec<&ArrayValue> = inputs.iter().collect();
+        let device = eval::device_for(NAME, &refs)?;
+        let program = self.program(device);
+        let outs = execute(&program, inputs, device)?;
+        Ok(outs.into_iter().map(Value::Concrete).collect())
+    }
+}
+
+fn missing() -> Error {
+    Error::new(NAME, "internal error: a program read a freed slot")
+}
+
+/// Runs `program` on `inputs` (constants, then arguments) on `device`.
+pub fn execute(
+    program: &Program,
+    inputs: Vec<ArrayValue>,
+    device: Device,
+) -> Result<Vec<ArrayValue>> {
+    let mut slots: Vec<Option<ArrayValue>> = vec![None; program.avals.len()];
+    for (i, v) in inputs.iter().enumerate() {
+        slots[i] = Some(eval::to_device(NAME, v, device)?);
+    }
+    drop(inputs);
+    let literal = |x: f64, aval: &crate::core::Aval| -> Result<ArrayValue> {
+        let mut v = ArrayValue::weak_scalar(NAME, x, aval.dtype, device)?;
+        v.aval.weak = aval.weak;
+        Ok(v)
+    };
+    for (step, frees) in program.steps.iter().zip(&program.frees) {
+        match step {
+            Step::Kernel {
+                kernel,
+                inputs,
+                output,
+            } => {
+                let ins = inputs
+                    .iter()
+                    .map(|&s| slots[s].as_ref().ok_or_else(missing))
+                    .collect::<Result<Vec<_>>>()?;
+                let aval = program.avals[*output].clone();
+                let out = eval::run(NAME, device, kernel, &ins, aval)?;
+                slots[*output] = Some(out);
+            }
+            Step::Fallback {
+                primitive,
+                inputs,
+                outputs,
+            } => {
+                let mut held = Vec::with_capacity(inputs.len());
+                for a in inputs {
+                    held.push(match a {
+                        Arg::Slot(s) => slots[*s].clone().ok_or_else(missing)?,
+                        Arg::Literal(x, aval) => literal(*x, aval)?,
+                    });
+                }
+                let refs: Vec<&ArrayValue> = held.iter().collect();
+                let [out] = outputs.as_slice() else {
+                    return Err(Error::new(
+                        primitive.name(),
+                        "jit cannot run this equation yet (several outputs)",
+                    ));
+                };
+                // Fallback results are stored densely, like every other slot.
+                let value = eval::apply(primitive, &refs)?.materialize(NAME)?;
+                slots[*out] = Some(value);
+            }
+        }
+        for &s in frees {
+            slots[s] = None;
+        }
+    }
+    program
+        .outputs
+        .iter()
+        .map(|a| match a {
+            Arg::Slot(s) => slots[*s].clone().ok_or_else(missing),
+            Arg::Literal(x, aval) => literal(*x, aval),
+        })
+        .collect()
+}
