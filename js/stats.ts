@@ -21,7 +21,13 @@ export interface MemoryStats {
   liveJaxprs: number;
   wasmMemoryBytes: number;
   /** The global cache of lowered jit programs. */
-  programCache: { entries: number; capacity: number; hits: number; misses: number; evictions: number };
+  programCache: {
+    entries: number;
+    capacity: number;
+    hits: number;
+    misses: number;
+    evictions: number;
+  };
   /** Compiled signatures held by live jit wrappers. */
   jitFunctions: number;
   devices: Partial<Record<"cpu" | "wasm" | "webgpu", DeviceStats>>;

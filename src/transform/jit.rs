@@ -144,15 +144,17 @@ pub fn execute(
                     });
                 }
                 let refs: Vec<&ArrayValue> = held.iter().collect();
-                let [out] = outputs.as_slice() else {
+                let values = eval::apply_multi(primitive, &refs)?;
+                if values.len() != outputs.len() {
                     return Err(Error::new(
                         primitive.name(),
-                        "jit cannot run this equation yet (several outputs)",
+                        "internal error: output count differs from the trace",
                     ));
-                };
+                }
                 // Fallback results are stored densely, like every other slot.
-                let value = eval::apply(primitive, &refs)?.materialize(NAME)?;
-                slots[*out] = Some(value);
+                for (&slot, value) in outputs.iter().zip(values) {
+                    slots[slot] = Some(value.materialize(NAME)?);
+                }
             }
         }
         for &s in frees {
