@@ -4,9 +4,9 @@
 pub mod autodiff;
 pub mod eval;
 pub mod eval_routine;
-pub mod linearize;
 pub mod jit;
 pub mod jit_cache;
+pub mod linearize;
 pub mod trace;
 pub mod value;
 pub mod vmap;
