@@ -55,7 +55,12 @@ describe("the grad test functions give the same values and gradients under jit",
 });
 
 describe("NumPy and JAX cases under jit match NumPy and JAX", () => {
-  const cases = [...load("numpy_expected.json").cases, ...load("jax_expected.json").cases];
+  const cases = [
+    ...load("numpy_expected.json").cases,
+    ...load("jax_expected.json").cases,
+    ...load("numpy_more_expected.json").cases,
+    ...load("jax_more_expected.json").cases,
+  ];
   for (const device of ["cpu", "wasm"]) {
     cases.forEach((c, i) =>
       test(`${caseLabel(c, i)} on ${device}`, () => runCase(ox, c, device, { jit: true })),
