@@ -82,4 +82,5 @@ export function convWithGeneralPadding(
   return convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation });
 }
 
+export * from "./lax-more.js";
 export * from "./lax-unsupported.js";

@@ -81,7 +81,16 @@ export function categorical(key: Array, logits: Array, opts: CategoricalOptions 
   return lib1("random.categorical", [key, logits], [opts.axis ?? -1, ...shape]);
 }
 
-export const multivariateNormal = notYet("multivariateNormal");
+/** Samples `mean + L·z` with `L = cholesky(cov)` (shape `[...shape, n]`). */
+export function multivariateNormal(
+  key: Array,
+  mean: Array,
+  cov: Array,
+  shape: number[] | null = null,
+): Array {
+  const s = shape === null ? [NaN] : [shape.length, ...shape];
+  return lib1("random.multivariateNormal", [key, mean, cov], s);
+}
 export const ball = notYet("ball");
 export const choice = notYet("choice");
 export const permutation = notYet("permutation");

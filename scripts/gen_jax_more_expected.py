@@ -72,5 +72,39 @@ for seed in [0, 42]:
                   "out": enc(jax.random.categorical(k, LOGITS)), "rtol": 0, "atol": 0})
     cases.append({"random": "categorical", "seed": seed, "args": [enc(LOGITS)], "params": [{"axis": 0, "shape": [5, 4]}],
                   "out": enc(jax.random.categorical(k, LOGITS, axis=0, shape=(5, 4))), "rtol": 0, "atol": 0})
+# lax: dot_general, slicing with offsets, top_k, bitcasts.
+from jax import lax
+
+A = np.random.default_rng(20).standard_normal((2, 3, 4)).astype(np.float32)
+Bm = np.random.default_rng(21).standard_normal((2, 4, 5)).astype(np.float32)
+M = np.random.default_rng(22).standard_normal((4, 6)).astype(np.float32)
+TOLD = {"rtol": 1e-5, "atol": 1e-5}
+lax_cases = [
+    ("dot", [A, Bm], [{"lhsContractingDims": [2], "rhsContractingDims": [1], "lhsBatchDims": [0], "rhsBatchDims": [0]}],
+     lax.dot_general(A, Bm, (([2], [1]), ([0], [0]))), TOLD),
+    ("dot", [A[0], M], [], lax.dot_general(A[0], M, (([1], [0]), ([], []))), TOLD),
+    ("dot", [M, M], [{"lhsContractingDims": [0], "rhsContractingDims": [0]}], lax.dot_general(M, M, (([0], [0]), ([], []))), TOLD),
+    ("sliceInDim", [M], [1, 3, 0], lax.slice_in_dim(M, 1, 3, axis=0), {}),
+    ("sliceInDim", [M], [2, None, 1], lax.slice_in_dim(M, 2, None, axis=1), {}),
+    ("dynamicSlice", [M], [[1, 2], [2, 3]], lax.dynamic_slice(M, (1, 2), (2, 3)), {}),
+    ("dynamicSlice", [M], [[3, 5], [2, 3]], lax.dynamic_slice(M, (3, 5), (2, 3)), {}),
+    ("dynamicIndexInDim", [M], [2, 1], lax.dynamic_index_in_dim(M, 2, 1, keepdims=False), {}),
+    ("dynamicIndexInDim", [M], [3, 0, True], lax.dynamic_index_in_dim(M, 3, 0, keepdims=True), {}),
+    ("dynamicUpdateSlice", [M, M[:2, :]], [1, 0], lax.dynamic_update_slice_in_dim(M, M[:2, :] * 0 + M[:2, :], 1, 0), {}),
+    ("dynamicUpdateSlice", [M, M[:, :2]], [5, 1], lax.dynamic_update_slice_in_dim(M, M[:, :2], 5, 1), {}),
+    ("bitcastConvertType", [M], ["int32"], lax.bitcast_convert_type(M, jnp.int32), {}),
+]
+for name, args, params, out, tol in lax_cases:
+    cases.append({"lax": name, "args": [enc(a) for a in args], "params": params, "out": enc(out),
+                  "rtol": tol.get("rtol", 0), "atol": tol.get("atol", 0)})
+T = np.array([[3, 1, 4, 1, 5, 9, 2, 6], [2, 7, 1, 8, 2, 8, 1, 8]], np.float32)
+vals, idx = lax.top_k(T, 3)
+cases.append({"lax": "topK", "args": [enc(T)], "params": [3], "outs": [enc(vals), enc(idx)], "rtol": 0, "atol": 0})
+MEAN = np.array([1.0, -2.0, 0.5], np.float32)
+COV = np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]], np.float32)
+for seed in [0, 7]:
+    out = jax.random.multivariate_normal(jax.random.key(seed), MEAN, COV, (4,))
+    cases.append({"random": "multivariateNormal", "seed": seed, "args": [enc(MEAN), enc(COV)], "params": [[4]],
+                  "out": enc(out), "rtol": 1e-5, "atol": 1e-5})
 OUT.write_text(json.dumps({"generator": "scripts/gen_jax_more_expected.py", "jax": jax.__version__, "cases": cases}) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -3,7 +3,9 @@
 //! polynomials, windows and FFTs, nn's axis functions. Parameters are numbers; NaN means
 //! "not given". Each function checks its own arguments and names itself in errors.
 
-use super::{fft, nn_extra, products, random_dist, reduce_extra as re, shape_extra as sx};
+use super::{
+    fft, lax_extra, nn_extra, products, random_dist, reduce_extra as re, shape_extra as sx,
+};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -87,10 +89,20 @@ fn need(name: &str, arrays: &[Value], n: usize) -> Result<()> {
 /// Runs library function `name` on `arrays` with parameters `params`.
 pub fn call(name: &str, arrays: &[Value], params: &[f64]) -> Result<Vec<Value>> {
     let p = Params::new(name, params);
+    if let Some(f) = name.strip_prefix("lax.") {
+        return lax_call(f, arrays, &Params::new(f, params));
+    }
     if let Some(dist) = name.strip_prefix("random.") {
-        need(dist, arrays, if dist == "categorical" { 2 } else { 1 })?;
+        let n = match dist {
+            "categorical" => 2,
+            "multivariateNormal" => 3,
+            _ => 1,
+        };
+        need(dist, arrays, n)?;
         let out = if dist == "categorical" {
             random_dist::categorical(&arrays[0], &arrays[1], &p)?
+        } else if dist == "multivariateNormal" {
+            lax_extra::multivariate_normal(&arrays[0], &arrays[1], &arrays[2], &p)?
         } else {
             random_dist::sample(dist, &arrays[0], &Params::new(dist, params))?
         };
@@ -172,5 +184,59 @@ pub fn call(name: &str, arrays: &[Value], params: &[f64]) -> Result<Vec<Value>> 
             "fftshift" | "ifftshift" => one(fft::shift(name, x, &p)),
             _ => Err(Error::new(name, "unknown library function")),
         },
+    }
+}
+
+/// The `lax` functions of `lax_extra`.
+fn lax_call(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
+    let n = match name {
+        "dot" | "dynamicIndexInDim" => 2,
+        "dynamicUpdateSlice" => 3,
+        _ => 1,
+    };
+    need(name, arrays, n)?;
+    let x = &arrays[0];
+    match name {
+        "dot" => Ok(vec![lax_extra::dot_general(x, &arrays[1], p)?]),
+        "dynamicSlice" => {
+            let sizes: Vec<usize> = (0..x.aval().shape.len())
+                .map(|k| p.usize(k, 0))
+                .collect::<Result<_>>()?;
+            Ok(vec![lax_extra::dynamic_slice(x, &arrays[1..], &sizes)?])
+        }
+        "dynamicIndexInDim" => {
+            let rank = x.aval().shape.len();
+            let axis = super::shape::normalize_axis(name, p.int(0, 0)?, rank)?;
+            let zero = super::emit::bin(
+                crate::core::ops::BinaryOp::Mul,
+                super::emit::v(&arrays[1]),
+                super::emit::lit(0.0),
+            )?;
+            let starts: Vec<Value> = (0..rank)
+                .map(|k| {
+                    if k == axis {
+                        arrays[1].clone()
+                    } else {
+                        zero.clone()
+                    }
+                })
+                .collect();
+            let mut sizes = x.aval().shape.clone();
+            sizes[axis] = 1;
+            let out = lax_extra::dynamic_slice(x, &starts, &sizes)?;
+            if p.flag(1) {
+                return Ok(vec![out]);
+            }
+            sizes.remove(axis);
+            Ok(vec![super::shape::reshape(&out, sizes)?])
+        }
+        "dynamicUpdateSlice" => Ok(vec![lax_extra::dynamic_update_slice(
+            x,
+            &arrays[1],
+            &arrays[2],
+            p.int(0, 0)?,
+        )?]),
+        "topK" => lax_extra::top_k(x, p.usize(0, 1)?, p.int(1, -1)?),
+        _ => Err(Error::new(name, "unknown lax function")),
     }
 }

@@ -10,6 +10,7 @@ pub mod einsum;
 mod emit;
 mod fft;
 pub mod indexing;
+mod lax_extra;
 pub mod lax_linalg;
 mod linalg;
 mod math;

@@ -61,3 +61,25 @@ test("dotProductAttention matches a direct softmax(q·kᵀ/√H)·v", () => {
   );
   ox.tree.dispose([q, k, v, out, causal]);
 });
+
+test("dynamic slicing with array offsets differentiates (gather rules)", () => {
+  const x = np.array([1, 2, 3, 4, 5]);
+  const i = np.array(2, { dtype: np.int32 });
+  const w = np.array([10, 20]);
+  const f = (y) => {
+    const s = ox.lax.dynamicSlice(y, [i], [2]);
+    const p = s.mul(w);
+    try {
+      return np.sum(p);
+    } finally {
+      s.dispose();
+      p.dispose();
+    }
+  };
+  const g = ox.grad(f)(x);
+  assert.deepEqual(g.js(), [0, 0, 10, 20, 0]);
+  const upd = np.array([7, 8]);
+  const u = ox.lax.dynamicUpdateSlice(x, upd, i);
+  assert.deepEqual(u.js(), [1, 2, 7, 8, 5]);
+  ox.tree.dispose([x, i, w, g, upd, u]);
+});

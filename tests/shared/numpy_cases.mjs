@@ -22,6 +22,7 @@ function special(np, c, args) {
 
 export function caseLabel(c, i) {
   if (c.random) return `random.${c.random}#${i}(seed ${c.seed}, ${JSON.stringify(c.params)})`;
+  if (c.lax) return `lax.${c.lax}#${i}(${c.args.map((a) => `${a.dtype}[${a.shape}]`).join(", ")})`;
   if (c.nn || c.special)
     return `${c.nn ? "nn" : "scipySpecial"}.${c.nn ?? c.special}#${i}(${JSON.stringify(c.params)})`;
   if (c.create) return `${c.fn}#${i}(${JSON.stringify(c.create)})`;
@@ -50,6 +51,7 @@ function transposeThenAdd(x, xt) {
 
 function call({ numpy: np, lax, random, nn, scipySpecial }, c, args, device) {
   if (c.nn) return nn[c.nn](...args, ...c.params);
+  if (c.lax) return lax[c.lax](...args, ...c.params);
   if (c.special) return scipySpecial[c.special](...args);
   if (c.random) {
     const key = random.key(c.seed, { device });

@@ -1,0 +1,249 @@
+//! More `lax` functions as compositions: `dot` with dimension numbers (through einsum),
+//! dynamic slicing and updating with traced offsets (gather + select, so they work under every
+//! transformation), and `topK` (stable argsort). Also `random.multivariateNormal`.
+
+use super::call::Params;
+use super::emit::{bin, cmp, lit, select, un, v};
+use super::shape::{normalize_axis, reshape};
+use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::{bind, Operand};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+fn shape(x: &Value) -> Vec<usize> {
+    x.aval().shape.clone()
+}
+
+fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
+    bind(
+        Primitive::Iota {
+            shape,
+            axis,
+            dtype: DType::Int32,
+        },
+        &[],
+    )
+}
+
+/// A scalar start index as int32, clamped to `[0, hi]`.
+fn start_index(name: &str, s: &Value, hi: usize) -> Result<Value> {
+    if !s.aval().shape.is_empty() {
+        return Err(Error::new(name, "start indices must be scalars"));
+    }
+    let s = bind(Primitive::Cast(DType::Int32), &[v(s)])?;
+    bin(B::Min, v(&bin(B::Max, v(&s), lit(0.0))?), lit(hi as f64))
+}
+
+fn gather_all(x: &Value, index: &[Value]) -> Result<Value> {
+    let mut ops = vec![v(x)];
+    ops.extend(index.iter().map(v));
+    bind(
+        Primitive::Gather {
+            axes: (0..index.len()).collect(),
+            out_dim: 0,
+        },
+        &ops,
+    )
+}
+
+/// `x[s0:s0+n0, s1:s1+n1, …]` with traced starts, clamped so the slice fits (as XLA).
+pub fn dynamic_slice(x: &Value, starts: &[Value], sizes: &[usize]) -> Result<Value> {
+    let s = shape(x);
+    if starts.len() != s.len() || sizes.len() != s.len() {
+        return Err(Error::new(
+            "dynamicSlice",
+            format!("needs {} start indices and sizes", s.len()),
+        ));
+    }
+    let mut index = Vec::with_capacity(s.len());
+    for k in 0..s.len() {
+        if sizes[k] > s[k] {
+            return Err(Error::new(
+                "dynamicSlice",
+                format!("size {} exceeds axis {k} of length {}", sizes[k], s[k]),
+            ));
+        }
+        let st = start_index("dynamicSlice", &starts[k], s[k] - sizes[k])?;
+        index.push(bin(B::Add, v(&iota(sizes.to_vec(), k)?), v(&st))?);
+    }
+    gather_all(x, &index)
+}
+
+/// `dst` with `src` written at `offset` along `axis` (offset clamped so `src` fits).
+pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64) -> Result<Value> {
+    let (ds, ss) = (shape(dst), shape(src));
+    let ax = normalize_axis("dynamicUpdateSlice", axis, ds.len())?;
+    let fits = ds.len() == ss.len()
+        && ds
+            .iter()
+            .zip(&ss)
+            .enumerate()
+            .all(|(k, (a, b))| if k == ax { b <= a } else { a == b });
+    if !fits {
+        return Err(Error::new(
+            "dynamicUpdateSlice",
+            format!("cannot place {ss:?} into {ds:?} along axis {ax}"),
+        ));
+    }
+    let m = ss[ax];
+    if m == 0 {
+        return Ok(dst.clone());
+    }
+    let off = start_index("dynamicUpdateSlice", offset, ds[ax] - m)?;
+    let i = iota(ds.clone(), ax)?;
+    let rel = bin(B::Sub, v(&i), v(&off))?;
+    let inside = bin(
+        B::And,
+        v(&cmp(C::Le, lit(0.0), v(&rel))?),
+        v(&cmp(C::Lt, v(&rel), lit(m as f64))?),
+    )?;
+    let clamped = bin(
+        B::Min,
+        v(&bin(B::Max, v(&rel), lit(0.0))?),
+        lit((m - 1) as f64),
+    )?;
+    let index: Vec<Value> = (0..ds.len())
+        .map(|k| {
+            if k == ax {
+                Ok(clamped.clone())
+            } else {
+                iota(ds.clone(), k)
+            }
+        })
+        .collect::<Result<_>>()?;
+    let placed = gather_all(src, &index)?;
+    select(&inside, v(&placed), v(dst))
+}
+
+/// `[values, indices]` of the `k` largest elements along `axis` (ties: lower index first).
+pub fn top_k(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
+    let s = shape(x);
+    let ax = normalize_axis("topK", axis, s.len())?;
+    if k > s[ax] {
+        return Err(Error::new(
+            "topK",
+            format!("k = {k} exceeds axis {ax} of length {}", s[ax]),
+        ));
+    }
+    let neg = if x.aval().dtype == DType::Uint32 {
+        bin(B::Sub, lit(f64::from(u32::MAX)), v(x))?
+    } else {
+        un(U::Neg, x)?
+    };
+    let order = super::indexing::sort("topK", &neg, ax as i64, true)?;
+    let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
+    ranges[ax] = (0, k);
+    let idx = bind(Primitive::Shrink(ranges), &[v(&order)])?;
+    let values = super::shape_extra::take_along_axis(x, &idx, ax as i64)?;
+    Ok(vec![values, idx])
+}
+
+/// Reads "count, then that many integers" at parameter `i`; returns them and the next index.
+fn dims_at(p: &Params, i: usize) -> Result<(Option<Vec<i64>>, usize)> {
+    match p.int_opt(i)? {
+        None => Ok((None, i + 1)),
+        Some(n) => {
+            let n = n as usize;
+            let d = (0..n).map(|k| p.int(i + 1 + k, 0)).collect::<Result<_>>()?;
+            Ok((Some(d), i + 1 + n))
+        }
+    }
+}
+
+const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// `lax.dot` (dot_general): parameters are four axis lists (count then axes; NaN count:
+/// default): lhs contracting, rhs contracting, lhs batch, rhs batch. Output axes: batch, lhs
+/// free, rhs free. Defaults contract lhs's last axis with rhs's second-to-last (or only) one.
+pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
+    let (rl, rr) = (shape(lhs).len(), shape(rhs).len());
+    if rl + rr > LETTERS.len() || rl == 0 || rr == 0 {
+        return Err(Error::new("dot", "needs operands of rank 1 or more"));
+    }
+    let (lc, i) = dims_at(p, 0)?;
+    let (rc, i) = dims_at(p, i)?;
+    let (lb, i) = dims_at(p, i)?;
+    let (rb, _) = dims_at(p, i)?;
+    let norm = |list: Vec<i64>, r: usize| -> Result<Vec<usize>> {
+        list.into_iter()
+            .map(|a| normalize_axis("dot", a, r))
+            .collect()
+    };
+    let lc = norm(lc.unwrap_or(vec![-1]), rl)?;
+    let rc = norm(rc.unwrap_or(vec![if rr >= 2 { -2 } else { 0 }]), rr)?;
+    let lb = norm(lb.unwrap_or_default(), rl)?;
+    let rb = norm(rb.unwrap_or_default(), rr)?;
+    if lc.len() != rc.len() || lb.len() != rb.len() {
+        return Err(Error::new(
+            "dot",
+            "contracting and batch axis lists must pair up",
+        ));
+    }
+    let ll: Vec<char> = (0..rl).map(|k| LETTERS[k] as char).collect();
+    let mut lr: Vec<char> = (0..rr).map(|k| LETTERS[rl + k] as char).collect();
+    for (&a, &b) in lc.iter().zip(&rc).chain(lb.iter().zip(&rb)) {
+        if shape(lhs)[a] != shape(rhs)[b] {
+            return Err(Error::new(
+                "dot",
+                format!("axis {a} and axis {b} differ in size"),
+            ));
+        }
+        lr[b] = ll[a];
+    }
+    let free_l: Vec<char> = (0..rl)
+        .filter(|k| !lc.contains(k) && !lb.contains(k))
+        .map(|k| ll[k])
+        .collect();
+    let free_r: Vec<char> = (0..rr)
+        .filter(|k| !rc.contains(k) && !rb.contains(k))
+        .map(|k| lr[k])
+        .collect();
+    let out: String = lb
+        .iter()
+        .map(|&k| ll[k])
+        .chain(free_l)
+        .chain(free_r)
+        .collect();
+    let spec = format!(
+        "{},{}->{}",
+        ll.iter().collect::<String>(),
+        lr.iter().collect::<String>(),
+        out
+    );
+    super::einsum::einsum(&spec, &[lhs.clone(), rhs.clone()])
+}
+
+/// `mean + L·z` with `L = cholesky(cov)` and `z` standard normal of shape `shape + [n]`
+/// (parameters: the shape as count and dimensions; NaN count: the broadcast batch shape).
+pub fn multivariate_normal(key: &Value, mean: &Value, cov: &Value, p: &Params) -> Result<Value> {
+    let (ms, cs) = (shape(mean), shape(cov));
+    let n = *ms
+        .last()
+        .ok_or_else(|| Error::new("multivariateNormal", "mean must be at least 1-D"))?;
+    if cs.len() < 2 || cs[cs.len() - 2..] != [n, n] {
+        return Err(Error::new(
+            "multivariateNormal",
+            format!("cov must have shape [..., {n}, {n}], got {cs:?}"),
+        ));
+    }
+    let batch: Vec<usize> = match p.int_opt(0)? {
+        Some(k) => (0..k as usize)
+            .map(|i| p.usize(1 + i, 0))
+            .collect::<Result<_>>()?,
+        None => super::shape_extra::broadcast_shape(
+            "multivariateNormal",
+            &[ms[..ms.len() - 1].to_vec(), cs[..cs.len() - 2].to_vec()],
+        )?,
+    };
+    let mut zs = batch.clone();
+    zs.push(n);
+    let z = super::random::normal(key, &zs)?;
+    let l = super::lax_linalg::cholesky_lower("multivariateNormal", cov)?;
+    let mut col = zs.clone();
+    col.push(1);
+    let lz = super::apply("matmul", &[v(&l), Operand::Value(&reshape(&z, col)?)])?;
+    let mut out = shape(&lz);
+    out.pop();
+    bin(B::Add, v(mean), v(&reshape(&lz, out)?))
+}
