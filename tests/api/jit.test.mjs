@@ -258,3 +258,24 @@ test("bad functions and arguments give clear errors", () => {
   assert.deepEqual(z.js(), [2, 3]);
   for (const t of [x, z, id]) t.dispose();
 });
+
+test("jit composes with vmap both ways", () => {
+  const rows = np.array([
+    [1, 2, 3],
+    [4, 5, 6],
+  ]);
+  const f = (v) => np.sum(np.sin(v).mul(v));
+  const want = [
+    [1, 2, 3],
+    [4, 5, 6],
+  ].map((r) => r.reduce((s, v) => s + Math.sin(v) * v, 0));
+  const jf = ox.jit(f);
+  const a = ox.vmap(jf)(rows); // jit inside a vmap body: inlined
+  const jv = ox.jit(ox.vmap(f)); // vmap inside jit: staged into one program
+  const b = jv(rows);
+  const c = jv(rows);
+  assertClose(a.dataSync(), want, 1e-6, 1e-6, "vmap(jit)");
+  assertClose(b.dataSync(), want, 1e-6, 1e-6, "jit(vmap)");
+  assertClose(c.dataSync(), want, 0, 1e-6, "jit(vmap) again");
+  for (const t of [rows, a, b, c, jf, jv]) t.dispose();
+});
