@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
 import { gradFns, scoped } from "../shared/grad_fns.mjs";
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
+import { linalgLabel, runLinalgCase } from "../shared/linalg_cases.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -64,6 +65,14 @@ describe("NumPy and JAX cases under jit match NumPy and JAX", () => {
   for (const device of ["cpu", "wasm"]) {
     cases.forEach((c, i) =>
       test(`${caseLabel(c, i)} on ${device}`, () => runCase(ox, c, device, { jit: true })),
+    );
+  }
+});
+
+describe("linear algebra cases under jit (routines run as fallback steps) match NumPy/SciPy", () => {
+  for (const device of ["cpu", "wasm"]) {
+    load("linalg_expected.json").cases.forEach((c, i) =>
+      test(`${linalgLabel(c, i)} on ${device}`, () => runLinalgCase(ox, c, device, { jit: true })),
     );
   }
 });

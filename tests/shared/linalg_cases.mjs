@@ -36,8 +36,11 @@ async function check(got, want, c, what) {
   });
 }
 
-/** Runs case `c` on `device`, disposing everything it makes. */
-export async function runLinalgCase(ox, c, device) {
+/**
+ * Runs case `c` on `device`, disposing everything it makes. With `{ jit: true }` the function
+ * runs under `ox.jit`.
+ */
+export async function runLinalgCase(ox, c, device, runOpts = {}) {
   const np = ox.numpy;
   const args = c.args.map((a) =>
     np.array(a.data.map(decode), { shape: a.shape, dtype: a.dtype, device }),
@@ -52,7 +55,19 @@ export async function runLinalgCase(ox, c, device) {
   const outs = [];
   try {
     const fn = resolve(ox, c.fn);
-    const r = c.list ? fn(args) : c.params ? fn(...args, ...c.params) : fn(...args, opts);
+    const apply = (...xs) =>
+      c.list ? fn(xs) : c.params ? fn(...xs, ...c.params) : fn(...xs, opts);
+    let r;
+    if (runOpts.jit) {
+      const jf = ox.jit(apply);
+      try {
+        r = jf(...args);
+      } finally {
+        jf.dispose();
+      }
+    } else {
+      r = apply(...args);
+    }
     outs.push(...(Array.isArray(r) ? r : [r]));
     const wants = Array.isArray(c.out) ? c.out : [c.out];
     if (outs.length !== wants.length)
