@@ -81,9 +81,12 @@ export class Array {
     }
   }
 
-  /** What `using` calls: disposes only if the array is still alive, never throws. */
+  /**
+   * What `using` calls: disposes only if the array is still alive, never throws. A no-op on
+   * tracers (values inside jit, grad, scan bodies…), which their trace owns (API.md 11.5).
+   */
   [Symbol.dispose](): void {
-    if (this.refCount > 0) this.dispose();
+    call(() => wasm.disposeScoped(this.#handle));
   }
 
   add(other: ArrayLike): Array {

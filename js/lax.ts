@@ -3,6 +3,11 @@ import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
 import { applyOp } from "./ops.js";
 
+export { scan, foriLoop } from "./lax-scan.js";
+export type { ScanOptions, ScanPath } from "./lax-scan.js";
+export { associativeScan } from "./lax-assoc.js";
+export type { AssociativeScanOptions } from "./lax-assoc.js";
+
 export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
 export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
 

@@ -31,6 +31,15 @@ export interface MemoryStats {
   /** Compiled signatures held by live jit wrappers. */
   jitFunctions: number;
   devices: Partial<Record<"cpu" | "wasm" | "webgpu", DeviceStats>>;
+  /** Scans run (`lax.scan` loops, including those of gradients), per path, and their steps. */
+  scan: ScanStats;
+}
+
+export interface ScanStats {
+  fusedRuns: number;
+  fusedSteps: number;
+  fallbackRuns: number;
+  fallbackSteps: number;
 }
 
 export function memoryStats(): MemoryStats {

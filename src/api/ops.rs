@@ -197,6 +197,16 @@ pub fn dispose(handle: f64) -> std::result::Result<(), JsError> {
     handles::dispose(handle).map_err(js_error)
 }
 
+/// What `using` calls: drops one reference of a live concrete array. A no-op for tracers
+/// (their handles die with their trace, so `using` in traced code never invalidates a value
+/// the function returns — API.md 11.5) and for freed handles. Never fails.
+#[wasm_bindgen(js_name = disposeScoped)]
+pub fn dispose_scoped(handle: f64) {
+    if let Ok(Value::Concrete(_)) = handles::get("dispose", handle) {
+        let _ = handles::dispose(handle);
+    }
+}
+
 /// The elements as a typed array, read synchronously where the device allows it.
 #[wasm_bindgen(js_name = readSync)]
 pub fn read_sync(function: &str, handle: f64) -> std::result::Result<JsValue, JsError> {

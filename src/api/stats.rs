@@ -56,5 +56,12 @@ pub fn memory_stats() -> JsValue {
     set(&p, "evictions", programs.evictions as f64);
     set(&out, "programCache", p);
     set(&out, "jitFunctions", super::jit::live() as f64);
+    let scan = crate::transform::scan_eval::stats();
+    let sc = Object::new();
+    set(&sc, "fusedRuns", scan.fused_runs as f64);
+    set(&sc, "fusedSteps", scan.fused_steps as f64);
+    set(&sc, "fallbackRuns", scan.fallback_runs as f64);
+    set(&sc, "fallbackSteps", scan.fallback_steps as f64);
+    set(&out, "scan", sc);
     out.into()
 }

@@ -7,6 +7,7 @@ pub mod dtype;
 pub mod jaxpr;
 pub mod ops;
 pub mod primitive;
+pub mod scan;
 pub mod shape;
 pub mod view;
 

@@ -99,6 +99,8 @@ pub enum Primitive {
         transpose_a: bool,
         unit_diagonal: bool,
     },
+    /// `lax.scan`: a loop of a body Jaxpr (multi-output: final carries, then stacked ys).
+    Scan(super::scan::ScanParams),
 }
 
 impl Primitive {
@@ -174,6 +176,7 @@ impl Primitive {
             Primitive::Matmul => "matmul",
             Primitive::Cholesky => "cholesky",
             Primitive::TriangularSolve { .. } => "triangular_solve",
+            Primitive::Scan(_) => "scan",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",
@@ -313,6 +316,16 @@ impl fmt::Display for Primitive {
                 f,
                 "triangular_solve[left_side={left_side} lower={lower} transpose_a={transpose_a} \
                  unit_diagonal={unit_diagonal}]"
+            ),
+            Primitive::Scan(p) => write!(
+                f,
+                "scan[length={} reverse={} num_consts={} num_carry={} segment={} jaxpr={}]",
+                p.length,
+                p.reverse,
+                p.num_consts,
+                p.num_carry,
+                p.segment,
+                p.body.text()
             ),
             _ => f.write_str(self.name()),
         }

@@ -331,6 +331,8 @@ pub fn vjp<E: Emit>(
         | Primitive::Gather { .. }
         | Primitive::Unrank { .. }
         | Primitive::Conv(_) => return super::autodiff_index::vjp(e, prim, ins, out, g),
+        // Multi-output: differentiated by `vjp_multi` (scan: in `transform::scan_ad`).
+        Primitive::Scan(_) => return Err(not_differentiable(prim)),
     })
 }
 

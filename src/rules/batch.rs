@@ -272,5 +272,10 @@ pub fn batch<E: Emit>(
         }
         Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),
         Primitive::Conv(p) => batch_index::conv(e, p, ins, size),
+        // Batched by `transform::scan_vmap` (it batches the body).
+        Primitive::Scan(_) => Err(Error::new(
+            prim.name(),
+            "internal error: scan is batched in transform::scan_vmap",
+        )),
     }
 }

@@ -20,6 +20,7 @@ pub mod linalg;
 pub mod movement;
 pub mod reduce;
 pub mod routine;
+pub mod scan;
 pub mod sort;
 
 use crate::core::{Aval, Primitive};
@@ -40,6 +41,8 @@ pub enum Family {
     Sort,
     /// Sequential algorithms run as routines, not kernels (`routine.rs`).
     Routine,
+    /// Control flow (`scan`): multi-output, no kernel; evaluated by `transform`.
+    Control,
 }
 
 pub fn family(prim: &Primitive) -> Family {
@@ -65,6 +68,7 @@ pub fn family(prim: &Primitive) -> Family {
         Primitive::Rank { .. } | Primitive::Unrank { .. } => Family::Sort,
         Primitive::Matmul | Primitive::Conv(_) => Family::Linalg,
         Primitive::Cholesky | Primitive::TriangularSolve { .. } => Family::Routine,
+        Primitive::Scan(_) => Family::Control,
     }
 }
 
@@ -72,7 +76,10 @@ pub fn family(prim: &Primitive) -> Family {
 /// primitives, whose arms go here), or an error naming the problem. Interpreters and
 /// `Jaxpr::typecheck` use this; [`abstract_eval`] is the single-output shorthand.
 pub fn abstract_eval_multi(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
-    Ok(vec![abstract_eval(prim, inputs)?])
+    match prim {
+        Primitive::Scan(p) => scan::abstract_eval(p, inputs),
+        _ => Ok(vec![abstract_eval(prim, inputs)?]),
+    }
 }
 
 /// Shape and dtype of a single-output primitive's output, or an error naming the problem.
@@ -96,8 +103,16 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         }
         (Family::Sort, _) => sort::abstract_eval(prim, inputs),
         (Family::Routine, _) => Ok(routine::abstract_eval(prim, inputs)?.remove(0)),
+        (Family::Control, _) => Err(several_outputs(prim)),
         _ => unreachable!("family() sorts every primitive"),
     }
+}
+
+fn several_outputs(prim: &Primitive) -> crate::util::Error {
+    crate::util::Error::new(
+        prim.name(),
+        "internal error: a multi-output primitive used as a single-output one",
+    )
 }
 
 /// The kernel computing `prim` on logical inputs with avals `inputs` into `out`.
@@ -121,6 +136,10 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         (Family::Routine, _) => Err(crate::util::Error::new(
             prim.name(),
             "internal error: a routine has no kernel (see rules::routine)",
+        )),
+        (Family::Control, _) => Err(crate::util::Error::new(
+            prim.name(),
+            "internal error: control flow has no kernel (it is evaluated as a loop)",
         )),
         _ => unreachable!("family() sorts every primitive"),
     }

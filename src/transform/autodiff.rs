@@ -153,9 +153,10 @@ pub fn backward(f: &Forward, out_cts: &[Option<Value>]) -> Result<Vec<Option<Val
                 Atom::Literal(x, aval) => literal_value(*x, aval, &outs[0]),
             })
             .collect::<Result<_>>()?;
-        let grads = match (outs.as_slice(), gs.as_slice()) {
-            ([out], [Some(g)]) => vjp(&mut emit, &eqn.primitive, &ins, out, g)?,
-            _ => vjp_multi(&mut emit, &eqn.primitive, &ins, &outs, &gs)?,
+        let grads = match (&eqn.primitive, outs.as_slice(), gs.as_slice()) {
+            (Primitive::Scan(p), _, _) => super::scan_ad::vjp(p, &ins, &outs, &gs)?,
+            (prim, [out], [Some(g)]) => vjp(&mut emit, prim, &ins, out, g)?,
+            (prim, _, _) => vjp_multi(&mut emit, prim, &ins, &outs, &gs)?,
         };
         for (a, gi) in eqn.inputs.iter().zip(grads) {
             if let (Atom::Var(v), Some(gi)) = (a, gi) {
@@ -168,7 +169,7 @@ pub fn backward(f: &Forward, out_cts: &[Option<Value>]) -> Result<Vec<Option<Val
 
 /// Exact zeros shaped like `x` with dtype `dtype` (also where `x` holds NaN or ∞): `x` cast to
 /// bool then to `dtype`, times zero.
-fn zeros_like(x: &Value, dtype: DType) -> Result<Value> {
+pub(crate) fn zeros_like(x: &Value, dtype: DType) -> Result<Value> {
     let b = bind(Primitive::Cast(DType::Bool), &[Operand::Value(x)])?;
     let f = bind(Primitive::Cast(dtype), &[Operand::Value(&b)])?;
     bind(

@@ -51,7 +51,10 @@ pub fn device_for(function: &str, inputs: &[&ArrayValue]) -> Result<Device> {
 /// Applies `prim` to `inputs` and returns all its outputs (multi-output primitives have their
 /// arms here; the others are [`apply`]).
 pub fn apply_multi(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
-    Ok(vec![apply(prim, inputs)?])
+    match prim {
+        Primitive::Scan(p) => super::scan_eval::run(p, inputs),
+        _ => Ok(vec![apply(prim, inputs)?]),
+    }
 }
 
 /// Runs `jaxpr` on concrete `consts` and `args` (one per const and in binder) and returns its

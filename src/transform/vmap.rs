@@ -136,6 +136,8 @@ pub fn batch_jaxpr(
                 .into_iter()
                 .map(|v| (v, None))
                 .collect()
+        } else if let Primitive::Scan(p) = &eqn.primitive {
+            super::scan_vmap::batch(p, &ins, size)?
         } else {
             batch_eqn(&eqn.primitive, &ins, size)?
         };

@@ -1,0 +1,232 @@
+/**
+ * `lax.scan`: the body is traced once per call with the begin/end brackets (DESIGN.md decision
+ * 1) on tracers of the carry and of one row of each xs, then Rust runs (or, inside a trace,
+ * stages) the loop. Pytree structure and option parsing only; the loop and its derivative live
+ * in Rust. `setScanPathCallback` reports each executed scan's path.
+ */
+import { call, wasm } from "./bridge.js";
+import { Array } from "./array.js";
+import { DType } from "./dtype.js";
+import * as numpy from "./numpy/index.js";
+import * as tree from "./tree.js";
+
+/**
+ * Execution paths: `"fused"` (a compiled loop on the device) or `"fallback"` (a host loop). The
+ * fork's finer names are accepted as aliases of `"fused"`.
+ */
+export type ScanPath =
+  "fused" | "fallback" | "compiled-loop" | "preencoded-routine" | "preencoded-multi-step";
+
+export interface ScanOptions {
+  /** The number of steps; required when `xs` is null, else xs' leading size. */
+  length?: number;
+  /** Run from the last row of xs to the first (ys keep the rows' order). */
+  reverse?: boolean;
+  /** Reverse mode: `true` (⌈√N⌉-step segments, recomputed), `false` (keep every carry), or
+   * a segment length. */
+  checkpoint?: boolean | number;
+  /** Throw unless the chosen path is listed (an empty list always throws). */
+  acceptPath?: ScanPath | ScanPath[];
+  /** The older spelling of `acceptPath`. */
+  requirePath?: ScanPath | ScanPath[];
+}
+
+export type ScanPathCallback = (
+  path: "fused" | "fallback",
+  backend: string,
+  info: { detail: string; length: number },
+) => void;
+
+let pathCallback: ScanPathCallback | null = null;
+
+/** Calls `cb(path, backend, info)` for every scan that runs (`null` stops). */
+export function setScanPathCallback(cb: ScanPathCallback | null): void {
+  pathCallback = cb;
+  call(() => wasm.setScanPathReporting(cb !== null));
+}
+
+/** @internal Delivers the path events of the scans run since the last call. */
+export function reportScanPaths(): void {
+  if (!pathCallback) return;
+  const events = call(() => wasm.scanPathEvents()) as {
+    path: "fused" | "fallback";
+    backend: string;
+    detail: string;
+    length: number;
+  }[];
+  for (const e of events) pathCallback(e.path, e.backend, { detail: e.detail, length: e.length });
+}
+
+const PATHS: Record<ScanPath, number> = {
+  fused: 1,
+  "compiled-loop": 1,
+  "preencoded-routine": 1,
+  "preencoded-multi-step": 1,
+  fallback: 2,
+};
+
+/** The accepted paths as bits (1 fused, 2 fallback). */
+function acceptMask(opts: ScanOptions): number {
+  const spec = opts.acceptPath ?? opts.requirePath;
+  if (spec === undefined) return 3;
+  const list = globalThis.Array.isArray(spec) ? spec : [spec];
+  let mask = 0;
+  for (const p of list) {
+    if (!(p in PATHS)) {
+      throw new TypeError(
+        `scan: unknown path ${JSON.stringify(p)} in acceptPath (use ${Object.keys(PATHS).join(", ")})`,
+      );
+    }
+    mask |= PATHS[p];
+  }
+  return mask;
+}
+
+/** The checkpoint segment: 0 for ⌈√N⌉, else the number of steps per segment. */
+function segment(opts: ScanOptions): number {
+  const c = opts.checkpoint ?? true;
+  if (c === true) return 0;
+  if (c === false) return 1;
+  if (typeof c !== "number" || !Number.isInteger(c) || c < 1) {
+    throw new TypeError(`scan: checkpoint must be true, false or a positive integer, got ${c}`);
+  }
+  return c;
+}
+
+function leavesOf(name: string, t: unknown, temps: Array[]): [Array[], tree.JsTreeDef] {
+  const [ls, def] = tree.flatten(t as tree.JsTree<unknown>);
+  const arrays = ls.map((l) => {
+    if (l instanceof Array) return l;
+    if (typeof l === "number") {
+      const a = numpy.array(l, { dtype: DType.Float32 });
+      temps.push(a);
+      return a;
+    }
+    throw new TypeError(`scan: every ${name} leaf must be an Array or a number, got ${typeof l}`);
+  });
+  return [arrays, def];
+}
+
+const OPTIONS = ["length", "reverse", "checkpoint", "acceptPath", "requirePath"];
+
+/**
+ * `[finalCarry, ys]`: runs `f(carry, x) → [newCarry, y]` over the rows of `xs` (pytrees). The
+ * carry must keep its structure, shapes and dtypes; ys leaves gain a leading axis of `length`
+ * (`ys` is null when the body returns a null y). Length 0 returns `init` itself.
+ */
+export function scan(
+  f: (carry: any, x: any) => [any, any],
+  init: unknown,
+  xs: unknown,
+  opts: ScanOptions = {},
+): [any, any] {
+  const unknown = Object.keys(opts).filter((k) => !OPTIONS.includes(k));
+  if (unknown.length) throw new TypeError(`scan: unknown option(s) ${unknown.join(", ")}`);
+  if (typeof f !== "function") throw new TypeError("scan: the body must be a function");
+  const accept = acceptMask(opts);
+  const checkpoint = segment(opts);
+  const temps: Array[] = [];
+  try {
+    const [carry, carryDef] = leavesOf("carry", init, temps);
+    const noXs = xs === null || xs === undefined;
+    const [xLeaves, xDef] = noXs ? [[], null] : leavesOf("xs", xs, temps);
+    let length = opts.length;
+    if (length === undefined) {
+      if (xLeaves.length === 0) throw new Error("scan: length is required when xs has no leaves");
+      length = xLeaves[0].shape[0];
+    }
+    if (!Number.isInteger(length) || length < 0) {
+      throw new TypeError(`scan: length must be a non-negative integer, got ${length}`);
+    }
+    const opened = call(() =>
+      wasm.scanBegin(
+        new Float64Array(carry.map((a) => a._handle)),
+        new Float64Array(xLeaves.map((a) => a._handle)),
+        length,
+      ),
+    );
+    const frame = opened[0];
+    const tracers = globalThis.Array.from(opened.subarray(1), (h) => new Array(h));
+    let result: Float64Array;
+    let yDef: tree.JsTreeDef;
+    try {
+      const c = tree.unflatten(carryDef, tracers.slice(0, carry.length));
+      const x = xDef ? tree.unflatten(xDef, tracers.slice(carry.length)) : null;
+      const out = f(c, x);
+      if (!globalThis.Array.isArray(out) || out.length !== 2) {
+        throw new TypeError("scan: the body must return [newCarry, y]");
+      }
+      const [newCarry, newDef] = tree.flatten(out[0] as tree.JsTree<unknown>);
+      if (!newDef.equals(carryDef)) {
+        throw new Error(
+          `scan: the body must return a carry with the structure of init ${carryDef}, got ${newDef}`,
+        );
+      }
+      const ys = tree.flatten(out[1] as tree.JsTree<unknown>);
+      yDef = ys[1];
+      const outs = [...newCarry, ...ys[0]];
+      outs.forEach((o) => {
+        if (!(o instanceof Array)) {
+          throw new TypeError(`scan: the body must return Arrays as leaves, got ${typeof o}`);
+        }
+      });
+      result = call(() =>
+        wasm.scanEnd(
+          frame,
+          new Float64Array(carry.map((a) => a._handle)),
+          new Float64Array(xLeaves.map((a) => a._handle)),
+          new Float64Array((outs as Array[]).map((o) => o._handle)),
+          length,
+          !!opts.reverse,
+          checkpoint,
+          accept,
+        ),
+      );
+    } catch (e) {
+      // scanEnd closes the trace itself, even when it fails; aborting twice is harmless.
+      call(() => wasm.traceAbort(frame));
+      throw e;
+    }
+    const arrays = globalThis.Array.from(result, (h) => new Array(h));
+    reportScanPaths();
+    const nk = carry.length;
+    let finalCarry: unknown;
+    if (length === 0 && temps.length === 0) {
+      // Identity (API.md 11.4): the init leaves themselves.
+      for (const a of arrays.slice(0, nk)) a.dispose();
+      finalCarry = init;
+    } else {
+      finalCarry = tree.unflatten(carryDef, arrays.slice(0, nk));
+    }
+    const ys = yDef.kind === "none" ? null : tree.unflatten(yDef, arrays.slice(nk));
+    return [finalCarry, ys];
+  } finally {
+    for (const t of temps) t.dispose();
+  }
+}
+
+/**
+ * `body(i, carry)` for `i` from `lower` to `upper - 1` (an int32 scalar), starting from `init`:
+ * the final carry. A scan over `i`, so it differentiates with respect to the carry.
+ */
+export function foriLoop(
+  lower: number,
+  upper: number,
+  body: (i: Array, carry: any) => any,
+  init: unknown,
+): any {
+  for (const [what, v] of [
+    ["lower", lower],
+    ["upper", upper],
+  ] as const) {
+    if (!Number.isInteger(v)) throw new TypeError(`foriLoop: ${what} must be an integer, got ${v}`);
+  }
+  const n = Math.max(0, upper - lower);
+  const is = numpy.arange(lower, lower + n, 1, { dtype: DType.Int32 });
+  try {
+    const [carry] = scan((c, i) => [body(i, c), null], init, is, { length: n });
+    return carry;
+  } finally {
+    is.dispose();
+  }
+}
