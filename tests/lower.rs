@@ -372,3 +372,30 @@ fn structural_keys_ignore_numbering_and_constant_values() {
     close(&read(&out_a[0]), &[6.0, 9.0]);
     close(&read(&out_b[0]), &[9.0, 12.0]);
 }
+
+#[test]
+fn long_dependent_chains_are_cut_into_shallow_kernels() {
+    // x ← x·0.99 + 1, a thousand times: every value has one use, so fusion alone would make
+    // one tree a thousand levels deep.
+    let n = 1000;
+    let closed = trace_fn(&[f32v(&[4])], |v| {
+        let mut x = v[0].clone();
+        for _ in 0..n {
+            x = lit(BinaryOp::Add, &lit(BinaryOp::Mul, &x, 0.99), 1.0);
+        }
+        vec![x]
+    });
+    let p = lower::lower(&closed.jaxpr, DeviceLimits::UNBOUNDED);
+    let max = oxjax::lower::expr::MAX_DEPTH;
+    assert!(p.kernels().all(|k| oxjax::lower::expr::depth(&k.exp) <= 2 * max));
+    assert!(p.kernel_count() >= 2 * n / max, "{} kernels", p.kernel_count());
+    let xs = [0.0, 1.0, -2.0, 50.0];
+    let out = read(&run(&closed, vec![f32s(&xs, vec![4])])[0]);
+    let want: Vec<f64> = xs
+        .iter()
+        .map(|&x0| (0..n).fold(x0, |x, _| x * 0.99 + 1.0))
+        .collect();
+    for (g, w) in out.iter().zip(&want) {
+        assert!((g - w).abs() <= 1e-3 * w.abs(), "{g} vs {w}");
+    }
+}

@@ -33,6 +33,11 @@ pub fn size(exp: &AluExp) -> usize {
     1 + exp.children().into_iter().map(size).sum::<usize>()
 }
 
+/// The length of the longest path from the root to a leaf.
+pub fn depth(exp: &AluExp) -> usize {
+    1 + exp.children().into_iter().map(depth).max().unwrap_or(0)
+}
+
 /// The distinct slots `exp` loads from, in first-visit order.
 pub fn slots(exp: &AluExp) -> Vec<usize> {
     fn walk(e: &AluExp, out: &mut Vec<usize>) {
@@ -64,6 +69,11 @@ pub fn renumber(exp: &AluExp, order: &[usize]) -> AluExp {
 /// The largest expression fused into one value before it is materialised: deep chains of view
 /// changes multiply index arithmetic, and a huge kernel costs more to compile than it saves.
 pub const MAX_NODES: usize = 3000;
+
+/// The deepest expression fused into one value: code generators and the interpreter recurse
+/// over the tree, and a long dependent chain (a sequential filter's accumulator) would
+/// otherwise become one tree as deep as the chain is long.
+pub const MAX_DEPTH: usize = 48;
 
 /// True when recomputing `exp` in each consumer costs about as much as loading a stored copy:
 /// at most one load, no transcendental operation, a small tree (views, broadcasts, constants,

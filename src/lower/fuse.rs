@@ -8,7 +8,7 @@
 //!   without sharing, so fusing it would compute it once per use;
 //! - a consumer reads its elements more than once (broadcast, matmul, conv, gather, sort,
 //!   cumulative ops) and it is not cheap;
-//! - its expression passes [`super::expr::MAX_NODES`], or a kernel would bind more inputs
+//! - its expression passes [`super::expr::MAX_NODES`] or [`super::expr::MAX_DEPTH`], or a kernel would bind more inputs
 //!   than the device allows ([`super::split`]).
 //!
 //! Equations without a kernel (several outputs, or a rule that has none) become fallback
@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::expr::{self, is_cheap, slot_load, substitute, MAX_NODES};
+use super::expr::{self, is_cheap, slot_load, substitute, MAX_DEPTH, MAX_NODES};
 use super::program::{Arg, Program, Slot, Step};
 use super::split;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
@@ -207,7 +207,7 @@ impl Fuser<'_> {
             return;
         }
         let shared = self.uses.get(out).copied().unwrap_or(0) > 1 && !is_cheap(&exp);
-        let big = expr::size(&exp) > MAX_NODES;
+        let big = expr::size(&exp) > MAX_NODES || expr::depth(&exp) > MAX_DEPTH;
         self.exprs.insert(*out, exp);
         if shared || big {
             self.materialize(*out);

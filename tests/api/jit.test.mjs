@@ -101,6 +101,24 @@ test("the chain tanh(2x+1)·exp(−x)+sin(x) is one dispatch under jit", () => {
   for (const t of [x, f, y, e]) t.dispose();
 });
 
+test("a long dependent chain (a sequential filter's accumulator) runs under jit", () => {
+  const f = ox.jit((x) => {
+    let acc = x;
+    // Each value has one use, so everything fuses unless the planner cuts the chain.
+    for (let i = 0; i < 400; i++) acc = np.sin(acc.mul(0.99).add(0.5));
+    return acc;
+  });
+  const x = np.array([0.5, -1]);
+  const y = f(x);
+  const want = [0.5, -1].map((v) => {
+    for (let i = 0; i < 400; i++)
+      v = Math.fround(Math.sin(Math.fround(Math.fround(v * 0.99) + 0.5)));
+    return v;
+  });
+  assertClose(y.dataSync(), want, 1e-4, 1e-5, "chain");
+  for (const t of [f, x, y]) t.dispose();
+});
+
 test("nested jit, jit of valueAndGrad, pytree arguments and outputs, JS numbers", () => {
   const inner = ox.jit((a, b) => a.mul(b).add(1));
   const outer = ox.jit((p, s) => ({ y: inner(p.x, p.w[0]).mul(s), z: [np.sum(p.x)] }));
