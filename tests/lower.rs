@@ -387,8 +387,14 @@ fn long_dependent_chains_are_cut_into_shallow_kernels() {
     });
     let p = lower::lower(&closed.jaxpr, DeviceLimits::UNBOUNDED);
     let max = oxjax::lower::expr::MAX_DEPTH;
-    assert!(p.kernels().all(|k| oxjax::lower::expr::depth(&k.exp) <= 2 * max));
-    assert!(p.kernel_count() >= 2 * n / max, "{} kernels", p.kernel_count());
+    assert!(p
+        .kernels()
+        .all(|k| oxjax::lower::expr::depth(&k.exp) <= 2 * max));
+    assert!(
+        p.kernel_count() >= 2 * n / max,
+        "{} kernels",
+        p.kernel_count()
+    );
     let xs = [0.0, 1.0, -2.0, 50.0];
     let out = read(&run(&closed, vec![f32s(&xs, vec![4])])[0]);
     let want: Vec<f64> = xs
