@@ -153,3 +153,40 @@ describe("optax ownership", () => {
     tree.dispose([a, b, z, se, l2, norms]);
   });
 });
+
+describe("optax under jit", () => {
+  for (const i of [0, 5]) {
+    const c = expected.cases[i];
+    test(`jit(step) with ${c.fn}(${JSON.stringify(c.args)}) follows Python optax`, () => {
+      const { consts, params, grad } = setup("wasm");
+      const opt = optax[c.fn](...c.args);
+      // One optimisation step, traced once: the count-dependent bias correction is in the graph.
+      const step = ox.jit((p, s) => {
+        const g = grad(p);
+        const [u, s2] = opt.update(g, s, p);
+        const next = optax.applyUpdates(p, u);
+        tree.dispose([g, u]);
+        return [next, s2];
+      });
+      let p = params;
+      let state = opt.init(p);
+      let compiled = null;
+      try {
+        c.trajectory.forEach((want, k) => {
+          const [next, s2] = step(p, state);
+          // Traced and compiled on the first step only (the count is data, not a constant).
+          if (k === 0) compiled = ox.getCacheSizes().jitCompile;
+          else assert.equal(ox.getCacheSizes().jitCompile, compiled, "no recompilation");
+          tree.dispose([p, state]);
+          p = next;
+          state = s2;
+          assertClose(p.w.dataSync(), want.w, `jit ${c.fn} step ${k} w`);
+          assertClose(p.b.dataSync(), want.b, `jit ${c.fn} step ${k} b`);
+        });
+      } finally {
+        step.dispose();
+        tree.dispose([p, state, consts]);
+      }
+    });
+  }
+});

@@ -1,12 +1,14 @@
 // Typical jax-js user code (dlm-js style), compiled against the built pkg/*.d.ts by
 // tests/api/types.test.mjs with `tsc --noEmit`: switching the import to oxjax must compile.
-// (jit, vmap and lax.scan join this sample when they land.)
+// (lax.scan joins this sample when it lands.)
 import {
   DType,
   checkLeaks,
   defaultDevice,
   grad,
   init,
+  jit,
+  vmap,
   lax,
   nn,
   numpy as np,
@@ -52,6 +54,13 @@ export async function main(): Promise<number> {
     params = next;
     state = newState;
   }
+
+  // jit of valueAndGrad and vmap, as dlm-js writes them.
+  using jitted = jit(valueAndGrad(loss));
+  const [v2, g2] = jitted(params) as [np.Array, Params];
+  const batched = vmap((row: np.Array) => np.sum(row));
+  using sums = batched(design) as np.Array;
+  tree.dispose([v2, g2]);
 
   const g = grad((x: np.Array) => np.sum(nn.softmax(x)))(params.beta) as np.Array;
   const k = random.key(0);
