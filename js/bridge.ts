@@ -24,10 +24,19 @@ if (isNode) {
 
 export const wasm = glue;
 
+let afterCall: (() => void) | null = null;
+
+/** @internal Runs `hook` after every successful call into Rust (scan path reports). */
+export function setAfterCall(hook: (() => void) | null): void {
+  afterCall = hook;
+}
+
 /** Runs `fn`, converting a Rust panic into an `Error` that names it as an oxjax bug. */
 export function call<T>(fn: () => T): T {
   try {
-    return fn();
+    const result = fn();
+    if (afterCall) afterCall();
+    return result;
   } catch (e) {
     throw convertTrap(e);
   }

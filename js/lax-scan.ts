@@ -4,7 +4,7 @@
  * stages) the loop. Pytree structure and option parsing only; the loop and its derivative live
  * in Rust. `setScanPathCallback` reports each executed scan's path.
  */
-import { call, wasm } from "./bridge.js";
+import { call, setAfterCall, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
@@ -39,16 +39,20 @@ export type ScanPathCallback = (
 
 let pathCallback: ScanPathCallback | null = null;
 
-/** Calls `cb(path, backend, info)` for every scan that runs (`null` stops). */
+/**
+ * Calls `cb(path, backend, info)` for every scan that runs — eagerly, inside `jit` programs,
+ * or in gradients — right after the call that ran it (`null` stops).
+ */
 export function setScanPathCallback(cb: ScanPathCallback | null): void {
   pathCallback = cb;
   call(() => wasm.setScanPathReporting(cb !== null));
+  setAfterCall(cb ? reportScanPaths : null);
 }
 
-/** @internal Delivers the path events of the scans run since the last call. */
-export function reportScanPaths(): void {
+/** Delivers the path events of the scans run since the last call. */
+function reportScanPaths(): void {
   if (!pathCallback) return;
-  const events = call(() => wasm.scanPathEvents()) as {
+  const events = wasm.scanPathEvents() as {
     path: "fused" | "fallback";
     backend: string;
     detail: string;
@@ -188,7 +192,6 @@ export function scan(
       throw e;
     }
     const arrays = globalThis.Array.from(result, (h) => new Array(h));
-    reportScanPaths();
     const nk = carry.length;
     let finalCarry: unknown;
     if (length === 0 && temps.length === 0) {

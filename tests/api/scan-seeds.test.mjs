@@ -122,11 +122,12 @@ function fdGrad(d, theta) {
 
 describe("seed case 1: Kalman log-likelihood via associativeScan under valueAndGrad", () => {
   for (const m of [1, 2, 4]) {
-    test(`m = ${m}: 20 Adam steps on wasm match cpu and finite differences`, () => {
+    test(`m = ${m}: 20 Adam steps on wasm (bare and under jit) match cpu and finite differences`, () => {
       const d = kalmanData(100, m);
       const lossW = makeLoss(d, "wasm");
       const lossC = makeLoss(d, "cpu");
       const vg = { wasm: ox.valueAndGrad(lossW), cpu: ox.valueAndGrad(lossC) };
+      const jitted = ox.jit(ox.valueAndGrad(lossW));
       let theta = [0.8, Math.log(0.1), 0.5];
       const mom = [0, 0, 0];
       const vel = [0, 0, 0];
@@ -139,6 +140,13 @@ describe("seed case 1: Kalman log-likelihood via associativeScan under valueAndG
           const t = np.array(theta, { device });
           const [v, g] = vg[device](t);
           got[device] = { v: v.js(), g: g.js() };
+          ox.tree.dispose([t, v, g]);
+        }
+        {
+          const t = np.array(theta, { device: "wasm" });
+          const [v, g] = jitted(t);
+          relClose(v.js(), got.wasm.v, 1e-5, `jit value step ${it}`);
+          g.js().forEach((gi, i) => relClose(gi, got.wasm.g[i], 1e-4, `jit grad ${i} step ${it}`));
           ox.tree.dispose([t, v, g]);
         }
         if (check) {
@@ -158,6 +166,7 @@ describe("seed case 1: Kalman log-likelihood via associativeScan under valueAndG
           return p - 0.05 * (mh / (Math.sqrt(vh) + 1e-8));
         });
       }
+      jitted.dispose();
       lossW.dispose();
       lossC.dispose();
     });
@@ -244,6 +253,11 @@ describe("seed case 2: RTS-style backward smoother (lax.scan reverse)", () => {
             return [{ r, N }, r];
           });
         const [c, rs] = lax.scan(step, init, elems, { reverse: true });
+        const smoother = ox.jit((i, e) => lax.scan(step, i, e, { reverse: true }));
+        const [jc, jrs] = smoother(init, elems);
+        assert.deepEqual(jrs.js(), rs.js(), "jit equals eager");
+        ox.tree.dispose([jc, jrs]);
+        smoother.dispose();
         const close = (got, w, what) =>
           got
             .flat(Infinity)
@@ -280,6 +294,9 @@ describe("seed case 3: a training block scanned over valueAndGrad of an associat
     };
     const [out, ys] = lax.scan(step, init, null, { length: 10 });
     assert.equal(ys, null);
+    const block = ox.jit((c) => lax.scan(step, c, null, { length: 10 })[0]);
+    const jout = block(init);
+    block.dispose();
     // Oracle: the same step run eagerly ten times.
     let c = init;
     let before = null;
@@ -295,7 +312,10 @@ describe("seed case 3: a training block scanned over valueAndGrad of an associat
         .map((a) => a.js())
         .flat(Infinity);
     const got = flat(out);
+    const jgot = flat(jout);
     flat(c).forEach((w, i) => relClose(got[i], w, 1e-5, `leaf ${i}`));
+    flat(c).forEach((w, i) => relClose(jgot[i], w, 1e-5, `jit leaf ${i}`));
+    ox.tree.dispose(jout);
     relClose(out.lastLik.js(), jsLoss(d, before), 1e-4, "lastLik vs the JS loss");
     ox.tree.dispose([init, out, c]);
     loss.dispose();
