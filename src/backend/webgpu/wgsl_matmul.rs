@@ -10,7 +10,7 @@
 //! [`BK`] along k it stages an `a` tile and a `b` tile in shared memory (neighbouring
 //! invocations load neighbouring elements), then each invocation accumulates its `tm × tn`
 //! outputs (strided by 16, so shared reads and global stores are contiguous across
-//! invocations) with native `fma`. Unlike the exact elementwise emitter, the summation order
+//! invocations) in scalar registers with native `fma`. Unlike the exact elementwise emitter, the summation order
 //! and fused multiply-adds differ from the interpreter: tests compare with a tolerance.
 
 use std::fmt::Write;
@@ -171,10 +171,36 @@ pub fn emit(kernel: &Kernel, m: &Matmul) -> Result<String> {
             writeln!(e.body, "    _ = arrayLength(&in{i});").unwrap();
         }
     }
+    // The product loop, unrolled into scalar registers (`a{x}`, `b{y}`, `c{x}_{y}`): private
+    // arrays indexed in loops may be placed in local memory by the driver.
+    let mut decl = String::new();
+    let mut step = String::new();
+    let mut store = String::new();
+    for x in 0..tm {
+        writeln!(step, "      let a{x} = ta[kk][lid.y + {}u];", x * 16).unwrap();
+    }
+    for y in 0..tn {
+        writeln!(step, "      let b{y} = tb[kk][lid.x + {}u];", y * 16).unwrap();
+    }
+    for x in 0..tm {
+        writeln!(store, "  let gr{x} = row0 + lid.y + {}u;", x * 16).unwrap();
+        for y in 0..tn {
+            writeln!(decl, "  var c{x}_{y}: f32 = 0.0f;").unwrap();
+            writeln!(step, "      c{x}_{y} = fma(a{x}, b{y}, c{x}_{y});").unwrap();
+            writeln!(
+                store,
+                "  if (gr{x} < {rows}u && col0 + lid.x + {col}u < {n}u) {{ \
+                 out[gr{x} * {n}u + col0 + lid.x + {col}u] = c{x}_{y}; }}",
+                col = y * 16
+            )
+            .unwrap();
+        }
+    }
+    // `ta` rows are padded by one so that the tile loads (consecutive k) hit distinct banks.
     write!(
         out,
         "var<private> ox_zp: u32;
-var<workgroup> ta: array<array<f32, {bm}>, {BK}>;
+var<workgroup> ta: array<array<f32, {bm_pad}>, {BK}>;
 var<workgroup> tb: array<array<f32, {bn}>, {BK}>;
 
 @compute @workgroup_size(16, 16)
@@ -184,31 +210,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
   ox_zp = wid.z;
   let row0 = wid.y * {bm}u;
   let col0 = wid.x * {bn}u;
-  var acc: array<array<f32, {tn}>, {tm}>;
-  for (var k0: u32 = 0u; k0 < {k}u; k0 = k0 + {BK}u) {{
+{decl}  for (var k0: u32 = 0u; k0 < {k}u; k0 = k0 + {BK}u) {{
 {body}    workgroupBarrier();
     for (var kk: u32 = 0u; kk < {BK}u; kk = kk + 1u) {{
-      var a: array<f32, {tm}>;
-      var b: array<f32, {tn}>;
-      for (var t: u32 = 0u; t < {tm}u; t = t + 1u) {{ a[t] = ta[kk][lid.y + t * 16u]; }}
-      for (var t: u32 = 0u; t < {tn}u; t = t + 1u) {{ b[t] = tb[kk][lid.x + t * 16u]; }}
-      for (var x: u32 = 0u; x < {tm}u; x = x + 1u) {{
-        for (var y: u32 = 0u; y < {tn}u; y = y + 1u) {{
-          acc[x][y] = fma(a[x], b[y], acc[x][y]);
-        }}
-      }}
-    }}
+{step}    }}
     workgroupBarrier();
   }}
-  for (var x: u32 = 0u; x < {tm}u; x = x + 1u) {{
-    let grow = row0 + lid.y + x * 16u;
-    for (var y: u32 = 0u; y < {tn}u; y = y + 1u) {{
-      let gcol = col0 + lid.x + y * 16u;
-      if (grow < {rows}u && gcol < {n}u) {{ out[grow * {n}u + gcol] = acc[x][y]; }}
-    }}
-  }}
-}}
+{store}}}
 ",
+        bm_pad = bm + 1,
         body = e.body
     )
     .unwrap();
