@@ -140,6 +140,25 @@ workloads.push({
   },
 });
 workloads.push({
+  name: `chain (x*1.5+0.5)*x-2 on ${BIG} (jit)`,
+  k: 50,
+  bytes: 2 * 4 * BIG,
+  setup(lib) {
+    const x = lib.np.array(random(BIG, 3));
+    const f =
+      lib.name === "oxjax"
+        ? ox.jit((t: Any) => t.mul(1.5).add(0.5).mul(t).sub(2))
+        : jax.jit((t: Any) => t.ref.mul(1.5).add(0.5).mul(t).sub(2));
+    return {
+      call: () => f(lib.keep(x)),
+      free: () => {
+        lib.free(x);
+        if (lib.name === "oxjax") f.dispose();
+      },
+    };
+  },
+});
+workloads.push({
   name: `sum of ${BIG}`,
   k: 200,
   bytes: 4 * BIG,
