@@ -306,3 +306,32 @@ test("jit composes with vmap both ways", () => {
   assertClose(c.dataSync(), want, 0, 1e-6, "jit(vmap) again");
   for (const t of [rows, a, b, c, jf, jv]) t.dispose();
 });
+
+test("lax.scan under jit (a fallback step) equals the eager scan, gradients included", () => {
+  const ys = np.array(Array.from({ length: 30 }, (_, t) => Math.sin(t * 0.3)));
+  const loss = (theta) => {
+    const q = np.exp(theta.slice(0));
+    const r = np.exp(theta.slice(1));
+    const step = ([m, P, nll], y) => {
+      const Pp = P.add(q);
+      const S = Pp.add(r);
+      const K = Pp.div(S);
+      const v = y.sub(m);
+      const next = [
+        m.add(K.mul(v)),
+        np.subtract(1, K).mul(Pp),
+        nll.add(np.log(S)).add(v.mul(v).div(S)),
+      ];
+      return [next, null];
+    };
+    const [[, , nll]] = ox.lax.scan(step, [np.array(0), np.array(1), np.array(0)], ys);
+    return nll;
+  };
+  const theta = np.array([-1, 0.5]);
+  const [v1, g1] = ox.valueAndGrad(loss)(theta);
+  const f = ox.jit(ox.valueAndGrad(loss));
+  const [v2, g2] = f(theta);
+  assertClose(v2.dataSync(), v1.dataSync(), 1e-6, 1e-6, "value");
+  assertClose(g2.dataSync(), g1.dataSync(), 1e-5, 1e-6, "grad");
+  for (const t of [ys, theta, v1, g1, v2, g2, f]) t.dispose();
+});
