@@ -30,7 +30,7 @@ test("MLP: 6 epochs on wasm reach > 90% held-out accuracy", async ({ page }) => 
 });
 
 test("MLP: the first steps on webgpu give wasm's losses and accuracy", async ({ page }) => {
-  test.setTimeout(120_000); // SwiftShader runs every eager dispatch on the CPU
+  test.setTimeout(120_000); // SwiftShader runs every dispatch on the CPU
   const run = async (device: string) => {
     const demo = await openDemo(page, `/www/mlp/?device=${device}&epochs=1&steps=6`);
     await waitDone(page, 80_000);

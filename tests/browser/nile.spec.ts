@@ -27,6 +27,8 @@ test("Nile: Adam on wasm converges to the maximum-likelihood variances", async (
   // The page uses the APIs this build has (the fallbacks are for older builds).
   await expect(page.locator("#paths")).toContainText("jit ✓");
   await expect(page.locator("#paths")).toContainText("oxjax/optax adam ✓");
+  await expect(page.locator("#paths")).toContainText("lax.associativeScan ✓");
+  await expect(page.locator("#paths")).toContainText("lax.scan ✓");
   expect(relErr(se, ref.sigma2_eps)).toBeLessThan(0.01);
   expect(relErr(sn, ref.sigma2_eta)).toBeLessThan(0.01);
   expect(relErr(se, 15099)).toBeLessThan(0.01); // Durbin & Koopman (2012), section 2.10
@@ -36,7 +38,9 @@ test("Nile: Adam on wasm converges to the maximum-likelihood variances", async (
   // The smoothed level and variance at the fitted variances against the float64 smoother at the MLE.
   state.level.forEach((v, i) => expect(relErr(v, ref.smoothed_level[i])).toBeLessThan(2e-3));
   state.levelVar.forEach((v, i) => expect(relErr(v, ref.smoothed_var[i])).toBeLessThan(0.02));
-  if (state.scanDiff !== undefined) expect(state.scanDiff).toBeLessThan(0.05);
+  // The sequential (lax.scan) smoother against the parallel (associative scan) one, in float32.
+  expect(state.scanDiff).toBeLessThan(0.05);
+  expect(await shown(page, "scan-diff")).toBeLessThan(0.05);
   expect(state.liveArrays).toBe(state.liveArraysAfterFirstStep);
   await expectResponsive(demo);
   await page.screenshot({ path: "artifacts/nile-wasm.png", fullPage: true });
@@ -44,16 +48,19 @@ test("Nile: Adam on wasm converges to the maximum-likelihood variances", async (
 });
 
 test("Nile: the same Adam steps on webgpu as on wasm", async ({ page }) => {
-  test.setTimeout(150_000); // SwiftShader runs every eager dispatch on the CPU
+  test.setTimeout(150_000); // SwiftShader runs every dispatch on the CPU
   const run = async (device: string) => {
     const demo = await openDemo(page, `/www/nile/?device=${device}&steps=2`);
     await waitDone(page, 100_000);
     expect(demo.errors).toEqual([]);
-    expect(await demoState(page)).toMatchObject({ device });
-    return [await shown(page, "sigma2-eps"), await shown(page, "sigma2-eta")];
+    const state = await demoState<NileState & { device: string }>(page);
+    expect(state.device).toBe(device);
+    expect(state.scanDiff).toBeLessThan(0.05); // lax.scan against lax.associativeScan
+    return [await shown(page, "sigma2-eps"), await shown(page, "sigma2-eta"), ...state.level];
   };
   const wasm = await run("wasm");
   const gpu = await run("webgpu");
   await page.screenshot({ path: "artifacts/nile-webgpu.png", fullPage: true });
+  // The variances after two steps, then the smoothed level: webgpu against wasm.
   gpu.forEach((v, i) => expect(relErr(v, wasm[i])).toBeLessThan(1e-3));
 });
