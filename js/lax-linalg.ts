@@ -13,6 +13,16 @@ export function cholesky(a: Array, opts?: { upper?: boolean }): Array {
   return linalgCall("cholesky", "lax.cholesky", [a], [flag(o.upper, false)])[0];
 }
 
+/**
+ * LU with partial pivoting of each matrix of `x [..., M, N]`: `[lu, pivots, permutation]`,
+ * with unit-lower L and U packed in `lu`, int32 `pivots [..., min(M, N)]` (row swapped with
+ * row i at step i) and `permutation [..., M]` (row i of P x is row permutation[i] of x).
+ */
+export function lu(x: Array): [Array, Array, Array] {
+  const [a, b, c] = linalgCall("lu", "lax.lu", [x]);
+  return [a, b, c];
+}
+
 export interface TriangularSolveOptions {
   leftSide?: boolean;
   lower?: boolean;

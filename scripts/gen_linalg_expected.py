@@ -137,6 +137,65 @@ add("scipyLinalg.solveTriangular", [a, b], sl.solve_triangular(f64(a), f64(b), l
 add("scipyLinalg.solveTriangular", [a, b], sl.solve_triangular(f64(a), f64(b), lower=True, trans="T"),
     {"lower": True, "trans": "T"})
 
+# --- LU and what is built on it ------------------------------------------------------------
+def lu_ref(a):
+    """LAPACK's getrf on each matrix: (lu, pivots, permutation)."""
+    a = f64(a)
+    batch = a.shape[:-2]
+    m, n = a.shape[-2:]
+    flat = a.reshape((-1, m, n))
+    lus, pivs, perms = [], [], []
+    for x in flat:
+        lu, piv, info = sl.lapack.dgetrf(x)
+        perm = list(range(m))
+        for j, p in enumerate(piv):
+            perm[j], perm[p] = perm[p], perm[j]
+        lus.append(lu)
+        pivs.append(piv)
+        perms.append(perm)
+    k = min(m, n)
+    return (np.array(lus).reshape(a.shape), np.array(pivs).reshape(batch + (k,)),
+            np.array(perms).reshape(batch + (m,)))
+
+
+for shape in [(1, 1), (4, 4), (2, 3, 5, 5), (5, 3), (3, 5)]:
+    a = rng.standard_normal(shape).astype(np.float32)
+    add("lax.linalg.lu", [a], lu_ref(a), params=[], out_dtypes=["float32", "int32", "int32"])
+a = rng.standard_normal((4, 4))
+add("lax.linalg.lu", [a], lu_ref(a), params=[], out_dtypes=["float64", "int32", "int32"],
+    rtol=1e-12, atol=1e-12)
+# A zero column: the pivot is zero and the column is left unscaled (LAPACK).
+z = np.array([[0.0, 1.0, 2.0], [0.0, 3.0, 4.0], [0.0, 5.0, 7.0]], dtype=np.float32)
+add("lax.linalg.lu", [z], lu_ref(z), params=[], out_dtypes=["float32", "int32", "int32"])
+
+def wellcond(shape, dtype=np.float32):
+    n = shape[-1]
+    return (rng.standard_normal(shape) + np.eye(n) * 2).astype(dtype)
+
+
+A = wellcond((4, 4))
+for b in [rng.standard_normal((4,)), rng.standard_normal((4, 3)), rng.standard_normal((2, 4, 2))]:
+    b = b.astype(np.float32)
+    add("numpy.linalg.solve", [A, b], np.linalg.solve(f64(A), f64(b)),
+        params=[])
+Ab = wellcond((2, 3, 3))
+bb = rng.standard_normal((3, 1)).astype(np.float32)
+add("numpy.linalg.solve", [Ab, bb], np.linalg.solve(f64(Ab), np.broadcast_to(f64(bb), (2, 3, 1))), params=[])
+A64 = wellcond((5, 5), np.float64)
+b64 = rng.standard_normal((5, 2))
+add("numpy.linalg.solve", [A64, b64], np.linalg.solve(A64, b64), params=[], rtol=1e-12, atol=1e-12)
+for a in [wellcond((3, 3)), wellcond((2, 4, 4)), np.array([[0.0, 2.0], [3.0, 1.0]], dtype=np.float32)]:
+    add("numpy.linalg.inv", [a], np.linalg.inv(f64(a)), params=[])
+    add("numpy.linalg.det", [a], np.linalg.det(f64(a)), params=[])
+    sign, logdet = np.linalg.slogdet(f64(a))
+    add("numpy.linalg.slogdet", [a], (sign, logdet), params=[])
+sing = np.array([[1.0, 2.0], [2.0, 4.0]], dtype=np.float32)
+add("numpy.linalg.det", [sing], np.linalg.det(f64(sing)), params=[], atol=1e-6)
+add("numpy.linalg.slogdet", [sing], (np.array(0.0), np.array(-np.inf)), params=[])
+M2 = wellcond((3, 3)) * 0.5
+for p in [-1, -3]:
+    add("numpy.linalg.matrixPower", [M2], np.linalg.matrix_power(f64(M2), p), params=[p], rtol=1e-3)
+
 # --- Norms and products ---------------------------------------------------------------------
 X = rng.standard_normal((3, 4)).astype(np.float32)
 X3 = rng.standard_normal((2, 3, 4)).astype(np.float32)

@@ -352,3 +352,71 @@ fn webgpu_routines_on_vulkan_match_the_interpreter() {
     let stats = gpu.stats();
     assert_eq!((stats.live_buffers, stats.live_bytes), (0, 0));
 }
+
+#[test]
+fn abstract_eval_of_the_routines_checks_shapes_and_dtypes() {
+    use oxjax::core::{Aval, Primitive};
+    use oxjax::rules::abstract_eval_multi;
+    let f = |s: &[usize]| Aval::new(s.to_vec(), DType::Float32);
+    let solve = Primitive::TriangularSolve {
+        left_side: true,
+        lower: true,
+        transpose_a: false,
+        unit_diagonal: false,
+    };
+    let outs = abstract_eval_multi(&Primitive::Lu, &[&f(&[2, 5, 3])]).unwrap();
+    assert_eq!(
+        outs,
+        vec![
+            f(&[2, 5, 3]),
+            Aval::new(vec![2, 3], DType::Int32),
+            Aval::new(vec![2, 5], DType::Int32)
+        ]
+    );
+    let out = abstract_eval_multi(&solve, &[&f(&[2, 4, 4]), &f(&[2, 4, 3])]).unwrap();
+    assert_eq!(out, vec![f(&[2, 4, 3])]);
+    let bad: Vec<(Primitive, Vec<Aval>, &str)> = vec![
+        (
+            Primitive::Cholesky,
+            vec![f(&[3])],
+            "cholesky: the operand must have rank ≥ 2",
+        ),
+        (
+            Primitive::Cholesky,
+            vec![f(&[2, 3])],
+            "cholesky: the operand must be square",
+        ),
+        (
+            Primitive::Cholesky,
+            vec![Aval::new(vec![2, 2], DType::Int32)],
+            "cholesky: the operand must be float32 or float64",
+        ),
+        (
+            Primitive::Lu,
+            vec![f(&[4])],
+            "lu: the operand must have rank ≥ 2",
+        ),
+        (
+            solve.clone(),
+            vec![f(&[4, 4]), f(&[3, 2])],
+            "triangular_solve: a is 4×4 but b has 3 rows",
+        ),
+        (
+            solve.clone(),
+            vec![f(&[2, 4, 4]), f(&[3, 4, 2])],
+            "triangular_solve: a and b must have the same batch dimensions",
+        ),
+        (
+            solve,
+            vec![f(&[4, 4]), Aval::new(vec![4, 2], DType::Float64)],
+            "triangular_solve: a and b must have the same dtype",
+        ),
+    ];
+    for (prim, ins, want) in bad {
+        let refs: Vec<&Aval> = ins.iter().collect();
+        let err = abstract_eval_multi(&prim, &refs).unwrap_err();
+        assert!(err.message().starts_with(want), "{}", err.message());
+    }
+    // The single-output shorthand refuses lu rather than dropping two outputs.
+    assert!(oxjax::rules::abstract_eval(&Primitive::Lu, &[&f(&[2, 2])]).is_err());
+}

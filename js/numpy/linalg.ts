@@ -12,6 +12,27 @@ export function cholesky(a: Array, opts?: { upper?: boolean; symmetrizeInput?: b
   return linalgCall("cholesky", "numpy.cholesky", [a], flags)[0];
 }
 
+/** Solves `a x = b` for `a [..., N, N]`, `b [N]` or `[..., N, M]` (LU; batch axes broadcast). */
+export function solve(a: Array, b: Array): Array {
+  return linalgCall("solve", "numpy.solve", [a, b])[0];
+}
+
+/** The inverse of each matrix of `a [..., N, N]` (LU). */
+export function inv(a: Array): Array {
+  return linalgCall("inv", "numpy.inv", [a])[0];
+}
+
+/** The determinant of each matrix of `a [..., N, N]` (LU). */
+export function det(a: Array): Array {
+  return linalgCall("det", "numpy.det", [a])[0];
+}
+
+/** `[sign, log|det|]` of each matrix of `a [..., N, N]` (LU); singular: sign 0, -Infinity. */
+export function slogdet(a: Array): [Array, Array] {
+  const [sign, logdet] = linalgCall("slogdet", "numpy.slogdet", [a]);
+  return [sign, logdet];
+}
+
 type Ord = number | "fro" | "nuc" | null;
 
 export interface VectorNormOptions {

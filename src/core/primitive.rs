@@ -101,6 +101,10 @@ pub enum Primitive {
     },
     /// `lax.scan`: a loop of a body Jaxpr (multi-output: final carries, then stacked ys).
     Scan(super::scan::ScanParams),
+    /// LU with partial pivoting of each matrix of `[..., m, n]`; three outputs: the packed
+    /// `lu`, `pivots` (int32 `[..., min(m, n)]`) and `permutation` (int32 `[..., m]`) (a
+    /// routine: see `kernel::RoutineKind::Lu`).
+    Lu,
 }
 
 impl Primitive {
@@ -177,6 +181,7 @@ impl Primitive {
             Primitive::Cholesky => "cholesky",
             Primitive::TriangularSolve { .. } => "triangular_solve",
             Primitive::Scan(_) => "scan",
+            Primitive::Lu => "lu",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",

@@ -173,6 +173,8 @@ pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<
             flag(2),
             flag(3),
         )),
+        // lax.linalg.lu(a) → [lu, pivots, permutation]
+        "lax.lu" => super::np_solve::lu("lu", arg(0)?),
         // scipy.linalg.cholesky(a, { lower }): reads the upper triangle unless lower.
         "scipy.cholesky" => {
             let a = float_matrix("cholesky", arg(0)?, 2)?;

@@ -4,6 +4,7 @@
 use super::emit::{bin, lit, v};
 use super::lax_linalg::{cholesky_lower, float_matrix, mt};
 use super::np_norms::{self, Ord};
+use super::np_solve;
 use crate::core::ops::BinaryOp as B;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -82,6 +83,10 @@ pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<
         "numpy.multiDot" => one(np_norms::multi_dot(args)),
         "numpy.matrixPower" => one(np_norms::matrix_power(arg(0)?, num(0))),
         "numpy.lstsq" => one(np_norms::lstsq(arg(0)?, arg(1)?)),
+        "numpy.solve" => one(np_solve::solve(short, arg(0)?, arg(1)?)),
+        "numpy.inv" => one(np_solve::inv(arg(0)?)),
+        "numpy.det" => one(np_solve::det(arg(0)?)),
+        "numpy.slogdet" => np_solve::slogdet(arg(0)?),
         _ => Err(Error::new(short, "unknown linear algebra function")),
     }
 }

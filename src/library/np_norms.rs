@@ -263,10 +263,7 @@ pub fn matrix_power(a: &Value, n: f64) -> Result<Value> {
         return eye_like(a);
     }
     let mut base = if n < 0.0 {
-        return Err(Error::new(
-            name,
-            "negative exponents need inv, which is not supported yet",
-        ));
+        super::np_solve::inv(a)?
     } else {
         a.clone()
     };

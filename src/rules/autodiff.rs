@@ -324,7 +324,7 @@ pub fn vjp<E: Emit>(
                 Some(unbroadcast(e, &gb, &shape(e, 1))?),
             ]
         }
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } => {
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => {
             super::autodiff_linalg::vjp(e, prim, ins, out, g)?
         }
         Primitive::Cumulative { .. }
@@ -347,13 +347,16 @@ fn not_differentiable(prim: &Primitive) -> crate::util::Error {
 /// cotangents `gs` (one per output, `None`: zero, at least one `Some`). Multi-output
 /// primitives add their arm here (scan's rule lives in `transform`, as it traces its body).
 pub fn vjp_multi<E: Emit>(
-    _e: &mut E,
+    e: &mut E,
     prim: &Primitive,
-    _ins: &[E::V],
-    _outs: &[E::V],
-    _gs: &[Option<E::V>],
+    ins: &[E::V],
+    outs: &[E::V],
+    gs: &[Option<E::V>],
 ) -> Result<Vec<Option<E::V>>> {
-    Err(not_differentiable(prim))
+    match prim {
+        Primitive::Lu => super::autodiff_linalg::lu_vjp(e, ins, outs, gs),
+        _ => Err(not_differentiable(prim)),
+    }
 }
 
 /// Whether values of `aval` can be differentiated (float dtypes other than float16).

@@ -7,6 +7,9 @@
 //! - `triangular_solve` (`op(a) x = b`): linear in `b`, whose cotangent is a solve with
 //!   `op(a)ᵀ`; the cotangent of `a` is `-b̄ xᵀ` (left side) or `-xᵀ b̄` (right side), mapped
 //!   back through `op` and restricted to the triangle the solve reads.
+//! - `lu` (square): `P A = L U` gives `L⁻¹ P Ȧ U⁻¹ = M` with `L̇ = L tril(M, -1)`,
+//!   `U̇ = triu(M) U`; transposed, `M̄ = tril(Lᵀ LŪ, -1) + triu(LŪ Uᵀ)` and
+//!   `Ā = Pᵀ L⁻ᵀ M̄ U⁻ᵀ`. The integer outputs have no cotangent.
 
 use super::emit::{Arg, Emit};
 use crate::core::ops::{BinaryOp as B, CompareOp as C};
@@ -85,6 +88,57 @@ pub fn solve<E: Emit>(
         },
         &[V(a), V(b)],
     )
+}
+
+/// The cotangent of `lu`'s input given the cotangents of its outputs (only the packed factor
+/// carries one).
+pub fn lu_vjp<E: Emit>(
+    e: &mut E,
+    ins: &[E::V],
+    outs: &[E::V],
+    gs: &[Option<E::V>],
+) -> Result<Vec<Option<E::V>>> {
+    let Some(g) = &gs[0] else {
+        return Ok(vec![None]);
+    };
+    let (lu, perm) = (&outs[0], &outs[2]);
+    let shape = e.aval(&ins[0]).shape;
+    let r = shape.len();
+    if shape[r - 1] != shape[r - 2] {
+        return Err(crate::util::Error::new(
+            "lu",
+            format!("differentiation is supported for square matrices only, got shape {shape:?}"),
+        ));
+    }
+    let dtype = e.aval(lu).dtype;
+    // L (unit lower) and U from the packed factor.
+    let (rows, cols) = rows_cols(e, lu)?;
+    let diag = e.bind(Primitive::Compare(C::Eq), &[V(&rows), V(&cols)])?;
+    let eye = e.bind(Primitive::Cast(dtype), &[V(&diag)])?;
+    let strict = triangle(e, lu, true, -1)?;
+    let l = e.bind(Primitive::Binary(B::Add), &[V(&strict), V(&eye)])?;
+    let u = triangle(e, lu, false, 0)?;
+    let lt_g = {
+        let lt = mt(e, &l)?;
+        matmul(e, &lt, g)?
+    };
+    let g_ut = {
+        let ut = mt(e, &u)?;
+        matmul(e, g, &ut)?
+    };
+    let lower = triangle(e, &lt_g, true, -1)?;
+    let upper = triangle(e, &g_ut, false, 0)?;
+    let m_bar = e.bind(Primitive::Binary(B::Add), &[V(&lower), V(&upper)])?;
+    let y = solve(e, lu, &m_bar, true, true, true, true)?;
+    let z = solve(e, lu, &y, false, false, true, false)?;
+    // Ā = Pᵀ Z with P[i, j] = (permutation[i] == j).
+    let mut pshape = e.aval(perm).shape;
+    pshape.push(1);
+    let p_col = e.bind(Primitive::Reshape(pshape), &[V(perm)])?;
+    let hit = e.bind(Primitive::Compare(C::Eq), &[V(&p_col), V(&cols)])?;
+    let p = e.bind(Primitive::Cast(dtype), &[V(&hit)])?;
+    let pt = mt(e, &p)?;
+    Ok(vec![Some(matmul(e, &pt, &z)?)])
 }
 
 /// The input cotangents of routine `prim` (inputs `ins`, output `out`) for cotangent `g`.

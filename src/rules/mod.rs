@@ -67,7 +67,7 @@ pub fn family(prim: &Primitive) -> Family {
         Primitive::Gather { .. } => Family::Indexing,
         Primitive::Rank { .. } | Primitive::Unrank { .. } => Family::Sort,
         Primitive::Matmul | Primitive::Conv(_) => Family::Linalg,
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } => Family::Routine,
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => Family::Routine,
         Primitive::Scan(_) => Family::Control,
     }
 }
@@ -78,6 +78,7 @@ pub fn family(prim: &Primitive) -> Family {
 pub fn abstract_eval_multi(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
     match prim {
         Primitive::Scan(p) => scan::abstract_eval(p, inputs),
+        _ if family(prim) == Family::Routine => routine::abstract_eval(prim, inputs),
         _ => Ok(vec![abstract_eval(prim, inputs)?]),
     }
 }
@@ -102,7 +103,13 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
             gather::abstract_eval(axes, *out_dim, inputs)
         }
         (Family::Sort, _) => sort::abstract_eval(prim, inputs),
-        (Family::Routine, _) => Ok(routine::abstract_eval(prim, inputs)?.remove(0)),
+        (Family::Routine, _) => match routine::abstract_eval(prim, inputs)?.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => Err(crate::util::Error::new(
+                prim.name(),
+                "internal error: a multi-output primitive bound as single-output",
+            )),
+        },
         (Family::Control, _) => Err(several_outputs(prim)),
         _ => unreachable!("family() sorts every primitive"),
     }

@@ -1,4 +1,4 @@
-//! Linear algebra routines (`cholesky`, `triangular_solve`): abstract evaluation, and the
+//! Linear algebra routines (`cholesky`, `triangular_solve`, `lu`): abstract evaluation, and the
 //! [`Routine`] that computes each on a device. They batch over leading axes: every matrix of
 //! the batch is an independent problem of the routine.
 
@@ -10,7 +10,7 @@ use crate::util::{Error, Result};
 pub fn is_routine(prim: &Primitive) -> bool {
     matches!(
         prim,
-        Primitive::Cholesky | Primitive::TriangularSolve { .. }
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu
     )
 }
 
@@ -106,6 +106,16 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
             }
             Ok(vec![Aval::new(b.shape.clone(), b.dtype)])
         }
+        Primitive::Lu => {
+            arity(prim, inputs, 1)?;
+            let (batch, m, n) = matrix(name, "the operand", inputs[0])?;
+            let with = |last: &[usize]| [batch, last].concat();
+            Ok(vec![
+                Aval::new(inputs[0].shape.clone(), inputs[0].dtype),
+                Aval::new(with(&[m.min(n)]), DType::Int32),
+                Aval::new(with(&[m]), DType::Int32),
+            ])
+        }
         _ => Err(Error::new(name, "internal error: not a routine")),
     }
 }
@@ -120,6 +130,7 @@ pub fn routine(prim: &Primitive, inputs: &[&Aval]) -> Result<Routine> {
     let r = main.shape.len();
     let kind = match *prim {
         Primitive::Cholesky => RoutineKind::Cholesky,
+        Primitive::Lu => RoutineKind::Lu,
         Primitive::TriangularSolve {
             left_side,
             lower,

@@ -53,6 +53,10 @@ pub fn device_for(function: &str, inputs: &[&ArrayValue]) -> Result<Device> {
 pub fn apply_multi(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
     match prim {
         Primitive::Scan(p) => super::scan_eval::run(p, inputs),
+        _ if rules::family(prim) == rules::Family::Routine => {
+            let device = choose_device(prim, inputs)?;
+            super::eval_routine::apply(prim, device, inputs)
+        }
         _ => Ok(vec![apply(prim, inputs)?]),
     }
 }

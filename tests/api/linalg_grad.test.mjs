@@ -125,6 +125,34 @@ test("grad of batched scipyLinalg.solveTriangular and lstsq matches finite diffe
   }
 });
 
+test("grad of solve (in a and b), inv, det, slogdet and lu matches finite differences", () => {
+  const a0 = noise(16, 21).map((v, i) => (i % 5 === 0 ? v + 2 : v));
+  const b0 = noise(8, 22);
+  const fns = {
+    "solve in a": (a) => scoped((k) => weighted(k, k(np.linalg.solve(a, k(f64(b0, [4, 2])))), 1)),
+    "solve vector b": (b) =>
+      scoped((k) => weighted(k, k(np.linalg.solve(k(f64(a0, [4, 4])), b)), 2)),
+    inv: (a) => scoped((k) => weighted(k, k(np.linalg.inv(a)), 3)),
+    det: (a) => np.linalg.det(a),
+    slogdet: (a) => {
+      const [sign, logdet] = np.linalg.slogdet(a);
+      sign.dispose();
+      return logdet;
+    },
+    "lu factor": (a) =>
+      scoped((k) => {
+        const [lu, piv, perm] = linalg.lu(a);
+        k(piv);
+        k(perm);
+        return weighted(k, k(lu), 4);
+      }),
+  };
+  for (const [name, f] of Object.entries(fns)) {
+    const shape = name === "solve vector b" ? [4] : [4, 4];
+    checkGrad(name, f, shape, name === "solve vector b" ? b0.slice(0, 4) : a0, 1e-5);
+  }
+});
+
 test("grad of vector and matrix norms matches finite differences", () => {
   const x0 = noise(12, 11);
   const fns = {

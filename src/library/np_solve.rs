@@ -1,0 +1,162 @@
+//! `lax.linalg.lu` and the `numpy.linalg` functions built on it (as jax-js does): solve, inv,
+//! det, slogdet — the LU routine, a permutation matrix and two triangular solves, so each is
+//! differentiable through the routines' VJP rules.
+
+use super::emit::{bin, cmp, lit, select, un, v};
+use super::lax_linalg::{broadcast_batch, float_matrix, matmul, promote_pair, rename};
+use super::reduce::{reduce, ReduceKind};
+use super::stats::diagonal;
+use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::shape::broadcast_shapes;
+use crate::core::{DType, Primitive};
+use crate::rules::autodiff_linalg as rl;
+use crate::transform::autodiff::Binder;
+use crate::transform::trace::{bind, bind_multi};
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+/// `lax.linalg.lu(a)`: `[lu, pivots, permutation]`.
+pub fn lu(name: &str, a: &Value) -> Result<Vec<Value>> {
+    let a = float_matrix(name, a, 2)?;
+    bind_multi(Primitive::Lu, &[v(&a)]).map_err(|e| rename(e, name))
+}
+
+fn check_square(name: &str, a: &Value) -> Result<usize> {
+    let s = &a.aval().shape;
+    let r = s.len();
+    if r < 2 || s[r - 1] != s[r - 2] {
+        return Err(Error::new(
+            name,
+            format!("a must be a (batch of) square matrices, got shape {s:?}"),
+        ));
+    }
+    Ok(s[r - 1])
+}
+
+/// The permutation matrices `P[i, j] = (permutation[i] == j)` (so `P a` permutes rows).
+fn permutation_matrix(perm: &Value, n: usize, dtype: DType) -> Result<Value> {
+    let mut shape = perm.aval().shape.clone();
+    shape.push(1);
+    let col = bind(Primitive::Reshape(shape.clone()), &[v(perm)])?;
+    let r = shape.len();
+    shape[r - 1] = n;
+    let j = bind(
+        Primitive::Iota {
+            shape,
+            axis: r - 1,
+            dtype: DType::Int32,
+        },
+        &[],
+    )?;
+    let hit = cmp(C::Eq, v(&col), v(&j))?;
+    bind(Primitive::Cast(dtype), &[v(&hit)])
+}
+
+/// `solve(a [..., N, N], b [N] or [..., N, M])`: LU with partial pivoting, batch axes broadcast.
+pub fn solve(name: &str, a: &Value, b: &Value) -> Result<Value> {
+    let (a, b) = promote_pair(name, a, b)?;
+    let n = check_square(name, &a)?;
+    let sb = b.aval().shape.clone();
+    if sb.is_empty() {
+        return Err(Error::new(
+            name,
+            "b must be a vector or a matrix, not a scalar",
+        ));
+    }
+    let vector = sb.len() == 1;
+    let b = if vector {
+        bind(Primitive::Reshape(vec![sb[0], 1]), &[v(&b)])?
+    } else {
+        b
+    };
+    let sb = b.aval().shape.clone();
+    if sb[sb.len() - 2] != n {
+        return Err(Error::new(
+            name,
+            format!(
+                "b must have {n} rows to match a of shape {:?}, got shape {:?}",
+                a.aval().shape,
+                sb
+            ),
+        ));
+    }
+    let sa = &a.aval().shape;
+    let batch = broadcast_shapes(name, &sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
+    let (a, b) = (broadcast_batch(&a, &batch)?, broadcast_batch(&b, &batch)?);
+    let outs = lu(name, &a)?;
+    let p = permutation_matrix(&outs[2], n, a.aval().dtype)?;
+    let pb = matmul(&p, &b)?;
+    let y = rl::solve(&mut Binder, &outs[0], &pb, true, true, false, true)?;
+    let x = rl::solve(&mut Binder, &outs[0], &y, true, false, false, false)?;
+    if vector {
+        let mut shape = x.aval().shape.clone();
+        shape.pop();
+        bind(Primitive::Reshape(shape), &[v(&x)])
+    } else {
+        Ok(x)
+    }
+}
+
+/// `inv(a)`: `solve(a, I)`.
+pub fn inv(a: &Value) -> Result<Value> {
+    let name = "inv";
+    let a = float_matrix(name, a, 0)?;
+    check_square(name, &a)?;
+    solve(name, &a, &super::np_norms::eye_like(&a)?)
+}
+
+/// The packed factor's diagonal and the parity of the pivoting (1 where odd) of square `a`.
+fn factor_diagonal(name: &str, a: &Value) -> Result<(Value, Value)> {
+    let a = float_matrix(name, a, 0)?;
+    check_square(name, &a)?;
+    let outs = lu(name, &a)?;
+    let d = diagonal(&outs[0], 0, -2, -1)?;
+    let shape = outs[1].aval().shape.clone();
+    let r = shape.len();
+    let steps = bind(
+        Primitive::Iota {
+            shape,
+            axis: r - 1,
+            dtype: DType::Int32,
+        },
+        &[],
+    )?;
+    let swapped = cmp(C::Ne, v(&outs[1]), v(&steps))?;
+    let swaps = bind(Primitive::Cast(DType::Int32), &[v(&swapped)])?;
+    let count = reduce(name, ReduceKind::Sum, &swaps, Some(&[-1]), false)?;
+    Ok((d, count))
+}
+
+/// `(-1)^count` in `dtype`.
+fn sign_of(count: &Value, dtype: DType) -> Result<Value> {
+    let odd = bin(B::Rem, v(count), lit(2.0))?;
+    let oddf = bind(Primitive::Cast(dtype), &[v(&odd)])?;
+    bin(B::Sub, lit(1.0), v(&bin(B::Mul, v(&oddf), lit(2.0))?))
+}
+
+/// `det(a)`: the product of the LU diagonal, signed by the pivoting.
+pub fn det(a: &Value) -> Result<Value> {
+    let name = "det";
+    let (d, swaps) = factor_diagonal(name, a)?;
+    let prod = reduce(name, ReduceKind::Prod, &d, Some(&[-1]), false)?;
+    let sign = sign_of(&swaps, d.aval().dtype)?;
+    bin(B::Mul, v(&prod), v(&sign))
+}
+
+/// `slogdet(a)`: `[sign, log|det|]`; a singular matrix gives sign 0 and -∞, as JAX.
+pub fn slogdet(a: &Value) -> Result<Vec<Value>> {
+    let name = "slogdet";
+    let (d, swaps) = factor_diagonal(name, a)?;
+    let dtype = d.aval().dtype;
+    let neg = cmp(C::Lt, v(&d), lit(0.0))?;
+    let negs = bind(Primitive::Cast(DType::Int32), &[v(&neg)])?;
+    let neg_count = reduce(name, ReduceKind::Sum, &negs, Some(&[-1]), false)?;
+    let count = bin(B::Add, v(&swaps), v(&neg_count))?;
+    let sign = sign_of(&count, dtype)?;
+    let zero = cmp(C::Eq, v(&d), lit(0.0))?;
+    let any_zero = reduce(name, ReduceKind::Any, &zero, Some(&[-1]), false)?;
+    let sign = select(&any_zero, lit(0.0), v(&sign))?;
+    let log_abs = un(U::Log, &un(U::Abs, &d)?)?;
+    let logdet = reduce(name, ReduceKind::Sum, &log_abs, Some(&[-1]), false)?;
+    Ok(vec![sign, logdet])
+}
