@@ -267,7 +267,7 @@ pub fn batch<E: Emit>(
             "internal error: iota has no operands to batch",
         )),
         // Routines over `[..., n, n]` with equal batch axes.
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } => {
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => {
             batch_leading(e, prim, ins, size)
         }
         Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),

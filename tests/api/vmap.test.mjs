@@ -165,6 +165,17 @@ test("vmap of library functions (compositions of many primitives) equals a loop 
       (a, k) => np.linalg.cholesky(k(k(np.matmul(a, k(a.T))).add(k(k(np.eye(3)).mul(3))))),
       mats,
     ],
+    lu: [
+      (a, k) => {
+        const [lu, pivots, perm] = ox.lax.linalg.lu(a);
+        k(lu);
+        k(perm);
+        return k(pivots).add(k(k(lu.sum(0)).astype(np.int32)));
+      },
+      mats,
+    ],
+    solve: [(a, k) => np.linalg.solve(k(a.add(k(k(np.eye(3)).mul(3)))), k(np.ones([3]))), mats],
+    det: [(a) => np.linalg.det(a), mats],
   };
   for (const [name, [f, xs]] of Object.entries(cases)) {
     const out = ox.vmap((x) => scoped((k) => f(x, k)))(xs);
