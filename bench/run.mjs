@@ -12,7 +12,7 @@ import * as jax from "@jax-js/jax";
 const CHAIN = Number(process.env.BENCH_CHAIN ?? 10_000);
 const INDEP = 1_000;
 const BIG = 1 << 20;
-const WARM_MS = 50; // warm-up: call at least once and for at least this long
+const WARM_MS = 300; // warm-up: call at least once and for at least this long (V8 tiers wasm up)
 const MIN_MS = 200; // each sample repeats the workload until this much time has passed
 const SAMPLES = 5; // median of this many samples
 const SLOW_MS = 1_000; // a warm-up call this slow is itself the (single) sample
@@ -26,18 +26,19 @@ const YB = Float32Array.from({ length: BIG }, (_, i) => (i % 5) * 0.5);
 // A workload: `oxjax(np)` / `jaxjs(np)` build inputs and return `{ run(want), free() }`.
 // `run(want)` does one iteration (may return a promise); with `want` it returns the output
 // data for the cross-check. `per` divides the iteration time (µs per op); `bytes` gives GB/s.
-const workloads = [
-  {
-    name: `chain of ${CHAIN} dependent adds [4] + 1 read`,
+/** A chain of `n` dependent adds on 4-element arrays, read back once. */
+function chainWorkload(n) {
+  return {
+    name: `chain of ${n} dependent adds [4] + 1 read`,
     unit: "µs/op",
-    per: CHAIN,
+    per: n,
     oxjax(np) {
       const x0 = np.array(A4),
         y = np.array(B4);
       return {
         run() {
           let x = x0.add(y);
-          for (let i = 1; i < CHAIN; i++) {
+          for (let i = 1; i < n; i++) {
             const next = x.add(y);
             x.dispose();
             x = next;
@@ -55,13 +56,66 @@ const workloads = [
       return {
         run() {
           let x = x0.ref;
-          for (let i = 0; i < CHAIN; i++) x = x.add(y.ref); // consumes the old x
+          for (let i = 0; i < n; i++) x = x.add(y.ref); // consumes the old x
           return x.dataSync(); // consumes x
         },
         free: () => (x0.dispose(), y.dispose()),
       };
     },
-  },
+  };
+}
+
+/** oxjax: an array of `shape` (reshape makes a view; the flat original is disposed). */
+function oxMatrix(np, data, shape) {
+  const flat = np.array(data);
+  const m = flat.reshape(shape);
+  flat.dispose();
+  return m;
+}
+
+/** An n×n float32 matmul (integer inputs: exact), waited for without a read-back. */
+function matmulWorkload(n) {
+  const a = Float32Array.from({ length: n * n }, (_, i) => (i % 7) - 3);
+  const b = Float32Array.from({ length: n * n }, (_, i) => (i % 5) - 2);
+  return {
+    name: `matmul [${n}x${n}] float32`,
+    unit: "ms",
+    per: 1,
+    cpu: n <= 128,
+    flops: 2 * n * n * n,
+    oxjax(np) {
+      const x = oxMatrix(np, a, [n, n]),
+        y = oxMatrix(np, b, [n, n]);
+      return {
+        run(want) {
+          const z = np.matmul(x, y);
+          const d = want ? z.dataSync() : undefined;
+          z.dispose();
+          return d;
+        },
+        free: () => (x.dispose(), y.dispose()),
+      };
+    },
+    jaxjs(np) {
+      const x = np.array(a).reshape([n, n]),
+        y = np.array(b).reshape([n, n]);
+      return {
+        run(want) {
+          const z = np.matmul(x.ref, y.ref);
+          return want ? z.dataSync() : z.blockUntilReady().then((r) => r.dispose());
+        },
+        free: () => (x.dispose(), y.dispose()),
+      };
+    },
+  };
+}
+
+const M4A = Float32Array.from({ length: 16 }, (_, i) => (i % 5) - 2);
+const M4B = Float32Array.from({ length: 16 }, (_, i) => (i % 3) * 0.5);
+
+const workloads = [
+  chainWorkload(1_000),
+  chainWorkload(CHAIN),
   {
     name: `${INDEP} independent adds [4], each dataSync`,
     unit: "µs/op",
@@ -129,6 +183,67 @@ const workloads = [
       };
     },
   },
+  {
+    name: `${INDEP} matmuls [4x4], each dataSync`,
+    unit: "µs/op",
+    per: INDEP,
+    oxjax(np) {
+      const a = oxMatrix(np, M4A, [4, 4]),
+        b = oxMatrix(np, M4B, [4, 4]);
+      return {
+        run() {
+          let d;
+          for (let i = 0; i < INDEP; i++) {
+            const z = np.matmul(a, b);
+            d = z.dataSync();
+            z.dispose();
+          }
+          return d;
+        },
+        free: () => (a.dispose(), b.dispose()),
+      };
+    },
+    jaxjs(np) {
+      const a = np.array(M4A).reshape([4, 4]),
+        b = np.array(M4B).reshape([4, 4]);
+      return {
+        run() {
+          let d;
+          for (let i = 0; i < INDEP; i++) d = np.matmul(a.ref, b.ref).dataSync();
+          return d;
+        },
+        free: () => (a.dispose(), b.dispose()),
+      };
+    },
+  },
+  {
+    name: `sum of [${BIG}] float32`,
+    unit: "ms",
+    per: 1,
+    bytes: 4 * BIG,
+    oxjax(np) {
+      const x = np.array(XB);
+      return {
+        run() {
+          const z = x.sum();
+          const d = z.dataSync();
+          z.dispose();
+          return d;
+        },
+        free: () => x.dispose(),
+      };
+    },
+    jaxjs(np) {
+      const x = np.array(XB);
+      return {
+        run: () => x.ref.sum().dataSync(),
+        free: () => x.dispose(),
+      };
+    },
+  },
+  matmulWorkload(128),
+  matmulWorkload(256),
+  matmulWorkload(512),
 ];
 
 // Under jit: the elementwise chain tanh(2x+1)·exp(−x)+sin(x), fused by oxjax into one kernel.
@@ -173,6 +288,9 @@ const targets = [
   { label: "oxjax cpu", make: (w) => (ox.defaultDevice("cpu"), w.oxjax(ox.numpy)) },
   { label: base, make: (w) => (jax.defaultDevice("wasm"), w.jaxjs(jax.numpy)) },
 ];
+
+/** The cpu interpreter is far too slow for the large matmuls: those rows skip it. */
+const skipped = (w, t) => t.label === "oxjax cpu" && w.cpu === false;
 
 const now = () => performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -231,6 +349,7 @@ for (const w of workloads.filter((w) => w.name.includes(filter))) {
   const row = { name: w.name, unit: w.unit, times: {}, samples: {} };
   const outputs = {};
   for (const t of targets) {
+    if (skipped(w, t)) continue;
     const inst = t.make(w);
     try {
       const m = await measure((want) => inst.run(want));
@@ -242,6 +361,8 @@ for (const w of workloads.filter((w) => w.name.includes(filter))) {
     }
   }
   for (const t of targets) {
+    if (t.label !== base && !skipped(w, t))
+      sameData(outputs[t.label], outputs[base], `"${w.name}" (${t.label} vs ${base})`);
     if (t.label !== base)
       sameData(outputs[t.label], outputs[base], `"${w.name}" (${t.label} vs ${base})`, w.rtol);
   }
@@ -268,6 +389,10 @@ for (const r of results) {
   const entry = { name: r.name, unit: w.unit, samples: r.samples, value: {}, ratio: {} };
   const cells = [r.name, w.unit];
   for (const t of targets) {
+    if (skipped(w, t)) {
+      cells.push("-");
+      continue;
+    }
     const v = scale(w, r.times[t.label]);
     entry.value[t.label] = v;
     let cell = fmt(v);
@@ -276,11 +401,20 @@ for (const r of results) {
       (entry.gbps ??= {})[t.label] = gbps;
       cell += ` (${gbps.toFixed(1)} GB/s)`;
     }
+    if (w.flops) {
+      const gflops = w.flops / (r.times[t.label] * 1e6);
+      (entry.gflops ??= {})[t.label] = gflops;
+      cell += ` (${gflops.toFixed(1)} GFLOP/s)`;
+    }
     if (r.samples[t.label] === 1) cell += " [1 run]";
     cells.push(cell);
   }
   for (const t of targets) {
     if (t.label === base) continue;
+    if (skipped(w, t)) {
+      cells.push("-");
+      continue;
+    }
     entry.ratio[t.label] = r.times[t.label] / r.times[base];
     cells.push(`${fmt(entry.ratio[t.label])}x`);
   }
@@ -295,4 +429,16 @@ for (const [i, r] of rows.entries()) {
 console.log(
   "ratio = oxjax time / jax-js time: below 1 means oxjax is faster. Outputs matched; no oxjax leaks.",
 );
+// Linearity of eager overhead: a chain of CHAIN ops against a chain of 1,000 (want ≤ CHAIN/1000).
+const chainRow = (n) => results.find((r) => r.name === chainWorkload(n).name);
+if (CHAIN !== 1_000 && chainRow(1_000) && chainRow(CHAIN)) {
+  json.chainScaling = {};
+  const parts = [];
+  for (const t of targets) {
+    const k = chainRow(CHAIN).times[t.label] / chainRow(1_000).times[t.label];
+    json.chainScaling[t.label] = k;
+    parts.push(`${t.label} ${k.toFixed(1)}x`);
+  }
+  console.log(`chain of ${CHAIN} / chain of 1000 (linear = ${CHAIN / 1000}x): ${parts.join(", ")}`);
+}
 console.log(`BENCH_JSON ${JSON.stringify(json)}`);

@@ -6,6 +6,8 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
+#[path = "wasm_kernels/simd.rs"]
+mod simd;
 
 use common::corpus::{check, corpus, Case};
 use common::{encode, run_on, slice_kernels, values};

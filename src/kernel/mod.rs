@@ -7,6 +7,7 @@
 pub mod alu;
 pub mod index;
 pub mod limits;
+pub mod order;
 pub mod routine;
 pub mod split;
 pub mod verify;

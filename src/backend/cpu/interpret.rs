@@ -1,7 +1,7 @@
 //! Evaluation of a kernel, one output element (and reduction step) at a time.
 
 use super::scalar::Scalar;
-use crate::kernel::{reduce_identity, AluExp, AluKind, Kernel};
+use crate::kernel::{order, reduce_identity, AluExp, AluKind, Kernel};
 use crate::util::Result;
 
 /// Runs `kernel` over input buffers given as bytes; returns the output bytes.
@@ -24,10 +24,30 @@ pub fn run_kernel(kernel: &Kernel, inputs: &[&[u8]]) -> Result<Vec<u8>> {
                 } else {
                     dtype
                 };
-                let mut acc = Scalar::from_f64(acc_dtype, reduce_identity(red.op, dtype))?;
-                for r in 0..red.size {
+                let identity = Scalar::from_f64(acc_dtype, reduce_identity(red.op, dtype))?;
+                let value = |r: usize| -> Result<Scalar> {
                     let x = eval(&kernel.exp, i, r, inputs)?;
-                    acc = Scalar::reduce(red.op, acc, if wide { x.cast(acc_dtype)? } else { x })?;
+                    if wide {
+                        x.cast(acc_dtype)
+                    } else {
+                        Ok(x)
+                    }
+                };
+                let step = |acc, x| Scalar::reduce(red.op, acc, x);
+                // The kernel's combination order (`kernel::order`): lane-blocked or sequential.
+                let (mut acc, tail) = if order::blocked(kernel) {
+                    let main = red.size - red.size % order::BLOCK_LANES;
+                    let mut lanes = [identity; order::BLOCK_LANES];
+                    for r in 0..main {
+                        let l = r % order::BLOCK_LANES;
+                        lanes[l] = step(lanes[l], value(r)?)?;
+                    }
+                    (order::combine_lanes(&mut lanes, step)?, main)
+                } else {
+                    (identity, 0)
+                };
+                for r in tail..red.size {
+                    acc = step(acc, value(r)?)?;
                 }
                 acc.cast(dtype)?
             }

@@ -7,6 +7,7 @@
 //! its siblings emit the transcendental routines (each needed one once per module, as a
 //! function the kernel calls), `dsl` is the small expression language all of them write in.
 
+mod affine;
 mod dsl;
 mod math;
 mod math_consts;
@@ -16,12 +17,18 @@ mod math_inv;
 mod math_trig;
 mod ops;
 pub mod routines;
+mod rblock;
+mod simd;
+mod simd_ops;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod simd_tests;
+mod vloop;
 
 use walrus::ir::StoreKind;
 use walrus::{MemoryId, Module, ModuleConfig, ValType};
 
 use crate::core::DType;
-use crate::kernel::{reduce_identity, verify, AluExp, Kernel, ReduceOp};
+use crate::kernel::{order, reduce_identity, verify, AluExp, Kernel, ReduceOp};
 use crate::util::{Error, Result};
 use dsl::{f64c, i32c, procedure, Var, E, S};
 
@@ -69,27 +76,30 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
         lib: math::Lib::default(),
     };
     let out_dtype = kernel.output_dtype();
+    let vector = vloop::vector_loop(&mut cx, kernel, n, out)?;
     let value = ops::lower(&mut cx, &kernel.exp)?;
     let result = match kernel.reduction {
         None => value,
+        Some(red) if order::blocked(kernel) => rblock::reduce(&mut cx, kernel, red, value)?,
         Some(red) => reduce(&mut cx, red.op, red.size, out_dtype, value),
     };
     let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
-    let body = vec![
-        index.set(i32c(0)),
-        S::While(
-            index.get().ltu(n.get()),
-            vec![
-                S::Store(memory, store_kind(out_dtype), addr, result),
-                index.set(index.get() + i32c(1)),
-            ],
-        ),
-    ];
+    let mut body = vec![index.set(i32c(0))];
+    body.extend(vector);
+    body.extend([S::While(
+        index.get().ltu(n.get()),
+        vec![
+            S::Store(memory, store_kind(out_dtype), addr, result),
+            index.set(index.get() + i32c(1)),
+        ],
+    )]);
     let mut params = vec![n, out];
     params.extend(inputs);
     let mut module = cx.module;
     let func = procedure(&mut module, &params, &body);
     module.exports.add(KERNEL_EXPORT, func);
+    // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them.
+    walrus::passes::gc::run(&mut module);
     Ok(module.emit_wasm())
 }
 

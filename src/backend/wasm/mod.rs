@@ -15,13 +15,14 @@ use crate::core::Device;
 use crate::kernel::{Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
-use memory::HostBuffer;
+use memory::{HostBuffer, Pool};
 use module::KernelModule;
 
 const KERNEL_CACHE_CAPACITY: usize = 512;
 
 pub struct WasmBackend {
     buffers: HashMap<BufferId, HostBuffer>,
+    pool: Pool,
     next_buffer: BufferId,
     kernel_ids: Lru<Kernel, ExeId>,
     modules: Lru<ExeId, KernelModule>,
@@ -34,6 +35,7 @@ impl WasmBackend {
     pub fn new() -> Self {
         WasmBackend {
             buffers: HashMap::new(),
+            pool: Pool::default(),
             next_buffer: 1,
             kernel_ids: Lru::new(KERNEL_CACHE_CAPACITY),
             modules: Lru::new(KERNEL_CACHE_CAPACITY),
@@ -64,7 +66,7 @@ impl Backend for WasmBackend {
     fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
         let id = self.next_buffer;
         self.next_buffer += 1;
-        self.buffers.insert(id, HostBuffer::new(bytes)?);
+        self.buffers.insert(id, self.pool.take(bytes)?);
         Ok(id)
     }
 
@@ -77,7 +79,9 @@ impl Backend for WasmBackend {
     }
 
     fn free(&mut self, buffer: BufferId) {
-        self.buffers.remove(&buffer);
+        if let Some(b) = self.buffers.remove(&buffer) {
+            self.pool.give(b);
+        }
     }
 
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>> {
@@ -130,10 +134,11 @@ impl Backend for WasmBackend {
     fn stats(&self) -> BackendStats {
         BackendStats {
             live_buffers: self.buffers.len(),
-            live_bytes: self.buffers.values().map(|b| b.bytes().len()).sum(),
+            live_bytes: self.buffers.values().map(HostBuffer::len).sum(),
             kernel_cache: self.kernel_ids.stats(),
             dispatches: self.dispatches,
-            ..Default::default()
+            pool_buffers: self.pool.buffers(),
+            pool_bytes: self.pool.bytes(),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Sub};
 use walrus::ir::{BinaryOp as B, LoadKind, MemArg, StoreKind, UnaryOp as U};
 use walrus::{FunctionBuilder, FunctionId, InstrSeqBuilder, LocalId, MemoryId, Module, ValType};
 
-use ValType::{F32, F64, I32, I64};
+use ValType::{F32, F64, I32, I64, V128};
 
 /// A local variable with its type.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +52,12 @@ pub enum E {
     Select(Box<E>, Box<E>, Box<E>),
     /// Runs the statements, then evaluates the expression.
     Seq(Vec<S>, Box<E>),
+    /// A 128-bit vector constant.
+    V128(u128),
+    /// `v128.bitselect(a, b, mask)`: bits of `a` where `mask` is set, else of `b`.
+    Bitselect(Box<E>, Box<E>, Box<E>),
+    /// `i8x16.shuffle` of two vectors (byte indices 0..16 pick from `a`, 16..32 from `b`).
+    Shuffle([u8; 16], Box<E>, Box<E>),
 }
 
 /// A statement.
@@ -113,13 +119,15 @@ impl E {
             E::F64(_) => F64,
             E::I32(_) => I32,
             E::I64(_) => I64,
+            E::V128(_) | E::Bitselect(..) | E::Shuffle(..) => V128,
             E::Get(v) => v.ty,
             E::Bin(_, t, ..) | E::Un(_, t, _) | E::Call(_, t, _) | E::Load(_, _, t, _) => *t,
             E::If(_, a, _) | E::Select(_, a, _) | E::Seq(_, a) => a.ty(),
         }
     }
 
-    fn bin(self, op: B, ty: ValType, other: E) -> E {
+    /// Any walrus binary op with an explicit result type.
+    pub fn bin(self, op: B, ty: ValType, other: E) -> E {
         E::Bin(op, ty, Box::new(self), Box::new(other))
     }
 
@@ -285,6 +293,14 @@ impl E {
     pub fn unop(self, op: U, ty: ValType) -> E {
         self.un(op, ty)
     }
+    /// A vector binary op (result v128).
+    pub fn v2(self, op: B, other: E) -> E {
+        self.bin(op, V128, other)
+    }
+    /// A vector unary op (result v128).
+    pub fn v1(self, op: U) -> E {
+        self.un(op, V128)
+    }
 }
 
 macro_rules! arith {
@@ -386,6 +402,7 @@ fn emit_e(b: &mut InstrSeqBuilder, e: &E) {
         }
         E::Load(memory, kind, ty, addr) => {
             emit_e(b, addr);
+            // Vectors are 4-byte aligned (buffers are 16-byte aligned, element offsets are not).
             let bytes = if matches!(ty, F64 | I64) { 8 } else { 4 };
             b.load(*memory, *kind, mem_arg(bytes));
         }
@@ -404,6 +421,20 @@ fn emit_e(b: &mut InstrSeqBuilder, e: &E) {
                 emit_s(b, s);
             }
             emit_e(b, value);
+        }
+        E::V128(v) => {
+            b.const_(walrus::ir::Value::V128(*v));
+        }
+        E::Bitselect(x, y, mask) => {
+            emit_e(b, x);
+            emit_e(b, y);
+            emit_e(b, mask);
+            b.v128_bitselect();
+        }
+        E::Shuffle(indices, x, y) => {
+            emit_e(b, x);
+            emit_e(b, y);
+            b.i8x16_shuffle(*indices);
         }
     }
 }

@@ -55,15 +55,7 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
         }
         AluKind::Compare(op, a, b) => {
             let (x, y) = (lower(cx, a)?, lower(cx, b)?);
-            let signed = a.dtype == DType::Int32 || a.dtype.is_float();
-            match (op, signed) {
-                (CompareOp::Lt, true) => x.lt(y),
-                (CompareOp::Lt, false) => x.ltu(y),
-                (CompareOp::Le, true) => x.le(y),
-                (CompareOp::Le, false) => x.leu(y),
-                (CompareOp::Eq, _) => x.eq(y),
-                (CompareOp::Ne, _) => x.ne(y),
-            }
+            compare(*op, a.dtype, x, y)
         }
         AluKind::Where(c, a, b) => cond(lower(cx, c)?, lower(cx, a)?, lower(cx, b)?),
         AluKind::Cast(a) => {
@@ -72,16 +64,34 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
         }
         AluKind::Bitcast(a) => {
             let x = lower(cx, a)?;
-            match (val_type(a.dtype)?, val_type(exp.dtype)?) {
-                (ValType::F32, ValType::I32) | (ValType::I32, ValType::F32) => x.reinterpret_any(),
-                (p, q) if p == q => x,
-                _ => {
-                    return Err(Error::new(
-                        "wasm codegen",
-                        format!("cannot bitcast {:?} to {:?}", a.dtype, exp.dtype),
-                    ))
-                }
-            }
+            bitcast(x, a.dtype, exp.dtype)?
+        }
+    })
+}
+
+/// A comparison of two values of `dtype` (a bool, i32 0 or 1).
+pub(super) fn compare(op: CompareOp, dtype: DType, x: E, y: E) -> E {
+    let signed = dtype == DType::Int32 || dtype.is_float();
+    match (op, signed) {
+        (CompareOp::Lt, true) => x.lt(y),
+        (CompareOp::Lt, false) => x.ltu(y),
+        (CompareOp::Le, true) => x.le(y),
+        (CompareOp::Le, false) => x.leu(y),
+        (CompareOp::Eq, _) => x.eq(y),
+        (CompareOp::Ne, _) => x.ne(y),
+    }
+}
+
+/// The bits of `x` (of `from`) read as `to` (same width).
+pub(super) fn bitcast(x: E, from: DType, to: DType) -> Result<E> {
+    Ok(match (val_type(from)?, val_type(to)?) {
+        (ValType::F32, ValType::I32) | (ValType::I32, ValType::F32) => x.reinterpret_any(),
+        (p, q) if p == q => x,
+        _ => {
+            return Err(Error::new(
+                "wasm codegen",
+                format!("cannot bitcast {from:?} to {to:?}"),
+            ))
         }
     })
 }
@@ -98,7 +108,7 @@ impl E {
 }
 
 /// A constant of `dtype`, converted from f64 as the interpreter does.
-fn constant(dtype: DType, v: f64) -> Result<E> {
+pub(super) fn constant(dtype: DType, v: f64) -> Result<E> {
     Ok(match dtype {
         DType::Float32 => E::F32(v as f32),
         DType::Float64 => E::F64(v),
@@ -115,7 +125,7 @@ fn bind(cx: &mut Cx, x: E) -> (super::dsl::S, E) {
     (v.set(x), v.get())
 }
 
-fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
+pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
     use UnaryOp::*;
     Ok(match (op, dtype) {
         (Neg, _) => -x,
@@ -139,7 +149,7 @@ fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
     })
 }
 
-fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
+pub(super) fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
     use BinaryOp::*;
     let float = dtype.is_float();
     let signed = dtype == DType::Int32;
@@ -226,7 +236,7 @@ pub fn reduce_step(cx: &mut Cx, op: ReduceOp, dtype: DType, acc: E, x: E) -> E {
 /// Conversions between dtypes, as `Scalar::cast` (through f64): float → integer truncates and
 /// saturates with NaN → 0, int32 ↔ uint32 saturate too (−1 → 0, 2³¹ → i32::MAX), anything →
 /// bool is `!= 0` (NaN → true), bool → number is 0 or 1.
-fn cast(x: E, from: DType, to: DType) -> Result<E> {
+pub(super) fn cast(x: E, from: DType, to: DType) -> Result<E> {
     use DType::*;
     let op = |u: U, ty: ValType| Ok(x.clone().unop(u, ty));
     match (from, to) {

@@ -1,0 +1,479 @@
+//! SIMD lowering of a kernel expression over a block of `4·u` consecutive output elements
+//! (`u` vectors of four 32-bit lanes: f32x4 for float32, i32x4 for int32, uint32 and bool).
+//!
+//! Each node becomes one of:
+//! - [`Aff`]: an int32 value affine in the lane number (`base + stride·lane`, `base` a known
+//!   multiple of `align`): the output index, its sums and multiples, and divisions that do not
+//!   cross a boundary inside the block (so `i / n` is uniform and `i % n` contiguous when the
+//!   block cannot straddle a multiple of `n`);
+//! - `Uni`: the same scalar in every lane (computed once with the scalar lowering);
+//! - `Vec`: one v128 per vector.
+//!
+//! A load at a contiguous index is one `v128.load` per vector; at a uniform index a scalar
+//! load and a splat; otherwise a gather of scalar loads. Operations with a lane-wise SIMD
+//! instruction of the same IEEE / wrapping semantics use it; anything else (transcendentals,
+//! integer division, f64, selects whose branches load) falls back to the scalar lowering once
+//! per lane, so every result equals the cpu interpreter's bit for bit.
+
+use walrus::ir::{BinaryOp as B, LoadKind, UnaryOp as U};
+use walrus::ValType;
+
+use super::affine::{uniform_facts, Aff};
+use super::dsl::{cond, i32c, Var, E, S};
+use super::simd_ops::{
+    binary_ok, compare_op, lanes_const, splat_op, unary_ok, vector_binary, vector_cast,
+};
+use super::{ops, Cx};
+use crate::core::DType;
+use crate::kernel::{AluExp, AluKind, BinaryOp, UnaryOp};
+use crate::util::Result;
+
+/// Lanes of one vector.
+pub const LANES: usize = 4;
+
+enum V {
+    Aff(Aff),
+    Uni(E),
+    Vec(Vec<E>),
+}
+
+/// Whether `dtype` fits a 32-bit lane.
+pub fn is32(dtype: DType) -> bool {
+    matches!(
+        dtype,
+        DType::Float32 | DType::Int32 | DType::Uint32 | DType::Bool
+    )
+}
+
+/// Whether `e` varies across lanes: depends on the output index (or, over r, on the
+/// reduction index).
+fn varies(e: &AluExp, over_r: bool) -> bool {
+    let lane_var = if over_r {
+        matches!(e.kind, AluKind::ReduceIndex)
+    } else {
+        matches!(e.kind, AluKind::Index)
+    };
+    lane_var || e.children().into_iter().any(|c| varies(c, over_r))
+}
+
+fn has_load(e: &AluExp) -> bool {
+    matches!(e.kind, AluKind::Load { .. }) || e.children().into_iter().any(has_load)
+}
+
+/// The lowering state of one block.
+pub struct Simd<'a> {
+    pub cx: &'a mut Cx,
+    /// Vectors per block.
+    pub u: usize,
+    /// Lanes are consecutive reduction indices (else consecutive output indices).
+    pub over_r: bool,
+    /// Statements computing the values (in order, each once per evaluation).
+    pub stmts: Vec<S>,
+    /// Statements setting the per-lane output indices (at the start of each block).
+    pub lane_sets: Vec<S>,
+    lanes: Vec<Var>,
+    /// How many nodes fell back to per-lane scalar code or gathers.
+    pub fallbacks: usize,
+    /// Whether the whole expression fell back (then SIMD gains nothing).
+    pub root_fallback: bool,
+    depth: usize,
+}
+
+impl<'a> Simd<'a> {
+    pub fn new(cx: &'a mut Cx, u: usize, over_r: bool) -> Self {
+        Simd {
+            cx,
+            u,
+            over_r,
+            stmts: vec![],
+            lane_sets: vec![],
+            lanes: vec![],
+            fallbacks: 0,
+            root_fallback: false,
+            depth: 0,
+        }
+    }
+
+    pub(super) fn width(&self) -> usize {
+        self.u * LANES
+    }
+
+    /// Lowers `e` (a 32-bit expression) to one v128 per vector.
+    pub fn lower_vecs(&mut self, e: &AluExp) -> Result<Vec<E>> {
+        let v = self.lower(e)?;
+        Ok(self.vecs(v, e.dtype))
+    }
+
+    /// The output index of lane `l` (a local set at the start of each block).
+    fn lane(&mut self, l: usize) -> Var {
+        while self.lanes.len() <= l {
+            let k = self.lanes.len();
+            let v = self.cx.tmp(ValType::I32);
+            self.lane_sets
+                .push(v.set(self.lane_var().get() + i32c(k as i32)));
+            self.lanes.push(v);
+        }
+        self.lanes[l]
+    }
+
+    /// The loop variable that differs between lanes.
+    fn lane_var(&self) -> Var {
+        if self.over_r {
+            self.cx.reduce_index
+        } else {
+            self.cx.index
+        }
+    }
+
+    fn set_lane_var(&mut self, v: Var) {
+        if self.over_r {
+            self.cx.reduce_index = v;
+        } else {
+            self.cx.index = v;
+        }
+    }
+
+    pub(super) fn bind(&mut self, e: E) -> E {
+        if matches!(e, E::Get(_) | E::I32(_) | E::F32(_) | E::V128(_)) {
+            return e;
+        }
+        let v = self.cx.tmp(e.ty());
+        self.stmts.push(v.set(e));
+        v.get()
+    }
+
+    /// A uniform scalar of `dtype` (int32 as an affine value of stride 0).
+    fn uni(&mut self, dtype: DType, e: E) -> V {
+        let e = self.bind(e);
+        if dtype == DType::Int32 {
+            V::Aff(Aff {
+                base: e,
+                stride: 0,
+                align: 1,
+                nonneg: false,
+            })
+        } else {
+            V::Uni(e)
+        }
+    }
+
+    /// The scalar of a uniform value.
+    fn scalar(v: &V) -> Option<E> {
+        match v {
+            V::Uni(e) => Some(e.clone()),
+            V::Aff(a) if a.stride == 0 => Some(a.base.clone()),
+            _ => None,
+        }
+    }
+
+    /// One v128 per vector holding `v`.
+    fn vecs(&mut self, v: V, dtype: DType) -> Vec<E> {
+        match v {
+            V::Vec(v) => v,
+            V::Uni(e) => {
+                let s = self.bind(e.v1(splat_op(dtype)));
+                vec![s; self.u]
+            }
+            V::Aff(a) => {
+                let splat = self.bind(a.base.v1(U::I32x4Splat));
+                if a.stride == 0 {
+                    return vec![splat; self.u];
+                }
+                (0..self.u)
+                    .map(|u| {
+                        let k = |l: usize| (a.stride * (u * LANES + l) as i64) as i32 as u32;
+                        let step = lanes_const([k(0), k(1), k(2), k(3)]);
+                        self.bind(splat.clone().v2(B::I32x4Add, step))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Packs one scalar per lane into vectors.
+    fn pack(&mut self, xs: Vec<E>, dtype: DType) -> Vec<E> {
+        let replace = |idx| {
+            if dtype == DType::Float32 {
+                B::F32x4ReplaceLane { idx }
+            } else {
+                B::I32x4ReplaceLane { idx }
+            }
+        };
+        (0..self.u)
+            .map(|u| {
+                let mut v = xs[u * LANES].clone().v1(splat_op(dtype));
+                for l in 1..LANES {
+                    v = v.v2(replace(l as u8), xs[u * LANES + l].clone());
+                }
+                self.bind(v)
+            })
+            .collect()
+    }
+
+    /// `e` computed by the scalar lowering once per lane.
+    fn per_lane(&mut self, e: &AluExp) -> Result<V> {
+        self.fallbacks += 1;
+        self.root_fallback |= self.depth == 1;
+        let saved = self.lane_var();
+        let mut xs = Vec::with_capacity(self.width());
+        for l in 0..self.width() {
+            let lane = self.lane(l);
+            self.set_lane_var(lane);
+            let x = ops::lower(self.cx, e);
+            self.set_lane_var(saved);
+            xs.push(self.bind(x?));
+        }
+        Ok(V::Vec(self.pack(xs, e.dtype)))
+    }
+
+    fn lower(&mut self, e: &AluExp) -> Result<V> {
+        self.depth += 1;
+        let v = self.lower_node(e);
+        self.depth -= 1;
+        v
+    }
+
+    fn lower_node(&mut self, e: &AluExp) -> Result<V> {
+        if !varies(e, self.over_r) {
+            let x = ops::lower(self.cx, e)?;
+            if e.dtype == DType::Int32 {
+                let (align, nonneg) = uniform_facts(e);
+                return Ok(V::Aff(Aff {
+                    base: self.bind(x),
+                    stride: 0,
+                    align,
+                    nonneg,
+                }));
+            }
+            return Ok(self.uni(e.dtype, x));
+        }
+        if e.children().into_iter().any(|c| !is32(c.dtype)) {
+            return self.per_lane(e);
+        }
+        match &e.kind {
+            AluKind::Index | AluKind::ReduceIndex => Ok(V::Aff(Aff {
+                base: self.lane_var().get(),
+                stride: 1,
+                align: self.width() as u64,
+                nonneg: true,
+            })),
+            AluKind::Load { input, index } => {
+                let ix = self.lower(index)?;
+                Ok(self.load(*input, e.dtype, ix))
+            }
+            AluKind::Unary(op, a) => {
+                if !unary_ok(*op, e.dtype) {
+                    return self.per_lane(e);
+                }
+                let x = self.lower(a)?;
+                self.unary(*op, e.dtype, x)
+            }
+            AluKind::Binary(op, a, b) => self.binary(e, *op, a, b),
+            AluKind::Compare(op, a, b) => {
+                let (x, y) = (self.lower(a)?, self.lower(b)?);
+                if let (Some(x), Some(y)) = (Self::scalar(&x), Self::scalar(&y)) {
+                    return Ok(self.uni(DType::Bool, ops::compare(*op, a.dtype, x, y)));
+                }
+                let (x, y) = (self.vecs(x, a.dtype), self.vecs(y, b.dtype));
+                let code = compare_op(*op, a.dtype);
+                let v = x
+                    .into_iter()
+                    .zip(y)
+                    .map(|(x, y)| x.v2(code, y).v1(U::I32x4Neg))
+                    .collect();
+                Ok(self.bound(v))
+            }
+            AluKind::Where(c, a, b) => {
+                if has_load(a) || has_load(b) {
+                    return self.per_lane(e);
+                }
+                let (xc, xa, xb) = (self.lower(c)?, self.lower(a)?, self.lower(b)?);
+                if let (Some(c), Some(a), Some(b)) =
+                    (Self::scalar(&xc), Self::scalar(&xa), Self::scalar(&xb))
+                {
+                    return Ok(self.uni(e.dtype, cond(c, a, b)));
+                }
+                let c = self.vecs(xc, DType::Bool);
+                let a = self.vecs(xa, e.dtype);
+                let b = self.vecs(xb, e.dtype);
+                let v = (0..self.u)
+                    .map(|u| {
+                        let mask = c[u].clone().v1(U::I32x4Neg);
+                        E::Bitselect(
+                            Box::new(a[u].clone()),
+                            Box::new(b[u].clone()),
+                            Box::new(mask),
+                        )
+                    })
+                    .collect();
+                Ok(self.bound(v))
+            }
+            AluKind::Cast(a) => {
+                let x = self.lower(a)?;
+                if let Some(s) = Self::scalar(&x) {
+                    let c = ops::cast(s, a.dtype, e.dtype)?;
+                    return Ok(self.uni(e.dtype, c));
+                }
+                let v = self.vecs(x, a.dtype);
+                let v = v
+                    .into_iter()
+                    .map(|x| vector_cast(x, a.dtype, e.dtype))
+                    .collect();
+                Ok(self.bound(v))
+            }
+            AluKind::Bitcast(a) => {
+                let x = self.lower(a)?;
+                if let Some(s) = Self::scalar(&x) {
+                    let c = ops::bitcast(s, a.dtype, e.dtype)?;
+                    return Ok(self.uni(e.dtype, c));
+                }
+                Ok(V::Vec(self.vecs(x, a.dtype)))
+            }
+            AluKind::Const(_) => unreachable!("uniform, handled above"),
+        }
+    }
+
+    fn bound(&mut self, v: Vec<E>) -> V {
+        V::Vec(v.into_iter().map(|x| self.bind(x)).collect())
+    }
+
+    fn load(&mut self, input: usize, dtype: DType, ix: V) -> V {
+        let bytes = dtype.byte_size() as i32;
+        let base = self.cx.inputs[input].get();
+        let memory = self.cx.memory;
+        let scalar_load = |addr: E| {
+            let (kind, ty) = if dtype == DType::Float32 {
+                (LoadKind::F32, ValType::F32)
+            } else {
+                (LoadKind::I32 { atomic: false }, ValType::I32)
+            };
+            let x = E::Load(memory, kind, ty, Box::new(addr));
+            if dtype == DType::Bool {
+                x.ne(i32c(0))
+            } else {
+                x
+            }
+        };
+        match ix {
+            V::Aff(a) if a.stride == 0 => {
+                let x = scalar_load(base + a.base * i32c(bytes));
+                self.uni(dtype, x)
+            }
+            V::Aff(a) if a.stride == 1 => {
+                let addr = self.bind(base + a.base * i32c(bytes));
+                let v = (0..self.u)
+                    .map(|u| {
+                        let at = addr.clone() + i32c((u * LANES) as i32 * bytes);
+                        let x = E::Load(memory, LoadKind::V128, ValType::V128, Box::new(at));
+                        if dtype == DType::Bool {
+                            x.v2(B::I32x4Ne, lanes_const([0; 4])).v1(U::I32x4Neg)
+                        } else {
+                            x
+                        }
+                    })
+                    .collect();
+                self.bound(v)
+            }
+            ix => {
+                self.fallbacks += 1;
+                let indices: Vec<E> = match ix {
+                    V::Aff(a) => (0..self.width())
+                        .map(|l| a.base.clone() + i32c((a.stride * l as i64) as i32))
+                        .collect(),
+                    V::Vec(v) => (0..self.width())
+                        .map(|l| {
+                            let idx = (l % LANES) as u8;
+                            v[l / LANES]
+                                .clone()
+                                .unop(U::I32x4ExtractLane { idx }, ValType::I32)
+                        })
+                        .collect(),
+                    V::Uni(_) => unreachable!("indices are int32: affine"),
+                };
+                let xs = indices
+                    .into_iter()
+                    .map(|i| scalar_load(base.clone() + i * i32c(bytes)))
+                    .collect();
+                V::Vec(self.pack(xs, dtype))
+            }
+        }
+    }
+
+    fn unary(&mut self, op: UnaryOp, dtype: DType, x: V) -> Result<V> {
+        if let Some(s) = Self::scalar(&x) {
+            let y = ops::unary(self.cx, op, dtype, s)?;
+            return Ok(self.uni(dtype, y));
+        }
+        if let (V::Aff(a), UnaryOp::Neg) = (&x, op) {
+            let base = self.bind(-a.base.clone());
+            return Ok(V::Aff(Aff {
+                base,
+                stride: -a.stride,
+                align: a.align,
+                nonneg: false,
+            }));
+        }
+        let v = self.vecs(x, dtype);
+        let f = |x: E| -> E {
+            use UnaryOp::*;
+            match (op, dtype) {
+                (Neg, DType::Float32) => x.v1(U::F32x4Neg),
+                (Abs, DType::Float32) => x.v1(U::F32x4Abs),
+                (Sqrt, _) => x.v1(U::F32x4Sqrt),
+                (Floor, _) => x.v1(U::F32x4Floor),
+                (Ceil, _) => x.v1(U::F32x4Ceil),
+                (Reciprocal, _) => lanes_const([1f32.to_bits(); 4]).v2(B::F32x4Div, x),
+                (Neg, _) => x.v1(U::I32x4Neg),
+                (Abs, DType::Int32) => x.v1(U::I32x4Abs),
+                (Abs, _) => x,
+                (Not, DType::Bool) => x.v2(B::V128Xor, lanes_const([1; 4])),
+                (Not, _) => x.v1(U::V128Not),
+                _ => unreachable!("checked by unary_ok"),
+            }
+        };
+        let v = v.into_iter().map(f).collect();
+        Ok(self.bound(v))
+    }
+
+    fn binary(&mut self, e: &AluExp, op: BinaryOp, a: &AluExp, b: &AluExp) -> Result<V> {
+        let dtype = e.dtype;
+        let int_div = dtype == DType::Int32 && matches!(op, BinaryOp::Div | BinaryOp::Rem);
+        if !binary_ok(op, dtype) && !int_div {
+            return self.per_lane(e);
+        }
+        let (x, y) = (self.lower(a)?, self.lower(b)?);
+        if let (V::Aff(p), V::Aff(q)) = (&x, &y) {
+            if let Some(r) = self.affine(op, p, q) {
+                return Ok(V::Aff(r));
+            }
+        }
+        if let (Some(p), Some(q)) = (Self::scalar(&x), Self::scalar(&y)) {
+            let z = ops::binary(self.cx, op, dtype, p, q)?;
+            return Ok(self.uni(dtype, z));
+        }
+        if int_div {
+            return self.per_lane(e);
+        }
+        let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
+        if shift {
+            let Some(amount) = Self::scalar(&y) else {
+                return self.per_lane(e);
+            };
+            let code = match op {
+                BinaryOp::Shl => B::I32x4Shl,
+                _ if dtype == DType::Int32 => B::I32x4ShrS,
+                _ => B::I32x4ShrU,
+            };
+            let v = self.vecs(x, dtype);
+            let v = v.into_iter().map(|x| x.v2(code, amount.clone())).collect();
+            return Ok(self.bound(v));
+        }
+        let (vx, vy) = (self.vecs(x, dtype), self.vecs(y, dtype));
+        let v = vx
+            .into_iter()
+            .zip(vy)
+            .map(|(x, y)| vector_binary(op, dtype, x, y))
+            .collect();
+        Ok(self.bound(v))
+    }
+}

@@ -1,0 +1,150 @@
+//! Native checks that the emitter picks the intended loop for each kernel shape: the emitted
+//! modules validate (wasmparser) and contain — or lack — the SIMD instructions of each path.
+//! Their results are checked against the cpu interpreter in `tests/wasm_kernels`.
+
+use super::emit_kernel;
+use crate::core::DType;
+use crate::kernel::{AluExp, BinaryOp, Kernel, ReduceOp, Reduction, UnaryOp};
+
+/// Validates the module and returns the names of its operators.
+fn operators(kernel: &Kernel) -> Vec<String> {
+    let bytes = emit_kernel(kernel).unwrap();
+    wasmparser::Validator::new()
+        .validate_all(&bytes)
+        .unwrap_or_else(|e| panic!("{kernel:?}: invalid wasm: {e}"));
+    let mut names = vec![];
+    for payload in wasmparser::Parser::new(0).parse_all(&bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = payload.unwrap() {
+            let mut reader = body.get_operators_reader().unwrap();
+            while !reader.eof() {
+                let op = format!("{:?}", reader.read().unwrap());
+                names.push(op.split([' ', '{']).next().unwrap().to_string());
+            }
+        }
+    }
+    names
+}
+
+fn has(ops: &[String], name: &str) -> bool {
+    ops.iter().any(|o| o == name)
+}
+
+fn binary(dtype: DType, op: BinaryOp, n: usize) -> Kernel {
+    let x = AluExp::load(dtype, 0, AluExp::index());
+    let y = AluExp::load(dtype, 1, AluExp::index());
+    Kernel::elementwise(vec![dtype, dtype], n, AluExp::binary(op, x, y))
+}
+
+fn reduce(mut kernel: Kernel, op: ReduceOp, size: usize) -> Kernel {
+    kernel.reduction = Some(Reduction { op, size });
+    kernel
+}
+
+#[test]
+fn contiguous_elementwise_kernels_use_vectors() {
+    let ops = operators(&binary(DType::Float32, BinaryOp::Add, 100));
+    for name in ["V128Load", "F32x4Add", "V128Store", "F32Add"] {
+        assert!(has(&ops, name), "{name} missing: {ops:?}");
+    }
+    let ops = operators(&binary(DType::Int32, BinaryOp::Max, 100));
+    assert!(has(&ops, "I32x4MaxS"), "{ops:?}");
+    // Integer division has no lane-wise instruction: per-lane scalar code, packed, then added.
+    let mut k = binary(DType::Int32, BinaryOp::Div, 100);
+    let x = AluExp::load(DType::Int32, 0, AluExp::index());
+    k.exp = AluExp::binary(BinaryOp::Add, k.exp, x);
+    let ops = operators(&k);
+    assert!(
+        has(&ops, "I32DivS") && has(&ops, "I32x4ReplaceLane"),
+        "{ops:?}"
+    );
+}
+
+#[test]
+fn kernels_that_gain_nothing_stay_scalar() {
+    let exp = AluExp::unary(
+        UnaryOp::Exp,
+        AluExp::load(DType::Float32, 0, AluExp::index()),
+    );
+    let ops = operators(&Kernel::elementwise(vec![DType::Float32], 100, exp));
+    assert!(!has(&ops, "V128Store"), "{ops:?}");
+    let ops = operators(&binary(DType::Float64, BinaryOp::Add, 100));
+    assert!(!has(&ops, "V128Load"), "{ops:?}");
+}
+
+/// `out[i, j] = Σ_r a[i, r] · b[r, j]` as the rules write it (flat i over [m, n]).
+fn matmul(m: usize, k: usize, n: usize) -> Kernel {
+    let i = AluExp::index();
+    let row = AluExp::index_div(i.clone(), n);
+    let col = AluExp::index_rem(i, n);
+    let r = AluExp::reduce_index();
+    let a = AluExp::load(
+        DType::Float32,
+        0,
+        AluExp::index_add(AluExp::index_mul(row, k as isize), r.clone()),
+    );
+    let b = AluExp::load(
+        DType::Float32,
+        1,
+        AluExp::index_add(AluExp::index_mul(r, n as isize), col),
+    );
+    let exp = AluExp::binary(BinaryOp::Mul, a, b);
+    let kernel = Kernel::elementwise(vec![DType::Float32; 2], m * n, exp);
+    reduce(kernel, ReduceOp::Sum, k)
+}
+
+#[test]
+fn matmul_vectorises_over_columns_with_a_uniform_row_operand() {
+    let ops = operators(&matmul(8, 5, 64));
+    for name in [
+        "F32x4Splat",
+        "F32x4Mul",
+        "F64x2PromoteLowF32x4",
+        "F64x2Add",
+        "V128Load",
+    ] {
+        assert!(has(&ops, name), "{name} missing: {ops:?}");
+    }
+    // Four vectors per block: the row operand is loaded once per reduction step.
+    assert_eq!(
+        ops.iter().filter(|o| *o == "F32x4Splat").count(),
+        1,
+        "{ops:?}"
+    );
+}
+
+#[test]
+fn sums_over_a_contiguous_axis_are_blocked_over_r() {
+    let index = AluExp::index_add(
+        AluExp::index_mul(AluExp::index(), 1000),
+        AluExp::reduce_index(),
+    );
+    let sum = |dtype| {
+        let k = Kernel::elementwise(vec![dtype], 3, AluExp::load(dtype, 0, index.clone()));
+        reduce(k, ReduceOp::Sum, 1000)
+    };
+    let ops = operators(&sum(DType::Float32));
+    assert!(
+        has(&ops, "F64x2PromoteLowF32x4") && has(&ops, "F64x2ExtractLane"),
+        "{ops:?}"
+    );
+    let ops = operators(&sum(DType::Int32));
+    assert!(
+        has(&ops, "I32x4Add") && has(&ops, "I32x4ExtractLane"),
+        "{ops:?}"
+    );
+    // A sum over an outer axis vectorises over the outputs instead (no lane combination).
+    let outer = AluExp::index_add(
+        AluExp::index_mul(AluExp::reduce_index(), 64),
+        AluExp::index(),
+    );
+    let k = Kernel::elementwise(
+        vec![DType::Float32],
+        64,
+        AluExp::load(DType::Float32, 0, outer),
+    );
+    let ops = operators(&reduce(k, ReduceOp::Max, 9));
+    assert!(
+        has(&ops, "F32x4Lt") && !has(&ops, "F64x2ExtractLane"),
+        "{ops:?}"
+    );
+}

@@ -1,0 +1,141 @@
+//! The vectorised loop of a kernel: blocks of `4·u` consecutive output elements computed with
+//! SIMD (`simd`), stored with `v128.store`; the scalar loop of `emit` finishes the remainder.
+//! A reducing kernel keeps one accumulator vector per output vector and runs the reduction in
+//! order r = 0, 1, … for every lane, as the interpreter does, so results are bit-identical.
+//! Float32 sums and products accumulate in f64x2 pairs and round once, as the interpreter does.
+
+use walrus::ir::{StoreKind, UnaryOp as U};
+use walrus::ValType;
+
+use super::dsl::{i32c, Var, E, S};
+use super::simd::{is32, Simd, LANES};
+use super::simd_ops::{splat_const, vector_step, HIGH_HALF, LOW_HALVES};
+use super::Cx;
+use crate::core::DType;
+use crate::kernel::{order, reduce_identity, Kernel, ReduceOp, Reduction};
+use crate::util::Result;
+
+/// The lowered block: vectors per block, per-lane index setup, statements and values.
+struct Lowered {
+    u: usize,
+    lane_sets: Vec<S>,
+    stmts: Vec<S>,
+    values: Vec<E>,
+}
+
+/// Tries the block widths; `None` when SIMD would gain nothing.
+fn pick(cx: &mut Cx, kernel: &Kernel) -> Result<Option<Lowered>> {
+    let tries: &[usize] = if kernel.reduction.is_some() {
+        &[4, 1]
+    } else {
+        &[2]
+    };
+    let mut best: Option<(usize, Lowered)> = None;
+    for &u in tries {
+        let mut s = Simd::new(cx, u, false);
+        let values = s.lower_vecs(&kernel.exp)?;
+        if s.root_fallback {
+            return Ok(None);
+        }
+        let fallbacks = s.fallbacks;
+        let lowered = Lowered {
+            u,
+            lane_sets: s.lane_sets,
+            stmts: s.stmts,
+            values,
+        };
+        if best.as_ref().is_none_or(|(f, _)| fallbacks < *f) {
+            best = Some((fallbacks, lowered));
+        }
+        if fallbacks == 0 {
+            break;
+        }
+    }
+    Ok(best.map(|(_, l)| l))
+}
+
+/// The vector loop over `index` (starting where it is, stopping with fewer than one block of
+/// elements left), or `None` for kernels that stay scalar.
+pub fn vector_loop(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var) -> Result<Option<S>> {
+    let dtype = kernel.output_dtype();
+    // A blocked reduction vectorises over r instead (`rblock`), in its own order.
+    if !is32(dtype) || order::blocked(kernel) {
+        return Ok(None);
+    }
+    let Some(lowered) = pick(cx, kernel)? else {
+        return Ok(None);
+    };
+    let width = (lowered.u * LANES) as i32;
+    let index = cx.index;
+    let mut block = lowered.lane_sets;
+    let results = match kernel.reduction {
+        None => {
+            block.extend(lowered.stmts);
+            lowered.values
+        }
+        Some(red) => reduce(cx, red, dtype, lowered.stmts, lowered.values, &mut block),
+    };
+    let at = cx.tmp(ValType::I32);
+    block.push(at.set(out.get() + index.get() * i32c(dtype.byte_size() as i32)));
+    for (k, v) in results.into_iter().enumerate() {
+        let addr = at.get() + i32c(16 * k as i32);
+        block.push(S::Store(cx.memory, StoreKind::V128, addr, v));
+    }
+    block.push(index.set(index.get() + i32c(width)));
+    Ok(Some(S::While(
+        (index.get() + i32c(width)).leu(n.get()),
+        block,
+    )))
+}
+
+/// The reduction loop around the lowered statements; pushes accumulator setup and the loop
+/// onto `block` and returns the result vectors.
+fn reduce(
+    cx: &mut Cx,
+    red: Reduction,
+    dtype: DType,
+    mut body: Vec<S>,
+    values: Vec<E>,
+    block: &mut Vec<S>,
+) -> Vec<E> {
+    let wide = dtype == DType::Float32 && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod);
+    let identity = reduce_identity(red.op, dtype);
+    let r = cx.reduce_index;
+    let results = if wide {
+        let code = if red.op == ReduceOp::Sum {
+            walrus::ir::BinaryOp::F64x2Add
+        } else {
+            walrus::ir::BinaryOp::F64x2Mul
+        };
+        let mut results = vec![];
+        for v in values {
+            let (lo, hi) = (cx.tmp(ValType::V128), cx.tmp(ValType::V128));
+            block.push(lo.set(splat_const(DType::Float64, identity)));
+            block.push(hi.set(splat_const(DType::Float64, identity)));
+            let high = E::Shuffle(HIGH_HALF, Box::new(v.clone()), Box::new(v.clone()));
+            let promote = U::F64x2PromoteLowF32x4;
+            body.push(lo.set(lo.get().v2(code, v.v1(promote))));
+            body.push(hi.set(hi.get().v2(code, high.v1(promote))));
+            let demote = U::F32x4DemoteF64x2Zero;
+            results.push(E::Shuffle(
+                LOW_HALVES,
+                Box::new(lo.get().v1(demote)),
+                Box::new(hi.get().v1(demote)),
+            ));
+        }
+        results
+    } else {
+        let mut results = vec![];
+        for v in values {
+            let acc = cx.tmp(ValType::V128);
+            block.push(acc.set(splat_const(dtype, identity)));
+            body.push(acc.set(vector_step(red.op, dtype, acc.get(), v)));
+            results.push(acc.get());
+        }
+        results
+    };
+    body.push(r.set(r.get() + i32c(1)));
+    block.push(r.set(i32c(0)));
+    block.push(S::While(r.get().ltu(i32c(red.size as u32 as i32)), body));
+    results
+}
