@@ -16,8 +16,8 @@ mod math_exp;
 mod math_inv;
 mod math_trig;
 mod ops;
-pub mod routines;
 mod rblock;
+pub mod routines;
 mod simd;
 mod simd_ops;
 #[cfg(all(test, not(target_arch = "wasm32")))]

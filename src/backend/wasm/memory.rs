@@ -151,7 +151,7 @@ mod tests {
             1 << 20,
         ] {
             let c = size_class(len);
-            assert!(c >= len.max(16) && c % 16 == 0, "{len} -> {c}");
+            assert!(c >= len.max(16) && c.is_multiple_of(16), "{len} -> {c}");
             assert!(len <= 256 || (c - len) * 4 <= len, "{len} -> {c}");
         }
         assert_eq!(size_class(257), 320);
