@@ -139,6 +139,7 @@ impl Backend for WasmBackend {
             dispatches: self.dispatches,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes(),
+            ..Default::default()
         }
     }
 }
