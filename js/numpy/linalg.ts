@@ -4,6 +4,7 @@ import { axesOpt, flag, linalgCall, options, ordOpt } from "../linalg-call.js";
 import { notYet } from "../unsupported.js";
 
 export { diagonal, matmul, matrixTranspose, trace } from "./index.js";
+export { outer, tensordot, vecdot } from "./products.js";
 
 /** The Cholesky factor of each matrix of `a [..., n, n]`, symmetrized first by default. */
 export function cholesky(a: Array, opts?: { upper?: boolean; symmetrizeInput?: boolean }): Array {
