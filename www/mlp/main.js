@@ -1,16 +1,6 @@
 // Trains a small MLP on the 8×8 digits with valueAndGrad (jitted where this build has jit) and
 // Adam (oxjax/optax where present), drawing the loss curve and held-out accuracy as it goes.
-import {
-  describe,
-  fail,
-  fallbackAdam,
-  features,
-  ox,
-  params,
-  recordTiming,
-  setup,
-  yieldToBrowser,
-} from "../common.js";
+import { fail, optax, ox, params, recordTiming, setup, yieldToBrowser } from "../common.js";
 import { drawCurve, drawDigits } from "./draw.js";
 
 const { numpy: np, nn, random, tree } = ox;
@@ -56,11 +46,6 @@ function loss(p, x, y1h) {
 
 async function main() {
   const { device } = await setup("wasm");
-  const feats = await features();
-  $("paths").textContent = describe(feats, [
-    ["jit", "jit", "eager"],
-    ["optax", "oxjax/optax adam", "Adam written with np ops"],
-  ]);
   const data = await (await fetch("../data/digits.json")).json();
   const n = data.count;
   const pixels = Float32Array.from(data.pixels, (c) => data.alphabet.indexOf(c));
@@ -73,7 +58,7 @@ async function main() {
   using xTest = x.slice([train, n]);
   using yTest = y.slice([train, n]);
 
-  const wrap = (f) => (feats.jit ? feats.jit(f) : f);
+  const wrap = ox.jit;
   const valueAndGrad = wrap(ox.valueAndGrad(loss));
   const accuracy = wrap((p, xs, ys) => {
     using z = logits(p, xs);
@@ -93,7 +78,7 @@ async function main() {
     // Responsiveness is measured after the first epoch, which compiles every kernel.
     window.demo.runStart = Infinity;
     $("status").textContent = `training on ${device}…`;
-    const optimizer = feats.optax ? feats.optax.adam(LR) : fallbackAdam();
+    const optimizer = optax.adam(LR);
     let p = initParams(0);
     let state = optimizer.init(p);
     const losses = [];
@@ -106,18 +91,10 @@ async function main() {
         using xb = x.slice([b * BATCH, Math.min((b + 1) * BATCH, train)]);
         using yb = y1h.slice([b * BATCH, Math.min((b + 1) * BATCH, train)]);
         const [value, grads] = valueAndGrad(p, xb, yb);
-        let next;
-        if (feats.optax) {
-          const [updates, s2] = optimizer.update(grads, state, p);
-          next = feats.optax.applyUpdates(p, updates);
-          tree.dispose([updates, state]);
-          state = s2;
-        } else {
-          const [updates, s2] = optimizer.update(grads, state, LR);
-          next = tree.map((a, u) => a.add(u), p, updates);
-          tree.dispose(updates);
-          state = s2;
-        }
+        const [updates, s2] = optimizer.update(grads, state, p);
+        const next = optax.applyUpdates(p, updates);
+        tree.dispose([updates, state]);
+        state = s2;
         tree.dispose([grads, p]);
         p = next;
         const v = (await value.data())[0];

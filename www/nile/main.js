@@ -1,16 +1,6 @@
 // The Nile demo: maximum likelihood by Adam on valueAndGrad (jitted where this build has jit),
 // then the smoothed level by associative scan and by sequential lax.scan, drawn live.
-import {
-  describe,
-  fail,
-  features,
-  ox,
-  params,
-  recordTiming,
-  setup,
-  yieldToBrowser,
-} from "../common.js";
-import { fallbackAdam } from "../common.js";
+import { fail, optax, ox, params, recordTiming, setup, yieldToBrowser } from "../common.js";
 import * as model from "./model.js";
 import { drawNile } from "./plot.js";
 
@@ -23,22 +13,16 @@ let generation = 0;
 
 async function main() {
   const { device } = await setup("wasm");
-  const feats = await features();
   const data = await (await fetch("../data/nile.json")).json();
   const ref = data.mle;
   $("reference").textContent =
     `σ²ε ${fmt(ref.sigma2_eps)} · σ²η ${fmt(ref.sigma2_eta)} · log-likelihood ${fmt(ref.loglik, 3)}`;
-  $("paths").textContent = describe(feats, [
-    ["jit", "jit", "eager"],
-    ["associativeScan", "lax.associativeScan", "Kogge–Stone in JS over eager ops"],
-    ["scan", "lax.scan", "sequential form not shown"],
-    ["optax", "oxjax/optax adam", "Adam written with np ops"],
-  ]);
   drawNile($("plot"), data.years, data.flow);
 
   const y = np.array(data.flow);
-  const assoc = feats.associativeScan ?? model.associativeScanFallback;
-  const wrap = (f) => (feats.jit ? feats.jit(f) : f);
+  const assoc = ox.lax.associativeScan;
+  const scan = ox.lax.scan;
+  const wrap = ox.jit;
   const loss = (theta) => model.negLogLik(assoc, theta, y);
   const valueAndGrad = wrap(ox.valueAndGrad(loss));
 
@@ -54,26 +38,22 @@ async function main() {
     return out;
   });
   // The sequential form in two calls (filter, then smoother) so the page can draw in between.
-  const filterSequential =
-    feats.scan &&
-    wrap((theta) => {
-      const { se, sn } = model.variances(theta);
-      const { m, P } = model.filterScan(feats.scan, y, se, sn);
-      [se, sn].forEach((a) => a.dispose());
-      return [m, P];
-    });
-  const smootherSequential =
-    feats.scan &&
-    wrap((theta, m, P) => {
-      const { se, sn } = model.variances(theta);
-      const { ms, Ps } = model.smoothScan(feats.scan, m, P, sn);
-      [se, sn, Ps].forEach((a) => a.dispose());
-      return ms;
-    });
+  const filterSequential = wrap((theta) => {
+    const { se, sn } = model.variances(theta);
+    const { m, P } = model.filterScan(scan, y, se, sn);
+    [se, sn].forEach((a) => a.dispose());
+    return [m, P];
+  });
+  const smootherSequential = wrap((theta, m, P) => {
+    const { se, sn } = model.variances(theta);
+    const { ms, Ps } = model.smoothScan(scan, m, P, sn);
+    [se, sn, Ps].forEach((a) => a.dispose());
+    return ms;
+  });
 
   const steps = Number(params.get("steps") ?? 150);
   const lr = (t) => 0.1 * 0.01 ** (t / steps);
-  const optimizer = feats.optax ? optaxAdam(feats.optax) : fallbackAdam();
+  const optimizer = optaxAdam();
 
   async function smooth(theta, final) {
     const t0 = performance.now();
@@ -85,7 +65,7 @@ async function main() {
     drawNile($("plot"), data.years, data.flow, L, LO, HI);
     window.demo.level = globalThis.Array.from(L);
     window.demo.levelVar = globalThis.Array.from(HI, (h, i) => ((h - LO[i]) / (2 * 1.96)) ** 2);
-    if (final && filterSequential) {
+    if (final) {
       // The sequential form once, at the fitted variances, against the parallel one.
       await yieldToBrowser();
       const t1 = performance.now();
@@ -101,9 +81,6 @@ async function main() {
       $("ms-scan").textContent = `${(performance.now() - t1).toFixed(1)} ms`;
       $("scan-diff").textContent = d.toPrecision(3);
       window.demo.scanDiff = d;
-    } else if (!filterSequential) {
-      $("ms-scan").textContent = "lax.scan not in this build";
-      $("scan-diff").textContent = "—";
     }
     level.dispose();
   }
@@ -122,7 +99,7 @@ async function main() {
       const t0 = performance.now();
       const [value, grad] = valueAndGrad(theta);
       const [update, next] = optimizer.update(grad, state, lr(t), theta);
-      const theta2 = feats.optax ? feats.optax.applyUpdates(theta, update) : theta.add(update);
+      const theta2 = optax.applyUpdates(theta, update);
       [grad, update, theta].forEach((a) => a.dispose());
       theta = theta2;
       state = next;
@@ -179,7 +156,7 @@ function initialTheta(y) {
 }
 
 /** oxjax/optax's Adam at learning rate 1, its step scaled by the schedule's rate. */
-function optaxAdam(optax) {
+function optaxAdam() {
   const tx = optax.adam(1.0);
   return {
     init: (theta) => tx.init(theta),

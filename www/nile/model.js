@@ -7,28 +7,6 @@ import { ox } from "../common.js";
 
 const np = ox.numpy;
 
-/** Kogge–Stone inclusive scan over an object of 1-D arrays, for builds without lax.associativeScan. */
-export function associativeScanFallback(fn, elems, { reverse = false } = {}) {
-  const keys = Object.keys(elems);
-  const n = elems[keys[0]].shape[0];
-  const each = (obj, f) => Object.fromEntries(keys.map((k) => [k, f(obj[k])]));
-  const free = (obj) => keys.forEach((k) => obj[k].dispose());
-  let cur = each(elems, (x) => x.add(0));
-  for (let d = 1; d < n; d *= 2) {
-    const lo = each(cur, (x) => x.slice([0, n - d]));
-    const hi = each(cur, (x) => x.slice([d, n]));
-    const c = reverse ? fn(hi, lo) : fn(lo, hi);
-    const next = {};
-    for (const k of keys) {
-      using keep = reverse ? cur[k].slice([n - d, n]) : cur[k].slice([0, d]);
-      next[k] = np.concatenate(reverse ? [c[k], keep] : [keep, c[k]]);
-    }
-    [lo, hi, c, cur].forEach(free);
-    cur = next;
-  }
-  return cur;
-}
-
 /** Filtering elements (A, b, C, eta, J) of the local level model; the first observation is exact. */
 function filterElements(y, se, sn) {
   const n = y.shape[0];
@@ -94,7 +72,7 @@ export function variances(theta) {
   return { se: np.exp(s0), sn: np.exp(s1) };
 }
 
-/** Filtered means and variances by an associative scan (`scan` is lax.associativeScan or the fallback). */
+/** Filtered means and variances by an associative scan (`scan` is lax.associativeScan). */
 export function filterParallel(scan, y, se, sn) {
   const elems = filterElements(y, se, sn);
   try {

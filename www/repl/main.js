@@ -1,6 +1,6 @@
 // The REPL: runs the textarea's JavaScript as an async function with oxjax's names in scope;
 // `print` shows arrays (read back asynchronously, so webgpu works), Jaxprs and plain values.
-import { fail, features, ox, params, setup, yieldToBrowser } from "../common.js";
+import { fail, optax, ox, params, setup, yieldToBrowser } from "../common.js";
 import { presets } from "./presets.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +22,6 @@ async function format(value) {
 
 async function main() {
   const { device } = await setup("wasm");
-  const feats = await features();
   const scope = {
     np: ox.numpy,
     lax: ox.lax,
@@ -35,9 +34,9 @@ async function main() {
     vjp: ox.vjp,
     jvp: ox.jvp,
     makeJaxpr: ox.makeJaxpr,
-    jit: feats.jit,
-    vmap: feats.vmap,
-    optax: feats.optax,
+    jit: ox.jit,
+    vmap: ox.vmap,
+    optax,
     device,
     tick: yieldToBrowser,
   };

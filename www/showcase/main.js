@@ -1,6 +1,6 @@
 // The Mandelbrot zoom: escape counts computed by oxjax on the chosen device (webgpu by default
 // where available), 16 iterations per call, coloured by the page.
-import { describe, fail, features, nextFrame, ox, params, recordTiming, setup } from "../common.js";
+import { fail, nextFrame, ox, params, recordTiming, setup } from "../common.js";
 
 const np = ox.numpy;
 const $ = (id) => document.getElementById(id);
@@ -52,13 +52,11 @@ function palette() {
 
 async function main() {
   const { device } = await setup("webgpu");
-  const feats = await features();
-  $("paths").textContent = describe(feats, [["jit", "jit", "eager ops"]]);
   const W = Number(params.get("w") ?? 256);
   const H = (W * 3) / 4;
   const frames = Number(params.get("frames") ?? Infinity);
   $("grid").textContent = `${W} × ${H} points × ${ITERATIONS} iterations`;
-  const step = feats.jit ? feats.jit(iterate(CHUNK)) : iterate(CHUNK);
+  const step = ox.jit(iterate(CHUNK));
 
   using u0 = np.linspace(-0.5, 0.5, W);
   using u = u0.reshape([1, W]);
