@@ -248,6 +248,9 @@ fn dispatches_are_batched_and_buffers_pooled() {
     assert!(after.pool_buffers <= MAX_BATCH + 2, "{after:?}");
     assert_eq!(after.live_buffers, 1);
     assert_eq!(after.live_bytes, n * 4);
+    // Pooled buffers recur, and so do their bind groups.
+    let binds = gpu.bind_group_stats();
+    assert!(binds.hits > 0, "{binds:?}");
     gpu.free(cur);
     assert_eq!(gpu.stats().live_buffers, 0);
     assert!(gpu.stats().pool_bytes > 0);

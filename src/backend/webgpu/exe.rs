@@ -17,8 +17,11 @@ const PART: usize = 4096;
 /// Cut the axis only when there are fewer outputs than this.
 const FEW_OUTPUTS: usize = 1024;
 
+#[derive(Clone)]
 pub(super) struct Stage {
     pub pipeline: wgpu::ComputePipeline,
+    /// The pipeline's bind group layout, asked for once (each request makes a new object).
+    pub layout: wgpu::BindGroupLayout,
     /// Workgroups to dispatch along x and y.
     pub grid: (u32, u32),
 }
@@ -40,6 +43,15 @@ pub(super) fn grid(groups: u32) -> (u32, u32) {
 }
 
 impl WebGpuBackend {
+    fn make_stage(&self, source: String, grid: (u32, u32)) -> Stage {
+        let pipeline = self.pipeline(source);
+        Stage {
+            layout: pipeline.get_bind_group_layout(0),
+            pipeline,
+            grid,
+        }
+    }
+
     fn pipeline(&self, source: String) -> wgpu::ComputePipeline {
         let module = self
             .device
@@ -61,21 +73,15 @@ impl WebGpuBackend {
     /// One stage computing `kernel` whole (a single-stage plan).
     fn single(&self, kernel: &Kernel) -> Result<Stage> {
         if let Some(m) = wgsl_matmul::recognise(kernel).filter(|_| self.fast) {
-            return Ok(Stage {
-                pipeline: self.pipeline(wgsl_matmul::emit(kernel, &m)?),
-                grid: wgsl_matmul::workgroups(&m),
-            });
+            return Ok(self.make_stage(wgsl_matmul::emit(kernel, &m)?, wgsl_matmul::workgroups(&m)));
         }
         if self.fast && wgsl_reduce::suits(kernel) {
-            return Ok(Stage {
-                pipeline: self.pipeline(wgsl_reduce::emit(kernel, 1)?),
-                grid: grid(kernel.size as u32),
-            });
+            return Ok(self.make_stage(wgsl_reduce::emit(kernel, 1)?, grid(kernel.size as u32)));
         }
-        Ok(Stage {
-            pipeline: self.pipeline(wgsl::emit_kernel(kernel)?),
-            grid: grid((kernel.size as u32).div_ceil(wgsl::WORKGROUP_SIZE)),
-        })
+        Ok(self.make_stage(
+            wgsl::emit_kernel(kernel)?,
+            grid((kernel.size as u32).div_ceil(wgsl::WORKGROUP_SIZE)),
+        ))
     }
 
     pub(super) fn build(&self, kernel: &Kernel) -> Result<Exe> {
@@ -86,10 +92,10 @@ impl WebGpuBackend {
                 temp_bytes: 0,
             });
         }
-        let first = Stage {
-            pipeline: self.pipeline(wgsl_reduce::emit(kernel, parts)?),
-            grid: grid((kernel.size * parts) as u32),
-        };
+        let first = self.make_stage(
+            wgsl_reduce::emit(kernel, parts)?,
+            grid((kernel.size * parts) as u32),
+        );
         let second = self.single(&finish_kernel(kernel, parts))?;
         Ok(Exe {
             stages: vec![first, second],

@@ -42,6 +42,7 @@ use crate::util::{Error, Result};
 use pool::{size_class, Pool};
 
 const PIPELINE_CACHE_CAPACITY: usize = 256;
+const BIND_GROUP_CACHE_CAPACITY: usize = 512;
 /// Dispatches encoded before the batch is submitted.
 pub const MAX_BATCH: usize = 64;
 
@@ -60,6 +61,7 @@ pub struct WebGpuBackend {
     next_buffer: BufferId,
     kernel_ids: Lru<Kernel, ExeId>,
     pipelines: Lru<ExeId, exe::Exe>,
+    bind_groups: Lru<(wgpu::BindGroupLayout, Vec<wgpu::Buffer>), wgpu::BindGroup>,
     next_exe: ExeId,
     dispatches: u64,
     /// Tiled matmuls and workgroup-tree reductions (off on CPU adapters, see `fast_kernels`).
@@ -114,6 +116,7 @@ impl WebGpuBackend {
             next_buffer: 1,
             kernel_ids: Lru::new(PIPELINE_CACHE_CAPACITY),
             pipelines: Lru::new(PIPELINE_CACHE_CAPACITY),
+            bind_groups: Lru::new(BIND_GROUP_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
             fast: adapter.get_info().device_type != wgpu::DeviceType::Cpu,
@@ -153,7 +156,13 @@ impl WebGpuBackend {
             self.fast = on;
             self.kernel_ids.clear();
             self.pipelines.clear();
+            self.bind_groups.clear();
         }
+    }
+
+    /// Hits and misses of the bind group cache.
+    pub fn bind_group_stats(&self) -> crate::util::lru::CacheStats {
+        self.bind_groups.stats()
     }
 
     /// Destroys the pooled free buffers.
@@ -190,20 +199,24 @@ impl WebGpuBackend {
     }
 
     /// Encodes one compute pass of `pipeline` over `x × y` workgroups into the batch.
-    fn encode(
-        &mut self,
-        pipeline: &wgpu::ComputePipeline,
-        grid: (u32, u32),
-        inputs: &[BufferId],
-        output: BufferId,
-    ) -> Result<()> {
-        self.encode_bound(pipeline, grid, inputs, &[output])
+    fn encode(&mut self, stage: &exe::Stage, inputs: &[BufferId], output: BufferId) -> Result<()> {
+        self.encode_bound(
+            &stage.pipeline,
+            Some(&stage.layout),
+            stage.grid,
+            inputs,
+            &[output],
+        )
     }
 
-    /// [`Self::encode`] with several outputs (bindings: the inputs, then the outputs).
+    /// [`Self::encode`] with several outputs (bindings: the inputs, then the outputs). With
+    /// the pipeline's cached `layout`, bind groups are cached too: eager chains draw their
+    /// buffers from the pool, so the same bindings recur (a bind group naming a buffer that
+    /// was since destroyed is never looked up again: no live buffer has its identity).
     fn encode_bound(
         &mut self,
         pipeline: &wgpu::ComputePipeline,
+        layout: Option<&wgpu::BindGroupLayout>,
         (x, y): (u32, u32),
         inputs: &[BufferId],
         outputs: &[BufferId],
@@ -212,19 +225,38 @@ impl WebGpuBackend {
         for &id in inputs.iter().chain(outputs) {
             bound.push(self.buffer(id)?.gpu.clone());
         }
-        let entries: Vec<wgpu::BindGroupEntry> = bound
-            .iter()
-            .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let key = layout.map(|l| (l.clone(), bound.clone()));
+        let cached = key.as_ref().and_then(|k| self.bind_groups.get(k)).cloned();
+        let bind_group = match cached {
+            Some(group) => group,
+            None => {
+                let entries: Vec<wgpu::BindGroupEntry> = bound
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| wgpu::BindGroupEntry {
+                        binding: i as u32,
+                        resource: b.as_entire_binding(),
+                    })
+                    .collect();
+                let derived;
+                let layout = match layout {
+                    Some(l) => l,
+                    None => {
+                        derived = pipeline.get_bind_group_layout(0);
+                        &derived
+                    }
+                };
+                let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: None,
+                    layout,
+                    entries: &entries,
+                });
+                if let Some(key) = key {
+                    self.bind_groups.insert(key, group.clone());
+                }
+                group
+            }
+        };
         let mut pass = self.encoder().begin_compute_pass(&Default::default());
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
@@ -338,23 +370,17 @@ impl Backend for WebGpuBackend {
             let built = self.pipelines.get(&exe).ok_or_else(|| {
                 Error::new("webgpu", format!("internal error: unknown kernel {exe}"))
             })?;
-            let stages: Vec<(wgpu::ComputePipeline, (u32, u32))> = built
-                .stages
-                .iter()
-                .map(|s| (s.pipeline.clone(), s.grid))
-                .collect();
-            (stages, built.temp_bytes)
+            (built.stages.clone(), built.temp_bytes)
         };
-        if let [(first, first_groups), (second, second_groups)] = stages.as_slice() {
+        if let [first, second] = stages.as_slice() {
             let temp = self.alloc(temp_bytes)?;
             let result = self
-                .encode(first, *first_groups, inputs, temp)
-                .and_then(|()| self.encode(second, *second_groups, &[temp], output));
+                .encode(first, inputs, temp)
+                .and_then(|()| self.encode(second, &[temp], output));
             self.free(temp);
             result?;
         } else {
-            let (pipeline, groups) = &stages[0];
-            self.encode(pipeline, *groups, inputs, output)?;
+            self.encode(&stages[0], inputs, output)?;
         }
         self.dispatches += 1;
         if self.pending >= MAX_BATCH {

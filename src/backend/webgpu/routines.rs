@@ -51,7 +51,7 @@ pub(super) fn dispatch(
     let groups = (routine.batch as u32).div_ceil(WORKGROUP_SIZE).max(1);
     let pipeline = pipeline.clone();
     // Into the batch, ordered after the kernels that wrote the inputs.
-    backend.encode_bound(&pipeline, grid(groups), inputs, outputs)?;
+    backend.encode_bound(&pipeline, None, grid(groups), inputs, outputs)?;
     backend.dispatches += 1;
     if backend.pending >= MAX_BATCH {
         backend.flush();
