@@ -231,8 +231,67 @@ async function time(w: Workload, lib: Lib) {
   };
 }
 
+/**
+ * The platform's own elementwise rate: a raw WGSL kernel `y = x * 1.5 + 0.5` over 16M f32
+ * (no library), K = 50 dispatches then one wait, for workgroup sizes 64 and 256.
+ */
+async function rawElementwise(): Promise<Record<string, number>> {
+  const adapter = await (navigator as Any).gpu.requestAdapter();
+  const device = await adapter.requestDevice();
+  const U = (globalThis as Any).GPUBufferUsage;
+  const n = BIG;
+  const x = device.createBuffer({ size: 4 * n, usage: U.STORAGE | U.COPY_DST });
+  const y = device.createBuffer({ size: 4 * n, usage: U.STORAGE | U.COPY_SRC });
+  const out: Record<string, number> = {};
+  for (const wg of [64, 256]) {
+    const module = device.createShaderModule({
+      code: `@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) g: vec3<u32>,
+    @builtin(num_workgroups) n: vec3<u32>) {
+  let i = g.x + g.y * n.x * ${wg}u;
+  if (i < ${n}u) { y[i] = x[i] * 1.5 + 0.5; }
+}`,
+    });
+    const pipeline = device.createComputePipeline({ layout: "auto", compute: { module } });
+    const bind = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: x } },
+        { binding: 1, resource: { buffer: y } },
+      ],
+    });
+    const groups = Math.ceil(n / wg);
+    const [gx, gy] = groups > 65535 ? [65535, Math.ceil(groups / 65535)] : [groups, 1];
+    const run = async (k: number) => {
+      const t0 = now();
+      const enc = device.createCommandEncoder();
+      for (let i = 0; i < k; i++) {
+        const pass = enc.beginComputePass();
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, bind);
+        pass.dispatchWorkgroups(gx, gy);
+        pass.end();
+      }
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+      return (now() - t0) / k;
+    };
+    await run(2);
+    out[`wg${wg}`] = median([await run(50), await run(50), await run(50)]);
+  }
+  device.destroy();
+  return out;
+}
+
 const floorMs = await mapAsyncFloor();
 console.log(`mapAsync floor (copy 4 bytes + map): ${floorMs.toFixed(2)} ms`);
+const raw = filter === "" || filter === "raw" ? await rawElementwise() : {};
+for (const [wg, t] of Object.entries(raw)) {
+  console.log(
+    `raw WGSL y = x*1.5+0.5 on ${BIG} f32, ${wg}: ${t.toFixed(3)} ms (${((8 * BIG) / t / 1e6).toFixed(0)} GB/s)`,
+  );
+}
 const rows: Any[] = [];
 for (const w of workloads) {
   if (!w.name.includes(filter)) continue;
@@ -274,4 +333,4 @@ for (const w of workloads) {
   );
 }
 const adapter = await (navigator as Any).gpu.requestAdapter();
-console.log(`BENCH_JSON ${JSON.stringify({ adapter: adapter?.info ?? null, floorMs, rows })}`);
+console.log(`BENCH_JSON ${JSON.stringify({ adapter: adapter?.info ?? null, floorMs, raw, rows })}`);
