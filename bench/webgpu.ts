@@ -93,6 +93,8 @@ const libs: Lib[] = [
 interface Workload {
   name: string;
   k: number;
+  /** Free each result before the next call (buffers come back from the pool). */
+  steady?: boolean;
   flops?: number;
   bytes?: number;
   /** Builds inputs; returns one call (producing an array) and a cleanup. */
@@ -159,6 +161,18 @@ workloads.push({
   },
 });
 workloads.push({
+  name: `chain (x*1.5+0.5)*x-2 on ${BIG} (jit, steady state: each result freed, oxjax only)`,
+  k: 50,
+  bytes: 2 * 4 * BIG,
+  steady: true,
+  setup(lib) {
+    if (lib.name !== "oxjax") throw new Error("skipped (lazy arrays freed unread never run)");
+    const x = lib.np.array(random(BIG, 3));
+    const f = ox.jit((t: Any) => t.mul(1.5).add(0.5).mul(t).sub(2));
+    return { call: () => f(x), free: () => (lib.free(x), f.dispose()) };
+  },
+});
+workloads.push({
   name: `sum of ${BIG}`,
   k: 200,
   bytes: 4 * BIG,
@@ -212,11 +226,15 @@ async function time(w: Workload, lib: Lib) {
   const samples = [];
   for (let rep = 0; rep < 3; rep++) {
     const s0 = now();
-    const outs = [];
-    for (let i = 0; i < k; i++) outs.push(call());
+    let outs = [];
+    for (let i = 0; i < k; i++) {
+      outs.push(call());
+      if (w.steady && outs.length > 1) lib.free(outs.shift());
+    }
     await lib.block(outs);
     samples.push(now() - s0);
     outs.forEach((o) => lib.free(o));
+    outs = [];
   }
   free();
   const total = median(samples);

@@ -18,7 +18,7 @@ use crate::kernel::{reduce_identity, verify, Kernel, ReduceOp, Reduction};
 use crate::util::{Error, Result};
 
 /// Invocations per workgroup along x.
-pub const WORKGROUP_SIZE: u32 = 64;
+pub const WORKGROUP_SIZE: u32 = 256;
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
     verify::verify(kernel)?;
