@@ -66,7 +66,9 @@ async function main() {
     window.demo.level = globalThis.Array.from(L);
     window.demo.levelVar = globalThis.Array.from(HI, (h, i) => ((h - LO[i]) / (2 * 1.96)) ** 2);
     if (final) {
-      // The sequential form once, at the fitted variances, against the parallel one.
+      // The sequential form once, at the fitted variances, against the parallel one. Its
+      // first call compiles, so the responsiveness window (runStart..runEnd) ends here.
+      window.demo.runEnd = performance.now();
       await yieldToBrowser();
       const t1 = performance.now();
       const [m, P] = filterSequential(theta);
