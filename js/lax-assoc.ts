@@ -77,14 +77,13 @@ export function associativeScan(fn: Combine, elems: unknown, opts: AssociativeSc
         throw new Error(`${name}: fn must return the structure of elems ${def}, got ${cdef}`);
       }
       made.push(...cs.filter((c): c is Array => c instanceof Array));
-      const next = cur.map((_, i) => {
-        const c = cs[i];
+      cs.forEach((c) => {
         if (!(c instanceof Array) || c.shape[0] !== n - k) {
           const got = c instanceof Array ? `shape [${c.shape}]` : typeof c;
           throw new Error(`${name}: fn must keep the leading (batch) axis of ${n - k}, got ${got}`);
         }
-        return numpy.concatenate([head[i], c], 0);
       });
+      const next = cur.map((_, i) => numpy.concatenate([head[i], cs[i] as Array], 0));
       release([...made, ...cur]);
       made = [];
       cur = next;
