@@ -92,5 +92,26 @@ export function multivariateNormal(
   return lib1("random.multivariateNormal", [key, mean, cov], s);
 }
 export const ball = notYet("ball");
-export const choice = notYet("choice");
-export const permutation = notYet("permutation");
+
+/** A shuffled `arange(x)`, or `x` shuffled along `axis` (rows kept whole unless `independent`). */
+export function permutation(key: Array, x: number | Array, axis = 0, independent = false): Array {
+  if (typeof x === "number") {
+    if (!Number.isInteger(x) || x < 0) throw new TypeError("permutation: x must be a count");
+    return lib1("random.permutation", [key], [x, axis, independent]);
+  }
+  return lib1("random.permutation", [key, x], [NaN, axis, independent]);
+}
+
+/** Samples of `a` (or of `arange(a)` for a number), with or without replacement and weights `p`. */
+export function choice(
+  key: Array,
+  a: number | Array,
+  shape: number[] = [],
+  replace = true,
+  p: Array | null = null,
+  axis = 0,
+): Array {
+  const params = [typeof a === "number" ? a : NaN, replace, axis, shape.length, ...shape];
+  const inputs = [key, ...(typeof a === "number" ? [] : [a]), ...(p ? [p] : [])];
+  return lib1("random.choice", inputs, params);
+}

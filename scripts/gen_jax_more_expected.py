@@ -106,5 +106,31 @@ for seed in [0, 7]:
     out = jax.random.multivariate_normal(jax.random.key(seed), MEAN, COV, (4,))
     cases.append({"random": "multivariateNormal", "seed": seed, "args": [enc(MEAN), enc(COV)], "params": [[4]],
                   "out": enc(out), "rtol": 1e-5, "atol": 1e-5})
+# permutation, choice (JAX) and scatterAdd (NumPy's add.at).
+for seed in [0, 3]:
+    k = jax.random.key(seed)
+    ARR = np.arange(12, dtype=np.float32).reshape(4, 3)
+    PR = np.array([0.1, 0.5, 0.15, 0.25], np.float32)
+    cases += [
+        {"random": "permutation", "seed": seed, "params": [10], "out": enc(jax.random.permutation(k, 10)), "rtol": 0, "atol": 0},
+        {"random": "permutation", "seed": seed, "args": [enc(ARR)], "params": [], "out": enc(jax.random.permutation(k, ARR)), "rtol": 0, "atol": 0},
+        {"random": "permutation", "seed": seed, "args": [enc(ARR)], "params": [1, True],
+         "out": enc(jax.random.permutation(k, ARR, 1, independent=True)), "rtol": 0, "atol": 0},
+        {"random": "choice", "seed": seed, "params": [5, [6]], "out": enc(jax.random.choice(k, 5, (6,))), "rtol": 0, "atol": 0},
+        {"random": "choice", "seed": seed, "args": [enc(ARR)], "params": [[2], False],
+         "out": enc(jax.random.choice(k, ARR, (2,), replace=False)), "rtol": 0, "atol": 0},
+        {"random": "choice", "seed": seed, "params": [4, [7], True, "P"], "probs": enc(PR),
+         "out": enc(jax.random.choice(k, 4, (7,), p=PR)), "rtol": 0, "atol": 0},
+        {"random": "choice", "seed": seed, "params": [4, [3], False, "P"], "probs": enc(PR),
+         "out": enc(jax.random.choice(k, 4, (3,), replace=False, p=PR)), "rtol": 0, "atol": 0},
+    ]
+T0 = np.zeros((5, 2), np.float32)
+IDX = np.array([0, 3, 3, 7, 1], np.int32)
+UPD = np.arange(10, dtype=np.float32).reshape(5, 2)
+want = T0.copy()
+for i, row in zip(IDX, UPD):
+    if i < 5:
+        want[i] += row
+cases.append({"top": "scatterAdd", "args": [enc(T0), enc(IDX), enc(UPD)], "params": [], "out": enc(want), "rtol": 0, "atol": 0})
 OUT.write_text(json.dumps({"generator": "scripts/gen_jax_more_expected.py", "jax": jax.__version__, "cases": cases}) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -142,5 +142,4 @@ export * from "./stats-more.js";
 export * from "./shape-more.js";
 export * from "./products.js";
 export * from "./info.js";
-export * from "./unsupported.js";
 export * as linalg from "./linalg.js";

@@ -8,6 +8,8 @@ import { lib1, type ArrayInput } from "../lib.js";
 import { DType } from "../dtype.js";
 import { arange, linspace, type DTypeAndDevice } from "./creation.js";
 import { indices, unstack } from "./shape-more.js";
+import { moveaxis, transpose } from "./shape.js";
+import { vmap } from "../vmap.js";
 
 /** Contracts the last `axes` axes of `a` with the first of `b`, or the listed axis pairs. */
 export function tensordot(a: Array, b: Array, axes: number | [number[], number[]] = 2): Array {
@@ -153,4 +155,36 @@ export function applyOverAxes(
     cur = r;
   }
   return cur;
+}
+
+/** `func1d` applied to every 1-D slice along `axis` (through nested vmap). */
+export function applyAlongAxis(
+  func1d: (x: Array, ...args: unknown[]) => Array,
+  axis: number,
+  arr: Array,
+  ...args: unknown[]
+): Array {
+  const ax = axis < 0 ? axis + arr.ndim : axis;
+  if (!(ax >= 0 && ax < arr.ndim)) throw new Error(`applyAlongAxis: axis ${axis} out of range`);
+  const moved = moveaxis(arr, ax, -1);
+  let f = (x: Array): Array => func1d(x, ...args);
+  for (let i = 0; i < arr.ndim - 1; i++) f = vmap(f) as (x: Array) => Array;
+  try {
+    const out = f(moved);
+    const lead = arr.ndim - 1;
+    const extra = out.ndim - lead;
+    if (extra === 0 || ax === lead) return out;
+    const perm = [
+      ...globalThis.Array.from({ length: ax }, (_, i) => i),
+      ...globalThis.Array.from({ length: extra }, (_, i) => lead + i),
+      ...globalThis.Array.from({ length: lead - ax }, (_, i) => ax + i),
+    ];
+    try {
+      return transpose(out, perm);
+    } finally {
+      out.dispose();
+    }
+  } finally {
+    moved.dispose();
+  }
 }

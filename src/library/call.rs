@@ -4,7 +4,8 @@
 //! "not given". Each function checks its own arguments and names itself in errors.
 
 use super::{
-    fft, lax_extra, nn_extra, products, random_dist, reduce_extra as re, shape_extra as sx,
+    fft, lax_extra, nn_extra, products, random_dist, random_shuffle, reduce_extra as re,
+    shape_extra as sx,
 };
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -99,7 +100,15 @@ pub fn call(name: &str, arrays: &[Value], params: &[f64]) -> Result<Vec<Value>> 
             _ => 1,
         };
         need(dist, arrays, n)?;
-        let out = if dist == "categorical" {
+        let dp = Params::new(dist, params);
+        let out = if dist == "permutation" {
+            random_shuffle::permutation(&arrays[0], arrays.get(1), &dp)?
+        } else if dist == "choice" {
+            let has_a = dp.opt(0).is_none();
+            let a = if has_a { arrays.get(1) } else { None };
+            let probs = arrays.get(if has_a { 2 } else { 1 });
+            random_shuffle::choice(&arrays[0], a, probs, &dp)?
+        } else if dist == "categorical" {
             random_dist::categorical(&arrays[0], &arrays[1], &p)?
         } else if dist == "multivariateNormal" {
             lax_extra::multivariate_normal(&arrays[0], &arrays[1], &arrays[2], &p)?
@@ -179,6 +188,15 @@ pub fn call(name: &str, arrays: &[Value], params: &[f64]) -> Result<Vec<Value>> 
                 one(products::poly(name, x, &arrays[1]))
             }
             "polyder" => one(products::polyder(x, p.usize(0, 1)?)),
+            "scatterAdd" => {
+                need(name, arrays, 3)?;
+                one(random_shuffle::scatter_add(
+                    x,
+                    &arrays[1],
+                    &arrays[2],
+                    p.int(0, 0)?,
+                ))
+            }
             "unwrap" => one(products::unwrap(x, &p)),
             "fft" | "ifft" | "rfft" | "irfft" | "hfft" | "ihfft" => fft::fft(name, arrays, &p),
             "fftshift" | "ifftshift" => one(fft::shift(name, x, &p)),

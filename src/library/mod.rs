@@ -23,6 +23,7 @@ mod numpy;
 mod products;
 pub mod random;
 mod random_dist;
+mod random_shuffle;
 mod reduce;
 mod reduce_extra;
 pub mod shape;

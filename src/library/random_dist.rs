@@ -26,7 +26,7 @@ fn exponential(key: &Value, shape: &[usize]) -> Result<Value> {
     un(U::Neg, &log1p_neg(&u)?)
 }
 
-fn gumbel(key: &Value, shape: &[usize]) -> Result<Value> {
+pub(super) fn gumbel(key: &Value, shape: &[usize]) -> Result<Value> {
     let u = uniform(key, shape, TINY, 1.0)?;
     un(U::Neg, &un(U::Log, &un(U::Neg, &un(U::Log, &u)?)?)?)
 }
@@ -62,7 +62,7 @@ fn two_keys(key: &Value) -> Result<(Value, Value)> {
 }
 
 /// `randint` in [minval, maxval) (int32), JAX's two-stream modulus construction.
-fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) -> Result<Value> {
+pub(super) fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) -> Result<Value> {
     let clip = |x: f64| x.clamp(f64::from(i32::MIN), f64::from(i32::MAX)).floor();
     let (lo, hi) = (clip(minval), clip(maxval));
     let out_of_range = maxval > f64::from(i32::MAX);

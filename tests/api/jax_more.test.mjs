@@ -30,7 +30,7 @@ test("nn identity returns and errors", () => {
     () => ox.random.categorical(k, x, { replace: false }),
     /replace=false is not supported in oxjax yet/,
   );
-  assert.throws(() => ox.random.permutation(k, 3), /permutation is not supported in oxjax yet/);
+  assert.throws(() => ox.random.ball(k, 3), /ball is not supported in oxjax yet/);
   x.dispose();
   k.dispose();
 });

@@ -22,6 +22,7 @@ function special(np, c, args) {
 
 export function caseLabel(c, i) {
   if (c.random) return `random.${c.random}#${i}(seed ${c.seed}, ${JSON.stringify(c.params)})`;
+  if (c.top) return `${c.top}#${i}`;
   if (c.lax) return `lax.${c.lax}#${i}(${c.args.map((a) => `${a.dtype}[${a.shape}]`).join(", ")})`;
   if (c.nn || c.special)
     return `${c.nn ? "nn" : "scipySpecial"}.${c.nn ?? c.special}#${i}(${JSON.stringify(c.params)})`;
@@ -49,15 +50,23 @@ function transposeThenAdd(x, xt) {
   }
 }
 
-function call({ numpy: np, lax, random, nn, scipySpecial }, c, args, device) {
+function call(ox, c, args, device) {
+  const { numpy: np, lax, random, nn, scipySpecial } = ox;
   if (c.nn) return nn[c.nn](...args, ...c.params);
   if (c.lax) return lax[c.lax](...args, ...c.params);
+  if (c.top) return ox[c.top](...args, ...c.params);
   if (c.special) return scipySpecial[c.special](...args);
   if (c.random) {
     const key = random.key(c.seed, { device });
     if (c.random === "key") return key;
     try {
-      return random[c.random](key, ...args, ...c.params);
+      // "P" in params stands for the probability array of `c.probs`.
+      const probs = c.probs ? makeArray(np, c.probs, device) : null;
+      try {
+        return random[c.random](key, ...args, ...c.params.map((x) => (x === "P" ? probs : x)));
+      } finally {
+        probs?.dispose();
+      }
     } finally {
       key.dispose();
     }

@@ -1,0 +1,189 @@
+//! `random.permutation` and `random.choice` with JAX's constructions (sorting by random 32-bit
+//! keys, `randint`, inverse-CDF search and Gumbel top-k), and `scatterAdd` (a one-hot product,
+//! so it differentiates and batches like matmul).
+
+use super::call::Params;
+use super::emit::{bin, cmp, lit, v};
+use super::random::{bits, split, uniform};
+use super::reduce::{reduce, ReduceKind as K};
+use super::shape::{moveaxis, normalize_axis, reshape};
+use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::bind;
+use crate::transform::Value;
+use crate::util::{Error, Result};
+
+fn shape(x: &Value) -> Vec<usize> {
+    x.aval().shape.clone()
+}
+
+fn arange(n: usize) -> Result<Value> {
+    bind(
+        Primitive::Iota {
+            shape: vec![n],
+            axis: 0,
+            dtype: DType::Int32,
+        },
+        &[],
+    )
+}
+
+fn halves(key: &Value) -> Result<(Value, Value)> {
+    let ks = split(key, 2)?;
+    let row = |i: usize| -> Result<Value> {
+        let r = bind(Primitive::Shrink(vec![(i, i + 1), (0, 2)]), &[v(&ks)])?;
+        reshape(&r, vec![2])
+    };
+    Ok((row(0)?, row(1)?))
+}
+
+/// JAX's `_shuffle`: rounds of sorting `x` along `axis` by random uint32 keys.
+fn shuffle(key: &Value, x: &Value, axis: usize) -> Result<Value> {
+    let size = x.aval().size().max(1) as f64;
+    let rounds = (3.0 * size.ln() / f64::from(u32::MAX).ln()).ceil() as usize;
+    let (mut key, mut x) = (key.clone(), x.clone());
+    for _ in 0..rounds {
+        let (k, sub) = halves(&key)?;
+        key = k;
+        let sort_keys = bits(&sub, &shape(&x))?;
+        let order = super::indexing::sort("permutation", &sort_keys, axis as i64, true)?;
+        x = super::shape_extra::take_along_axis(&x, &order, axis as i64)?;
+    }
+    Ok(x)
+}
+
+/// A shuffled `arange(n)` (no array), or `x` shuffled along `axis` (parameters: n, axis,
+/// independent).
+pub fn permutation(key: &Value, x: Option<&Value>, p: &Params) -> Result<Value> {
+    let Some(x) = x else {
+        return shuffle(key, &arange(p.usize(0, 0)?)?, 0);
+    };
+    let rank = shape(x).len();
+    if rank == 0 {
+        return Err(Error::new(
+            "permutation",
+            "x must be an integer or an array of rank ≥ 1",
+        ));
+    }
+    let axis = normalize_axis("permutation", p.int(1, 0)?, rank)?;
+    if p.flag(2) || rank == 1 {
+        return shuffle(key, x, axis);
+    }
+    let order = shuffle(key, &arange(shape(x)[axis])?, 0)?;
+    super::shape_extra::take(x, &order, Some(axis as i64))
+}
+
+/// Samples from `a` (an array, or `arange(n)` when absent) with or without replacement,
+/// optionally with probabilities. Parameters: n, replace, axis, then the shape (count, dims).
+pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params) -> Result<Value> {
+    let replace = p.opt(1).is_none_or(|r| r != 0.0);
+    let shape_out: Vec<usize> = (0..p.usize(3, 0)?)
+        .map(|i| p.usize(4 + i, 0))
+        .collect::<Result<_>>()?;
+    let draws: usize = shape_out.iter().product();
+    let (n, axis) = match a {
+        None => (p.usize(0, 0)?, 0),
+        Some(a) => {
+            let ax = normalize_axis("choice", p.int(2, 0)?, shape(a).len().max(1))?;
+            (shape(a)[ax], ax)
+        }
+    };
+    if n == 0 {
+        return Err(Error::new("choice", "a must be greater than 0"));
+    }
+    if !replace && draws > n {
+        return Err(Error::new(
+            "choice",
+            format!("cannot take {draws} samples from {n} without replacement"),
+        ));
+    }
+    let ind = match (probs, replace) {
+        (None, true) => super::random_dist::randint(key, &shape_out, 0.0, n as f64)?,
+        (None, false) => {
+            let perm = shuffle(key, &arange(n)?, 0)?;
+            let first = bind(Primitive::Shrink(vec![(0, draws)]), &[v(&perm)])?;
+            reshape(&first, shape_out.clone())?
+        }
+        (Some(pr), true) => {
+            let pr = super::math::float(&v(pr))?;
+            let cdf = super::indexing::cumulative("choice", ReduceOp::Sum, &pr, Some(0))?;
+            let total = reshape(
+                &bind(Primitive::Shrink(vec![(n - 1, n)]), &[v(&cdf)])?,
+                vec![],
+            )?;
+            let u = uniform(key, &shape_out, 0.0, 1.0)?;
+            let r = bin(B::Mul, v(&total), v(&bin(B::Sub, lit(1.0), v(&u))?))?;
+            let mut col = shape_out.clone();
+            col.push(1);
+            let below = cmp(C::Lt, v(&cdf), v(&reshape(&r, col)?))?;
+            let below = bind(Primitive::Cast(DType::Int32), &[v(&below)])?;
+            reduce("choice", K::Sum, &below, Some(&[-1]), false)?
+        }
+        (Some(pr), false) => {
+            let pr = super::math::float(&v(pr))?;
+            let g = super::random_dist::gumbel(key, &[n])?;
+            let z = bin(B::Add, v(&g), v(&super::emit::un(U::Log, &pr)?))?;
+            let top = super::lax_extra::top_k(&z, draws, 0)?;
+            reshape(&top[1], shape_out.clone())?
+        }
+    };
+    let Some(a) = a else { return Ok(ind) };
+    let flat = reshape(&ind, vec![draws])?;
+    let taken = super::shape_extra::take(a, &flat, Some(axis as i64))?;
+    let s = shape(a);
+    let mut out: Vec<usize> = s[..axis].to_vec();
+    out.extend(&shape_out);
+    out.extend(&s[axis + 1..]);
+    reshape(&taken, out)
+}
+
+/// `target` plus `updates` added at `indices` along `axis` (duplicates accumulate; indices
+/// out of range are dropped).
+pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) -> Result<Value> {
+    let ts = shape(target);
+    let ax = normalize_axis("scatterAdd", axis, ts.len())?;
+    let m = match shape(indices).as_slice() {
+        [m] => *m,
+        s => {
+            return Err(Error::new(
+                "scatterAdd",
+                format!("indices must be 1-D, got {s:?}"),
+            ))
+        }
+    };
+    let mut want = ts.clone();
+    want[ax] = m;
+    if shape(updates) != want {
+        return Err(Error::new(
+            "scatterAdd",
+            format!("updates must have shape {want:?}, got {:?}", shape(updates)),
+        ));
+    }
+    let n = ts[ax];
+    let idx = bind(Primitive::Cast(DType::Int32), &[v(indices)])?;
+    let col = reshape(&idx, vec![m, 1])?;
+    let grid = bind(
+        Primitive::Iota {
+            shape: vec![m, n],
+            axis: 1,
+            dtype: DType::Int32,
+        },
+        &[],
+    )?;
+    let hot = cmp(C::Eq, v(&col), v(&grid))?;
+    let hot = bind(Primitive::Cast(updates.aval().dtype), &[v(&hot)])?;
+    let hot_t = super::shape::transpose(&hot, None)?;
+    let u = moveaxis(updates, ax as i64, 0)?;
+    let rest: usize = ts
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != ax)
+        .map(|(_, d)| d)
+        .product();
+    let u2 = reshape(&u, vec![m, rest])?;
+    let added = bind(Primitive::Matmul, &[v(&hot_t), v(&u2)])?;
+    let mut moved = shape(&u);
+    moved[0] = n;
+    let back = moveaxis(&reshape(&added, moved)?, 0, ax as i64)?;
+    bin(B::Add, v(target), v(&back))
+}
