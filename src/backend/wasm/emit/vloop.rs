@@ -5,7 +5,9 @@
 //! Float32 sums and products accumulate in f64x2 pairs and round once, as the interpreter does.
 
 use walrus::ir::{StoreKind, UnaryOp as U};
-use walrus::ValType;
+use walrus::{LocalId, ValType};
+
+use std::collections::HashSet;
 
 use super::dsl::{i32c, Var, E, S};
 use super::simd::{is32, Simd, LANES};
@@ -88,16 +90,61 @@ pub fn vector_loop(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var) -> Result<Opt
     )))
 }
 
+/// Whether `e` reads any of `locals` (looking inside nested statements too).
+fn reads(e: &E, locals: &HashSet<LocalId>) -> bool {
+    let any = |es: &[&E]| es.iter().any(|x| reads(x, locals));
+    match e {
+        E::F32(_) | E::F64(_) | E::I32(_) | E::I64(_) | E::V128(_) => false,
+        E::Get(v) => locals.contains(&v.id),
+        E::Bin(_, _, a, b) | E::Shuffle(_, a, b) => any(&[a, b]),
+        E::Un(_, _, a) | E::Load(_, _, _, a) => reads(a, locals),
+        E::Call(_, _, args) => args.iter().any(|a| reads(a, locals)),
+        E::If(c, a, b) | E::Select(c, a, b) | E::Bitselect(a, b, c) => any(&[c, a, b]),
+        E::Seq(stmts, v) => stmts.iter().any(|s| stmt_reads(s, locals)) || reads(v, locals),
+    }
+}
+
+fn stmt_reads(s: &S, locals: &HashSet<LocalId>) -> bool {
+    match s {
+        S::Set(_, e) | S::Return(e) => reads(e, locals),
+        S::If(c, a, b) => reads(c, locals) || a.iter().chain(b).any(|s| stmt_reads(s, locals)),
+        S::While(c, body) => reads(c, locals) || body.iter().any(|s| stmt_reads(s, locals)),
+        S::Store(_, _, a, v) => reads(a, locals) || reads(v, locals),
+        S::Block(b) => b.iter().any(|s| stmt_reads(s, locals)),
+    }
+}
+
+/// Splits the statements of one reduction step into those that do not depend on `r` (moved
+/// before the reduction loop: the lowering binds each value to a fresh local, set once, and
+/// nothing in the loop writes memory) and those that do.
+fn hoist(stmts: Vec<S>, r: Var) -> (Vec<S>, Vec<S>) {
+    let mut variant: HashSet<LocalId> = HashSet::from([r.id]);
+    let (mut before, mut inside) = (vec![], vec![]);
+    for s in stmts {
+        match s {
+            S::Set(v, e) if !reads(&e, &variant) => before.push(S::Set(v, e)),
+            S::Set(v, e) => {
+                variant.insert(v.id);
+                inside.push(S::Set(v, e));
+            }
+            other => inside.push(other),
+        }
+    }
+    (before, inside)
+}
+
 /// The reduction loop around the lowered statements; pushes accumulator setup and the loop
 /// onto `block` and returns the result vectors.
 fn reduce(
     cx: &mut Cx,
     red: Reduction,
     dtype: DType,
-    mut body: Vec<S>,
+    stmts: Vec<S>,
     values: Vec<E>,
     block: &mut Vec<S>,
 ) -> Vec<E> {
+    let (invariant, mut body) = hoist(stmts, cx.reduce_index);
+    block.extend(invariant);
     let wide = dtype == DType::Float32 && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod);
     let identity = reduce_identity(red.op, dtype);
     let r = cx.reduce_index;
