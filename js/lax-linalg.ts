@@ -23,6 +23,13 @@ export function lu(x: Array): [Array, Array, Array] {
   return [a, b, c];
 }
 
+/** QR by Householder reflections: `[q, r]`, complete (`fullMatrices`, JAX's default) or thin. */
+export function qr(a: Array, opts?: { fullMatrices?: boolean }): [Array, Array] {
+  const o = options("qr", opts, ["fullMatrices"]);
+  const [q, r] = linalgCall("qr", "lax.qr", [a], [flag(o.fullMatrices, true)]);
+  return [q, r];
+}
+
 export interface TriangularSolveOptions {
   leftSide?: boolean;
   lower?: boolean;

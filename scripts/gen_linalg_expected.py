@@ -196,6 +196,15 @@ M2 = wellcond((3, 3)) * 0.5
 for p in [-1, -3]:
     add("numpy.linalg.matrixPower", [M2], np.linalg.matrix_power(f64(M2), p), params=[p], rtol=1e-3)
 
+# --- QR (LAPACK's sign convention) ----------------------------------------------------------
+for shape in [(4, 3), (3, 4), (3, 3), (2, 4, 3)]:
+    a = rng.standard_normal(shape).astype(np.float32)
+    add("numpy.linalg.qr", [a], tuple(np.linalg.qr(f64(a))), rtol=1e-3, atol=1e-4)
+    add("numpy.linalg.qr", [a], tuple(np.linalg.qr(f64(a), mode="complete")), {"mode": "complete"},
+        rtol=1e-3, atol=1e-4)
+    add("lax.linalg.qr", [a], tuple(np.linalg.qr(f64(a), mode="complete")), rtol=1e-3, atol=1e-4)
+    add("lax.linalg.qr", [a], tuple(np.linalg.qr(f64(a))), {"fullMatrices": False}, rtol=1e-3, atol=1e-4)
+
 # --- Norms and products ---------------------------------------------------------------------
 X = rng.standard_normal((3, 4)).astype(np.float32)
 X3 = rng.standard_normal((2, 3, 4)).astype(np.float32)

@@ -34,6 +34,17 @@ export function slogdet(a: Array): [Array, Array] {
   return [sign, logdet];
 }
 
+/** QR by Householder reflections: `[q, r]`, reduced (default) or complete (`mode`). */
+export function qr(a: Array, opts?: { mode?: "reduced" | "complete" }): [Array, Array] {
+  const o = options("qr", opts, ["mode"]);
+  const mode = o.mode ?? "reduced";
+  if (mode !== "reduced" && mode !== "complete") {
+    throw new TypeError(`qr: mode must be "reduced" or "complete", got ${String(mode)}`);
+  }
+  const [q, r] = linalgCall("qr", "numpy.qr", [a], [mode === "complete" ? 1 : 0]);
+  return [q, r];
+}
+
 type Ord = number | "fro" | "nuc" | null;
 
 export interface VectorNormOptions {

@@ -173,6 +173,11 @@ pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<
             flag(2),
             flag(3),
         )),
+        // lax.linalg.qr(a, { fullMatrices }) → [q, r]
+        "lax.qr" => {
+            let (q, r) = super::np_qr::qr("qr", arg(0)?, flag(0))?;
+            Ok(vec![q, r])
+        }
         // lax.linalg.lu(a) → [lu, pivots, permutation]
         "lax.lu" => super::np_solve::lu("lu", arg(0)?),
         // scipy.linalg.cholesky(a, { lower }): reads the upper triangle unless lower.

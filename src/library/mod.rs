@@ -18,6 +18,7 @@ pub mod nn;
 mod nn_extra;
 mod np_linalg;
 mod np_norms;
+mod np_qr;
 mod np_solve;
 mod numpy;
 mod products;

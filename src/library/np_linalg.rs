@@ -83,6 +83,11 @@ pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<
         "numpy.multiDot" => one(np_norms::multi_dot(args)),
         "numpy.matrixPower" => one(np_norms::matrix_power(arg(0)?, num(0))),
         "numpy.lstsq" => one(np_norms::lstsq(arg(0)?, arg(1)?)),
+        // qr(a, { mode }): opts [complete]
+        "numpy.qr" => {
+            let (q, r) = super::np_qr::qr(short, arg(0)?, flag(0))?;
+            Ok(vec![q, r])
+        }
         "numpy.solve" => one(np_solve::solve(short, arg(0)?, arg(1)?)),
         "numpy.inv" => one(np_solve::inv(arg(0)?)),
         "numpy.det" => one(np_solve::det(arg(0)?)),

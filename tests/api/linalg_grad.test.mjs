@@ -153,6 +153,26 @@ test("grad of solve (in a and b), inv, det, slogdet and lu matches finite differ
   }
 });
 
+test("grad of qr (Householder composition) matches finite differences", () => {
+  for (const [m, n] of [
+    [4, 3],
+    [3, 3],
+    [3, 4],
+  ]) {
+    const f = (a) =>
+      scoped((k) => {
+        const [q, r] = np.linalg.qr(a);
+        k(q);
+        k(r);
+        return k(weighted(k, q, 12)).add(k(weighted(k, r, 13)));
+      });
+    // Full rank: noise (rank 2 on its own: sines of an arithmetic progression) plus 2 on the
+    // diagonal.
+    const a0 = noise(m * n, 30 + m).map((v, i) => (i % n === Math.floor(i / n) ? v + 2 : v));
+    checkGrad(`qr ${m}x${n}`, f, [m, n], a0, 1e-5);
+  }
+});
+
 test("grad of vector and matrix norms matches finite differences", () => {
   const x0 = noise(12, 11);
   const fns = {
