@@ -178,7 +178,14 @@ pub fn run(
         moved.push(to_device(function, v, device)?);
     }
     let views: Vec<&ShapeTracker> = moved.iter().map(|v| &v.view).collect();
-    let kernel = view_index::through_views(kernel, &views);
+    // Dense inputs (every intermediate of a jitted program) need no rewrite of the loads.
+    let rewritten;
+    let kernel = if views.iter().all(|v| v.is_contiguous()) {
+        kernel
+    } else {
+        rewritten = view_index::through_views(kernel, &views);
+        &rewritten
+    };
     let out = registry::alloc(function, device, out_aval.byte_size())?;
     let max_inputs = registry::limits(device).max_kernel_inputs;
     if kernel.inputs.len() > max_inputs {
@@ -187,7 +194,7 @@ pub fn run(
             .iter()
             .map(|v| v.buffer.bytes / v.aval.dtype.byte_size().max(1))
             .collect();
-        let steps = split_inputs(&kernel, &sizes, max_inputs)?;
+        let steps = split_inputs(kernel, &sizes, max_inputs)?;
         let mut temps: Vec<Rc<DeviceBuffer>> = Vec::with_capacity(steps.len());
         for (s, step) in steps.iter().enumerate() {
             let last = s + 1 == steps.len();
@@ -212,7 +219,7 @@ pub fn run(
     } else {
         let ids: Vec<_> = moved.iter().map(|v| v.buffer.id).collect();
         registry::with_backend(function, device, |b| {
-            let exe = b.compile(&kernel)?;
+            let exe = b.compile(kernel)?;
             b.dispatch(exe, &ids, out.id)
         })?;
     }
