@@ -5,21 +5,11 @@
  */
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
+import { activation, check } from "./nn-activation.js";
 import { axesParams, lib1 } from "./lib.js";
 import * as np from "./numpy/index.js";
 
 type Axis = number | number[] | null;
-
-function check(fn: string, x: unknown): asserts x is Array {
-  if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
-}
-
-const activation =
-  (name: string) =>
-  (x: Array): Array => {
-    check(name, x);
-    return new Array(call(() => wasm.activation(name, x._handle, 0)));
-  };
 
 export const hardSigmoid = activation("hardSigmoid");
 export const hardSilu = activation("hardSilu");

@@ -1,19 +1,9 @@
 /** The `nn` namespace: activations, logsumexp, softmax, oneHot (math in Rust). */
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
+import { activation, check } from "./nn-activation.js";
 
 type Axis = number | number[] | null;
-
-function check(fn: string, x: unknown): asserts x is Array {
-  if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
-}
-
-const activation =
-  (name: string) =>
-  (x: Array): Array => {
-    check(name, x);
-    return new Array(call(() => wasm.activation(name, x._handle, 0)));
-  };
 
 export const relu = activation("relu");
 export const relu6 = activation("relu6");
