@@ -60,6 +60,10 @@ pub trait Backend {
         Ok(ready(Ok(Vec::new())))
     }
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId>;
+    /// Changes whenever an id returned by `compile` may stop being valid (the compiled-kernel
+    /// cache evicted or was cleared); it also differs between backend instances. Callers that
+    /// keep ids (jit Programs, `lower::exes`) compile again when it changed.
+    fn exe_generation(&self) -> u64;
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
     fn stats(&self) -> BackendStats;
     /// Compiles a routine (`kernel/routine.rs`); routine ids are separate from kernel ids.

@@ -10,9 +10,12 @@
 //!    Equations without a kernel become fallback steps run by the eager evaluator.
 //! 2. [`lifetimes`]: each intermediate slot is freed after its last use.
 //!
+//! At run time a Program keeps its kernels' compiled ids per device ([`exes`]).
+//!
 //! A Program names no device; [`key::structural_key`] identifies a Jaxpr by its structure so
 //! that a fresh closure of the same code finds the cached Program (decision 7).
 
+pub mod exes;
 pub mod expr;
 pub mod fuse;
 pub mod key;

@@ -43,6 +43,8 @@ pub struct Program {
     /// Slots to free after each step (filled by the lifetimes pass).
     pub frees: Vec<Vec<Slot>>,
     pub outputs: Vec<Arg>,
+    /// Compiled kernel ids per step and device (filled by the executor).
+    pub exes: super::exes::ExeCache,
 }
 
 impl Program {

@@ -2,7 +2,8 @@
 //! (and so its captured constants, decision 3) with its structural key; the first call on a
 //! device finds the Program in the global bounded cache (`jit_cache`) or lowers it there, and
 //! [`execute`] runs its steps: kernels through the device's backend, fallback steps through the
-//! eager evaluator, freeing each intermediate after its last use.
+//! eager evaluator, freeing each intermediate after its last use. Kernel steps keep their
+//! compiled ids in the Program (`lower::exes`), so a repeated call does no compile lookups.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,7 +12,10 @@ use super::eval;
 use super::jit_cache;
 use super::trace::{self, ClosedJaxpr, Value};
 use super::value::ArrayValue;
-use crate::core::Device;
+use crate::backend::{registry, BufferId};
+use crate::core::view::ShapeTracker;
+use crate::core::{Aval, Device};
+use crate::kernel::Kernel;
 use crate::lower::{key, Arg, Program, Step};
 use crate::util::{Error, Result};
 
@@ -96,6 +100,54 @@ impl Compiled {
     }
 }
 
+/// Runs kernel step `index` with the compiled id the Program kept for `device` (compiling and
+/// keeping it when there is none), so repeated calls skip hashing the kernel. Returns None
+/// where the general path is needed: inputs read through views or from another device, or
+/// more inputs than one kernel may bind.
+fn run_kept(
+    program: &Program,
+    index: usize,
+    kernel: &Kernel,
+    ins: &[&ArrayValue],
+    aval: &Aval,
+    device: Device,
+) -> Result<Option<ArrayValue>> {
+    if ins
+        .iter()
+        .any(|v| v.device != device || !v.view.is_contiguous())
+    {
+        return Ok(None);
+    }
+    registry::check_dtype(NAME, device, aval.dtype)?;
+    let ids: Vec<BufferId> = ins.iter().map(|v| v.buffer.id).collect();
+    let out = registry::alloc(NAME, device, aval.byte_size())?;
+    let ran = registry::with_backend(NAME, device, |b| {
+        if kernel.inputs.len() > b.limits().max_kernel_inputs {
+            return Ok(false);
+        }
+        let exe = match program.exes.get(device, b.exe_generation(), index) {
+            Some(exe) => exe,
+            None => {
+                let exe = b.compile(kernel)?;
+                program.exes.set(device, b.exe_generation(), index, exe);
+                exe
+            }
+        };
+        b.dispatch(exe, &ids, out.id)?;
+        Ok(true)
+    })?;
+    if !ran {
+        return Ok(None);
+    }
+    Ok(Some(ArrayValue {
+        aval: aval.clone(),
+        device,
+        buffer: out,
+        view: ShapeTracker::contiguous(&aval.shape),
+        committed: ins.iter().any(|v| v.committed),
+    }))
+}
+
 fn missing() -> Error {
     Error::new(NAME, "internal error: a program read a freed slot")
 }
@@ -116,7 +168,7 @@ pub fn execute(
         v.aval.weak = aval.weak;
         Ok(v)
     };
-    for (step, frees) in program.steps.iter().zip(&program.frees) {
+    for (index, (step, frees)) in program.steps.iter().zip(&program.frees).enumerate() {
         match step {
             Step::Kernel {
                 kernel,
@@ -128,7 +180,10 @@ pub fn execute(
                     .map(|&s| slots[s].as_ref().ok_or_else(missing))
                     .collect::<Result<Vec<_>>>()?;
                 let aval = program.avals[*output].clone();
-                let out = eval::run(NAME, device, kernel, &ins, aval)?;
+                let out = match run_kept(program, index, kernel, &ins, &aval, device)? {
+                    Some(out) => out,
+                    None => eval::run(NAME, device, kernel, &ins, aval)?,
+                };
                 slots[*output] = Some(out);
             }
             Step::Fallback {

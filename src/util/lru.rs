@@ -3,6 +3,10 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Numbers every [`Lru`], so that generations of different caches never coincide.
+static SERIAL: AtomicU64 = AtomicU64::new(1);
 
 /// Counters that describe a cache, reported by `memoryStats()`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -20,6 +24,8 @@ pub struct Lru<K, V> {
     map: HashMap<K, (V, u64)>,
     clock: u64,
     stats: CacheStats,
+    serial: u64,
+    clears: u64,
 }
 
 impl<K: Hash + Eq + Clone, V> Lru<K, V> {
@@ -32,7 +38,21 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
                 capacity,
                 ..CacheStats::default()
             },
+            serial: SERIAL.fetch_add(1, Ordering::Relaxed),
+            clears: 0,
         }
+    }
+
+    /// Changes whenever an entry leaves the cache (evicted or cleared) and differs between
+    /// caches, so a value copied out of it (e.g. a compiled kernel id kept by a jit Program)
+    /// is still valid exactly while the generation it was read under is current.
+    pub fn generation(&self) -> u64 {
+        (self.serial << 40) | (self.stats.evictions + self.clears)
+    }
+
+    /// Whether `key` is present, without marking it as used.
+    pub fn contains_key(&self, key: &K) -> bool {
+        self.map.contains_key(key)
     }
 
     /// Looks `key` up, marking it as recently used.
@@ -82,6 +102,7 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
 
     pub fn clear(&mut self) {
         self.map.clear();
+        self.clears += 1;
     }
 
     pub fn stats(&self) -> CacheStats {
@@ -107,5 +128,22 @@ mod tests {
         assert_eq!(lru.len(), 2);
         let stats = lru.stats();
         assert_eq!((stats.hits, stats.misses, stats.evictions), (1, 1, 1));
+    }
+
+    #[test]
+    fn the_generation_changes_when_entries_leave() {
+        let mut lru = Lru::new(2);
+        let other: Lru<&str, i32> = Lru::new(2);
+        assert_ne!(lru.generation(), other.generation());
+        let g0 = lru.generation();
+        lru.insert("a", 1);
+        lru.insert("b", 2);
+        lru.get(&"a");
+        assert_eq!(lru.generation(), g0);
+        lru.insert("c", 3);
+        let g1 = lru.generation();
+        assert_ne!(g1, g0);
+        lru.clear();
+        assert_ne!(lru.generation(), g1);
     }
 }

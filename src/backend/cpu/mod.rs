@@ -91,8 +91,12 @@ impl Backend for CpuBackend {
     }
 
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
+        // An id is only handed out while its compiled form is still cached (the two caches'
+        // recency differs once callers dispatch kept ids without compiling).
         if let Some(&id) = self.kernel_ids.get(kernel) {
-            return Ok(id);
+            if self.kernels.contains_key(&id) {
+                return Ok(id);
+            }
         }
         verify::verify(kernel)?;
         let id = self.next_exe;
@@ -100,6 +104,10 @@ impl Backend for CpuBackend {
         self.kernel_ids.insert(kernel.clone(), id);
         self.kernels.insert(id, kernel.clone());
         Ok(id)
+    }
+
+    fn exe_generation(&self) -> u64 {
+        self.kernels.generation()
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {

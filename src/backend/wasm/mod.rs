@@ -93,8 +93,12 @@ impl Backend for WasmBackend {
     }
 
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
+        // An id is only handed out while its compiled form is still cached (the two caches'
+        // recency differs once callers dispatch kept ids without compiling).
         if let Some(&id) = self.kernel_ids.get(kernel) {
-            return Ok(id);
+            if self.modules.contains_key(&id) {
+                return Ok(id);
+            }
         }
         let module = KernelModule::new(&emit::emit_kernel(kernel)?, kernel.size)?;
         let id = self.next_exe;
@@ -102,6 +106,10 @@ impl Backend for WasmBackend {
         self.kernel_ids.insert(kernel.clone(), id);
         self.modules.insert(id, module);
         Ok(id)
+    }
+
+    fn exe_generation(&self) -> u64 {
+        self.modules.generation()
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {

@@ -343,8 +343,12 @@ impl Backend for WebGpuBackend {
     }
 
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
+        // An id is only handed out while its compiled form is still cached (the two caches'
+        // recency differs once callers dispatch kept ids without compiling).
         if let Some(&id) = self.kernel_ids.get(kernel) {
-            return Ok(id);
+            if self.pipelines.contains_key(&id) {
+                return Ok(id);
+            }
         }
         let bindings = kernel.inputs.len() as u32 + 1;
         if bindings > self.max_storage_buffers {
@@ -363,6 +367,10 @@ impl Backend for WebGpuBackend {
         self.kernel_ids.insert(kernel.clone(), id);
         self.pipelines.insert(id, built);
         Ok(id)
+    }
+
+    fn exe_generation(&self) -> u64 {
+        self.pipelines.generation()
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
