@@ -158,13 +158,20 @@ export function jit<F extends (...args: any[]) => any>(
   return fn;
 }
 
-/**
- * Drops every jit cache: each wrapper's traces and captured constants (wrappers stay callable
- * and trace again) and the global cache of lowered programs.
- */
-export function clearCaches(): void {
+/** Drops each wrapper's traces and captured constants, and the lowered programs. */
+function flushJit(): void {
   for (const cache of wrappers) flush(cache);
   call(() => wasm.clearProgramCache());
+}
+
+/**
+ * Drops every cache: each wrapper's traces and captured constants (wrappers stay callable
+ * and trace again), the global cache of lowered programs, and each device's compiled kernels,
+ * buffer pools and bind groups.
+ */
+export function clearCaches(): void {
+  flushJit();
+  call(() => wasm.clearDeviceCaches());
 }
 
 export interface CacheSizes {
@@ -192,4 +199,5 @@ export function getCacheSizes(): CacheSizes {
   };
 }
 
-onLeakCheck(clearCaches);
+// Leak checks only need the constants gone: compiled kernels and pools are not leaks.
+onLeakCheck(flushJit);

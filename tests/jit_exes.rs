@@ -140,3 +140,23 @@ fn kept_ids_are_dropped_when_the_backend_cache_evicts() {
     execute(&p, vec![f32s(&xs)], Device::Cpu).unwrap();
     assert_eq!(counters().0, l2);
 }
+
+#[test]
+fn kept_ids_are_dropped_when_the_caches_are_cleared() {
+    let (_closed, p) = program();
+    let kernels = p.kernel_count() as u64;
+    let xs = [0.25, 1.5, -3.0, 2.0];
+    execute(&p, vec![f32s(&xs)], Device::Cpu).unwrap();
+    registry::clear_caches();
+    assert_eq!(
+        registry::stats(Device::Cpu).unwrap().kernel_cache.entries,
+        0
+    );
+    let (l0, _) = counters();
+    let out = execute(&p, vec![f32s(&xs)], Device::Cpu).unwrap();
+    assert_eq!(counters().0 - l0, kernels, "compiled again");
+    let got = read(&out[0]);
+    for (g, w) in got.iter().zip(want(&xs)) {
+        assert!((g - w).abs() <= 1e-5 * w.abs(), "{g} vs {w}");
+    }
+}

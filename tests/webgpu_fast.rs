@@ -256,4 +256,31 @@ fn dispatches_are_batched_and_buffers_pooled() {
     assert!(gpu.stats().pool_bytes > 0);
     gpu.clear_pool();
     assert_eq!(gpu.stats().pool_buffers, 0);
+    // clearCaches(): pooled buffers, bind groups and pipelines all go; kept ids are stale.
+    let x = gpu.alloc(n * 4).unwrap();
+    let y = gpu.alloc(n * 4).unwrap();
+    gpu.dispatch(exe, &[x], y).unwrap();
+    gpu.free(x);
+    gpu.flush(); // buffers freed behind pending work are pooled once it is submitted
+    assert!(gpu.stats().pool_bytes > 0);
+    let generation = gpu.exe_generation();
+    gpu.clear_caches();
+    let cleared = gpu.stats();
+    assert_eq!(
+        (
+            cleared.pool_buffers,
+            cleared.pool_bytes,
+            cleared.kernel_cache.entries
+        ),
+        (0, 0, 0)
+    );
+    assert_eq!(gpu.bind_group_stats().entries, 0);
+    assert_ne!(gpu.exe_generation(), generation);
+    let exe = gpu.compile(&kernel).unwrap();
+    let z = gpu.alloc(n * 4).unwrap();
+    gpu.dispatch(exe, &[y], z).unwrap();
+    let got = floats(&gpu.read_sync(z).unwrap());
+    assert!(got.iter().all(|&v| v == 2.0), "{:?}", &got[..4]);
+    gpu.free(y);
+    gpu.free(z);
 }

@@ -32,6 +32,13 @@ pub fn available_devices() -> Vec<String> {
         .collect()
 }
 
+/// Empties every device's kernel, routine and pipeline caches, buffer pools and bind groups
+/// (part of `clearCaches()`).
+#[wasm_bindgen(js_name = clearDeviceCaches)]
+pub fn clear_device_caches() {
+    registry::clear_caches();
+}
+
 /// Resolves once the array's pending device work is done (`blockUntilReady`); no readback.
 #[wasm_bindgen(js_name = blockUntilReady)]
 pub async fn block_until_ready(handle: f64) -> Result<(), JsError> {

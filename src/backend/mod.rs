@@ -86,6 +86,9 @@ pub trait Backend {
             format!("not supported on the {} device", self.device().name()),
         ))
     }
+    /// Empties this device's caches (`clearCaches()`): compiled kernels and routines, pooled
+    /// free buffers and anything else kept for reuse. Live buffers are untouched.
+    fn clear_caches(&mut self);
     /// What one kernel may bind on this device.
     fn limits(&self) -> DeviceLimits {
         DeviceLimits::UNBOUNDED

@@ -147,6 +147,21 @@ pub fn is_available(device: Device) -> bool {
     }
 }
 
+/// Empties the caches of every device (`clearCaches()`); frees deferred while the registry
+/// was in use are applied first.
+pub fn clear_caches() {
+    REGISTRY.with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            r.apply_pending_frees();
+            r.cpu.clear_caches();
+            r.wasm.clear_caches();
+            if let Some(g) = r.webgpu.as_mut() {
+                g.clear_caches();
+            }
+        }
+    })
+}
+
 pub fn stats(device: Device) -> Option<BackendStats> {
     REGISTRY.with(|r| {
         let mut r = r.borrow_mut();

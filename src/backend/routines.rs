@@ -53,6 +53,11 @@ impl<T> RoutineCache<T> {
     pub fn stats(&self) -> CacheStats {
         self.ids.stats()
     }
+
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.compiled.clear();
+    }
 }
 
 /// Checks the buffer counts of a routine dispatch.

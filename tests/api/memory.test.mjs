@@ -48,3 +48,24 @@ test("pooled buffers are reused: contents are overwritten, not leaked into resul
   a.dispose();
   c.dispose();
 });
+
+test("clearCaches() empties the wasm buffer pool and the compiled-kernel caches", () => {
+  const data = Float32Array.from({ length: 10_000 }, (_, i) => i % 7);
+  round(data);
+  const jf = ox.jit((x) => x.mul(3).sub(1));
+  const x = np.array([1, 2, 3], { device: "wasm" });
+  jf(x).dispose();
+  const before = wasmStats();
+  assert.ok(before.poolBytes > 0 && before.kernelCacheEntries > 0, JSON.stringify(before));
+  ox.clearCaches();
+  const after = wasmStats();
+  assert.equal(after.poolBytes, 0);
+  assert.equal(after.poolBuffers, 0);
+  assert.equal(after.kernelCacheEntries, 0);
+  assert.equal(ox.memoryStats().devices.cpu.kernelCacheEntries, 0);
+  // Everything still runs, compiling again.
+  assert.equal(round(data), expected(data));
+  const y = jf(x);
+  assert.deepEqual(Array.from(y.dataSync()), [2, 5, 8]);
+  for (const t of [x, y, jf]) t.dispose();
+});

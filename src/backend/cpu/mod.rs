@@ -137,6 +137,12 @@ impl Backend for CpuBackend {
         routines::dispatch(self, exe, inputs, outputs)
     }
 
+    fn clear_caches(&mut self) {
+        self.kernels.clear();
+        self.kernel_ids.clear();
+        self.routines.clear();
+    }
+
     fn stats(&self) -> BackendStats {
         BackendStats {
             live_buffers: self.buffers.len(),

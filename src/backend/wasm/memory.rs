@@ -118,6 +118,13 @@ impl Pool {
         self.free.entry(class).or_default().push(b);
     }
 
+    /// Returns every pooled buffer to the allocator.
+    pub fn clear(&mut self) {
+        self.free.clear();
+        self.bytes = 0;
+        self.buffers = 0;
+    }
+
     /// Bytes held for reuse.
     pub fn bytes(&self) -> usize {
         self.bytes
@@ -177,5 +184,10 @@ mod tests {
         pool.give(b);
         pool.give(c);
         assert_eq!(pool.buffers(), 2);
+        pool.clear();
+        assert_eq!((pool.buffers(), pool.bytes()), (0, 0));
+        let d = pool.take(1000).unwrap();
+        assert_eq!(pool.misses, 3);
+        pool.give(d);
     }
 }

@@ -139,6 +139,13 @@ impl Backend for WasmBackend {
         routines::dispatch(self, exe, inputs, outputs)
     }
 
+    fn clear_caches(&mut self) {
+        self.modules.clear();
+        self.kernel_ids.clear();
+        self.routines.clear();
+        self.pool.clear();
+    }
+
     fn stats(&self) -> BackendStats {
         BackendStats {
             live_buffers: self.buffers.len(),

@@ -410,6 +410,15 @@ impl Backend for WebGpuBackend {
         routines::dispatch(self, exe, inputs, outputs)
     }
 
+    fn clear_caches(&mut self) {
+        self.flush();
+        self.kernel_ids.clear();
+        self.pipelines.clear();
+        self.bind_groups.clear();
+        self.routines.clear();
+        self.pool.clear();
+    }
+
     fn stats(&self) -> BackendStats {
         BackendStats {
             live_buffers: self.buffers.len(),
