@@ -3,43 +3,19 @@
 //! evicted or cleared are dropped. Checked on the `cpu` device through its cache counters,
 //! with values against float64 formulas.
 
+mod common;
+
+use common::trace::{f32v, lit, read, trace_fn};
 use oxjax::backend::registry;
-use oxjax::core::{Aval, DType, Device, Primitive};
+use oxjax::core::{Device, Primitive};
 use oxjax::kernel::{BinaryOp, DeviceLimits, ReduceOp, UnaryOp};
 use oxjax::lower;
 use oxjax::transform::jit::execute;
-use oxjax::transform::trace::{self, bind, ClosedJaxpr, Operand, Value};
+use oxjax::transform::trace::{bind, ClosedJaxpr, Operand};
 use oxjax::transform::ArrayValue;
 
 fn f32s(data: &[f64]) -> ArrayValue {
-    let bytes: Vec<u8> = data
-        .iter()
-        .flat_map(|&v| (v as f32).to_le_bytes())
-        .collect();
-    ArrayValue::from_bytes("t", &bytes, vec![data.len()], DType::Float32, Device::Cpu).unwrap()
-}
-
-fn read(v: &ArrayValue) -> Vec<f64> {
-    let bytes = v.read_sync("t").unwrap();
-    bytes
-        .chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
-        .collect()
-}
-
-fn trace_fn(avals: &[Aval], f: impl FnOnce(&[Value]) -> Vec<Value>) -> ClosedJaxpr {
-    let (frame, tracers) = trace::begin(avals);
-    let ins: Vec<Value> = tracers.into_iter().map(Value::Tracer).collect();
-    let outs = f(&ins);
-    trace::end("t", frame, &outs).unwrap()
-}
-
-fn lit(op: BinaryOp, a: &Value, x: f64) -> Value {
-    bind(
-        Primitive::Binary(op),
-        &[Operand::Value(a), Operand::Literal(x)],
-    )
-    .unwrap()
+    common::trace::f32s(data, vec![data.len()])
 }
 
 /// (lookups, dispatches) of the cpu backend's compile cache so far.
@@ -50,7 +26,7 @@ fn counters() -> (u64, u64) {
 
 /// exp(x·2+1) then a sum, then the sum times x: several kernel steps.
 fn program() -> (ClosedJaxpr, lower::Program) {
-    let closed = trace_fn(&[Aval::new(vec![4], DType::Float32)], |v| {
+    let closed = trace_fn(&[f32v(&[4])], |v| {
         let e = bind(
             Primitive::Unary(UnaryOp::Exp),
             &[Operand::Value(&lit(
@@ -118,7 +94,7 @@ fn kept_ids_are_dropped_when_the_backend_cache_evicts() {
     let generation = registry::with_backend("t", Device::Cpu, |b| Ok(b.exe_generation())).unwrap();
     let capacity = registry::stats(Device::Cpu).unwrap().kernel_cache.capacity;
     for i in 0..=capacity {
-        let c = trace_fn(&[Aval::new(vec![4], DType::Float32)], |v| {
+        let c = trace_fn(&[f32v(&[4])], |v| {
             vec![lit(BinaryOp::Add, &v[0], i as f64 + 0.5)]
         });
         let other = lower::lower(&c.jaxpr, DeviceLimits::UNBOUNDED);

@@ -2,71 +2,16 @@
 //! kernel counts of fused programs, kernels within a forced input limit, frees at last use,
 //! structural keys and the program cache. Values are checked against float64 formulas.
 
+mod common;
+
+use common::trace::{bin, data, f32s, f32v, lit, prim, read, trace_fn, un};
 use oxjax::backend::registry;
-use oxjax::core::{Aval, DType, Device, Primitive};
+use oxjax::core::{Aval, Device, Primitive};
 use oxjax::kernel::{BinaryOp, DeviceLimits, ReduceOp, UnaryOp};
 use oxjax::lower::{self, key, Arg, Program, Step};
 use oxjax::transform::jit::{execute, Compiled};
-use oxjax::transform::trace::{self, bind, ClosedJaxpr, Operand, Value};
+use oxjax::transform::trace::{bind, ClosedJaxpr, Operand, Value};
 use oxjax::transform::{jit_cache, ArrayValue};
-
-fn f32s(data: &[f64], shape: Vec<usize>) -> ArrayValue {
-    let bytes: Vec<u8> = data
-        .iter()
-        .flat_map(|&v| (v as f32).to_le_bytes())
-        .collect();
-    ArrayValue::from_bytes("t", &bytes, shape, DType::Float32, Device::Cpu).unwrap()
-}
-
-fn read(v: &ArrayValue) -> Vec<f64> {
-    let bytes = v.read_sync("t").unwrap();
-    bytes
-        .chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
-        .collect()
-}
-
-fn data(n: usize, seed: f64) -> Vec<f64> {
-    (0..n)
-        .map(|i| ((i as f64 + seed) * 0.37).sin() * 2.0)
-        .collect()
-}
-
-/// Traces `f` on inputs of the given avals.
-fn trace_fn(avals: &[Aval], f: impl FnOnce(&[Value]) -> Vec<Value>) -> ClosedJaxpr {
-    let (frame, tracers) = trace::begin(avals);
-    let ins: Vec<Value> = tracers.into_iter().map(Value::Tracer).collect();
-    let outs = f(&ins);
-    trace::end("t", frame, &outs).unwrap()
-}
-
-fn un(op: UnaryOp, x: &Value) -> Value {
-    bind(Primitive::Unary(op), &[Operand::Value(x)]).unwrap()
-}
-
-fn bin(op: BinaryOp, a: &Value, b: &Value) -> Value {
-    bind(
-        Primitive::Binary(op),
-        &[Operand::Value(a), Operand::Value(b)],
-    )
-    .unwrap()
-}
-
-fn lit(op: BinaryOp, a: &Value, x: f64) -> Value {
-    bind(
-        Primitive::Binary(op),
-        &[Operand::Value(a), Operand::Literal(x)],
-    )
-    .unwrap()
-}
-
-fn prim(p: Primitive, x: &Value) -> Value {
-    bind(p, &[Operand::Value(x)]).unwrap()
-}
-
-fn f32v(shape: &[usize]) -> Aval {
-    Aval::new(shape.to_vec(), DType::Float32)
-}
 
 fn dispatches() -> u64 {
     registry::stats(Device::Cpu).unwrap().dispatches

@@ -1,6 +1,8 @@
 //! The handle slab: every JS `Array` holds a numeric handle to an entry here (its value — a
 //! concrete array or a tracer — and a reference count). A handle is `generation · 2²⁴ + slot`, passed as an f64 (exact up to
 //! 2⁵³), so a stale handle to a reused slot is detected instead of reading someone else's data.
+//! Also the helpers that turn handle lists into values and back, and [`Table`], the id table
+//! of the other Rust objects JS owns.
 
 use std::cell::RefCell;
 
@@ -160,4 +162,97 @@ pub fn release_frame(frame: u64) {
 /// Number of live handles.
 pub fn live() -> usize {
     SLAB.with(|s| s.borrow().live)
+}
+
+/// The values of `hs`, or an error naming `function` for a disposed one.
+pub fn values(function: &str, hs: &[f64]) -> Result<Vec<Value>> {
+    hs.iter().map(|&h| get(function, h)).collect()
+}
+
+/// The values of `hs`, where a NaN handle stands for none (e.g. a zero cotangent).
+pub fn optional_values(function: &str, hs: &[f64]) -> Result<Vec<Option<Value>>> {
+    hs.iter()
+        .map(|&h| match h.is_nan() {
+            true => Ok(None),
+            false => get(function, h).map(Some),
+        })
+        .collect()
+}
+
+/// New handles for `values`, in order.
+pub fn insert_all(values: impl IntoIterator<Item = Value>) -> Vec<f64> {
+    values.into_iter().map(insert).collect()
+}
+
+/// Opens a trace on inputs of `avals`: the frame id followed by one tracer handle per input
+/// (what `traceBegin`, `vmapBegin` and `scanBegin` return).
+pub fn begin_trace(avals: &[crate::core::Aval]) -> Vec<f64> {
+    let (frame, tracers) = crate::transform::trace::begin(avals);
+    let mut out = vec![frame as f64];
+    out.extend(insert_all(tracers.into_iter().map(Value::Tracer)));
+    out
+}
+
+/// Rust objects owned by JS through numeric ids (traced Jaxprs, vjp functions, linear maps,
+/// jitted functions): ids count up from 1 and are never reused, so a disposed id stays an
+/// error. Entries are dropped outside the table's borrow (dropping constants frees buffers).
+pub struct Table<T> {
+    inner: RefCell<(u32, std::collections::HashMap<u32, T>)>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            inner: RefCell::new((1, std::collections::HashMap::new())),
+        }
+    }
+}
+
+impl<T> Table<T> {
+    /// Stores `value`; returns its id.
+    pub fn insert(&self, value: T) -> u32 {
+        let mut t = self.inner.borrow_mut();
+        let id = t.0;
+        t.0 += 1;
+        t.1.insert(id, value);
+        id
+    }
+
+    /// `f` of entry `id`, or None if it has been disposed.
+    pub fn with<R>(&self, id: u32, f: impl FnOnce(&T) -> R) -> Option<R> {
+        self.inner.borrow().1.get(&id).map(f)
+    }
+
+    /// Takes entry `id` out of the table.
+    pub fn take(&self, id: u32) -> Option<T> {
+        self.inner.borrow_mut().1.remove(&id)
+    }
+
+    /// Runs `f` on entry `id` taken out of the table (it may bind operations, which use the
+    /// tables), then puts it back; None if it has been disposed.
+    pub fn run<R>(&self, id: u32, f: impl FnOnce(&T) -> R) -> Option<R> {
+        let value = self.take(id)?;
+        let result = f(&value);
+        self.inner.borrow_mut().1.insert(id, value);
+        Some(result)
+    }
+
+    /// Drops entry `id`; an error names `what` when it was already disposed.
+    pub fn dispose(&self, id: u32, what: &str) -> Result<()> {
+        match self.take(id) {
+            Some(value) => {
+                drop(value);
+                Ok(())
+            }
+            None => Err(Error::new(
+                "dispose",
+                format!("the {what} has already been disposed"),
+            )),
+        }
+    }
+
+    /// The number of live entries (for leak checks).
+    pub fn len(&self) -> usize {
+        self.inner.borrow().1.len()
+    }
 }

@@ -3,19 +3,19 @@
 //! freed by `jitDispose`. Also the trace-state query the wrapper uses to inline nested calls,
 //! the argument signature of its per-wrapper cache, the program cache controls and `setDebug`.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::cell::Cell;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use super::{handles, js_error};
+use super::handles::{self, Table};
+use super::js_error;
 use crate::transform::jit::Compiled;
 use crate::transform::{jit_cache, trace};
 use crate::util::{Error, Result};
 
 thread_local! {
-    static COMPILED: RefCell<(u32, HashMap<u32, Rc<Compiled>>)> = RefCell::new((1, HashMap::new()));
+    static COMPILED: Table<Rc<Compiled>> = Table::default();
     static DEBUG: Cell<u32> = const { Cell::new(0) };
 }
 
@@ -25,29 +25,19 @@ pub fn jit_compile(jaxpr: u32) -> std::result::Result<u32, JsError> {
     let closed = super::trace::take(jaxpr)
         .ok_or_else(|| js_error(Error::new("jit", "the traced program has been disposed")))?;
     let compiled = Rc::new(Compiled::new(closed));
-    Ok(COMPILED.with(|c| {
-        let mut c = c.borrow_mut();
-        let id = c.0;
-        c.0 += 1;
-        c.1.insert(id, compiled);
-        id
-    }))
+    Ok(COMPILED.with(|c| c.insert(compiled)))
 }
 
 /// Runs compiled function `id` on argument handles; returns the output handles.
 #[wasm_bindgen(js_name = jitRun)]
 pub fn jit_run(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
-        let compiled = COMPILED.with(|c| c.borrow().1.get(&id).cloned());
+        let compiled = COMPILED.with(|c| c.with(id, Rc::clone));
         let compiled =
             compiled.ok_or_else(|| Error::new("jit", "the jitted function has been disposed"))?;
-        let values = args
-            .iter()
-            .map(|&h| handles::get("jit", h))
-            .collect::<Result<Vec<_>>>()?;
-        let outs = compiled.call(&values);
+        let outs = compiled.call(&handles::values("jit", &args)?);
         log_lowered();
-        Ok(outs?.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(outs?))
     };
     run().map_err(js_error)
 }
@@ -55,22 +45,14 @@ pub fn jit_run(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError
 /// Frees a compiled function and the constants it captured.
 #[wasm_bindgen(js_name = jitDispose)]
 pub fn jit_dispose(id: u32) -> std::result::Result<(), JsError> {
-    let removed = COMPILED.with(|c| c.borrow_mut().1.remove(&id));
-    match removed {
-        Some(compiled) => {
-            drop(compiled); // outside the borrow: dropping constants frees buffers
-            Ok(())
-        }
-        None => Err(js_error(Error::new(
-            "dispose",
-            "the jitted function has already been disposed",
-        ))),
-    }
+    COMPILED
+        .with(|c| c.dispose(id, "jitted function"))
+        .map_err(js_error)
 }
 
 /// Number of live compiled functions (for leak checks and `getCacheSizes`).
 pub fn live() -> usize {
-    COMPILED.with(|c| c.borrow().1.len())
+    COMPILED.with(Table::len)
 }
 
 /// True while some trace (jit, grad, vjp, makeJaxpr, …) is running.

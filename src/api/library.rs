@@ -4,7 +4,6 @@
 use wasm_bindgen::prelude::*;
 
 use super::{handles, js_error};
-use crate::transform::Value;
 use crate::util::Result;
 
 /// Runs library function `name` on the arrays `arrays` (handles) with numeric `params`
@@ -16,12 +15,9 @@ pub fn lib_call(
     params: Vec<f64>,
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
-        let values: Vec<Value> = arrays
-            .iter()
-            .map(|&h| handles::get(name, h))
-            .collect::<Result<_>>()?;
+        let values = handles::values(name, &arrays)?;
         let outs = crate::library::call::call(name, &values, &params)?;
-        Ok(outs.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)
 }

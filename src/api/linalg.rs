@@ -17,12 +17,9 @@ pub fn linalg_call(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let short = name.rsplit('.').next().unwrap_or(name);
-        let args = arrays
-            .iter()
-            .map(|&h| handles::get(short, h))
-            .collect::<Result<Vec<_>>>()?;
+        let args = handles::values(short, &arrays)?;
         let outs = lax_linalg::call(name, &args, &opts, text)?;
-        Ok(outs.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)
 }

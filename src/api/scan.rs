@@ -15,7 +15,7 @@ use crate::transform::trace::{self, Value};
 use crate::util::{Error, Result};
 
 fn values(hs: &[f64]) -> Result<Vec<Value>> {
-    hs.iter().map(|&h| handles::get("scan", h)).collect()
+    handles::values("scan", hs)
 }
 
 /// Opens the body's trace: returns the frame id, then tracers for the carry leaves and for one
@@ -45,14 +45,7 @@ pub fn scan_begin(
                 weak: a.weak,
             });
         }
-        let (frame, tracers) = trace::begin(&avals);
-        let mut out = vec![frame as f64];
-        out.extend(
-            tracers
-                .into_iter()
-                .map(|t| handles::insert(Value::Tracer(t))),
-        );
-        Ok(out)
+        Ok(handles::begin_trace(&avals))
     };
     run().map_err(js_error)
 }
@@ -98,7 +91,7 @@ pub fn scan_end(
             },
         };
         let results = bind_scan(closed, &[], &values(&init)?, &values(&xs)?, lp)?;
-        Ok(results.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(results))
     };
     run().map_err(js_error)
 }

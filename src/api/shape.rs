@@ -93,15 +93,11 @@ pub fn pad(h: f64, before: Vec<f64>, after: Vec<f64>) -> JsResult<f64> {
     })
 }
 
-fn values(name: &str, hs: &[f64]) -> Result<Vec<Value>> {
-    hs.iter().map(|&h| handles::get(name, h)).collect()
-}
-
 #[wasm_bindgen]
 pub fn concatenate(hs: Vec<f64>, axis: i32) -> JsResult<f64> {
     let run = || -> Result<f64> {
         Ok(handles::insert(shape::concatenate(
-            &values("concatenate", &hs)?,
+            &handles::values("concatenate", &hs)?,
             axis.into(),
         )?))
     };
@@ -112,7 +108,7 @@ pub fn concatenate(hs: Vec<f64>, axis: i32) -> JsResult<f64> {
 pub fn stack(hs: Vec<f64>, axis: i32) -> JsResult<f64> {
     let run = || -> Result<f64> {
         Ok(handles::insert(shape::stack(
-            &values("stack", &hs)?,
+            &handles::values("stack", &hs)?,
             axis.into(),
         )?))
     };
@@ -126,7 +122,7 @@ pub fn split(h: f64, sections: Option<u32>, cuts: Vec<f64>, axis: i32) -> JsResu
         let x = handles::get("split", h)?;
         let cuts = to_shape("split", &cuts)?;
         let parts = shape::split(&x, sections.map(|s| s as usize), &cuts, axis.into())?;
-        Ok(parts.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(parts))
     };
     run().map_err(js_error)
 }
@@ -135,7 +131,7 @@ pub fn split(h: f64, sections: Option<u32>, cuts: Vec<f64>, axis: i32) -> JsResu
 #[wasm_bindgen]
 pub fn einsum(spec: &str, hs: Vec<f64>) -> JsResult<f64> {
     let run = || -> Result<f64> {
-        let operands = values("einsum", &hs)?;
+        let operands = handles::values("einsum", &hs)?;
         Ok(handles::insert(crate::library::einsum::einsum(
             spec, &operands,
         )?))
@@ -171,7 +167,7 @@ pub fn slice(h: f64, spec: Vec<f64>, arrays: Vec<f64>) -> JsResult<f64> {
                 _ => Err(Error::new("slice", "internal error: malformed slice spec")),
             })
             .collect::<Result<Vec<_>>>()?;
-        shape::slice(x, &items, &values("slice", &arrays)?)
+        shape::slice(x, &items, &handles::values("slice", &arrays)?)
     })
 }
 

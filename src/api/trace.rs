@@ -2,17 +2,17 @@
 //! tracer handles → `traceEnd` (or `traceAbort` if it threw). Closed Jaxprs live in their own
 //! table, owned by their JS object until disposed.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use wasm_bindgen::prelude::*;
 
-use super::{handles, js_error};
-use crate::transform::trace::{self, ClosedJaxpr, Value};
+use super::handles::{self, Table};
+use super::js_error;
+use crate::transform::autodiff::Vjp;
+use crate::transform::trace::{self, ClosedJaxpr};
 use crate::util::{Error, Result};
 
 thread_local! {
-    static JAXPRS: RefCell<(u32, HashMap<u32, ClosedJaxpr>)> = RefCell::new((1, HashMap::new()));
+    static JAXPRS: Table<ClosedJaxpr> = Table::default();
+    static VJPS: Table<Vjp> = Table::default();
 }
 
 /// Starts a trace whose inputs have the avals of `inputs` (arrays or tracers). Returns the
@@ -20,18 +20,9 @@ thread_local! {
 #[wasm_bindgen(js_name = traceBegin)]
 pub fn trace_begin(function: &str, inputs: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
-        let avals = inputs
-            .iter()
-            .map(|&h| handles::get(function, h).map(|v| v.aval().clone()))
-            .collect::<Result<Vec<_>>>()?;
-        let (frame, tracers) = trace::begin(&avals);
-        let mut out = vec![frame as f64];
-        out.extend(
-            tracers
-                .into_iter()
-                .map(|t| handles::insert(Value::Tracer(t))),
-        );
-        Ok(out)
+        let values = handles::values(function, &inputs)?;
+        let avals: Vec<_> = values.iter().map(|v| v.aval().clone()).collect();
+        Ok(handles::begin_trace(&avals))
     };
     run().map_err(js_error)
 }
@@ -44,11 +35,7 @@ pub fn trace_end(
     outputs: Vec<f64>,
 ) -> std::result::Result<u32, JsError> {
     let run = || -> Result<u32> {
-        let outs = outputs
-            .iter()
-            .map(|&h| handles::get(function, h))
-            .collect::<Result<Vec<_>>>();
-        let outs = match outs {
+        let outs = match handles::values(function, &outputs) {
             Ok(o) => o,
             Err(e) => {
                 trace_abort(frame);
@@ -58,13 +45,7 @@ pub fn trace_end(
         let closed = trace::end(function, frame as u64, &outs);
         handles::release_frame(frame as u64);
         let closed = closed?;
-        Ok(JAXPRS.with(|j| {
-            let mut j = j.borrow_mut();
-            let id = j.0;
-            j.0 += 1;
-            j.1.insert(id, closed);
-            id
-        }))
+        Ok(JAXPRS.with(|j| j.insert(closed)))
     };
     run().map_err(js_error)
 }
@@ -81,13 +62,9 @@ pub(super) fn with_jaxpr<R>(
     id: u32,
     f: impl FnOnce(&ClosedJaxpr) -> R,
 ) -> Result<R> {
-    JAXPRS.with(|j| {
-        j.borrow()
-            .1
-            .get(&id)
-            .map(f)
-            .ok_or_else(|| Error::new(function, "the jaxpr has been disposed (use-after-free)"))
-    })
+    JAXPRS
+        .with(|j| j.with(id, f))
+        .ok_or_else(|| Error::new(function, "the jaxpr has been disposed (use-after-free)"))
 }
 
 /// The printed Jaxpr.
@@ -99,27 +76,17 @@ pub fn jaxpr_text(id: u32) -> std::result::Result<String, JsError> {
 /// Frees a Jaxpr and the constants it owns.
 #[wasm_bindgen(js_name = jaxprDispose)]
 pub fn jaxpr_dispose(id: u32) -> std::result::Result<(), JsError> {
-    let removed = JAXPRS.with(|j| j.borrow_mut().1.remove(&id));
-    match removed {
-        Some(closed) => {
-            drop(closed); // outside the borrow: dropping constants frees buffers
-            Ok(())
-        }
-        None => Err(js_error(Error::new(
-            "dispose",
-            "the jaxpr has already been disposed",
-        ))),
-    }
+    JAXPRS.with(|j| j.dispose(id, "jaxpr")).map_err(js_error)
 }
 
 /// Takes Jaxpr `id` out of the table (jit takes it over).
 pub(super) fn take(id: u32) -> Option<ClosedJaxpr> {
-    JAXPRS.with(|j| j.borrow_mut().1.remove(&id))
+    JAXPRS.with(|j| j.take(id))
 }
 
 /// Number of live Jaxprs (for leak checks).
 pub fn live() -> usize {
-    JAXPRS.with(|j| j.borrow().1.len())
+    JAXPRS.with(Table::len)
 }
 
 /// Runs traced Jaxpr `id` on `args` and differentiates its first (scalar) output: returns
@@ -132,20 +99,12 @@ pub fn value_and_grad(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("grad", id, |c| c.clone())?;
-        let values = args
-            .iter()
-            .map(|&h| handles::get("grad", h))
-            .collect::<Result<Vec<_>>>()?;
+        let values = handles::values("grad", &args)?;
         let nums: Vec<usize> = argnums.iter().map(|&i| i as usize).collect();
         let outs = crate::transform::autodiff::value_and_grad(&closed, &values, &nums)?;
-        Ok(outs.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)
-}
-
-thread_local! {
-    static VJPS: RefCell<(u32, HashMap<u32, crate::transform::autodiff::Vjp>)> =
-        RefCell::new((1, HashMap::new()));
 }
 
 /// Runs Jaxpr `id` forward on `args`, keeping the residuals: returns the vjp handle followed
@@ -154,20 +113,10 @@ thread_local! {
 pub fn vjp_begin(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("vjp", id, |c| c.clone())?;
-        let values = args
-            .iter()
-            .map(|&h| handles::get("vjp", h))
-            .collect::<Result<Vec<_>>>()?;
-        let (vjp, outs) = crate::transform::autodiff::Vjp::new(closed, &values)?;
-        let vid = VJPS.with(|v| {
-            let mut v = v.borrow_mut();
-            let id = v.0;
-            v.0 += 1;
-            v.1.insert(id, vjp);
-            id
-        });
+        let (vjp, outs) = Vjp::new(closed, &handles::values("vjp", &args)?)?;
+        let vid = VJPS.with(|v| v.insert(vjp));
         let mut result = vec![vid as f64];
-        result.extend(outs.into_iter().map(handles::insert));
+        result.extend(handles::insert_all(outs));
         Ok(result)
     };
     run().map_err(js_error)
@@ -177,22 +126,10 @@ pub fn vjp_begin(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsErr
 #[wasm_bindgen(js_name = vjpApply)]
 pub fn vjp_apply(vid: u32, cts: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
-        let values = cts
-            .iter()
-            .map(|&h| {
-                if h.is_nan() {
-                    Ok(None)
-                } else {
-                    handles::get("vjp", h).map(Some)
-                }
-            })
-            .collect::<Result<Vec<_>>>()?;
-        // The vjp is taken out while it runs (it binds operations), then put back.
-        let vjp = VJPS.with(|v| v.borrow_mut().1.remove(&vid));
-        let vjp = vjp.ok_or_else(|| Error::new("vjp", "the vjp function has been disposed"))?;
-        let grads = vjp.pull(&values);
-        VJPS.with(|v| v.borrow_mut().1.insert(vid, vjp));
-        Ok(grads?.into_iter().map(handles::insert).collect())
+        let values = handles::optional_values("vjp", &cts)?;
+        let grads = VJPS.with(|v| v.run(vid, |vjp| vjp.pull(&values)));
+        let grads = grads.ok_or_else(|| Error::new("vjp", "the vjp function has been disposed"))?;
+        Ok(handles::insert_all(grads?))
     };
     run().map_err(js_error)
 }
@@ -200,22 +137,13 @@ pub fn vjp_apply(vid: u32, cts: Vec<f64>) -> std::result::Result<Vec<f64>, JsErr
 /// Frees a vjp function's residuals.
 #[wasm_bindgen(js_name = vjpDispose)]
 pub fn vjp_dispose(vid: u32) -> std::result::Result<(), JsError> {
-    let removed = VJPS.with(|v| v.borrow_mut().1.remove(&vid));
-    match removed {
-        Some(vjp) => {
-            drop(vjp);
-            Ok(())
-        }
-        None => Err(js_error(Error::new(
-            "dispose",
-            "the vjp function has already been disposed",
-        ))),
-    }
+    VJPS.with(|v| v.dispose(vid, "vjp function"))
+        .map_err(js_error)
 }
 
 /// Number of live vjp functions (for leak checks).
 pub fn live_vjps() -> usize {
-    VJPS.with(|v| v.borrow().1.len())
+    VJPS.with(Table::len)
 }
 
 /// Forward-mode derivative of Jaxpr `id` at `primals` along `tangents`: the output handles
@@ -229,18 +157,13 @@ pub fn jvp(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("jvp", id, |c| c.clone())?;
-        let get = |hs: &[f64]| {
-            hs.iter()
-                .map(|&h| handles::get("jvp", h))
-                .collect::<Result<Vec<_>>>()
-        };
         let (outs, tans) = crate::transform::autodiff::jvp(
             closed,
-            &get(&primals)?,
-            &get(&tangents)?,
+            &handles::values("jvp", &primals)?,
+            &handles::values("jvp", &tangents)?,
             n_diff as usize,
         )?;
-        Ok(outs.into_iter().chain(tans).map(handles::insert).collect())
+        Ok(handles::insert_all(outs.into_iter().chain(tans)))
     };
     run().map_err(js_error)
 }

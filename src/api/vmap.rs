@@ -3,18 +3,20 @@
 //! `vmapApply` runs the batching interpreter on the batched arguments. `linearize` keeps the
 //! linear map (with its residuals) in a table until disposed, like vjp functions.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use wasm_bindgen::prelude::*;
 
+use super::handles::{self, values, Table};
+use super::js_error;
 use super::trace::with_jaxpr;
-use super::{handles, js_error};
 use crate::core::Aval;
 use crate::transform::linearize::Linearized;
-use crate::transform::trace::{self, Value};
+use crate::transform::trace::Value;
 use crate::transform::vmap;
 use crate::util::{Error, Result};
+
+thread_local! {
+    static LINEAR: Table<Linearized> = Table::default();
+}
 
 /// JS batch axes: a non-negative axis, or -1 for an unbatched argument.
 fn axes(function: &str, axes: &[i32]) -> Result<Vec<Option<usize>>> {
@@ -25,10 +27,6 @@ fn axes(function: &str, axes: &[i32]) -> Result<Vec<Option<usize>>> {
             a => Err(Error::new(function, format!("invalid batch axis {a}"))),
         })
         .collect()
-}
-
-fn values(function: &str, hs: &[f64]) -> Result<Vec<Value>> {
-    hs.iter().map(|&h| handles::get(function, h)).collect()
 }
 
 /// Opens a trace of one batch member: returns the frame id, then one tracer handle per
@@ -43,14 +41,7 @@ pub fn vmap_begin(
         let vals = values(function, &args)?;
         let avals: Vec<&Aval> = vals.iter().map(Value::aval).collect();
         let (_, example) = vmap::example_avals(function, &avals, &axes(function, &in_axes)?)?;
-        let (frame, tracers) = trace::begin(&example);
-        let mut out = vec![frame as f64];
-        out.extend(
-            tracers
-                .into_iter()
-                .map(|t| handles::insert(Value::Tracer(t))),
-        );
-        Ok(out)
+        Ok(handles::begin_trace(&example))
     };
     run().map_err(js_error)
 }
@@ -70,13 +61,9 @@ pub fn vmap_apply(
             &axes("vmap", &in_axes)?,
             0,
         )?;
-        Ok(outs.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)
-}
-
-thread_local! {
-    static LINEAR: RefCell<(u32, HashMap<u32, Linearized>)> = RefCell::new((1, HashMap::new()));
 }
 
 /// Runs Jaxpr `id` at `primals` and keeps its linear map: returns the map's handle followed
@@ -91,15 +78,9 @@ pub fn linearize_begin(
         let closed = with_jaxpr("linearize", id, |c| c.clone())?;
         let (lin, outs) =
             Linearized::new(closed, &values("linearize", &primals)?, n_diff as usize)?;
-        let lid = LINEAR.with(|l| {
-            let mut l = l.borrow_mut();
-            let id = l.0;
-            l.0 += 1;
-            l.1.insert(id, lin);
-            id
-        });
+        let lid = LINEAR.with(|l| l.insert(lin));
         let mut result = vec![lid as f64];
-        result.extend(outs.into_iter().map(handles::insert));
+        result.extend(handles::insert_all(outs));
         Ok(result)
     };
     run().map_err(js_error)
@@ -110,13 +91,10 @@ pub fn linearize_begin(
 pub fn linearize_apply(lid: u32, tangents: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let ts = values("linearize", &tangents)?;
-        // Taken out while it runs (it binds operations), then put back.
-        let lin = LINEAR.with(|l| l.borrow_mut().1.remove(&lid));
-        let lin = lin
+        let outs = LINEAR.with(|l| l.run(lid, |lin| lin.apply(&ts)));
+        let outs = outs
             .ok_or_else(|| Error::new("linearize", "the linearized function has been disposed"))?;
-        let outs = lin.apply(&ts);
-        LINEAR.with(|l| l.borrow_mut().1.insert(lid, lin));
-        Ok(outs?.into_iter().map(handles::insert).collect())
+        Ok(handles::insert_all(outs?))
     };
     run().map_err(js_error)
 }
@@ -124,20 +102,12 @@ pub fn linearize_apply(lid: u32, tangents: Vec<f64>) -> std::result::Result<Vec<
 /// Frees a linear map's residuals.
 #[wasm_bindgen(js_name = linearizeDispose)]
 pub fn linearize_dispose(lid: u32) -> std::result::Result<(), JsError> {
-    let removed = LINEAR.with(|l| l.borrow_mut().1.remove(&lid));
-    match removed {
-        Some(lin) => {
-            drop(lin);
-            Ok(())
-        }
-        None => Err(js_error(Error::new(
-            "dispose",
-            "the linearized function has already been disposed",
-        ))),
-    }
+    LINEAR
+        .with(|l| l.dispose(lid, "linearized function"))
+        .map_err(js_error)
 }
 
 /// Number of live linearized functions (for leak checks).
 pub fn live() -> usize {
-    LINEAR.with(|l| l.borrow().1.len())
+    LINEAR.with(Table::len)
 }

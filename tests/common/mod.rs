@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod trace;
 
 use std::future::Future;
 use std::pin::pin;
