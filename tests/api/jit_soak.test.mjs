@@ -7,48 +7,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { kalmanNllJs, kalmanObservations, makeKalmanLoss } from "../shared/kalman.mjs";
 
 checkLeaksAroundEachTest();
 
 const T = 60;
-const ys = Array.from({ length: T }, (_, t) => Math.sin(t * 0.3) + 0.3 * Math.cos(t * 1.7));
-
-/** The filter's negative log-likelihood in float64 (the oracle). */
-function nllJs([lq, lr]) {
-  const [q, r] = [Math.exp(lq), Math.exp(lr)];
-  let [m, P, nll] = [0, 1, 0];
-  for (const y of ys) {
-    const Pp = P + q;
-    const S = Pp + r;
-    const K = Pp / S;
-    const v = y - m;
-    nll += Math.log(S) + (v * v) / S;
-    m += K * v;
-    P = (1 - K) * Pp;
-  }
-  return nll;
-}
-
-/** The same filter on arrays; `y` is the observation vector, `theta` = [log q, log r]. */
-function makeLoss(y) {
-  return (theta) => {
-    const q = np.exp(theta.slice(0));
-    const r = np.exp(theta.slice(1));
-    let m = np.array(0);
-    let P = np.array(1);
-    let nll = np.array(0);
-    for (let t = 0; t < T; t++) {
-      const Pp = P.add(q);
-      const S = Pp.add(r);
-      const K = Pp.div(S);
-      const v = y.slice(t).sub(m);
-      nll = nll.add(np.log(S)).add(v.mul(v).div(S));
-      m = m.add(K.mul(v));
-      P = np.subtract(1, K).mul(Pp);
-    }
-    return nll;
-  };
-}
+const ys = kalmanObservations(T);
+const nllJs = (theta) => kalmanNllJs(ys, theta);
+const makeLoss = (y) => makeKalmanLoss(np, y, T);
 
 test("fresh jit(valueAndGrad) closures reach a memory plateau", () => {
   const y = np.array(ys);

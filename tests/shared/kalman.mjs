@@ -1,0 +1,45 @@
+// The Kalman-filter negative log-likelihood of the memory soaks (issue 7 "Memory"), shared by
+// tests/api/jit_soak.test.mjs and bench/soak.mjs: a local-level model with θ = [log q, log r],
+// as array code (`makeKalmanLoss`) and in float64 JavaScript (`kalmanNllJs`, the oracle).
+
+/** `T` deterministic observations. */
+export function kalmanObservations(T) {
+  return Array.from({ length: T }, (_, t) => Math.sin(t * 0.3) + 0.3 * Math.cos(t * 1.7));
+}
+
+/** The filter's negative log-likelihood of `ys` at `[lq, lr]`, in float64. */
+export function kalmanNllJs(ys, [lq, lr]) {
+  const [q, r] = [Math.exp(lq), Math.exp(lr)];
+  let [m, P, nll] = [0, 1, 0];
+  for (const y of ys) {
+    const Pp = P + q;
+    const S = Pp + r;
+    const K = Pp / S;
+    const v = y - m;
+    nll += Math.log(S) + (v * v) / S;
+    m += K * v;
+    P = (1 - K) * Pp;
+  }
+  return nll;
+}
+
+/** The same filter on arrays of `np`; `y` holds `T` observations. A fresh closure per call. */
+export function makeKalmanLoss(np, y, T) {
+  return (theta) => {
+    const q = np.exp(theta.slice(0));
+    const r = np.exp(theta.slice(1));
+    let m = np.array(0);
+    let P = np.array(1);
+    let nll = np.array(0);
+    for (let t = 0; t < T; t++) {
+      const Pp = P.add(q);
+      const S = Pp.add(r);
+      const K = Pp.div(S);
+      const v = y.slice(t).sub(m);
+      nll = nll.add(np.log(S)).add(v.mul(v).div(S));
+      m = m.add(K.mul(v));
+      P = np.subtract(1, K).mul(Pp);
+    }
+    return nll;
+  };
+}
