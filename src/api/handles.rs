@@ -4,7 +4,7 @@
 //! Also the helpers that turn handle lists into values and back, and [`Table`], the id table
 //! of the other Rust objects JS owns.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -32,7 +32,7 @@ struct Slab {
 }
 
 thread_local! {
-    static SLAB: RefCell<Slab> = RefCell::new(Slab::default());
+    static SLAB: PanicCell<Slab> = PanicCell::new(Slab::default());
 }
 
 fn decode(handle: f64) -> Option<(usize, u32)> {
@@ -46,6 +46,14 @@ fn decode(handle: f64) -> Option<(usize, u32)> {
 
 fn disposed(function: &str) -> Error {
     Error::new(function, "the array has been disposed (use-after-free)")
+}
+
+/// Runs `f` with the handle table borrowed (for `debugPanicHoldingState`).
+pub(super) fn while_borrowed(f: impl FnOnce()) {
+    SLAB.with(|s| {
+        let _held = s.borrow_mut();
+        f()
+    })
 }
 
 /// Stores a new value with a reference count of one.
@@ -197,13 +205,13 @@ pub fn begin_trace(avals: &[crate::core::Aval]) -> Vec<f64> {
 /// jitted functions): ids count up from 1 and are never reused, so a disposed id stays an
 /// error. Entries are dropped outside the table's borrow (dropping constants frees buffers).
 pub struct Table<T> {
-    inner: RefCell<(u32, std::collections::HashMap<u32, T>)>,
+    inner: PanicCell<(u32, std::collections::HashMap<u32, T>)>,
 }
 
 impl<T> Default for Table<T> {
     fn default() -> Self {
         Table {
-            inner: RefCell::new((1, std::collections::HashMap::new())),
+            inner: PanicCell::new((1, std::collections::HashMap::new())),
         }
     }
 }

@@ -1,17 +1,20 @@
 //! Panics are bugs, but they must never reach a user as a bare `RuntimeError: unreachable`.
 //! The hook records the panic message; the TypeScript bridge catches the trap and throws an
-//! `Error` that carries this message (`lastPanic()`).
+//! `Error` that carries this message (`lastPanic()`). A panic on wasm aborts without unwinding,
+//! so the hook also starts a new [`PanicCell`] epoch: state borrowed by the trapped call is
+//! usable again by the next one.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 
 use wasm_bindgen::prelude::*;
 
 thread_local! {
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    static LAST_PANIC: PanicCell<Option<String>> = const { PanicCell::new(None) };
 }
 
 pub fn install_hook() {
     std::panic::set_hook(Box::new(|info| {
+        crate::util::panic_cell::note_panic();
         let message = info.to_string();
         LAST_PANIC.with(|p| {
             if let Ok(mut p) = p.try_borrow_mut() {
@@ -31,4 +34,21 @@ pub fn last_panic() -> Option<String> {
 #[wasm_bindgen(js_name = debugPanic)]
 pub fn debug_panic(message: &str) {
     panic!("{message}");
+}
+
+/// Panics while the device registry, the handle table and the trace stack are borrowed, as a
+/// bug inside a kernel dispatch would (a test hook, not exported by the package's API: tests
+/// check that the next call works).
+#[wasm_bindgen(js_name = debugPanicHoldingState)]
+pub fn debug_panic_holding_state(message: &str) {
+    let _ = crate::backend::registry::with_backend(
+        "debugPanicHoldingState",
+        crate::core::Device::Wasm,
+        |_| {
+            super::handles::while_borrowed(|| {
+                crate::transform::trace::while_borrowed(|| panic!("{message}"))
+            });
+            Ok(())
+        },
+    );
 }

@@ -1,10 +1,10 @@
 //! The backends of this thread, one per device. `cpu` and `wasm` exist from the start;
 //! `webgpu` is installed by `init()` once an adapter has been found.
 //!
-//! The registry is a thread-local `RefCell`; it is never borrowed across a call into
+//! The registry is a thread-local `PanicCell`; it is never borrowed across a call into
 //! JavaScript or across an `.await`.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
 
 use super::cpu::CpuBackend;
@@ -21,13 +21,13 @@ struct Registry {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<Registry> = RefCell::new(Registry {
+    static REGISTRY: PanicCell<Registry> = PanicCell::new(Registry {
         cpu: CpuBackend::new(),
         wasm: WasmBackend::new(),
         webgpu: None,
     });
     /// Frees requested while the registry was borrowed; applied at the next borrow.
-    static PENDING_FREES: RefCell<Vec<(Device, BufferId)>> = const { RefCell::new(Vec::new()) };
+    static PENDING_FREES: PanicCell<Vec<(Device, BufferId)>> = const { PanicCell::new(Vec::new()) };
 }
 
 impl Registry {

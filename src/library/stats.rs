@@ -200,7 +200,17 @@ pub fn triangle(x: &Value, k: i64, lower: bool) -> Result<Value> {
     } else {
         bind(Primitive::Compare(C::Le), &[lit(k as f64), v(&diff)])?
     };
-    bind(Primitive::Where, &[v(&keep), v(x), lit(0.0)])
+    keep_or_zero(&keep, x)
+}
+
+/// `x` where `keep`, else zero of `x`'s dtype (`false` for bool, as jax-js's `zerosLike`; a
+/// bare 0 meeting a bool array would be an int32 number).
+fn keep_or_zero(keep: &Value, x: &Value) -> Result<Value> {
+    if x.aval().dtype == DType::Bool {
+        binary(B::And, v(keep), v(x))
+    } else {
+        bind(Primitive::Where, &[v(keep), v(x), lit(0.0)])
+    }
 }
 
 /// NumPy's `diag`: the `k` diagonal of a matrix, or a matrix with vector `x` on diagonal `k`.
@@ -232,7 +242,7 @@ pub fn diag(x: &Value, k: i64) -> Result<Value> {
             };
             let diff = binary(B::Sub, v(&iota(1)?), v(&iota(0)?))?;
             let on = bind(Primitive::Compare(C::Eq), &[v(&diff), lit(k as f64)])?;
-            bind(Primitive::Where, &[v(&on), v(&grid), lit(0.0)])
+            keep_or_zero(&on, &grid)
         }
         r => Err(Error::new(
             "diag",

@@ -5,7 +5,7 @@
 //! eager evaluator, freeing each intermediate after its last use. Kernel steps keep their
 //! compiled ids in the Program (`lower::exes`), so a repeated call does no compile lookups.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
 
 use super::eval;
@@ -25,7 +25,7 @@ const NAME: &str = "jit";
 pub struct Compiled {
     closed: ClosedJaxpr,
     key: String,
-    memo: RefCell<Option<(Device, Rc<Program>)>>,
+    memo: PanicCell<Option<(Device, Rc<Program>)>>,
 }
 
 impl Compiled {
@@ -34,7 +34,7 @@ impl Compiled {
         Compiled {
             closed,
             key,
-            memo: RefCell::new(None),
+            memo: PanicCell::new(None),
         }
     }
 

@@ -2,7 +2,7 @@
 //! structural key and the device, so a fresh closure of the same code reuses the Program.
 //! Counters are reported by `memoryStats()` and `getCacheSizes()`; `clearCaches()` empties it.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
 
 use crate::backend::registry;
@@ -15,9 +15,9 @@ use crate::util::lru::{CacheStats, Lru};
 pub const CAPACITY: usize = 256;
 
 thread_local! {
-    static PROGRAMS: RefCell<Lru<(String, Device), Rc<Program>>> = RefCell::new(Lru::new(CAPACITY));
+    static PROGRAMS: PanicCell<Lru<(String, Device), Rc<Program>>> = PanicCell::new(Lru::new(CAPACITY));
     /// Programs lowered since the last [`take_lowered`] (for `setDebug` logs).
-    static LOWERED: RefCell<Vec<(Device, Rc<Program>)>> = const { RefCell::new(Vec::new()) };
+    static LOWERED: PanicCell<Vec<(Device, Rc<Program>)>> = const { PanicCell::new(Vec::new()) };
     static LOG: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 

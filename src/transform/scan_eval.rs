@@ -5,7 +5,7 @@
 //! at most the device's kernel-input limit. Counters and path events feed `memoryStats()` and
 //! `setScanPathCallback`.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 
 use super::eval::{apply, eval_jaxpr};
 use super::ArrayValue;
@@ -44,7 +44,7 @@ struct State {
 }
 
 thread_local! {
-    static STATE: RefCell<State> = RefCell::new(State::default());
+    static STATE: PanicCell<State> = PanicCell::new(State::default());
 }
 
 pub fn stats() -> ScanStats {

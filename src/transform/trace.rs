@@ -8,7 +8,7 @@
 //! arrays, or tracers of a frame below — are lifted into constants owned by the Jaxpr
 //! (decision 3), so disposing a JS handle can never invalidate anything the trace needs.
 
-use std::cell::RefCell;
+use crate::util::panic_cell::PanicCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -73,6 +73,29 @@ impl<'a> Operand<'a> {
     }
 }
 
+/// The dtype JS numbers take in `prim`: that of the first array operand (not where's
+/// condition). Meeting a bool array (or no array), a number is a number, as in JAX: int32
+/// when every number of the operation is an integer (`boolArray.add(1)`, `maximum(b, 0)`),
+/// else float32 (`boolArray.add(1.5)`).
+fn literal_dtype(prim: &Primitive, operands: &[Operand]) -> DType {
+    let skip = usize::from(*prim == Primitive::Where);
+    match operands.iter().skip(skip).find_map(Operand::value) {
+        Some(v) if v.aval().dtype != DType::Bool => v.aval().dtype,
+        Some(_) => {
+            let integral = operands.iter().all(|o| match o {
+                Operand::Literal(x) => x.fract() == 0.0 && x.abs() <= i32::MAX as f64,
+                Operand::Value(_) => true,
+            });
+            if integral {
+                DType::Int32
+            } else {
+                DType::Float32
+            }
+        }
+        None => DType::Float32,
+    }
+}
+
 /// A Jaxpr with the values of its constants.
 #[derive(Debug, Clone)]
 pub struct ClosedJaxpr {
@@ -133,8 +156,18 @@ fn leaked(function: &str) -> Error {
 }
 
 thread_local! {
-    static STACK: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
-    static NEXT_FRAME: RefCell<u64> = const { RefCell::new(1) };
+    static STACK: PanicCell<Vec<Frame>> = const { PanicCell::new(Vec::new()) };
+    static NEXT_FRAME: PanicCell<u64> = const { PanicCell::new(1) };
+}
+
+/// Runs `f` with the trace stack borrowed (a test hook: a panic inside must not leave the
+/// stack unusable).
+#[doc(hidden)]
+pub fn while_borrowed(f: impl FnOnce()) {
+    STACK.with(|s| {
+        let _held = s.borrow_mut();
+        f()
+    })
 }
 
 /// The id of the innermost running trace, if any.
@@ -231,14 +264,7 @@ pub fn bind_multi(prim: Primitive, operands: &[Operand]) -> Result<Vec<Value>> {
     if partner.is_none() && !operands.is_empty() {
         return Err(Error::new(prim.name(), "needs at least one array operand"));
     }
-    // A JS number adopts the dtype of the array it combines with (not where's condition);
-    // with no such array, or a bool one, it is a weak float32.
-    let skip = usize::from(prim == Primitive::Where);
-    let dtype = match operands.iter().skip(skip).find_map(Operand::value) {
-        // A number meeting a bool array is a number (see `promote`).
-        Some(v) if v.aval().dtype != DType::Bool => v.aval().dtype,
-        _ => DType::Float32,
-    };
+    let dtype = literal_dtype(&prim, operands);
     let literal_aval = || Aval {
         shape: vec![],
         dtype,

@@ -114,6 +114,92 @@ test("scalars are weakly typed and adopt the partner's dtype", () => {
   for (const t of [s, i, h, j, b, f]) t.dispose();
 });
 
+test("JS numbers meeting bool arrays promote as in JAX; tril/triu/diag keep bool", () => {
+  // JAX: jnp.tril(b) and jnp.diag(b) are bool; b + 1, jnp.maximum(b, 0) and
+  // jnp.where(c, b, 0) are int32 (a Python int is a weak int); b + 1.5 is float32.
+  const b = np.array([
+    [true, false, true],
+    [true, true, false],
+    [false, true, true],
+  ]);
+  const row = b.slice(0);
+  const cases = [
+    [
+      np.tril(b),
+      "bool",
+      [
+        [true, false, false],
+        [true, true, false],
+        [false, true, true],
+      ],
+    ],
+    [
+      np.triu(b, 1),
+      "bool",
+      [
+        [false, false, true],
+        [false, false, false],
+        [false, false, false],
+      ],
+    ],
+    [
+      np.diag(row),
+      "bool",
+      [
+        [true, 0, 0],
+        [0, false, 0],
+        [0, 0, true],
+      ].map((r) => r.map(Boolean)),
+    ],
+    [
+      b.add(1),
+      "int32",
+      [
+        [2, 1, 2],
+        [2, 2, 1],
+        [1, 2, 2],
+      ],
+    ],
+    [
+      np.maximum(b, 0),
+      "int32",
+      [
+        [1, 0, 1],
+        [1, 1, 0],
+        [0, 1, 1],
+      ],
+    ],
+    [
+      np.where(b, b, 0),
+      "int32",
+      [
+        [1, 0, 1],
+        [1, 1, 0],
+        [0, 1, 1],
+      ],
+    ],
+    [
+      b.add(0.5),
+      "float32",
+      [
+        [1.5, 0.5, 1.5],
+        [1.5, 1.5, 0.5],
+        [0.5, 1.5, 1.5],
+      ],
+    ],
+  ];
+  for (const [got, dtype, values] of cases) {
+    assert.equal(got.dtype, dtype);
+    assert.deepEqual(got.js(), values);
+    got.dispose();
+  }
+  // An int array keeps its dtype with any JS number (jax-js's rule).
+  const i = np.array([1, 2], { dtype: np.int32 });
+  const m = np.maximum(i, 1.5);
+  assert.equal(m.dtype, "int32");
+  for (const t of [b, row, i, m]) t.dispose();
+});
+
 test("readback: data, dataSync, js, item, consumeData, typed arrays in", async () => {
   const x = np.array(new Float32Array([1.5, 2.5]));
   assert.ok(x.dataSync() instanceof Float32Array);
@@ -188,6 +274,31 @@ test("a Rust panic becomes an Error, and oxjax keeps working", async () => {
   const x = np.array([1]);
   assert.deepEqual(x.add(1).consumeDataSync(), new Float32Array([2]));
   x.dispose();
+});
+
+test("a panic while the registry, handles and trace stack are borrowed leaves them usable", async () => {
+  const { call, wasm } = await import("../../pkg/bridge.js");
+  for (let round = 0; round < 3; round++) {
+    const err = errorMessage(() => call(() => wasm.debugPanicHoldingState("held-state panic")));
+    assert.match(err.message, /^oxjax internal error \(a Rust panic[^]*held-state panic/);
+    // Every piece of state the panic held works again: devices, handles, tracing, jit.
+    const x = np.array([1, 2, 3]);
+    const twice = x.mul(2);
+    const y = np.cumsum(twice);
+    assert.deepEqual(y.js(), [2, 6, 12]);
+    const g = ox.grad((v) => v.mul(v).sum())(x);
+    assert.deepEqual(g.js(), [2, 4, 6]);
+    const f = ox.jit((v) => v.add(1));
+    const j = f(x);
+    assert.deepEqual(j.js(), [2, 3, 4]);
+    const { jaxpr } = ox.makeJaxpr((v) => v.neg())(x);
+    assert.match(jaxpr.toString(), /neg/);
+    jaxpr.dispose();
+    const c = await ox.devicePut(x, "cpu");
+    assert.equal(c.device, "cpu");
+    f.dispose();
+    for (const t of [x, twice, y, g, j, c]) t.dispose();
+  }
 });
 
 test("init() in Node resolves without WebGPU and never throws", async () => {
