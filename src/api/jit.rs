@@ -35,7 +35,8 @@ pub fn jit_run(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError
         let compiled = COMPILED.with(|c| c.with(id, Rc::clone));
         let compiled =
             compiled.ok_or_else(|| Error::new("jit", "the jitted function has been disposed"))?;
-        let outs = compiled.call(&handles::values("jit", &args)?);
+        let values = handles::values("jit", &args)?;
+        let outs = crate::transform::scope::follow(&values, || compiled.call(&values));
         log_lowered();
         Ok(handles::insert_all(outs?))
     };

@@ -16,7 +16,9 @@ pub fn lib_call(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let values = handles::values(name, &arrays)?;
-        let outs = crate::library::call::call(name, &values, &params)?;
+        let outs = crate::transform::scope::follow(&values, || {
+            crate::library::call::call(name, &values, &params)
+        })?;
         Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)

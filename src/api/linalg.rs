@@ -18,7 +18,8 @@ pub fn linalg_call(
     let run = || -> Result<Vec<f64>> {
         let short = name.rsplit('.').next().unwrap_or(name);
         let args = handles::values(short, &arrays)?;
-        let outs = lax_linalg::call(name, &args, &opts, text)?;
+        let outs =
+            crate::transform::scope::follow(&args, || lax_linalg::call(name, &args, &opts, text))?;
         Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)

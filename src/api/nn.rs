@@ -49,9 +49,10 @@ pub fn one_hot(h: f64, num: f64) -> JsResult<f64> {
                 format!("numClasses must be a non-negative integer, got {num}"),
             ));
         }
-        Ok(handles::insert(nn::one_hot(
-            &handles::get("oneHot", h)?,
-            num as usize,
+        let x = [handles::get("oneHot", h)?];
+        Ok(handles::insert(crate::transform::scope::follow(
+            &x,
+            || nn::one_hot(&x[0], num as usize),
         )?))
     };
     run().map_err(js_error)

@@ -240,9 +240,10 @@ pub fn arg_extreme(
     max: bool,
 ) -> std::result::Result<f64, JsError> {
     let run = || -> Result<f64> {
-        let x = handles::get(name, handle)?;
-        let out =
-            crate::library::indexing::arg_extreme(name, &x, axis.map(i64::from), keepdims, max)?;
+        let x = [handles::get(name, handle)?];
+        let out = crate::transform::scope::follow(&x, || {
+            crate::library::indexing::arg_extreme(name, &x[0], axis.map(i64::from), keepdims, max)
+        })?;
         Ok(handles::insert(out))
     };
     run().map_err(js_error)
@@ -269,12 +270,10 @@ pub fn cumulative(
                 ))
             }
         };
-        let x = handles::get(name, handle)?;
-        Ok(handles::insert(crate::library::indexing::cumulative(
-            name,
-            op,
+        let x = [handles::get(name, handle)?];
+        Ok(handles::insert(crate::transform::scope::follow(
             &x,
-            axis.map(i64::from),
+            || crate::library::indexing::cumulative(name, op, &x[0], axis.map(i64::from)),
         )?))
     };
     run().map_err(js_error)

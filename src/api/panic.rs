@@ -15,6 +15,7 @@ thread_local! {
 pub fn install_hook() {
     std::panic::set_hook(Box::new(|info| {
         crate::util::panic_cell::note_panic();
+        crate::transform::scope::reset();
         let message = info.to_string();
         LAST_PANIC.with(|p| {
             if let Ok(mut p) = p.try_borrow_mut() {

@@ -17,7 +17,13 @@ fn wide(axes: Option<Vec<i32>>) -> Option<Vec<i64>> {
 }
 
 fn unary(name: &str, h: f64, f: impl FnOnce(&Value) -> Result<Value>) -> JsResult<f64> {
-    let run = || -> Result<f64> { Ok(handles::insert(f(&handles::get(name, h)?)?)) };
+    let run = || -> Result<f64> {
+        let x = [handles::get(name, h)?];
+        Ok(handles::insert(crate::transform::scope::follow(
+            &x,
+            || f(&x[0]),
+        )?))
+    };
     run().map_err(js_error)
 }
 

@@ -101,7 +101,9 @@ pub fn value_and_grad(
         let closed = with_jaxpr("grad", id, |c| c.clone())?;
         let values = handles::values("grad", &args)?;
         let nums: Vec<usize> = argnums.iter().map(|&i| i as usize).collect();
-        let outs = crate::transform::autodiff::value_and_grad(&closed, &values, &nums)?;
+        let outs = crate::transform::scope::follow(&values, || {
+            crate::transform::autodiff::value_and_grad(&closed, &values, &nums)
+        })?;
         Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)
@@ -113,7 +115,8 @@ pub fn value_and_grad(
 pub fn vjp_begin(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("vjp", id, |c| c.clone())?;
-        let (vjp, outs) = Vjp::new(closed, &handles::values("vjp", &args)?)?;
+        let values = handles::values("vjp", &args)?;
+        let (vjp, outs) = crate::transform::scope::follow(&values, || Vjp::new(closed, &values))?;
         let vid = VJPS.with(|v| v.insert(vjp));
         let mut result = vec![vid as f64];
         result.extend(handles::insert_all(outs));
@@ -127,7 +130,12 @@ pub fn vjp_begin(id: u32, args: Vec<f64>) -> std::result::Result<Vec<f64>, JsErr
 pub fn vjp_apply(vid: u32, cts: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let values = handles::optional_values("vjp", &cts)?;
-        let grads = VJPS.with(|v| v.run(vid, |vjp| vjp.pull(&values)));
+        let present: Vec<_> = values.iter().flatten().cloned().collect();
+        let grads = VJPS.with(|v| {
+            v.run(vid, |vjp| {
+                crate::transform::scope::follow(&present, || vjp.pull(&values))
+            })
+        });
         let grads = grads.ok_or_else(|| Error::new("vjp", "the vjp function has been disposed"))?;
         Ok(handles::insert_all(grads?))
     };

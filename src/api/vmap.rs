@@ -55,12 +55,9 @@ pub fn vmap_apply(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("vmap", id, |c| c.clone())?;
-        let outs = vmap::vmap(
-            &closed,
-            &values("vmap", &args)?,
-            &axes("vmap", &in_axes)?,
-            0,
-        )?;
+        let vals = values("vmap", &args)?;
+        let axes = axes("vmap", &in_axes)?;
+        let outs = crate::transform::scope::follow(&vals, || vmap::vmap(&closed, &vals, &axes, 0))?;
         Ok(handles::insert_all(outs))
     };
     run().map_err(js_error)
@@ -76,8 +73,10 @@ pub fn linearize_begin(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("linearize", id, |c| c.clone())?;
-        let (lin, outs) =
-            Linearized::new(closed, &values("linearize", &primals)?, n_diff as usize)?;
+        let vals = values("linearize", &primals)?;
+        let (lin, outs) = crate::transform::scope::follow(&vals, || {
+            Linearized::new(closed, &vals, n_diff as usize)
+        })?;
         let lid = LINEAR.with(|l| l.insert(lin));
         let mut result = vec![lid as f64];
         result.extend(handles::insert_all(outs));
@@ -91,7 +90,11 @@ pub fn linearize_begin(
 pub fn linearize_apply(lid: u32, tangents: Vec<f64>) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let ts = values("linearize", &tangents)?;
-        let outs = LINEAR.with(|l| l.run(lid, |lin| lin.apply(&ts)));
+        let outs = LINEAR.with(|l| {
+            l.run(lid, |lin| {
+                crate::transform::scope::follow(&ts, || lin.apply(&ts))
+            })
+        });
         let outs = outs
             .ok_or_else(|| Error::new("linearize", "the linearized function has been disposed"))?;
         Ok(handles::insert_all(outs?))

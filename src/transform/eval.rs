@@ -45,7 +45,7 @@ pub fn device_for(function: &str, inputs: &[&ArrayValue]) -> Result<Device> {
     }
     Ok(inputs
         .first()
-        .map_or_else(registry::default_device, |v| v.device))
+        .map_or_else(super::scope::device, |v| v.device))
 }
 
 /// Applies `prim` to `inputs` and returns all its outputs (multi-output primitives have their
@@ -62,10 +62,20 @@ pub fn apply_multi(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<Vec<Array
 }
 
 /// Runs `jaxpr` on concrete `consts` and `args` (one per const and in binder) and returns its
-/// outputs. Every equation runs eagerly through [`apply_multi`], even while a trace is open
+/// outputs; operand-less equations run on the device of the committed inputs (`scope`). Every equation runs eagerly through [`apply_multi`], even while a trace is open
 /// (this never records anything). Literal operands become weak scalars on the device of the
 /// equation's first array operand.
 pub fn eval_jaxpr(
+    jaxpr: &Jaxpr,
+    consts: &[ArrayValue],
+    args: &[ArrayValue],
+) -> Result<Vec<ArrayValue>> {
+    super::scope::follow_arrays(consts.iter().chain(args), || {
+        eval_jaxpr_here(jaxpr, consts, args)
+    })
+}
+
+fn eval_jaxpr_here(
     jaxpr: &Jaxpr,
     consts: &[ArrayValue],
     args: &[ArrayValue],
@@ -93,7 +103,7 @@ pub fn eval_jaxpr(
                 Atom::Var(v) => Some(env[v].device),
                 Atom::Literal(..) => None,
             })
-            .unwrap_or_else(registry::default_device);
+            .unwrap_or_else(super::scope::device);
         let ins = eqn
             .inputs
             .iter()
@@ -105,7 +115,7 @@ pub fn eval_jaxpr(
             env.insert(*v, o);
         }
     }
-    let device = registry::default_device();
+    let device = super::scope::device();
     jaxpr.outs.iter().map(|a| read(&env, a, device)).collect()
 }
 

@@ -11,6 +11,7 @@ pub mod scan;
 pub mod scan_ad;
 pub mod scan_eval;
 pub mod scan_vmap;
+pub mod scope;
 pub mod trace;
 pub mod value;
 pub mod vmap;

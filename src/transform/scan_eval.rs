@@ -155,7 +155,7 @@ pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
     }
     let device = inputs
         .first()
-        .map_or_else(registry::default_device, |v| v.device);
+        .map_or_else(super::scope::device, |v| v.device);
     let fan_in = registry::limits(device).max_kernel_inputs.min(16);
     let mut result = carry;
     for (mut rows, aval) in ys.into_iter().zip(&out_avals[nk..]) {

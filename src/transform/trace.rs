@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use super::eval;
 use super::value::ArrayValue;
-use crate::backend::registry;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, DType, Primitive};
@@ -315,7 +314,7 @@ fn bind_eager(
 ) -> Result<Vec<Value>> {
     let device = match partner {
         Some(p) => p.concrete(prim.name())?.device,
-        None => registry::default_device(),
+        None => super::scope::device(),
     };
     let mut held = Vec::with_capacity(operands.len());
     for o in operands {
