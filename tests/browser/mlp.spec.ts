@@ -34,6 +34,7 @@ test("MLP: the first steps on webgpu give wasm's losses and accuracy", async ({ 
     const demo = await openDemo(page, `/www/mlp/?device=${device}&epochs=1&steps=6`);
     await waitDone(page, 80_000);
     expect(demo.errors).toEqual([]);
+    await expectResponsive(demo);
     expect(await demoState(page)).toMatchObject({ device });
     return demoState<MlpState>(page);
   };

@@ -48,6 +48,7 @@ test("Nile: the same Adam steps on webgpu as on wasm", async ({ page }) => {
     const demo = await openDemo(page, `/www/nile/?device=${device}&steps=2`);
     await waitDone(page, 100_000);
     expect(demo.errors).toEqual([]);
+    await expectResponsive(demo);
     const state = await demoState<NileState & { device: string }>(page);
     expect(state.device).toBe(device);
     expect(state.scanDiff).toBeLessThan(0.05); // lax.scan against lax.associativeScan

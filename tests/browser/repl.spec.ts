@@ -1,13 +1,14 @@
 // The REPL: every preset runs on wasm (and the numeric ones on webgpu) and prints values
 // checked against JavaScript's float64 Math; errors in user code are shown, not thrown.
 import { expect, test, type Page } from "@playwright/test";
-import { openDemo, waitDone } from "./demo-helpers";
+import { expectResponsive, openDemo, waitDone } from "./demo-helpers";
 
 /** Runs preset `i` (loaded from the URL) and returns the output's lines. */
 async function runPreset(page: Page, device: string, i: number): Promise<string[]> {
   const demo = await openDemo(page, `/www/repl/?device=${device}&preset=${i}`);
   await waitDone(page, 30_000);
   expect(demo.errors).toEqual([]);
+  await expectResponsive(demo);
   await expect(page.locator("#output")).not.toHaveClass("error");
   return ((await page.locator("#output").textContent()) ?? "").split("\n");
 }
@@ -78,4 +79,30 @@ test("REPL: Jaxprs, a training loop, and an error in user code (wasm)", async ({
   await page.locator("#run").click();
   await expect(page.locator("#output")).toHaveText(/ReferenceError: undefinedName is not defined/);
   await expect(page.locator("#output")).toHaveClass("error");
+});
+
+test("REPL: a busy loop in user code leaves the page responsive; one on the page is caught", async ({
+  page,
+}) => {
+  const demo = await openDemo(page, "/www/repl/?device=wasm");
+  await waitDone(page, 30_000);
+  await page
+    .locator("#code")
+    .fill("const t0 = performance.now();\nwhile (performance.now() - t0 < 600) {}\nprint('spun');");
+  await page.locator("#run").click();
+  await expect(page.locator("#output")).toHaveText("spun", { timeout: 30_000 });
+  await expectResponsive(demo); // the code ran in the worker
+  // The same loop on the page's own thread is a long task that the check sees.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          const t0 = performance.now();
+          while (performance.now() - t0 < 600);
+          resolve();
+        }),
+      ),
+  );
+  expect(Math.max(...(await demo.longTasks()))).toBeGreaterThanOrEqual(600);
+  expect(demo.errors).toEqual([]);
 });

@@ -31,7 +31,7 @@ for (const [device, frames] of [
     const same = state.frame0.filter((c, i) => c === oracle.counts[i]).length;
     expect(same / oracle.counts.length).toBeGreaterThan(0.99);
     expect(state.liveArrays).toBe(state.liveArraysAfterSecondFrame);
-    if (device === "wasm") await expectResponsive(demo);
+    await expectResponsive(demo);
     await page.screenshot({ path: `artifacts/showcase-${device}.png`, fullPage: true });
     expect(demo.errors).toEqual([]);
   });

@@ -1,19 +1,5 @@
 // Canvas drawings of the MLP page: the loss curve with held-out accuracy, and digit thumbnails.
-
-function fit(canvas) {
-  const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || canvas.width;
-  const h = canvas.clientHeight || canvas.height;
-  if (canvas.width !== w * dpr) {
-    canvas.width = w * dpr;
-    canvas.height = h * dpr;
-  }
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
-  ctx.font = "11px system-ui, sans-serif";
-  return [ctx, w, h];
-}
+import { fitCanvas as fit } from "../canvas.js";
 
 /** Loss per step (left axis, log scale) and held-out accuracy per epoch (right axis). */
 export function drawCurve(canvas, losses, accs, totalSteps, stepsPerEpoch) {

@@ -3,7 +3,7 @@
 // associative operator (Särkkä & García-Fernández 2021, "Temporal parallelization of Bayesian
 // smoothers"), and the same filter and smoother as sequential `lax.scan` loops. All math runs on
 // the device; intermediates are released with `using` so eager runs do not leak.
-import { ox } from "../common.js";
+import { ox } from "../compute.js";
 
 const np = ox.numpy;
 
@@ -124,6 +124,28 @@ export function negLogLik(scan, theta, y) {
   return half.add(0.5 * (n - 1) * Math.log(2 * Math.PI));
 }
 
+/**
+ * Runs `step` ([mean, variance], x) ↦ [mean, variance] as a lax.scan from `init` over `xs`, and
+ * returns the two series with `init` at their start (at their end when `reverse`).
+ */
+function scanPair(scan, step, init, xs, reverse = false) {
+  const [carry, ys] = scan(
+    (c, x) => {
+      const out = step(c, x);
+      return [out, out];
+    },
+    init,
+    xs,
+    { reverse },
+  );
+  ox.tree.dispose(carry);
+  return ys.map((series, k) => {
+    using flat = series.reshape([series.shape[0]]);
+    series.dispose();
+    return np.concatenate(reverse ? [flat, init[k]] : [init[k], flat]);
+  });
+}
+
 /** Kalman filter as a sequential lax.scan: filtered means and variances. */
 export function filterScan(scan, y, se, sn) {
   const n = y.shape[0];
@@ -137,20 +159,10 @@ export function filterScan(scan, y, se, sn) {
     using v = yt.sub(m);
     using Kv = K.mul(v);
     using oneMinusK = np.subtract(1, K);
-    const m2 = m.add(Kv);
-    const P2 = pp.mul(oneMinusK);
-    return [
-      [m2, P2],
-      [m2, P2],
-    ];
+    return [m.add(Kv), pp.mul(oneMinusK)];
   };
-  const [carry, [ms, Ps]] = scan(step, [m0, P0], rest);
-  ox.tree.dispose(carry);
-  using msFlat = ms.reshape([n - 1]);
-  using PsFlat = Ps.reshape([n - 1]);
-  ms.dispose();
-  Ps.dispose();
-  return { m: np.concatenate([m0, msFlat]), P: np.concatenate([P0, PsFlat]) };
+  const [m, P] = scanPair(scan, step, [m0, P0], rest);
+  return { m, P };
 }
 
 /** RTS smoother as a reverse lax.scan over the filtered means and variances. */
@@ -168,20 +180,10 @@ export function smoothScan(scan, m, P, sn) {
     using dP = PsNext.sub(pp);
     using g2 = g.mul(g);
     using g2dP = g2.mul(dP);
-    const ms = mt.add(gdm);
-    const Ps = Pt.add(g2dP);
-    return [
-      [ms, Ps],
-      [ms, Ps],
-    ];
+    return [mt.add(gdm), Pt.add(g2dP)];
   };
   using mCol = mHead.reshape([n - 1, 1]);
   using PCol = PHead.reshape([n - 1, 1]);
-  const [carry, [ms, Ps]] = scan(step, [mLast, PLast], [mCol, PCol], { reverse: true });
-  ox.tree.dispose(carry);
-  using msFlat = ms.reshape([n - 1]);
-  using PsFlat = Ps.reshape([n - 1]);
-  ms.dispose();
-  Ps.dispose();
-  return { ms: np.concatenate([msFlat, mLast]), Ps: np.concatenate([PsFlat, PLast]) };
+  const [ms, Ps] = scanPair(scan, step, [mLast, PLast], [mCol, PCol], true);
+  return { ms, Ps };
 }

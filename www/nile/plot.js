@@ -1,17 +1,10 @@
 // Draws the Nile series, the smoothed level and its 95% band on a canvas (no libraries).
+import { fitCanvas } from "../canvas.js";
+
 const PAD = { left: 52, right: 12, top: 12, bottom: 28 };
 
 export function drawNile(canvas, years, flow, level, lo, hi) {
-  const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || canvas.width;
-  const h = canvas.clientHeight || canvas.height;
-  if (canvas.width !== w * dpr) {
-    canvas.width = w * dpr;
-    canvas.height = h * dpr;
-  }
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
+  const [ctx, w, h] = fitCanvas(canvas);
   const [x0, x1] = [years[0], years[years.length - 1]];
   const [y0, y1] = [400, 1450];
   const X = (t) => PAD.left + ((t - x0) / (x1 - x0)) * (w - PAD.left - PAD.right);
@@ -19,7 +12,6 @@ export function drawNile(canvas, years, flow, level, lo, hi) {
 
   ctx.strokeStyle = "#ccc";
   ctx.fillStyle = "#555";
-  ctx.font = "11px system-ui, sans-serif";
   ctx.lineWidth = 1;
   for (let v = 400; v <= 1400; v += 200) {
     ctx.beginPath();

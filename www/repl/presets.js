@@ -53,7 +53,7 @@ for (let i = 0; i < 300; i++) {
   const next = p.sub(step);
   p.dispose();
   p = next;
-  if (i % 25 === 0) await tick(); // long loops give the page a turn
+  if (i % 25 === 0) await tick(); // long loops let other work in (the page stays live)
 }
 print("slope, intercept =", p, "loss =", loss(p));`,
   },
