@@ -35,8 +35,8 @@ export function breathe() {
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 /**
- * Serves a demo. Says "listening"; on the page's "start" message: starts every device, makes `device` (else wasm)
- * the default, tells the page ("ready"), and runs `main({ device, params, canvases, on })`:
+ * Serves a demo. Says "listening"; on the page's "start" message: starts every device, makes
+ * `device` (else wasm) the default, tells the page ("ready"), and runs `main({ device, params, canvases, on })`:
  * `canvases` maps the ids of the page's canvases to `{ canvas, width, height, dpr }` (see
  * canvas.js; "resize" messages keep the sizes current), and `on(type, fn)` routes the page's
  * later messages of that type to `fn(message)`. A failure anywhere is shown by the page.
@@ -58,7 +58,8 @@ export function serve(main) {
   self.addEventListener("message", ({ data }) =>
     guard(async () => {
       if (data.type === "resize") {
-        for (const [id, size] of Object.entries(data.sizes)) Object.assign(canvases[id], size);
+        for (const [id, size] of Object.entries(data.sizes))
+          if (canvases[id]) Object.assign(canvases[id], size);
       }
       if (data.type !== "start") return handlers[data.type]?.(data);
       canvases = data.canvases;
