@@ -65,6 +65,7 @@ fn reduction(dtype: DType, op: ReduceOp, outputs: usize, size: usize) -> Kernel 
         size: outputs,
         exp: AluExp::load(dtype, 0, index),
         reduction: Some(Reduction { op, size }),
+        epilogue: None,
     }
 }
 
@@ -283,4 +284,35 @@ fn dispatches_are_batched_and_buffers_pooled() {
     assert!(got.iter().all(|&v| v == 2.0), "{:?}", &got[..4]);
     gpu.free(y);
     gpu.free(z);
+}
+
+#[test]
+fn epilogues_follow_every_reduction_plan() {
+    let mut gpu = gpu();
+    // Generic loop, workgroup tree, and an axis cut into parts (three stages with the epilogue).
+    for (outputs, size) in [(3, 10), (4, 5000), (1, 300_000)] {
+        let mut kernel = reduction(DType::Float32, ReduceOp::Max, outputs, size);
+        let value = AluExp::load(DType::Float32, 0, AluExp::index());
+        let half = AluExp::binary(
+            oxjax::kernel::BinaryOp::Mul,
+            value,
+            AluExp::constant(DType::Float32, 0.5),
+        );
+        kernel.epilogue = Some(AluExp::binary(
+            oxjax::kernel::BinaryOp::Add,
+            half,
+            AluExp::constant(DType::Float32, 1.0),
+        ));
+        let input = encode(DType::Float32, &values(outputs * size, 3.0));
+        let want = run_kernel(&kernel, &[&input]).unwrap();
+        let plain = run_kernel(&kernel.without_epilogue(), &[&input]).unwrap();
+        let mapped: Vec<f32> = floats(&plain).iter().map(|m| m * 0.5 + 1.0).collect();
+        assert_eq!(
+            floats(&want),
+            mapped,
+            "the interpreter applies the epilogue"
+        );
+        let got = run_on(&mut gpu, &kernel, std::slice::from_ref(&input));
+        assert_eq!(got, want, "{outputs}×{size}");
+    }
 }

@@ -89,6 +89,7 @@ fn many_inputs_kernel(n: usize, reduce: bool) -> (Kernel, Vec<Vec<u8>>) {
             op: ReduceOp::Sum,
             size: 5,
         }),
+        epilogue: None,
     };
     (kernel, inputs)
 }

@@ -1,7 +1,8 @@
 //! L2: the Kernel IR that every backend compiles. A [`Kernel`] computes one output element per
 //! index from loads of its inputs; the expression is an [`AluExp`] tree. With a [`Reduction`],
 //! each output element combines `reduction.size` values of the expression, one per
-//! `ReduceIndex`. Backends share this IR: the `cpu` interpreter defines its meaning, the wasm
+//! `ReduceIndex`, and an optional epilogue then maps each combined value (`mean` is a sum
+//! and a division in one kernel). Backends share this IR: the `cpu` interpreter defines its meaning, the wasm
 //! and WGSL emitters translate it.
 
 pub mod alu;
@@ -26,7 +27,8 @@ pub struct Reduction {
     pub size: usize,
 }
 
-/// One kernel: `out[i] = exp(i)` (or the reduction of `exp(i, r)`) for `i` in `0..size`.
+/// One kernel: `out[i] = exp(i)` (or the reduction of `exp(i, r)`) for `i` in `0..size`,
+/// then `out[i] = epilogue(i)` when there is an epilogue.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Kernel {
     /// The dtype of each input buffer, by position.
@@ -37,6 +39,10 @@ pub struct Kernel {
     /// output dtype.
     pub exp: AluExp,
     pub reduction: Option<Reduction>,
+    /// Elementwise operations on the result, in an expression of its own whose only input
+    /// (input 0, loaded at `Index`) is the value `exp` or its reduction gave element `i`; its
+    /// dtype is that value's (see `verify`). Backends apply it after the reduction.
+    pub epilogue: Option<AluExp>,
 }
 
 impl Kernel {
@@ -47,6 +53,22 @@ impl Kernel {
             size,
             exp,
             reduction: None,
+            epilogue: None,
+        }
+    }
+
+    /// The epilogue as an elementwise kernel over a buffer of this kernel's results without
+    /// it (backends that run it as a second pass).
+    pub fn epilogue_kernel(&self) -> Option<Kernel> {
+        let ep = self.epilogue.clone()?;
+        Some(Kernel::elementwise(vec![self.exp.dtype], self.size, ep))
+    }
+
+    /// This kernel without its epilogue.
+    pub fn without_epilogue(&self) -> Kernel {
+        Kernel {
+            epilogue: None,
+            ..self.clone()
         }
     }
 

@@ -10,7 +10,30 @@ pub fn verify(kernel: &Kernel) -> Result<()> {
     if kernel.reduction.is_some_and(|r| r.size == 0) {
         return Err(Error::new("kernel verify", "empty reduction"));
     }
-    check(kernel, &kernel.exp)
+    check(kernel, &kernel.exp)?;
+    if let Some(pass) = kernel.epilogue_kernel() {
+        let ep = &pass.exp;
+        if ep.dtype != kernel.exp.dtype {
+            return bad(format!(
+                "epilogue typed {:?} after a {:?} value",
+                ep.dtype, kernel.exp.dtype
+            ));
+        }
+        if !loads_at_index(ep) {
+            return bad("epilogue loads other than its value at Index".into());
+        }
+        check(&pass, ep)?;
+    }
+    Ok(())
+}
+
+/// True when every load of `exp` reads element `Index` (an epilogue reads only its own value).
+fn loads_at_index(exp: &AluExp) -> bool {
+    match &exp.kind {
+        AluKind::Load { index, .. } => matches!(index.kind, AluKind::Index),
+        AluKind::ReduceIndex => false,
+        _ => exp.children().into_iter().all(loads_at_index),
+    }
 }
 
 fn bad<T>(what: String) -> Result<T> {

@@ -3,7 +3,9 @@
 //! operands' expressions substituted into its loads. A value is *materialised* — computed by a
 //! kernel into a slot, so consumers load it — when
 //!
-//! - its kernel reduces (the IR has no epilogues), or it is an output of the Jaxpr;
+//! - its kernel reduces, or it is an output of the Jaxpr. A reduction's kernel is held back
+//!   until its value is needed, so that elementwise operations on the result alone become
+//!   the kernel's epilogue ([`super::epilogue`]: `mean` is one kernel);
 //! - it has several uses and is not cheap ([`super::expr::is_cheap`]): the Kernel IR is a tree
 //!   without sharing, so fusing it would compute it once per use;
 //! - a consumer reads its elements more than once (broadcast, matmul, conv, gather, sort,
@@ -16,6 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::epilogue::{self, Pending};
 use super::expr::{self, is_cheap, slot_load, substitute, MAX_DEPTH, MAX_NODES};
 use super::program::{Arg, Program, Slot, Step};
 use super::split;
@@ -30,7 +33,9 @@ pub(super) struct Fuser<'a> {
     program: Program,
     exprs: HashMap<Var, AluExp>,
     slots: HashMap<Var, Slot>,
-    uses: HashMap<Var, usize>,
+    pub(super) uses: HashMap<Var, usize>,
+    /// Reductions whose kernel is not emitted yet (see [`super::epilogue`]).
+    pub(super) pending: HashMap<Var, Pending>,
 }
 
 /// Runs the fusion pass: the Program's steps and outputs (no frees yet).
@@ -42,6 +47,7 @@ pub fn fuse(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
         exprs: HashMap::new(),
         slots: HashMap::new(),
         uses: HashMap::new(),
+        pending: HashMap::new(),
     };
     for &v in jaxpr.const_binders.iter().chain(&jaxpr.in_binders) {
         let slot = f.program.new_slot(f.aval(v).clone());
@@ -111,7 +117,7 @@ fn reads_once(prim: &Primitive, input: &Aval, out: &Aval) -> bool {
 }
 
 /// A JS number as a constant of `dtype`, rounded as an eager weak scalar would be stored.
-fn literal(x: f64, dtype: DType) -> AluExp {
+pub(super) fn literal(x: f64, dtype: DType) -> AluExp {
     let v = match dtype {
         DType::Float32 => x as f32 as f64,
         DType::Int32 => x as i32 as f64,
@@ -123,8 +129,13 @@ fn literal(x: f64, dtype: DType) -> AluExp {
 }
 
 impl Fuser<'_> {
-    fn aval(&self, v: Var) -> &Aval {
+    pub(super) fn aval(&self, v: Var) -> &Aval {
         &self.jaxpr.avals[v.0 as usize]
+    }
+
+    /// The aval of an equation operand.
+    pub(super) fn jaxpr_aval(&self, a: &Atom) -> Aval {
+        self.jaxpr.aval(a).clone()
     }
 
     /// The expression of a variable that has been computed.
@@ -143,21 +154,34 @@ impl Fuser<'_> {
         if let Some(&s) = self.slots.get(&v) {
             return s;
         }
-        let exp = self.exprs[&v].clone();
         let aval = self.aval(v).clone();
-        let slot = self.emit(exp, aval.size(), None, aval);
+        let slot = match self.pending.remove(&v) {
+            Some(p) => self.emit(p.exp, p.size, Some(p.reduction), p.epilogue, aval),
+            None => {
+                let exp = self.exprs[&v].clone();
+                self.emit(exp, aval.size(), None, None, aval)
+            }
+        };
         self.bind_slot(v, slot);
         slot
     }
 
     /// Appends a kernel computing `exp` (loads of slots) into a new slot of `aval`.
-    fn emit(&mut self, exp: AluExp, size: usize, reduction: Option<Reduction>, aval: Aval) -> Slot {
+    fn emit(
+        &mut self,
+        exp: AluExp,
+        size: usize,
+        reduction: Option<Reduction>,
+        epilogue: Option<AluExp>,
+        aval: Aval,
+    ) -> Slot {
         let order = expr::slots(&exp);
         let kernel = Kernel {
             inputs: order.iter().map(|&s| self.program.avals[s].dtype).collect(),
             size,
             exp: expr::renumber(&exp, &order),
             reduction,
+            epilogue,
         };
         let output = self.program.new_slot(aval);
         self.program.steps.push(Step::Kernel {
@@ -168,7 +192,7 @@ impl Fuser<'_> {
         output
     }
 
-    fn operand(&self, a: &Atom) -> AluExp {
+    pub(super) fn operand(&self, a: &Atom) -> AluExp {
         match a {
             Atom::Var(v) => self.exprs[v].clone(),
             Atom::Literal(x, aval) => literal(*x, aval.dtype),
@@ -176,6 +200,17 @@ impl Fuser<'_> {
     }
 
     fn eqn(&mut self, eqn: &Eqn) {
+        if epilogue::fold(self, eqn) {
+            return;
+        }
+        // Everything else reads held-back reductions from their slots.
+        for a in &eqn.inputs {
+            if let Atom::Var(v) = a {
+                if self.pending.contains_key(v) {
+                    self.materialize(*v);
+                }
+            }
+        }
         let [out] = eqn.outputs.as_slice() else {
             return self.fallback(eqn);
         };
@@ -202,8 +237,13 @@ impl Fuser<'_> {
         let operands: Vec<AluExp> = eqn.inputs.iter().map(|a| self.operand(a)).collect();
         let exp = substitute(&kernel.exp, &operands);
         if let Some(reduction) = kernel.reduction {
-            let slot = self.emit(exp, kernel.size, Some(reduction), out_aval);
-            self.bind_slot(*out, slot);
+            let pending = Pending {
+                exp,
+                size: kernel.size,
+                reduction,
+                epilogue: None,
+            };
+            self.pending.insert(*out, pending);
             return;
         }
         let shared = self.uses.get(out).copied().unwrap_or(0) > 1 && !is_cheap(&exp);

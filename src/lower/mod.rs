@@ -4,7 +4,8 @@
 //!
 //! 1. [`fuse`]: elementwise chains, broadcasts, view changes and constants are substituted into
 //!    their consumers' loads, so a chain becomes one kernel and elementwise prologues run inside
-//!    reductions. A producer is fused only where that never multiplies work (one consumer that
+//!    reductions; elementwise operations on a reduction's result become its epilogue
+//!    ([`epilogue`]). A producer is fused only where that never multiplies work (one consumer that
 //!    reads each element once, or a cheap expression). [`split`] keeps every kernel within the
 //!    device's `max_kernel_inputs`, materialising intermediates where needed (decision 5).
 //!    Equations without a kernel become fallback steps run by the eager evaluator.
@@ -15,6 +16,7 @@
 //! A Program names no device; [`key::structural_key`] identifies a Jaxpr by its structure so
 //! that a fresh closure of the same code finds the cached Program (decision 7).
 
+pub mod epilogue;
 pub mod exes;
 pub mod expr;
 pub mod fuse;

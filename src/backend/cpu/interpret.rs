@@ -1,4 +1,5 @@
-//! Evaluation of a kernel, one output element (and reduction step) at a time.
+//! Evaluation of a kernel, one output element (and reduction step) at a time, then its
+//! epilogue over the results.
 
 use super::scalar::Scalar;
 use crate::kernel::{order, reduce_identity, AluExp, AluKind, Kernel};
@@ -53,6 +54,14 @@ pub fn run_kernel(kernel: &Kernel, inputs: &[&[u8]]) -> Result<Vec<u8>> {
             }
         };
         value.write(&mut out);
+    }
+    // The epilogue maps each result; its input 0 is the results so far.
+    if let Some(ep) = &kernel.epilogue {
+        let mut mapped = Vec::with_capacity(out.len());
+        for i in 0..kernel.size {
+            eval(ep, i, 0, &[&out])?.write(&mut mapped);
+        }
+        out = mapped;
     }
     Ok(out)
 }

@@ -1,7 +1,8 @@
 //! Kernel IR → a WebAssembly module (walrus). The module imports the main module's memory as
 //! `env.memory` and exports one function, `kernel(n, out, in0, in1, …)`, that computes
 //! `out[i] = exp(i)` (or, for a reducing kernel, `out[i] = op over r of exp(i, r)`, in order
-//! r = 0, 1, …) for `i` in `0..n`. Buffer arguments are byte addresses in that memory.
+//! r = 0, 1, …) for `i` in `0..n`, then maps each `out[i]` through the kernel's epilogue if it
+//! has one. Buffer arguments are byte addresses in that memory.
 //!
 //! This file owns the module shape and the loops; `ops` lowers the ALU operations, `math` and
 //! its siblings emit the transcendental routines (each needed one once per module, as a
@@ -93,6 +94,23 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
             index.set(index.get() + i32c(1)),
         ],
     )]);
+    if let Some(ep) = &kernel.epilogue {
+        // A second loop maps each result in place: the epilogue's input 0 is `out`.
+        let inputs = std::mem::replace(&mut cx.inputs, vec![out]);
+        let mapped = ops::lower(&mut cx, ep)?;
+        cx.inputs = inputs;
+        let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
+        body.extend([
+            index.set(i32c(0)),
+            S::While(
+                index.get().ltu(n.get()),
+                vec![
+                    S::Store(memory, store_kind(out_dtype), addr, mapped),
+                    index.set(index.get() + i32c(1)),
+                ],
+            ),
+        ]);
+    }
     let mut params = vec![n, out];
     params.extend(inputs);
     let mut module = cx.module;

@@ -1,10 +1,11 @@
-//! Compiled kernels: a [`Kernel`] becomes one or two compute pipelines ([`Stage`]s). Most
+//! Compiled kernels: a [`Kernel`] becomes one to three compute pipelines ([`Stage`]s). Most
 //! kernels are one stage of one invocation per output element (`wgsl`); matrix products are
 //! tiled (`wgsl_matmul`). Long reductions with
 //! few outputs use workgroup trees (`wgsl_reduce`); when even one workgroup per output would
 //! leave the device idle (a sum over millions of elements), the reduction axis is cut into
 //! parts: the first stage writes one partial per part into a pooled temporary buffer, the
-//! second reduces the partials. On CPU adapters only the generic kernels are used (see
+//! second reduces the partials. A kernel's epilogue runs as one more stage over its results
+//! (so every reduction plan above keeps its shape). On CPU adapters only the generic kernels are used (see
 //! `WebGpuBackend::set_fast_kernels`).
 
 use super::{wgsl, WebGpuBackend};
@@ -28,8 +29,8 @@ pub(super) struct Stage {
 
 pub(super) struct Exe {
     pub stages: Vec<Stage>,
-    /// Bytes of the temporary buffer between two stages (0 with one stage).
-    pub temp_bytes: usize,
+    /// Bytes of the temporary buffer each stage but the last writes (the next stage's input).
+    pub temp_bytes: Vec<usize>,
 }
 
 /// The x and y workgroup counts for `groups` workgroups.
@@ -85,11 +86,18 @@ impl WebGpuBackend {
     }
 
     pub(super) fn build(&self, kernel: &Kernel) -> Result<Exe> {
+        if let Some(pass) = kernel.epilogue_kernel() {
+            let mut exe = self.build(&kernel.without_epilogue())?;
+            exe.temp_bytes
+                .push(kernel.size * kernel.output_dtype().byte_size());
+            exe.stages.push(self.single(&pass)?);
+            return Ok(exe);
+        }
         let parts = if self.fast { parts(kernel) } else { 1 };
         if parts <= 1 {
             return Ok(Exe {
                 stages: vec![self.single(kernel)?],
-                temp_bytes: 0,
+                temp_bytes: Vec::new(),
             });
         }
         let first = self.make_stage(
@@ -99,7 +107,7 @@ impl WebGpuBackend {
         let second = self.single(&finish_kernel(kernel, parts))?;
         Ok(Exe {
             stages: vec![first, second],
-            temp_bytes: kernel.size * parts * kernel.output_dtype().byte_size(),
+            temp_bytes: vec![kernel.size * parts * kernel.output_dtype().byte_size()],
         })
     }
 }
@@ -135,5 +143,6 @@ pub(super) fn finish_kernel(kernel: &Kernel, parts: usize) -> Kernel {
             op: red.op,
             size: parts,
         }),
+        epilogue: None,
     }
 }

@@ -378,18 +378,35 @@ impl Backend for WebGpuBackend {
             let built = self.pipelines.get(&exe).ok_or_else(|| {
                 Error::new("webgpu", format!("internal error: unknown kernel {exe}"))
             })?;
-            (built.stages.clone(), built.temp_bytes)
+            (built.stages.clone(), built.temp_bytes.clone())
         };
-        if let [first, second] = stages.as_slice() {
-            let temp = self.alloc(temp_bytes)?;
-            let result = self
-                .encode(first, inputs, temp)
-                .and_then(|()| self.encode(second, &[temp], output));
-            self.free(temp);
-            result?;
-        } else {
-            self.encode(&stages[0], inputs, output)?;
+        // Each stage but the last writes a temporary that the next one reads.
+        let mut temps = Vec::with_capacity(temp_bytes.len());
+        let mut result = Ok(());
+        for (k, stage) in stages.iter().enumerate() {
+            let target = match temp_bytes.get(k) {
+                Some(&bytes) => match self.alloc(bytes) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                },
+                None => output,
+            };
+            let ins = temps.last().map_or(inputs.to_vec(), |&t| vec![t]);
+            if target != output {
+                temps.push(target);
+            }
+            result = self.encode(stage, &ins, target);
+            if result.is_err() {
+                break;
+            }
         }
+        for t in temps {
+            self.free(t);
+        }
+        result?;
         self.dispatches += 1;
         if self.pending >= MAX_BATCH {
             self.flush();
