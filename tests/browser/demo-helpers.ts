@@ -1,7 +1,7 @@
 // Shared by the demo specs: open a page with console errors and the main thread's long tasks
 // recorded, wait for the demo to finish, read numbers shown on the page, and check that the
 // page stayed responsive.
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 export interface Demo {
   errors: string[];
@@ -63,6 +63,10 @@ export function demoState<T = Record<string, unknown>>(page: Page): Promise<T> {
  */
 export async function expectResponsive(demo: Demo): Promise<void> {
   const long = await demo.longTasks();
+  test.info().annotations.push({
+    type: "main-thread long tasks (ms)",
+    description: long.length ? long.map(Math.round).join(", ") : "none",
+  });
   expect(
     long.filter((d) => d >= 200),
     `long tasks: ${long.map(Math.round)} ms`,
