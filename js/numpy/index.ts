@@ -39,6 +39,9 @@ const TYPED: [new (n: number) => TypedInput, DType][] = [
   [Int32Array, DType.Int32],
   [Uint32Array, DType.Uint32],
 ];
+// Float16Array where the runtime has one (browsers, Deno, Node ≥ 24; not Node 20/22).
+const Float16Ctor = (globalThis as { Float16Array?: new (n: number) => TypedInput }).Float16Array;
+if (Float16Ctor) TYPED.push([Float16Ctor, DType.Float16]);
 
 /**
  * A new array from nested JS arrays, a typed array or a scalar. Numbers give float32 and
@@ -88,6 +91,16 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
       throw new Error(`array: ${flat.length} values do not fill shape [${options.shape}]`);
     }
     shape = options.shape;
+  }
+  if (dtype === DType.Float16 && !(Float16Ctor && flat instanceof Float16Ctor)) {
+    // Rounded to float16 by Rust (one rounding from the JS number, as NumPy does).
+    const numbers = new Float64Array(flat.length);
+    for (let i = 0; i < flat.length; i++) numbers[i] = Number(flat[i]);
+    return new Array(
+      call(() =>
+        wasm.arrayFromNumbers("array", numbers, new Float64Array(shape), dtype, device),
+      ),
+    );
   }
   const storage =
     TYPED.find(([, d]) => d === dtype)?.[0] ?? (dtype === DType.Bool ? Int32Array : null);

@@ -1,9 +1,10 @@
-//! Element bytes ↔ JS typed arrays, by dtype (jax-js's conventions: bool reads as Int32Array).
+//! Element bytes ↔ JS typed arrays, by dtype (jax-js's conventions: bool reads as Int32Array;
+//! float16 as Float16Array, or Float32Array where the runtime lacks it).
 
 use js_sys::{Float32Array, Float64Array, Int32Array, Uint32Array, Uint8Array};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
-use crate::core::DType;
+use crate::core::{f16, DType};
 use crate::util::{Error, Result};
 
 pub fn typed_array(function: &str, dtype: DType, bytes: &[u8]) -> Result<JsValue> {
@@ -13,11 +14,29 @@ pub fn typed_array(function: &str, dtype: DType, bytes: &[u8]) -> Result<JsValue
         DType::Float64 => Float64Array::new(&raw).into(),
         DType::Int32 | DType::Bool => Int32Array::new(&raw).into(),
         DType::Uint32 => Uint32Array::new(&raw).into(),
-        DType::Float16 => {
-            return Err(Error::new(
-                function,
-                "reading float16 arrays is not supported yet",
-            ))
-        }
+        DType::Float16 => float16_array(function, &raw, bytes)?,
     })
+}
+
+/// float16 elements as a `Float16Array` where the runtime has one (browsers, Deno, Node ≥ 24),
+/// else as a `Float32Array` of the same values (exact: every float16 is a float32), since
+/// Node 20/22 have no `Float16Array` (jax-js assumes one and fails there).
+fn float16_array(function: &str, raw: &js_sys::ArrayBuffer, bytes: &[u8]) -> Result<JsValue> {
+    let ctor = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("Float16Array"))
+        .ok()
+        .filter(JsValue::is_function);
+    match ctor {
+        Some(ctor) => {
+            let args = js_sys::Array::of1(raw);
+            js_sys::Reflect::construct(ctor.unchecked_ref::<js_sys::Function>(), &args)
+                .map_err(|_| Error::new(function, "could not make a Float16Array"))
+        }
+        None => {
+            let values: Vec<f32> = bytes
+                .chunks_exact(2)
+                .map(|b| f16::from_bits(u16::from_le_bytes([b[0], b[1]])) as f32)
+                .collect();
+            Ok(Float32Array::from(&values[..]).into())
+        }
+    }
 }

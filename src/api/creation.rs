@@ -94,3 +94,20 @@ pub fn eye(n: f64, m: f64, k: f64, dtype: &str, device: &str) -> std::result::Re
         creation::eye(n, m, k as i64, dtype, device)
     })
 }
+
+/// An array of `shape` from JS numbers, converted once to `dtype` (as NumPy does; how
+/// `array(…, { dtype: float16 })` rounds where the runtime has no `Float16Array`).
+#[wasm_bindgen(js_name = arrayFromNumbers)]
+pub fn array_from_numbers(
+    function: &str,
+    values: &[f64],
+    shape: &[f64],
+    dtype: &str,
+    device: &str,
+) -> std::result::Result<f64, JsError> {
+    create(function, dtype, device, |dtype, device| {
+        let shape = super::to_shape(function, shape)?;
+        let bytes = creation::encode(dtype, values.iter().copied());
+        ArrayValue::from_bytes(function, &bytes, shape, dtype, device)
+    })
+}

@@ -4,6 +4,7 @@
 pub mod aval;
 pub mod device;
 pub mod dtype;
+pub mod f16;
 pub mod jaxpr;
 pub mod ops;
 pub mod primitive;

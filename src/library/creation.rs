@@ -1,12 +1,12 @@
 //! Array creation: constants, ranges and identity matrices, computed on the host in f64 and
 //! converted once to the dtype (as NumPy does), then uploaded to the device.
 
-use crate::core::{DType, Device};
+use crate::core::{f16, DType, Device};
 use crate::transform::ArrayValue;
 use crate::util::{Error, Result};
 
 /// Encodes f64 values as little-endian elements of `dtype` (NumPy's conversion rules).
-pub fn encode(function: &str, dtype: DType, values: impl Iterator<Item = f64>) -> Result<Vec<u8>> {
+pub fn encode(dtype: DType, values: impl Iterator<Item = f64>) -> Vec<u8> {
     let mut out = Vec::new();
     for v in values {
         match dtype {
@@ -15,15 +15,10 @@ pub fn encode(function: &str, dtype: DType, values: impl Iterator<Item = f64>) -
             DType::Int32 => out.extend_from_slice(&(v as i32).to_le_bytes()),
             DType::Uint32 => out.extend_from_slice(&(v as u32).to_le_bytes()),
             DType::Bool => out.extend_from_slice(&((v != 0.0) as u32).to_le_bytes()),
-            DType::Float16 => {
-                return Err(Error::new(
-                    function,
-                    "creating float16 arrays is not supported yet",
-                ))
-            }
+            DType::Float16 => out.extend_from_slice(&f16::to_bits(v).to_le_bytes()),
         }
     }
-    Ok(out)
+    out
 }
 
 fn make(
@@ -33,7 +28,7 @@ fn make(
     device: Device,
     values: impl Iterator<Item = f64>,
 ) -> Result<ArrayValue> {
-    let bytes = encode(function, dtype, values)?;
+    let bytes = encode(dtype, values);
     ArrayValue::from_bytes(function, &bytes, shape, dtype, device)
 }
 

@@ -123,7 +123,8 @@ pub(super) fn literal(x: f64, dtype: DType) -> AluExp {
         DType::Int32 => x as i32 as f64,
         DType::Uint32 => x as u32 as f64,
         DType::Bool => f64::from(u8::from(x != 0.0)),
-        DType::Float16 | DType::Float64 => x,
+        DType::Float16 => crate::core::f16::round(x),
+        DType::Float64 => x,
     };
     AluExp::constant(dtype, v)
 }

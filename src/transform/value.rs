@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::backend::{registry, DeviceBuffer};
 use crate::core::view::ShapeTracker;
-use crate::core::{Aval, DType, Device};
+use crate::core::{f16, Aval, DType, Device};
 use crate::util::{Error, Result};
 
 #[derive(Debug, Clone)]
@@ -64,12 +64,7 @@ impl ArrayValue {
             DType::Int32 => bytes.extend_from_slice(&(value as i32).to_le_bytes()),
             DType::Uint32 => bytes.extend_from_slice(&(value as u32).to_le_bytes()),
             DType::Bool => bytes.extend_from_slice(&((value != 0.0) as u32).to_le_bytes()),
-            DType::Float16 => {
-                return Err(Error::new(
-                    function,
-                    "float16 scalars are not supported yet",
-                ))
-            }
+            DType::Float16 => bytes.extend_from_slice(&f16::to_bits(value).to_le_bytes()),
         }
         let mut v = ArrayValue::from_bytes(function, &bytes, vec![], dtype, device)?;
         v.aval.weak = true;

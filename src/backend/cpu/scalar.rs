@@ -2,9 +2,11 @@
 //! file is the definition the wasm and WGSL emitters are tested against: exact operations are
 //! computed exactly in the operand dtype (floats via f64 and one rounding, which is the
 //! correctly rounded result for +, −, ×, ÷ and sqrt), transcendentals in f64 then rounded.
+//! float16 computes in f32 and rounds each result to float16 (NumPy's float16 loops); for
+//! +, −, ×, ÷ and sqrt that is the correctly rounded float16 result.
 
 use super::special::{erf, erfc};
-use crate::core::DType;
+use crate::core::{f16, DType};
 use crate::kernel::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use crate::util::{Error, Result};
 
@@ -15,13 +17,8 @@ pub enum Scalar {
     I32(i32),
     F32(f32),
     F64(f64),
-}
-
-fn unsupported(dtype: DType) -> Error {
-    Error::new(
-        "cpu",
-        format!("{} is not supported on the cpu device yet", dtype.name()),
-    )
+    /// A float16 value (always exactly representable), held as f32.
+    F16(f32),
 }
 
 impl Scalar {
@@ -34,7 +31,7 @@ impl Scalar {
             DType::Int32 => Scalar::I32(value as i32),
             DType::Float32 => Scalar::F32(value as f32),
             DType::Float64 => Scalar::F64(value),
-            DType::Float16 => return Err(unsupported(dtype)),
+            DType::Float16 => Scalar::F16(f16::round(value) as f32),
         })
     }
 
@@ -45,6 +42,7 @@ impl Scalar {
             Scalar::I32(_) => DType::Int32,
             Scalar::F32(_) => DType::Float32,
             Scalar::F64(_) => DType::Float64,
+            Scalar::F16(_) => DType::Float16,
         }
     }
 
@@ -63,7 +61,9 @@ impl Scalar {
             DType::Int32 => Scalar::I32(i32::from_le_bytes(w4())),
             DType::Float32 => Scalar::F32(f32::from_le_bytes(w4())),
             DType::Float64 => Scalar::F64(f64::from_le_bytes(raw.try_into().expect("8 bytes"))),
-            DType::Float16 => return Err(unsupported(dtype)),
+            DType::Float16 => {
+                Scalar::F16(f16::from_bits(u16::from_le_bytes([raw[0], raw[1]])) as f32)
+            }
         })
     }
 
@@ -74,6 +74,7 @@ impl Scalar {
             Scalar::I32(v) => out.extend_from_slice(&v.to_le_bytes()),
             Scalar::F32(v) => out.extend_from_slice(&v.to_le_bytes()),
             Scalar::F64(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Scalar::F16(v) => out.extend_from_slice(&f16::to_bits(v as f64).to_le_bytes()),
         }
     }
 
@@ -85,6 +86,7 @@ impl Scalar {
             Scalar::I32(v) => v as f64,
             Scalar::F32(v) => v as f64,
             Scalar::F64(v) => v,
+            Scalar::F16(v) => v as f64,
         }
     }
 
@@ -104,7 +106,9 @@ impl Scalar {
             Scalar::U32(v) => v,
             Scalar::I32(v) => v as u32,
             Scalar::F32(v) => v.to_bits(),
-            Scalar::Bool(_) | Scalar::F64(_) if self.dtype() == dtype => return Ok(self),
+            Scalar::Bool(_) | Scalar::F64(_) | Scalar::F16(_) if self.dtype() == dtype => {
+                return Ok(self)
+            }
             _ => {
                 return Err(Error::new(
                     "cpu",
@@ -149,6 +153,7 @@ impl Scalar {
         use UnaryOp::*;
         let float = |f: fn(f64) -> f64| match a {
             Scalar::F32(x) => Ok(Scalar::F32(f(x as f64) as f32)),
+            Scalar::F16(x) => Ok(half(f(x as f64) as f32)),
             Scalar::F64(x) => Ok(Scalar::F64(f(x))),
             _ => Err(Error::new("cpu", format!("{op:?} of {a:?}"))),
         };
@@ -187,6 +192,9 @@ impl Scalar {
                 Scalar::F32(float_op(op, x as f64, y as f64).ok_or_else(fail)? as f32)
             }
             (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(float_op(op, x, y).ok_or_else(fail)?),
+            (Scalar::F16(x), Scalar::F16(y)) => {
+                half(float_op(op, x as f64, y as f64).ok_or_else(fail)? as f32)
+            }
             (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(match op {
                 Div if y == 0 => 0,
                 Rem if y == 0 => 0,
@@ -222,6 +230,7 @@ impl Scalar {
             (Scalar::Bool(x), Scalar::Bool(y)) => x.partial_cmp(&y),
             (Scalar::F32(x), Scalar::F32(y)) => x.partial_cmp(&y),
             (Scalar::F64(x), Scalar::F64(y)) => x.partial_cmp(&y),
+            (Scalar::F16(x), Scalar::F16(y)) => x.partial_cmp(&y),
             _ => {
                 return Err(Error::new(
                     "cpu",
@@ -253,6 +262,11 @@ impl Scalar {
             },
         }
     }
+}
+
+/// An f32 result stored as float16 (rounded to nearest, ties to even).
+fn half(x: f32) -> Scalar {
+    Scalar::F16(f16::round(x as f64) as f32)
 }
 
 /// Float arithmetic in f64; for f32 operands the caller rounds once, which gives the correctly
