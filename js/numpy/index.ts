@@ -97,9 +97,7 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
     const numbers = new Float64Array(flat.length);
     for (let i = 0; i < flat.length; i++) numbers[i] = Number(flat[i]);
     return new Array(
-      call(() =>
-        wasm.arrayFromNumbers("array", numbers, new Float64Array(shape), dtype, device),
-      ),
+      call(() => wasm.arrayFromNumbers("array", numbers, new Float64Array(shape), dtype, device)),
     );
   }
   const storage =
