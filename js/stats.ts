@@ -13,6 +13,10 @@ export interface DeviceStats {
   kernelCacheEntries: number;
   kernelCacheHits: number;
   kernelCacheMisses: number;
+  /** Bytes of kernel code generated since the last `clearCaches()` (wasm modules; 0 elsewhere). */
+  kernelCodeBytes: number;
+  /** The most locals of one generated kernel function since the last `clearCaches()` (wasm). */
+  kernelMaxLocals: number;
 }
 
 export interface MemoryStats {

@@ -43,6 +43,8 @@ pub fn memory_stats() -> JsValue {
             set(&d, "kernelCacheEntries", s.kernel_cache.entries as f64);
             set(&d, "kernelCacheHits", s.kernel_cache.hits as f64);
             set(&d, "kernelCacheMisses", s.kernel_cache.misses as f64);
+            set(&d, "kernelCodeBytes", s.code_bytes as f64);
+            set(&d, "kernelMaxLocals", s.max_code_locals as f64);
             set(&devices, device.name(), d);
         }
     }

@@ -41,6 +41,11 @@ pub struct BackendStats {
     /// Free buffers kept for reuse, and their bytes (not live arrays).
     pub pool_buffers: usize,
     pub pool_bytes: usize,
+    /// Bytes of kernel code generated since the last `clear_caches` (wasm module bytes; 0 on
+    /// devices that do not count them).
+    pub code_bytes: u64,
+    /// The most locals of one generated kernel function since the last `clear_caches` (wasm).
+    pub max_code_locals: usize,
 }
 
 pub trait Backend {

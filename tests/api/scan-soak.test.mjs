@@ -4,38 +4,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { makeAssocLoss } from "../shared/assoc_kalman.mjs";
 
 checkLeaksAroundEachTest();
-const { lax } = ox;
 
-function makeLoss(n, m) {
-  // Fresh closures (and fresh constant arrays) every call, as dlmMLE makes them.
-  const G = np.eye(m, undefined, { device: "wasm" });
-  const U = np.ones([n, m, 1], { device: "wasm" });
-  const compose = (a, b) => {
-    const A = np.matmul(b.A, a.A);
-    const ab = np.matmul(b.A, a.b);
-    const bb = ab.add(b.b);
-    const aS = np.matmul(b.A, a.S);
-    const At = np.matrixTranspose(b.A);
-    const asa = np.matmul(aS, At);
-    const S = asa.add(b.S);
-    for (const x of [ab, aS, At, asa]) x[Symbol.dispose]();
-    return { A, b: bb, S };
-  };
-  const loss = (theta) => {
-    const gp = G.mul(theta);
-    const A = np.broadcastTo(gp, [n, m, m]);
-    const b = U.mul(theta);
-    const out = lax.associativeScan(compose, { A, b, S: A });
-    const s1 = np.sum(out.b);
-    const s2 = np.sum(out.S);
-    const r = s1.add(s2);
-    ox.tree.dispose([gp, A, b, out, s1, s2]);
-    return r;
-  };
-  return { loss, dispose: () => ox.tree.dispose([G, U]) };
-}
+const makeLoss = (n, m) => makeAssocLoss(ox, n, m);
 
 test("repeated fresh closures of the associativeScan loss reach a steady state", () => {
   const theta = np.array(0.9, { device: "wasm" });

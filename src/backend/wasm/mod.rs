@@ -2,6 +2,7 @@
 //! against the main module's memory, so buffers are plain allocations of this module and no
 //! data is copied. Natively (for `cargo test`) kernels are emitted and validated but cannot run.
 
+mod code_stats;
 pub mod emit;
 mod memory;
 mod module;
@@ -28,6 +29,10 @@ pub struct WasmBackend {
     modules: Lru<ExeId, KernelModule>,
     next_exe: ExeId,
     dispatches: u64,
+    /// Bytes of the kernel modules emitted, and the most locals of one kernel function, since
+    /// the last `clear_caches` ([`code_stats`]).
+    code_bytes: u64,
+    max_locals: usize,
     routines: RoutineCache<KernelModule>,
 }
 
@@ -41,6 +46,8 @@ impl WasmBackend {
             modules: Lru::new(KERNEL_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            code_bytes: 0,
+            max_locals: 0,
             routines: RoutineCache::default(),
         }
     }
@@ -100,7 +107,10 @@ impl Backend for WasmBackend {
                 return Ok(id);
             }
         }
-        let module = KernelModule::new(&emit::emit_kernel(kernel)?, kernel.size)?;
+        let bytes = emit::emit_kernel(kernel)?;
+        self.code_bytes += bytes.len() as u64;
+        self.max_locals = self.max_locals.max(code_stats::max_locals(&bytes));
+        let module = KernelModule::new(&bytes, kernel.size)?;
         let id = self.next_exe;
         self.next_exe += 1;
         self.kernel_ids.insert(kernel.clone(), id);
@@ -144,6 +154,8 @@ impl Backend for WasmBackend {
         self.kernel_ids.clear();
         self.routines.clear();
         self.pool.clear();
+        self.code_bytes = 0;
+        self.max_locals = 0;
     }
 
     fn stats(&self) -> BackendStats {
@@ -154,6 +166,8 @@ impl Backend for WasmBackend {
             dispatches: self.dispatches,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes(),
+            code_bytes: self.code_bytes,
+            max_code_locals: self.max_locals,
             ..Default::default()
         }
     }

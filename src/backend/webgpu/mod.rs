@@ -445,6 +445,7 @@ impl Backend for WebGpuBackend {
             submits: self.submits,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes() as usize,
+            ..Default::default()
         }
     }
 

@@ -119,10 +119,35 @@ pub(super) fn constant(dtype: DType, v: f64) -> Result<E> {
     })
 }
 
-/// Binds `x` to a fresh local so it can be used more than once; returns (statement, use).
-fn bind(cx: &mut Cx, x: E) -> (super::dsl::S, E) {
+/// Makes `x` usable more than once: a constant or a local is used as it is, anything else is
+/// bound to a fresh local; returns (statements, use). Every local costs the engine's baseline
+/// compiler memory at each block of the function, so kernels with much index arithmetic must
+/// not take one per operation.
+fn bind(cx: &mut Cx, x: E) -> (Vec<super::dsl::S>, E) {
+    if matches!(x, E::I32(_) | E::I64(_) | E::F32(_) | E::F64(_) | E::Get(_)) {
+        return (vec![], x);
+    }
     let v = cx.tmp(x.ty());
-    (v.set(x), v.get())
+    (vec![v.set(x)], v.get())
+}
+
+/// `(statements of a, statements of b)` in order.
+fn both(a: Vec<super::dsl::S>, b: Vec<super::dsl::S>) -> Vec<super::dsl::S> {
+    a.into_iter().chain(b).collect()
+}
+
+/// Integer `x / c` or `x % c` by a constant divisor: no guard, no locals, no blocks (index
+/// arithmetic of views divides by constant strides and sizes).
+fn div_by_constant(op: BinaryOp, signed: bool, x: E, c: i32) -> E {
+    match (op, signed, c) {
+        (_, _, 0) => i32c(0),
+        (BinaryOp::Div, true, -1) => -x,
+        (_, true, -1) => i32c(0),
+        (BinaryOp::Div, true, _) => x.div_s(i32c(c)),
+        (BinaryOp::Div, false, _) => x.div_u(i32c(c)),
+        (_, true, _) => x.rem_s(i32c(c)),
+        (_, false, _) => x.rem_u(i32c(c)),
+    }
 }
 
 pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
@@ -132,7 +157,7 @@ pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
         (Abs, DType::Uint32) => x,
         (Abs, DType::Int32) => {
             let (s, v) = bind(cx, x);
-            seq(vec![s], select(v.clone().lt(i32c(0)), -v.clone(), v))
+            seq(s, select(v.clone().lt(i32c(0)), -v.clone(), v))
         }
         (Abs, _) => x.abs(),
         (Not, DType::Bool) => x ^ i32c(1),
@@ -177,9 +202,12 @@ pub(super) fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Res
             } else {
                 select(less | y.clone().ne(y.clone()), y, x)
             };
-            seq(vec![sx, sy], pick)
+            seq(both(sx, sy), pick)
         }
         Div | Rem => {
+            if let E::I32(c) = y {
+                return Ok(div_by_constant(op, signed, x, c));
+            }
             let (sx, x) = bind(cx, x);
             let (sy, y) = bind(cx, y);
             let value = match (op, signed) {
@@ -194,7 +222,7 @@ pub(super) fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Res
                 (_, true) => cond(y.clone().eq(i32c(-1)), i32c(0), x.clone().rem_s(y.clone())),
                 (_, false) => x.clone().rem_u(y.clone()),
             };
-            seq(vec![sx, sy], cond(y.eqz(), i32c(0), value))
+            seq(both(sx, sy), cond(y.eqz(), i32c(0), value))
         }
         Min | Max => {
             let (sx, x) = bind(cx, x);
@@ -209,7 +237,7 @@ pub(super) fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Res
             } else {
                 select(less, y, x)
             };
-            seq(vec![sx, sy], pick)
+            seq(both(sx, sy), pick)
         }
         And => x & y,
         Or => x | y,

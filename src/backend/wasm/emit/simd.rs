@@ -226,6 +226,33 @@ impl<'a> Simd<'a> {
         Ok(V::Vec(self.pack(xs, e.dtype)))
     }
 
+    /// `x op y` by the scalar lowering on each lane of the already computed operands (integer
+    /// division of index arithmetic). Re-lowering the whole subtree per lane instead would
+    /// emit it again at every level of a chain of divisions: quadratic code, and locals
+    /// by the thousand.
+    fn lanewise(&mut self, op: BinaryOp, dtype: DType, x: V, y: V) -> Result<V> {
+        self.fallbacks += 1;
+        // A uniform divisor stays a scalar (a constant one needs no guard).
+        let uniform = Self::scalar(&y);
+        let vx = self.vecs(x, dtype);
+        let vy = match uniform {
+            Some(_) => vec![],
+            None => self.vecs(y, dtype),
+        };
+        let lane = |v: &[E], l: usize| {
+            let idx = (l % LANES) as u8;
+            v[l / LANES]
+                .clone()
+                .unop(U::I32x4ExtractLane { idx }, ValType::I32)
+        };
+        let mut xs = Vec::with_capacity(self.width());
+        for l in 0..self.width() {
+            let q = uniform.clone().unwrap_or_else(|| lane(&vy, l));
+            xs.push(ops::binary(self.cx, op, dtype, lane(&vx, l), q)?);
+        }
+        Ok(V::Vec(self.pack(xs, dtype)))
+    }
+
     fn lower(&mut self, e: &AluExp) -> Result<V> {
         self.depth += 1;
         let v = self.lower_node(e);
@@ -452,7 +479,7 @@ impl<'a> Simd<'a> {
             return Ok(self.uni(dtype, z));
         }
         if int_div {
-            return self.per_lane(e);
+            return self.lanewise(op, dtype, x, y);
         }
         let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
         if shift {
