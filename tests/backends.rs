@@ -130,6 +130,22 @@ fn float64_on_webgpu_is_a_clear_error() {
 }
 
 #[test]
+fn float16_on_webgpu_is_a_clear_error_naming_the_devices_that_have_it() {
+    use oxjax::backend::registry::check_dtype;
+    use oxjax::core::Device;
+    let err = check_dtype("array", Device::WebGpu, DType::Float16).unwrap_err();
+    let message = err.message();
+    assert!(message.starts_with("array: float16 arrays are not supported on the webgpu"));
+    assert!(
+        message.contains("\"cpu\" and \"wasm\" devices support float16"),
+        "{message}"
+    );
+    for device in [Device::Cpu, Device::Wasm] {
+        assert!(check_dtype("array", device, DType::Float16).is_ok());
+    }
+}
+
+#[test]
 fn webgpu_on_vulkan_matches_the_cpu_interpreter() {
     let mut gpu = block_on(WebGpuBackend::new(Some(8))).unwrap_or_else(|e| {
         panic!("no Vulkan adapter ({e}); scripts/setup.sh installs Mesa's lavapipe")

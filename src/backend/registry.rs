@@ -179,7 +179,7 @@ pub fn limits(device: Device) -> crate::kernel::DeviceLimits {
 }
 
 /// An error naming `function` when `device` cannot hold arrays of `dtype` (WebGPU has no
-/// float64, and float16 is not implemented there).
+/// float64, and float16 is not implemented there: it runs on cpu and wasm).
 pub fn check_dtype(function: &str, device: Device, dtype: crate::core::DType) -> Result<()> {
     use crate::core::DType;
     match (device, dtype) {
@@ -190,8 +190,9 @@ pub fn check_dtype(function: &str, device: Device, dtype: crate::core::DType) ->
         )),
         (Device::WebGpu, DType::Float16) => Err(Error::new(
             function,
-            "float16 arrays are not supported on the webgpu device yet; use float32, or the \
-             \"cpu\" or \"wasm\" device",
+            "float16 arrays are not supported on the webgpu device yet (oxjax does not use \
+             WebGPU's \"shader-f16\" feature); the \"cpu\" and \"wasm\" devices support \
+             float16, or use float32",
         )),
         _ => Ok(()),
     }

@@ -36,7 +36,7 @@ function close(got, c, what, ulps = 0) {
 /** A float16 array from oracle case `c` (its values are exact float16 numbers). */
 const f16 = (c, device) => np.array(values(c), { shape: c.shape, dtype: np.float16, device });
 
-for (const device of ["cpu"]) {
+for (const device of ["cpu", "wasm"]) {
   test(`float16 on ${device}: conversion from numbers rounds once, to nearest even`, () => {
     const e = data.edges;
     const a = np.array(values(e.values), { dtype: np.float16, device });

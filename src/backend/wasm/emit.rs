@@ -10,6 +10,7 @@
 
 mod affine;
 mod dsl;
+mod half;
 mod math;
 mod math_consts;
 mod math_erf;
@@ -56,7 +57,6 @@ impl Cx {
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     verify::verify(kernel)?;
-    check_dtypes(kernel)?;
     let mut module = Module::with_config(ModuleConfig::new());
     let (memory, _) = module.add_import_memory("env", "memory", false, false, 0, None, None);
     let n = Var::new(&mut module, ValType::I32);
@@ -77,13 +77,20 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
         lib: math::Lib::default(),
     };
     let out_dtype = kernel.output_dtype();
-    let vector = vloop::vector_loop(&mut cx, kernel, n, out)?;
+    // float16 kernels run the scalar loops only (no SIMD lowering of the conversions).
+    let f16 = has_float16(kernel);
+    let vector = if f16 {
+        None
+    } else {
+        vloop::vector_loop(&mut cx, kernel, n, out)?
+    };
     let value = ops::lower(&mut cx, &kernel.exp)?;
     let result = match kernel.reduction {
         None => value,
-        Some(red) if order::blocked(kernel) => rblock::reduce(&mut cx, kernel, red, value)?,
+        Some(red) if order::blocked(kernel) && !f16 => rblock::reduce(&mut cx, kernel, red, value)?,
         Some(red) => reduce(&mut cx, red.op, red.size, out_dtype, value),
     };
+    let result = stored(&mut cx, out_dtype, result);
     let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
     let mut body = vec![index.set(i32c(0))];
     body.extend(vector);
@@ -98,6 +105,7 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
         // A second loop maps each result in place: the epilogue's input 0 is `out`.
         let inputs = std::mem::replace(&mut cx.inputs, vec![out]);
         let mapped = ops::lower(&mut cx, ep)?;
+        let mapped = stored(&mut cx, out_dtype, mapped);
         cx.inputs = inputs;
         let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
         body.extend([
@@ -136,9 +144,15 @@ fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, value: E) -> E {
         _ => i32c(identity as i32),
     };
     let x = if wide { value.widen() } else { value };
-    let combined = ops::reduce_step(cx, op, dtype, acc.get(), x);
+    // float16 accumulates in f64 (sums, products) or f32 (max, min), rounding once at the end.
+    let step_dtype = match dtype {
+        DType::Float16 if wide => DType::Float64,
+        DType::Float16 => DType::Float32,
+        d => d,
+    };
+    let combined = ops::reduce_step(cx, op, step_dtype, acc.get(), x);
     let r = cx.reduce_index;
-    let result = if wide && dtype == DType::Float32 {
+    let result = if wide && matches!(dtype, DType::Float32 | DType::Float16) {
         acc.get().demote()
     } else {
         acc.get()
@@ -156,24 +170,30 @@ fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, value: E) -> E {
     )
 }
 
-/// float16 anywhere in the kernel is a clear error (as in jax-js, the wasm device has none).
-fn check_dtypes(kernel: &Kernel) -> Result<()> {
-    fn walk(exp: &AluExp) -> Result<()> {
-        if exp.dtype == DType::Float16 {
-            return Err(unsupported(exp.dtype));
-        }
-        exp.children().into_iter().try_for_each(walk)
+/// Whether float16 appears anywhere in the kernel.
+fn has_float16(kernel: &Kernel) -> bool {
+    fn walk(exp: &AluExp) -> bool {
+        exp.dtype == DType::Float16 || exp.children().into_iter().any(walk)
     }
-    if kernel.inputs.contains(&DType::Float16) {
-        return Err(unsupported(DType::Float16));
+    kernel.inputs.contains(&DType::Float16)
+        || walk(&kernel.exp)
+        || kernel.epilogue.as_ref().is_some_and(walk)
+}
+
+/// The value written for a result of `dtype`: float16 (held in f32) as its 16-bit pattern.
+fn stored(cx: &mut Cx, dtype: DType, value: E) -> E {
+    if dtype == DType::Float16 {
+        half::narrow(cx, value)
+    } else {
+        value
     }
-    walk(&kernel.exp)
 }
 
 pub(super) fn store_kind(dtype: DType) -> StoreKind {
     match dtype {
         DType::Float32 => StoreKind::F32,
         DType::Float64 => StoreKind::F64,
+        DType::Float16 => StoreKind::I32_16 { atomic: false },
         _ => StoreKind::I32 { atomic: false },
     }
 }
@@ -257,9 +277,26 @@ mod tests {
     }
 
     #[test]
-    fn float16_is_a_clear_error() {
-        let k = Kernel::elementwise(vec![DType::Float16], 2, load(DType::Float16, 0));
-        let err = emit_kernel(&k).unwrap_err();
-        assert!(err.message().contains("float16"), "{err}");
+    fn float16_kernels_emit_valid_modules() {
+        let x = || load(DType::Float16, 0);
+        let f16 = vec![DType::Float16];
+        valid(&Kernel::elementwise(f16.clone(), 2, x()));
+        valid(&Kernel::elementwise(
+            f16.clone(),
+            2,
+            AluExp::unary(UnaryOp::Exp, x()),
+        ));
+        valid(&Kernel::elementwise(
+            f16.clone(),
+            2,
+            AluExp::binary(BinaryOp::Max, x(), x()),
+        ));
+        valid(&Kernel::elementwise(
+            f16,
+            2,
+            AluExp::cast(x(), DType::Int32),
+        ));
+        let wide = AluExp::cast(load(DType::Float64, 0), DType::Float16);
+        valid(&Kernel::elementwise(vec![DType::Float64], 2, wide));
     }
 }

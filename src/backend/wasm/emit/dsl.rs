@@ -403,7 +403,11 @@ fn emit_e(b: &mut InstrSeqBuilder, e: &E) {
         E::Load(memory, kind, ty, addr) => {
             emit_e(b, addr);
             // Vectors are 4-byte aligned (buffers are 16-byte aligned, element offsets are not).
-            let bytes = if matches!(ty, F64 | I64) { 8 } else { 4 };
+            let bytes = match (kind, ty) {
+                (LoadKind::I32_16 { .. }, _) => 2, // float16 patterns
+                (_, F64 | I64) => 8,
+                _ => 4,
+            };
             b.load(*memory, *kind, mem_arg(bytes));
         }
         E::If(c, x, y) => {
@@ -468,10 +472,10 @@ fn emit_s(b: &mut InstrSeqBuilder, s: &S) {
         S::Store(memory, kind, addr, value) => {
             emit_e(b, addr);
             emit_e(b, value);
-            let bytes = if matches!(value.ty(), F64 | I64) {
-                8
-            } else {
-                4
+            let bytes = match (kind, value.ty()) {
+                (StoreKind::I32_16 { .. }, _) => 2, // float16 patterns
+                (_, F64 | I64) => 8,
+                _ => 4,
             };
             b.store(*memory, *kind, mem_arg(bytes));
         }

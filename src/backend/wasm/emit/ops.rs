@@ -4,11 +4,11 @@
 //! NaN-propagating float min/max, IEEE comparisons, saturating casts with NaN → 0, and `Where`
 //! as an `if/else` so only the chosen side runs. Transcendentals call routines from `math`.
 
-use walrus::ir::{LoadKind, UnaryOp as U};
+use walrus::ir::{ExtendedLoad, LoadKind, UnaryOp as U};
 use walrus::ValType;
 
 use super::dsl::{cond, i32c, select, seq, E};
-use super::{unsupported, Cx};
+use super::{half, unsupported, Cx};
 use crate::core::DType;
 use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use crate::util::{Error, Result};
@@ -19,7 +19,8 @@ pub fn val_type(dtype: DType) -> Result<ValType> {
         DType::Float32 => ValType::F32,
         DType::Float64 => ValType::F64,
         DType::Int32 | DType::Uint32 | DType::Bool => ValType::I32,
-        DType::Float16 => return Err(unsupported(dtype)),
+        // A float16 value is held in f32 (see `half`).
+        DType::Float16 => ValType::F32,
     })
 }
 
@@ -28,6 +29,15 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
         AluKind::Const(bits) => constant(exp.dtype, f64::from_bits(*bits))?,
         AluKind::Index => cx.index.get(),
         AluKind::ReduceIndex => cx.reduce_index.get(),
+        AluKind::Load { input, index } if exp.dtype == DType::Float16 => {
+            let i = lower(cx, index)?;
+            let addr = cx.inputs[*input].get() + i * i32c(2);
+            let kind = LoadKind::I32_16 {
+                kind: ExtendedLoad::ZeroExtend,
+            };
+            let bits = E::Load(cx.memory, kind, ValType::I32, Box::new(addr));
+            half::widen(cx, bits)
+        }
         AluKind::Load { input, index } => {
             let i = lower(cx, index)?;
             let ty = val_type(exp.dtype)?;
@@ -58,6 +68,12 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
             compare(*op, a.dtype, x, y)
         }
         AluKind::Where(c, a, b) => cond(lower(cx, c)?, lower(cx, a)?, lower(cx, b)?),
+        AluKind::Cast(a) if exp.dtype == DType::Float16 && a.dtype != DType::Float16 => {
+            // Through f32 (from float64 that is two roundings, unlike the interpreter's one).
+            let x = lower(cx, a)?;
+            let wide = cast(x, a.dtype, DType::Float32)?;
+            half::round(cx, wide)
+        }
         AluKind::Cast(a) => {
             let x = lower(cx, a)?;
             cast(x, a.dtype, exp.dtype)?
@@ -115,7 +131,7 @@ pub(super) fn constant(dtype: DType, v: f64) -> Result<E> {
         DType::Int32 => i32c(v as i32),
         DType::Uint32 => i32c(v as u32 as i32),
         DType::Bool => i32c((v != 0.0) as i32),
-        DType::Float16 => return Err(unsupported(dtype)),
+        DType::Float16 => E::F32(crate::core::f16::round(v) as f32),
     })
 }
 
@@ -152,6 +168,10 @@ fn div_by_constant(op: BinaryOp, signed: bool, x: E, c: i32) -> E {
 
 pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
     use UnaryOp::*;
+    if dtype == DType::Float16 {
+        let r = unary(cx, op, DType::Float32, x)?;
+        return Ok(half::round(cx, r));
+    }
     Ok(match (op, dtype) {
         (Neg, _) => -x,
         (Abs, DType::Uint32) => x,
@@ -176,6 +196,10 @@ pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
 
 pub(super) fn binary(cx: &mut Cx, op: BinaryOp, dtype: DType, x: E, y: E) -> Result<E> {
     use BinaryOp::*;
+    if dtype == DType::Float16 {
+        let r = binary(cx, op, DType::Float32, x, y)?;
+        return Ok(half::round(cx, r));
+    }
     let float = dtype.is_float();
     let signed = dtype == DType::Int32;
     Ok(match op {
@@ -269,7 +293,9 @@ pub(super) fn cast(x: E, from: DType, to: DType) -> Result<E> {
     let op = |u: U, ty: ValType| Ok(x.clone().unop(u, ty));
     match (from, to) {
         (a, b) if a == b => Ok(x),
-        (Float16, _) | (_, Float16) => Err(unsupported(Float16)),
+        // float16 is held in f32; conversions to it round (`lower`).
+        (Float16, to) => cast(x, Float32, to),
+        (_, Float16) => Err(unsupported(Float16)),
         (Int32 | Bool, Float32) => op(U::F32ConvertSI32, ValType::F32),
         (Uint32, Float32) => op(U::F32ConvertUI32, ValType::F32),
         (Int32 | Bool, Float64) => op(U::F64ConvertSI32, ValType::F64),
