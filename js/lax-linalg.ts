@@ -1,11 +1,33 @@
 /** The `lax.linalg` namespace: cholesky, triangularSolve (math in Rust). */
 import { Array } from "./array.js";
 import { flag, linalgCall, options } from "./linalg-call.js";
-import { notYet } from "./unsupported.js";
 
-// oxjax has no eigenvalue or singular value routine.
-export const eigh = notYet("eigh");
-export const svd = notYet("svd");
+/** `[v, w]`: eigenvectors (columns) and eigenvalues (ascending) of symmetric `x [..., n, n]`. */
+export function eigh(
+  x: Array,
+  opts?: { lower?: boolean; symmetrizeInput?: boolean },
+): [Array, Array] {
+  const o = options("eigh", opts, ["lower", "symmetrizeInput"]);
+  const flags = [flag(o.lower, true), flag(o.symmetrizeInput, true)];
+  const [v, w] = linalgCall("eigh", "lax.eigh", [x], flags);
+  return [v, w];
+}
+
+export interface SvdOptions {
+  fullMatrices?: boolean;
+  computeUv?: boolean;
+}
+
+/** `[u, s, vh]` of `x [..., M, N]` (s descending; complete u, vh by default), or `s`. */
+export function svd(x: Array, opts?: SvdOptions & { computeUv?: true }): [Array, Array, Array];
+export function svd(x: Array, opts: SvdOptions & { computeUv: false }): Array;
+export function svd(x: Array, opts?: SvdOptions): Array | [Array, Array, Array];
+export function svd(x: Array, opts?: SvdOptions): Array | [Array, Array, Array] {
+  const o = options("svd", opts, ["fullMatrices", "computeUv"]);
+  const flags = [flag(o.fullMatrices, true), flag(o.computeUv, true)];
+  const out = linalgCall("svd", "lax.svd", [x], flags);
+  return out.length === 1 ? out[0] : [out[0], out[1], out[2]];
+}
 
 /** The Cholesky factor of each matrix of `a [..., n, n]`: lower (a = L Lᵀ), or upper (Lᵀ). */
 export function cholesky(a: Array, opts?: { upper?: boolean }): Array {

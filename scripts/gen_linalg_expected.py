@@ -275,5 +275,13 @@ for n in range(2, 9):
                                       [("F", F), ("Q", Q), ("H", H), ("R", R), ("m0", m0), ("P0", P0), ("ys", ys)]},
                    "m": enc(m), "P": enc(P), "ll": ll})
 
+# Matrix norms of orders 2, -2 and nuc (through oxjax's svdvals); drawn last so the cases above
+# keep their inputs.
+XN = rng.standard_normal((2, 3, 4)).astype(np.float32)
+for ord_ in [2, -2, "nuc"]:
+    add("numpy.linalg.matrixNorm", [XN], np.linalg.matrix_norm(f64(XN), ord=ord_), {"ord": ord_})
+add("numpy.linalg.norm", [XN], np.linalg.norm(f64(XN), 2, axis=(2, 0), keepdims=True),
+    {"ord": 2, "axis": [2, 0], "keepdims": True})
+
 OUT.write_text(json.dumps({"cases": cases, "kalman": kalman}, separators=(",", ":")) + "\n")
 print(f"wrote {len(cases)} cases to {OUT}")

@@ -1,7 +1,6 @@
 /** The `numpy.linalg` namespace (math in Rust). */
 import { Array } from "../array.js";
 import { axesOpt, flag, linalgCall, options, ordOpt } from "../linalg-call.js";
-import { notYet } from "../unsupported.js";
 
 export { diagonal, matmul, matrixTranspose, trace } from "./index.js";
 export { outer, tensordot, vecdot } from "./products.js";
@@ -113,8 +112,53 @@ export function lstsq(a: Array, b: Array): Array {
   return linalgCall("lstsq", "numpy.lstsq", [a, b])[0];
 }
 
-// oxjax has no eigenvalue or singular value routine.
-export const eigh = notYet("eigh");
-export const eigvalsh = notYet("eigvalsh");
-export const svd = notYet("svd");
-export const svdvals = notYet("svdvals");
+export interface EighOptions {
+  /** Which triangle to read when not symmetrizing: "L" (default) or "U". */
+  UPLO?: "L" | "U";
+  /** Use (a + aᵀ) / 2 (default true, as JAX). */
+  symmetrizeInput?: boolean;
+}
+
+function eighFlags(fn: string, opts: EighOptions | "L" | "U" | undefined): number[] {
+  const o =
+    typeof opts === "string" ? { UPLO: opts } : options(fn, opts, ["UPLO", "symmetrizeInput"]);
+  const uplo = o.UPLO ?? "L";
+  if (uplo !== "L" && uplo !== "U") {
+    throw new TypeError(`${fn}: UPLO must be "L" or "U", got ${String(uplo)}`);
+  }
+  return [uplo === "L" ? 1 : 0, flag(o.symmetrizeInput, true)];
+}
+
+/** `[w, v]`: eigenvalues (ascending) and eigenvectors (columns) of symmetric `a [..., n, n]`. */
+export function eigh(a: Array, opts?: EighOptions | "L" | "U"): [Array, Array] {
+  const [w, v] = linalgCall("eigh", "numpy.eigh", [a], eighFlags("eigh", opts));
+  return [w, v];
+}
+
+/** The eigenvalues (ascending) of symmetric `a [..., n, n]`. */
+export function eigvalsh(a: Array, opts?: EighOptions | "L" | "U"): Array {
+  return linalgCall("eigvalsh", "numpy.eigvalsh", [a], eighFlags("eigvalsh", opts))[0];
+}
+
+export interface SvdOptions {
+  /** Complete u and vh (default true) rather than reduced. */
+  fullMatrices?: boolean;
+  /** Return `[u, s, vh]` (default true) rather than `s` alone. */
+  computeUv?: boolean;
+}
+
+/** The singular value decomposition `[u, s, vh]` of `a [..., M, N]` (s descending), or `s`. */
+export function svd(a: Array, opts?: SvdOptions & { computeUv?: true }): [Array, Array, Array];
+export function svd(a: Array, opts: SvdOptions & { computeUv: false }): Array;
+export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array];
+export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array] {
+  const o = options("svd", opts, ["fullMatrices", "computeUv"]);
+  const flags = [flag(o.fullMatrices, true), flag(o.computeUv, true)];
+  const out = linalgCall("svd", "numpy.svd", [a], flags);
+  return out.length === 1 ? out[0] : [out[0], out[1], out[2]];
+}
+
+/** The singular values (descending) of `a [..., M, N]`. */
+export function svdvals(a: Array): Array {
+  return linalgCall("svdvals", "numpy.svdvals", [a])[0];
+}

@@ -178,6 +178,13 @@ pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<
             let (q, r) = super::np_qr::qr("qr", arg(0)?, flag(0))?;
             Ok(vec![q, r])
         }
+        // lax.linalg.eigh(a, { lower, symmetrizeInput }) → [v, w]
+        "lax.eigh" => {
+            let (w, v) = super::np_eigh::eigh("eigh", arg(0)?, flag(0), flag(1))?;
+            Ok(vec![v, w])
+        }
+        // lax.linalg.svd(a, { fullMatrices, computeUv }) → [u, s, vh] or [s]
+        "lax.svd" => super::np_svd::svd("svd", arg(0)?, flag(0), flag(1)),
         // lax.linalg.lu(a) → [lu, pivots, permutation]
         "lax.lu" => super::np_solve::lu("lu", arg(0)?),
         // scipy.linalg.cholesky(a, { lower }): reads the upper triangle unless lower.

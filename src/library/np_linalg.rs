@@ -88,6 +88,17 @@ pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<
             let (q, r) = super::np_qr::qr(short, arg(0)?, flag(0))?;
             Ok(vec![q, r])
         }
+        // eigh(a, { UPLO, symmetrizeInput }): opts [lower, symmetrize] → [w, v]
+        "numpy.eigh" => {
+            let (w, v) = super::np_eigh::eigh(short, arg(0)?, flag(0), flag(1))?;
+            Ok(vec![w, v])
+        }
+        "numpy.eigvalsh" => Ok(vec![
+            super::np_eigh::eigh(short, arg(0)?, flag(0), flag(1))?.0,
+        ]),
+        // svd(a, { fullMatrices, computeUv }) → [u, s, vh] or [s]
+        "numpy.svd" => super::np_svd::svd(short, arg(0)?, flag(0), flag(1)),
+        "numpy.svdvals" => super::np_svd::svd(short, arg(0)?, false, false),
         "numpy.solve" => one(np_solve::solve(short, arg(0)?, arg(1)?)),
         "numpy.inv" => one(np_solve::inv(arg(0)?)),
         "numpy.det" => one(np_solve::det(arg(0)?)),

@@ -74,13 +74,10 @@ pub fn vector_norm(
     }
 }
 
-fn needs_svd(name: &str, ord: Ord) -> Error {
+fn bad_order(name: &str, ord: Ord) -> Error {
     Error::new(
         name,
-        format!(
-            "the matrix norm of order {ord:?} needs a singular value decomposition, which is \
-             not supported in oxjax"
-        ),
+        format!("matrix norm order {ord:?} is not one of fro, nuc, ±1, ±2, ±Infinity"),
     )
 }
 
@@ -119,7 +116,31 @@ pub fn matrix_norm(
             };
             reduce(name, kind, &s, Some(&[outer as i64]), true)?
         }
-        other => return Err(needs_svd(name, other)),
+        Ord::Nuc | Ord::Num(2.0) | Ord::Num(-2.0) => {
+            // The sum, largest or smallest singular value over the two axes.
+            let others: Vec<usize> = (0..rank).filter(|&a| a != r && a != c).collect();
+            let mut perm = others.clone();
+            perm.extend([r, c]);
+            let moved = bind(Primitive::Transpose(perm), &[v(&x)])?;
+            let sv = super::np_svd::svd(name, &moved, false, false)?.remove(0);
+            let kind = match ord {
+                Ord::Nuc => ReduceKind::Sum,
+                Ord::Num(p) if p > 0.0 => ReduceKind::Max,
+                _ => ReduceKind::Min,
+            };
+            let out = reduce(name, kind, &sv, Some(&[-1]), false)?;
+            let kept: Vec<usize> = (0..rank)
+                .map(|a| {
+                    if a == r || a == c {
+                        1
+                    } else {
+                        x.aval().shape[a]
+                    }
+                })
+                .collect();
+            bind(Primitive::Reshape(kept), &[v(&out)])?
+        }
+        other => return Err(bad_order(name, other)),
     };
     if keepdims {
         return Ok(out);

@@ -103,6 +103,10 @@ test("FEATURES.md rows are well formed and unique per namespace", () => {
       seen.add(r.name);
       if (r.status === "not yet") {
         assert.ok(
+          r.notes.split(/\s+/).length >= 5,
+          `${section}.${r.name}: a "not yet" row must say why in its notes`,
+        );
+        assert.ok(
           !["value", "getter"].includes(r.kind),
           `${section}.${r.name}: a ${r.kind} cannot be "not yet" (it cannot throw)`,
         );

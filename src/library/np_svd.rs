@@ -1,0 +1,185 @@
+//! `svd`/`svdvals` (numpy.linalg and lax.linalg): one-sided Jacobi (`jacobi.rs`) on the
+//! columns of `a` (of `aᵀ` when it is wide), singular values descending as in NumPy and JAX.
+//! Columns of `u` whose singular value is negligible (≤ `max(m, n) ε σ_max`), and the extra
+//! columns of the complete (`fullMatrices`) `u`, are an orthonormal basis of the complement of
+//! the others: the eigenvectors of the projector `I − u uᵀ` with eigenvalue 1.
+//!
+//! Derivatives are JAX's svd rule (for the reduced factors), attached to the exact values by
+//! terms that are zero in value, as `np_eigh.rs` does: with `Δ = a − stop_gradient(a)`,
+//! `dS = uᵀ Δ v`, `F_ij = 1 / (s_j² − s_i²)`: `ṡ = diag(dS)`,
+//! `u̇ = u (F ∘ (dS diag(s) + diag(s) dSᵀ)) + (I − u uᵀ) Δ v diag(1/s)`,
+//! `v̇ = v (F ∘ (diag(s) dS + dSᵀ diag(s)))`. First derivatives only; the completed columns
+//! of a complete `u` have none (JAX does not differentiate `fullMatrices` at all).
+
+use super::emit::{bin, cmp, lit, select, un, v};
+use super::indexing::sort;
+use super::jacobi::{self, eye_mask, sum};
+use super::lax_linalg::{float_matrix, matmul, mt};
+use super::np_eigh::{self, flatten_batch, is_traced, reciprocal_gaps, reshape, stop_gradient};
+use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use crate::core::{DType, Primitive};
+use crate::transform::trace::{bind, Value};
+use crate::util::Result;
+
+fn shrink_last(x: &Value, k: usize) -> Result<Value> {
+    let s = &x.aval().shape;
+    let r = s.len();
+    let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
+    ranges[r - 1] = (0, k);
+    bind(Primitive::Shrink(ranges), &[v(x)])
+}
+
+/// Singular values `s [b, k]` (descending), and with `uv` the factors `u [b, m, k or m]` and
+/// `v [b, k, k]` (columns) of `a [b, m, k]`, `m ≥ k`.
+fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
+    let s = a.aval().shape.clone();
+    let (b, m, k, dtype) = (s[0], s[1], s[2], a.aval().dtype);
+    let eps = if dtype == DType::Float64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
+    };
+    {
+        let (w, vecs) = jacobi::orthogonalize_columns(a)?;
+        let norms = un(U::Sqrt, &sum(&bin(B::Mul, v(&w), v(&w))?, vec![1])?)?; // [b, k]
+        let neg = un(U::Neg, &norms)?;
+        let sv = un(U::Neg, &sort(name, &neg, -1, false)?)?;
+        if !uv {
+            return Ok(vec![sv]);
+        }
+        let order = sort(name, &neg, -1, true)?;
+        let w = jacobi::permute_columns(&w, &order)?;
+        let vecs = jacobi::permute_columns(&vecs, &order)?;
+        // Negligible singular values: their columns of u come from the complement.
+        let largest = bind(
+            Primitive::Reduce {
+                op: ReduceOp::Max,
+                axes: vec![1],
+            },
+            &[v(&sv)],
+        )?;
+        let tol = bin(B::Mul, v(&largest), lit(m as f64 * eps))?;
+        let tol = reshape(&tol, vec![b, 1])?;
+        let good = cmp(C::Lt, v(&tol), v(&sv))?;
+        let safe = select(&good, v(&sv), lit(1.0))?;
+        let u = bin(B::Div, v(&w), v(&reshape(&safe, vec![b, 1, k])?))?;
+        let good_cols = reshape(&good, vec![b, 1, k])?;
+        let u = select(&good_cols, v(&u), lit(0.0))?;
+        let eye = eye_mask(vec![1, m, m], 1, 2, dtype)?;
+        let projector = bin(B::Sub, v(&eye), v(&matmul(&u, &mt(&u)?)?))?;
+        let (pw, pv) = jacobi::eigh(&projector)?;
+        let basis = jacobi::permute_columns(&pv, &sort(name, &pw, -1, true)?)?;
+        let width = if full { m } else { k };
+        let basis = shrink_last(&basis, width)?;
+        let u = if width > k {
+            let pad: Vec<(usize, usize)> = vec![(0, 0), (0, 0), (0, width - k)];
+            let u = bind(Primitive::Pad(pad.clone()), &[v(&u)])?;
+            let g = bind(Primitive::Cast(DType::Int32), &[v(&good_cols)])?;
+            let g = bind(Primitive::Pad(pad), &[v(&g)])?;
+            let g = cmp(C::Ne, v(&g), lit(0.0))?;
+            select(&g, v(&u), v(&basis))?
+        } else {
+            let g = bind(
+                Primitive::Broadcast {
+                    shape: vec![b, m, k],
+                    axes: vec![0, 1, 2],
+                },
+                &[v(&good_cols)],
+            )?;
+            select(&g, v(&u), v(&basis))?
+        };
+        Ok(vec![sv, u, vecs])
+    }
+}
+
+/// The first-order terms of JAX's svd rule (zero in value) added to `[s, u, v]` of `a`.
+fn attach_derivatives(a: &Value, outs: &mut [Value]) -> Result<()> {
+    let s = a.aval().shape.clone();
+    let (b, m, k) = (s[0], s[1], s[2]);
+    let delta = bin(B::Sub, v(a), v(&stop_gradient(a)?))?;
+    let sv = outs[0].clone();
+    let ds_of = |u: &Value, vecs: &Value| matmul(&mt(u)?, &matmul(&delta, vecs)?);
+    if outs.len() == 1 {
+        return Ok(());
+    }
+    let (u_all, vecs) = (outs[1].clone(), outs[2].clone());
+    let u = shrink_last(&u_all, k)?;
+    let ds = ds_of(&u, &vecs)?; // [b, k, k]
+    let row = reshape(&sv, vec![b, 1, k])?;
+    let col = reshape(&sv, vec![b, k, 1])?;
+    let f = reciprocal_gaps(&sv, |r, c| {
+        let sum = bin(B::Add, v(r), v(c))?;
+        bin(B::Mul, v(&sum), v(&bin(B::Sub, v(r), v(c))?))
+    })?;
+    let dss = bin(B::Mul, v(&ds), v(&row))?;
+    let sds = bin(B::Mul, v(&col), v(&ds))?;
+    let sym = |x: &Value| bin(B::Add, v(x), v(&mt(x)?));
+    let mut du = matmul(&u, &bin(B::Mul, v(&f), v(&sym(&dss)?))?)?;
+    let dv = matmul(&vecs, &bin(B::Mul, v(&f), v(&sym(&sds)?))?)?;
+    if m > k {
+        let zero = cmp(C::Eq, v(&row), lit(0.0))?;
+        let inv = select(
+            &zero,
+            lit(0.0),
+            v(&bin(
+                B::Div,
+                lit(1.0),
+                v(&select(&zero, lit(1.0), v(&row))?),
+            )?),
+        )?;
+        let dav = matmul(&delta, &vecs)?;
+        let rest = bin(B::Sub, v(&dav), v(&matmul(&u, &matmul(&mt(&u)?, &dav)?)?))?;
+        du = bin(B::Add, v(&du), v(&bin(B::Mul, v(&rest), v(&inv))?))?;
+    }
+    let width = u_all.aval().shape[2];
+    if width > k {
+        du = bind(
+            Primitive::Pad(vec![(0, 0), (0, 0), (0, width - k)]),
+            &[v(&du)],
+        )?;
+    }
+    outs[1] = bin(B::Add, v(&u_all), v(&du))?;
+    outs[2] = bin(B::Add, v(&vecs), v(&dv))?;
+    Ok(())
+}
+
+/// `[u, s, vh]` (or `[s]` without `uv`) of the matrices `a [..., m, n]`.
+pub fn svd(name: &str, a: &Value, full: bool, uv: bool) -> Result<Vec<Value>> {
+    let a = float_matrix(name, a, 2)?;
+    let (a, batch) = flatten_batch(&a)?;
+    let s = a.aval().shape.clone();
+    let wide = s[1] < s[2];
+    let t = if wide { mt(&a)? } else { a.clone() };
+    let mut outs = tall(name, &stop_gradient(&t)?, uv, full)?;
+    if is_traced(&t) {
+        let ds = diag(&t, &outs)?;
+        outs[0] = bin(B::Add, v(&outs[0]), v(&ds))?;
+        attach_derivatives(&t, &mut outs)?;
+    }
+    let out = |x: &Value| np_eigh::with_batch(x, &batch);
+    if !uv {
+        return Ok(vec![out(&outs[0])?]);
+    }
+    let (u, sv, vecs) = (&outs[1], &outs[0], &outs[2]);
+    // a = u diag(s) vᵀ; for a wide a, aᵀ = u' s v'ᵀ gives a = v' s u'ᵀ.
+    let (u, vh) = if wide {
+        (vecs.clone(), mt(u)?)
+    } else {
+        (u.clone(), mt(vecs)?)
+    };
+    Ok(vec![out(&u)?, out(sv)?, out(&vh)?])
+}
+
+/// `ṡ = diag(uᵀ Δ v)` (zero in value); for `svdvals` the factors are computed here.
+fn diag(a: &Value, outs: &[Value]) -> Result<Value> {
+    let s = a.aval().shape.clone();
+    let k = s[2];
+    let delta = bin(B::Sub, v(a), v(&stop_gradient(a)?))?;
+    let (u, vecs) = if outs.len() == 3 {
+        (shrink_last(&outs[1], k)?, outs[2].clone())
+    } else {
+        let f = tall("svdvals", &stop_gradient(a)?, true, false)?;
+        (f[1].clone(), f[2].clone())
+    };
+    np_eigh::diag(&matmul(&mt(&u)?, &matmul(&delta, &vecs)?)?)
+}
