@@ -63,6 +63,43 @@ export function topK(x: Array, k: number, axis = -1): [Array, Array] {
   return [values, indices];
 }
 
+/**
+ * The transposed convolution of `lhs [N, C, …]` with `rhs [O, I, …]` (convGeneralDilated's
+ * axis order): `lhs` dilated by `strides`, with JAX's conv_transpose padding for "SAME" and
+ * "VALID" (or explicit pairs); `transposeKernel` flips the spatial axes of `rhs` and swaps its
+ * channel axes.
+ */
+export function convTranspose(
+  lhs: Array,
+  rhs: Array,
+  strides: number[],
+  padding: "SAME" | "VALID" | [number, number][],
+  opts: { rhsDilation?: number[]; transposeKernel?: boolean } = {},
+): Array {
+  const unknown = Object.keys(opts).filter((k) => !["rhsDilation", "transposeKernel"].includes(k));
+  if (unknown.length) throw new TypeError(`convTranspose: unknown option(s) ${unknown.join(", ")}`);
+  if (!globalThis.Array.isArray(strides))
+    throw new TypeError("convTranspose: strides must be a list");
+  const d = strides.length;
+  let mode: number;
+  let pads: number[] = [];
+  if (padding === "VALID") mode = 1;
+  else if (padding === "SAME") mode = 2;
+  else if (globalThis.Array.isArray(padding) && padding.length === d) {
+    mode = 0;
+    pads = padding.flat();
+  } else {
+    throw new TypeError(`convTranspose: padding must be "SAME", "VALID" or ${d} pairs`);
+  }
+  const dil = opts.rhsDilation;
+  if (dil !== undefined && (!globalThis.Array.isArray(dil) || dil.length !== d)) {
+    throw new TypeError(`convTranspose: rhsDilation must have ${d} entries`);
+  }
+  const params = [opts.transposeKernel ? 1 : 0, mode, d, ...strides, dil ? 1 : 0];
+  params.push(...(dil ?? new globalThis.Array(d).fill(1)), ...pads);
+  return lib1("lax.convTranspose", [lhs, rhs], params);
+}
+
 /** Reinterprets the bits as `dtype` (same size). */
 export function bitcastConvertType(x: Array, dtype: DType): Array {
   if (!(x instanceof Array)) throw new TypeError("bitcastConvertType: expected an Array");

@@ -72,13 +72,14 @@ export interface CategoricalOptions {
   replace?: boolean;
 }
 
-/** Category indices drawn from `softmax(logits)` along `axis` (int32), by Gumbel-max. */
+/**
+ * Category indices drawn from `softmax(logits)` along `axis` (int32): by Gumbel-max, or
+ * without replacement (`replace: false`) by Gumbel-top-k, as JAX.
+ */
 export function categorical(key: Array, logits: Array, opts: CategoricalOptions = {}): Array {
-  if (opts.replace === false) {
-    throw new Error("categorical: replace=false is not supported in oxjax yet");
-  }
   const shape = opts.shape === undefined ? [NaN] : [opts.shape.length, ...opts.shape];
-  return lib1("random.categorical", [key, logits], [opts.axis ?? -1, ...shape]);
+  const replace = opts.replace === false ? 0 : 1;
+  return lib1("random.categorical", [key, logits], [opts.axis ?? -1, ...shape, replace]);
 }
 
 /** Samples `mean + L·z` with `L = cholesky(cov)` (shape `[...shape, n]`). */

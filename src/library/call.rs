@@ -208,7 +208,7 @@ pub fn call(name: &str, arrays: &[Value], params: &[f64]) -> Result<Vec<Value>> 
 /// The `lax` functions of `lax_extra`.
 fn lax_call(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
     let n = match name {
-        "dot" | "dynamicIndexInDim" => 2,
+        "dot" | "dynamicIndexInDim" | "convTranspose" => 2,
         "dynamicUpdateSlice" => 3,
         _ => 1,
     };
@@ -255,6 +255,37 @@ fn lax_call(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
             p.int(0, 0)?,
         )?]),
         "topK" => lax_extra::top_k(x, p.usize(0, 1)?, p.int(1, -1)?),
+        // [transposeKernel, mode (0 pairs, 1 VALID, 2 SAME), d, strides…, hasRhsDilation,
+        // rhsDilation…, pads (2d, with mode 0)…]
+        "convTranspose" => {
+            use super::conv::{conv_transpose, Padding};
+            let d = p.usize(2, 0)?;
+            let strides = (0..d)
+                .map(|i| p.usize(3 + i, 1))
+                .collect::<Result<Vec<_>>>()?;
+            let dil = (0..d)
+                .map(|i| p.usize(4 + d + i, 1))
+                .collect::<Result<Vec<_>>>()?;
+            let at = 4 + 2 * d;
+            let padding = match p.int(1, 1)? {
+                1 => Padding::Valid,
+                2 => Padding::Same,
+                _ => Padding::Explicit(
+                    (0..d)
+                        .map(|i| Ok((p.int(at + 2 * i, 0)?, p.int(at + 2 * i + 1, 0)?)))
+                        .collect::<Result<Vec<_>>>()?,
+                ),
+            };
+            let dil = p.flag(3 + d).then_some(dil.as_slice());
+            Ok(vec![conv_transpose(
+                x,
+                &arrays[1],
+                &strides,
+                &padding,
+                dil,
+                p.flag(0),
+            )?])
+        }
         _ => Err(Error::new(name, "unknown lax function")),
     }
 }

@@ -88,6 +88,79 @@ pub fn conv_general_dilated(
     )
 }
 
+/// JAX's padding of a transposed convolution for a window of `k` (dilated) and stride `s`.
+fn transpose_padding(k: i64, s: i64, same: bool) -> (i64, i64) {
+    let (total, lo) = if same {
+        let total = k + s - 2;
+        (total, if s > k - 1 { k - 1 } else { (total + 1) / 2 })
+    } else {
+        (k + s - 2 + (k - s).max(0), k - 1)
+    };
+    (lo, total - lo)
+}
+
+/// `lax.convTranspose(lhs [N, C, …], rhs [O, I, …], strides, padding, { rhsDilation,
+/// transposeKernel })` as JAX's `conv_transpose` in the axis order of `convGeneralDilated`:
+/// a convolution with `lhs` dilated by `strides`; `transposeKernel` flips the spatial axes of
+/// `rhs` and swaps its two channel axes. String padding is "SAME" or "VALID".
+pub fn conv_transpose(
+    lhs: &Value,
+    rhs: &Value,
+    strides: &[usize],
+    padding: &Padding,
+    rhs_dilation: Option<&[usize]>,
+    transpose_kernel: bool,
+) -> Result<Value> {
+    let name = "convTranspose";
+    let (ls, rs) = (lhs.aval().shape.clone(), rhs.aval().shape.clone());
+    if ls.len() < 2 || ls.len() != rs.len() {
+        return Err(Error::new(
+            name,
+            format!("lhs and rhs must have one rank ≥ 2, got shapes {ls:?} and {rs:?}"),
+        ));
+    }
+    let spatial = ls.len() - 2;
+    let ones = vec![1; spatial];
+    let dil = rhs_dilation.unwrap_or(&ones);
+    if strides.len() != spatial || dil.len() != spatial || strides.contains(&0) {
+        return Err(Error::new(
+            name,
+            format!("strides and rhsDilation need {spatial} positive entries"),
+        ));
+    }
+    let pads = match padding {
+        Padding::Explicit(p) => p.clone(),
+        Padding::SameLower => {
+            return Err(Error::new(name, "padding must be SAME, VALID or pairs"));
+        }
+        mode => (0..spatial)
+            .map(|d| {
+                let k = ((rs[2 + d].max(1) - 1) * dil[d] + 1) as i64;
+                transpose_padding(k, strides[d] as i64, *mode == Padding::Same)
+            })
+            .collect(),
+    };
+    let rhs = if transpose_kernel {
+        let axes: Vec<i64> = (2..rs.len() as i64).collect();
+        let flipped = flip(rhs, Some(&axes))?;
+        let mut perm: Vec<usize> = (0..rs.len()).collect();
+        perm.swap(0, 1);
+        bind(Primitive::Transpose(perm), &[Operand::Value(&flipped)])?
+    } else {
+        rhs.clone()
+    };
+    conv_general_dilated(
+        lhs,
+        &rhs,
+        &ones,
+        &Padding::Explicit(pads),
+        Some(strides),
+        Some(dil),
+        1,
+    )
+    .map_err(|e| super::lax_linalg::rename(e, name))
+}
+
 /// numpy's 1-D `correlate` (`flip_kernel = false`) or `convolve`, mode "full", "same" or
 /// "valid".
 pub fn correlate_1d(

@@ -177,6 +177,37 @@ pub fn sample(name: &str, key: &Value, p: &Params) -> Result<Value> {
 
 /// Gumbel-max sampling of categories along `axis` of `logits` (parameters: axis, then the
 /// shape as count and dimensions, count NaN: the batch shape).
+/// JAX's `replace=False`: the Gumbel-top-k trick, `k` = the product of the leading
+/// `prefix` axes of `shape` distinct categories per batch element.
+fn without_replacement(
+    key: &Value,
+    logits: &Value,
+    axis: usize,
+    shape: &[usize],
+    prefix: usize,
+) -> Result<Value> {
+    let ls = logits.aval().shape.clone();
+    let (nd, n) = (ls.len(), ls[axis]);
+    let k: usize = shape[..prefix].iter().product();
+    if k > n {
+        return Err(Error::new(
+            "categorical",
+            format!("{k} samples without replacement exceed the {n} categories"),
+        ));
+    }
+    let g = gumbel(key, &ls)?;
+    let l = super::math::float(&v(logits))?;
+    let z = bin(B::Add, v(&l), v(&g))?;
+    let mut perm: Vec<usize> = (0..nd).filter(|&a| a != axis).collect();
+    perm.push(axis);
+    let z = bind(Primitive::Transpose(perm), &[v(&z)])?;
+    let idx = super::lax_extra::top_k(&z, k, -1)?.remove(1); // [batch…, k]
+    let mut back = vec![nd - 1];
+    back.extend(0..nd - 1);
+    let idx = bind(Primitive::Transpose(back), &[v(&idx)])?;
+    bind(Primitive::Reshape(shape.to_vec()), &[v(&idx)])
+}
+
 pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
     let ls = logits.aval().shape.clone();
     let nd = ls.len();
@@ -202,6 +233,10 @@ pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
         ));
     }
     let prefix = shape.len() - batch.len();
+    let replace_at = 2 + p.int_opt(1)?.unwrap_or(0) as usize;
+    if p.opt(replace_at) == Some(0.0) {
+        return without_replacement(key, logits, axis, &shape, prefix);
+    }
     let mut sample_shape = shape.clone();
     sample_shape.insert(prefix + axis, n);
     let g = gumbel(key, &sample_shape)?;

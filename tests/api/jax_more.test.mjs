@@ -27,8 +27,8 @@ test("nn identity returns and errors", () => {
   assert.throws(() => ox.nn.glu(x), /glu: axis -1 has odd length 3/);
   const k = ox.random.key(0);
   assert.throws(
-    () => ox.random.categorical(k, x, { replace: false }),
-    /replace=false is not supported in oxjax yet/,
+    () => ox.random.categorical(k, x, { shape: [4, 1], replace: false }),
+    /categorical: 4 samples without replacement exceed the 3 categories/,
   );
   assert.throws(() => ox.random.ball(k, 3), /ball is not supported in oxjax yet/);
   x.dispose();
