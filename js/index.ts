@@ -33,3 +33,5 @@ export { jit, clearCaches, getCacheSizes } from "./jit.js";
 export type { JitOptions, OwnedFunction, CacheSizes } from "./jit.js";
 export type { MemoryStats, DeviceStats, ScanStats } from "./stats.js";
 export * from "./top-unsupported.js";
+export { getBackend } from "./backend-info.js";
+export type { Backend } from "./backend-info.js";

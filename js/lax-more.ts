@@ -66,8 +66,8 @@ export function topK(x: Array, k: number, axis = -1): [Array, Array] {
 /**
  * The transposed convolution of `lhs [N, C, …]` with `rhs [O, I, …]` (convGeneralDilated's
  * axis order): `lhs` dilated by `strides`, with JAX's conv_transpose padding for "SAME" and
- * "VALID" (or explicit pairs); `transposeKernel` flips the spatial axes of `rhs` and swaps its
- * channel axes.
+ * "VALID", or explicit pairs giving the forward convolution's padding (as jax-js);
+ * `transposeKernel` flips the spatial axes of `rhs` and swaps its channel axes.
  */
 export function convTranspose(
   lhs: Array,

@@ -11,7 +11,6 @@ export function scatterAdd(target: Array, indices: ArrayLike | Array, updates: A
   return lib1("scatterAdd", [target, indices as Array, updates], [axis]);
 }
 
-export const getBackend = notYet("getBackend");
 export const getWebGPUDevice = notYet("getWebGPUDevice");
 export const aotLinearize = notYet("aotLinearize");
 export const jitCompile = notYet("jitCompile");

@@ -31,14 +31,17 @@ for lhs_shape, rhs_shape, strides, padding, dil, tk in [
     ((1, 2, 4, 3), (3, 2, 3, 2), (2, 1), "SAME", None, False),
     ((1, 2, 3, 3), (2, 3, 2, 2), (2, 2), "VALID", (2, 1), True),
     ((1, 1, 4), (1, 1, 3), (2,), [(1, 2)], None, False),
+    ((1, 2, 3, 4), (2, 2, 2, 3), (1, 2), [(0, 1), (2, 1)], (2, 1), True),
 ]:
     lhs = rng.standard_normal(lhs_shape).astype(np.float32).astype(np.float64)
     rhs = rng.standard_normal(rhs_shape).astype(np.float32).astype(np.float64)
     dn = DN[len(lhs_shape) - 2]
 
     def f(l, r):
+        # Explicit pairs are the forward convolution's padding, as in jax-js.
         return jax.lax.conv_transpose(l, r, strides, padding, rhs_dilation=dil,
-                                      dimension_numbers=dn, transpose_kernel=tk)
+                                      dimension_numbers=dn, transpose_kernel=tk,
+                                      use_consistent_padding=True)
 
     out = f(lhs, rhs)
     w = rng.standard_normal(out.shape)

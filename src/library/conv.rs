@@ -102,7 +102,8 @@ fn transpose_padding(k: i64, s: i64, same: bool) -> (i64, i64) {
 /// `lax.convTranspose(lhs [N, C, …], rhs [O, I, …], strides, padding, { rhsDilation,
 /// transposeKernel })` as JAX's `conv_transpose` in the axis order of `convGeneralDilated`:
 /// a convolution with `lhs` dilated by `strides`; `transposeKernel` flips the spatial axes of
-/// `rhs` and swaps its two channel axes. String padding is "SAME" or "VALID".
+/// `rhs` and swaps its two channel axes. Padding is "SAME", "VALID" or the pairs of the forward
+/// convolution being transposed (each becomes `k − 1 − p`), as jax-js does.
 pub fn conv_transpose(
     lhs: &Value,
     rhs: &Value,
@@ -128,18 +129,24 @@ pub fn conv_transpose(
             format!("strides and rhsDilation need {spatial} positive entries"),
         ));
     }
-    let pads = match padding {
-        Padding::Explicit(p) => p.clone(),
-        Padding::SameLower => {
-            return Err(Error::new(name, "padding must be SAME, VALID or pairs"));
+    if *padding == Padding::SameLower {
+        return Err(Error::new(name, "padding must be SAME, VALID or pairs"));
+    }
+    if let Padding::Explicit(p) = padding {
+        if p.len() != spatial {
+            return Err(Error::new(name, format!("padding needs {spatial} pairs")));
         }
-        mode => (0..spatial)
-            .map(|d| {
-                let k = ((rs[2 + d].max(1) - 1) * dil[d] + 1) as i64;
-                transpose_padding(k, strides[d] as i64, *mode == Padding::Same)
-            })
-            .collect(),
-    };
+    }
+    let pads = (0..spatial)
+        .map(|d| {
+            let k = ((rs[2 + d].max(1) - 1) * dil[d] + 1) as i64;
+            match padding {
+                // The forward convolution's padding (JAX's use_consistent_padding, as jax-js).
+                Padding::Explicit(p) => (k - 1 - p[d].0, k - 1 - p[d].1),
+                mode => transpose_padding(k, strides[d] as i64, *mode == Padding::Same),
+            }
+        })
+        .collect();
     let rhs = if transpose_kernel {
         let axes: Vec<i64> = (2..rs.len() as i64).collect();
         let flipped = flip(rhs, Some(&axes))?;

@@ -96,6 +96,12 @@ pub fn eigh(name: &str, a: &Value, lower: bool, symmetrize: bool) -> Result<(Val
         let strict = rl::triangle(&mut Binder, &a, lower, if lower { -1 } else { 1 })?;
         bin(B::Add, v(&tri), v(&mt(&strict)?))?
     };
+    if s[r - 1] == 0 {
+        // Nothing to decompose: empty eigenvalues and eigenvectors.
+        let mut ws = s.clone();
+        ws.pop();
+        return Ok((reshape(&a, ws)?, a));
+    }
     let (a, batch) = flatten_batch(&a)?;
     let fixed = stop_gradient(&a)?;
     let outs = sorted(name, &fixed)?;

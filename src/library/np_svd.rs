@@ -19,7 +19,7 @@ use super::np_eigh::{self, flatten_batch, is_traced, reciprocal_gaps, reshape, s
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::transform::trace::{bind, Value};
-use crate::util::Result;
+use crate::util::{Error, Result};
 
 fn shrink_last(x: &Value, k: usize) -> Result<Value> {
     let s = &x.aval().shape;
@@ -146,6 +146,15 @@ fn attach_derivatives(a: &Value, outs: &mut [Value]) -> Result<()> {
 /// `[u, s, vh]` (or `[s]` without `uv`) of the matrices `a [..., m, n]`.
 pub fn svd(name: &str, a: &Value, full: bool, uv: bool) -> Result<Vec<Value>> {
     let a = float_matrix(name, a, 2)?;
+    if a.aval().shape.iter().rev().take(2).any(|&d| d == 0) {
+        return Err(Error::new(
+            name,
+            format!(
+                "matrices with a zero dimension are not supported, got shape {:?}",
+                a.aval().shape
+            ),
+        ));
+    }
     let (a, batch) = flatten_batch(&a)?;
     let s = a.aval().shape.clone();
     let wide = s[1] < s[2];

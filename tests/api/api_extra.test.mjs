@@ -1,7 +1,7 @@
 // Against JAX (tests/data/api_extra_expected.json, scripts/gen_api_extra_expected.py):
 // lax.convTranspose in convGeneralDilated's axis order, values and the gradients of a weighted
 // sum in both operands (float64 on the cpu device); random.categorical without replacement
-// (bit-exact indices). A leak check follows every test.
+// (bit-exact indices). Also getBackend's descriptor. A leak check follows every test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -84,4 +84,17 @@ test("categorical with replace=false matches JAX (Gumbel-top-k)", () => {
     key.dispose();
     logits.dispose();
   }
+});
+
+test("getBackend describes a device: its type and live buffer count", () => {
+  const b = ox.getBackend();
+  assert.equal(b.type, ox.defaultDevice());
+  const before = b.slotCount();
+  const x = np.zeros([3]);
+  assert.equal(b.slotCount(), before + 1);
+  x.dispose();
+  assert.equal(b.slotCount(), before);
+  assert.equal(ox.getBackend("cpu").type, "cpu");
+  assert.match(errorMessage(() => ox.getBackend("tpu")).message, /^getBackend: unknown device/);
+  assert.match(errorMessage(() => ox.getBackend("webgl")).message, /^getBackend: device webgl/);
 });

@@ -271,6 +271,10 @@ test("eigh and svd reject bad input with errors naming the function", () => {
   assert.match(errorMessage(() => np.linalg.svd(v)).message, /^svd: .*rank/);
   assert.match(errorMessage(() => np.linalg.eigh(r, "X")).message, /^eigh: UPLO/);
   assert.match(errorMessage(() => ox.lax.linalg.svd(r, { bad: 1 })).message, /^svd: unknown/);
-  v.dispose();
-  r.dispose();
+  const empty = np.zeros([2, 0, 3]);
+  assert.match(errorMessage(() => np.linalg.svd(empty)).message, /^svd: .*zero dimension/);
+  const none = np.zeros([0, 0]);
+  const [w0, v0] = np.linalg.eigh(none);
+  assert.deepEqual([w0.shape, v0.shape], [[0], [0, 0]]);
+  for (const x of [v, r, empty, none, w0, v0]) x.dispose();
 });
