@@ -7,6 +7,7 @@ import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
 import { DType, parseDType } from "./dtype.js";
 import { lib1, libCall } from "./lib.js";
+import { vmap } from "./vmap.js";
 
 export interface DotDimensionNumbers {
   lhsContractingDims?: number[];
@@ -98,6 +99,40 @@ export function convTranspose(
   const params = [opts.transposeKernel ? 1 : 0, mode, d, ...strides, dil ? 1 : 0];
   params.push(...(dil ?? new globalThis.Array(d).fill(1)), ...pads);
   return lib1("lax.convTranspose", [lhs, rhs], params);
+}
+
+/**
+ * `computation` applied to every window of `operand` (windows over its last
+ * `windowDimensions.length` axes, no padding, `windowStrides` default 1), as jax-js: the windows
+ * are gathered into trailing axes in Rust and `computation` (a window `[w₁ … w_k]` → a
+ * scalar, e.g. `np.max`) is vmapped over the leading ones.
+ */
+export function reduceWindow(
+  operand: Array,
+  computation: (x: Array) => Array,
+  windowDimensions: number[],
+  windowStrides?: number[],
+): Array {
+  if (!(operand instanceof Array)) throw new TypeError("reduceWindow: operand must be an Array");
+  if (typeof computation !== "function") {
+    throw new TypeError("reduceWindow: computation must be a function");
+  }
+  if (!globalThis.Array.isArray(windowDimensions)) {
+    throw new TypeError("reduceWindow: windowDimensions must be a list");
+  }
+  const k = windowDimensions.length;
+  const strides = windowStrides ?? new globalThis.Array(k).fill(1);
+  if (!globalThis.Array.isArray(strides) || strides.length !== k) {
+    throw new TypeError(`reduceWindow: windowStrides must have ${k} entries`);
+  }
+  const pooled = lib1("lax.pool", [operand], [k, ...windowDimensions, ...strides]);
+  let f = computation;
+  for (let i = 0; i < operand.ndim; i++) f = vmap(f, 0) as (x: Array) => Array;
+  try {
+    return f(pooled);
+  } finally {
+    pooled.dispose();
+  }
 }
 
 /** Reinterprets the bits as `dtype` (same size). */

@@ -1,7 +1,6 @@
 /** `lax` names oxjax does not implement yet (each throws a clear error when called). */
 import { notYet } from "./unsupported.js";
 
-export const reduceWindow = notYet("reduceWindow");
 export const workgroupAssociativeScan = notYet("workgroupAssociativeScan");
 export const blockMap = notYet("blockMap");
 export const tiledMatmul = notYet("tiledMatmul");

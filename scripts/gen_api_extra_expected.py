@@ -61,5 +61,21 @@ for seed, axis, shape in [(0, -1, (4, 3)), (1, -1, None), (7, 0, (2, 6))]:
                                  shape=shape, replace=False)
     categorical.append({"seed": seed, "axis": axis, "shape": list(shape) if shape else None,
                         "logits": enc(logits), "out": enc(out)})
-OUT.write_text(json.dumps({"cases": cases, "categorical": categorical}) + "\n")
+# reduceWindow(x, computation, window, strides) over the trailing axes, against
+# lax.reduce_window with unit windows on the leading axes ("VALID").
+windows = []
+for shape, window, strides, op in [
+    ((4, 5), (2, 2), (2, 2), "max"),
+    ((2, 3, 6), (3,), (2,), "sum"),
+    ((3, 4), (2, 3), None, "sum"),
+]:
+    x = rng.standard_normal(shape).astype(np.float32).astype(np.float64)
+    lead = len(shape) - len(window)
+    full_w = (1,) * lead + tuple(window)
+    full_s = (1,) * lead + tuple(strides or (1,) * len(window))
+    init, fn = (-np.inf, jax.lax.max) if op == "max" else (0.0, jax.lax.add)
+    out = jax.lax.reduce_window(x, init, fn, full_w, full_s, "VALID")
+    windows.append({"x": enc(x), "window": list(window), "strides": list(strides) if strides else None,
+                    "op": op, "out": enc(out)})
+OUT.write_text(json.dumps({"cases": cases, "categorical": categorical, "windows": windows}) + "\n")
 print(f"wrote {OUT}")

@@ -255,6 +255,17 @@ fn lax_call(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
             p.int(0, 0)?,
         )?]),
         "topK" => lax_extra::top_k(x, p.usize(0, 1)?, p.int(1, -1)?),
+        // [k, windows…, strides…]
+        "pool" => {
+            let k = p.usize(0, 0)?;
+            let w = (0..k)
+                .map(|i| p.usize(1 + i, 1))
+                .collect::<Result<Vec<_>>>()?;
+            let s = (0..k)
+                .map(|i| p.usize(1 + k + i, 1))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(vec![super::conv::pool(x, &w, &s)?])
+        }
         // [transposeKernel, mode (0 pairs, 1 VALID, 2 SAME), d, strides…, hasRhsDilation,
         // rhsDilation…, pads (2d, with mode 0)…]
         "convTranspose" => {

@@ -168,6 +168,80 @@ pub fn conv_transpose(
     .map_err(|e| super::lax_linalg::rename(e, name))
 }
 
+/// Every `s`-th of `count` elements from `o` along `axis` (padding the end when needed).
+fn strided(x: &Value, axis: usize, o: usize, s: usize, count: usize) -> Result<Value> {
+    let shape = x.aval().shape.clone();
+    let need = o + count * s;
+    let x = if need > shape[axis] {
+        let mut pads = vec![(0, 0); shape.len()];
+        pads[axis] = (0, need - shape[axis]);
+        bind(Primitive::Pad(pads), &[Operand::Value(x)])?
+    } else {
+        x.clone()
+    };
+    let mut ranges: Vec<(usize, usize)> = x.aval().shape.iter().map(|&d| (0, d)).collect();
+    ranges[axis] = (o, need);
+    let x = bind(Primitive::Shrink(ranges), &[Operand::Value(&x)])?;
+    let mut split = shape.clone();
+    split[axis] = count;
+    split.insert(axis + 1, s);
+    let x = reshape(&x, split.clone())?;
+    let mut ranges: Vec<(usize, usize)> = split.iter().map(|&d| (0, d)).collect();
+    ranges[axis + 1] = (0, 1);
+    let x = bind(Primitive::Shrink(ranges), &[Operand::Value(&x)])?;
+    split.remove(axis + 1);
+    reshape(&x, split)
+}
+
+/// The windows of `reduceWindow`: `x [..., n₁ … n_k]` with `windows` over its last `k` axes
+/// (no padding) as `[..., o₁ … o_k, w₁ … w_k]`, `o = ⌊(n − w) / s⌋ + 1`.
+pub fn pool(x: &Value, windows: &[usize], strides: &[usize]) -> Result<Value> {
+    let name = "reduceWindow";
+    let shape = x.aval().shape.clone();
+    let (r, k) = (shape.len(), windows.len());
+    if k > r || strides.len() != k || windows.contains(&0) || strides.contains(&0) {
+        return Err(Error::new(
+            name,
+            format!(
+                "needs at most {r} positive window dimensions and as many strides, got \
+                 {windows:?} and {strides:?}"
+            ),
+        ));
+    }
+    let first = r - k;
+    let mut outs = Vec::with_capacity(k);
+    for d in 0..k {
+        let n = shape[first + d];
+        if windows[d] > n {
+            return Err(Error::new(
+                name,
+                format!("window {windows:?} is larger than the operand shape {shape:?}"),
+            ));
+        }
+        outs.push((n - windows[d]) / strides[d] + 1);
+    }
+    let total: usize = windows.iter().product();
+    let mut pieces = Vec::with_capacity(total);
+    for flat in 0..total {
+        let mut rest = flat;
+        let mut y = x.clone();
+        for d in (0..k).rev() {
+            let o = rest % windows[d];
+            rest /= windows[d];
+            y = strided(&y, first + d, o, strides[d], outs[d])?;
+        }
+        let mut with_axis = y.aval().shape.clone();
+        with_axis.push(1);
+        pieces.push(reshape(&y, with_axis)?);
+    }
+    let ops: Vec<Operand> = pieces.iter().map(Operand::Value).collect();
+    let stacked = bind(Primitive::Concatenate(r), &ops)?;
+    let mut out = shape[..first].to_vec();
+    out.extend(&outs);
+    out.extend(windows);
+    reshape(&stacked, out)
+}
+
 /// numpy's 1-D `correlate` (`flip_kernel = false`) or `convolve`, mode "full", "same" or
 /// "valid".
 pub fn correlate_1d(

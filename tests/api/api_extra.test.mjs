@@ -9,7 +9,7 @@ import { checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
-const { cases, categorical } = JSON.parse(
+const { cases, categorical, windows } = JSON.parse(
   readFileSync(new URL("../data/api_extra_expected.json", import.meta.url), "utf8"),
 );
 
@@ -97,4 +97,22 @@ test("getBackend describes a device: its type and live buffer count", () => {
   assert.equal(ox.getBackend("cpu").type, "cpu");
   assert.match(errorMessage(() => ox.getBackend("tpu")).message, /^getBackend: unknown device/);
   assert.match(errorMessage(() => ox.getBackend("webgl")).message, /^getBackend: device webgl/);
+});
+
+test("reduceWindow matches JAX's reduce_window (max and sum pooling, strides)", () => {
+  for (const c of windows) {
+    const x = np.array(c.x.data, { shape: c.x.shape });
+    const fn = c.op === "max" ? (w) => np.max(w) : (w) => np.sum(w);
+    const args = c.strides ? [c.window, c.strides] : [c.window];
+    const out = ox.lax.reduceWindow(x, fn, ...args);
+    assert.deepEqual(out.shape, c.out.shape);
+    const got = out.dataSync();
+    c.out.data.forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-5, `${c.op}[${i}]`));
+    out.dispose();
+    assert.match(
+      errorMessage(() => ox.lax.reduceWindow(x, fn, [9, 9, 9, 9])).message,
+      /^reduceWindow: /,
+    );
+    x.dispose();
+  }
 });
