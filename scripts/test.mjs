@@ -72,7 +72,16 @@ const layers = [
     args: ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_kernels"],
     count: "cargo",
   },
-  { name: "API tests (node --test)", cmd: "node", args: ["--test", "tests/api/"], count: "node" },
+  // Node 20's V8 (11.3) aborts ("unreachable code" in Deoptimizer::DoComputeBuiltinContinuation)
+  // when a function that inlined a JS→Wasm call is lazily deoptimized during that call; the jit
+  // test file triggers it deterministically through memoryStats(). Not inlining those calls
+  // avoids the V8 bug (see the issue notes); the library has no workaround yet.
+  {
+    name: "API tests (node --test)",
+    cmd: "node",
+    args: ["--no-turbo-inline-js-wasm-calls", "--test", "tests/api/"],
+    count: "node",
+  },
   {
     name: "browser (Playwright, Chromium)",
     cmd: bin("playwright"),
