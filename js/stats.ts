@@ -17,6 +17,10 @@ export interface DeviceStats {
   kernelCodeBytes: number;
   /** The most locals of one generated kernel function since the last `clearCaches()` (wasm). */
   kernelMaxLocals: number;
+  /** Compiled scan loops run (each is one module call on wasm; also counted in dispatches). */
+  loopRuns: number;
+  /** Compiled scan loops cached on this device. */
+  loopCacheEntries: number;
 }
 
 export interface MemoryStats {
@@ -44,6 +48,9 @@ export interface ScanStats {
   fusedSteps: number;
   fallbackRuns: number;
   fallbackSteps: number;
+  /** Scan bodies planned as loop programs (a bounded cache, emptied by `clearCaches`). */
+  planCacheEntries: number;
+  planCacheCapacity: number;
 }
 
 export function memoryStats(): MemoryStats {

@@ -32,11 +32,12 @@ pub fn available_devices() -> Vec<String> {
         .collect()
 }
 
-/// Empties every device's kernel, routine and pipeline caches, buffer pools and bind groups
-/// (part of `clearCaches()`).
+/// Empties every device's kernel, routine, loop and pipeline caches, buffer pools and bind
+/// groups, and the scan plans (part of `clearCaches()`).
 #[wasm_bindgen(js_name = clearDeviceCaches)]
 pub fn clear_device_caches() {
     registry::clear_caches();
+    crate::transform::scan_fused::clear();
 }
 
 /// Resolves once the array's pending device work is done (`blockUntilReady`); no readback.

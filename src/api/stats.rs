@@ -45,6 +45,9 @@ pub fn memory_stats() -> JsValue {
             set(&d, "kernelCacheMisses", s.kernel_cache.misses as f64);
             set(&d, "kernelCodeBytes", s.code_bytes as f64);
             set(&d, "kernelMaxLocals", s.max_code_locals as f64);
+            let l = registry::loop_stats(device).unwrap_or_default();
+            set(&d, "loopRuns", l.runs as f64);
+            set(&d, "loopCacheEntries", l.cache.entries as f64);
             set(&devices, device.name(), d);
         }
     }
@@ -64,6 +67,9 @@ pub fn memory_stats() -> JsValue {
     set(&sc, "fusedSteps", scan.fused_steps as f64);
     set(&sc, "fallbackRuns", scan.fallback_runs as f64);
     set(&sc, "fallbackSteps", scan.fallback_steps as f64);
+    let plans = crate::transform::scan_fused::stats();
+    set(&sc, "planCacheEntries", plans.entries as f64);
+    set(&sc, "planCacheCapacity", plans.capacity as f64);
     set(&out, "scan", sc);
     out.into()
 }

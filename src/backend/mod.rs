@@ -16,6 +16,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::core::Device;
+use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::CacheStats;
 use crate::util::{Error, Result};
@@ -46,6 +47,14 @@ pub struct BackendStats {
     pub code_bytes: u64,
     /// The most locals of one generated kernel function since the last `clear_caches` (wasm).
     pub max_code_locals: usize,
+}
+
+/// What a backend reports about its compiled scan loops.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoopStats {
+    /// `run_loop` calls (each also counts in `dispatches` what it dispatched).
+    pub runs: u64,
+    pub cache: CacheStats,
 }
 
 pub trait Backend {
@@ -94,6 +103,33 @@ pub trait Backend {
     /// Empties this device's caches (`clearCaches()`): compiled kernels and routines, pooled
     /// free buffers and anything else kept for reuse. Live buffers are untouched.
     fn clear_caches(&mut self);
+    /// Compiles a scan loop (`kernel/scan_loop.rs`) and returns its id (a namespace of its
+    /// own) with a detail for `setScanPathCallback` (e.g. "wasm loop module"). An error means
+    /// this device has no compiled path for the loop: the scan runs as a host loop and the
+    /// message becomes the path's detail.
+    fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+        let _ = plan;
+        Err(Error::new(
+            "scan",
+            format!("no compiled loops on the {} device", self.device().name()),
+        ))
+    }
+    /// Runs a compiled loop on `buffers` (see `LoopBuffers` for what each one holds).
+    fn run_loop(
+        &mut self,
+        exe: ExeId,
+        plan: &ScanLoop,
+        buffers: LoopBuffers<'_, BufferId>,
+    ) -> Result<()> {
+        let _ = (exe, plan, buffers);
+        Err(Error::new(
+            "scan",
+            format!("no compiled loops on the {} device", self.device().name()),
+        ))
+    }
+    fn loop_stats(&self) -> LoopStats {
+        LoopStats::default()
+    }
     /// What one kernel may bind on this device.
     fn limits(&self) -> DeviceLimits {
         DeviceLimits::UNBOUNDED

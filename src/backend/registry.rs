@@ -169,6 +169,13 @@ pub fn stats(device: Device) -> Option<BackendStats> {
     })
 }
 
+pub fn loop_stats(device: Device) -> Option<super::LoopStats> {
+    REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        r.backend("stats", device).ok().map(|b| b.loop_stats())
+    })
+}
+
 /// The per-kernel limits of `device` (unbounded when it is not initialized).
 pub fn limits(device: Device) -> crate::kernel::DeviceLimits {
     REGISTRY.with(|r| {

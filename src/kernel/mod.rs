@@ -10,6 +10,7 @@ pub mod index;
 pub mod limits;
 pub mod order;
 pub mod routine;
+pub mod scan_loop;
 pub mod split;
 pub mod verify;
 pub mod view_index;

@@ -23,6 +23,7 @@ pub mod fuse;
 pub mod key;
 pub mod lifetimes;
 pub mod program;
+pub mod scan_plan;
 pub mod split;
 
 pub use program::{Arg, Program, Slot, Step};

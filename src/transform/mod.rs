@@ -10,6 +10,7 @@ pub mod linearize;
 pub mod scan;
 pub mod scan_ad;
 pub mod scan_eval;
+pub mod scan_fused;
 pub mod scan_vmap;
 pub mod scope;
 pub mod trace;

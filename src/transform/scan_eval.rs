@@ -1,4 +1,5 @@
-//! Eager evaluation of a `scan` equation: the host loop (path `"fallback"`). Each step runs the
+//! Eager evaluation of a `scan` equation: the planner tries the device's compiled loop first
+//! (`scan_fused`, path `"fused"`), else the host loop (path `"fallback"`). Each host step runs the
 //! body Jaxpr through [`eval_jaxpr`] on views of the xs rows, so it works wherever
 //! equations are evaluated (eagerly, or from a compiled program that hands `scan` back to the
 //! evaluator), whatever traces are open. The ys rows are stacked at the end by concatenates of
@@ -8,6 +9,7 @@
 use crate::util::panic_cell::PanicCell;
 
 use super::eval::{apply, eval_jaxpr};
+use super::scan_fused::{self, Outcome};
 use super::ArrayValue;
 use crate::backend::registry;
 use crate::core::scan::ScanParams;
@@ -123,17 +125,45 @@ fn stack(rows: Vec<ArrayValue>, fan_in: usize) -> Result<ArrayValue> {
     Ok(level.pop().expect("at least one row"))
 }
 
-/// Runs a scan equation on concrete operands: `final carry ++ ys`.
+/// Runs a scan equation on concrete operands: `final carry ++ ys`. The device's compiled
+/// loop runs it when the body and the device allow (path "fused"); otherwise the host loop
+/// (path "fallback"), as far as `acceptPath` allows.
 pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
+    let out_avals =
+        crate::rules::scan::abstract_eval(p, &inputs.iter().map(|v| &v.aval).collect::<Vec<_>>())?;
+    let device = super::eval::device_for("scan", inputs)?;
+    let why = if p.accept.fused {
+        match scan_fused::try_run(p, inputs, device, &out_avals)? {
+            Outcome::Ran(outs, detail) => {
+                record("fused", device, detail, p.length);
+                return Ok(outs);
+            }
+            Outcome::NotCompiled(why) => why,
+        }
+    } else {
+        "acceptPath does not list 'fused'".to_string()
+    };
     if !p.accept.fallback {
         return Err(Error::new(
             "scan",
-            "the chosen execution path is 'fallback' (a host loop running the body step by \
-             step), which acceptPath does not list",
+            format!(
+                "the chosen execution path is 'fallback' (a host loop running the body step by \
+                 step, because {why}), which acceptPath does not list"
+            ),
         ));
     }
-    let out_avals =
-        crate::rules::scan::abstract_eval(p, &inputs.iter().map(|v| &v.aval).collect::<Vec<_>>())?;
+    let result = host_loop(p, inputs, device, &out_avals)?;
+    record("fallback", device, format!("host loop: {why}"), p.length);
+    Ok(result)
+}
+
+/// The host loop: the body Jaxpr evaluated step by step, ys stacked at the end.
+fn host_loop(
+    p: &ScanParams,
+    inputs: &[&ArrayValue],
+    device: Device,
+    out_avals: &[crate::core::Aval],
+) -> Result<Vec<ArrayValue>> {
     let (nc, nk) = (p.num_consts, p.num_carry);
     let consts: Vec<ArrayValue> = inputs[..nc].iter().map(|&v| v.clone()).collect();
     let mut carry: Vec<ArrayValue> = inputs[nc..nc + nk].iter().map(|&v| v.clone()).collect();
@@ -153,9 +183,6 @@ pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
             rows.push(y);
         }
     }
-    let device = inputs
-        .first()
-        .map_or_else(super::scope::device, |v| v.device);
     let fan_in = registry::limits(device).max_kernel_inputs.min(16);
     let mut result = carry;
     for (mut rows, aval) in ys.into_iter().zip(&out_avals[nk..]) {
@@ -168,6 +195,5 @@ pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
             stack(rows, fan_in)?
         });
     }
-    record("fallback", device, "host loop".into(), p.length);
     Ok(result)
 }

@@ -270,9 +270,9 @@ describe("lax.scan errors and paths", () => {
     gj.dispose();
   });
 
-  test("acceptPath and requirePath: the host loop is 'fallback'; reports and counters", () => {
-    const init = np.array([1, 2]);
-    const xs = np.ones([3, 2]);
+  test("acceptPath and requirePath: the cpu host loop is 'fallback'; reports and counters", () => {
+    const init = np.array([1, 2], { device: "cpu" });
+    const xs = np.ones([3, 2], { device: "cpu" });
     const body = (c, x) => [c.add(x), null];
     for (const acceptPath of ["fused", ["compiled-loop", "preencoded-routine"], []]) {
       const e = errorMessage(() => lax.scan(body, init, xs, { acceptPath }));

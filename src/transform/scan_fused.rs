@@ -1,0 +1,151 @@
+//! The compiled path of a scan (path `"fused"`, DESIGN.md decision 6): the body is planned
+//! once per structure and device limits (`lower::scan_plan`, cached here, bounded), the
+//! device's backend compiles the loop (`Backend::compile_loop`, cached there) and runs all
+//! steps in one call, reading xs rows and writing ys rows in place. When the body is not
+//! compilable or the device has no compiled loops, [`try_run`] says why and the caller runs
+//! the host loop.
+
+use crate::util::panic_cell::PanicCell;
+use std::rc::Rc;
+
+use super::eval;
+use super::ArrayValue;
+use crate::backend::{registry, BufferId, DeviceBuffer};
+use crate::core::scan::{Body, ScanParams};
+use crate::core::view::ShapeTracker;
+use crate::core::{Aval, Device};
+use crate::kernel::scan_loop::{LoopBody, LoopBuffers, ScanLoop, SlotRole};
+use crate::lower::scan_plan;
+use crate::util::lru::{CacheStats, Lru};
+use crate::util::Result;
+
+const NAME: &str = "scan";
+
+/// The most scan plans kept.
+pub const CAPACITY: usize = 128;
+
+/// A planned body, or why it is not compilable.
+pub type Planned = std::result::Result<Rc<LoopBody>, Rc<str>>;
+
+thread_local! {
+    static PLANS: PanicCell<Lru<(Body, usize), Planned>> = PanicCell::new(Lru::new(CAPACITY));
+}
+
+/// The plan of `p`'s body for `device` (cached by body structure and the device's limits).
+pub fn plan(p: &ScanParams, device: Device) -> Planned {
+    let limits = registry::limits(device);
+    let key = (p.body.clone(), limits.max_kernel_inputs);
+    if let Some(found) = PLANS.with(|c| c.borrow_mut().get(&key).cloned()) {
+        return found;
+    }
+    let made: Planned = scan_plan::plan(p, limits).map(Rc::new).map_err(Rc::from);
+    PLANS.with(|c| c.borrow_mut().insert(key, made.clone()));
+    made
+}
+
+pub fn stats() -> CacheStats {
+    PLANS.with(|c| c.borrow().stats())
+}
+
+/// Empties the plan cache (`clearCaches`; backends drop their compiled loops in
+/// `Backend::clear_caches`).
+pub fn clear() {
+    PLANS.with(|c| c.borrow_mut().clear());
+}
+
+/// What [`try_run`] did.
+pub enum Outcome {
+    /// The loop ran compiled: `final carry ++ ys`, and the backend's detail.
+    Ran(Vec<ArrayValue>, String),
+    /// Not compiled, and why (the host loop runs instead).
+    NotCompiled(String),
+}
+
+fn dense_on(v: &ArrayValue, device: Device) -> Result<ArrayValue> {
+    eval::to_device(NAME, v, device)?.materialize(NAME)
+}
+
+fn array(aval: &Aval, device: Device, buffer: Rc<DeviceBuffer>, committed: bool) -> ArrayValue {
+    ArrayValue {
+        view: ShapeTracker::contiguous(&aval.shape),
+        aval: aval.clone(),
+        device,
+        buffer,
+        committed,
+    }
+}
+
+/// Runs scan `p` on `inputs` (`consts ++ init ++ xs`) as a compiled loop on `device`, if the
+/// body and the device allow it; `out_avals` are the scan's output avals.
+pub fn try_run(
+    p: &ScanParams,
+    inputs: &[&ArrayValue],
+    device: Device,
+    out_avals: &[Aval],
+) -> Result<Outcome> {
+    let body = match plan(p, device) {
+        Ok(b) => b,
+        Err(why) => return Ok(Outcome::NotCompiled(why.to_string())),
+    };
+    let lp = ScanLoop {
+        body,
+        length: p.length,
+        reverse: p.reverse,
+    };
+    let compiled = registry::with_backend(NAME, device, |b| Ok(b.compile_loop(&lp)))?;
+    let (exe, detail) = match compiled {
+        Ok(c) => c,
+        Err(e) => return Ok(Outcome::NotCompiled(e.message().to_string())),
+    };
+    let (nc, nk) = (p.num_consts, p.num_carry);
+    let dense = inputs
+        .iter()
+        .map(|v| dense_on(v, device))
+        .collect::<Result<Vec<_>>>()?;
+    let ys = out_avals[nk..]
+        .iter()
+        .map(|a| registry::alloc(NAME, device, a.byte_size()))
+        .collect::<Result<Vec<_>>>()?;
+    let finals = out_avals[..nk]
+        .iter()
+        .map(|a| registry::alloc(NAME, device, a.byte_size()))
+        .collect::<Result<Vec<_>>>()?;
+    // Scratch buffers (carries and temps) live until the run has finished.
+    let mut scratch: Vec<Rc<DeviceBuffer>> = Vec::new();
+    let mut slots: Vec<BufferId> = Vec::with_capacity(lp.body.slots.len());
+    for s in &lp.body.slots {
+        slots.push(match s.role {
+            SlotRole::Const(j) => dense[j].buffer.id,
+            SlotRole::XRow(j) => dense[nc + nk + j].buffer.id,
+            SlotRole::YRow(j) => ys[j].id,
+            SlotRole::CarryIn(_) | SlotRole::CarryOut(_) | SlotRole::Temp => {
+                let b = registry::alloc(NAME, device, s.bytes())?;
+                let id = b.id;
+                scratch.push(b);
+                id
+            }
+        });
+    }
+    let init: Vec<BufferId> = dense[nc..nc + nk].iter().map(|v| v.buffer.id).collect();
+    let final_ids: Vec<BufferId> = finals.iter().map(|b| b.id).collect();
+    registry::with_backend(NAME, device, |b| {
+        b.run_loop(
+            exe,
+            &lp,
+            LoopBuffers {
+                slots: &slots,
+                init: &init,
+                finals: &final_ids,
+            },
+        )
+    })?;
+    drop(scratch);
+    let committed = inputs.iter().any(|v| v.committed);
+    let outs = finals
+        .into_iter()
+        .chain(ys)
+        .zip(out_avals)
+        .map(|(buffer, aval)| array(aval, device, buffer, committed))
+        .collect();
+    Ok(Outcome::Ran(outs, detail))
+}
