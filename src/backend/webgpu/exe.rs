@@ -44,7 +44,7 @@ pub(super) fn grid(groups: u32) -> (u32, u32) {
 }
 
 impl WebGpuBackend {
-    fn make_stage(&self, source: String, grid: (u32, u32)) -> Stage {
+    pub(super) fn make_stage(&self, source: String, grid: (u32, u32)) -> Stage {
         let pipeline = self.pipeline(source);
         Stage {
             layout: pipeline.get_bind_group_layout(0),

@@ -22,6 +22,8 @@ mod exe;
 mod pool;
 mod readback;
 mod routines;
+pub mod scan_single;
+pub mod scan_wgsl;
 pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
@@ -74,6 +76,8 @@ pub struct WebGpuBackend {
     pending: usize,
     /// Buffers freed while the batch was pending: pooled once it is submitted.
     retired: Vec<(u64, wgpu::Buffer)>,
+    /// Compiled looping scan shaders (`scan_single`).
+    loops: Lru<scan_wgsl::LoopShader, exe::Stage>,
 }
 
 impl WebGpuBackend {
@@ -126,6 +130,7 @@ impl WebGpuBackend {
             encoder: None,
             pending: 0,
             retired: Vec::new(),
+            loops: Lru::new(scan_single::LOOP_CACHE_CAPACITY),
         })
     }
 

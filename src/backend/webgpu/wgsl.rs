@@ -79,6 +79,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
 
 /// The statements of a reducing kernel; returns the emitter and the name of the result.
 fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
+    let mut e = Emitter::new(kernel.inputs.len(), "  ");
+    let result = reduce_into(&mut e, kernel, red, "  ")?;
+    Ok((e, result))
+}
+
+/// Emits into `e` (at `indent`) the loop reducing `kernel`'s expression for the current output
+/// element; returns the name of the result. Shared with the looping scan shader.
+pub(super) fn reduce_into(
+    e: &mut Emitter,
+    kernel: &Kernel,
+    red: Reduction,
+    indent: &str,
+) -> Result<String> {
     let dtype = kernel.output_dtype();
     let ty = value_type(dtype)?;
     if dtype == DType::Bool && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod) {
@@ -93,36 +106,37 @@ fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
             format!("reduction of {} elements is too long", red.size),
         ));
     }
-    let mut e = Emitter::new(kernel.inputs.len(), "  ");
+    e.set_indent(indent);
     let identity = e.constant(dtype, reduce_identity(red.op, dtype))?;
     let compensated = dtype == DType::Float32 && red.op == ReduceOp::Sum;
-    writeln!(e.body, "  var acc: {ty} = {identity};").unwrap();
+    writeln!(e.body, "{indent}var acc: {ty} = {identity};").unwrap();
     if compensated {
-        writeln!(e.body, "  var comp: f32 = 0.0f;").unwrap();
+        writeln!(e.body, "{indent}var comp: f32 = 0.0f;").unwrap();
     }
     writeln!(
         e.body,
-        "  for (var r: i32 = 0i; r < {}i; r = r + 1i) {{",
+        "{indent}for (var r: i32 = 0i; r < {}i; r = r + 1i) {{",
         red.size
     )
     .unwrap();
-    e.set_indent("    ");
+    let inner = format!("{indent}  ");
+    e.set_indent(&inner);
     let x = e.emit(&kernel.exp)?;
-    let combine = combine(&mut e, red.op, dtype, "acc", "comp", &x);
-    writeln!(e.body, "    {combine}\n  }}").unwrap();
-    e.set_indent("  ");
-    let result = if compensated {
+    let combine =
+        combine(e, red.op, dtype, "acc", "comp", &x).replace("\n    ", &format!("\n{inner}"));
+    writeln!(e.body, "{inner}{combine}\n{indent}}}").unwrap();
+    e.set_indent(indent);
+    Ok(if compensated {
         // The compensation is meaningless once the sum is ±∞ or NaN.
         writeln!(
             e.body,
-            "  let sum = select(acc, acc + comp, (bitcast<u32>(acc) & 0x7f800000u) != 0x7f800000u);"
+            "{indent}let sum = select(acc, acc + comp, (bitcast<u32>(acc) & 0x7f800000u) != 0x7f800000u);"
         )
         .unwrap();
         "sum".to_string()
     } else {
         "acc".to_string()
-    };
-    Ok((e, result))
+    })
 }
 
 /// The statements that fold `x` into the accumulator `acc` (and, for float32 sums, the

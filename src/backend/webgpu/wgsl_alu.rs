@@ -89,6 +89,9 @@ pub(super) struct Emitter {
     pub helpers: Helpers,
     /// Which inputs the expression loads from.
     pub loaded: Vec<bool>,
+    /// When set, input `j` is not a binding of its own but the elements of the packed `u32`
+    /// array `ox_buf` from this offset expression on (the looping scan shader, `scan_single`).
+    pub packed: Option<Vec<String>>,
     indent: String,
     next: usize,
 }
@@ -99,6 +102,7 @@ impl Emitter {
             body: String::new(),
             helpers: Helpers::default(),
             loaded: vec![false; inputs],
+            packed: None,
             indent: indent.to_string(),
             next: 0,
         }
@@ -159,9 +163,17 @@ impl Emitter {
             AluKind::Load { input, index } => {
                 let ix = self.emit(index)?;
                 self.loaded[*input] = true;
-                match d {
-                    DType::Bool => format!("(in{input}[u32({ix})] != 0u)"),
-                    _ => format!("in{input}[u32({ix})]"),
+                match (&self.packed, d) {
+                    (Some(sites), _) => {
+                        let word = format!("ox_buf[{} + u32({ix})]", sites[*input]);
+                        match d {
+                            DType::Bool => format!("({word} != 0u)"),
+                            DType::Uint32 => word,
+                            _ => format!("bitcast<{}>({word})", value_type(d)?),
+                        }
+                    }
+                    (None, DType::Bool) => format!("(in{input}[u32({ix})] != 0u)"),
+                    (None, _) => format!("in{input}[u32({ix})]"),
                 }
             }
             AluKind::Unary(op, a) => {
