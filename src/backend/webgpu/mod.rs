@@ -22,6 +22,7 @@ mod exe;
 mod pool;
 mod readback;
 mod routines;
+pub mod scan_layout;
 pub mod scan_single;
 pub mod scan_wgsl;
 pub mod wgsl;
@@ -36,8 +37,9 @@ mod wgsl_trig;
 use std::collections::HashMap;
 
 use super::routines::RoutineCache;
-use super::{Backend, BackendStats, BufferId, ExeId, ReadFuture};
+use super::{Backend, BackendStats, BufferId, ExeId, LoopStats, ReadFuture};
 use crate::core::Device;
+use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
@@ -77,7 +79,7 @@ pub struct WebGpuBackend {
     /// Buffers freed while the batch was pending: pooled once it is submitted.
     retired: Vec<(u64, wgpu::Buffer)>,
     /// Compiled looping scan shaders (`scan_single`).
-    loops: Lru<scan_wgsl::LoopShader, exe::Stage>,
+    loops: scan_single::LoopCache,
 }
 
 impl WebGpuBackend {
@@ -130,7 +132,7 @@ impl WebGpuBackend {
             encoder: None,
             pending: 0,
             retired: Vec::new(),
-            loops: Lru::new(scan_single::LOOP_CACHE_CAPACITY),
+            loops: scan_single::LoopCache::default(),
         })
     }
 
@@ -439,6 +441,27 @@ impl Backend for WebGpuBackend {
         self.bind_groups.clear();
         self.routines.clear();
         self.pool.clear();
+    }
+
+    fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+        scan_single::compile(self, plan)
+    }
+
+    fn run_loop(
+        &mut self,
+        exe: ExeId,
+        plan: &ScanLoop,
+        buffers: LoopBuffers<'_, BufferId>,
+    ) -> Result<()> {
+        scan_single::run(self, exe, plan, buffers)
+    }
+
+    fn clear_loops(&mut self) {
+        self.loops.clear();
+    }
+
+    fn loop_stats(&self) -> LoopStats {
+        self.loops.stats()
     }
 
     fn stats(&self) -> BackendStats {

@@ -1,16 +1,156 @@
-//! Running a looping scan shader (`scan_wgsl`): the operands are copied into one packed
-//! storage buffer, the shader runs as ONE dispatch of one workgroup, and the results are copied
-//! out, all encoded into the current batch (copies are not dispatches). Pipelines are cached
-//! by the loop's structure.
+//! Compiled scan loops on webgpu (`Backend::compile_loop`/`run_loop`). A small body runs as
+//! a looping shader (`scan_wgsl`, laid out by `scan_layout`): the operands are copied into one
+//! packed storage buffer, the shader runs as ONE dispatch of one workgroup, and the results
+//! are copied out, all encoded into the current batch (copies are not dispatches). Compiled
+//! loops are cached by plan, pipelines by shader structure.
+
+use std::rc::Rc;
 
 use super::exe::Stage;
+use super::scan_layout::{layout, Layout, Source};
 use super::scan_wgsl::LoopShader;
 use super::{padded, WebGpuBackend, MAX_BATCH};
-use crate::backend::{Backend, BufferId};
+use crate::backend::{Backend, BufferId, ExeId, LoopStats};
+use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
-/// Compiled looping shaders kept.
-pub(super) const LOOP_CACHE_CAPACITY: usize = 64;
+/// Compiled loops (and looping pipelines) kept.
+const LOOP_CACHE_CAPACITY: usize = 64;
+
+/// A compiled loop.
+pub(super) enum CompiledLoop {
+    /// The whole scan as one dispatch.
+    Single { layout: Layout, stage: Stage },
+}
+
+/// The backend's compiled loops.
+pub(super) struct LoopCache {
+    ids: Lru<ScanLoop, ExeId>,
+    exes: Lru<ExeId, Rc<CompiledLoop>>,
+    pipelines: Lru<LoopShader, Stage>,
+    next: ExeId,
+    runs: u64,
+}
+
+impl Default for LoopCache {
+    fn default() -> LoopCache {
+        LoopCache {
+            ids: Lru::new(LOOP_CACHE_CAPACITY),
+            exes: Lru::new(LOOP_CACHE_CAPACITY),
+            pipelines: Lru::new(LOOP_CACHE_CAPACITY),
+            next: 1,
+            runs: 0,
+        }
+    }
+}
+
+impl LoopCache {
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.exes.clear();
+        self.pipelines.clear();
+    }
+
+    pub fn stats(&self) -> LoopStats {
+        LoopStats {
+            runs: self.runs,
+            cache: self.ids.stats(),
+        }
+    }
+}
+
+/// `Backend::compile_loop`: the compiled loop of `plan` and its path detail.
+pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, String)> {
+    let (id, exe) = match gpu.loops.ids.get(plan).copied() {
+        Some(id) => match gpu.loops.exes.get(&id).cloned() {
+            Some(exe) => (id, exe),
+            None => build(gpu, plan)?,
+        },
+        None => build(gpu, plan)?,
+    };
+    Ok((id, detail(&exe)))
+}
+
+fn detail(exe: &CompiledLoop) -> String {
+    match exe {
+        CompiledLoop::Single { layout, .. } => format!(
+            "webgpu: one dispatch ({} ops per step, workgroup of {})",
+            layout.shader.ops.len(),
+            layout.shader.workgroup_size()
+        ),
+    }
+}
+
+fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<CompiledLoop>)> {
+    let layout = layout(plan)?;
+    if !gpu.loop_fits(layout.words as u64) {
+        return Err(Error::new(
+            "scan",
+            "the scan's operands do not fit one storage buffer binding",
+        ));
+    }
+    let stage = gpu.loop_stage(&layout.shader)?;
+    let exe = Rc::new(CompiledLoop::Single { layout, stage });
+    let id = gpu.loops.next;
+    gpu.loops.next += 1;
+    gpu.loops.ids.insert(plan.clone(), id);
+    gpu.loops.exes.insert(id, exe.clone());
+    Ok((id, exe))
+}
+
+/// `Backend::run_loop`.
+pub(super) fn run(
+    gpu: &mut WebGpuBackend,
+    exe: ExeId,
+    plan: &ScanLoop,
+    buffers: LoopBuffers<'_, BufferId>,
+) -> Result<()> {
+    let compiled = match gpu.loops.exes.get(&exe).cloned() {
+        Some(c) => c,
+        None => build(gpu, plan)?.1,
+    };
+    gpu.loops.runs += 1;
+    match &*compiled {
+        CompiledLoop::Single { layout, stage } => {
+            let pick = |(source, word): &(Source, u32)| -> Result<Packed> {
+                let buffer = match *source {
+                    Source::Slot(s) => buffers.slots.get(s),
+                    Source::Carry(k) => buffers.init.get(k),
+                };
+                buffer
+                    .map(|&buffer| Packed {
+                        buffer,
+                        word: *word,
+                    })
+                    .ok_or_else(|| Error::new("scan", "internal error: a loop buffer is missing"))
+            };
+            let inputs = layout
+                .copy_in
+                .iter()
+                .map(pick)
+                .collect::<Result<Vec<_>>>()?;
+            let outputs = layout
+                .copy_out
+                .iter()
+                .map(|(source, word)| match *source {
+                    Source::Carry(k) => buffers
+                        .finals
+                        .get(k)
+                        .map(|&buffer| Packed {
+                            buffer,
+                            word: *word,
+                        })
+                        .ok_or_else(|| {
+                            Error::new("scan", "internal error: a final carry is missing")
+                        }),
+                    Source::Slot(_) => pick(&(*source, *word)),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            gpu.dispatch_loop(stage, layout.words, &inputs, &outputs)
+        }
+    }
+}
 
 /// A buffer and where its words start in the packed buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,8 +184,18 @@ impl WebGpuBackend {
             ));
         }
         let stage = self.loop_stage(shader)?;
+        self.dispatch_loop(&stage, words, inputs, outputs)
+    }
+
+    fn dispatch_loop(
+        &mut self,
+        stage: &Stage,
+        words: u32,
+        inputs: &[Packed],
+        outputs: &[Packed],
+    ) -> Result<()> {
         let packed = self.alloc(words.max(1) as usize * 4)?;
-        let result = self.encode_loop(&stage, packed, inputs, outputs);
+        let result = self.encode_loop(stage, packed, inputs, outputs);
         self.free(packed);
         result?;
         self.dispatches += 1;
@@ -91,12 +241,12 @@ impl WebGpuBackend {
 
     /// The compiled pipeline of `shader` (cached by structure).
     fn loop_stage(&mut self, shader: &LoopShader) -> Result<Stage> {
-        if let Some(stage) = self.loops.get(shader) {
+        if let Some(stage) = self.loops.pipelines.get(shader) {
             return Ok(stage.clone());
         }
         let source = shader.emit()?;
         let stage = self.make_stage(source, (1, 1));
-        self.loops.insert(shader.clone(), stage.clone());
+        self.loops.pipelines.insert(shader.clone(), stage.clone());
         Ok(stage)
     }
 }

@@ -1,0 +1,135 @@
+//! Placing a planned scan body ([`ScanLoop`], `kernel/scan_loop.rs`) into the one packed
+//! buffer of the looping shader (`scan_wgsl`): every slot gets a word offset — consts and
+//! temps one value, xs and ys their whole stacked arrays (a row per step), each carry two
+//! halves (read half and written half swap every step). The layout also says what to copy in
+//! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries).
+
+use super::scan_wgsl::{LoopOp, LoopShader, Parity, Place};
+use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
+use crate::util::{Error, Result};
+
+/// Ops larger than this many elements make a body "large" (pre-encoded dispatches instead).
+pub const SINGLE_MAX_ELEMENTS: usize = 1024;
+
+/// Where a buffer of the run goes in (or comes out of) the packed buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The buffer of slot `s` (consts, xs; ys on the way out).
+    Slot(usize),
+    /// Initial carry `k` (in) or final carry `k` (out).
+    Carry(usize),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub shader: LoopShader,
+    /// Words of the packed buffer.
+    pub words: u32,
+    pub copy_in: Vec<(Source, u32)>,
+    pub copy_out: Vec<(Source, u32)>,
+}
+
+fn not_single(why: String) -> Error {
+    Error::new("scan", why)
+}
+
+/// The single-dispatch layout of `plan`, or why the body does not suit one dispatch.
+pub fn layout(plan: &ScanLoop) -> Result<Layout> {
+    let body = &plan.body;
+    let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
+    let mut words: u64 = 0;
+    let mut places: Vec<Place> = Vec::with_capacity(body.slots.len());
+    // The base of each shared storage (by role), so slots of one role share it.
+    let mut shared: Vec<(SlotRole, u32)> = Vec::new();
+    let mut copy_in = Vec::new();
+    let mut copy_out = Vec::new();
+    for (s, info) in body.slots.iter().enumerate() {
+        let elements = info.elements as u64;
+        let key = match info.role {
+            SlotRole::CarryOut(k) => SlotRole::CarryIn(k),
+            r => r,
+        };
+        let found = shared.iter().find(|(r, _)| *r == key).map(|&(_, b)| b);
+        let base = match (found, info.role) {
+            (Some(b), _) if info.role != SlotRole::Temp => b,
+            _ => {
+                let base = words as u32;
+                words += match info.role {
+                    SlotRole::XRow(_) | SlotRole::YRow(_) => elements * plan.length as u64,
+                    SlotRole::CarryIn(_) | SlotRole::CarryOut(_) => 2 * elements,
+                    SlotRole::Const(_) | SlotRole::Temp => elements,
+                };
+                if words > u32::MAX as u64 / 2 {
+                    return Err(not_single("the body's buffers are too large".into()));
+                }
+                if info.role != SlotRole::Temp {
+                    shared.push((key, base));
+                    match info.role {
+                        SlotRole::Const(_) | SlotRole::XRow(_) => {
+                            copy_in.push((Source::Slot(s), base))
+                        }
+                        SlotRole::YRow(_) => copy_out.push((Source::Slot(s), base)),
+                        SlotRole::CarryIn(k) | SlotRole::CarryOut(k) => {
+                            let last = (length & 1) * info.elements as u32;
+                            copy_in.push((Source::Carry(k), base));
+                            copy_out.push((Source::Carry(k), base + last));
+                        }
+                        SlotRole::Temp => {}
+                    }
+                }
+                base
+            }
+        };
+        let size = info.elements as u32;
+        let (row_stride, parity) = match info.role {
+            SlotRole::XRow(_) | SlotRole::YRow(_) => (size, Parity::None),
+            SlotRole::CarryIn(_) => (0, Parity::Current(size)),
+            SlotRole::CarryOut(_) => (0, Parity::Next(size)),
+            SlotRole::Const(_) | SlotRole::Temp => (0, Parity::None),
+        };
+        places.push(Place {
+            region: s,
+            base,
+            row_stride,
+            parity,
+        });
+    }
+    let mut ops = Vec::with_capacity(body.steps.len());
+    for step in &body.steps {
+        match step {
+            LoopStep::Kernel {
+                kernel,
+                inputs,
+                output,
+            } => {
+                if kernel.size > SINGLE_MAX_ELEMENTS {
+                    return Err(not_single(format!(
+                        "an op of {} elements is larger than one workgroup's share ({})",
+                        kernel.size, SINGLE_MAX_ELEMENTS
+                    )));
+                }
+                ops.push(LoopOp {
+                    kernel: kernel.clone(),
+                    inputs: inputs.iter().map(|&i| places[i]).collect(),
+                    output: places[*output],
+                });
+            }
+            LoopStep::Routine { routine, .. } => {
+                return Err(not_single(format!(
+                    "the body runs the routine {}",
+                    routine.name()
+                )))
+            }
+        }
+    }
+    Ok(Layout {
+        shader: LoopShader {
+            ops,
+            length,
+            reverse: plan.reverse,
+        },
+        words: words as u32,
+        copy_in,
+        copy_out,
+    })
+}
