@@ -22,6 +22,7 @@ mod exe;
 mod pool;
 mod readback;
 mod routines;
+pub mod scan_encoded;
 pub mod scan_layout;
 pub mod scan_single;
 pub mod scan_wgsl;

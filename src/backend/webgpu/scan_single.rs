@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use super::exe::Stage;
+use super::scan_encoded::Encoded;
 use super::scan_layout::{layout, Layout, Source};
 use super::scan_wgsl::LoopShader;
 use super::{padded, WebGpuBackend, MAX_BATCH};
@@ -22,6 +23,8 @@ const LOOP_CACHE_CAPACITY: usize = 64;
 pub(super) enum CompiledLoop {
     /// The whole scan as one dispatch.
     Single { layout: Layout, stage: Stage },
+    /// Every step's kernels pre-encoded into one compute pass.
+    Encoded(Encoded),
 }
 
 /// The backend's compiled loops.
@@ -79,19 +82,21 @@ fn detail(exe: &CompiledLoop) -> String {
             layout.shader.ops.len(),
             layout.shader.workgroup_size()
         ),
+        CompiledLoop::Encoded(enc) => format!(
+            "webgpu: pre-encoded ({} dispatches per step, one submit)",
+            enc.ops()
+        ),
     }
 }
 
 fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<CompiledLoop>)> {
-    let layout = layout(plan)?;
-    if !gpu.loop_fits(layout.words as u64) {
-        return Err(Error::new(
-            "scan",
-            "the scan's operands do not fit one storage buffer binding",
-        ));
-    }
-    let stage = gpu.loop_stage(&layout.shader)?;
-    let exe = Rc::new(CompiledLoop::Single { layout, stage });
+    let exe = Rc::new(match layout(plan) {
+        Ok(layout) if gpu.loop_fits(layout.words as u64) => {
+            let stage = gpu.loop_stage(&layout.shader)?;
+            CompiledLoop::Single { layout, stage }
+        }
+        _ => CompiledLoop::Encoded(gpu.build_encoded(plan)?),
+    });
     let id = gpu.loops.next;
     gpu.loops.next += 1;
     gpu.loops.ids.insert(plan.clone(), id);
@@ -149,6 +154,7 @@ pub(super) fn run(
                 .collect::<Result<Vec<_>>>()?;
             gpu.dispatch_loop(stage, layout.words, &inputs, &outputs)
         }
+        CompiledLoop::Encoded(enc) => gpu.run_encoded(enc, buffers),
     }
 }
 

@@ -92,6 +92,9 @@ pub(super) struct Emitter {
     /// When set, input `j` is not a binding of its own but the elements of the packed `u32`
     /// array `ox_buf` from this offset expression on (the looping scan shader, `scan_single`).
     pub packed: Option<Vec<String>>,
+    /// When set, input `j` is binding `in{j}` from this offset expression on (the
+    /// pre-encoded scan steps, `scan_encoded`: xs rows of a stacked buffer).
+    pub offsets: Option<Vec<String>>,
     indent: String,
     next: usize,
 }
@@ -103,6 +106,7 @@ impl Emitter {
             helpers: Helpers::default(),
             loaded: vec![false; inputs],
             packed: None,
+            offsets: None,
             indent: indent.to_string(),
             next: 0,
         }
@@ -163,6 +167,10 @@ impl Emitter {
             AluKind::Load { input, index } => {
                 let ix = self.emit(index)?;
                 self.loaded[*input] = true;
+                let ix = match &self.offsets {
+                    Some(offsets) => format!("{} + {ix}", offsets[*input]),
+                    None => ix,
+                };
                 match (&self.packed, d) {
                     (Some(sites), _) => {
                         let word = format!("ox_buf[{} + u32({ix})]", sites[*input]);

@@ -1,0 +1,335 @@
+//! The pre-encoded scan (bodies too large for one workgroup): every step's kernels are
+//! encoded into ONE compute pass of the current batch — one submit for the whole scan, no host
+//! round trip per step. Each body kernel is a pipeline of its own (the ordinary one-invocation-
+//! per-element emitter) whose xs/ys rows are addressed by the step's row index, read from a
+//! uniform buffer at a dynamic offset (one 256-byte-aligned entry per step). Carries
+//! ping-pong between the planner's carry-in and carry-out buffers: odd steps bind them swapped,
+//! so no copy runs between steps; the initial carries are copied in before the pass and the
+//! final ones out after it.
+
+use std::fmt::Write;
+
+use super::exe::grid;
+use super::wgsl::{reduce_into, WORKGROUP_SIZE};
+use super::wgsl_alu::{storage_type, to_storage, Emitter};
+use super::{padded, WebGpuBackend, MAX_BATCH};
+use crate::backend::BufferId;
+use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
+use crate::kernel::{verify, Kernel};
+use crate::util::{Error, Result};
+
+/// The uniform buffer of step rows is at most this large (else the host loop runs).
+const MAX_UNIFORM_BYTES: u64 = 64 << 20;
+
+/// One body kernel of a pre-encoded loop.
+pub(super) struct EncodedOp {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    grid: (u32, u32),
+    inputs: Vec<usize>,
+    output: usize,
+}
+
+pub(super) struct Encoded {
+    ops: Vec<EncodedOp>,
+    /// The row index of every step, one entry per `stride` bytes.
+    rows: wgpu::Buffer,
+    stride: u64,
+    /// (carry-in slot, carry-out slot) of each carry.
+    carries: Vec<(usize, usize)>,
+    length: usize,
+}
+
+impl Encoded {
+    pub fn ops(&self) -> usize {
+        self.ops.len()
+    }
+}
+
+/// The WGSL of one body kernel: like `wgsl::emit_kernel`, plus the step's row (`ox_row`, from
+/// the uniform) offsetting the inputs and the output that are xs/ys rows (`row_elems` > 0).
+fn emit(kernel: &Kernel, input_rows: &[usize], output_row: usize) -> Result<String> {
+    verify::verify(kernel)?;
+    let n = kernel.inputs.len();
+    let mut src = String::new();
+    for (i, &input) in kernel.inputs.iter().enumerate() {
+        let ty = storage_type(input)?;
+        writeln!(
+            src,
+            "@group(0) @binding({i}) var<storage, read> in{i}: array<{ty}>;"
+        )
+        .unwrap();
+    }
+    let dtype = kernel.output_dtype();
+    writeln!(
+        src,
+        "@group(0) @binding({n}) var<storage, read_write> out: array<{}>;
+@group(0) @binding({}) var<uniform> ox_step: vec4<u32>;",
+        storage_type(dtype)?,
+        n + 1
+    )
+    .unwrap();
+    let mut e = Emitter::new(n, "  ");
+    e.offsets = Some(
+        input_rows
+            .iter()
+            .map(|&r| format!("i32(ox_step.x * {r}u)"))
+            .collect(),
+    );
+    let value = match kernel.reduction {
+        None => e.emit(&kernel.exp)?,
+        Some(red) => reduce_into(&mut e, kernel, red, "  ")?,
+    };
+    for (i, loaded) in e.loaded.iter().enumerate() {
+        if !loaded {
+            writeln!(e.body, "  _ = arrayLength(&in{i});").unwrap();
+        }
+    }
+    write!(
+        src,
+        "var<private> ox_zp: u32;
+
+@compute @workgroup_size({WORKGROUP_SIZE})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(num_workgroups) groups: vec3<u32>) {{
+  let idx = gid.x + gid.y * groups.x * {WORKGROUP_SIZE}u;
+  if (idx >= {size}u) {{ return; }}
+  let i = i32(idx);
+  ox_zp = gid.z;
+{body}  out[ox_step.x * {output_row}u + idx] = {store};
+}}
+",
+        size = kernel.size,
+        body = e.body,
+        store = to_storage(dtype, &value),
+    )
+    .unwrap();
+    src.push_str(&e.helpers.source());
+    Ok(src)
+}
+
+impl WebGpuBackend {
+    /// The pre-encoded form of `plan`, or why it has none (routines in the body).
+    pub(super) fn build_encoded(&mut self, plan: &ScanLoop) -> Result<Encoded> {
+        let body = &plan.body;
+        let stride = (self.device.limits().min_uniform_buffer_offset_alignment as u64).max(16);
+        if plan.length as u64 * stride > MAX_UNIFORM_BYTES {
+            return Err(Error::new("scan", "too many steps to pre-encode"));
+        }
+        let row_elems = |s: usize| match body.slots[s].role {
+            SlotRole::XRow(_) | SlotRole::YRow(_) => body.slots[s].elements,
+            _ => 0,
+        };
+        let mut ops = Vec::with_capacity(body.steps.len());
+        for step in &body.steps {
+            let (kernel, inputs, output) = match step {
+                LoopStep::Kernel {
+                    kernel,
+                    inputs,
+                    output,
+                } => (kernel, inputs, *output),
+                LoopStep::Routine { routine, .. } => {
+                    return Err(Error::new(
+                        "scan",
+                        format!("the body runs the routine {}", routine.name()),
+                    ))
+                }
+            };
+            let rows: Vec<usize> = inputs.iter().map(|&s| row_elems(s)).collect();
+            let source = emit(kernel, &rows, row_elems(output))?;
+            let (pipeline, layout) = self.dynamic_pipeline(source, inputs.len());
+            ops.push(EncodedOp {
+                pipeline,
+                layout,
+                grid: grid((kernel.size as u32).div_ceil(WORKGROUP_SIZE)),
+                inputs: inputs.clone(),
+                output,
+            });
+        }
+        let mut data = vec![0u8; (plan.length.max(1) as u64 * stride) as usize];
+        for t in 0..plan.length {
+            let row = if plan.reverse { plan.length - 1 - t } else { t } as u32;
+            let at = t * stride as usize;
+            data[at..at + 4].copy_from_slice(&row.to_le_bytes());
+        }
+        let rows = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("oxjax scan rows"),
+            size: data.len() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.queue.write_buffer(&rows, 0, &data);
+        let carries = (0..body.num_carry)
+            .map(|k| (body.carry_in(k), body.carry_out(k)))
+            .collect();
+        Ok(Encoded {
+            ops,
+            rows,
+            stride,
+            carries,
+            length: plan.length,
+        })
+    }
+
+    /// A pipeline over `inputs` storage buffers, the output, and a uniform with a dynamic
+    /// offset (an explicit layout: derived layouts have no dynamic offsets).
+    fn dynamic_pipeline(
+        &self,
+        source: String,
+        inputs: usize,
+    ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let mut entries: Vec<_> = (0..inputs as u32).map(|b| storage(b, true)).collect();
+        entries.push(storage(inputs as u32, false));
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: inputs as u32 + 1,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(16),
+            },
+            count: None,
+        });
+        let layout = self
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &entries,
+            });
+        let pipeline_layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        (pipeline, layout)
+    }
+
+    /// Encodes every step of `enc` into one compute pass of the batch.
+    pub(super) fn run_encoded(
+        &mut self,
+        enc: &Encoded,
+        buffers: LoopBuffers<'_, BufferId>,
+    ) -> Result<()> {
+        let missing = || Error::new("scan", "internal error: a loop buffer is missing");
+        let gpu = |id: Option<&BufferId>| -> Result<(wgpu::Buffer, usize)> {
+            let b = self.buffer(*id.ok_or_else(missing)?)?;
+            Ok((b.gpu.clone(), b.bytes))
+        };
+        let mut slots = Vec::with_capacity(buffers.slots.len());
+        for s in 0..buffers.slots.len() {
+            slots.push(gpu(buffers.slots.get(s))?.0);
+        }
+        let mut copies_in = Vec::new();
+        let mut copies_out = Vec::new();
+        for (k, &(cin, cout)) in enc.carries.iter().enumerate() {
+            let (init, bytes) = gpu(buffers.init.get(k))?;
+            let (fin, _) = gpu(buffers.finals.get(k))?;
+            copies_in.push((init, slots[cin].clone(), bytes));
+            let last = if enc.length % 2 == 0 { cin } else { cout };
+            copies_out.push((slots[last].clone(), fin, bytes));
+        }
+        // Two bind groups per op: even steps as planned, odd steps with carries swapped.
+        let swap = |s: usize, odd: bool| -> usize {
+            if !odd {
+                return s;
+            }
+            for &(cin, cout) in &enc.carries {
+                if s == cin {
+                    return cout;
+                }
+                if s == cout {
+                    return cin;
+                }
+            }
+            s
+        };
+        let mut groups = Vec::with_capacity(enc.ops.len());
+        for op in &enc.ops {
+            let pair: Vec<wgpu::BindGroup> = [false, true]
+                .iter()
+                .map(|&odd| {
+                    let mut entries: Vec<wgpu::BindGroupEntry> = op
+                        .inputs
+                        .iter()
+                        .chain([&op.output])
+                        .enumerate()
+                        .map(|(b, &s)| wgpu::BindGroupEntry {
+                            binding: b as u32,
+                            resource: slots[swap(s, odd)].as_entire_binding(),
+                        })
+                        .collect();
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: op.inputs.len() as u32 + 1,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &enc.rows,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(16),
+                        }),
+                    });
+                    self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: None,
+                        layout: &op.layout,
+                        entries: &entries,
+                    })
+                })
+                .collect();
+            groups.push(pair);
+        }
+        let encoder = self.encoder();
+        for (src, dst, bytes) in &copies_in {
+            if *bytes > 0 {
+                encoder.copy_buffer_to_buffer(src, 0, dst, 0, padded(*bytes));
+            }
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            for t in 0..enc.length {
+                let offset = (t as u64 * enc.stride) as u32;
+                for (op, pair) in enc.ops.iter().zip(&groups) {
+                    pass.set_pipeline(&op.pipeline);
+                    pass.set_bind_group(0, &pair[t % 2], &[offset]);
+                    pass.dispatch_workgroups(op.grid.0, op.grid.1, 1);
+                }
+            }
+        }
+        for (src, dst, bytes) in &copies_out {
+            if *bytes > 0 {
+                encoder.copy_buffer_to_buffer(src, 0, dst, 0, padded(*bytes));
+            }
+        }
+        self.dispatches += (enc.length * enc.ops.len()) as u64;
+        self.pending += 1;
+        if self.pending >= MAX_BATCH {
+            self.flush();
+        }
+        Ok(())
+    }
+}
