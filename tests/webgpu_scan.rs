@@ -1,0 +1,149 @@
+//! Compiled scans on the webgpu device, natively on wgpu over Vulkan (lavapipe) with the
+//! storage-buffer limit forced to 8, through the whole stack (trace → plan → backend): the
+//! seeds' case 2 (an RTS-style reverse scan: transpose → matmul → matmul → add on an m×m state)
+//! runs as exactly ONE dispatch per scan, path "fused"; a body too large for one workgroup runs
+//! pre-encoded (one dispatch per kernel and step, encoded without a submit per step); a body
+//! with a routine runs as the host loop and says why. Oracle: the same scan on the `cpu`
+//! device.
+
+mod common;
+
+use common::{block_on, encode, values};
+use oxjax::backend::registry;
+use oxjax::backend::webgpu::WebGpuBackend;
+use oxjax::core::ops::BinaryOp;
+use oxjax::core::scan::AcceptPaths;
+use oxjax::core::{Aval, DType, Device, Primitive};
+use oxjax::transform::scan::{bind_scan, trace_body, Loop};
+use oxjax::transform::scan_eval;
+use oxjax::transform::trace::{bind, ClosedJaxpr, Operand, Value};
+use oxjax::transform::ArrayValue;
+
+const F: DType = DType::Float32;
+
+fn array(v: &[f64], shape: Vec<usize>, device: Device) -> Value {
+    Value::Concrete(ArrayValue::from_bytes("t", &encode(F, v), shape, F, device).unwrap())
+}
+
+fn read(v: &Value) -> Vec<f32> {
+    v.concrete("t")
+        .unwrap()
+        .read_sync("t")
+        .unwrap()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn op(p: Primitive, args: &[&Value]) -> Value {
+    let ops: Vec<Operand> = args.iter().map(|a| Operand::Value(a)).collect();
+    bind(p, &ops).unwrap()
+}
+
+/// consts A, carry P, x Q → P' = A·Pᵀ·A + Q, y = P' (`cholesky`: y = chol(P'·P'ᵀ + I)).
+fn rts_body(m: usize, cholesky: bool) -> ClosedJaxpr {
+    let s = Aval::new(vec![m, m], F);
+    trace_body(&[s.clone(), s.clone(), s], |a| {
+        let pt = op(Primitive::Transpose(vec![1, 0]), &[&a[1]]);
+        let u = op(Primitive::Matmul, &[&a[0], &pt]);
+        let v = op(Primitive::Matmul, &[&u, &a[0]]);
+        let next = op(Primitive::Binary(BinaryOp::Add), &[&v, &a[2]]);
+        let y = if cholesky {
+            let t = op(Primitive::Transpose(vec![1, 0]), &[&next]);
+            let g = op(Primitive::Matmul, &[&next, &t]);
+            let g = op(Primitive::Binary(BinaryOp::Add), &[&g, &a[2]]);
+            op(Primitive::Cholesky, &[&g])
+        } else {
+            next.clone()
+        };
+        Ok(vec![next, y])
+    })
+    .unwrap()
+}
+
+/// Runs the scan on `device`: (final P, ys).
+fn run(m: usize, n: usize, reverse: bool, cholesky: bool, device: Device) -> (Vec<f32>, Vec<f32>) {
+    let a: Vec<f64> = values(m * m, 1.0)
+        .iter()
+        .map(|v| v / (12.0 * m as f64))
+        .collect();
+    let q: Vec<f64> = (0..n * m * m)
+        .map(|k| {
+            let (i, j) = ((k / m) % m, k % m);
+            0.05 * values(1, k as f64)[0] + if i == j { 2.0 } else { 0.0 }
+        })
+        .collect();
+    let a = array(&a, vec![m, m], device);
+    let p0 = array(&values(m * m, 3.0), vec![m, m], device);
+    let xs = array(&q, vec![n, m, m], device);
+    let lp = Loop {
+        length: n,
+        reverse,
+        segment: 1,
+        accept: AcceptPaths::ANY,
+    };
+    let outs = bind_scan(rts_body(m, cholesky), &[a], &[p0], &[xs], lp).unwrap();
+    (read(&outs[0]), read(&outs[1]))
+}
+
+fn close(what: &str, got: &[f32], want: &[f32]) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= 2e-5 * (1.0 + w.abs()),
+            "{what}[{k}]: {g} vs {w}"
+        );
+    }
+}
+
+/// Runs on webgpu and cpu; returns the webgpu dispatches and submits the scan made and its
+/// path event.
+fn check(m: usize, n: usize, reverse: bool, cholesky: bool) -> (u64, u64, scan_eval::PathEvent) {
+    let name = format!("m={m} n={n} reverse={reverse}");
+    let want = run(m, n, reverse, cholesky, Device::Cpu);
+    scan_eval::drain_events();
+    let before = registry::stats(Device::WebGpu).unwrap();
+    let got = run(m, n, reverse, cholesky, Device::WebGpu);
+    let after = registry::stats(Device::WebGpu).unwrap();
+    close(&format!("{name} P"), &got.0, &want.0);
+    close(&format!("{name} ys"), &got.1, &want.1);
+    let event = scan_eval::drain_events()
+        .into_iter()
+        .find(|e| e.device == "webgpu")
+        .expect("a path event");
+    // The reads submit; what the scan itself adds is counted from the dispatches.
+    (
+        after.dispatches - before.dispatches,
+        after.submits - before.submits,
+        event,
+    )
+}
+
+#[test]
+fn compiled_scans_on_webgpu() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    scan_eval::set_reporting(true);
+    // Case 2: one dispatch per scan, whatever N, m = 2..8, both directions.
+    for (m, n) in [(2, 100), (3, 37), (5, 64), (8, 100), (2, 1600)] {
+        for reverse in [true, false] {
+            let (dispatches, _, event) = check(m, n, reverse, false);
+            assert_eq!(event.path, "fused", "{event:?}");
+            assert!(event.detail.contains("one dispatch"), "{event:?}");
+            assert_eq!(dispatches, 1, "m={m} n={n}: {event:?}");
+        }
+    }
+    // Too large for one workgroup: pre-encoded, a dispatch per kernel and step, no submit
+    // per step (the two reads of the results submit at most twice).
+    let (dispatches, submits, event) = check(40, 12, true, false);
+    assert_eq!(event.path, "fused", "{event:?}");
+    assert!(event.detail.contains("pre-encoded"), "{event:?}");
+    assert_eq!(dispatches % 12, 0, "{dispatches} dispatches");
+    assert!(dispatches >= 2 * 12, "{dispatches} dispatches");
+    assert!(submits <= 3, "{submits} submits");
+    // A routine in the body: the host loop, saying why.
+    let (_, _, event) = check(3, 5, true, true);
+    assert_eq!(event.path, "fallback", "{event:?}");
+    assert!(event.detail.contains("cholesky"), "{event:?}");
+    scan_eval::set_reporting(false);
+    registry::uninstall_webgpu();
+}
