@@ -202,6 +202,78 @@ workloads.push({
   },
 });
 
+// The seeds' case 2 (issue 8): an RTS-style reverse lax.scan under jit, m = 2 (oxjax only:
+// jax-js has no lax.scan); and associativeScan case 1 forward (Kalman composition).
+const ONLY_OX = (lib: Lib) => {
+  if (lib.name !== "oxjax") throw new Error("skipped (no lax.scan / associativeScan)");
+};
+function rtsInputs(n: number, m: number) {
+  const A = ox.numpy
+    .array(random(n * m * m, 5))
+    .mul(0.3)
+    .reshape([n, m, m]);
+  const b = ox.numpy.array(random(n * m, 6)).reshape([n, m, 1]);
+  const S = ox.numpy
+    .array(random(n * m * m, 7))
+    .mul(0.1)
+    .reshape([n, m, m]);
+  return { A, b, S };
+}
+for (const n of (Deno.env.get("BENCH_SCAN_N") ?? "100,400,1600").split(",").map(Number)) {
+  workloads.push({
+    name: `scan case 2 (RTS reverse, jit) m=2 N=${n}`,
+    k: 100,
+    setup(lib) {
+      ONLY_OX(lib);
+      const m = 2;
+      const e = rtsInputs(n, m);
+      const r0 = ox.numpy.zeros([m, 1]);
+      const N0 = ox.numpy.zeros([m, m]);
+      const step = (c: Any, x: Any) => {
+        const At = ox.numpy.matrixTranspose(x.A);
+        const atr = ox.numpy.matmul(At, c.r);
+        const r = atr.add(x.b);
+        const atn = ox.numpy.matmul(At, c.N);
+        const N = ox.numpy.matmul(atn, x.A).add(x.S);
+        return [{ r, N }, r];
+      };
+      const f = ox.jit((i: Any, xs: Any) => ox.lax.scan(step, i, xs, { reverse: true }));
+      return {
+        call() {
+          const [c, rs] = f({ r: r0, N: N0 }, e) as Any;
+          ox.tree.dispose(c);
+          return rs;
+        },
+        free: () => (ox.tree.dispose([e, r0, N0]), f.dispose()),
+      };
+    },
+  });
+}
+workloads.push({
+  name: "associativeScan case 1 (Kalman compose, jit, forward) m=2 N=1600",
+  k: 50,
+  setup(lib) {
+    ONLY_OX(lib);
+    const e = rtsInputs(1600, 2);
+    const compose = (a: Any, b: Any) => {
+      const At = ox.numpy.matrixTranspose(b.A);
+      const A = ox.numpy.matmul(b.A, a.A);
+      const bb = ox.numpy.matmul(b.A, a.b).add(b.b);
+      const S = ox.numpy.matmul(ox.numpy.matmul(b.A, a.S), At).add(b.S);
+      return { A, b: bb, S };
+    };
+    const f = ox.jit((x: Any) => ox.lax.associativeScan(compose, x));
+    return {
+      call() {
+        const out = f(e) as Any;
+        ox.tree.dispose([out.A, out.b]);
+        return out.S;
+      },
+      free: () => (ox.tree.dispose(e), f.dispose()),
+    };
+  },
+});
+
 async function time(w: Workload, lib: Lib) {
   const { call, free } = w.setup(lib);
   // Warm-up (compiles) and a single call + full read, also used as the cross-check value.
