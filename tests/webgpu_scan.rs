@@ -123,13 +123,23 @@ fn check(m: usize, n: usize, reverse: bool, cholesky: bool) -> (u64, u64, scan_e
 fn compiled_scans_on_webgpu() {
     registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
     scan_eval::set_reporting(true);
-    // Case 2: one dispatch per scan, whatever N, m = 2..8, both directions.
-    for (m, n) in [(2, 100), (3, 37), (5, 64), (8, 100), (2, 1600)] {
-        for reverse in [true, false] {
-            let (dispatches, _, event) = check(m, n, reverse, false);
-            assert_eq!(event.path, "fused", "{event:?}");
-            assert!(event.detail.contains("one dispatch"), "{event:?}");
-            assert_eq!(dispatches, 1, "m={m} n={n}: {event:?}");
+    // Case 2: one dispatch per scan, whatever N, m = 2..8, both directions, with the state in
+    // workgroup memory (xs rows prefetched) and all in the storage buffer.
+    for memory in ["workgroup", "storage"] {
+        let mut gpu = registry::uninstall_webgpu().unwrap();
+        gpu.set_loop_workgroup_memory(memory == "workgroup");
+        registry::install_webgpu(gpu);
+        for (m, n) in [(2, 100), (3, 37), (5, 64), (8, 100), (2, 1600)] {
+            for reverse in [true, false] {
+                let (dispatches, _, event) = check(m, n, reverse, false);
+                assert_eq!(event.path, "fused", "{event:?}");
+                assert!(event.detail.contains("one dispatch"), "{event:?}");
+                assert!(
+                    event.detail.contains(&format!("state in {memory}")),
+                    "{event:?}"
+                );
+                assert_eq!(dispatches, 1, "m={m} n={n}: {event:?}");
+            }
         }
     }
     // Too large for one workgroup: pre-encoded, a dispatch per kernel and step, no submit

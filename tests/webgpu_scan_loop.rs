@@ -9,7 +9,7 @@ mod common;
 use common::{block_on, encode, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::scan_single::Packed;
-use oxjax::backend::webgpu::scan_wgsl::{LoopOp, LoopShader, Parity, Place};
+use oxjax::backend::webgpu::scan_wgsl::{LoopOp, LoopShader, Parity, Place, Space};
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::backend::Backend;
 use oxjax::core::DType;
@@ -73,12 +73,14 @@ fn rts_loop(m: usize, n: usize, reverse: bool) -> (LoopShader, [u32; 6]) {
     let p = q + n32 * s;
     let (t, u, ys) = (p + 2 * s, p + 3 * s, p + 4 * s);
     let row = |region, base| Place {
+        space: Space::Storage,
         region,
         base,
         row_stride: s,
         parity: Parity::None,
     };
     let carry = |parity| Place {
+        space: Space::Storage,
         region: 2,
         base: p,
         row_stride: 0,
@@ -110,6 +112,10 @@ fn rts_loop(m: usize, n: usize, reverse: bool) -> (LoopShader, [u32; 6]) {
         ops,
         length: n32,
         reverse,
+        workgroup_words: 0,
+        prologue: vec![],
+        epilogue: vec![],
+        prefetch: vec![],
     };
     (shader, [a, q, p, t, u, ys])
 }

@@ -3,8 +3,12 @@
 //! temps one value, xs and ys their whole stacked arrays (a row per step), each carry two
 //! halves (read half and written half swap every step). The layout also says what to copy in
 //! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries).
+//!
+//! When consts, carries, temps and two staged rows of each xs fit the device's workgroup
+//! memory, they are placed there (`Space::Workgroup`): the shader moves consts and initial
+//! carries in before its loop and the final carries out after it, and prefetches xs rows.
 
-use super::scan_wgsl::{LoopOp, LoopShader, Parity, Place};
+use super::scan_wgsl::{workgroup_size, LoopOp, LoopShader, Move, Parity, Place, Prefetch, Space};
 use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
 use crate::util::{Error, Result};
 
@@ -33,8 +37,9 @@ fn not_single(why: String) -> Error {
     Error::new("scan", why)
 }
 
-/// The single-dispatch layout of `plan`, or why the body does not suit one dispatch.
-pub fn layout(plan: &ScanLoop) -> Result<Layout> {
+/// The single-dispatch layout of `plan`, or why the body does not suit one dispatch;
+/// `workgroup_limit` is the device's workgroup memory in words.
+pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
     let body = &plan.body;
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
     let mut words: u64 = 0;
@@ -88,12 +93,23 @@ pub fn layout(plan: &ScanLoop) -> Result<Layout> {
             SlotRole::Const(_) | SlotRole::Temp => (0, Parity::None),
         };
         places.push(Place {
+            space: Space::Storage,
             region: s,
             base,
             row_stride,
             parity,
         });
     }
+    let largest = body
+        .steps
+        .iter()
+        .map(|st| match st {
+            LoopStep::Kernel { kernel, .. } => kernel.size,
+            LoopStep::Routine { .. } => 0,
+        })
+        .max()
+        .unwrap_or(1);
+    let staged = to_workgroup(plan, &mut places, workgroup_size(largest), workgroup_limit);
     let mut ops = Vec::with_capacity(body.steps.len());
     for step in &body.steps {
         match step {
@@ -127,9 +143,94 @@ pub fn layout(plan: &ScanLoop) -> Result<Layout> {
             ops,
             length,
             reverse: plan.reverse,
+            workgroup_words: staged.words,
+            prologue: staged.prologue,
+            epilogue: staged.epilogue,
+            prefetch: staged.prefetch,
         },
         words: words as u32,
         copy_in,
         copy_out,
     })
+}
+
+#[derive(Default)]
+struct Staged {
+    words: u32,
+    prologue: Vec<Move>,
+    epilogue: Vec<Move>,
+    prefetch: Vec<Prefetch>,
+}
+
+/// Moves consts, carries, temps and staged xs rows to workgroup memory when all of them fit
+/// in `limit` words (else nothing moves); rewrites `places` and returns the moves.
+fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32) -> Staged {
+    let body = &plan.body;
+    let mut st = Staged::default();
+    let mut moved: Vec<Place> = places.to_vec();
+    // Workgroup bases by the storage base they replace (slots sharing storage share them).
+    let mut bases: Vec<(u32, u32)> = Vec::new();
+    let last = (plan.length as u32) & 1;
+    for (s, info) in body.slots.iter().enumerate() {
+        let e = info.elements as u32;
+        let storage = places[s].base;
+        let words = match info.role {
+            SlotRole::YRow(_) => continue,
+            SlotRole::XRow(_) if e > wg => continue,
+            SlotRole::XRow(_) | SlotRole::CarryIn(_) | SlotRole::CarryOut(_) => 2 * e,
+            SlotRole::Const(_) | SlotRole::Temp => e,
+        };
+        let base = match bases
+            .iter()
+            .find(|(b, _)| *b == storage && info.role != SlotRole::Temp)
+        {
+            Some(&(_, w)) => w,
+            None => {
+                let w = st.words;
+                st.words = match st.words.checked_add(words) {
+                    Some(n) if n <= limit => n,
+                    _ => return Staged::default(),
+                };
+                bases.push((storage, w));
+                match info.role {
+                    SlotRole::Const(_) => st.prologue.push(Move {
+                        from: (Space::Storage, storage),
+                        to: (Space::Workgroup, w),
+                        words: e,
+                    }),
+                    SlotRole::CarryIn(_) | SlotRole::CarryOut(_) => {
+                        st.prologue.push(Move {
+                            from: (Space::Storage, storage),
+                            to: (Space::Workgroup, w),
+                            words: e,
+                        });
+                        st.epilogue.push(Move {
+                            from: (Space::Workgroup, w + last * e),
+                            to: (Space::Storage, storage + last * e),
+                            words: e,
+                        });
+                    }
+                    SlotRole::XRow(_) => st.prefetch.push(Prefetch {
+                        src: storage,
+                        dst: w,
+                        words: e,
+                    }),
+                    SlotRole::Temp | SlotRole::YRow(_) => {}
+                }
+                w
+            }
+        };
+        let p = &mut moved[s];
+        p.space = Space::Workgroup;
+        p.base = base;
+        if let SlotRole::XRow(_) = info.role {
+            p.row_stride = 0;
+            p.parity = Parity::Current(e);
+        }
+    }
+    if st.words == 0 {
+        return Staged::default();
+    }
+    places.copy_from_slice(&moved);
+    st
 }

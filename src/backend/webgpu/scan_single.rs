@@ -34,6 +34,8 @@ pub(super) struct LoopCache {
     pipelines: Lru<LoopShader, Stage>,
     next: ExeId,
     runs: u64,
+    /// Whether looping shaders may keep state in workgroup memory (tests turn it off).
+    workgroup: bool,
 }
 
 impl Default for LoopCache {
@@ -44,6 +46,7 @@ impl Default for LoopCache {
             pipelines: Lru::new(LOOP_CACHE_CAPACITY),
             next: 1,
             runs: 0,
+            workgroup: true,
         }
     }
 }
@@ -78,9 +81,14 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId
 fn detail(exe: &CompiledLoop) -> String {
     match exe {
         CompiledLoop::Single { layout, .. } => format!(
-            "webgpu: one dispatch ({} ops per step, workgroup of {})",
+            "webgpu: one dispatch ({} ops per step, workgroup of {}, state in {} memory)",
             layout.shader.ops.len(),
-            layout.shader.workgroup_size()
+            layout.shader.workgroup_size(),
+            if layout.shader.workgroup_words > 0 {
+                "workgroup"
+            } else {
+                "storage"
+            }
         ),
         CompiledLoop::Encoded(enc) => format!(
             "webgpu: pre-encoded ({} dispatches per step, one submit)",
@@ -90,7 +98,12 @@ fn detail(exe: &CompiledLoop) -> String {
 }
 
 fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<CompiledLoop>)> {
-    let exe = Rc::new(match layout(plan) {
+    let workgroup_words = if gpu.loops.workgroup {
+        gpu.device.limits().max_compute_workgroup_storage_size / 4
+    } else {
+        0
+    };
+    let exe = Rc::new(match layout(plan, workgroup_words) {
         Ok(layout) if gpu.loop_fits(layout.words as u64) => {
             let stage = gpu.loop_stage(&layout.shader)?;
             CompiledLoop::Single { layout, stage }
@@ -166,6 +179,15 @@ pub struct Packed {
 }
 
 impl WebGpuBackend {
+    /// Lets looping scan shaders keep their state in workgroup memory (the default) or not
+    /// (everything in the storage buffer; tests check both).
+    pub fn set_loop_workgroup_memory(&mut self, on: bool) {
+        if self.loops.workgroup != on {
+            self.loops.clear();
+            self.loops.workgroup = on;
+        }
+    }
+
     /// Whether a packed buffer of `words` 32-bit words can be bound.
     pub fn loop_fits(&self, words: u64) -> bool {
         let limits = self.device.limits();

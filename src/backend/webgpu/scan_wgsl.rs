@@ -4,11 +4,16 @@
 //! `storageBarrier()` wherever an op reads what an earlier op of the step wrote (or overwrites
 //! what one read) and at the end of every step.
 //!
-//! Every value lives in ONE packed `array<u32>` storage buffer (`ox_buf`, one binding whatever
+//! Every operand lives in ONE packed `array<u32>` storage buffer (`ox_buf`, one binding whatever
 //! the storage-buffer limit): constants, the xs and ys (a row per step, addressed by the step's
 //! row index, reversed for a reverse scan), the temporaries of a step, and the carries, which
 //! are double-buffered by step parity (step `s` reads half `s & 1` and writes the other half),
 //! so no op ever reads what another thread of the same op writes.
+//!
+//! When they fit, constants, carries and temporaries live in workgroup memory instead
+//! (`ox_wg`: moved in before the loop and out after it), and each xs row is prefetched into a
+//! register at the start of the step before and staged in workgroup memory at its end, so the
+//! dependent chain of a step never waits on device memory.
 
 use std::fmt::Write;
 
@@ -21,6 +26,7 @@ use crate::util::{Error, Result};
 /// Where a value of the body lives in the packed buffer (in 32-bit words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Place {
+    pub space: Space,
     /// Identifies the storage the place belongs to, for barrier placement: places of the
     /// same region may overlap, places of different regions never do.
     pub region: usize,
@@ -28,6 +34,49 @@ pub struct Place {
     /// Words per row: the value is row `row` of a stacked array (xs, ys); 0 otherwise.
     pub row_stride: u32,
     pub parity: Parity,
+}
+
+/// Which memory a place is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// The packed storage buffer `ox_buf`.
+    Storage,
+    /// The workgroup array `ox_wg`.
+    Workgroup,
+}
+
+impl Space {
+    fn array(self) -> &'static str {
+        match self {
+            Space::Storage => "ox_buf",
+            Space::Workgroup => "ox_wg",
+        }
+    }
+
+    fn barrier(self) -> &'static str {
+        match self {
+            Space::Storage => "storageBarrier();",
+            Space::Workgroup => "workgroupBarrier();",
+        }
+    }
+}
+
+/// A copy of `words` words between the spaces, before or after the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: (Space, u32),
+    pub to: (Space, u32),
+    pub words: u32,
+}
+
+/// An xs operand staged in workgroup memory: row `row` of `words` words at `src` (storage,
+/// rows `words` apart) goes to half `step & 1` of the two halves at `dst` (workgroup); the
+/// next step's row is loaded into a register during the step (`words` ≤ the workgroup size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Prefetch {
+    pub src: u32,
+    pub dst: u32,
+    pub words: u32,
 }
 
 /// Double buffering of carries by step parity.
@@ -43,6 +92,7 @@ pub enum Parity {
 impl Place {
     pub fn fixed(region: usize, base: u32) -> Place {
         Place {
+            space: Space::Storage,
             region,
             base,
             row_stride: 0,
@@ -79,20 +129,30 @@ pub struct LoopShader {
     pub ops: Vec<LoopOp>,
     pub length: u32,
     pub reverse: bool,
+    /// Words of workgroup memory (0: none).
+    pub workgroup_words: u32,
+    /// Copies before the loop (into workgroup memory) and after it (out of it).
+    pub prologue: Vec<Move>,
+    pub epilogue: Vec<Move>,
+    pub prefetch: Vec<Prefetch>,
 }
 
 /// Most invocations of the one workgroup.
 pub const MAX_WORKGROUP: u32 = 256;
 
+/// The workgroup size for ops of at most `largest` elements.
+pub fn workgroup_size(largest: usize) -> u32 {
+    (largest.min(MAX_WORKGROUP as usize) as u32)
+        .max(1)
+        .next_power_of_two()
+        .max(32)
+}
+
 impl LoopShader {
     /// Invocations of the workgroup: the largest op's size rounded up to a power of two
     /// (32..=256): every op of a small body is then one element per invocation.
     pub fn workgroup_size(&self) -> u32 {
-        let largest = self.ops.iter().map(|op| op.kernel.size).max().unwrap_or(1);
-        (largest as u32)
-            .clamp(1, MAX_WORKGROUP)
-            .next_power_of_two()
-            .max(32)
+        workgroup_size(self.ops.iter().map(|op| op.kernel.size).max().unwrap_or(1))
     }
 
     /// The WGSL source of the looping shader.
@@ -101,8 +161,8 @@ impl LoopShader {
         let mut e = Emitter::new(0, "      ");
         let mut body = String::new();
         // Regions written and read since the last barrier.
-        let mut written: Vec<usize> = Vec::new();
-        let mut read: Vec<usize> = Vec::new();
+        let mut written: Vec<(usize, Space)> = Vec::new();
+        let mut read: Vec<(usize, Space)> = Vec::new();
         for (k, op) in self.ops.iter().enumerate() {
             verify::verify(&op.kernel)?;
             if op.inputs.len() != op.kernel.inputs.len() {
@@ -115,26 +175,88 @@ impl LoopShader {
                     ),
                 ));
             }
-            let reads: Vec<usize> = op.inputs.iter().map(|p| p.region).collect();
-            let hazard = reads.iter().any(|r| written.contains(r))
-                || written.contains(&op.output.region)
-                || read.contains(&op.output.region);
-            if hazard {
-                body.push_str("    storageBarrier();\n");
+            let reads: Vec<(usize, Space)> =
+                op.inputs.iter().map(|p| (p.region, p.space)).collect();
+            let out = (op.output.region, op.output.space);
+            let mut hazards: Vec<Space> = reads
+                .iter()
+                .filter(|r| written.contains(r))
+                .chain(written.iter().filter(|w| **w == out))
+                .chain(read.iter().filter(|r| **r == out))
+                .map(|r| r.1)
+                .collect();
+            hazards.dedup();
+            if !hazards.is_empty() {
+                for space in [Space::Storage, Space::Workgroup] {
+                    if hazards.contains(&space) {
+                        writeln!(body, "    {}", space.barrier()).unwrap();
+                    }
+                }
                 written.clear();
                 read.clear();
             }
             read.extend(reads);
-            written.push(op.output.region);
+            written.push(out);
             body.push_str(&self.emit_op(&mut e, op, wg)?);
         }
         let length = self.length;
-        let row = if self.reverse {
-            format!("{}u - step", length.saturating_sub(1))
-        } else {
-            "step".to_string()
+        let row_of = |step: &str| {
+            if self.reverse {
+                format!("{}u - {step}", length.saturating_sub(1))
+            } else {
+                step.to_string()
+            }
         };
         let mut src = String::new();
+        if self.workgroup_words > 0 {
+            writeln!(
+                src,
+                "var<workgroup> ox_wg: array<u32, {}>;",
+                self.workgroup_words
+            )
+            .unwrap();
+        }
+        let mut prologue = String::new();
+        for m in &self.prologue {
+            prologue.push_str(&emit_move(m, wg));
+        }
+        if length > 0 {
+            for p in &self.prefetch {
+                let first = row_of("0u");
+                writeln!(
+                    prologue,
+                    "  if (lid < {w}u) {{ ox_wg[{dst}u + lid] = ox_buf[{src}u + ({first}) * {w}u + lid]; }}",
+                    w = p.words,
+                    dst = p.dst,
+                    src = p.src,
+                )
+                .unwrap();
+            }
+        }
+        let mut fetch = String::new();
+        let mut stage = String::new();
+        for (j, p) in self.prefetch.iter().enumerate() {
+            let next = row_of("(step + 1u)");
+            writeln!(
+                fetch,
+                "    var ox_pf{j}: u32 = 0u;\n    if (lid < {w}u && step + 1u < {length}u) {{ ox_pf{j} = ox_buf[{src}u + ({next}) * {w}u + lid]; }}",
+                w = p.words,
+                src = p.src,
+            )
+            .unwrap();
+            writeln!(
+                stage,
+                "    if (lid < {w}u) {{ ox_wg[{dst}u + ((step + 1u) & 1u) * {w}u + lid] = ox_pf{j}; }}",
+                w = p.words,
+                dst = p.dst,
+            )
+            .unwrap();
+        }
+        let mut epilogue = String::new();
+        for m in &self.epilogue {
+            epilogue.push_str(&emit_move(m, wg));
+        }
+        let row = row_of("step");
         write!(
             src,
             "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
@@ -144,11 +266,14 @@ var<private> ox_zp: u32;
 fn main(@builtin(local_invocation_index) lid: u32,
         @builtin(workgroup_id) wid: vec3<u32>) {{
   ox_zp = wid.z;
+{prologue}  storageBarrier();
+  workgroupBarrier();
   for (var step: u32 = 0u; step < {length}u; step = step + 1u) {{
     let row = {row};
-{body}    storageBarrier();
+{fetch}{body}{stage}    storageBarrier();
+    workgroupBarrier();
   }}
-}}
+{epilogue}}}
 "
         )
         .unwrap();
@@ -160,7 +285,12 @@ fn main(@builtin(local_invocation_index) lid: u32,
     fn emit_op(&self, e: &mut Emitter, op: &LoopOp, wg: u32) -> Result<String> {
         let kernel = &op.kernel;
         e.loaded = vec![false; kernel.inputs.len()];
-        e.packed = Some(op.inputs.iter().map(Place::offset).collect());
+        e.packed = Some(
+            op.inputs
+                .iter()
+                .map(|p| (p.space.array().to_string(), p.offset()))
+                .collect(),
+        );
         e.body.clear();
         let dtype = kernel.output_dtype();
         let value = match kernel.reduction {
@@ -185,9 +315,22 @@ fn main(@builtin(local_invocation_index) lid: u32,
             format!("    for (var idx: u32 = lid; idx < {size}u; idx = idx + {wg}u) {{\n")
         };
         Ok(format!(
-            "{head}      let i = i32(idx);\n{}      ox_buf[{} + idx] = {word};\n    }}\n",
+            "{head}      let i = i32(idx);\n{}      {}[{} + idx] = {word};\n    }}\n",
             e.body,
+            op.output.space.array(),
             op.output.offset()
         ))
     }
+}
+
+/// A strided copy loop for a [`Move`].
+fn emit_move(m: &Move, wg: u32) -> String {
+    format!(
+        "  for (var w: u32 = lid; w < {words}u; w = w + {wg}u) {{ {}[{}u + w] = {}[{}u + w]; }}\n",
+        m.to.0.array(),
+        m.to.1,
+        m.from.0.array(),
+        m.from.1,
+        words = m.words,
+    )
 }

@@ -89,9 +89,10 @@ pub(super) struct Emitter {
     pub helpers: Helpers,
     /// Which inputs the expression loads from.
     pub loaded: Vec<bool>,
-    /// When set, input `j` is not a binding of its own but the elements of the packed `u32`
-    /// array `ox_buf` from this offset expression on (the looping scan shader, `scan_single`).
-    pub packed: Option<Vec<String>>,
+    /// When set, input `j` is not a binding of its own but the elements of a packed `u32`
+    /// array (`ox_buf` in storage, `ox_wg` in workgroup memory) from an offset expression on:
+    /// (array, offset) per input (the looping scan shader, `scan_wgsl`).
+    pub packed: Option<Vec<(String, String)>>,
     /// When set, input `j` is binding `in{j}` from this offset expression on (the
     /// pre-encoded scan steps, `scan_encoded`: xs rows of a stacked buffer).
     pub offsets: Option<Vec<String>>,
@@ -173,7 +174,8 @@ impl Emitter {
                 };
                 match (&self.packed, d) {
                     (Some(sites), _) => {
-                        let word = format!("ox_buf[{} + u32({ix})]", sites[*input]);
+                        let (array, offset) = &sites[*input];
+                        let word = format!("{array}[{offset} + u32({ix})]");
                         match d {
                             DType::Bool => format!("({word} != 0u)"),
                             DType::Uint32 => word,
