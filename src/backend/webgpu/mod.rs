@@ -442,6 +442,7 @@ impl Backend for WebGpuBackend {
         self.bind_groups.clear();
         self.routines.clear();
         self.pool.clear();
+        self.loops.clear();
     }
 
     fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
@@ -455,10 +456,6 @@ impl Backend for WebGpuBackend {
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
         scan_single::run(self, exe, plan, buffers)
-    }
-
-    fn clear_loops(&mut self) {
-        self.loops.clear();
     }
 
     fn loop_stats(&self) -> LoopStats {
