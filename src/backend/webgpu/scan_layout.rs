@@ -14,6 +14,9 @@ use crate::util::{Error, Result};
 
 /// Ops larger than this many elements make a body "large" (pre-encoded dispatches instead).
 pub const SINGLE_MAX_ELEMENTS: usize = 1024;
+/// At most this many ops × steps in one dispatch (a very long dispatch may trip a driver's
+/// watchdog): longer scans are pre-encoded.
+pub const SINGLE_MAX_OP_STEPS: u64 = 1 << 24;
 
 /// Where a buffer of the run goes in (or comes out of) the packed buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,9 @@ fn not_single(why: String) -> Error {
 pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
     let body = &plan.body;
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
+    if plan.length as u64 * body.steps.len() as u64 > SINGLE_MAX_OP_STEPS {
+        return Err(not_single("too many steps for one dispatch".into()));
+    }
     let mut words: u64 = 0;
     let mut places: Vec<Place> = Vec::with_capacity(body.slots.len());
     // The base of each shared storage (by role), so slots of one role share it.
