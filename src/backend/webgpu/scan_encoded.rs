@@ -253,7 +253,11 @@ impl WebGpuBackend {
             let (init, bytes) = gpu(buffers.init.get(k))?;
             let (fin, _) = gpu(buffers.finals.get(k))?;
             copies_in.push((init, slots[cin].clone(), bytes));
-            let last = if enc.length % 2 == 0 { cin } else { cout };
+            let last = if enc.length.is_multiple_of(2) {
+                cin
+            } else {
+                cout
+            };
             copies_out.push((slots[last].clone(), fin, bytes));
         }
         // Two bind groups per op: even steps as planned, odd steps with carries swapped.

@@ -192,7 +192,7 @@ impl WebGpuBackend {
     pub fn loop_fits(&self, words: u64) -> bool {
         let limits = self.device.limits();
         let bytes = words.max(1) * 4;
-        bytes <= limits.max_storage_buffer_binding_size as u64 && bytes <= limits.max_buffer_size
+        bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size
     }
 
     /// Runs `shader` over a packed buffer of `words` words: each of `inputs` is copied in at
