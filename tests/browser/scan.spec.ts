@@ -20,27 +20,33 @@ test("case 2: a jitted reverse lax.scan is one WebGPU dispatch in Chromium", asy
     const m = 3;
     const vals = (k: number, s: number) =>
       Array.from({ length: k }, (_, i) => 0.3 * Math.sin(1.7 * (i + s)));
+    // No `using` here: the page function is transpiled by Playwright.
     const step = (c: { r: any; N: any }, e: { A: any; b: any; S: any }) => {
-      using At = np.matrixTranspose(e.A);
-      using atr = np.matmul(At, c.r);
-      using r = atr.add(e.b);
-      using atn = np.matmul(At, c.N);
-      using atna = np.matmul(atn, e.A);
-      using N = atna.add(e.S);
+      const At = np.matrixTranspose(e.A);
+      const atr = np.matmul(At, c.r);
+      const r = atr.add(e.b);
+      const atn = np.matmul(At, c.N);
+      const atna = np.matmul(atn, e.A);
+      const N = atna.add(e.S);
+      [At, atr, atn, atna].forEach((x) => x.dispose());
       return [{ r, N }, r];
     };
     const run = async (device: "cpu" | "webgpu") => {
-      using A = np.array(vals(n * m * m, 1), { device }).reshape([n, m, m]);
-      using b = np.array(vals(n * m, 2), { device }).reshape([n, m, 1]);
-      using S = np.array(vals(n * m * m, 3), { device }).reshape([n, m, m]);
-      using r0 = np.zeros([m, 1], { device });
-      using N0 = np.zeros([m, m], { device });
-      using f = ox.jit((i: any, e: any) => ox.lax.scan(step, i, e, { reverse: true }));
+      const flat = [vals(n * m * m, 1), vals(n * m, 2), vals(n * m * m, 3)].map((v) =>
+        np.array(v, { device }),
+      );
+      const A = flat[0].reshape([n, m, m]);
+      const b = flat[1].reshape([n, m, 1]);
+      const S = flat[2].reshape([n, m, m]);
+      const r0 = np.zeros([m, 1], { device });
+      const N0 = np.zeros([m, m], { device });
+      const f = ox.jit((i: any, e: any) => ox.lax.scan(step, i, e, { reverse: true }));
       const d0 = ox.memoryStats().devices.webgpu?.dispatches ?? 0;
       const [c, rs] = f({ r: r0, N: N0 }, { A, b, S }) as any;
       const dispatches = (ox.memoryStats().devices.webgpu?.dispatches ?? 0) - d0;
       const data = [...(await c.N.data()), ...(await rs.data())];
-      ox.tree.dispose([c, rs]);
+      ox.tree.dispose([c, rs, A, b, S, r0, N0, flat]);
+      f.dispose();
       return { dispatches, data };
     };
     const web = await run("webgpu");
