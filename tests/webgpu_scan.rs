@@ -119,6 +119,43 @@ fn check(m: usize, n: usize, reverse: bool, cholesky: bool) -> (u64, u64, scan_e
     )
 }
 
+/// carry c [4], x [4] → t = sqrt(Σx²) (a reduction with an epilogue), c' = t − c, y = t: run
+/// on `device`, (final c, ys).
+fn epilogue_scan(device: Device) -> (Vec<f32>, Vec<f32>) {
+    let v = Aval::new(vec![4], F);
+    let body = trace_body(&[v.clone(), v], |a| {
+        let sq = op(Primitive::Binary(BinaryOp::Mul), &[&a[1], &a[1]]);
+        let s = op(
+            Primitive::Reduce {
+                op: oxjax::core::ops::ReduceOp::Sum,
+                axes: vec![0],
+            },
+            &[&sq],
+        );
+        let t = op(Primitive::Unary(oxjax::core::ops::UnaryOp::Sqrt), &[&s]);
+        let tb = op(
+            Primitive::Broadcast {
+                shape: vec![4],
+                axes: vec![],
+            },
+            &[&t],
+        );
+        let next = op(Primitive::Binary(BinaryOp::Sub), &[&tb, &a[0]]);
+        Ok(vec![next, t])
+    })
+    .unwrap();
+    let c0 = array(&values(4, 1.0), vec![4], device);
+    let xs = array(&values(40, 2.0), vec![10, 4], device);
+    let lp = Loop {
+        length: 10,
+        reverse: false,
+        segment: 1,
+        accept: AcceptPaths::ANY,
+    };
+    let outs = bind_scan(body, &[], &[c0], &[xs], lp).unwrap();
+    (read(&outs[0]), read(&outs[1]))
+}
+
 #[test]
 fn compiled_scans_on_webgpu() {
     registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
@@ -150,6 +187,17 @@ fn compiled_scans_on_webgpu() {
     assert_eq!(dispatches % 12, 0, "{dispatches} dispatches");
     assert!(dispatches >= 2 * 12, "{dispatches} dispatches");
     assert!(submits <= 3, "{submits} submits");
+    // A reduction with an epilogue (sqrt of a sum) inside the one dispatch.
+    scan_eval::drain_events();
+    let want = epilogue_scan(Device::Cpu);
+    let before = registry::stats(Device::WebGpu).unwrap();
+    let got = epilogue_scan(Device::WebGpu);
+    assert_eq!(
+        registry::stats(Device::WebGpu).unwrap().dispatches - before.dispatches,
+        1
+    );
+    close("epilogue c", &got.0, &want.0);
+    close("epilogue ys", &got.1, &want.1);
     // A routine in the body: the host loop, saying why.
     let (_, _, event) = check(3, 5, true, true);
     assert_eq!(event.path, "fallback", "{event:?}");

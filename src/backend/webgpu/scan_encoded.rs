@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use super::exe::grid;
-use super::wgsl::{reduce_into, WORKGROUP_SIZE};
+use super::wgsl::{epilogue_into, reduce_into, WORKGROUP_SIZE};
 use super::wgsl_alu::{storage_type, to_storage, Emitter};
 use super::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::BufferId;
@@ -80,6 +80,7 @@ fn emit(kernel: &Kernel, input_rows: &[usize], output_row: usize) -> Result<Stri
         None => e.emit(&kernel.exp)?,
         Some(red) => reduce_into(&mut e, kernel, red, "  ")?,
     };
+    let value = epilogue_into(&mut e, kernel, value)?;
     for (i, loaded) in e.loaded.iter().enumerate() {
         if !loaded {
             writeln!(e.body, "  _ = arrayLength(&in{i});").unwrap();

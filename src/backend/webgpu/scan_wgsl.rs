@@ -17,7 +17,7 @@
 
 use std::fmt::Write;
 
-use super::wgsl::reduce_into;
+use super::wgsl::{epilogue_into, reduce_into};
 use super::wgsl_alu::{to_storage, value_type, Emitter};
 use crate::core::DType;
 use crate::kernel::{verify, Kernel};
@@ -300,6 +300,8 @@ fn main(@builtin(local_invocation_index) lid: u32,
             }
             Some(red) => reduce_into(e, kernel, red, "      ")?,
         };
+        e.set_indent("      ");
+        let value = epilogue_into(e, kernel, value)?;
         let stored = to_storage(dtype, &value);
         let word = match dtype {
             DType::Uint32 | DType::Bool => stored,

@@ -139,6 +139,20 @@ pub(super) fn reduce_into(
     })
 }
 
+/// Emits `kernel`'s epilogue (if any) over the value named `value` in the same invocation;
+/// returns the name of the result (the scan shaders; ordinary kernels run it as a stage).
+pub(super) fn epilogue_into(e: &mut Emitter, kernel: &Kernel, value: String) -> Result<String> {
+    match &kernel.epilogue {
+        None => Ok(value),
+        Some(ep) => {
+            e.substitute = Some(value);
+            let result = e.emit(ep);
+            e.substitute = None;
+            result
+        }
+    }
+}
+
 /// The statements that fold `x` into the accumulator `acc` (and, for float32 sums, the
 /// Neumaier compensation `comp`).
 pub(super) fn combine(

@@ -96,6 +96,9 @@ pub(super) struct Emitter {
     /// When set, input `j` is binding `in{j}` from this offset expression on (the
     /// pre-encoded scan steps, `scan_encoded`: xs rows of a stacked buffer).
     pub offsets: Option<Vec<String>>,
+    /// When set, every load is this name (a kernel's epilogue, whose only input is the value
+    /// it maps, emitted in the same invocation by the scan shaders).
+    pub substitute: Option<String>,
     indent: String,
     next: usize,
 }
@@ -108,6 +111,7 @@ impl Emitter {
             loaded: vec![false; inputs],
             packed: None,
             offsets: None,
+            substitute: None,
             indent: indent.to_string(),
             next: 0,
         }
@@ -165,6 +169,9 @@ impl Emitter {
             AluKind::Const(bits) => return self.constant(d, f64::from_bits(*bits)),
             AluKind::Index => "i".to_string(),
             AluKind::ReduceIndex => "r".to_string(),
+            AluKind::Load { .. } if self.substitute.is_some() => {
+                return Ok(self.substitute.clone().unwrap_or_default());
+            }
             AluKind::Load { input, index } => {
                 let ix = self.emit(index)?;
                 self.loaded[*input] = true;
