@@ -3,10 +3,11 @@
 // output, counts its passed and failed tests, and ends with one line `N passed, N failed`.
 // Any failing layer makes the exit status non-zero. Usage: node scripts/test.mjs [layer ...]
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { WEBGPU_SKIP_FILES } from "../tests/api/webgpu_skips.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => join(root, "node_modules/.bin", name);
@@ -31,7 +32,12 @@ const counters = {
   ],
   node: (t) => [sum(t, /^# pass (\d+)$/gm), sum(t, /^# fail (\d+)$/gm)],
   playwright: (t) => [sum(t, /^\s*(\d+) passed/gm), sum(t, /^\s*(\d+) failed/gm)],
-  deno: (t) => [sum(t, /\| (\d+) passed/g), sum(t, /\| \d+ passed \| (\d+) failed/g)],
+  // Tests and, where describe() groups them, their steps.
+  deno: (t) => [
+    sum(t, /\| (\d+) passed/g) + sum(t, /\| \d+ passed \((\d+) steps?\)/g),
+    sum(t, /\| \d+ passed[^|]*\| (\d+) failed/g) +
+      sum(t, /\| \d+ passed[^|]*\| \d+ failed \((\d+) steps?\)/g),
+  ],
 };
 
 const layers = [
@@ -99,13 +105,34 @@ const layers = [
     retriesAfterCleanCrash: 2,
     cleanEnd: /ok\S* \| \d+ passed \| 0 failed/,
   },
+  {
+    // The API suite (tests/api/) on webgpu: helpers.mjs starts WebGPU with 8 storage buffers
+    // and makes it the default device; tests/api/webgpu_skips.mjs lists what does not run.
+    name: "Deno API suite on webgpu",
+    cmd: deno,
+    args: [
+      "test",
+      "--unstable-webgpu",
+      "--allow-read",
+      "--allow-env",
+      "--no-check",
+      ...readdirSync(join(root, "tests/api"))
+        .filter((f) => f.endsWith(".test.mjs") && !(f in WEBGPU_SKIP_FILES))
+        .sort()
+        .map((f) => `tests/api/${f}`),
+    ],
+    env: { OXJAX_TEST_DEVICE: "webgpu" },
+    count: "deno",
+    retriesAfterCleanCrash: 2,
+    cleanEnd: /ok\S* \| \d+ passed (\(\d+ steps?\) )?\| 0 failed/,
+  },
 ];
 
 function runLayer(layer) {
   return new Promise((resolve) => {
     const child = spawn(layer.cmd, layer.args, {
       cwd: root,
-      env,
+      env: { ...env, ...layer.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let text = "";

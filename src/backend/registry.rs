@@ -85,13 +85,19 @@ pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBu
         device,
         id,
         bytes: data.len(),
+        host: (data.len() <= super::buffer::HOST_COPY_BYTES).then(|| data.into()),
     }))
 }
 
 /// Allocates an uninitialised buffer on `device`.
 pub fn alloc(function: &str, device: Device, bytes: usize) -> Result<Rc<DeviceBuffer>> {
     let id = with_backend(function, device, |b| b.alloc(bytes))?;
-    Ok(Rc::new(DeviceBuffer { device, id, bytes }))
+    Ok(Rc::new(DeviceBuffer {
+        device,
+        id,
+        bytes,
+        host: None,
+    }))
 }
 
 /// Frees a buffer (called by `DeviceBuffer::drop`).

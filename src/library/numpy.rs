@@ -64,9 +64,12 @@ pub fn lookup(name: &str) -> Option<Composite> {
             let a = bind(Primitive::Unary(U::Abs), &[o[0].clone()])?;
             compare(C::Eq, val(&a), Operand::Literal(f64::INFINITY))
         },
-        "isfinite" => |o| {
-            let d = binary(B::Sub, o[0].clone(), o[0].clone())?;
-            compare(C::Eq, val(&d), Operand::Literal(0.0))
+        "isfinite" => |o| match o[0].value() {
+            Some(x) => super::reduce_extra::isfinite(x),
+            None => {
+                let d = binary(B::Sub, o[0].clone(), o[0].clone())?;
+                compare(C::Eq, val(&d), Operand::Literal(0.0))
+            }
         },
         "logical_not" => |o| bind(Primitive::Unary(U::Not), &[val(&to_bool(o[0].clone())?)]),
         "logical_and" => |o| logical(B::And, o),

@@ -22,6 +22,20 @@ fn isnan(x: &Value) -> Result<Value> {
     cmp(C::Ne, v(x), v(x))
 }
 
+/// Whether each element is finite. float32 tests the exponent bits (not all ones): the usual
+/// `x - x == 0` is folded to `true` by GPU shader compilers once fused into one kernel (WGSL lets
+/// them assume finite floats), which made `jit(isfinite)` wrong on webgpu. Other float dtypes
+/// keep `x - x == 0`; integers and bools are always finite.
+pub fn isfinite(x: &Value) -> Result<Value> {
+    let d = x.aval().dtype;
+    if d == DType::Float32 {
+        let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(x)])?;
+        let exponent = bin(B::And, v(&bits), lit(f64::from(0x7f80_0000u32)))?;
+        return cmp(C::Ne, v(&exponent), lit(f64::from(0x7f80_0000u32)));
+    }
+    cmp(C::Eq, v(&bin(B::Sub, v(x), v(x))?), lit(0.0))
+}
+
 /// `x` with NaN replaced by `fill` (integers unchanged).
 fn fill_nan(x: &Value, fill: f64) -> Result<Value> {
     if !x.aval().dtype.is_float() {
@@ -238,7 +252,7 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
     let mbits = bin(B::Or, v(&mbits), lit(f64::from(126u32 << 23)))?;
     let m = bind(Primitive::Bitcast(DType::Float32), &[v(&mbits)])?;
     let zero = cmp(C::Eq, v(&x), lit(0.0))?;
-    let finite = cmp(C::Eq, v(&bin(B::Sub, v(&x), v(&x))?), lit(0.0))?;
+    let finite = isfinite(&x)?;
     let special = bin(B::Or, v(&zero), v(&un(U::Not, &finite)?))?;
     Ok(vec![
         select(&special, v(&x), v(&m))?,

@@ -165,7 +165,14 @@ pub fn to_device(function: &str, v: &ArrayValue, device: Device) -> Result<Array
     if v.device == device {
         return Ok(v.clone());
     }
-    let bytes = v.read_sync(function)?;
+    // A scalar's uploaded bytes (see `DeviceBuffer::host`) spare a device read.
+    let host = v.buffer.host.as_deref().filter(|h| {
+        v.aval.shape.is_empty() && h.len() == v.aval.byte_size() && v.view.is_contiguous()
+    });
+    let bytes = match host {
+        Some(h) => h.to_vec(),
+        None => v.read_sync(function)?,
+    };
     let (shape, dtype) = (v.aval.shape.clone(), v.aval.dtype);
     let mut moved = ArrayValue::from_bytes(function, &bytes, shape, dtype, device)?;
     moved.aval.weak = v.aval.weak;

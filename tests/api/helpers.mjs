@@ -1,11 +1,88 @@
-// Shared helpers of the API tests: the built package, a leak check run after every test, and
-// float32 oracles computed independently of oxjax (JS arithmetic rounded with Math.fround).
+// Shared helpers of the API tests: the built package, the devices under test, a leak check run
+// after every test, and float32 oracles computed independently of oxjax (JS arithmetic rounded
+// with Math.fround).
+//
+// The same files run on `webgpu` (Deno + lavapipe: `OXJAX_TEST_DEVICE=webgpu deno test ...`;
+// Chromium + SwiftShader: tests/browser/api.spec.ts sets `globalThis.OXJAX_TEST_DEVICE`). Then
+// WebGPU starts with the spec minimum of 8 storage buffers, becomes the default device, and
+// `DEVICES` is `["webgpu"]` instead of `["cpu", "wasm"]`. Reads are `await x.data()` /
+// `jsAsync()` in every test, because WebGPU has no synchronous read there.
 import { afterEach, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import * as ox from "../../pkg/index.js";
+import { WEBGPU_SKIPS } from "./webgpu_skips.mjs";
 
 export { ox };
 export const np = ox.numpy;
+
+const mode = globalThis.OXJAX_TEST_DEVICE ?? globalThis.process?.env?.OXJAX_TEST_DEVICE;
+/** True when the suite runs on webgpu (Deno or Chromium) rather than cpu and wasm (Node). */
+export const ON_WEBGPU = mode === "webgpu";
+if (ON_WEBGPU) {
+  const have = await ox.init({ maxStorageBuffers: 8 });
+  if (!have.includes("webgpu")) {
+    throw new Error(`OXJAX_TEST_DEVICE=webgpu: ${ox.webgpuUnavailableReason() ?? "no WebGPU"}`);
+  }
+  ox.defaultDevice("webgpu");
+} else if (mode !== undefined) {
+  throw new Error(`OXJAX_TEST_DEVICE must be "webgpu" or unset, not ${mode}`);
+}
+
+/** The devices each device-parametrised test runs on. */
+export const DEVICES = ON_WEBGPU ? ["webgpu"] : ["cpu", "wasm"];
+
+/** The compiled device of tests that run on one: wasm in Node, webgpu when the suite runs there. */
+export const COMPILED = ON_WEBGPU ? "webgpu" : "wasm";
+
+/**
+ * Array options of tests written in float64 on cpu whose values are exact in float32 too
+ * (transformation plumbing, not precision): float32 on webgpu when the suite runs there.
+ */
+export const EXACT = ON_WEBGPU ? { device: "webgpu" } : { dtype: "float64", device: "cpu" };
+
+/** Options of a float64 array on the default device, or on cpu where that is webgpu. */
+export const F64 = ON_WEBGPU ? { dtype: "float64", device: "cpu" } : { dtype: "float64" };
+
+/** Options of arrays a test reads synchronously (allclose, `+x`): on cpu where WebGPU is default. */
+export const SYNC = ON_WEBGPU ? { device: "cpu" } : {};
+
+/** The absolute tolerance of EXACT tests: 1e-12 in float64, 2e-6 in float32 on webgpu. */
+export const EXACT_TOL = ON_WEBGPU ? 2e-6 : 1e-12;
+
+/**
+ * `assert.deepEqual` of (nested) numbers computed with EXACT: equal in float64, within
+ * 1e-6·(1 + |want|) per element in float32 on webgpu (a few float32 ulps).
+ */
+export function assertExact(got, want, message) {
+  if (!ON_WEBGPU) return assert.deepEqual(got, want, message);
+  const [g, w] = [[got].flat(Infinity), [want].flat(Infinity)];
+  assert.equal(g.length, w.length, message);
+  g.forEach((v, i) =>
+    assert.ok(
+      Math.abs(v - w[i]) <= 1e-6 * (1 + Math.abs(w[i])),
+      `${message ?? ""}[${i}]: ${v} vs ${w[i]}`,
+    ),
+  );
+}
+
+/**
+ * The `skip` option of a test that cannot run on webgpu: `false` off webgpu, else the reason
+ * listed under `key` in tests/api/webgpu_skips.mjs (the one list of such gaps).
+ */
+export function webgpuSkip(key) {
+  if (!(key in WEBGPU_SKIPS)) throw new Error(`webgpuSkip: no entry ${key}`);
+  return ON_WEBGPU ? `webgpu: ${WEBGPU_SKIPS[key]}` : false;
+}
+
+/** The `skip` option of a generated case (tests/data/*.json): float64 cases skip on webgpu. */
+export const caseSkip = (c) =>
+  (c.args ?? []).some((a) => a.dtype === "float64") && webgpuSkip("float64");
+
+/** `x.item()` that works on every device. */
+export async function item(x) {
+  if (x.size !== 1) throw new Error(`item: ${x.size} elements`);
+  return (await x.data())[0];
+}
 
 let baseline = null;
 

@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { DEVICES, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
 checkLeaksAroundEachTest();
@@ -13,7 +13,7 @@ const { cases } = JSON.parse(
   readFileSync(new URL("../data/jax_more_expected.json", import.meta.url), "utf8"),
 );
 
-for (const device of ["cpu", "wasm"]) {
+for (const device of DEVICES) {
   describe(`nn, logit and random distributions on ${device} match JAX`, () => {
     cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(ox, c, device)));
   });
@@ -35,16 +35,16 @@ test("nn identity returns and errors", () => {
   k.dispose();
 });
 
-test("dotProductAttention matches a direct softmax(q·kᵀ/√H)·v", () => {
+test("dotProductAttention matches a direct softmax(q·kᵀ/√H)·v", async () => {
   const q = np.array([[[1, 0]], [[0, 1]], [[1, 1]]]); // [L=3, N=1, H=2]
   const k = np.array([[[1, 2]], [[0, -1]]]); // [S=2, K=1, H=2]
   const v = np.array([[[1, 0]], [[0, 1]]]);
   const out = ox.nn.dotProductAttention(q, k, v);
   assert.deepEqual(out.shape, [3, 1, 2]);
-  const qd = q.js().map((r) => r[0]);
-  const kd = k.js().map((r) => r[0]);
-  const vd = v.js().map((r) => r[0]);
-  const got = out.js();
+  const qd = (await q.jsAsync()).map((r) => r[0]);
+  const kd = (await k.jsAsync()).map((r) => r[0]);
+  const vd = (await v.jsAsync()).map((r) => r[0]);
+  const got = await out.jsAsync();
   qd.forEach((qi, l) => {
     const s = kd.map((kj) => (qi[0] * kj[0] + qi[1] * kj[1]) / Math.SQRT2);
     const m = Math.max(...s);
@@ -56,13 +56,13 @@ test("dotProductAttention matches a direct softmax(q·kᵀ/√H)·v", () => {
   const causal = ox.nn.dotProductAttention(q, k, v, { isCausal: true });
   // Query 0 sees only key 0.
   assert.deepEqual(
-    causal.js()[0][0].map((x) => Math.round(x * 1e5) / 1e5),
+    (await causal.jsAsync())[0][0].map((x) => Math.round(x * 1e5) / 1e5),
     [1, 0],
   );
   ox.tree.dispose([q, k, v, out, causal]);
 });
 
-test("dynamic slicing with array offsets differentiates (gather rules)", () => {
+test("dynamic slicing with array offsets differentiates (gather rules)", async () => {
   const x = np.array([1, 2, 3, 4, 5]);
   const i = np.array(2, { dtype: np.int32 });
   const w = np.array([10, 20]);
@@ -77,9 +77,9 @@ test("dynamic slicing with array offsets differentiates (gather rules)", () => {
     }
   };
   const g = ox.grad(f)(x);
-  assert.deepEqual(g.js(), [0, 0, 10, 20, 0]);
+  assert.deepEqual(await g.jsAsync(), [0, 0, 10, 20, 0]);
   const upd = np.array([7, 8]);
   const u = ox.lax.dynamicUpdateSlice(x, upd, i);
-  assert.deepEqual(u.js(), [1, 2, 7, 8, 5]);
+  assert.deepEqual(await u.jsAsync(), [1, 2, 7, 8, 5]);
   ox.tree.dispose([x, i, w, g, upd, u]);
 });

@@ -5,7 +5,17 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
+import {
+  COMPILED,
+  DEVICES,
+  F64,
+  item,
+  np,
+  ox,
+  caseSkip,
+  checkLeaksAroundEachTest,
+  errorMessage,
+} from "./helpers.mjs";
 import { gradFns, scoped } from "../shared/grad_fns.mjs";
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 import { linalgLabel, runLinalgCase } from "../shared/linalg_cases.mjs";
@@ -26,12 +36,12 @@ function assertClose(got, want, rtol, atol, what) {
   }
 }
 
-const dispatches = (device = "wasm") => ox.memoryStats().devices[device].dispatches;
+const dispatches = (device = COMPILED) => ox.memoryStats().devices[device].dispatches;
 
 describe("the grad test functions give the same values and gradients under jit", () => {
   for (const c of load("jax_grad_expected.json").cases.filter((c) => c.grad)) {
-    for (const device of ["cpu", "wasm"]) {
-      test(`${c.grad} on ${device}`, () => {
+    for (const device of DEVICES) {
+      test(`${c.grad} on ${device}`, async () => {
         const [a] = c.args;
         const x = np.array(a.data.map(decode), { shape: a.shape, device });
         const f = fns[c.grad];
@@ -39,16 +49,16 @@ describe("the grad test functions give the same values and gradients under jit",
         const jf = ox.jit(f);
         const jitted = jf(x);
         const again = jf(x); // the cached program
-        assertClose(jitted.dataSync(), eager.dataSync(), 1e-6, 1e-6, "value");
-        assertClose(again.dataSync(), eager.dataSync(), 0, 0, "second call");
+        assertClose(await jitted.data(), await eager.data(), 1e-6, 1e-6, "value");
+        assertClose(await again.data(), await eager.data(), 0, 0, "second call");
         // jit of grad against JAX's gradient.
         const jg = ox.jit(ox.grad(f));
         const g = jg(x);
         const want = c.out.data.map(decode);
-        assertClose(g.dataSync(), want, c.rtol, c.atol, "jit(grad)");
+        assertClose(await g.data(), want, c.rtol, c.atol, "jit(grad)");
         // grad of jit is the same gradient.
         const g2 = ox.grad(ox.jit(f))(x);
-        assertClose(g2.dataSync(), want, c.rtol, c.atol, "grad(jit)");
+        assertClose(await g2.data(), want, c.rtol, c.atol, "grad(jit)");
         for (const t of [x, eager, jitted, again, g, g2, jf, jg]) t.dispose();
       });
     }
@@ -62,7 +72,7 @@ describe("NumPy and JAX cases under jit match NumPy and JAX", () => {
     ...load("numpy_more_expected.json").cases,
     ...load("jax_more_expected.json").cases,
   ];
-  for (const device of ["cpu", "wasm"]) {
+  for (const device of DEVICES) {
     cases.forEach((c, i) =>
       test(`${caseLabel(c, i)} on ${device}`, () => runCase(ox, c, device, { jit: true })),
     );
@@ -70,16 +80,18 @@ describe("NumPy and JAX cases under jit match NumPy and JAX", () => {
 });
 
 describe("linear algebra cases under jit (routines run as fallback steps) match NumPy/SciPy", () => {
-  for (const device of ["cpu", "wasm"]) {
+  for (const device of DEVICES) {
     load("linalg_expected.json").cases.forEach((c, i) =>
-      test(`${linalgLabel(c, i)} on ${device}`, () => runLinalgCase(ox, c, device, { jit: true })),
+      test(`${linalgLabel(c, i)} on ${device}`, { skip: caseSkip(c) }, () =>
+        runLinalgCase(ox, c, device, { jit: true }),
+      ),
     );
   }
 });
 
 const chain = (x) => np.tanh(x.mul(2).add(1)).mul(np.exp(x.neg())).add(np.sin(x));
 
-test("the chain tanh(2x+1)·exp(−x)+sin(x) is one dispatch under jit", () => {
+test("the chain tanh(2x+1)·exp(−x)+sin(x) is one dispatch under jit", async () => {
   const values = Array.from({ length: 4096 }, (_, i) => Math.sin(i) * 3);
   const x = np.array(values);
   const f = ox.jit(chain);
@@ -87,7 +99,7 @@ test("the chain tanh(2x+1)·exp(−x)+sin(x) is one dispatch under jit", () => {
   const before = dispatches();
   const y = f(x);
   assert.equal(dispatches() - before, 1);
-  const got = y.dataSync();
+  const got = await y.data();
   values.forEach((v, i) => {
     const want = Math.tanh(2 * v + 1) * Math.exp(-v) + Math.sin(v);
     assert.ok(Math.abs(got[i] - want) <= 1e-5 * (1 + Math.abs(want)), `${got[i]} vs ${want}`);
@@ -101,7 +113,7 @@ test("the chain tanh(2x+1)·exp(−x)+sin(x) is one dispatch under jit", () => {
   for (const t of [x, f, y, e]) t.dispose();
 });
 
-test("a long dependent chain (a sequential filter's accumulator) runs under jit", () => {
+test("a long dependent chain (a sequential filter's accumulator) runs under jit", async () => {
   const f = ox.jit((x) => {
     let acc = x;
     // Each value has one use, so everything fuses unless the planner cuts the chain.
@@ -115,42 +127,42 @@ test("a long dependent chain (a sequential filter's accumulator) runs under jit"
       v = Math.fround(Math.sin(Math.fround(Math.fround(v * 0.99) + 0.5)));
     return v;
   });
-  assertClose(y.dataSync(), want, 1e-4, 1e-5, "chain");
+  assertClose(await y.data(), want, 1e-4, 1e-5, "chain");
   for (const t of [f, x, y]) t.dispose();
 });
 
-test("nested jit, jit of valueAndGrad, pytree arguments and outputs, JS numbers", () => {
+test("nested jit, jit of valueAndGrad, pytree arguments and outputs, JS numbers", async () => {
   const inner = ox.jit((a, b) => a.mul(b).add(1));
   const outer = ox.jit((p, s) => ({ y: inner(p.x, p.w[0]).mul(s), z: [np.sum(p.x)] }));
   const p = { x: np.array([1, 2, 3]), w: [np.array([4, 5, 6])] };
   const out = outer(p, 2);
-  assert.deepEqual(out.y.js(), [10, 22, 38]);
-  assert.deepEqual(out.z[0].js(), 6);
+  assert.deepEqual(await out.y.jsAsync(), [10, 22, 38]);
+  assert.deepEqual(await out.z[0].jsAsync(), 6);
   // A JS number is a weak scalar: it adopts the float64 dtype of its partner.
   const p64 = {
-    x: np.array([1, 2], { dtype: "float64" }),
-    w: [np.array([1, 1], { dtype: "float64" })],
+    x: np.array([1, 2], F64),
+    w: [np.array([1, 1], F64)],
   };
   const out64 = outer(p64, 0.5);
   assert.equal(out64.y.dtype, "float64");
-  assert.deepEqual(out64.y.js(), [1, 1.5]);
+  assert.deepEqual(await out64.y.jsAsync(), [1, 1.5]);
   const vg = ox.jit(ox.valueAndGrad((q) => np.sum(np.sin(q.x).mul(q.w[0]))));
   const [value, grads] = vg(p);
   const want = [1, 2, 3].reduce((s, v, i) => s + Math.sin(v) * [4, 5, 6][i], 0);
-  assert.ok(Math.abs(value.item() - want) < 1e-5);
+  assert.ok(Math.abs((await item(value)) - want) < 1e-5);
   assertClose(
-    grads.x.dataSync(),
+    await grads.x.data(),
     [1, 2, 3].map((v, i) => Math.cos(v) * [4, 5, 6][i]),
     1e-5,
     1e-6,
     "dx",
   );
-  assertClose(grads.w[0].dataSync(), [1, 2, 3].map(Math.sin), 1e-5, 1e-6, "dw");
+  assertClose(await grads.w[0].data(), [1, 2, 3].map(Math.sin), 1e-5, 1e-6, "dw");
   for (const t of [p, out, p64, out64, value, grads]) ox.tree.dispose(t);
   for (const fn of [inner, outer, vg]) fn.dispose();
 });
 
-test("staticArgnums: one trace per static value, traced values never concrete", () => {
+test("staticArgnums: one trace per static value, traced values never concrete", async () => {
   let traces = 0;
   const f = ox.jit(
     (x, n, opts) => {
@@ -167,7 +179,7 @@ test("staticArgnums: one trace per static value, traced values never concrete", 
   const c = f(x, 2, { scale: 3 });
   const d = f(x, 2, { scale: 2 });
   assert.deepEqual(
-    [a.js(), b.js(), c.js(), d.js()],
+    [await a.jsAsync(), await b.jsAsync(), await c.jsAsync(), await d.jsAsync()],
     [
       [9, 18],
       [27, 54],
@@ -185,7 +197,7 @@ test("staticArgnums: one trace per static value, traced values never concrete", 
   for (const t of [f, x, a, b, c, d, x3]) t.dispose();
 });
 
-test("a fresh closure of the same code hits the program cache", () => {
+test("a fresh closure of the same code hits the program cache", async () => {
   ox.clearCaches();
   const make = (k) => ox.jit((x) => np.exp(x.mul(k)).add(np.ones([3])));
   const x = np.array([0, 1, 2]);
@@ -201,7 +213,7 @@ test("a fresh closure of the same code hits the program cache", () => {
   assert.equal(s2.entries, 1);
   assert.equal(ox.getCacheSizes().jitCompile, 1);
   assertClose(
-    y2.dataSync(),
+    await y2.data(),
     [0, 0.5, 1].map((v) => Math.exp(v) + 1),
     1e-6,
     0,
@@ -216,21 +228,26 @@ test("a fresh closure of the same code hits the program cache", () => {
   assert.equal(ox.getCacheSizes().jitFunctions, 0);
   // Wrappers stay usable after clearCaches (they trace again).
   const y3 = f1(x);
-  assert.deepEqual(y3.dataSync(), y1.dataSync());
+  assert.deepEqual(await y3.data(), await y1.data());
   for (const t of [x, f1, f2, f3, y1, y2, y3]) t.dispose();
 });
 
-test("disposing a jitted function frees the constants its traces captured", () => {
+test("disposing a jitted function frees the constants its traces captured", async () => {
   const stats = () => {
     const s = ox.memoryStats();
-    return [s.liveArrays, s.devices.wasm.liveBuffers, s.devices.wasm.liveBytes, s.liveJaxprs];
+    return [
+      s.liveArrays,
+      s.devices[COMPILED].liveBuffers,
+      s.devices[COMPILED].liveBytes,
+      s.liveJaxprs,
+    ];
   };
   const base = stats();
   const outer = np.ones([1000]); // captured by closure: owned by the caller
   const f = ox.jit((x) => x.add(np.full([1000], 2)).mul(outer)); // the full() is a constant
   const x = np.zeros([1000]);
   const y = f(x);
-  assert.equal(y.js()[999], 2);
+  assert.equal((await y.jsAsync())[999], 2);
   y.dispose();
   x.dispose();
   outer.dispose();
@@ -259,7 +276,7 @@ test("checkLeaks.stop() flushes jit caches before counting", () => {
   f.dispose();
 });
 
-test("bad functions and arguments give clear errors", () => {
+test("bad functions and arguments give clear errors", async () => {
   const x = np.array([1, 2]);
   assert.match(
     errorMessage(() => ox.jit(() => 3)(x)).message,
@@ -279,14 +296,14 @@ test("bad functions and arguments give clear errors", () => {
   const id = ox.jit((t) => t);
   const y = id(x);
   y.dispose();
-  assert.deepEqual(x.js(), [1, 2]);
+  assert.deepEqual(await x.jsAsync(), [1, 2]);
   // After the failed traces eager work goes on.
   const z = x.add(1);
-  assert.deepEqual(z.js(), [2, 3]);
+  assert.deepEqual(await z.jsAsync(), [2, 3]);
   for (const t of [x, z, id]) t.dispose();
 });
 
-test("jit composes with vmap both ways", () => {
+test("jit composes with vmap both ways", async () => {
   const rows = np.array([
     [1, 2, 3],
     [4, 5, 6],
@@ -301,13 +318,13 @@ test("jit composes with vmap both ways", () => {
   const jv = ox.jit(ox.vmap(f)); // vmap inside jit: staged into one program
   const b = jv(rows);
   const c = jv(rows);
-  assertClose(a.dataSync(), want, 1e-6, 1e-6, "vmap(jit)");
-  assertClose(b.dataSync(), want, 1e-6, 1e-6, "jit(vmap)");
-  assertClose(c.dataSync(), want, 0, 1e-6, "jit(vmap) again");
+  assertClose(await a.data(), want, 1e-6, 1e-6, "vmap(jit)");
+  assertClose(await b.data(), want, 1e-6, 1e-6, "jit(vmap)");
+  assertClose(await c.data(), want, 0, 1e-6, "jit(vmap) again");
   for (const t of [rows, a, b, c, jf, jv]) t.dispose();
 });
 
-test("lax.scan under jit (a fallback step) equals the eager scan, gradients included", () => {
+test("lax.scan under jit (a fallback step) equals the eager scan, gradients included", async () => {
   const ys = np.array(Array.from({ length: 30 }, (_, t) => Math.sin(t * 0.3)));
   const loss = (theta) => {
     const q = np.exp(theta.slice(0));
@@ -331,7 +348,7 @@ test("lax.scan under jit (a fallback step) equals the eager scan, gradients incl
   const [v1, g1] = ox.valueAndGrad(loss)(theta);
   const f = ox.jit(ox.valueAndGrad(loss));
   const [v2, g2] = f(theta);
-  assertClose(v2.dataSync(), v1.dataSync(), 1e-6, 1e-6, "value");
-  assertClose(g2.dataSync(), g1.dataSync(), 1e-5, 1e-6, "grad");
+  assertClose(await v2.data(), await v1.data(), 1e-6, 1e-6, "value");
+  assertClose(await g2.data(), await g1.data(), 1e-5, 1e-6, "grad");
   for (const t of [ys, theta, v1, g1, v2, g2, f]) t.dispose();
 });

@@ -6,7 +6,7 @@
 // loss is checked against the same filter in plain float64 JavaScript.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { COMPILED, item, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { kalmanNllJs, kalmanObservations, makeKalmanLoss } from "../shared/kalman.mjs";
 
 checkLeaksAroundEachTest();
@@ -16,7 +16,7 @@ const ys = kalmanObservations(T);
 const nllJs = (theta) => kalmanNllJs(ys, theta);
 const makeLoss = (y) => makeKalmanLoss(np, y, T);
 
-test("fresh jit(valueAndGrad) closures reach a memory plateau", () => {
+test("fresh jit(valueAndGrad) closures reach a memory plateau", async () => {
   const y = np.array(ys);
   let theta = np.array([-1, -1]);
   let plateau = null;
@@ -29,8 +29,8 @@ test("fresh jit(valueAndGrad) closures reach a memory plateau", () => {
       if (iter === 0 && k === 0) {
         const want = nllJs([-1, -1]);
         assert.ok(
-          Math.abs(value.item() - want) < 1e-4 * Math.abs(want),
-          `${value.item()} vs ${want}`,
+          Math.abs((await item(value)) - want) < 1e-4 * Math.abs(want),
+          `${await item(value)} vs ${want}`,
         );
       }
       const delta = g.mul(lr);
@@ -42,8 +42,8 @@ test("fresh jit(valueAndGrad) closures reach a memory plateau", () => {
     const s = ox.memoryStats();
     const now = {
       liveArrays: s.liveArrays,
-      liveBuffers: s.devices.wasm.liveBuffers,
-      liveBytes: s.devices.wasm.liveBytes,
+      liveBuffers: s.devices[COMPILED].liveBuffers,
+      liveBytes: s.devices[COMPILED].liveBytes,
       programs: s.programCache.entries,
       jitFunctions: s.jitFunctions,
     };
@@ -54,7 +54,7 @@ test("fresh jit(valueAndGrad) closures reach a memory plateau", () => {
     }
   }
   // The optimizer made progress on the oracle's objective.
-  const final = Array.from(theta.dataSync());
+  const final = Array.from(await theta.data());
   assert.ok(nllJs(final) < nllJs([-1, -1]));
   theta.dispose();
   y.dispose();

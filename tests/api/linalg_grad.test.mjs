@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { item, np, ON_WEBGPU, ox, checkLeaksAroundEachTest, webgpuSkip } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -78,112 +78,140 @@ const weighted = (k, y, seed) => {
   return np.sum(k(y.mul(w)));
 };
 
-test("grad of numpy.linalg.cholesky (lower and upper) matches finite differences", () => {
-  for (const upper of [false, true]) {
-    const f = (a) => scoped((k) => weighted(k, k(np.linalg.cholesky(a, { upper })), 3));
-    checkGrad(`cholesky upper=${upper}`, f, [4, 4], spd(4, 1));
-  }
-});
+test(
+  "grad of numpy.linalg.cholesky (lower and upper) matches finite differences",
+  { skip: webgpuSkip("float64") },
+  () => {
+    for (const upper of [false, true]) {
+      const f = (a) => scoped((k) => weighted(k, k(np.linalg.cholesky(a, { upper })), 3));
+      checkGrad(`cholesky upper=${upper}`, f, [4, 4], spd(4, 1));
+    }
+  },
+);
 
-test("grad of triangularSolve in a and in b matches finite differences, every flag", () => {
-  for (let bits = 0; bits < 16; bits++) {
-    const opts = {
-      leftSide: !!(bits & 1),
-      lower: !!(bits & 2),
-      transposeA: !!(bits & 4),
-      unitDiagonal: !!(bits & 8),
+test(
+  "grad of triangularSolve in a and in b matches finite differences, every flag",
+  { skip: webgpuSkip("float64") },
+  () => {
+    for (let bits = 0; bits < 16; bits++) {
+      const opts = {
+        leftSide: !!(bits & 1),
+        lower: !!(bits & 2),
+        transposeA: !!(bits & 4),
+        unitDiagonal: !!(bits & 8),
+      };
+      const a0 = noise(9, bits).map((v, i) => (i % 4 === 0 ? v + 3 : v));
+      const bShape = opts.leftSide ? [3, 2] : [2, 3];
+      const b0 = noise(6, 100 + bits);
+      const inA = (a) =>
+        scoped((k) => weighted(k, k(linalg.triangularSolve(a, k(f64(b0, bShape)), opts)), 7));
+      checkGrad(`in a ${JSON.stringify(opts)}`, inA, [3, 3], a0);
+      const inB = (b) =>
+        scoped((k) => weighted(k, k(linalg.triangularSolve(k(f64(a0, [3, 3])), b, opts)), 7));
+      checkGrad(`in b ${JSON.stringify(opts)}`, inB, bShape, b0);
+    }
+  },
+);
+
+test(
+  "grad of batched scipyLinalg.solveTriangular and lstsq matches finite differences",
+  { skip: webgpuSkip("float64") },
+  () => {
+    const a0 = noise(18, 5).map((v, i) => (i % 4 === 0 ? v + 3 : v));
+    const rhs = noise(6, 9);
+    const tri = (a) =>
+      scoped((k) =>
+        weighted(
+          k,
+          k(ox.scipyLinalg.solveTriangular(a, k(f64(rhs, [2, 3, 1])), { lower: true })),
+          2,
+        ),
+      );
+    checkGrad("solveTriangular", tri, [2, 3, 3], a0);
+    for (const [m, n] of [
+      [5, 3],
+      [3, 5],
+    ]) {
+      const b0 = noise(m * 2, 4);
+      const f = (a) => scoped((k) => weighted(k, k(np.linalg.lstsq(a, k(f64(b0, [m, 2])))), 8));
+      // A well-conditioned a: noise plus 2 on the diagonal.
+      const a0 = noise(m * n, 6).map((v, i) => (i % n === Math.floor(i / n) ? v + 2 : v));
+      checkGrad(`lstsq ${m}x${n}`, f, [m, n], a0, 1e-5);
+    }
+  },
+);
+
+test(
+  "grad of solve (in a and b), inv, det, slogdet and lu matches finite differences",
+  { skip: webgpuSkip("float64") },
+  () => {
+    const a0 = noise(16, 21).map((v, i) => (i % 5 === 0 ? v + 2 : v));
+    const b0 = noise(8, 22);
+    const fns = {
+      "solve in a": (a) => scoped((k) => weighted(k, k(np.linalg.solve(a, k(f64(b0, [4, 2])))), 1)),
+      "solve vector b": (b) =>
+        scoped((k) => weighted(k, k(np.linalg.solve(k(f64(a0, [4, 4])), b)), 2)),
+      inv: (a) => scoped((k) => weighted(k, k(np.linalg.inv(a)), 3)),
+      det: (a) => np.linalg.det(a),
+      slogdet: (a) => {
+        const [sign, logdet] = np.linalg.slogdet(a);
+        sign.dispose();
+        return logdet;
+      },
+      "lu factor": (a) =>
+        scoped((k) => {
+          const [lu, piv, perm] = linalg.lu(a);
+          k(piv);
+          k(perm);
+          return weighted(k, k(lu), 4);
+        }),
     };
-    const a0 = noise(9, bits).map((v, i) => (i % 4 === 0 ? v + 3 : v));
-    const bShape = opts.leftSide ? [3, 2] : [2, 3];
-    const b0 = noise(6, 100 + bits);
-    const inA = (a) =>
-      scoped((k) => weighted(k, k(linalg.triangularSolve(a, k(f64(b0, bShape)), opts)), 7));
-    checkGrad(`in a ${JSON.stringify(opts)}`, inA, [3, 3], a0);
-    const inB = (b) =>
-      scoped((k) => weighted(k, k(linalg.triangularSolve(k(f64(a0, [3, 3])), b, opts)), 7));
-    checkGrad(`in b ${JSON.stringify(opts)}`, inB, bShape, b0);
-  }
-});
+    for (const [name, f] of Object.entries(fns)) {
+      const shape = name === "solve vector b" ? [4] : [4, 4];
+      checkGrad(name, f, shape, name === "solve vector b" ? b0.slice(0, 4) : a0, 1e-5);
+    }
+  },
+);
 
-test("grad of batched scipyLinalg.solveTriangular and lstsq matches finite differences", () => {
-  const a0 = noise(18, 5).map((v, i) => (i % 4 === 0 ? v + 3 : v));
-  const rhs = noise(6, 9);
-  const tri = (a) =>
-    scoped((k) =>
-      weighted(k, k(ox.scipyLinalg.solveTriangular(a, k(f64(rhs, [2, 3, 1])), { lower: true })), 2),
-    );
-  checkGrad("solveTriangular", tri, [2, 3, 3], a0);
-  for (const [m, n] of [
-    [5, 3],
-    [3, 5],
-  ]) {
-    const b0 = noise(m * 2, 4);
-    const f = (a) => scoped((k) => weighted(k, k(np.linalg.lstsq(a, k(f64(b0, [m, 2])))), 8));
-    // A well-conditioned a: noise plus 2 on the diagonal.
-    const a0 = noise(m * n, 6).map((v, i) => (i % n === Math.floor(i / n) ? v + 2 : v));
-    checkGrad(`lstsq ${m}x${n}`, f, [m, n], a0, 1e-5);
-  }
-});
+test(
+  "grad of qr (Householder composition) matches finite differences",
+  { skip: webgpuSkip("float64") },
+  () => {
+    for (const [m, n] of [
+      [4, 3],
+      [3, 3],
+      [3, 4],
+    ]) {
+      const f = (a) =>
+        scoped((k) => {
+          const [q, r] = np.linalg.qr(a);
+          k(q);
+          k(r);
+          return k(weighted(k, q, 12)).add(k(weighted(k, r, 13)));
+        });
+      // Full rank: noise (rank 2 on its own: sines of an arithmetic progression) plus 2 on the
+      // diagonal.
+      const a0 = noise(m * n, 30 + m).map((v, i) => (i % n === Math.floor(i / n) ? v + 2 : v));
+      checkGrad(`qr ${m}x${n}`, f, [m, n], a0, 1e-5);
+    }
+  },
+);
 
-test("grad of solve (in a and b), inv, det, slogdet and lu matches finite differences", () => {
-  const a0 = noise(16, 21).map((v, i) => (i % 5 === 0 ? v + 2 : v));
-  const b0 = noise(8, 22);
-  const fns = {
-    "solve in a": (a) => scoped((k) => weighted(k, k(np.linalg.solve(a, k(f64(b0, [4, 2])))), 1)),
-    "solve vector b": (b) =>
-      scoped((k) => weighted(k, k(np.linalg.solve(k(f64(a0, [4, 4])), b)), 2)),
-    inv: (a) => scoped((k) => weighted(k, k(np.linalg.inv(a)), 3)),
-    det: (a) => np.linalg.det(a),
-    slogdet: (a) => {
-      const [sign, logdet] = np.linalg.slogdet(a);
-      sign.dispose();
-      return logdet;
-    },
-    "lu factor": (a) =>
-      scoped((k) => {
-        const [lu, piv, perm] = linalg.lu(a);
-        k(piv);
-        k(perm);
-        return weighted(k, k(lu), 4);
-      }),
-  };
-  for (const [name, f] of Object.entries(fns)) {
-    const shape = name === "solve vector b" ? [4] : [4, 4];
-    checkGrad(name, f, shape, name === "solve vector b" ? b0.slice(0, 4) : a0, 1e-5);
-  }
-});
-
-test("grad of qr (Householder composition) matches finite differences", () => {
-  for (const [m, n] of [
-    [4, 3],
-    [3, 3],
-    [3, 4],
-  ]) {
-    const f = (a) =>
-      scoped((k) => {
-        const [q, r] = np.linalg.qr(a);
-        k(q);
-        k(r);
-        return k(weighted(k, q, 12)).add(k(weighted(k, r, 13)));
-      });
-    // Full rank: noise (rank 2 on its own: sines of an arithmetic progression) plus 2 on the
-    // diagonal.
-    const a0 = noise(m * n, 30 + m).map((v, i) => (i % n === Math.floor(i / n) ? v + 2 : v));
-    checkGrad(`qr ${m}x${n}`, f, [m, n], a0, 1e-5);
-  }
-});
-
-test("grad of vector and matrix norms matches finite differences", () => {
-  const x0 = noise(12, 11);
-  const fns = {
-    vector2: (x) => np.linalg.vectorNorm(x),
-    vector3axis: (x) => scoped((k) => np.sum(k(np.linalg.vectorNorm(x, { ord: 3, axis: 1 })))),
-    fro: (x) => np.linalg.matrixNorm(x),
-    one: (x) => np.linalg.matrixNorm(x, { ord: 1 }),
-    inf: (x) => np.linalg.norm(x, Infinity),
-  };
-  for (const [name, f] of Object.entries(fns)) checkGrad(name, f, [3, 4], x0);
-});
+test(
+  "grad of vector and matrix norms matches finite differences",
+  { skip: webgpuSkip("float64") },
+  () => {
+    const x0 = noise(12, 11);
+    const fns = {
+      vector2: (x) => np.linalg.vectorNorm(x),
+      vector3axis: (x) => scoped((k) => np.sum(k(np.linalg.vectorNorm(x, { ord: 3, axis: 1 })))),
+      fro: (x) => np.linalg.matrixNorm(x),
+      one: (x) => np.linalg.matrixNorm(x, { ord: 1 }),
+      inf: (x) => np.linalg.norm(x, Infinity),
+    };
+    for (const [name, f] of Object.entries(fns)) checkGrad(name, f, [3, 4], x0);
+  },
+);
 
 /** Twin of the Kalman filter in scripts/gen_linalg_expected.py: returns [m, P, ll]. */
 function kalman(k, { F, Q, H, R, m0, P0, ys }) {
@@ -215,13 +243,15 @@ function kalman(k, { F, Q, H, R, m0, P0, ys }) {
 
 const decode = (v) => (v === "nan" ? NaN : v);
 
-test("a Kalman filter (cholesky + triangular solves, 2x2..8x8) matches NumPy on cpu and wasm", async () => {
+test("a Kalman filter (cholesky + triangular solves, 2x2..8x8) matches NumPy (cpu and wasm, or webgpu)", async () => {
   for (const c of kalmanCases) {
-    for (const [device, dtype, tol] of [
-      ["cpu", "float64", 1e-10],
-      ["cpu", "float32", 2e-3],
-      ["wasm", "float32", 2e-3],
-    ]) {
+    for (const [device, dtype, tol] of ON_WEBGPU
+      ? [["webgpu", "float32", 2e-3]]
+      : [
+          ["cpu", "float64", 1e-10],
+          ["cpu", "float32", 2e-3],
+          ["wasm", "float32", 2e-3],
+        ]) {
       const made = [];
       try {
         const inputs = Object.fromEntries(
@@ -248,18 +278,22 @@ test("a Kalman filter (cholesky + triangular solves, 2x2..8x8) matches NumPy on 
   }
 });
 
-test("grad of the Kalman log-likelihood in the initial mean and H matches finite differences", () => {
-  for (const c of kalmanCases.filter((c) => [2, 5].includes(c.n))) {
-    const inputs = Object.fromEntries(
-      Object.entries(c.inputs).map(([name, a]) => [name, f64(a.data, a.shape)]),
-    );
-    try {
-      for (const name of ["m0", "H"]) {
-        const f = (x) => scoped((k) => kalman(k, { ...inputs, [name]: x })[2].ref);
-        checkGrad(`n=${c.n} d/d${name}`, f, c.inputs[name].shape, c.inputs[name].data, 1e-5);
+test(
+  "grad of the Kalman log-likelihood in the initial mean and H matches finite differences",
+  { skip: webgpuSkip("float64") },
+  () => {
+    for (const c of kalmanCases.filter((c) => [2, 5].includes(c.n))) {
+      const inputs = Object.fromEntries(
+        Object.entries(c.inputs).map(([name, a]) => [name, f64(a.data, a.shape)]),
+      );
+      try {
+        for (const name of ["m0", "H"]) {
+          const f = (x) => scoped((k) => kalman(k, { ...inputs, [name]: x })[2].ref);
+          checkGrad(`n=${c.n} d/d${name}`, f, c.inputs[name].shape, c.inputs[name].data, 1e-5);
+        }
+      } finally {
+        Object.values(inputs).forEach((x) => x.dispose());
       }
-    } finally {
-      Object.values(inputs).forEach((x) => x.dispose());
     }
-  }
-});
+  },
+);

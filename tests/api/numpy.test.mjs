@@ -3,7 +3,7 @@
 // Deno and browser tests. A leak check follows every case.
 import { describe, test } from "node:test";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, ox } from "./helpers.mjs";
+import { DEVICES, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
 checkLeaksAroundEachTest();
@@ -12,7 +12,7 @@ const load = (name) =>
   JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), "utf8"));
 const cases = [...load("numpy_expected.json").cases, ...load("jax_expected.json").cases];
 
-for (const device of ["cpu", "wasm"]) {
+for (const device of DEVICES) {
   describe(`numpy and random on ${device} match NumPy and JAX`, () => {
     cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(ox, c, device)));
   });

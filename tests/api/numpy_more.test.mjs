@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, np } from "./helpers.mjs";
+import { DEVICES, item, np, SYNC, checkLeaksAroundEachTest } from "./helpers.mjs";
 import * as ox from "../../pkg/index.js";
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
@@ -14,7 +14,7 @@ const { cases } = JSON.parse(
   readFileSync(new URL("../data/numpy_more_expected.json", import.meta.url), "utf8"),
 );
 
-for (const device of ["cpu", "wasm"]) {
+for (const device of DEVICES) {
   describe(`more numpy functions on ${device} match NumPy`, () => {
     cases.forEach((c, i) => test(caseLabel(c, i), () => runCase(ox, c, device)));
   });
@@ -28,19 +28,17 @@ describe("numpy extras outside the case table", () => {
     a.dispose();
   });
 
-  test("allclose, arrayEqual, arrayEquiv", () => {
-    const a = np.array([1, 2, NaN]);
-    const b = np.array([1, 2.000001, NaN]);
-    const c = np.array([1, 3, NaN]);
+  test("allclose, arrayEqual, arrayEquiv", async () => {
+    // allclose returns a JS boolean, a synchronous read: SYNC puts a, b and c on cpu on webgpu.
+    const a = np.array([1, 2, NaN], SYNC);
+    const b = np.array([1, 2.000001, NaN], SYNC);
+    const c = np.array([1, 3, NaN], SYNC);
     assert.equal(np.allclose(a, b), true);
     assert.equal(np.allclose(a, c), false);
     const z = np.zeros([2]);
     assert.equal(np.allclose(a, z), false);
     const eq = [np.arrayEqual(a, a), np.arrayEqual(a, a, { equalNan: true }), np.arrayEqual(a, z)];
-    assert.deepEqual(
-      eq.map((e) => e.js()),
-      [false, true, false],
-    );
+    assert.deepEqual(await Promise.all(eq.map((e) => e.jsAsync())), [false, true, false]);
     const row = np.array([[1, 2]]);
     const both = np.array([
       [1, 2],
@@ -48,10 +46,7 @@ describe("numpy extras outside the case table", () => {
     ]);
     const col = z.reshape([2, 1]);
     const eqv = [np.arrayEquiv(row, both), np.arrayEquiv(row, col)];
-    assert.deepEqual(
-      eqv.map((e) => e.js()),
-      [true, false],
-    );
+    assert.deepEqual(await Promise.all(eqv.map((e) => e.jsAsync())), [true, false]);
     ox.tree.dispose([a, b, c, z, eq, row, both, col, eqv]);
   });
 
@@ -75,9 +70,9 @@ describe("numpy extras outside the case table", () => {
     x.dispose();
   });
 
-  test("indices, diagIndices, fromfunction and applyOverAxes", () => {
+  test("indices, diagIndices, fromfunction and applyOverAxes", async () => {
     const g = np.indices([2, 3]);
-    assert.deepEqual(g.js(), [
+    assert.deepEqual(await g.jsAsync(), [
       [
         [0, 0, 0],
         [1, 1, 1],
@@ -99,24 +94,21 @@ describe("numpy extras outside the case table", () => {
       [2, 2],
       { dtype: np.float32 },
     );
-    assert.deepEqual(f.js(), [
+    assert.deepEqual(await f.jsAsync(), [
       [0, 1],
       [10, 11],
     ]);
     const d = np.diagIndices(3);
-    assert.deepEqual(
-      d.map((a) => a.js()),
-      [
-        [0, 1, 2],
-        [0, 1, 2],
-      ],
-    );
+    assert.deepEqual(await Promise.all(d.map((a) => a.jsAsync())), [
+      [0, 1, 2],
+      [0, 1, 2],
+    ]);
     const s = np.applyOverAxes((a, ax) => np.sum(a, ax), f, [0, 1]);
-    assert.deepEqual(s.js(), [[22]]);
+    assert.deepEqual(await s.jsAsync(), [[22]]);
     ox.tree.dispose([g, f, d, s]);
   });
 
-  test("applyAlongAxis equals a loop over the slices", () => {
+  test("applyAlongAxis equals a loop over the slices", async () => {
     const x = np.array([
       [
         [1, 2, 3],
@@ -137,12 +129,12 @@ describe("numpy extras outside the case table", () => {
     };
     const y = np.applyAlongAxis(f, 1, x);
     assert.deepEqual(y.shape, [2, 2, 3]);
-    const want = x
-      .js()
-      .map((m) => m.map((row, i) => row.map((_, j) => m[i][j] * (m[0][j] + m[1][j]))));
-    assert.deepEqual(y.js(), want);
+    const want = (await x.jsAsync()).map((m) =>
+      m.map((row, i) => row.map((_, j) => m[i][j] * (m[0][j] + m[1][j]))),
+    );
+    assert.deepEqual(await y.jsAsync(), want);
     const s = np.applyAlongAxis((v) => np.max(v), -1, x);
-    assert.deepEqual(s.js(), [
+    assert.deepEqual(await s.jsAsync(), [
       [3, 6],
       [9, 12],
     ]);

@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { COMPILED, DEVICES, item, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import * as optax from "../../pkg/optax/index.js";
 
 checkLeaksAroundEachTest();
@@ -54,27 +54,27 @@ function assertClose(got, want, label) {
 }
 
 /** Runs `opt` for the recorded number of steps, comparing the params after each. */
-function run(opt, trajectory, device, label) {
+async function run(opt, trajectory, device, label) {
   const { consts, params, grad } = setup(device);
   let p = params;
   let state = opt.init(p);
   try {
-    trajectory.forEach((want, step) => {
+    for (const [step, want] of trajectory.entries()) {
       const g = grad(p);
       const [updates, newState] = opt.update(g, state, p);
       const next = optax.applyUpdates(p, updates);
       tree.dispose([g, updates, p, state]);
       state = newState;
       p = next;
-      assertClose(p.w.dataSync(), want.w, `${label} step ${step} w`);
-      assertClose(p.b.dataSync(), want.b, `${label} step ${step} b`);
-    });
+      assertClose(await p.w.data(), want.w, `${label} step ${step} w`);
+      assertClose(await p.b.data(), want.b, `${label} step ${step} b`);
+    }
   } finally {
     tree.dispose([p, state, consts]);
   }
 }
 
-for (const device of ["cpu", "wasm"]) {
+for (const device of DEVICES) {
   describe(`optax matches Python optax on ${device}`, () => {
     expected.cases.forEach((c, i) => {
       test(`${c.fn}#${i}(${JSON.stringify(c.args)})`, () =>
@@ -91,7 +91,7 @@ for (const device of ["cpu", "wasm"]) {
 }
 
 describe("optax ownership", () => {
-  test("update consumes neither updates nor params; adam frees its old state", () => {
+  test("update consumes neither updates nor params; adam frees its old state", async () => {
     const params = { w: np.array([1, 2]) };
     const grads = { w: np.array([0.5, -1]) };
     const opt = optax.adam(0.1);
@@ -103,11 +103,11 @@ describe("optax ownership", () => {
     assert.equal(state0[0].count.refCount, 0);
     assert.equal(state0[0].mu.w.refCount, 0);
     tree.dispose(state0);
-    assert.deepEqual(state1[0].count.js(), 1);
+    assert.deepEqual(await state1[0].count.jsAsync(), 1);
     tree.dispose([params, grads, updates, state1]);
   });
 
-  test("identity and stateless transforms return their inputs", () => {
+  test("identity and stateless transforms return their inputs", async () => {
     const g = { w: np.array([1, 2]) };
     const state = optax.identity().init(g);
     const [u, s] = optax.identity().update(g, state);
@@ -115,27 +115,27 @@ describe("optax ownership", () => {
     assert.equal(s, state);
     const [u2, s2] = optax.scale(2).update(g, state);
     assert.equal(s2, state);
-    assert.deepEqual(u2.w.js(), [2, 4]);
+    assert.deepEqual(await u2.w.jsAsync(), [2, 4]);
     tree.dispose([g, u2]);
   });
 
-  test("chain frees intermediate updates, not the caller's or passed-through ones", () => {
+  test("chain frees intermediate updates, not the caller's or passed-through ones", async () => {
     const g = { w: np.array([3, 4]) };
     const opt = optax.chain(optax.scale(2), optax.identity(), optax.scale(0.5));
     const state = opt.init(g);
     const [u] = opt.update(g, state);
-    assert.deepEqual(u.w.js(), [3, 4]);
+    assert.deepEqual(await u.w.jsAsync(), [3, 4]);
     assert.equal(g.w.refCount, 1);
     tree.dispose([g, u]);
   });
 
-  test("losses and tree helpers", () => {
+  test("losses and tree helpers", async () => {
     const a = np.array([1, 2, 3]);
     const b = np.array([1, 0, 5]);
     const se = optax.squaredError(a, b);
     const l2 = optax.l2Loss(a, b);
-    assert.deepEqual(se.js(), [0, 4, 4]);
-    assert.deepEqual(l2.js(), [0, 2, 2]);
+    assert.deepEqual(await se.jsAsync(), [0, 4, 4]);
+    assert.deepEqual(await l2.jsAsync(), [0, 2, 2]);
     const z = np.zeros([2]);
     assert.throws(() => optax.squaredError(a, z), /squaredError: shape mismatch/);
     const t = { x: a, y: [b] };
@@ -148,7 +148,9 @@ describe("optax ownership", () => {
       optax.treeMax(t),
     ];
     const want = [Math.sqrt(40), 12, 5, 40, 12, 5];
-    norms.forEach((n, i) => assert.ok(Math.abs(n.item() - want[i]) < 1e-5, `norm ${i}`));
+    for (const [i, n] of norms.entries()) {
+      assert.ok(Math.abs((await item(n)) - want[i]) < 1e-5, `norm ${i}`);
+    }
     assert.throws(() => optax.treeNorm(t, 3), /treeNorm: unsupported ord 3/);
     tree.dispose([a, b, z, se, l2, norms]);
   });
@@ -157,8 +159,8 @@ describe("optax ownership", () => {
 describe("optax under jit", () => {
   for (const i of [0, 5]) {
     const c = expected.cases[i];
-    test(`jit(step) with ${c.fn}(${JSON.stringify(c.args)}) follows Python optax`, () => {
-      const { consts, params, grad } = setup("wasm");
+    test(`jit(step) with ${c.fn}(${JSON.stringify(c.args)}) follows Python optax`, async () => {
+      const { consts, params, grad } = setup(COMPILED);
       const opt = optax[c.fn](...c.args);
       // One optimisation step, traced once: the count-dependent bias correction is in the graph.
       const step = ox.jit((p, s) => {
@@ -172,7 +174,7 @@ describe("optax under jit", () => {
       let state = opt.init(p);
       let compiled = null;
       try {
-        c.trajectory.forEach((want, k) => {
+        for (const [k, want] of c.trajectory.entries()) {
           const [next, s2] = step(p, state);
           // Traced and compiled on the first step only (the count is data, not a constant).
           if (k === 0) compiled = ox.getCacheSizes().jitCompile;
@@ -180,9 +182,9 @@ describe("optax under jit", () => {
           tree.dispose([p, state]);
           p = next;
           state = s2;
-          assertClose(p.w.dataSync(), want.w, `jit ${c.fn} step ${k} w`);
-          assertClose(p.b.dataSync(), want.b, `jit ${c.fn} step ${k} b`);
-        });
+          assertClose(await p.w.data(), want.w, `jit ${c.fn} step ${k} w`);
+          assertClose(await p.b.data(), want.b, `jit ${c.fn} step ${k} b`);
+        }
       } finally {
         step.dispose();
         tree.dispose([p, state, consts]);

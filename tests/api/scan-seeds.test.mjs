@@ -6,7 +6,7 @@
 // dispose everything with `using`-style scopes, returned values included. Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { COMPILED, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
@@ -122,43 +122,47 @@ function fdGrad(d, theta) {
 
 describe("seed case 1: Kalman log-likelihood via associativeScan under valueAndGrad", () => {
   for (const m of [1, 2, 4]) {
-    test(`m = ${m}: 20 Adam steps on wasm (bare and under jit) match cpu and finite differences`, () => {
+    test(`m = ${m}: 20 Adam steps on ${COMPILED} (bare and under jit) match cpu and finite differences`, async () => {
       const d = kalmanData(100, m);
-      const lossW = makeLoss(d, "wasm");
+      const lossW = makeLoss(d, COMPILED);
       const lossC = makeLoss(d, "cpu");
-      const vg = { wasm: ox.valueAndGrad(lossW), cpu: ox.valueAndGrad(lossC) };
+      const vg = { [COMPILED]: ox.valueAndGrad(lossW), cpu: ox.valueAndGrad(lossC) };
       const jitted = ox.jit(ox.valueAndGrad(lossW));
       let theta = [0.8, Math.log(0.1), 0.5];
       const mom = [0, 0, 0];
       const vel = [0, 0, 0];
       for (let it = 0; it < 20; it++) {
         const got = {};
-        // Every step on wasm; the cpu device (slow, an interpreter) and the JS oracle check
+        // Every step on the compiled device; the cpu device (slow, an interpreter) and the JS oracle check
         // the first and last steps and a few between.
         const check = it % 6 === 0 || it === 19;
-        for (const device of check ? ["wasm", "cpu"] : ["wasm"]) {
+        for (const device of check ? [COMPILED, "cpu"] : [COMPILED]) {
           const t = np.array(theta, { device });
           const [v, g] = vg[device](t);
-          got[device] = { v: v.js(), g: g.js() };
+          got[device] = { v: await v.jsAsync(), g: await g.jsAsync() };
           ox.tree.dispose([t, v, g]);
         }
         {
-          const t = np.array(theta, { device: "wasm" });
+          const t = np.array(theta, { device: COMPILED });
           const [v, g] = jitted(t);
-          relClose(v.js(), got.wasm.v, 1e-5, `jit value step ${it}`);
-          g.js().forEach((gi, i) => relClose(gi, got.wasm.g[i], 1e-4, `jit grad ${i} step ${it}`));
+          relClose(await v.jsAsync(), got[COMPILED].v, 1e-5, `jit value step ${it}`);
+          (await g.jsAsync()).forEach((gi, i) =>
+            relClose(gi, got[COMPILED].g[i], 1e-4, `jit grad ${i} step ${it}`),
+          );
           ox.tree.dispose([t, v, g]);
         }
         if (check) {
-          relClose(got.wasm.v, got.cpu.v, 1e-4, `value step ${it}`);
-          got.wasm.g.forEach((g, i) => relClose(g, got.cpu.g[i], 1e-3, `grad ${i} step ${it}`));
-          relClose(got.wasm.v, jsLoss(d, theta), 1e-4, `value vs JS, step ${it}`);
+          relClose(got[COMPILED].v, got.cpu.v, 1e-4, `value step ${it}`);
+          got[COMPILED].g.forEach((g, i) =>
+            relClose(g, got.cpu.g[i], 1e-3, `grad ${i} step ${it}`),
+          );
+          relClose(got[COMPILED].v, jsLoss(d, theta), 1e-4, `value vs JS, step ${it}`);
           fdGrad(d, theta).forEach((g, i) =>
-            relClose(got.wasm.g[i], g, 2e-3, `grad ${i} vs FD, step ${it}`),
+            relClose(got[COMPILED].g[i], g, 2e-3, `grad ${i} vs FD, step ${it}`),
           );
         }
         theta = theta.map((p, i) => {
-          const g = got.wasm.g[i];
+          const g = got[COMPILED].g[i];
           mom[i] = 0.9 * mom[i] + 0.1 * g;
           vel[i] = 0.999 * vel[i] + 0.001 * g * g;
           const mh = mom[i] / (1 - 0.9 ** (it + 1));
@@ -172,7 +176,7 @@ describe("seed case 1: Kalman log-likelihood via associativeScan under valueAndG
     });
   }
 
-  test("the 3-tuple elementwise variant matches a JS loop and finite differences", () => {
+  test("the 3-tuple elementwise variant matches a JS loop and finite differences", async () => {
     const n = 37;
     const r = rng(7);
     const base = Array.from({ length: n }, () => [r(), r(), r()]);
@@ -214,15 +218,15 @@ describe("seed case 1: Kalman log-likelihood via associativeScan under valueAndG
       });
     const s = np.array(1.3, { dtype: "float64", device: "cpu" });
     const [v, g] = ox.valueAndGrad(loss)(s);
-    relClose(v.js(), jsTotal(1.3), 1e-12, "value");
-    relClose(g.js(), (jsTotal(1.3 + 1e-6) - jsTotal(1.3 - 1e-6)) / 2e-6, 1e-6, "grad");
+    relClose(await v.jsAsync(), jsTotal(1.3), 1e-12, "value");
+    relClose(await g.jsAsync(), (jsTotal(1.3 + 1e-6) - jsTotal(1.3 - 1e-6)) / 2e-6, 1e-6, "grad");
     ox.tree.dispose([X, Yv, Z, s, v, g]);
   });
 });
 
 describe("seed case 2: RTS-style backward smoother (lax.scan reverse)", () => {
   for (const m of [2, 5, 8]) {
-    test(`m = ${m}: wasm and cpu match a JS loop`, () => {
+    test(`m = ${m}: ${COMPILED} and cpu match a JS loop`, async () => {
       const d = kalmanData(100, m, 3);
       const A = d.G.map((row) => row.map((g) => 0.95 * g));
       const jsRun = () => {
@@ -238,7 +242,7 @@ describe("seed case 2: RTS-style backward smoother (lax.scan reverse)", () => {
         return { r, N, rs };
       };
       const want = jsRun();
-      for (const device of ["wasm", "cpu"]) {
+      for (const device of [COMPILED, "cpu"]) {
         const elems = {
           A: np.array(Array(d.n).fill(A), { device }),
           b: np.array(d.U, { device }),
@@ -255,16 +259,16 @@ describe("seed case 2: RTS-style backward smoother (lax.scan reverse)", () => {
         const [c, rs] = lax.scan(step, init, elems, { reverse: true });
         const smoother = ox.jit((i, e) => lax.scan(step, i, e, { reverse: true }));
         const [jc, jrs] = smoother(init, elems);
-        assert.deepEqual(jrs.js(), rs.js(), "jit equals eager");
+        assert.deepEqual(await jrs.jsAsync(), await rs.jsAsync(), "jit equals eager");
         ox.tree.dispose([jc, jrs]);
         smoother.dispose();
         const close = (got, w, what) =>
           got
             .flat(Infinity)
             .forEach((v, i) => relClose(v, w.flat(Infinity)[i], 1e-4, `${what}[${i}] ${device}`));
-        close(c.r.js(), want.r, "r");
-        close(c.N.js(), want.N, "N");
-        close(rs.js(), want.rs, "rs");
+        close(await c.r.jsAsync(), want.r, "r");
+        close(await c.N.jsAsync(), want.N, "N");
+        close(await rs.jsAsync(), want.rs, "rs");
         ox.tree.dispose([elems, init, c, rs]);
       }
     });
@@ -272,9 +276,9 @@ describe("seed case 2: RTS-style backward smoother (lax.scan reverse)", () => {
 });
 
 describe("seed case 3: a training block scanned over valueAndGrad of an associativeScan loss", () => {
-  test("lax.scan(step, {theta, optState, lastLik}, null, {length: 10}) equals a JS loop of step", () => {
+  test("lax.scan(step, {theta, optState, lastLik}, null, {length: 10}) equals a JS loop of step", async () => {
     const d = kalmanData(24, 2, 5);
-    const loss = makeLoss(d, "wasm");
+    const loss = makeLoss(d, COMPILED);
     const step = (c) =>
       scope((u) => {
         const [lik, g] = ox.valueAndGrad(loss)(c.theta);
@@ -288,9 +292,9 @@ describe("seed case 3: a training block scanned over valueAndGrad of an associat
         return [{ theta, optState: { m, v }, lastLik: lik.add(0) }, null];
       });
     const init = {
-      theta: np.array([0.8, Math.log(0.1), 0.5], { device: "wasm" }),
-      optState: { m: np.zeros([3], { device: "wasm" }), v: np.zeros([3], { device: "wasm" }) },
-      lastLik: np.array(0, { device: "wasm" }),
+      theta: np.array([0.8, Math.log(0.1), 0.5], { device: COMPILED }),
+      optState: { m: np.zeros([3], { device: COMPILED }), v: np.zeros([3], { device: COMPILED }) },
+      lastLik: np.array(0, { device: COMPILED }),
     };
     const [out, ys] = lax.scan(step, init, null, { length: 10 });
     assert.equal(ys, null);
@@ -301,22 +305,20 @@ describe("seed case 3: a training block scanned over valueAndGrad of an associat
     let c = init;
     let before = null;
     for (let i = 0; i < 10; i++) {
-      if (i === 9) before = c.theta.js();
+      if (i === 9) before = await c.theta.jsAsync();
       const [next] = step(c);
       if (c !== init) ox.tree.dispose(c);
       c = next;
     }
-    const flat = (t) =>
-      ox.tree
-        .leaves(t)
-        .map((a) => a.js())
-        .flat(Infinity);
-    const got = flat(out);
-    const jgot = flat(jout);
-    flat(c).forEach((w, i) => relClose(got[i], w, 1e-5, `leaf ${i}`));
-    flat(c).forEach((w, i) => relClose(jgot[i], w, 1e-5, `jit leaf ${i}`));
+    const flat = async (t) =>
+      (await Promise.all(ox.tree.leaves(t).map((a) => a.jsAsync()))).flat(Infinity);
+    const got = await flat(out);
+    const jgot = await flat(jout);
+    const want = await flat(c);
+    want.forEach((w, i) => relClose(got[i], w, 1e-5, `leaf ${i}`));
+    want.forEach((w, i) => relClose(jgot[i], w, 1e-5, `jit leaf ${i}`));
     ox.tree.dispose(jout);
-    relClose(out.lastLik.js(), jsLoss(d, before), 1e-4, "lastLik vs the JS loss");
+    relClose(await out.lastLik.jsAsync(), jsLoss(d, before), 1e-4, "lastLik vs the JS loss");
     ox.tree.dispose([init, out, c]);
     loss.dispose();
   });

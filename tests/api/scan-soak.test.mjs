@@ -3,22 +3,22 @@
 // buffers, wasm memory, kernel cache and program cache stop growing (a plateau, not a leak).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { COMPILED, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { makeAssocLoss } from "../shared/assoc_kalman.mjs";
 
 checkLeaksAroundEachTest();
 
-const makeLoss = (n, m) => makeAssocLoss(ox, n, m);
+const makeLoss = (n, m) => makeAssocLoss(ox, n, m, COMPILED);
 
 test("repeated fresh closures of the associativeScan loss reach a steady state", () => {
-  const theta = np.array(0.9, { device: "wasm" });
+  const theta = np.array(0.9, { device: COMPILED });
   const snap = () => {
     const s = ox.memoryStats();
     return {
       liveArrays: s.liveArrays,
-      liveBuffers: s.devices.wasm.liveBuffers,
+      liveBuffers: s.devices[COMPILED].liveBuffers,
       wasmMemoryBytes: s.wasmMemoryBytes,
-      kernels: s.devices.wasm.kernelCacheEntries,
+      kernels: s.devices[COMPILED].kernelCacheEntries,
       programs: s.programCache.entries,
     };
   };

@@ -3,19 +3,20 @@
 // numpy constants. Leak-checked after every test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { np, ON_WEBGPU, ox, SYNC, checkLeaksAroundEachTest } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
-test("Array iterates over axis 0 and converts 0-d arrays to numbers", () => {
+test("Array iterates over axis 0 and converts 0-d arrays to numbers", async () => {
   const x = np.array([
     [1, 2],
     [3, 4],
   ]);
   const [a, b] = x;
-  assert.deepEqual(a.js(), [1, 2]);
-  assert.deepEqual(b.js(), [3, 4]);
-  const s = np.array(3);
+  assert.deepEqual(await a.jsAsync(), [1, 2]);
+  assert.deepEqual(await b.jsAsync(), [3, 4]);
+  // Conversion to a number is a synchronous read: SYNC puts s on cpu on webgpu.
+  const s = np.array(3, SYNC);
   assert.equal(+s, 3);
   assert.equal(s * 2, 6);
   assert.equal(`${x}`, "Array:float32[2,2]");
@@ -34,7 +35,7 @@ test("blockUntilReady and devicePut keep ownership and return the same objects",
   const moved = await ox.devicePut({ x, k: 2 }, "wasm");
   assert.notEqual(moved.x, x);
   assert.equal(moved.x.device, "wasm");
-  assert.deepEqual(moved.x.js(), [1, 2, 3]);
+  assert.deepEqual(await moved.x.jsAsync(), [1, 2, 3]);
   assert.equal(moved.k.device, "wasm");
   assert.equal(x.refCount, 1);
   ox.tree.dispose([x, moved]);
@@ -61,7 +62,7 @@ test("tree.ref, data, consumeData and NodeType", async () => {
   assert.equal(def.children[0].nodeType, ox.tree.NodeType.Array);
 });
 
-test("lax.stopGradient returns a concrete input itself and stops gradients", () => {
+test("lax.stopGradient returns a concrete input itself and stops gradients", async () => {
   const x = np.array([1, 2]);
   assert.equal(ox.lax.stopGradient(x), x);
   const f = (y) => {
@@ -75,7 +76,7 @@ test("lax.stopGradient returns a concrete input itself and stops gradients", () 
     }
   };
   const g = ox.grad(f)(x);
-  assert.deepEqual(g.js(), [1, 2]);
+  assert.deepEqual(await g.jsAsync(), [1, 2]);
   g.dispose();
   x.dispose();
 });
