@@ -233,25 +233,30 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, p: &Params) -> Result<Value
 }
 
 /// `[mantissa, exponent]` with `x = m · 2^e`, |m| in [0.5, 1) (0, ±∞ and NaN: `[x, 0]`);
-/// float32 input (integers are converted).
+/// float32 input (integers are converted). Works on the bits only: GPUs may flush subnormal
+/// floats to zero in arithmetic and comparisons (SwiftShader does), so a subnormal's mantissa
+/// bits `f` are converted to the (normal, exact) float `f` and `x = ±f · 2^-149`.
 pub fn frexp(x: &Value) -> Result<Vec<Value>> {
     let x = super::math::float(&v(x))?;
     if x.aval().dtype != DType::Float32 {
         return Err(Error::new("frexp", "supports float32 arrays only"));
     }
-    let tiny = f64::from(f32::MIN_POSITIVE);
-    let a = un(U::Abs, &x)?;
-    let sub = cmp(C::Lt, v(&a), lit(tiny))?;
-    let scaled = select(&sub, v(&bin(B::Mul, v(&x), lit(2f64.powi(64)))?), v(&x))?;
-    let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(&scaled)])?;
-    let biased = bin(B::And, v(&bin(B::Shr, v(&bits), lit(23.0))?), lit(255.0))?;
+    let u = |c: u32| lit(f64::from(c));
+    let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(&x)])?;
+    let magnitude = bin(B::And, v(&bits), u(0x7fff_ffff))?;
+    let sub = cmp(C::Lt, v(&magnitude), u(0x0080_0000))?;
+    let fraction = cast(&bin(B::And, v(&bits), u(0x007f_ffff))?, DType::Float32)?;
+    let fbits = bind(Primitive::Bitcast(DType::Uint32), &[v(&fraction)])?;
+    let sign = bin(B::And, v(&bits), u(0x8000_0000))?;
+    let src = select(&sub, v(&bin(B::Or, v(&fbits), v(&sign))?), v(&bits))?;
+    let biased = bin(B::And, v(&bin(B::Shr, v(&src), lit(23.0))?), lit(255.0))?;
     let e = cast(&biased, DType::Int32)?;
-    let offset = select(&sub, lit(126.0 + 64.0), lit(126.0))?;
+    let offset = select(&sub, lit(126.0 + 149.0), lit(126.0))?;
     let e = bin(B::Sub, v(&e), v(&cast(&offset, DType::Int32)?))?;
-    let mbits = bin(B::And, v(&bits), lit(f64::from(0x807f_ffffu32)))?;
-    let mbits = bin(B::Or, v(&mbits), lit(f64::from(126u32 << 23)))?;
+    let mbits = bin(B::And, v(&src), u(0x807f_ffff))?;
+    let mbits = bin(B::Or, v(&mbits), u(126 << 23))?;
     let m = bind(Primitive::Bitcast(DType::Float32), &[v(&mbits)])?;
-    let zero = cmp(C::Eq, v(&x), lit(0.0))?;
+    let zero = cmp(C::Eq, v(&magnitude), lit(0.0))?;
     let finite = isfinite(&x)?;
     let special = bin(B::Or, v(&zero), v(&un(U::Not, &finite)?))?;
     Ok(vec![

@@ -94,6 +94,9 @@ const ops = [
 
 /** `fn(k, ...inputs)` on `device`: its output's data, dtype and shape; intermediates disposed. */
 async function runOn(device, fn) {
+  // The default device too: library-built constants (iota, full) are placed there.
+  const before = ox.defaultDevice();
+  ox.defaultDevice(device);
   const made = [
     np.array(xs, { device }),
     np.array(ys, { device }),
@@ -118,6 +121,7 @@ async function runOn(device, fn) {
     }
   } finally {
     for (const a of made) a.dispose();
+    ox.defaultDevice(before);
   }
 }
 

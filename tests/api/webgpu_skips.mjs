@@ -6,6 +6,9 @@ export const WEBGPU_SKIPS = {
     "float64 oracles (finite differences, float64 inputs) live on the cpu device, which Node " +
     "already runs; webgpu has no float64",
   node: "checks Node's own behaviour, where WebGPU is missing",
+  syncMove:
+    "a default-placed webgpu array cannot follow a committed cpu operand: the move is a " +
+    "synchronous read, which WebGPU does not have",
 };
 
 /** Files of tests/api/ that do not run on webgpu at all, with the reason. */

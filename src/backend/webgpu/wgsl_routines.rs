@@ -88,8 +88,9 @@ fn cholesky(n: usize) -> String {
     }}
   }}
   if (fail) {{
+    // NaN from a runtime value: Tint (Chromium) rejects a constant-expression NaN.
     for (var e = 0u; e < {nn}u; e++) {{
-      l[base + e] = bitcast<f32>(0x7fc00000u);
+      l[base + e] = bitcast<f32>(0x7fc00000u | (e & 0u));
     }}
   }}
 ",
