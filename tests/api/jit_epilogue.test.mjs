@@ -4,7 +4,7 @@
 // float64 JavaScript within float32 rounding.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { DEVICES, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { scoped } from "../shared/grad_fns.mjs";
 
 checkLeaksAroundEachTest();
@@ -31,9 +31,9 @@ const cases = [
   },
 ];
 
-for (const device of ["cpu", "wasm"]) {
+for (const device of DEVICES) {
   for (const { name, f, want } of cases) {
-    test(`jitted ${name} is one kernel on ${device}`, () => {
+    test(`jitted ${name} is one kernel on ${device}`, async () => {
       const x = np.array(xs, { shape: [N, M], device });
       const jf = ox.jit(f);
       jf(x).dispose(); // trace, lower, compile
@@ -41,8 +41,8 @@ for (const device of ["cpu", "wasm"]) {
       const y = jf(x);
       assert.equal(ox.memoryStats().devices[device].dispatches - before, 1, "dispatches");
       const eager = f(x);
-      const got = Array.from(y.dataSync());
-      assert.deepEqual(got, Array.from(eager.dataSync()), "jit vs eager");
+      const got = Array.from(await y.data());
+      assert.deepEqual(got, Array.from(await eager.data()), "jit vs eager");
       want().forEach((w, i) =>
         assert.ok(Math.abs(got[i] - w) <= 1e-5 * (1 + Math.abs(w)), `${got[i]} vs ${w}`),
       );

@@ -4,7 +4,7 @@
 // counters, with values against the same function in float64 JavaScript.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { DEVICES, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -25,8 +25,8 @@ const fJs = (xs) => {
   return e.map((v) => v * s - Math.max(...xs));
 };
 
-for (const device of ["cpu", "wasm"]) {
-  test(`repeated jit calls do no kernel-cache lookups on ${device}`, () => {
+for (const device of DEVICES) {
+  test(`repeated jit calls do no kernel-cache lookups on ${device}`, async () => {
     const xs = [0.5, -1, 2, 0, 3];
     const x = np.array(xs, { device });
     const jf = ox.jit(f);
@@ -43,7 +43,7 @@ for (const device of ["cpu", "wasm"]) {
     assert.equal(counters(device).lookups - c2.lookups, 0, "fresh closure");
     const want = fJs(xs);
     for (const o of outs) {
-      const got = Array.from(o.dataSync());
+      const got = Array.from(await o.data());
       for (let i = 0; i < want.length; i++)
         assert.ok(
           Math.abs(got[i] - want[i]) <= 1e-5 * Math.abs(want[i]),
