@@ -129,7 +129,7 @@ test("scalars are weakly typed and adopt the partner's dtype", async () => {
   for (const t of [s, i, h, j, b, f]) t.dispose();
 });
 
-test("JS numbers meeting bool arrays promote as in JAX; tril/triu/diag keep bool", () => {
+test("JS numbers meeting bool arrays promote as in JAX; tril/triu/diag keep bool", async () => {
   // JAX: jnp.tril(b) and jnp.diag(b) are bool; b + 1, jnp.maximum(b, 0) and
   // jnp.where(c, b, 0) are int32 (a Python int is a weak int); b + 1.5 is float32.
   const b = np.array([
@@ -205,7 +205,7 @@ test("JS numbers meeting bool arrays promote as in JAX; tril/triu/diag keep bool
   ];
   for (const [got, dtype, values] of cases) {
     assert.equal(got.dtype, dtype);
-    assert.deepEqual(got.js(), values);
+    assert.deepEqual(await got.jsAsync(), values);
     got.dispose();
   }
   // An int array keeps its dtype with any JS number (jax-js's rule).
@@ -232,7 +232,7 @@ test("readback: data, dataSync, js, item, consumeData, typed arrays in", async (
   i.dispose();
 });
 
-test("bad input gives errors that name the function", async () => {
+test("bad input gives errors that name the function", () => {
   const x = np.array([1, 2]);
   const y = np.array([1, 2, 3]);
   assert.match(
