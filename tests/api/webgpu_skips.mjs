@@ -17,4 +17,5 @@ export const WEBGPU_SKIP_FILES = {
   "pack.test.mjs": "device-independent: npm pack and install of pkg/",
   "types.test.mjs": "device-independent: tsc over the type declarations",
   "memory.test.mjs": "the wasm device's own buffer pool and memory growth",
+  "jit_code_size.test.mjs": "the size of the wasm device's compiled kernels",
 };
