@@ -8,6 +8,8 @@
 mod common;
 #[path = "wasm_kernels/simd.rs"]
 mod simd;
+#[path = "wasm_kernels/vmath.rs"]
+mod vmath;
 
 use common::corpus::{check, corpus, Case};
 use common::{encode, run_on, slice_kernels, values};

@@ -25,6 +25,7 @@ mod simd_ops;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod simd_tests;
 mod vloop;
+mod vmath;
 
 use walrus::ir::StoreKind;
 use walrus::{MemoryId, Module, ModuleConfig, ValType};

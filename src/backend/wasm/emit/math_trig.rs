@@ -211,19 +211,7 @@ pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool, f32: bool) -> FunctionI
     let sq = f64_var(m);
     let (ax, yh, yl, z, w) = (f64_var(m), f64_var(m), f64_var(m), f64_var(m), f64_var(m));
     let q = Var::new(m, I32);
-    let sign = |n: i32| if n % 2 == 0 { 1.0 } else { -1.0 };
-    // sin(y) = y + y³ Σ (−1)^n y^(2n−2)/(2n+1)!, n = 1..=8 (float32: 6); cos(y) = 1 − y²/2 +
-    // y⁴ Σ (−1)^n y^(2n−4)/(2n)!, n = 2..=9 (float32: 6). |y| ≤ π/4: the first omitted terms
-    // are below 2⁻⁶⁰ (2⁻⁴¹).
-    let (ns, nc) = if f32 { (6, 6) } else { (8, 9) };
-    let sin_c: Vec<f64> = (1..=ns)
-        .rev()
-        .map(|n| sign(n) / factorial(2 * n as u32 + 1))
-        .collect();
-    let cos_c: Vec<f64> = (2..=nc)
-        .rev()
-        .map(|n| sign(n) / factorial(2 * n as u32))
-        .collect();
+    let (sin_c, cos_c) = kernel_coeffs(f32);
     let ksin = yh.get()
         + (yh.get() * z.get() * horner_f(&sin_c, z, sq)
             + (yl.get() - f64c(0.5) * z.get() * yl.get()));
@@ -270,6 +258,23 @@ pub fn sin_cos(lib: &mut Lib, m: &mut Module, cos: bool, f32: bool) -> FunctionI
         S::Return(cond((q.get() & i32c(2)).eqz(), w.get(), -w.get())),
     ];
     finish(m, x, body, f32)
+}
+
+/// The sin and cos kernel coefficients (highest degree first): sin(y) = y + y³ Σ (−1)^n
+/// y^(2n−2)/(2n+1)!, n = 1..=8 (float32: 6); cos(y) = 1 − y²/2 + y⁴ Σ (−1)^n y^(2n−4)/(2n)!,
+/// n = 2..=9 (float32: 6). |y| ≤ π/4: the first omitted terms are below 2⁻⁶⁰ (2⁻⁴¹).
+pub fn kernel_coeffs(f32: bool) -> (Vec<f64>, Vec<f64>) {
+    let sign = |n: i32| if n % 2 == 0 { 1.0 } else { -1.0 };
+    let (ns, nc) = if f32 { (6, 6) } else { (8, 9) };
+    let sin_c = (1..=ns)
+        .rev()
+        .map(|n| sign(n) / factorial(2 * n as u32 + 1))
+        .collect();
+    let cos_c = (2..=nc)
+        .rev()
+        .map(|n| sign(n) / factorial(2 * n as u32))
+        .collect();
+    (sin_c, cos_c)
 }
 
 fn factorial(n: u32) -> f64 {

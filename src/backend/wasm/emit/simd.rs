@@ -11,9 +11,11 @@
 //!
 //! A load at a contiguous index is one `v128.load` per vector; at a uniform index a scalar
 //! load and a splat; otherwise a gather of scalar loads. Operations with a lane-wise SIMD
-//! instruction of the same IEEE / wrapping semantics use it; anything else (transcendentals,
-//! integer division, f64, selects whose branches load) falls back to the scalar lowering once
-//! per lane, so every result equals the cpu interpreter's bit for bit.
+//! instruction of the same IEEE / wrapping semantics use it; float32 exp, log, sin, cos and
+//! tanh call the vector routines of `vmath` (within an ulp of the interpreter, as the scalar
+//! routines); anything else (other transcendentals, integer division, f64, selects whose
+//! branches load) falls back to the scalar lowering once per lane, so every exact result
+//! equals the cpu interpreter's bit for bit.
 
 use walrus::ir::{BinaryOp as B, LoadKind, UnaryOp as U};
 use walrus::ValType;
@@ -23,7 +25,7 @@ use super::dsl::{cond, i32c, Var, E, S};
 use super::simd_ops::{
     binary_ok, compare_op, lanes_const, splat_op, unary_ok, vector_binary, vector_cast,
 };
-use super::{ops, Cx};
+use super::{ops, vmath, Cx};
 use crate::core::DType;
 use crate::kernel::{AluExp, AluKind, BinaryOp, UnaryOp};
 use crate::util::Result;
@@ -289,7 +291,8 @@ impl<'a> Simd<'a> {
                 Ok(self.load(*input, e.dtype, ix))
             }
             AluKind::Unary(op, a) => {
-                if !unary_ok(*op, e.dtype) {
+                let vector_math = e.dtype == DType::Float32 && vmath::has_vector(*op);
+                if !unary_ok(*op, e.dtype) && !vector_math {
                     return self.per_lane(e);
                 }
                 let x = self.lower(a)?;
@@ -441,6 +444,14 @@ impl<'a> Simd<'a> {
             }));
         }
         let v = self.vecs(x, dtype);
+        if dtype == DType::Float32 && vmath::has_vector(op) {
+            let f = self.cx.lib.vector(&mut self.cx.module, op);
+            let v = v
+                .into_iter()
+                .map(|x| E::Call(f, ValType::V128, vec![x]))
+                .collect();
+            return Ok(self.bound(v));
+        }
         let f = |x: E| -> E {
             use UnaryOp::*;
             match (op, dtype) {

@@ -148,3 +148,24 @@ fn sums_over_a_contiguous_axis_are_blocked_over_r() {
         "{ops:?}"
     );
 }
+
+#[test]
+fn float32_transcendentals_use_the_vector_routines() {
+    for op in [
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tanh,
+    ] {
+        let x = AluExp::load(DType::Float32, 0, AluExp::index());
+        let k = Kernel::elementwise(vec![DType::Float32], 100, AluExp::unary(op, x));
+        let ops = operators(&k);
+        // The f64x2 body of `vmath`, and no per-lane packing of scalar results.
+        assert!(
+            has(&ops, "F64x2PromoteLowF32x4") && has(&ops, "F32x4DemoteF64x2Zero"),
+            "{op:?}: {ops:?}"
+        );
+        assert!(!has(&ops, "F32x4ReplaceLane") || matches!(op, UnaryOp::Sin | UnaryOp::Cos));
+    }
+}
