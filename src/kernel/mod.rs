@@ -8,6 +8,7 @@
 pub mod alu;
 pub mod index;
 pub mod limits;
+pub mod matmul;
 pub mod order;
 pub mod routine;
 pub mod scan_loop;

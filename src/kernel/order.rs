@@ -17,8 +17,17 @@
 //! (Float32 sums and products accumulate in f64 throughout and round once, as in the
 //! sequential order.) When size < L this is the sequential order. Integer and bool reductions
 //! are exact in any order; float max/min and float64 reductions stay sequential.
+//!
+//! One exception to the f64 accumulation: a float32 matrix product (`matmul::structure`) that
+//! is not lane-blocked accumulates in float32, sequentially in k: `acc = acc + a·b`, the
+//! product rounded to f32 first (no fused multiply-add). That is the order a register-blocked
+//! SIMD kernel computes directly (f32x4 accumulators, each output summed over k in order,
+//! however the k loop is tiled), so tiled wasm matmuls stay bit-identical with the
+//! interpreter; its accuracy is that of a float32 BLAS (JAX's and NumPy's float32 matmuls also
+//! accumulate in float32).
 
 use super::alu::{AluExp, AluKind, BinaryOp};
+use super::matmul;
 use super::{Kernel, ReduceOp};
 use crate::core::DType;
 
@@ -76,6 +85,21 @@ pub fn blocked(kernel: &Kernel) -> bool {
     };
     let mut found = false;
     dtype_ok && loads_contiguous_in_r(&kernel.exp, &mut found) && found
+}
+
+/// Whether `kernel` is a float32 matrix product accumulated in float32 (see the module
+/// documentation).
+pub fn narrow_matmul(kernel: &Kernel) -> bool {
+    !blocked(kernel) && matmul::structure(kernel).is_some()
+}
+
+/// Whether a float sum or product accumulates in f64 and rounds once to the output dtype.
+pub fn wide(kernel: &Kernel) -> bool {
+    kernel.reduction.is_some_and(|red| {
+        kernel.output_dtype().is_float()
+            && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod)
+            && !narrow_matmul(kernel)
+    })
 }
 
 /// Step 2 of the blocked order: combines `lanes` (a power of two of them) pairwise.

@@ -14,12 +14,9 @@ pub fn run_kernel(kernel: &Kernel, inputs: &[&[u8]]) -> Result<Vec<u8>> {
             None => eval(&kernel.exp, i, 0, inputs)?,
             Some(red) => {
                 // Float sums and products accumulate in f64 and round once (the most accurate
-                // oracle); other combinations are exact in the dtype.
-                let wide = dtype.is_float()
-                    && matches!(
-                        red.op,
-                        crate::kernel::ReduceOp::Sum | crate::kernel::ReduceOp::Prod
-                    );
+                // oracle), except float32 matrix products (`order::wide`); other combinations
+                // are exact in the dtype.
+                let wide = order::wide(kernel);
                 let acc_dtype = if wide {
                     crate::core::DType::Float64
                 } else {

@@ -17,6 +17,7 @@ mod math_erf;
 mod math_exp;
 mod math_inv;
 mod math_trig;
+mod matmul;
 mod ops;
 mod rblock;
 pub mod routines;
@@ -26,6 +27,7 @@ mod simd_ops;
 mod simd_tests;
 mod vloop;
 mod vmath;
+mod vmath32;
 
 use walrus::ir::StoreKind;
 use walrus::{MemoryId, Module, ModuleConfig, ValType};
@@ -80,20 +82,30 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     let out_dtype = kernel.output_dtype();
     // float16 kernels run the scalar loops only (no SIMD lowering of the conversions).
     let f16 = has_float16(kernel);
-    let vector = if f16 {
-        None
-    } else {
-        vloop::vector_loop(&mut cx, kernel, n, out)?
-    };
     let value = ops::lower(&mut cx, &kernel.exp)?;
     let result = match kernel.reduction {
         None => value,
         Some(red) if order::blocked(kernel) && !f16 => rblock::reduce(&mut cx, kernel, red, value)?,
-        Some(red) => reduce(&mut cx, red.op, red.size, out_dtype, value),
+        Some(red) => reduce(
+            &mut cx,
+            red.op,
+            red.size,
+            out_dtype,
+            order::wide(kernel),
+            value,
+        ),
     };
     let result = stored(&mut cx, out_dtype, result);
     let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
+    // A tiled matrix product covers every output; otherwise the vector loop covers blocks.
+    let tiled = matmul::tiled(&mut cx, kernel, n, out, &result)?;
+    let vector = if tiled.is_some() || f16 {
+        None
+    } else {
+        vloop::vector_loop(&mut cx, kernel, n, out)?
+    };
     let mut body = vec![index.set(i32c(0))];
+    body.extend(tiled);
     body.extend(vector);
     body.extend([S::While(
         index.get().ltu(n.get()),
@@ -131,10 +143,9 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
 }
 
 /// The reduction loop around `value` (an expression of `reduce_index`): accumulates in the
-/// output dtype, except that float sums and products accumulate in f64 and round once, as the
-/// cpu interpreter does.
-fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, value: E) -> E {
-    let wide = dtype.is_float() && matches!(op, ReduceOp::Sum | ReduceOp::Prod);
+/// output dtype, or with `wide` (`order::wide`) in f64, rounding once, as the cpu interpreter
+/// does.
+fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, wide: bool, value: E) -> E {
     let acc_ty = if wide { ValType::F64 } else { value.ty() };
     let acc = cx.tmp(acc_ty);
     let identity = reduce_identity(op, dtype);

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{f64_bits, function, i32c, i64c, Var, E, S};
-use super::{math_erf, math_exp, math_inv, math_trig, vmath};
+use super::{math_erf, math_exp, math_inv, math_trig};
 use crate::kernel::UnaryOp;
 
 /// A routine of the library.
@@ -27,8 +27,6 @@ pub enum Routine {
     ErfcTail(bool),
     /// Word `k` of the bits of 2/π (for the trigonometric argument reduction).
     TwoOverPi,
-    /// A float32 transcendental on f32x4 vectors (`vmath`).
-    Vector(UnaryOp),
 }
 
 /// The routines emitted so far in one module.
@@ -41,11 +39,6 @@ impl Lib {
     /// The function computing `op` on f32 (`f32 = true`) or f64, emitting it on first use.
     pub fn get(&mut self, m: &mut Module, op: UnaryOp, f32: bool) -> FunctionId {
         self.routine(m, Routine::Op(op, f32))
-    }
-
-    /// The f32x4 → f32x4 function computing float32 `op` (see `vmath::has_vector`).
-    pub fn vector(&mut self, m: &mut Module, op: UnaryOp) -> FunctionId {
-        self.routine(m, Routine::Vector(op))
     }
 
     pub fn fmod(&mut self, m: &mut Module) -> FunctionId {
@@ -84,7 +77,6 @@ impl Lib {
                 math_erf::erfc_tail(m, exp, f32)
             }
             Routine::TwoOverPi => math_trig::two_over_pi(m),
-            Routine::Vector(op) => vmath::routine(self, m, op),
         };
         self.funcs.insert(r, f);
         f

@@ -12,7 +12,7 @@
 //! A load at a contiguous index is one `v128.load` per vector; at a uniform index a scalar
 //! load and a splat; otherwise a gather of scalar loads. Operations with a lane-wise SIMD
 //! instruction of the same IEEE / wrapping semantics use it; float32 exp, log, sin, cos and
-//! tanh call the vector routines of `vmath` (within an ulp of the interpreter, as the scalar
+//! tanh inline the vector bodies of `vmath` (within an ulp of the interpreter, as the scalar
 //! routines); anything else (other transcendentals, integer division, f64, selects whose
 //! branches load) falls back to the scalar lowering once per lane, so every exact result
 //! equals the cpu interpreter's bit for bit.
@@ -445,12 +445,15 @@ impl<'a> Simd<'a> {
         }
         let v = self.vecs(x, dtype);
         if dtype == DType::Float32 && vmath::has_vector(op) {
-            let f = self.cx.lib.vector(&mut self.cx.module, op);
-            let v = v
-                .into_iter()
-                .map(|x| E::Call(f, ValType::V128, vec![x]))
-                .collect();
-            return Ok(self.bound(v));
+            let mut out = vec![];
+            for x in v {
+                let arg = self.cx.tmp(ValType::V128);
+                self.stmts.push(arg.set(x));
+                let (stmts, value) = vmath::inline(&mut self.cx.lib, &mut self.cx.module, op, arg);
+                self.stmts.extend(stmts);
+                out.push(value);
+            }
+            return Ok(V::Vec(out));
         }
         let f = |x: E| -> E {
             use UnaryOp::*;

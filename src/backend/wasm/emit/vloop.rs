@@ -2,7 +2,8 @@
 //! SIMD (`simd`), stored with `v128.store`; the scalar loop of `emit` finishes the remainder.
 //! A reducing kernel keeps one accumulator vector per output vector and runs the reduction in
 //! order r = 0, 1, … for every lane, as the interpreter does, so results are bit-identical.
-//! Float32 sums and products accumulate in f64x2 pairs and round once, as the interpreter does.
+//! Float32 sums and products accumulate in f64x2 pairs and round once, as the interpreter does
+//! (float32 matrix products in f32x4, `order::wide`).
 
 use walrus::ir::{StoreKind, UnaryOp as U};
 use walrus::{LocalId, ValType};
@@ -75,7 +76,7 @@ pub fn vector_loop(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var) -> Result<Opt
             block.extend(lowered.stmts);
             lowered.values
         }
-        Some(red) => reduce(cx, red, dtype, lowered.stmts, lowered.values, &mut block),
+        Some(red) => reduce(cx, kernel, red, lowered.stmts, lowered.values, &mut block),
     };
     let at = cx.tmp(ValType::I32);
     block.push(at.set(out.get() + index.get() * i32c(dtype.byte_size() as i32)));
@@ -114,15 +115,42 @@ fn stmt_reads(s: &S, locals: &HashSet<LocalId>) -> bool {
     }
 }
 
+/// The locals that `s` sets (looking inside nested statements too).
+fn sets(s: &S, out: &mut HashSet<LocalId>) {
+    match s {
+        S::Set(v, _) => {
+            out.insert(v.id);
+        }
+        S::If(_, a, b) => a.iter().chain(b).for_each(|s| sets(s, out)),
+        S::While(_, body) | S::Block(body) => body.iter().for_each(|s| sets(s, out)),
+        S::Store(..) | S::Return(_) => {}
+    }
+}
+
 /// Splits the statements of one reduction step into those that do not depend on `r` (moved
 /// before the reduction loop: the lowering binds each value to a fresh local, set once, and
-/// nothing in the loop writes memory) and those that do.
+/// nothing in the loop writes memory) and those that do. A local set by a compound statement
+/// (kept in the loop) or set twice is variant.
 fn hoist(stmts: Vec<S>, r: Var) -> (Vec<S>, Vec<S>) {
     let mut variant: HashSet<LocalId> = HashSet::from([r.id]);
+    let mut compound = HashSet::new();
+    let mut seen = HashSet::new();
+    for s in &stmts {
+        match s {
+            S::Set(v, _) if seen.insert(v.id) => {}
+            S::Set(v, _) => {
+                compound.insert(v.id);
+            }
+            other => sets(other, &mut compound),
+        }
+    }
+    variant.extend(compound);
     let (mut before, mut inside) = (vec![], vec![]);
     for s in stmts {
         match s {
-            S::Set(v, e) if !reads(&e, &variant) => before.push(S::Set(v, e)),
+            S::Set(v, e) if !variant.contains(&v.id) && !reads(&e, &variant) => {
+                before.push(S::Set(v, e))
+            }
             S::Set(v, e) => {
                 variant.insert(v.id);
                 inside.push(S::Set(v, e));
@@ -137,15 +165,16 @@ fn hoist(stmts: Vec<S>, r: Var) -> (Vec<S>, Vec<S>) {
 /// onto `block` and returns the result vectors.
 fn reduce(
     cx: &mut Cx,
+    kernel: &Kernel,
     red: Reduction,
-    dtype: DType,
     stmts: Vec<S>,
     values: Vec<E>,
     block: &mut Vec<S>,
 ) -> Vec<E> {
     let (invariant, mut body) = hoist(stmts, cx.reduce_index);
     block.extend(invariant);
-    let wide = dtype == DType::Float32 && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod);
+    let wide = order::wide(kernel);
+    let dtype = kernel.output_dtype();
     let identity = reduce_identity(red.op, dtype);
     let r = cx.reduce_index;
     let results = if wide {

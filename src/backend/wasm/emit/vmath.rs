@@ -1,28 +1,22 @@
-//! float32 transcendentals on f32x4 vectors, for the SIMD lowering (`simd`): one wasm function
-//! `v128 → v128` per operation, emitted once per module (memoised in `math::Lib`).
+//! float32 transcendentals on f32x4 vectors, for the SIMD lowering (`simd`), which inlines
+//! them (a call per vector would cost about as much as a short body).
 //!
-//! Each function widens its four lanes into two f64x2 halves, runs the scalar float32
-//! routine's algorithm (`math_exp`, `math_trig`, `math_erf`: same reductions, same
-//! float32-accuracy polynomials with error below 2⁻⁴²) branch-free on both halves, and rounds
-//! once to f32. Special cases become lane selects: exp clamps its argument to [−150, 100]
-//! (beyond which the f32 result is 0 or ∞ anyway, and 2^k stays a normal f64); log selects
-//! −∞ / ∞ / NaN for 0 / ∞ / negative or NaN lanes (f32 subnormals are normal f64s, so no
-//! rescaling is needed); tanh computes both of its branches and selects. sin and cos reduce with
-//! the scalar four-part Cody–Waite step, exact below 2²⁰·π/2; a lane beyond that (rare) is
-//! recomputed by the scalar routine (Payne–Hanek), so results stay within an ulp of the
-//! correctly rounded value everywhere, and almost always equal to the scalar code's.
+//! exp, tanh, sin and cos compute in float32 arithmetic (`vmath32`: Cephes-style reductions
+//! and fits, within 1 ulp). log widens its lanes into two f64x2 halves and runs the scalar
+//! float32 routine's algorithm (`math_exp::log`: same reduction, same series with error below
+//! 2⁻⁴²) branch-free, rounding once, selecting −∞ / ∞ / NaN for 0 / ∞ / negative or NaN lanes
+//! (f32 subnormals are normal f64s, so no rescaling is needed). sin and cos lanes with |x| ≥
+//! 2²⁰·π/2 (rare) are recomputed by the scalar routine (Payne–Hanek reduction). Other float32
+//! transcendentals (asin, atan, erf, erfc) stay scalar per lane.
 
 use walrus::ir::{BinaryOp as B, UnaryOp as U};
-use walrus::{FunctionId, Module, ValType};
+use walrus::{Module, ValType};
 
-use super::dsl::{function, i32c, when, Var, E, S};
+use super::dsl::{i32c, when, Var, E, S};
 use super::math::Lib;
-use super::math_consts::{
-    EXP_P32, INV_LN2, LN2_HI, LN2_LO, PIO2_1, PIO2_2, PIO2_3, PIO2_4, PIO4_HI, TANH_T32,
-    TWO_OVER_PI_F64,
-};
-use super::math_trig::TINY;
+use super::math_consts::{LN2_HI, LN2_LO};
 use super::simd_ops::{lanes_const, HIGH_HALF, LOW_HALVES};
+use super::vmath32::F;
 use crate::kernel::UnaryOp;
 
 use ValType::V128;
@@ -43,7 +37,7 @@ const MAGIC: f64 = 6_755_399_441_055_744.0;
 
 /// An f64x2 value, with arithmetic operators.
 #[derive(Clone)]
-struct D(E);
+pub(super) struct D(pub E);
 
 macro_rules! dop {
     ($trait:ident, $method:ident, $op:expr) => {
@@ -61,47 +55,44 @@ dop!(Mul, mul, B::F64x2Mul);
 dop!(Div, div, B::F64x2Div);
 
 /// An f64x2 constant.
-fn k(v: f64) -> D {
+pub(super) fn k(v: f64) -> D {
     let b = u128::from(v.to_bits());
     D(E::V128(b | (b << 64)))
 }
 
-fn kb(bits: u64) -> D {
+pub(super) fn kb(bits: u64) -> D {
     k(f64::from_bits(bits))
 }
 
 /// An i64x2 constant.
-fn ki(v: i64) -> E {
+pub(super) fn ki(v: i64) -> E {
     let b = u128::from(v as u64);
     E::V128(b | (b << 64))
 }
 
 impl D {
-    fn f(self, op: U) -> D {
-        D(self.0.v1(op))
-    }
     fn cmp(self, op: B, o: D) -> E {
         self.0.v2(op, o.0)
     }
 }
 
 /// `a` where `mask` is set, else `b`.
-fn pick(a: D, b: D, mask: E) -> D {
+pub(super) fn pick(a: D, b: D, mask: E) -> D {
     D(E::Bitselect(Box::new(a.0), Box::new(b.0), Box::new(mask)))
 }
 
 /// The statements of one routine body being built.
-struct Body<'m> {
-    m: &'m mut Module,
-    stmts: Vec<S>,
+pub(super) struct Body<'m> {
+    pub m: &'m mut Module,
+    pub stmts: Vec<S>,
 }
 
 impl Body<'_> {
-    fn bind(&mut self, e: D) -> D {
+    pub fn bind(&mut self, e: D) -> D {
         D(self.bind_e(e.0))
     }
 
-    fn bind_e(&mut self, e: E) -> E {
+    pub fn bind_e(&mut self, e: E) -> E {
         let v = Var::new(self.m, V128);
         self.stmts.push(v.set(e));
         v.get()
@@ -136,25 +127,6 @@ impl Body<'_> {
     fn horner_f(&mut self, coeffs: &[f64], x: D) -> D {
         let bits: Vec<u64> = coeffs.iter().map(|v| v.to_bits()).collect();
         self.horner(&bits, x)
-    }
-
-    /// exp(x) as `math_exp::exp` (float32 polynomial), x clamped to [−150, 100].
-    fn exp(&mut self, x: D) -> D {
-        // pmin/pmax keep a NaN first operand.
-        let xc = D(self.bind_e(x.cmp(B::F64x2PMin, k(100.0))));
-        let xc = self.bind(D(xc.cmp(B::F64x2PMax, k(-150.0))));
-        let kf = self.bind((xc.clone() * kb(INV_LN2)).f(U::F64x2Nearest));
-        let hi = self.bind(xc - kf.clone() * kb(LN2_HI));
-        let lo = self.bind(kf.clone() * kb(LN2_LO));
-        let r = self.bind(hi.clone() - lo.clone());
-        let poly = self.horner(&EXP_P32, r.clone());
-        let p = self.bind(r.clone() * r.clone() * poly);
-        let p = self.bind(r.clone() + (p + ((hi - r) - lo)));
-        // 2^k: the integer k sits in the low bits of kf + 1.5·2⁵²; shifted into the exponent
-        // field and biased (k + 1023 is in 1..=2046 here).
-        let bits = (kf + k(MAGIC)).0.v2(B::I64x2Shl, i32c(52));
-        let scale = D(bits.v2(B::I64x2Add, ki(1023 << 52)));
-        (k(1.0) + p) * scale
     }
 
     /// log(x) as `math_exp::log` (float32 series).
@@ -195,97 +167,31 @@ impl Body<'_> {
         );
         pick(value, special, finite)
     }
-
-    /// tanh(x) as `math_erf::tanh`: both branches, selected per lane.
-    fn tanh(&mut self, x: D) -> D {
-        let ax = self.bind(x.clone().f(U::F64x2Abs));
-        let z = self.bind(x.clone() * x.clone());
-        let poly = self.horner(&TANH_T32, z.clone());
-        let small = self.bind(x.clone() + x.clone() * (z * poly));
-        // Beyond 22 the result is ±1 to within an f32 rounding; a NaN stays NaN.
-        let e = self.exp(k(2.0) * D(ax.clone().cmp(B::F64x2PMin, k(22.0))));
-        let large = (k(1.0) - k(2.0) / (e + k(1.0)))
-            .0
-            .v2(B::V128Or, x.0.clone().v2(B::V128And, ki(i64::MIN)));
-        let value = pick(small, D(large), ax.clone().cmp(B::F64x2Lt, k(0.625)));
-        // Tiny arguments (signed zeros included) are their own tanh.
-        pick(x, value, ax.cmp(B::F64x2Lt, k(TINY)))
-    }
-
-    /// sin or cos as `math_trig::sin_cos`, for |x| below 2²⁰·π/2.
-    fn sin_cos(&mut self, x: D, cos: bool) -> D {
-        let x0 = x.clone();
-        let small = self.bind_e(x.clone().f(U::F64x2Abs).cmp(B::F64x2Le, kb(PIO4_HI)));
-        // n = round(x·2/π), 0 where |x| ≤ π/4; x − n·π/2 as a double-double (TwoSum).
-        let n0 = (x.clone() * kb(TWO_OVER_PI_F64)).f(U::F64x2Nearest);
-        let n = self.bind(D(n0.0.v2(B::V128AndNot, small.clone())));
-        let mut s = self.bind(x.clone() - n.clone() * kb(PIO2_1));
-        let mut e = k(0.0);
-        for part in [PIO2_2, PIO2_3] {
-            let b = self.bind(n.clone() * kb(part));
-            let a = s;
-            s = self.bind(a.clone() - b.clone());
-            let bb = self.bind(s.clone() - a.clone());
-            e = self.bind(e + ((a - (s.clone() - bb.clone())) - (b + bb)));
-        }
-        let e = self.bind(e - n.clone() * kb(PIO2_4));
-        let yh0 = self.bind(s.clone() + e.clone());
-        let yl = (s - yh0.clone()) + e;
-        let yh = self.bind(pick(x.clone(), yh0, small.clone()));
-        let yl = self.bind(D(yl.0.v2(B::V128AndNot, small)));
-        let mut q = (n + k(MAGIC)).0;
-        if cos {
-            q = q.v2(B::I64x2Add, ki(1));
-        }
-        let q = self.bind_e(q);
-        let z = self.bind(yh.clone() * yh.clone());
-        let (sin_c, cos_c) = super::math_trig::kernel_coeffs(true);
-        let ps = self.horner_f(&sin_c, z.clone());
-        let ksin = yh.clone()
-            + (yh.clone() * z.clone() * ps + (yl.clone() - k(0.5) * z.clone() * yl.clone()));
-        let w = self.bind(k(1.0) - k(0.5) * z.clone());
-        let pc = self.horner_f(&cos_c, z.clone());
-        let kcos =
-            w.clone() + (((k(1.0) - w) - k(0.5) * z.clone()) + (z.clone() * z * pc - yh * yl));
-        let odd = q.clone().v2(B::V128And, ki(1)).v2(B::I64x2Ne, ki(0));
-        let value = pick(kcos, ksin, odd);
-        // Quadrants 2 and 3 negate: bit 1 of q moved to the sign bit.
-        let sign = q.v2(B::V128And, ki(2)).v2(B::I64x2Shl, i32c(62));
-        let value = D(value.0.v2(B::V128Xor, sign));
-        if cos {
-            return value;
-        }
-        // Tiny arguments (signed zeros included) are their own sine.
-        let tiny = x0.f(U::F64x2Abs).cmp(B::F64x2Lt, k(TINY));
-        pick(x, value, tiny)
-    }
 }
 
-/// The f32x4 → f32x4 function computing float32 `op` lane-wise (see the module docs).
-pub fn routine(lib: &mut Lib, m: &mut Module, op: UnaryOp) -> FunctionId {
-    let x = Var::new(m, V128);
+/// Statements and the value computing float32 `op` lane-wise on the f32x4 local `x`, inlined
+/// into the kernel (a call per vector costs as much as a short body).
+pub fn inline(lib: &mut Lib, m: &mut Module, op: UnaryOp, x: Var) -> (Vec<S>, E) {
     let res = Var::new(m, V128);
     let mut b = Body { m, stmts: vec![] };
-    let halves = [
-        x.get().v1(U::F64x2PromoteLowF32x4),
-        E::Shuffle(HIGH_HALF, Box::new(x.get()), Box::new(x.get())).v1(U::F64x2PromoteLowF32x4),
-    ];
-    let mut out = vec![];
-    for half in halves {
-        let h = b.bind(D(half));
-        let v = match op {
-            UnaryOp::Exp => b.exp(h),
-            UnaryOp::Log => b.log(h),
-            UnaryOp::Tanh => b.tanh(h),
-            UnaryOp::Sin => b.sin_cos(h, false),
-            UnaryOp::Cos => b.sin_cos(h, true),
-            other => unreachable!("{other:?} has no vector routine"),
-        };
-        out.push(v.0.v1(U::F32x4DemoteF64x2Zero));
-    }
-    let [lo, hi]: [E; 2] = out.try_into().unwrap_or_else(|_| unreachable!());
+    let value = match op {
+        UnaryOp::Log => {
+            let mut out = vec![];
+            for half in halves(x.get()) {
+                let h = b.bind(D(half));
+                out.push(b.log(h).0.v1(U::F32x4DemoteF64x2Zero));
+            }
+            let [lo, hi]: [E; 2] = out.try_into().unwrap_or_else(|_| unreachable!());
+            E::Shuffle(LOW_HALVES, Box::new(lo), Box::new(hi))
+        }
+        UnaryOp::Exp => b.exp32(F(x.get())).0,
+        UnaryOp::Tanh => b.tanh32(F(x.get())).0,
+        UnaryOp::Sin => b.sin_cos32(F(x.get()), false).0,
+        UnaryOp::Cos => b.sin_cos32(F(x.get()), true).0,
+        other => unreachable!("{other:?} has no vector routine"),
+    };
     let mut stmts = b.stmts;
-    stmts.push(res.set(E::Shuffle(LOW_HALVES, Box::new(lo), Box::new(hi))));
+    stmts.push(res.set(value));
     if matches!(op, UnaryOp::Sin | UnaryOp::Cos) {
         // Huge finite (and infinite) lanes: the scalar routine, one lane at a time.
         let scalar = lib.get(m, op, true);
@@ -306,6 +212,13 @@ pub fn routine(lib: &mut Lib, m: &mut Module, op: UnaryOp) -> FunctionId {
         }
         stmts.push(when(mask.get().unop(U::V128AnyTrue, ValType::I32), lanes));
     }
-    stmts.push(S::Return(res.get()));
-    function(m, &[x], V128, &stmts)
+    (stmts, res.get())
+}
+
+/// The low and high two lanes of an f32x4, widened to f64x2.
+pub(super) fn halves(x: E) -> [E; 2] {
+    [
+        x.clone().v1(U::F64x2PromoteLowF32x4),
+        E::Shuffle(HIGH_HALF, Box::new(x.clone()), Box::new(x)).v1(U::F64x2PromoteLowF32x4),
+    ]
 }

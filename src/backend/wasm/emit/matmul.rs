@@ -1,0 +1,338 @@
+//! Register-blocked, cache-tiled float32 matrix products: the kernels `kernel::matmul`
+//! recognises whose operands are plain float32 loads at indices affine in (row, k) and
+//! (col, k), with unit stride along the output columns for `b` (a row-major right operand;
+//! any layout of the left one). Others keep the generic vector loop (`vloop`).
+//!
+//! The output is covered by 4×8 micro-tiles (4 rows, two f32x4 vectors of columns; a 1×8
+//! tile for the last rows): per step of k, two vector loads of a row of `b`, four splatted
+//! scalars of `a`, and eight multiply-then-add into accumulators that live in locals
+//! (registers). Column blocks are the outer loop, so a `b` panel (k × 8) stays in cache while
+//! every row block passes over it, and k is split into blocks of [`KC`] so that panel fits the
+//! L1 cache; partial sums go through the output buffer between k blocks. Each output is still
+//! summed in order k = 0, 1, … in float32 with the product rounded first (no fused
+//! multiply-add), which is `order::narrow_matmul`'s order: results equal the interpreter's bit
+//! for bit. The last `n mod 8` columns run the kernel's scalar code.
+
+use walrus::ir::{BinaryOp as B, LoadKind, StoreKind, UnaryOp as U};
+use walrus::ValType;
+
+use super::dsl::{cond, i32c, Var, E, S};
+use super::Cx;
+use crate::core::DType;
+use crate::kernel::matmul::{structure, Matmul};
+use crate::kernel::{order, AluExp, AluKind, BinaryOp, Kernel};
+use crate::util::Result;
+
+/// Steps of k per block.
+pub const KC: usize = 256;
+
+/// Rows per micro-tile.
+const MR: usize = 4;
+
+/// Columns per micro-tile (two vectors).
+const NR: usize = 8;
+
+/// An int32 index affine in two loop variables: `c + v[0]·x + v[1]·k`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lin {
+    c: i64,
+    v: [i64; 2],
+}
+
+impl Lin {
+    fn konst(c: i64) -> Lin {
+        Lin { c, v: [0, 0] }
+    }
+
+    /// The least and greatest value over x in 0..hi[0], k in 0..hi[1].
+    fn bounds(&self, hi: [i64; 2]) -> (i64, i64) {
+        let (mut lo, mut up) = (self.c, self.c);
+        for j in 0..2 {
+            let e = self.v[j] * (hi[j] - 1).max(0);
+            if e < 0 {
+                lo += e;
+            } else {
+                up += e;
+            }
+        }
+        (lo, up)
+    }
+}
+
+/// `e` as an affine index, where `Index` stands for `index` and `ReduceIndex` for k; divisions
+/// and remainders by constants resolve when provably exact over the ranges `hi`.
+fn lin(e: &AluExp, index: Lin, hi: [i64; 2]) -> Option<Lin> {
+    if e.dtype != DType::Int32 {
+        return None;
+    }
+    match &e.kind {
+        AluKind::Const(bits) => Some(Lin::konst(f64::from_bits(*bits) as i64)),
+        AluKind::Index => Some(index),
+        AluKind::ReduceIndex => Some(Lin { c: 0, v: [0, 1] }),
+        AluKind::Binary(op, a, b) => {
+            let (x, y) = (lin(a, index, hi)?, lin(b, index, hi)?);
+            let scale = |l: Lin, s: i64| Lin {
+                c: l.c * s,
+                v: [l.v[0] * s, l.v[1] * s],
+            };
+            match op {
+                BinaryOp::Add => Some(Lin {
+                    c: x.c + y.c,
+                    v: [x.v[0] + y.v[0], x.v[1] + y.v[1]],
+                }),
+                BinaryOp::Sub => Some(Lin {
+                    c: x.c - y.c,
+                    v: [x.v[0] - y.v[0], x.v[1] - y.v[1]],
+                }),
+                BinaryOp::Mul if y.v == [0, 0] => Some(scale(x, y.c)),
+                BinaryOp::Mul if x.v == [0, 0] => Some(scale(y, x.c)),
+                BinaryOp::Div | BinaryOp::Rem if y.v == [0, 0] && y.c > 0 => {
+                    let m = y.c;
+                    let (lo, up) = x.bounds(hi);
+                    if lo < 0 {
+                        return None;
+                    }
+                    let div = *op == BinaryOp::Div;
+                    if up < m {
+                        Some(if div { Lin::konst(0) } else { x })
+                    } else if x.v.iter().all(|c| c % m == 0) {
+                        Some(if div {
+                            Lin {
+                                c: x.c.div_euclid(m),
+                                v: [x.v[0] / m, x.v[1] / m],
+                            }
+                        } else {
+                            Lin::konst(x.c.rem_euclid(m))
+                        })
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The input and affine index of a float32 operand that is a plain load (through an identity
+/// cast).
+fn plain_load(e: &AluExp, index: Lin, hi: [i64; 2]) -> Option<(usize, Lin)> {
+    let e = match &e.kind {
+        AluKind::Cast(inner) if inner.dtype == DType::Float32 => inner,
+        _ => e,
+    };
+    match &e.kind {
+        AluKind::Load { input, index: ix } if e.dtype == DType::Float32 => {
+            Some((*input, lin(ix, index, hi)?))
+        }
+        _ => None,
+    }
+}
+
+/// The layout of a product the tiled code handles.
+struct Plan {
+    m: Matmul,
+    a: (usize, Lin),
+    b: (usize, Lin),
+}
+
+fn plan(kernel: &Kernel) -> Option<Plan> {
+    if !order::narrow_matmul(kernel) {
+        return None;
+    }
+    let m = structure(kernel)?;
+    let (rows, n, k) = (m.rows as i64, m.n as i64, m.k as i64);
+    if n < NR as i64 || k == 0 {
+        return None;
+    }
+    // a at i = row·n, b at i = col.
+    let a = plain_load(&m.a, Lin { c: 0, v: [n, 0] }, [rows, k])?;
+    let b = plain_load(&m.b, Lin { c: 0, v: [1, 0] }, [n, k])?;
+    (b.1.v[0] == 1).then_some(Plan { m, a, b })
+}
+
+fn load_v(cx: &Cx, addr: E) -> E {
+    E::Load(cx.memory, LoadKind::V128, ValType::V128, Box::new(addr))
+}
+
+fn load_f(cx: &Cx, addr: E) -> E {
+    E::Load(cx.memory, LoadKind::F32, ValType::F32, Box::new(addr))
+}
+
+/// One micro-tile of `mr` rows × 8 columns at (row, col) over k in kc0..kend.
+fn micro(cx: &mut Cx, p: &Plan, mr: usize, at: &Loops, out: Var) -> Vec<S> {
+    let (n, rows_stride, ka, kb) = (
+        p.m.n as i32,
+        p.a.1.v[0] as i32,
+        p.a.1.v[1] as i32,
+        p.b.1.v[1] as i32,
+    );
+    let (pa, pb, po, kk) = (
+        cx.tmp(ValType::I32),
+        cx.tmp(ValType::I32),
+        cx.tmp(ValType::I32),
+        cx.tmp(ValType::I32),
+    );
+    let accs: Vec<Vec<Var>> = (0..mr)
+        .map(|_| (0..2).map(|_| cx.tmp(ValType::V128)).collect())
+        .collect();
+    let (bv, av) = (
+        [cx.tmp(ValType::V128), cx.tmp(ValType::V128)],
+        cx.tmp(ValType::V128),
+    );
+    let base_a = cx.inputs[p.a.0].get();
+    let base_b = cx.inputs[p.b.0].get();
+    let mut s = vec![
+        pa.set(
+            base_a
+                + (i32c(p.a.1.c as i32)
+                    + at.row.get() * i32c(rows_stride)
+                    + at.kc0.get() * i32c(ka))
+                    * i32c(4),
+        ),
+        pb.set(base_b + (i32c(p.b.1.c as i32) + at.col.get() + at.kc0.get() * i32c(kb)) * i32c(4)),
+        po.set(out.get() + (at.row.get() * i32c(n) + at.col.get()) * i32c(4)),
+    ];
+    let tile_addr = |x: usize, v: usize| po.get() + i32c((x as i32 * n + 4 * v as i32) * 4);
+    for (x, acc) in accs.iter().enumerate() {
+        for (v, a) in acc.iter().enumerate() {
+            // The first k block starts from zero; later ones continue the stored partial sums.
+            s.push(a.set(cond(
+                at.kc0.get().eqz(),
+                E::V128(0),
+                load_v(cx, tile_addr(x, v)),
+            )));
+        }
+    }
+    let mut step = vec![
+        bv[0].set(load_v(cx, pb.get())),
+        bv[1].set(load_v(cx, pb.get() + i32c(16))),
+    ];
+    for (x, acc) in accs.iter().enumerate() {
+        let scalar = load_f(cx, pa.get() + i32c(x as i32 * rows_stride * 4));
+        step.push(av.set(scalar.v1(U::F32x4Splat)));
+        for (v, a) in acc.iter().enumerate() {
+            let product = av.get().v2(B::F32x4Mul, bv[v].get());
+            step.push(a.set(a.get().v2(B::F32x4Add, product)));
+        }
+    }
+    step.extend([
+        pa.set(pa.get() + i32c(ka * 4)),
+        pb.set(pb.get() + i32c(kb * 4)),
+        kk.set(kk.get() + i32c(1)),
+    ]);
+    s.push(kk.set(at.kc0.get()));
+    s.push(S::While(kk.get().ltu(at.kend.get()), step));
+    for (x, acc) in accs.iter().enumerate() {
+        for (v, a) in acc.iter().enumerate() {
+            s.push(S::Store(
+                cx.memory,
+                StoreKind::V128,
+                tile_addr(x, v),
+                a.get(),
+            ));
+        }
+    }
+    s
+}
+
+/// The loop variables of the tiled code.
+struct Loops {
+    row: Var,
+    col: Var,
+    kc0: Var,
+    kend: Var,
+}
+
+/// The tiled loops computing every output of `kernel` when it is a product the tiled code
+/// handles and the call covers the whole output (`n = size`); `result` is the kernel's scalar
+/// value at `cx.index` (for the last columns). Leaves `cx.index` at `n`.
+pub fn tiled(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var, result: &E) -> Result<Option<S>> {
+    let Some(p) = plan(kernel) else {
+        return Ok(None);
+    };
+    let (rows, cols, k) = (p.m.rows as i32, p.m.n as i32, p.m.k as i32);
+    let (main_rows, main_cols) = (rows - rows % MR as i32, cols - cols % NR as i32);
+    let at = Loops {
+        row: cx.tmp(ValType::I32),
+        col: cx.tmp(ValType::I32),
+        kc0: cx.tmp(ValType::I32),
+        kend: cx.tmp(ValType::I32),
+    };
+    let four = micro(cx, &p, MR, &at, out);
+    let one = micro(cx, &p, 1, &at, out);
+    let (row, col, kc0, kend) = (at.row, at.col, at.kc0, at.kend);
+    let kc = KC as i32;
+    let mut row_loops = vec![row.set(i32c(0))];
+    let mut four = four;
+    four.push(row.set(row.get() + i32c(MR as i32)));
+    row_loops.push(S::While(row.get().lt(i32c(main_rows)), four));
+    let mut one = one;
+    one.push(row.set(row.get() + i32c(1)));
+    row_loops.push(S::While(row.get().lt(i32c(rows)), one));
+    row_loops.push(col.set(col.get() + i32c(NR as i32)));
+    let blocks = S::While(
+        kc0.get().lt(i32c(k)),
+        vec![
+            kend.set(cond(
+                (kc0.get() + i32c(kc)).lt(i32c(k)),
+                kc0.get() + i32c(kc),
+                i32c(k),
+            )),
+            col.set(i32c(0)),
+            S::While(col.get().lt(i32c(main_cols)), row_loops),
+            kc0.set(kc0.get() + i32c(kc)),
+        ],
+    );
+    // The last columns: the kernel's scalar code, output by output.
+    let index = cx.index;
+    let addr = out.get() + index.get() * i32c(4);
+    let tail = vec![
+        row.set(i32c(0)),
+        S::While(
+            row.get().lt(i32c(rows)),
+            vec![
+                col.set(i32c(main_cols)),
+                S::While(
+                    col.get().lt(i32c(cols)),
+                    vec![
+                        index.set(row.get() * i32c(cols) + col.get()),
+                        S::Store(cx.memory, StoreKind::F32, addr, result.clone()),
+                        col.set(col.get() + i32c(1)),
+                    ],
+                ),
+                row.set(row.get() + i32c(1)),
+            ],
+        ),
+    ];
+    let mut body = vec![kc0.set(i32c(0)), blocks];
+    body.extend(tail);
+    body.push(index.set(n.get()));
+    Ok(Some(S::If(
+        n.get().eq(i32c(kernel.size as i32)),
+        body,
+        vec![],
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Aval;
+    use crate::rules::linalg::matmul_kernel;
+
+    fn product(m: usize, k: usize, n: usize) -> Kernel {
+        let a = Aval::new(vec![m, k], DType::Float32);
+        let b = Aval::new(vec![k, n], DType::Float32);
+        matmul_kernel(&a, &b, &Aval::new(vec![m, n], DType::Float32))
+    }
+
+    #[test]
+    fn row_major_products_are_planned_with_affine_operands() {
+        let p = plan(&product(33, 17, 40)).expect("tiled");
+        assert_eq!(p.a.1, Lin { c: 0, v: [17, 1] });
+        assert_eq!(p.b.1, Lin { c: 0, v: [1, 40] });
+        assert!(plan(&product(33, 17, 7)).is_none(), "fewer than 8 columns");
+    }
+}
