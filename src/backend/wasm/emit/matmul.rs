@@ -47,8 +47,8 @@ impl Lin {
     /// The least and greatest value over x in 0..hi[0], k in 0..hi[1].
     fn bounds(&self, hi: [i64; 2]) -> (i64, i64) {
         let (mut lo, mut up) = (self.c, self.c);
-        for j in 0..2 {
-            let e = self.v[j] * (hi[j] - 1).max(0);
+        for (c, h) in self.v.iter().zip(hi) {
+            let e = c * (h - 1).max(0);
             if e < 0 {
                 lo += e;
             } else {
