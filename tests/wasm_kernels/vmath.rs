@@ -119,11 +119,7 @@ fn vector_transcendentals_are_within_1_ulp_of_float64() {
             let u = match (g.is_nan(), w.is_nan()) {
                 (true, true) => 0,
                 (false, false) if !w.is_finite() || !g.is_finite() || w == 0.0 || g == 0.0 => {
-                    if g.to_bits() == w.to_bits() {
-                        0
-                    } else {
-                        u64::MAX
-                    }
+                    u64::from(g.to_bits() != w.to_bits()) * u64::MAX
                 }
                 (false, false) => key(g).abs_diff(key(w)),
                 _ => u64::MAX,
