@@ -139,3 +139,37 @@ fn vector_transcendentals_are_within_1_ulp_of_float64() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Scalar code (blocks' tails, kernels of fewer than 8 elements) computes float32
+/// transcendentals through the same vector bodies: an element's bits do not depend on its
+/// position (vmap and jit rely on this: they batch or fuse the same values differently).
+#[wasm_bindgen_test]
+fn scalar_tails_equal_vector_blocks_bit_for_bit() {
+    let mut backend = WasmBackend::new();
+    let mut state = 0x5eed;
+    let mut xs: Vec<f32> = SPECIALS.to_vec();
+    xs.extend((0..4000).map(|i| (i as f32 - 2000.0) * 0.037));
+    xs.extend((0..1000).map(|_| f32::from_bits((rng(&mut state) >> 32) as u32)));
+    while !xs.len().is_multiple_of(8) {
+        xs.push(0.25);
+    }
+    let kernel = |op, n| {
+        Kernel::elementwise(
+            vec![DType::Float32],
+            n,
+            AluExp::unary(op, AluExp::load(DType::Float32, 0, AluExp::index())),
+        )
+    };
+    let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    for op in OPS {
+        let vector = run_on(&mut backend, &kernel(op, xs.len()), &[bytes(&xs)]);
+        for (c, chunk) in xs.chunks(7).enumerate() {
+            let scalar = run_on(&mut backend, &kernel(op, chunk.len()), &[bytes(chunk)]);
+            assert_eq!(
+                scalar,
+                vector[c * 28..c * 28 + 4 * chunk.len()],
+                "{op:?} on {chunk:?}"
+            );
+        }
+    }
+}

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{f64_bits, function, i32c, i64c, Var, E, S};
-use super::{math_erf, math_exp, math_inv, math_trig};
+use super::{math_erf, math_exp, math_inv, math_trig, vmath};
 use crate::kernel::UnaryOp;
 
 /// A routine of the library.
@@ -27,6 +27,8 @@ pub enum Routine {
     ErfcTail(bool),
     /// Word `k` of the bits of 2/π (for the trigonometric argument reduction).
     TwoOverPi,
+    /// A float32 op through its vector body (`vmath`) on one value: f32 → f32.
+    Lane(UnaryOp),
 }
 
 /// The routines emitted so far in one module.
@@ -77,6 +79,7 @@ impl Lib {
                 math_erf::erfc_tail(m, exp, f32)
             }
             Routine::TwoOverPi => math_trig::two_over_pi(m),
+            Routine::Lane(op) => vmath::lane(self, m, op),
         };
         self.funcs.insert(r, f);
         f

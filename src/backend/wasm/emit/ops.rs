@@ -8,7 +8,8 @@ use walrus::ir::{ExtendedLoad, LoadKind, UnaryOp as U};
 use walrus::ValType;
 
 use super::dsl::{cond, i32c, select, seq, E};
-use super::{half, unsupported, Cx};
+use super::math::Routine;
+use super::{half, unsupported, vmath, Cx};
 use crate::core::DType;
 use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use crate::util::{Error, Result};
@@ -187,6 +188,12 @@ pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
         (Floor, _) => x.floor(),
         (Ceil, _) => x.ceil(),
         (Sqrt, _) => x.sqrt(),
+        // float32 ops with a vector body use it for single values too, so that an element's
+        // result does not depend on whether it falls in a vector block or a scalar tail.
+        (Exp | Log | Sin | Cos | Tanh, DType::Float32) if vmath::has_vector(op) => {
+            let f = cx.lib.routine(&mut cx.module, Routine::Lane(op));
+            E::Call(f, x.ty(), vec![x])
+        }
         (Exp | Log | Sin | Cos | Asin | Atan | Tanh | Erf | Erfc, _) => {
             let f = cx.lib.get(&mut cx.module, op, dtype == DType::Float32);
             E::Call(f, x.ty(), vec![x])

@@ -10,9 +10,9 @@
 //! transcendentals (asin, atan, erf, erfc) stay scalar per lane.
 
 use walrus::ir::{BinaryOp as B, UnaryOp as U};
-use walrus::{Module, ValType};
+use walrus::{FunctionId, Module, ValType};
 
-use super::dsl::{i32c, when, Var, E, S};
+use super::dsl::{function, i32c, when, Var, E, S};
 use super::math::Lib;
 use super::math_consts::{LN2_HI, LN2_LO};
 use super::simd_ops::{lanes_const, HIGH_HALF, LOW_HALVES};
@@ -213,6 +213,20 @@ pub fn inline(lib: &mut Lib, m: &mut Module, op: UnaryOp, x: Var) -> (Vec<S>, E)
         stmts.push(when(mask.get().unop(U::V128AnyTrue, ValType::I32), lanes));
     }
     (stmts, res.get())
+}
+
+/// The f32 → f32 function computing float32 `op` through its vector body (lane 0 of a
+/// splat), so that scalar code gives the same bits as vector code.
+pub fn lane(lib: &mut Lib, m: &mut Module, op: UnaryOp) -> FunctionId {
+    let x = Var::new(m, ValType::F32);
+    let v = Var::new(m, V128);
+    let (body, value) = inline(lib, m, op, v);
+    let mut stmts = vec![v.set(x.get().v1(U::F32x4Splat))];
+    stmts.extend(body);
+    stmts.push(S::Return(
+        value.unop(U::F32x4ExtractLane { idx: 0 }, ValType::F32),
+    ));
+    function(m, &[x], ValType::F32, &stmts)
 }
 
 /// The low and high two lanes of an f32x4, widened to f64x2.
