@@ -1,6 +1,5 @@
 //! Matrix products recognised from kernel structure, shared by every backend that tiles them
-//! (the WebGPU `wgsl_matmul`, the wasm `emit/matmul`) and by the summation order
-//! (`order::narrow_matmul`). A float32 sum-reduction whose expression is `a · b`, where `a`
+//! (the WebGPU `wgsl_matmul`, the wasm `emit/matmul`). A float32 sum-reduction whose expression is `a · b`, where `a`
 //! depends on the output index only through `index / c` (c a multiple of the column count `n`)
 //! and `b` only through `index % n`, is a matrix product `out[row, col] = Σ_k a(row, k) ·
 //! b(k, col)` over `rows = size / n` rows, whatever the operands' layouts (views, broadcasts,

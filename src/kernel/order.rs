@@ -18,16 +18,18 @@
 //! sequential order.) When size < L this is the sequential order. Integer and bool reductions
 //! are exact in any order; float max/min and float64 reductions stay sequential.
 //!
-//! One exception to the f64 accumulation: a float32 matrix product (`matmul::structure`) that
-//! is not lane-blocked accumulates in float32, sequentially in k: `acc = acc + a·b`, the
-//! product rounded to f32 first (no fused multiply-add). That is the order a register-blocked
-//! SIMD kernel computes directly (f32x4 accumulators, each output summed over k in order,
-//! however the k loop is tiled), so tiled wasm matmuls stay bit-identical with the
-//! interpreter; its accuracy is that of a float32 BLAS (JAX's and NumPy's float32 matmuls also
-//! accumulate in float32).
+//! One exception to the f64 accumulation: a float32 *sum* that is not lane-blocked (its
+//! loads read the reduced axis with a stride, e.g. a sum over a leading axis or a matrix
+//! product) accumulates in float32, sequentially in r: `acc = acc + x[r]` (a product inside is
+//! rounded to f32 first: no fused multiply-add). That is the order register-blocked SIMD code
+//! computes directly (f32x4 accumulators over neighbouring outputs, each summed over r in
+//! order however the r loop is tiled), so tiled wasm matmuls stay bit-identical with the
+//! interpreter; its accuracy is that of a float32 BLAS (JAX's and NumPy's float32 matmuls
+//! also accumulate in float32). The rule depends only on dtype, op and load strides in r,
+//! never on the kernel's size or shape, so batching (vmap) or fusing (jit) a reduction does
+//! not change its order.
 
 use super::alu::{AluExp, AluKind, BinaryOp};
-use super::matmul;
 use super::{Kernel, ReduceOp};
 use crate::core::DType;
 
@@ -87,10 +89,11 @@ pub fn blocked(kernel: &Kernel) -> bool {
     dtype_ok && loads_contiguous_in_r(&kernel.exp, &mut found) && found
 }
 
-/// Whether `kernel` is a float32 matrix product accumulated in float32 (see the module
-/// documentation).
-pub fn narrow_matmul(kernel: &Kernel) -> bool {
-    !blocked(kernel) && matmul::structure(kernel).is_some()
+/// Whether `kernel` is a float32 sum accumulated in float32 (see the module documentation).
+pub fn narrow(kernel: &Kernel) -> bool {
+    kernel.reduction.is_some_and(|red| {
+        red.op == ReduceOp::Sum && kernel.output_dtype() == DType::Float32 && !blocked(kernel)
+    })
 }
 
 /// Whether a float sum or product accumulates in f64 and rounds once to the output dtype.
@@ -98,7 +101,7 @@ pub fn wide(kernel: &Kernel) -> bool {
     kernel.reduction.is_some_and(|red| {
         kernel.output_dtype().is_float()
             && matches!(red.op, ReduceOp::Sum | ReduceOp::Prod)
-            && !narrow_matmul(kernel)
+            && !narrow(kernel)
     })
 }
 

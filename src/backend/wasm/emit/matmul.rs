@@ -10,7 +10,7 @@
 //! every row block passes over it, and k is split into blocks of [`KC`] so that panel fits the
 //! L1 cache; partial sums go through the output buffer between k blocks. Each output is still
 //! summed in order k = 0, 1, … in float32 with the product rounded first (no fused
-//! multiply-add), which is `order::narrow_matmul`'s order: results equal the interpreter's bit
+//! multiply-add), which is `order::narrow`'s order: results equal the interpreter's bit
 //! for bit. The last `n mod 8` columns run the kernel's scalar code.
 
 use walrus::ir::{BinaryOp as B, LoadKind, StoreKind, UnaryOp as U};
@@ -138,7 +138,7 @@ struct Plan {
 }
 
 fn plan(kernel: &Kernel) -> Option<Plan> {
-    if !order::narrow_matmul(kernel) {
+    if !order::narrow(kernel) {
         return None;
     }
     let m = structure(kernel)?;

@@ -96,7 +96,7 @@ fn matmul(m: usize, k: usize, n: usize) -> Kernel {
 #[test]
 fn matmul_vectorises_over_columns_with_a_uniform_row_operand() {
     // Fewer than 8 columns: the vector loop over outputs, accumulating in f32x4
-    // (`order::narrow_matmul`) with the row operand splat once per reduction step.
+    // (`order::narrow`) with the row operand splat once per reduction step.
     let ops = operators(&matmul(8, 5, 4));
     for name in ["F32x4Splat", "F32x4Mul", "F32x4Add", "V128Load"] {
         assert!(has(&ops, name), "{name} missing: {ops:?}");
