@@ -18,16 +18,17 @@
 //! sequential order.) When size < L this is the sequential order. Integer and bool reductions
 //! are exact in any order; float max/min and float64 reductions stay sequential.
 //!
-//! One exception to the f64 accumulation: a float32 *sum* that is not lane-blocked (its
-//! loads read the reduced axis with a stride, e.g. a sum over a leading axis or a matrix
-//! product) accumulates in float32, sequentially in r: `acc = acc + x[r]` (a product inside is
-//! rounded to f32 first: no fused multiply-add). That is the order register-blocked SIMD code
-//! computes directly (f32x4 accumulators over neighbouring outputs, each summed over r in
-//! order however the r loop is tiled), so tiled wasm matmuls stay bit-identical with the
-//! interpreter; its accuracy is that of a float32 BLAS (JAX's and NumPy's float32 matmuls
-//! also accumulate in float32). The rule depends only on dtype, op and load strides in r,
-//! never on the kernel's size or shape, so batching (vmap) or fusing (jit) a reduction does
-//! not change its order.
+//! One exception to the f64 accumulation: a float32 *sum of products* (the kernel's expression
+//! is a multiplication, as in every matrix product) that is not lane-blocked (its loads read
+//! the reduced axis with a stride) accumulates in float32, sequentially in r: `acc = acc +
+//! a·b`, the product rounded to f32 first (no fused multiply-add). That is the order
+//! register-blocked SIMD code computes directly (f32x4 accumulators over neighbouring outputs,
+//! each summed over r in order however the r loop is tiled), so tiled wasm matmuls stay
+//! bit-identical with the interpreter; its accuracy is that of a float32 BLAS (JAX's and
+//! NumPy's float32 matmuls also accumulate in float32). The rule looks only at the dtype, the
+//! op, the expression's root and the load strides in r, never at sizes or at how the output
+//! index is decomposed, so batching a product (vmap: batched matmuls are not recognised as
+//! tiles) does not change its order.
 
 use super::alu::{AluExp, AluKind, BinaryOp};
 use super::{Kernel, ReduceOp};
@@ -91,8 +92,12 @@ pub fn blocked(kernel: &Kernel) -> bool {
 
 /// Whether `kernel` is a float32 sum accumulated in float32 (see the module documentation).
 pub fn narrow(kernel: &Kernel) -> bool {
+    let product = matches!(kernel.exp.kind, AluKind::Binary(BinaryOp::Mul, ..));
     kernel.reduction.is_some_and(|red| {
-        red.op == ReduceOp::Sum && kernel.output_dtype() == DType::Float32 && !blocked(kernel)
+        red.op == ReduceOp::Sum
+            && kernel.output_dtype() == DType::Float32
+            && product
+            && !blocked(kernel)
     })
 }
 

@@ -14,8 +14,8 @@ pub fn run_kernel(kernel: &Kernel, inputs: &[&[u8]]) -> Result<Vec<u8>> {
             None => eval(&kernel.exp, i, 0, inputs)?,
             Some(red) => {
                 // Float sums and products accumulate in f64 and round once (the most accurate
-                // oracle), except strided float32 sums (`order::wide`); other combinations
-                // are exact in the dtype.
+                // oracle), except strided float32 sums of products (`order::wide`); other
+                // combinations are exact in the dtype.
                 let wide = order::wide(kernel);
                 let acc_dtype = if wide {
                     crate::core::DType::Float64

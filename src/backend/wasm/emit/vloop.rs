@@ -3,7 +3,7 @@
 //! A reducing kernel keeps one accumulator vector per output vector and runs the reduction in
 //! order r = 0, 1, … for every lane, as the interpreter does, so results are bit-identical.
 //! Float32 sums and products accumulate in f64x2 pairs and round once, as the interpreter does
-//! (strided float32 sums, matrix products included, in f32x4: `order::wide`).
+//! (strided float32 sums of products, matrix products among them, in f32x4: `order::wide`).
 
 use walrus::ir::{StoreKind, UnaryOp as U};
 use walrus::{LocalId, ValType};
