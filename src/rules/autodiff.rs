@@ -4,7 +4,7 @@
 
 use super::emit::{Arg, Emit};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
-use crate::core::{Aval, DType, Primitive};
+use crate::core::{Aval, Primitive};
 use crate::util::Result;
 
 fn bin<E: Emit>(e: &mut E, op: B, a: Arg<E::V>, b: Arg<E::V>) -> Result<E::V> {
@@ -359,7 +359,8 @@ pub fn vjp_multi<E: Emit>(
     }
 }
 
-/// Whether values of `aval` can be differentiated (float dtypes other than float16).
+/// Whether values of `aval` can be differentiated (the float dtypes, float16 included: as in
+/// JAX, its cotangents are float16 and each rule's arithmetic rounds as float16 does).
 pub fn is_differentiable(aval: &Aval) -> bool {
-    aval.dtype.is_float() && aval.dtype != DType::Float16
+    aval.dtype.is_float()
 }
