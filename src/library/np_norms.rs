@@ -4,11 +4,12 @@
 
 use super::emit::{bin, cmp, lit, un, v};
 use super::lax_linalg::{cholesky_lower, float_matrix, matmul, mt, triangular_solve};
+use super::np_solve::check_square;
 use super::reduce::{reduce, ReduceKind};
 use super::shape::normalize_axis;
 use super::stats::power;
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::Primitive;
 use crate::transform::trace::bind;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -244,30 +245,7 @@ pub fn multi_dot(xs: &[Value]) -> Result<Value> {
 pub fn eye_like(a: &Value) -> Result<Value> {
     let shape = a.aval().shape.clone();
     let r = shape.len();
-    let iota = |axis| {
-        bind(
-            Primitive::Iota {
-                shape: shape.clone(),
-                axis,
-                dtype: DType::Int32,
-            },
-            &[],
-        )
-    };
-    let eq = cmp(C::Eq, v(&iota(r - 2)?), v(&iota(r - 1)?))?;
-    bind(Primitive::Cast(a.aval().dtype), &[v(&eq)])
-}
-
-fn check_square(name: &str, a: &Value) -> Result<usize> {
-    let s = &a.aval().shape;
-    let r = s.len();
-    if r < 2 || s[r - 1] != s[r - 2] {
-        return Err(Error::new(
-            name,
-            format!("expected a (batch of) square matrices, got shape {s:?}"),
-        ));
-    }
-    Ok(s[r - 1])
+    super::jacobi::eye_mask(shape, r - 2, r - 1, a.aval().dtype)
 }
 
 /// `matrixPower(a, n)` by repeated squaring; negative `n` inverts first.

@@ -21,7 +21,8 @@ pub fn lu(name: &str, a: &Value) -> Result<Vec<Value>> {
     bind_multi(Primitive::Lu, &[v(&a)]).map_err(|e| rename(e, name))
 }
 
-fn check_square(name: &str, a: &Value) -> Result<usize> {
+/// The size `n` of a (batch of) square `n×n` matrices, or an error naming `name`.
+pub(super) fn check_square(name: &str, a: &Value) -> Result<usize> {
     let s = &a.aval().shape;
     let r = s.len();
     if r < 2 || s[r - 1] != s[r - 2] {
