@@ -41,7 +41,7 @@ fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
 
 /// An identity mask of `shape` (in `dtype`) that is one where the indices along axes `a` and
 /// `b` agree.
-pub fn eye_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<Value> {
+pub fn identity_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<Value> {
     let iota = |axis| {
         bind(
             Primitive::Iota {
@@ -53,7 +53,12 @@ pub fn eye_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<V
         )
     };
     let eq = cmp(C::Eq, v(&iota(a)?), v(&iota(b)?))?;
-    barrier(&bind(Primitive::Cast(dtype), &[v(&eq)])?)
+    bind(Primitive::Cast(dtype), &[v(&eq)])
+}
+
+/// [`identity_mask`] computed into its own buffer when traced (see [`barrier`]).
+pub fn eye_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<Value> {
+    barrier(&identity_mask(shape, a, b, dtype)?)
 }
 
 /// `x [b, r, n]` with its columns reordered by `order [b, n]` (int32; column `j` of the result

@@ -245,7 +245,7 @@ pub fn multi_dot(xs: &[Value]) -> Result<Value> {
 pub fn eye_like(a: &Value) -> Result<Value> {
     let shape = a.aval().shape.clone();
     let r = shape.len();
-    super::jacobi::eye_mask(shape, r - 2, r - 1, a.aval().dtype)
+    super::jacobi::identity_mask(shape, r - 2, r - 1, a.aval().dtype)
 }
 
 /// `matrixPower(a, n)` by repeated squaring; negative `n` inverts first.
