@@ -2,7 +2,8 @@
 //! outputs, the normalisation of outputs (pass-through and duplicate outputs get a
 //! step of their own), routines as loop steps, and bodies that are not compilable (a nested
 //! scan) with the reason. Every plan is checked against the invariants of
-//! `kernel/scan_loop.rs`; running the plans is tested in Node (tests/api/scan-fused.test.mjs).
+//! `kernel/scan_loop.rs` and its wasm loop module is validated; running the modules is tested
+//! in Node (tests/api/scan-fused.test.mjs).
 
 use oxjax::core::ops::{BinaryOp, UnaryOp};
 use oxjax::core::scan::{AcceptPaths, ScanParams};
@@ -51,8 +52,13 @@ fn params(body: ClosedJaxpr, ins: &[Aval], nc: usize, nk: usize) -> ScanParams {
     p.clone()
 }
 
-/// The invariants of `kernel/scan_loop.rs`.
+/// The invariants of `kernel/scan_loop.rs`, and the wasm loop module of the body validates
+/// (executed for real in Node).
 fn check(body: &LoopBody) {
+    let bytes = oxjax::backend::wasm::emit::loops::emit_loop(body).unwrap();
+    wasmparser::Validator::new()
+        .validate_all(&bytes)
+        .unwrap_or_else(|e| panic!("invalid loop module: {e}"));
     let mut writes = vec![0; body.slots.len()];
     for step in &body.steps {
         let (ins, outs) = match step {

@@ -11,6 +11,7 @@
 mod affine;
 mod dsl;
 mod half;
+pub mod loops;
 mod math;
 mod math_consts;
 mod math_erf;
@@ -30,7 +31,7 @@ mod vmath;
 mod vmath32;
 
 use walrus::ir::StoreKind;
-use walrus::{MemoryId, Module, ModuleConfig, ValType};
+use walrus::{FunctionId, MemoryId, Module, ModuleConfig, ValType};
 
 use crate::core::DType;
 use crate::kernel::{order, reduce_identity, verify, AluExp, Kernel, ReduceOp};
@@ -58,10 +59,31 @@ impl Cx {
     }
 }
 
-pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
-    verify::verify(kernel)?;
+/// A module importing the main module's memory as `env.memory`.
+pub(super) fn new_module() -> (Module, MemoryId) {
     let mut module = Module::with_config(ModuleConfig::new());
     let (memory, _) = module.add_import_memory("env", "memory", false, false, 0, None, None);
+    (module, memory)
+}
+
+pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
+    let (module, memory) = new_module();
+    let (mut module, func) = kernel_function(module, memory, &mut math::Lib::default(), kernel)?;
+    module.exports.add(KERNEL_EXPORT, func);
+    // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them.
+    walrus::passes::gc::run(&mut module);
+    Ok(module.emit_wasm())
+}
+
+/// Adds `kernel` to `module` as a function `(n, out, in0, in1, …)` (not exported); `lib` holds
+/// the math routines already in the module, shared by all its kernels.
+pub(super) fn kernel_function(
+    mut module: Module,
+    memory: MemoryId,
+    lib: &mut math::Lib,
+    kernel: &Kernel,
+) -> Result<(Module, FunctionId)> {
+    verify::verify(kernel)?;
     let n = Var::new(&mut module, ValType::I32);
     let out = Var::new(&mut module, ValType::I32);
     let inputs: Vec<Var> = kernel
@@ -77,7 +99,7 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
         index,
         reduce_index,
         inputs: inputs.clone(),
-        lib: math::Lib::default(),
+        lib: std::mem::take(lib),
     };
     let out_dtype = kernel.output_dtype();
     // float16 kernels run the scalar loops only (no SIMD lowering of the conversions).
@@ -134,12 +156,14 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     }
     let mut params = vec![n, out];
     params.extend(inputs);
-    let mut module = cx.module;
+    let Cx {
+        mut module,
+        lib: used,
+        ..
+    } = cx;
+    *lib = used;
     let func = procedure(&mut module, &params, &body);
-    module.exports.add(KERNEL_EXPORT, func);
-    // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them.
-    walrus::passes::gc::run(&mut module);
-    Ok(module.emit_wasm())
+    Ok((module, func))
 }
 
 /// The reduction loop around `value` (an expression of `reduce_index`): accumulates in the

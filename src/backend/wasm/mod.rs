@@ -4,6 +4,7 @@
 
 mod code_stats;
 pub mod emit;
+mod loops;
 mod memory;
 mod module;
 mod routines;
@@ -11,8 +12,9 @@ mod routines;
 use std::collections::HashMap;
 
 use super::routines::RoutineCache;
-use super::{ready, Backend, BackendStats, BufferId, ExeId, ReadFuture};
+use super::{ready, Backend, BackendStats, BufferId, ExeId, LoopStats, ReadFuture};
 use crate::core::Device;
+use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
 use crate::kernel::{Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
@@ -34,6 +36,7 @@ pub struct WasmBackend {
     code_bytes: u64,
     max_locals: usize,
     routines: RoutineCache<KernelModule>,
+    loops: loops::LoopCache,
 }
 
 impl WasmBackend {
@@ -49,6 +52,7 @@ impl WasmBackend {
             code_bytes: 0,
             max_locals: 0,
             routines: RoutineCache::default(),
+            loops: loops::LoopCache::default(),
         }
     }
 
@@ -153,9 +157,27 @@ impl Backend for WasmBackend {
         self.modules.clear();
         self.kernel_ids.clear();
         self.routines.clear();
+        self.loops.clear();
         self.pool.clear();
         self.code_bytes = 0;
         self.max_locals = 0;
+    }
+
+    fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+        loops::compile(self, plan)
+    }
+
+    fn run_loop(
+        &mut self,
+        exe: ExeId,
+        plan: &ScanLoop,
+        buffers: LoopBuffers<'_, BufferId>,
+    ) -> Result<()> {
+        loops::run(self, exe, plan, buffers)
+    }
+
+    fn loop_stats(&self) -> LoopStats {
+        self.loops.stats()
     }
 
     fn stats(&self) -> BackendStats {

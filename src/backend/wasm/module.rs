@@ -40,11 +40,17 @@ impl KernelModule {
     }
 
     /// Runs the kernel over `size` elements; `addresses` are the output then the inputs.
-    #[cfg(target_arch = "wasm32")]
     pub fn call(&self, addresses: &[u32]) -> Result<()> {
+        let mut args = vec![self.size as u32];
+        args.extend_from_slice(addresses);
+        self.call_args(&args)
+    }
+
+    /// Calls the export with `args` as they are (a loop module's driver).
+    #[cfg(target_arch = "wasm32")]
+    pub fn call_args(&self, values: &[u32]) -> Result<()> {
         let args = js_sys::Array::new();
-        args.push(&(self.size as u32).into());
-        for &a in addresses {
+        for &a in values {
             args.push(&a.into());
         }
         self.function
@@ -54,7 +60,7 @@ impl KernelModule {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn call(&self, _addresses: &[u32]) -> Result<()> {
+    pub fn call_args(&self, _values: &[u32]) -> Result<()> {
         Err(Error::new(
             "wasm",
             format!(

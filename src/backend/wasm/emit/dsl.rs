@@ -71,6 +71,10 @@ pub enum S {
     Return(E),
     /// Statements in order (a group, for helpers that return one statement).
     Block(Vec<S>),
+    /// A call of a function without results.
+    Call(FunctionId, Vec<E>),
+    /// `memory.copy(dst, src, bytes)` within one memory.
+    Copy(MemoryId, E, E, E),
 }
 
 pub fn f64c(v: f64) -> E {
@@ -484,5 +488,18 @@ fn emit_s(b: &mut InstrSeqBuilder, s: &S) {
             b.return_();
         }
         S::Block(stmts) => stmts.iter().for_each(|s| emit_s(b, s)),
+        S::Call(f, args) => {
+            args.iter().for_each(|a| emit_e(b, a));
+            b.call(*f);
+        }
+        S::Copy(memory, dst, src, bytes) => {
+            emit_e(b, dst);
+            emit_e(b, src);
+            emit_e(b, bytes);
+            b.instr(walrus::ir::MemoryCopy {
+                src: *memory,
+                dst: *memory,
+            });
+        }
     }
 }

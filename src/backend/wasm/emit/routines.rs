@@ -5,7 +5,7 @@
 //! (`backend/cpu/routines.rs`), so float64 results match it exactly.
 
 use walrus::ir::{LoadKind, StoreKind};
-use walrus::{MemoryId, Module, ModuleConfig, ValType};
+use walrus::{FunctionId, MemoryId, Module, ValType};
 
 use super::dsl::{f64c, i32c, procedure, when, Var, E, S};
 use super::KERNEL_EXPORT;
@@ -73,6 +73,18 @@ fn c(x: usize) -> E {
 }
 
 pub fn emit_routine(routine: &Routine) -> Result<Vec<u8>> {
+    let (module, memory) = super::new_module();
+    let (mut module, func) = routine_function(module, memory, routine)?;
+    module.exports.add(KERNEL_EXPORT, func);
+    Ok(module.emit_wasm())
+}
+
+/// Adds `routine` to `module` as a function `(batch, out0, …, in0, …)` (not exported).
+pub(super) fn routine_function(
+    module: Module,
+    memory: MemoryId,
+    routine: &Routine,
+) -> Result<(Module, FunctionId)> {
     if !matches!(routine.dtype, DType::Float32 | DType::Float64) {
         return Err(Error::new(
             routine.name(),
@@ -82,8 +94,6 @@ pub fn emit_routine(routine: &Routine) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let mut module = Module::with_config(ModuleConfig::new());
-    let (memory, _) = module.add_import_memory("env", "memory", false, false, 0, None, None);
     let mut cx = Cx {
         module,
         memory,
@@ -137,8 +147,7 @@ pub fn emit_routine(routine: &Routine) -> Result<Vec<u8>> {
     params.extend(ins);
     let mut module = cx.module;
     let func = procedure(&mut module, &params, &stmts);
-    module.exports.add(KERNEL_EXPORT, func);
-    Ok(module.emit_wasm())
+    Ok((module, func))
 }
 
 fn cholesky(cx: &mut Cx, n: usize, l: Var, a: Var) -> Vec<S> {

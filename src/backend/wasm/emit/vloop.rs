@@ -112,6 +112,8 @@ fn stmt_reads(s: &S, locals: &HashSet<LocalId>) -> bool {
         S::While(c, body) => reads(c, locals) || body.iter().any(|s| stmt_reads(s, locals)),
         S::Store(_, _, a, v) => reads(a, locals) || reads(v, locals),
         S::Block(b) => b.iter().any(|s| stmt_reads(s, locals)),
+        S::Call(_, args) => args.iter().any(|a| reads(a, locals)),
+        S::Copy(_, d, s, n) => [d, s, n].iter().any(|e| reads(e, locals)),
     }
 }
 
