@@ -167,7 +167,9 @@ export function case1Row(n = 1000, m = 2) {
   const r = rng(5 + m);
   const device = "wasm";
   const G = np.array(
-    Array.from({ length: m }, (_, i) => Array.from({ length: m }, (_, j) => (i === j ? 0.9 : 0.1 * r()))),
+    Array.from({ length: m }, (_, i) =>
+      Array.from({ length: m }, (_, j) => (i === j ? 0.9 : 0.1 * r())),
+    ),
     { device },
   );
   const U = np.array(

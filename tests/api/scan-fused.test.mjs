@@ -126,9 +126,7 @@ describe("lax.scan compiled on wasm", () => {
 
   test("xs null with length, ys null, and length 0", () => {
     const init = np.array([1, 2], { device: "wasm" });
-    const o = observe(() =>
-      lax.scan((c) => [c.mul(0.5).add(1), null], init, null, { length: 7 }),
-    );
+    const o = observe(() => lax.scan((c) => [c.mul(0.5).add(1), null], init, null, { length: 7 }));
     const [c, ys] = o.result;
     assert.equal(ys, null);
     let want = [1, 2];
@@ -231,7 +229,10 @@ describe("lax.scan compiled on wasm", () => {
   test("under jit: fused, one module call per call, equal to eager", () => {
     const w = np.array([0.9, -0.5, 1.2], { device: "wasm" });
     const xs = np.array(X, { device: "wasm" });
-    const init = { c: np.array([0.3, -0.2, 0.1], { device: "wasm" }), s: np.zeros([], { device: "wasm" }) };
+    const init = {
+      c: np.array([0.3, -0.2, 0.1], { device: "wasm" }),
+      s: np.zeros([], { device: "wasm" }),
+    };
     const f = ox.jit((i, x) => lax.scan(body(w), i, x, { reverse: true }));
     f(init, xs).forEach((t) => ox.tree.dispose(t)); // trace and compile
     const o = observe(() => f(init, xs));
@@ -277,7 +278,10 @@ describe("lax.scan compiled on wasm", () => {
         assert.equal(host.length, 0, JSON.stringify(host));
       } else {
         // Segments: the loops over segments nest a scan (host loops that say so).
-        assert.ok(host.every((e) => /scan/.test(e.detail)), JSON.stringify(host));
+        assert.ok(
+          host.every((e) => /scan/.test(e.detail)),
+          JSON.stringify(host),
+        );
       }
       close(grads.wasm.v, grads.cpu.v, 1e-5, "value");
       close(grads.wasm.g, grads.cpu.g, 1e-4, "gradient");
@@ -289,10 +293,14 @@ describe("lax.scan compiled on wasm", () => {
     const xs = np.ones([4, 3, 2], { device: "wasm" });
     const inner = (c, x) => [c.mul(0.5).add(x), null];
     const o = observe(() =>
-      lax.scan((c, x) => {
-        const [ci] = lax.scan(inner, c, x);
-        return [ci, null];
-      }, init, xs),
+      lax.scan(
+        (c, x) => {
+          const [ci] = lax.scan(inner, c, x);
+          return [ci, null];
+        },
+        init,
+        xs,
+      ),
     );
     const [c] = o.result;
     const outer = o.events.filter((e) => e.length === 4);

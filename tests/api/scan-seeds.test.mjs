@@ -256,9 +256,22 @@ describe("seed case 2: RTS-style backward smoother (lax.scan reverse)", () => {
             const N = u(u(np.matmul(u(np.matmul(At, c.N)), e.A)).add(e.S));
             return [{ r, N }, r];
           });
+        const seen = [];
+        ox.setScanPathCallback((path, dev) => seen.push([path, dev]));
+        const runs0 = ox.memoryStats().devices[device].loopRuns;
         const [c, rs] = lax.scan(step, init, elems, { reverse: true });
         const smoother = ox.jit((i, e) => lax.scan(step, i, e, { reverse: true }));
         const [jc, jrs] = smoother(init, elems);
+        const runs = ox.memoryStats().devices[device].loopRuns - runs0;
+        ox.setScanPathCallback(null);
+        // The compiled device runs the smoother as one compiled loop per scan (eager and jit);
+        // the cpu interpreter runs the host loop.
+        const path = device === "cpu" ? "fallback" : "fused";
+        assert.deepEqual(seen, [
+          [path, device],
+          [path, device],
+        ]);
+        assert.equal(runs, device === "cpu" ? 0 : 2, "one compiled loop run per scan");
         assert.deepEqual(await jrs.jsAsync(), await rs.jsAsync(), "jit equals eager");
         ox.tree.dispose([jc, jrs]);
         smoother.dispose();

@@ -247,22 +247,55 @@ describe("lax.scan errors and paths", () => {
     ox.tree.dispose([init, xs, c, ys]);
   });
 
-  // The host loop ("fallback") on cpu and wasm; webgpu runs this scan as one compiled loop.
-  test("under jit: same results, the path is reported for every run", async () => {
+  // wasm and webgpu (the compiled device) run this scan as one compiled loop ("fused", one
+  // loop run per call); the cpu interpreter runs the host loop ("fallback") and is the oracle.
+  for (const reverse of [false, true]) {
+    test(`under jit (reverse ${reverse}): fused on ${COMPILED}, one loop run per call, equal to the cpu host loop`, async () => {
+      const rows = xs0.map((r) => r.slice(0, 2));
+      const run = async (device) => {
+        const init = np.array([1, 2], { device });
+        const xs = np.array(rows, { device });
+        const f = ox.jit((i, x) => lax.scan(step, i, x, { reverse }));
+        const seen = [];
+        ox.setScanPathCallback((path, backend, info) => seen.push([path, backend, info.length]));
+        const before = ox.memoryStats().devices[device].loopRuns;
+        const outs = [f(init, xs), f(init, xs)];
+        const runs = ox.memoryStats().devices[device].loopRuns - before;
+        ox.setScanPathCallback(null);
+        const vals = [];
+        for (const [c, ys] of outs) vals.push([await c.jsAsync(), await ys.jsAsync()]);
+        ox.tree.dispose([init, xs, outs]);
+        f.dispose();
+        return { seen, runs, vals };
+      };
+      const got = await run(COMPILED);
+      assert.deepEqual(got.seen, [
+        ["fused", COMPILED, 5],
+        ["fused", COMPILED, 5],
+      ]);
+      assert.equal(got.runs, 2, "one compiled loop run per call");
+      assert.deepEqual(got.vals[1], got.vals[0]);
+      if (!ON_WEBGPU) {
+        const want = await run("cpu");
+        assert.deepEqual(
+          want.seen.map((e) => e[0]),
+          ["fallback", "fallback"],
+        );
+        assert.equal(want.runs, 0);
+        const [c, ys] = jsLoop([1, 2], rows, reverse);
+        close(got.vals[0], want.vals[0], 1e-6, "vs cpu");
+        close(got.vals[0], [c, ys], 1e-6, "vs JS loop");
+      }
+    });
+  }
+
+  test("under jit: same results as eager, gradients included", async () => {
     const init = np.array([1, 2]);
     const xs = np.array(xs0.map((r) => r.slice(0, 2)));
     const f = ox.jit((i, x) => lax.scan(step, i, x));
-    const seen = [];
-    ox.setScanPathCallback((path, backend, info) => seen.push([path, info.length]));
     const [c, ys] = f(init, xs);
     const [c2, ys2] = f(init, xs);
-    ox.setScanPathCallback(null);
     const [ce, yse] = lax.scan(step, init, xs);
-    const path = ON_WEBGPU ? "fused" : "fallback";
-    assert.deepEqual(seen, [
-      [path, 5],
-      [path, 5],
-    ]);
     assert.deepEqual(
       [await c.jsAsync(), await ys.jsAsync()],
       [await ce.jsAsync(), await yse.jsAsync()],

@@ -125,7 +125,7 @@ fn sets(s: &S, out: &mut HashSet<LocalId>) {
         }
         S::If(_, a, b) => a.iter().chain(b).for_each(|s| sets(s, out)),
         S::While(_, body) | S::Block(body) => body.iter().for_each(|s| sets(s, out)),
-        S::Store(..) | S::Return(_) => {}
+        S::Store(..) | S::Return(_) | S::Call(..) | S::Copy(..) => {}
     }
 }
 
