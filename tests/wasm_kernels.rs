@@ -6,6 +6,8 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
+#[path = "wasm_kernels/half.rs"]
+mod half;
 #[path = "wasm_kernels/simd.rs"]
 mod simd;
 #[path = "wasm_kernels/vmath.rs"]

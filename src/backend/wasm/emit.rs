@@ -188,7 +188,10 @@ fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, wide: bool, valu
     };
     let combined = ops::reduce_step(cx, op, step_dtype, acc.get(), x);
     let r = cx.reduce_index;
-    let result = if wide && matches!(dtype, DType::Float32 | DType::Float16) {
+    let result = if wide && dtype == DType::Float16 {
+        // Rounded to odd in f32, then once to float16 by `stored` (no double rounding).
+        half::demote_odd(cx, acc.get())
+    } else if wide && dtype == DType::Float32 {
         acc.get().demote()
     } else {
         acc.get()

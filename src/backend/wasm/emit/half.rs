@@ -54,6 +54,24 @@ pub fn narrow(cx: &mut Cx, f: E) -> E {
     seq(vec![su, ss, sa], magnitude | sign.shr_u(i32c(16)))
 }
 
+/// f64 `x` as an f32 rounded *to odd*: truncated toward zero, with the lowest bit set when any
+/// bit was dropped. f32 keeps 13 more bits than float16 (≥ 2 are needed), so narrowing the
+/// result to float16 (ties to even) gives `x` rounded once, as the interpreter's conversion
+/// from f64 does — a plain demotion would round twice (1 + 2⁻¹¹ + 2⁻³⁰ → 1 + 2⁻¹¹ → 1).
+/// NaN stays NaN; a value beyond f32's range becomes ±f32::MAX (float16 ±inf either way).
+pub fn demote_odd(cx: &mut Cx, x: E) -> E {
+    debug_assert_eq!(x.ty(), ValType::F64);
+    let (sx, x) = bind(cx, x);
+    let (sy, y) = bind(cx, x.clone().demote());
+    let (sb, b) = bind(cx, y.clone().bits());
+    let wide = y.widen();
+    let inexact = wide.clone().ne(x.clone());
+    // Rounded away from zero: one step back toward it (f32 bits order the magnitudes).
+    let away = wide.abs().gt(x.abs());
+    let odd = (b.clone() - away) | i32c(1);
+    seq(vec![sx, sy, sb], select(inexact, odd, b).reinterpret())
+}
+
 /// f32 `f` rounded to the nearest float16, as an f32.
 pub fn round(cx: &mut Cx, f: E) -> E {
     debug_assert_eq!(f.ty(), ValType::F32);

@@ -70,9 +70,14 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
         }
         AluKind::Where(c, a, b) => cond(lower(cx, c)?, lower(cx, a)?, lower(cx, b)?),
         AluKind::Cast(a) if exp.dtype == DType::Float16 && a.dtype != DType::Float16 => {
-            // Through f32 (from float64 that is two roundings, unlike the interpreter's one).
+            // Through f32: float64 rounded to odd first, so that float16's rounding is the only
+            // one (as the interpreter's); every other source is exact in f32 or overflows.
             let x = lower(cx, a)?;
-            let wide = cast(x, a.dtype, DType::Float32)?;
+            let wide = if a.dtype == DType::Float64 {
+                half::demote_odd(cx, x)
+            } else {
+                cast(x, a.dtype, DType::Float32)?
+            };
             half::round(cx, wide)
         }
         AluKind::Cast(a) => {
