@@ -60,7 +60,7 @@ fn float64_to_float16_rounds_once() {
         ),
     );
     let mut backend = WasmBackend::new();
-    let got = patterns(&run_on(&mut backend, &kernel, &[bytes.clone()]));
+    let got = patterns(&run_on(&mut backend, &kernel, std::slice::from_ref(&bytes)));
     let cpu = patterns(&run_kernel(&kernel, &[&bytes]).unwrap());
     for (i, v) in values.iter().enumerate() {
         assert_eq!(got[i], f16::to_bits(*v), "float64 {v:e} → float16 on wasm");
@@ -113,7 +113,7 @@ fn float16_sums_round_once() {
         size: 3,
     });
     let mut backend = WasmBackend::new();
-    let got = patterns(&run_on(&mut backend, &kernel, &[bytes.clone()]));
+    let got = patterns(&run_on(&mut backend, &kernel, std::slice::from_ref(&bytes)));
     let cpu = patterns(&run_kernel(&kernel, &[&bytes]).unwrap());
     for (i, row) in rows.iter().enumerate() {
         // Exact in f64: float16 terms within 2^40 of each other.
