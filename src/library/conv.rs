@@ -82,10 +82,7 @@ pub fn conv_general_dilated(
         rhs_dilation,
         groups,
     };
-    bind(
-        Primitive::Conv(params),
-        &[Operand::Value(lhs), Operand::Value(rhs)],
-    )
+    super::half::bind_pair(Primitive::Conv(params), lhs, rhs)
 }
 
 /// JAX's padding of a transposed convolution for a window of `k` (dilated) and stride `s`.

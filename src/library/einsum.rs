@@ -156,10 +156,7 @@ fn contract(a: Term, b: Term, keep: &[char]) -> Result<Term> {
         .collect();
     let lhs = reshape(&a.arrange(&order_a)?, vec![nb, m, k])?;
     let rhs = reshape(&b.arrange(&order_b)?, vec![nb, k, n])?;
-    let product = bind(
-        Primitive::Matmul,
-        &[Operand::Value(&lhs), Operand::Value(&rhs)],
-    )?;
+    let product = super::half::bind_pair(Primitive::Matmul, &lhs, &rhs)?;
     let subs: Vec<char> = batch
         .iter()
         .chain(&free_a)

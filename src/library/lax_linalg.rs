@@ -151,6 +151,11 @@ pub fn solve_triangular(
 
 /// Runs a linear algebra function by name with numeric options (booleans as 0/1).
 pub fn call(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<Value>> {
+    // float16 computes in float32, rounded once (`half`).
+    super::half::in_f32(args, |args| call_f32(name, args, opts, text))
+}
+
+fn call_f32(name: &str, args: &[Value], opts: &[f64], text: &str) -> Result<Vec<Value>> {
     let flag = |i: usize| opts.get(i).copied().unwrap_or(0.0) != 0.0;
     let arg = |i: usize| {
         args.get(i)

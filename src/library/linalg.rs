@@ -35,10 +35,7 @@ pub fn matmul(o: &[Operand]) -> Result<Value> {
     } else {
         b.clone()
     };
-    let out = bind(
-        Primitive::Matmul,
-        &[Operand::Value(&a2), Operand::Value(&b2)],
-    )?;
+    let out = super::half::bind_pair(Primitive::Matmul, &a2, &b2)?;
     let mut shape = out.aval().shape.clone();
     let rank = shape.len();
     match (sa.len() == 1, sb.len() == 1) {

@@ -9,6 +9,7 @@ pub mod creation;
 pub mod einsum;
 mod emit;
 mod fft;
+pub mod half;
 pub mod indexing;
 mod jacobi;
 mod lax_extra;

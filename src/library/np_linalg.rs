@@ -13,6 +13,7 @@ use crate::util::{Error, Result};
 pub fn cholesky(a: &Value, upper: bool, symmetrize: bool) -> Result<Value> {
     let name = "cholesky";
     let a = float_matrix(name, a, 2)?;
+    np_solve::check_square(name, &a)?; // before symmetrizing adds aᵀ
     let a = if symmetrize {
         let s = bin(B::Add, v(&a), v(&mt(&a)?))?;
         bin(B::Mul, v(&s), lit(0.5))?

@@ -212,7 +212,7 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, p: &Params) -> Result<Value
     let mean = reduce(name, K::Mean, &m, Some(&[1]), true)?;
     let c = bin(B::Sub, v(&m), v(&mean))?;
     let ct = super::shape::transpose(&c, None)?;
-    let prod = bind(Primitive::Matmul, &[v(&c), v(&ct)])?;
+    let prod = super::half::bind_pair(Primitive::Matmul, &c, &ct)?;
     let ddof = p.num(1, 1.0);
     let cov = bin(B::Div, v(&prod), lit(n as f64 - ddof))?;
     let out = if name == "corrcoef" {
