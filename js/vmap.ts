@@ -5,6 +5,8 @@
  */
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
+import { defaultDevice, type Device } from "./device.js";
+import type { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
 import { checkOptions, grad, jvp, splitOutputs, traceToJaxpr, vjp } from "./transforms.js";
@@ -108,13 +110,22 @@ function checkVector(name: string, x: unknown): asserts x is Array {
 }
 
 /**
+ * The options of a basis for `x`: its dtype, and its device when that is not the default (a
+ * float64 `x` on cpu while webgpu is the default device), so the basis combines with `x`.
+ */
+function basisOptions(x: Array): { dtype: DType; device?: Device } {
+  const device = x.device;
+  return device === defaultDevice() ? { dtype: x.dtype } : { dtype: x.dtype, device };
+}
+
+/**
  * The Jacobian by forward mode, as jax-js lays it out: `result[i] = ∂f/∂xᵢ`, shape
  * `[n, ...outShape]` for a 1-D `x` of length n.
  */
 export function jacfwd(f: Fn): (x: Array) => Array {
   return (x: Array) => {
     checkVector("jacfwd", x);
-    const eye = numpy.eye(x.shape[0], undefined, { dtype: x.dtype });
+    const eye = numpy.eye(x.shape[0], undefined, basisOptions(x));
     try {
       return vmap((v: Array) => jvp(f, [x], [v])[1])(eye) as Array;
     } finally {
@@ -134,7 +145,7 @@ export function jacrev(f: Fn): (x: Array) => Array {
     try {
       if (!(y instanceof Array)) throw new TypeError("jacrev: the function must return one Array");
       const outShape = y.shape;
-      const eye = numpy.eye(y.size, undefined, { dtype: y.dtype });
+      const eye = numpy.eye(y.size, undefined, basisOptions(y));
       try {
         const rows = vmap((ct: Array) => fVjp(ct.reshape(outShape))[0])(eye) as Array;
         if (outShape.length === 1) return rows;

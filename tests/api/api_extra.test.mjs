@@ -15,22 +15,22 @@ const { cases, categorical, windows } = JSON.parse(
 
 const f64 = (e) => np.array(e.data, { shape: e.shape, dtype: "float64", device: "cpu" });
 
-function close(x, want, tol, label) {
+async function close(x, want, tol, label) {
   assert.deepEqual(x.shape, want.shape, `${label}: shape`);
-  const got = x.dataSync();
+  const got = await x.data();
   x.dispose();
   want.data.forEach((w, i) => {
     assert.ok(Math.abs(got[i] - w) <= tol * (1 + Math.abs(w)), `${label}[${i}]: ${got[i]} vs ${w}`);
   });
 }
 
-test("convTranspose matches JAX (SAME, VALID, pairs, rhsDilation, transposeKernel)", () => {
+test("convTranspose matches JAX (SAME, VALID, pairs, rhsDilation, transposeKernel)", async () => {
   for (const [i, c] of cases.entries()) {
     const opts = { transposeKernel: c.transposeKernel };
     if (c.rhsDilation) opts.rhsDilation = c.rhsDilation;
     const [lhs, rhs, w] = [f64(c.lhs), f64(c.rhs), f64(c.w)];
     const f = (l, r) => ox.lax.convTranspose(l, r, c.strides, c.padding, opts);
-    close(f(lhs, rhs), c.out, 1e-12, `case ${i}`);
+    await close(f(lhs, rhs), c.out, 1e-12, `case ${i}`);
     const loss = (l, r) => {
       const y = f(l, r);
       const p = y.mul(w);
@@ -40,13 +40,13 @@ test("convTranspose matches JAX (SAME, VALID, pairs, rhsDilation, transposeKerne
       return s;
     };
     const [gl, gr] = ox.grad(loss, { argnums: [0, 1] })(lhs, rhs);
-    close(gl, c.gradLhs, 1e-12, `case ${i} grad lhs`);
-    close(gr, c.gradRhs, 1e-12, `case ${i} grad rhs`);
+    await close(gl, c.gradLhs, 1e-12, `case ${i} grad lhs`);
+    await close(gr, c.gradRhs, 1e-12, `case ${i} grad rhs`);
     for (const x of [lhs, rhs, w]) x.dispose();
   }
 });
 
-test("convTranspose checks its arguments", () => {
+test("convTranspose checks its arguments", async () => {
   const l = np.zeros([1, 1, 4]);
   const r = np.zeros([1, 1, 2]);
   assert.match(
@@ -65,7 +65,7 @@ test("convTranspose checks its arguments", () => {
   r.dispose();
 });
 
-test("categorical with replace=false matches JAX (Gumbel-top-k)", () => {
+test("categorical with replace=false matches JAX (Gumbel-top-k)", async () => {
   for (const c of categorical) {
     const key = ox.random.key(c.seed);
     const logits = np.array(c.logits.data, { shape: c.logits.shape });
@@ -74,7 +74,7 @@ test("categorical with replace=false matches JAX (Gumbel-top-k)", () => {
     const out = ox.random.categorical(key, logits, opts);
     assert.equal(out.dtype, "int32");
     assert.deepEqual(out.shape, c.out.shape);
-    assert.deepEqual(Array.from(out.dataSync()), c.out.data, `seed ${c.seed}`);
+    assert.deepEqual(Array.from(await out.data()), c.out.data, `seed ${c.seed}`);
     out.dispose();
     const tooMany = { axis: -1, shape: [7, 3], replace: false };
     assert.match(
@@ -86,7 +86,7 @@ test("categorical with replace=false matches JAX (Gumbel-top-k)", () => {
   }
 });
 
-test("getBackend describes a device: its type and live buffer count", () => {
+test("getBackend describes a device: its type and live buffer count", async () => {
   const b = ox.getBackend();
   assert.equal(b.type, ox.defaultDevice());
   const before = b.slotCount();
@@ -99,14 +99,14 @@ test("getBackend describes a device: its type and live buffer count", () => {
   assert.match(errorMessage(() => ox.getBackend("webgl")).message, /^getBackend: device webgl/);
 });
 
-test("reduceWindow matches JAX's reduce_window (max and sum pooling, strides)", () => {
+test("reduceWindow matches JAX's reduce_window (max and sum pooling, strides)", async () => {
   for (const c of windows) {
     const x = np.array(c.x.data, { shape: c.x.shape });
     const fn = c.op === "max" ? (w) => np.max(w) : (w) => np.sum(w);
     const args = c.strides ? [c.window, c.strides] : [c.window];
     const out = ox.lax.reduceWindow(x, fn, ...args);
     assert.deepEqual(out.shape, c.out.shape);
-    const got = out.dataSync();
+    const got = await out.data();
     c.out.data.forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-5, `${c.op}[${i}]`));
     out.dispose();
     assert.match(

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
+import { F64, checkLeaksAroundEachTest, errorMessage, np, ox } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -14,12 +14,13 @@ const data = JSON.parse(
   readFileSync(new URL("../data/eigh_expected.json", import.meta.url), "utf8"),
 );
 
-const arr = (e, dtype = "float32", device) =>
-  np.array(e.data, { shape: e.shape, dtype, ...(device ? { device } : {}) });
+// float64 cases run on cpu when the suite runs on webgpu (which has no float64).
+const arr = (e, dtype = "float32") =>
+  np.array(e.data, { shape: e.shape, dtype, ...(dtype === "float64" ? F64 : {}) });
 
-/** Reads and disposes. */
-function take(x) {
-  const out = Array.from(x.dataSync());
+/** Reads (asynchronously, as every device allows) and disposes. */
+async function take(x) {
+  const out = Array.from(await x.data());
   x.dispose();
   return out;
 }
@@ -88,7 +89,7 @@ function eye(batch, n) {
   return Array.from({ length: batch * n * n }, (_, k) => (Math.floor(k / n) % n === k % n ? 1 : 0));
 }
 
-test("eigh: eigenvalues ascending and eigenvectors match NumPy (numpy.linalg and lax.linalg)", () => {
+test("eigh: eigenvalues ascending and eigenvectors match NumPy (numpy.linalg and lax.linalg)", async () => {
   for (const c of data.eigh) {
     const shape = c.a.shape;
     const n = shape.at(-1);
@@ -99,41 +100,41 @@ test("eigh: eigenvalues ascending and eigenvectors match NumPy (numpy.linalg and
     assert.deepEqual(w.shape, [...shape.slice(0, -1)]);
     assert.equal(w.dtype, c.dtype);
     const [vl, wl] = ox.lax.linalg.eigh(a);
-    const wv = take(w);
-    const vv = take(v);
+    const wv = await take(w);
+    const vv = await take(v);
     close(wv, c.w.data, tol, `eigh w ${shape}`);
-    close(take(wl), c.w.data, tol, `lax eigh w ${shape}`);
+    close(await take(wl), c.w.data, tol, `lax eigh w ${shape}`);
     const s = signs(c.v.data, vv, n, n, batch, true);
     close(applySigns(vv, s, n, n, true), c.v.data, c.dtype === "float64" ? 1e-9 : 2e-4, "v");
-    close(take(vl), vv, 0, `lax eigh v ${shape}`);
+    close(await take(vl), vv, 0, `lax eigh v ${shape}`);
     // v diag(w) vᵀ = a and vᵀ v = I.
     const vw = vv.map((x, k) => x * wv[Math.floor(k / (n * n)) * n + (k % n)]);
     close(matmul(vw, transpose(vv, batch, n, n), batch, n, n, n), c.a.data, tol * 4, "v w vᵀ");
     close(matmul(transpose(vv, batch, n, n), vv, batch, n, n, n), eye(batch, n), tol * 4, "vᵀv");
     const e = np.linalg.eigvalsh(a);
-    close(take(e), c.w.data, tol, `eigvalsh ${shape}`);
+    close(await take(e), c.w.data, tol, `eigvalsh ${shape}`);
     a.dispose();
   }
 });
 
-test("eigh: repeated eigenvalues, one triangle (UPLO, symmetrizeInput false, lower)", () => {
+test("eigh: repeated eigenvalues, one triangle (UPLO, symmetrizeInput false, lower)", async () => {
   const a = arr(data.degenerate.a);
   const [w, v] = np.linalg.eigh(a);
-  close(take(w), data.degenerate.w.data, 2e-5, "repeated w");
-  const vv = take(v);
+  close(await take(w), data.degenerate.w.data, 2e-5, "repeated w");
+  const vv = await take(v);
   close(matmul(transpose(vv, 1, 3, 3), vv, 1, 3, 3, 3), eye(1, 3), 1e-5, "vᵀv");
   a.dispose();
   const t = arr(data.triangle.a);
   const opts = (UPLO) => ({ UPLO, symmetrizeInput: false });
-  close(take(np.linalg.eigvalsh(t, opts("L"))), data.triangle.wL.data, 2e-5, "UPLO L");
-  close(take(np.linalg.eigvalsh(t, opts("U"))), data.triangle.wU.data, 2e-5, "UPLO U");
+  close(await take(np.linalg.eigvalsh(t, opts("L"))), data.triangle.wL.data, 2e-5, "UPLO L");
+  close(await take(np.linalg.eigvalsh(t, opts("U"))), data.triangle.wU.data, 2e-5, "UPLO U");
   const [vu, wu] = ox.lax.linalg.eigh(t, { lower: false, symmetrizeInput: false });
   vu.dispose();
-  close(take(wu), data.triangle.wU.data, 2e-5, "lax lower=false");
+  close(await take(wu), data.triangle.wU.data, 2e-5, "lax lower=false");
   t.dispose();
 });
 
-test("svd: singular values descending, u and vh match NumPy (full and reduced)", () => {
+test("svd: singular values descending, u and vh match NumPy (full and reduced)", async () => {
   for (const c of data.svd) {
     const shape = c.a.shape;
     const [m, n] = shape.slice(-2);
@@ -144,10 +145,10 @@ test("svd: singular values descending, u and vh match NumPy (full and reduced)",
     const [u, s, vh] = np.linalg.svd(a);
     assert.deepEqual(u.shape, [...shape.slice(0, -2), m, m]);
     assert.deepEqual(vh.shape, [...shape.slice(0, -2), n, n]);
-    const [uv, sv, vhv] = [take(u), take(s), take(vh)];
+    const [uv, sv, vhv] = [await take(u), await take(s), await take(vh)];
     close(sv, c.s.data, tol, `s ${shape}`);
-    close(take(np.linalg.svdvals(a)), c.s.data, tol, `svdvals ${shape}`);
-    close(take(ox.lax.linalg.svd(a, { computeUv: false })), c.s.data, tol, `lax s ${shape}`);
+    close(await take(np.linalg.svdvals(a)), c.s.data, tol, `svdvals ${shape}`);
+    close(await take(ox.lax.linalg.svd(a, { computeUv: false })), c.s.data, tol, `lax s ${shape}`);
     // Orthonormal factors.
     close(matmul(transpose(uv, batch, m, m), uv, batch, m, m, m), eye(batch, m), tol * 4, "uᵀu");
     close(matmul(vhv, transpose(vhv, batch, n, n), batch, n, n, n), eye(batch, n), tol * 4, "vvᵀ");
@@ -170,17 +171,17 @@ test("svd: singular values descending, u and vh match NumPy (full and reduced)",
     const [ur, sr, vr] = ox.lax.linalg.svd(a, { fullMatrices: false });
     assert.deepEqual(ur.shape, [...shape.slice(0, -2), m, k]);
     assert.deepEqual(vr.shape, [...shape.slice(0, -2), k, n]);
-    const srv = take(sr);
-    const us = take(ur).map((x, idx) => x * srv[Math.floor(idx / (m * k)) * k + (idx % k)]);
-    close(matmul(us, take(vr), batch, m, k, n), c.a.data, tol * 4, `u s vh ${shape}`);
+    const srv = await take(sr);
+    const us = (await take(ur)).map((x, idx) => x * srv[Math.floor(idx / (m * k)) * k + (idx % k)]);
+    close(matmul(us, await take(vr), batch, m, k, n), c.a.data, tol * 4, `u s vh ${shape}`);
     a.dispose();
   }
 });
 
-test("svd of a rank-deficient matrix: orthonormal u, zero singular value", () => {
+test("svd of a rank-deficient matrix: orthonormal u, zero singular value", async () => {
   const a = arr(data.rankDeficient.a);
   const [u, s, vh] = np.linalg.svd(a);
-  const [uv, sv, vhv] = [take(u), take(s), take(vh)];
+  const [uv, sv, vhv] = [await take(u), await take(s), await take(vh)];
   close(sv.slice(0, 2), data.rankDeficient.s.data.slice(0, 2), 2e-5, "s");
   assert.ok(Math.abs(sv[2]) < 1e-5 * sv[0], `third singular value ${sv[2]}`);
   close(matmul(transpose(uv, 1, 4, 4), uv, 1, 4, 4, 4), eye(1, 4), 1e-5, "uᵀu");
@@ -188,25 +189,25 @@ test("svd of a rank-deficient matrix: orthonormal u, zero singular value", () =>
   a.dispose();
 });
 
-test("eigh and svd under jit and vmap agree with eager", () => {
+test("eigh and svd under jit and vmap agree with eager", async () => {
   // jit compiles the sweeps into a program of many small kernels: a 2×2 matrix keeps it short.
   const two = data.eigh[1];
   const a2 = arr(two.a);
   const f = ox.jit((x) => np.linalg.eigvalsh(x));
-  close(take(f(a2)), two.w.data, 2e-5, "jit eigvalsh");
+  close(await take(f(a2)), two.w.data, 2e-5, "jit eigvalsh");
   f.dispose();
   a2.dispose();
   const c = data.eigh[5]; // [2, 3, 3]
   const a = arr(c.a);
   const g = ox.vmap((x) => np.linalg.svdvals(x));
   const eager = np.linalg.svdvals(a);
-  close(take(g(a)), take(eager), 1e-6, "vmap svdvals");
+  close(await take(g(a)), await take(eager), 1e-6, "vmap svdvals");
   a.dispose();
 });
 
 const f64 = (e) => np.array(e.data, { shape: e.shape, dtype: "float64", device: "cpu" });
 
-test("gradients match JAX: eigvalsh, eigh (sign-invariant), svdvals, svd (reduced)", () => {
+test("gradients match JAX: eigvalsh, eigh (sign-invariant), svdvals, svd (reduced)", async () => {
   for (const c of data.grads) {
     if (c.fn === "eigvalsh hessian") continue;
     const a = f64(c.a);
@@ -232,12 +233,12 @@ test("gradients match JAX: eigvalsh, eigh (sign-invariant), svdvals, svd (reduce
         for (const y of made) y.dispose();
       }
     };
-    close(take(ox.grad(fn)(a)), c.grad.data, 1e-7, `grad ${c.fn} ${c.a.shape}`);
+    close(await take(ox.grad(fn)(a)), c.grad.data, 1e-7, `grad ${c.fn} ${c.a.shape}`);
     for (const x of [a, cc, ...extra]) x.dispose();
   }
 });
 
-test("the second derivative of eigvalsh matches JAX's hessian", () => {
+test("the second derivative of eigvalsh matches JAX's hessian", async () => {
   const c = data.grads.find((g) => g.fn === "eigvalsh hessian");
   const a = f64(c.a);
   const cc = f64(c.c);
@@ -257,13 +258,13 @@ test("the second derivative of eigvalsh matches JAX's hessian", () => {
       w.dispose();
     }
   })(flat);
-  close(take(h), c.hessian.data, 1e-6, "hessian");
+  close(await take(h), c.hessian.data, 1e-6, "hessian");
   flat.dispose();
   a.dispose();
   cc.dispose();
 });
 
-test("eigh and svd reject bad input with errors naming the function", () => {
+test("eigh and svd reject bad input with errors naming the function", async () => {
   const v = np.zeros([3]);
   const r = np.zeros([2, 3]);
   assert.match(errorMessage(() => np.linalg.eigh(r)).message, /^eigh: .*square/);

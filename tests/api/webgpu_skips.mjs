@@ -18,8 +18,4 @@ export const WEBGPU_SKIP_FILES = {
   "types.test.mjs": "device-independent: tsc over the type declarations",
   "memory.test.mjs": "the wasm device's own buffer pool and memory growth",
   "jit_code_size.test.mjs": "the size of the wasm device's compiled kernels",
-  // Added on main after the suite moved to asynchronous reads: they still read with
-  // dataSync(), so they run in Node only until converted (await data(), DEVICES).
-  "api_extra.test.mjs": "not yet converted to asynchronous reads (dataSync)",
-  "eigh.test.mjs": "not yet converted to asynchronous reads (dataSync)",
 };
