@@ -21,6 +21,18 @@ export interface DeviceStats {
   loopRuns: number;
   /** Compiled scan loops cached on this device. */
   loopCacheEntries: number;
+  /** Host data written into new buffers of this device (creation, JS scalars, constants). */
+  uploads: number;
+  uploadBytes: number;
+  /** Buffers of this device read back to the host (`data()`, `dataSync()`, moves). */
+  readbacks: number;
+  readbackBytes: number;
+  /**
+   * Operands the library moved off this device through the host on its own (an array placed
+   * by default following a committed operand elsewhere): 0 while work stays on the device.
+   */
+  moves: number;
+  moveBytes: number;
 }
 
 export interface MemoryStats {

@@ -299,12 +299,11 @@ pub fn set_default_device(device: &str) -> std::result::Result<(), JsError> {
 pub fn sort(handle: f64, axis: i32, indices: bool) -> std::result::Result<f64, JsError> {
     let name = if indices { "argsort" } else { "sort" };
     let run = || -> Result<f64> {
-        let x = handles::get(name, handle)?;
-        Ok(handles::insert(crate::library::indexing::sort(
-            name,
+        // argsort's iota goes to x's device (not the default one, which may be another).
+        let x = [handles::get(name, handle)?];
+        Ok(handles::insert(crate::transform::scope::follow(
             &x,
-            axis.into(),
-            indices,
+            || crate::library::indexing::sort(name, &x[0], axis.into(), indices),
         )?))
     };
     run().map_err(js_error)

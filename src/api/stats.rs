@@ -48,6 +48,13 @@ pub fn memory_stats() -> JsValue {
             let l = registry::loop_stats(device).unwrap_or_default();
             set(&d, "loopRuns", l.runs as f64);
             set(&d, "loopCacheEntries", l.cache.entries as f64);
+            let t = crate::backend::transfers::get(device);
+            set(&d, "uploads", t.uploads as f64);
+            set(&d, "uploadBytes", t.upload_bytes as f64);
+            set(&d, "readbacks", t.readbacks as f64);
+            set(&d, "readbackBytes", t.readback_bytes as f64);
+            set(&d, "moves", t.moves as f64);
+            set(&d, "moveBytes", t.move_bytes as f64);
             set(&devices, device.name(), d);
         }
     }

@@ -9,6 +9,7 @@ pub mod buffer;
 pub mod cpu;
 pub mod registry;
 pub mod routines;
+pub mod transfers;
 pub mod wasm;
 pub mod webgpu;
 

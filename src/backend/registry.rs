@@ -81,6 +81,7 @@ pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBu
         }
         Ok(id)
     })?;
+    super::transfers::note_upload(device, data.len());
     Ok(Rc::new(DeviceBuffer {
         device,
         id,

@@ -171,7 +171,11 @@ pub fn to_device(function: &str, v: &ArrayValue, device: Device) -> Result<Array
     });
     let bytes = match host {
         Some(h) => h.to_vec(),
-        None => v.read_sync(function)?,
+        None => {
+            let bytes = v.read_sync(function)?;
+            crate::backend::transfers::note_move(v.device, bytes.len());
+            bytes
+        }
     };
     let (shape, dtype) = (v.aval.shape.clone(), v.aval.dtype);
     let mut moved = ArrayValue::from_bytes(function, &bytes, shape, dtype, device)?;

@@ -17,15 +17,11 @@ pub fn apply(prim: &Primitive, device: Device, inputs: &[&ArrayValue]) -> Result
     let avals: Vec<&Aval> = inputs.iter().map(|v| &v.aval).collect();
     let out_avals = routine::abstract_eval(prim, &avals)?;
     let r = routine::routine(prim, &avals)?;
-    // Dense copies on `device` (arrays of another device arrive through the host).
+    // Dense copies on `device` (arrays of another device arrive through the host, counted as
+    // moves: `eval::to_device`).
     let mut dense = Vec::with_capacity(inputs.len());
     for &v in inputs {
-        dense.push(if v.device == device {
-            v.materialize(name)?
-        } else {
-            let bytes = v.read_sync(name)?;
-            ArrayValue::from_bytes(name, &bytes, v.aval.shape.clone(), v.aval.dtype, device)?
-        });
+        dense.push(super::eval::to_device(name, v, device)?.materialize(name)?);
     }
     let outs = out_avals
         .iter()

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::backend::{registry, DeviceBuffer};
+use crate::backend::{registry, transfers, DeviceBuffer};
 use crate::core::view::ShapeTracker;
 use crate::core::{f16, Aval, DType, Device};
 use crate::util::{Error, Result};
@@ -95,13 +95,17 @@ impl ArrayValue {
 
     pub fn read_sync(&self, function: &str) -> Result<Vec<u8>> {
         let dense = self.materialize(function)?;
-        registry::with_backend(function, dense.device, |b| b.read_sync(dense.buffer.id))
+        let bytes =
+            registry::with_backend(function, dense.device, |b| b.read_sync(dense.buffer.id))?;
+        transfers::note_readback(dense.device, bytes.len());
+        Ok(bytes)
     }
 
     /// Reads the elements asynchronously; the returned future borrows nothing.
     pub async fn read(&self, function: &str) -> Result<Vec<u8>> {
         let dense = self.materialize(function)?;
         let future = registry::with_backend(function, dense.device, |b| b.read(dense.buffer.id))?;
+        transfers::note_readback(dense.device, dense.aval.byte_size());
         future.await
     }
 
