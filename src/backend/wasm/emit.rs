@@ -26,6 +26,7 @@ mod simd;
 mod simd_ops;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod simd_tests;
+mod unroll;
 mod vloop;
 mod vmath;
 mod vmath32;
@@ -50,6 +51,8 @@ pub(super) struct Cx {
     pub reduce_index: Var,
     pub inputs: Vec<Var>,
     pub lib: math::Lib,
+    /// Small loops are unrolled (`unroll`): set for the kernels of loop modules.
+    pub unroll: bool,
 }
 
 impl Cx {
@@ -68,7 +71,8 @@ pub(super) fn new_module() -> (Module, MemoryId) {
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     let (module, memory) = new_module();
-    let (mut module, func) = kernel_function(module, memory, &mut math::Lib::default(), kernel)?;
+    let lib = &mut math::Lib::default();
+    let (mut module, func) = kernel_function(module, memory, lib, kernel, false)?;
     module.exports.add(KERNEL_EXPORT, func);
     // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them.
     walrus::passes::gc::run(&mut module);
@@ -76,12 +80,16 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
 }
 
 /// Adds `kernel` to `module` as a function `(n, out, in0, in1, …)` (not exported); `lib` holds
-/// the math routines already in the module, shared by all its kernels.
+/// the math routines already in the module, shared by all its kernels. With `unroll` (loop
+/// modules, where `n` is always `kernel.size`) a small kernel is straight-line code: one store
+/// per output element at a constant index, short reductions unrolled too (`unroll`), so the
+/// engine folds the index arithmetic; the values and their order are those of the scalar loop.
 pub(super) fn kernel_function(
     mut module: Module,
     memory: MemoryId,
     lib: &mut math::Lib,
     kernel: &Kernel,
+    unroll: bool,
 ) -> Result<(Module, FunctionId)> {
     verify::verify(kernel)?;
     let n = Var::new(&mut module, ValType::I32);
@@ -100,6 +108,7 @@ pub(super) fn kernel_function(
         reduce_index,
         inputs: inputs.clone(),
         lib: std::mem::take(lib),
+        unroll: unroll && unroll::small(kernel),
     };
     let out_dtype = kernel.output_dtype();
     // float16 kernels run the scalar loops only (no SIMD lowering of the conversions).
@@ -119,6 +128,14 @@ pub(super) fn kernel_function(
     };
     let result = stored(&mut cx, out_dtype, result);
     let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
+    if cx.unroll {
+        let epilogue = match &kernel.epilogue {
+            Some(ep) => Some(epilogue_value(&mut cx, ep, out, out_dtype)?),
+            None => None,
+        };
+        let body = unroll::stores(&cx, kernel.size, out_dtype, (addr, result), epilogue);
+        return Ok(finish(cx, lib, n, out, inputs, &body));
+    }
     // A tiled matrix product covers every output; otherwise the vector loop covers blocks.
     let tiled = matmul::tiled(&mut cx, kernel, n, out, &result)?;
     let vector = if tiled.is_some() || f16 {
@@ -138,11 +155,7 @@ pub(super) fn kernel_function(
     )]);
     if let Some(ep) = &kernel.epilogue {
         // A second loop maps each result in place: the epilogue's input 0 is `out`.
-        let inputs = std::mem::replace(&mut cx.inputs, vec![out]);
-        let mapped = ops::lower(&mut cx, ep)?;
-        let mapped = stored(&mut cx, out_dtype, mapped);
-        cx.inputs = inputs;
-        let addr = out.get() + index.get() * i32c(out_dtype.byte_size() as i32);
+        let (addr, mapped) = epilogue_value(&mut cx, ep, out, out_dtype)?;
         body.extend([
             index.set(i32c(0)),
             S::While(
@@ -154,6 +167,28 @@ pub(super) fn kernel_function(
             ),
         ]);
     }
+    Ok(finish(cx, lib, n, out, inputs, &body))
+}
+
+/// The epilogue's address and mapped value at `cx.index` (its input 0 is `out`).
+fn epilogue_value(cx: &mut Cx, ep: &AluExp, out: Var, dtype: DType) -> Result<(E, E)> {
+    let inputs = std::mem::replace(&mut cx.inputs, vec![out]);
+    let mapped = ops::lower(cx, ep)?;
+    let mapped = stored(cx, dtype, mapped);
+    cx.inputs = inputs;
+    let addr = out.get() + cx.index.get() * i32c(dtype.byte_size() as i32);
+    Ok((addr, mapped))
+}
+
+/// The kernel's function `(n, out, inputs…)` with `body`; gives the math library back.
+fn finish(
+    cx: Cx,
+    lib: &mut math::Lib,
+    n: Var,
+    out: Var,
+    inputs: Vec<Var>,
+    body: &[S],
+) -> (Module, FunctionId) {
     let mut params = vec![n, out];
     params.extend(inputs);
     let Cx {
@@ -162,8 +197,8 @@ pub(super) fn kernel_function(
         ..
     } = cx;
     *lib = used;
-    let func = procedure(&mut module, &params, &body);
-    Ok((module, func))
+    let func = procedure(&mut module, &params, body);
+    (module, func)
 }
 
 /// The reduction loop around `value` (an expression of `reduce_index`): accumulates in the
@@ -188,6 +223,18 @@ fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, wide: bool, valu
     };
     let combined = ops::reduce_step(cx, op, step_dtype, acc.get(), x);
     let r = cx.reduce_index;
+    if cx.unroll && size <= unroll::MAX_REDUCE {
+        let mut stmts = vec![acc.set(init)];
+        for k in 0..size {
+            stmts.extend([r.set(i32c(k as i32)), acc.set(combined.clone())]);
+        }
+        let result = if wide && matches!(dtype, DType::Float32 | DType::Float16) {
+            acc.get().demote()
+        } else {
+            acc.get()
+        };
+        return dsl::seq(stmts, result);
+    }
     let result = if wide && dtype == DType::Float16 {
         // Rounded to odd in f32, then once to float16 by `stored` (no double rounding).
         half::demote_odd(cx, acc.get())

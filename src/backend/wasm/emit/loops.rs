@@ -46,15 +46,18 @@ pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
             LoopStep::Kernel { kernel, .. } => match kernels.get(kernel) {
                 Some(&f) => f,
                 None => {
-                    let (m, f) = kernel_function(module, memory, &mut lib, kernel)?;
+                    let (m, f) = kernel_function(module, memory, &mut lib, kernel, true)?;
                     module = m;
+                    module.funcs.get_mut(f).name = Some(format!("step{}_kernel", funcs.len()));
                     kernels.insert(kernel, f);
                     f
                 }
             },
             LoopStep::Routine { routine, .. } => {
-                let (m, f) = routine_function(module, memory, routine)?;
+                let (m, f) = routine_function(module, memory, routine, true)?;
                 module = m;
+                let name = format!("step{}_{}", funcs.len(), routine.name());
+                module.funcs.get_mut(f).name = Some(name);
                 f
             }
         };
@@ -146,6 +149,8 @@ pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
         stmts.push(S::Copy(memory, word(n + nk + k), cin.get(), i32c(bytes)));
     }
     let driver = procedure(&mut module, &[length, reverse, table], &stmts);
+    // Names (the wasm name section) for profiles.
+    module.funcs.get_mut(driver).name = Some("scan_driver".into());
     module.exports.add(KERNEL_EXPORT, driver);
     walrus::passes::gc::run(&mut module);
     Ok(module.emit_wasm())

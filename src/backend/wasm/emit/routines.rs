@@ -13,6 +13,8 @@ use crate::core::DType;
 use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
 use crate::util::{Error, Result};
 
+mod unrolled;
+
 struct Cx {
     module: Module,
     memory: MemoryId,
@@ -74,16 +76,18 @@ fn c(x: usize) -> E {
 
 pub fn emit_routine(routine: &Routine) -> Result<Vec<u8>> {
     let (module, memory) = super::new_module();
-    let (mut module, func) = routine_function(module, memory, routine)?;
+    let (mut module, func) = routine_function(module, memory, routine, false)?;
     module.exports.add(KERNEL_EXPORT, func);
     Ok(module.emit_wasm())
 }
 
-/// Adds `routine` to `module` as a function `(batch, out0, …, in0, …)` (not exported).
+/// Adds `routine` to `module` as a function `(batch, out0, …, in0, …)` (not exported); with
+/// `unroll` (loop modules) small Cholesky factorisations and triangular solves are unrolled.
 pub(super) fn routine_function(
     module: Module,
     memory: MemoryId,
     routine: &Routine,
+    unroll: bool,
 ) -> Result<(Module, FunctionId)> {
     if !matches!(routine.dtype, DType::Float32 | DType::Float64) {
         return Err(Error::new(
@@ -123,11 +127,18 @@ pub(super) fn routine_function(
         .map(|&(dtype, count)| (count / routine.batch.max(1) * dtype.byte_size()) as i32)
         .collect();
     let body = match routine.kind {
+        RoutineKind::Cholesky if unroll && unrolled::cholesky_small(routine.n) => {
+            unrolled::cholesky(&mut cx, routine.n, bases[0], bases[1])
+        }
         RoutineKind::Cholesky => cholesky(&mut cx, routine.n, bases[0], bases[1]),
         RoutineKind::TriangularSolve { .. } => {
             let s = LeftSolve::of(routine).expect("a triangular solve");
             let count = routine.m * routine.n;
-            triangular_solve(&mut cx, &s, count, bases[0], bases[1], bases[2])
+            if unroll && unrolled::solve_small(&s) {
+                unrolled::triangular_solve(&mut cx, &s, count, bases[0], bases[1], bases[2])
+            } else {
+                triangular_solve(&mut cx, &s, count, bases[0], bases[1], bases[2])
+            }
         }
         RoutineKind::Lu => lu(&mut cx, routine.m, routine.n, &bases[..3], bases[3]),
     };
