@@ -24,6 +24,7 @@ mod readback;
 mod routines;
 pub mod scan_encoded;
 pub mod scan_layout;
+pub mod scan_schedule;
 pub mod scan_single;
 pub mod scan_wgsl;
 pub mod wgsl;

@@ -1,8 +1,9 @@
 //! The looping scan shader: a whole `scan` as ONE compute dispatch of one workgroup. The
 //! shader loops over the steps; each body kernel becomes a workgroup-strided loop over its
 //! output elements (the same exact expression emitter as ordinary kernels, `wgsl_alu`), with a
-//! `storageBarrier()` wherever an op reads what an earlier op of the step wrote (or overwrites
-//! what one read) and at the end of every step.
+//! barrier wherever an op reads what an earlier op of the step wrote (or overwrites what one
+//! read) and at the end of every step; independent ops run side by side on disjoint
+//! invocations, one dependency level after another (`scan_schedule`).
 //!
 //! Every operand lives in ONE packed `array<u32>` storage buffer (`ox_buf`, one binding whatever
 //! the storage-buffer limit): constants, the xs and ys (a row per step, addressed by the step's
@@ -17,6 +18,7 @@
 
 use std::fmt::Write;
 
+use super::scan_schedule as schedule;
 use super::wgsl::{epilogue_into, reduce_into};
 use super::wgsl_alu::{to_storage, value_type, Emitter};
 use crate::core::DType;
@@ -152,7 +154,8 @@ impl LoopShader {
     /// Invocations of the workgroup: the largest op's size rounded up to a power of two
     /// (32..=256): every op of a small body is then one element per invocation.
     pub fn workgroup_size(&self) -> u32 {
-        workgroup_size(self.ops.iter().map(|op| op.kernel.size).max().unwrap_or(1))
+        let largest = self.ops.iter().map(|op| op.kernel.size).max().unwrap_or(1);
+        workgroup_size(largest.max(schedule::widest_level(&self.ops) as usize))
     }
 
     /// The WGSL source of the looping shader.
@@ -160,9 +163,6 @@ impl LoopShader {
         let wg = self.workgroup_size();
         let mut e = Emitter::new(0, "      ");
         let mut body = String::new();
-        // Regions written and read since the last barrier.
-        let mut written: Vec<(usize, Space)> = Vec::new();
-        let mut read: Vec<(usize, Space)> = Vec::new();
         for (k, op) in self.ops.iter().enumerate() {
             verify::verify(&op.kernel)?;
             if op.inputs.len() != op.kernel.inputs.len() {
@@ -175,29 +175,17 @@ impl LoopShader {
                     ),
                 ));
             }
-            let reads: Vec<(usize, Space)> =
-                op.inputs.iter().map(|p| (p.region, p.space)).collect();
-            let out = (op.output.region, op.output.space);
-            let mut hazards: Vec<Space> = reads
-                .iter()
-                .filter(|r| written.contains(r))
-                .chain(written.iter().filter(|w| **w == out))
-                .chain(read.iter().filter(|r| **r == out))
-                .map(|r| r.1)
-                .collect();
-            hazards.dedup();
-            if !hazards.is_empty() {
-                for space in [Space::Storage, Space::Workgroup] {
-                    if hazards.contains(&space) {
-                        writeln!(body, "    {}", space.barrier()).unwrap();
-                    }
-                }
-                written.clear();
-                read.clear();
+        }
+        let sched = schedule::schedule(&self.ops, wg);
+        for (k, barriers) in schedule::emission(&self.ops, &sched) {
+            for space in barriers {
+                writeln!(body, "    {}", space.barrier()).unwrap();
             }
-            read.extend(reads);
-            written.push(out);
-            body.push_str(&self.emit_op(&mut e, op, wg)?);
+            body.push_str(&self.emit_op(&mut e, &self.ops[k], wg, sched[k].lane)?);
+        }
+        let mut step_end = String::new();
+        for space in schedule::step_end(&self.ops, !self.prefetch.is_empty()) {
+            writeln!(step_end, "    {}", space.barrier()).unwrap();
         }
         let length = self.length;
         let row_of = |step: &str| {
@@ -270,9 +258,7 @@ fn main(@builtin(local_invocation_index) lid: u32,
   workgroupBarrier();
   for (var step: u32 = 0u; step < {length}u; step = step + 1u) {{
     let row = {row};
-{fetch}{body}{stage}    storageBarrier();
-    workgroupBarrier();
-  }}
+{fetch}{body}{stage}{step_end}  }}
 {epilogue}}}
 "
         )
@@ -282,7 +268,7 @@ fn main(@builtin(local_invocation_index) lid: u32,
     }
 
     /// The statements of one op: a strided loop over its output elements.
-    fn emit_op(&self, e: &mut Emitter, op: &LoopOp, wg: u32) -> Result<String> {
+    fn emit_op(&self, e: &mut Emitter, op: &LoopOp, wg: u32, lane: u32) -> Result<String> {
         let kernel = &op.kernel;
         e.loaded = vec![false; kernel.inputs.len()];
         e.packed = Some(
@@ -311,7 +297,12 @@ fn main(@builtin(local_invocation_index) lid: u32,
             }
         };
         let size = kernel.size;
-        let head = if size as u32 <= wg {
+        let head = if lane > 0 && lane as usize + size <= wg as usize {
+            format!(
+                "    if (lid >= {lane}u && lid < {}u) {{\n      let idx = lid - {lane}u;\n",
+                lane as usize + size
+            )
+        } else if size as u32 <= wg {
             format!("    if (lid < {size}u) {{\n      let idx = lid;\n")
         } else {
             format!("    for (var idx: u32 = lid; idx < {size}u; idx = idx + {wg}u) {{\n")
