@@ -13,6 +13,8 @@ import {
   tree,
   valueAndGrad,
 } from "../../pkg/index.js";
+import * as ox from "../../pkg/index.js";
+import { makeAssocNll, rtsStep as rtsStepOf } from "../shared/scan_bodies.mjs";
 
 await init({ maxStorageBuffers: 8 });
 
@@ -57,16 +59,7 @@ function withEvents<T>(f: (events: Event[]) => T): T {
 
 type Carry = { r: np.Array; N: np.Array };
 
-// The RTS-style step: r' = Aᵀ·r + b, N' = Aᵀ·N·A + S; ys = r'.
-const rtsStep = (c: Carry, e: { A: np.Array; b: np.Array; S: np.Array }) => {
-  using At = np.matrixTranspose(e.A);
-  using atr = np.matmul(At, c.r);
-  using r = atr.add(e.b);
-  using atn = np.matmul(At, c.N);
-  using atna = np.matmul(atn, e.A);
-  using N = atna.add(e.S);
-  return [{ r, N }, r];
-};
+const rtsStep = rtsStepOf(np);
 
 async function rts(n: number, m: number, device: Dev) {
   using A = np.array(matrices(n, m, 1 + m, 0.9), { device });
@@ -179,39 +172,7 @@ function makeLoss(n: number, m: number, device: Dev) {
     { device },
   );
   const eye = np.eye(m, undefined, { device });
-  type E = { A: np.Array; b: np.Array; S: np.Array };
-  const compose = (a: E, b: E): E => {
-    using At = np.matrixTranspose(b.A);
-    using A = np.matmul(b.A, a.A);
-    using ab = np.matmul(b.A, a.b);
-    using as = np.matmul(b.A, a.S);
-    using asa = np.matmul(as, At);
-    return { A: A.add(0), b: ab.add(b.b), S: asa.add(b.S) };
-  };
-  const loss = (theta: np.Array) => {
-    using phi = theta.slice(0);
-    using q = theta.slice(1);
-    using gp = G.mul(phi);
-    using A = np.broadcastTo(gp, [n, m, m]);
-    using b = U.mul(q);
-    using eq = eye.mul(q);
-    using eqq = eq.mul(q);
-    using S = np.broadcastTo(eqq, [n, m, m]);
-    const out = lax.associativeScan(compose, { A, b, S }) as E;
-    tree.dispose(out.A);
-    using oS = out.S;
-    using ob = out.b;
-    using diag = np.diagonal(oS, 0, 1, 2);
-    using v = diag.add(0.5);
-    using flat = ob.reshape([n, m]);
-    using resid = Y.sub(flat);
-    using r2 = resid.mul(resid);
-    using t1 = r2.div(v);
-    using lv = np.log(v);
-    using terms = t1.add(lv);
-    using total = np.sum(terms);
-    return total.div(n);
-  };
+  const loss = makeAssocNll(ox, { G, U, Y, eye }, n, m) as (theta: np.Array) => np.Array;
   return { loss, dispose: () => tree.dispose([G, U, Y, eye]) };
 }
 

@@ -2,23 +2,14 @@
 // `n` steps of an `m`-state model composed by `lax.associativeScan`, loss = Σ b + Σ S. Shared by
 // tests/api/scan-soak.test.mjs (the plateau) and tests/api/jit_code_size.test.mjs (the cost
 // of compiling its gradient).
+import { kalmanCompose } from "./scan_bodies.mjs";
 
 /** A fresh loss closure (and fresh constant arrays on `device`), as dlmMLE makes them. */
 export function makeAssocLoss(ox, n, m, device = "wasm") {
   const np = ox.numpy;
   const G = np.eye(m, undefined, { device });
   const U = np.ones([n, m, 1], { device });
-  const compose = (a, b) => {
-    const A = np.matmul(b.A, a.A);
-    const ab = np.matmul(b.A, a.b);
-    const bb = ab.add(b.b);
-    const aS = np.matmul(b.A, a.S);
-    const At = np.matrixTranspose(b.A);
-    const asa = np.matmul(aS, At);
-    const S = asa.add(b.S);
-    for (const x of [ab, aS, At, asa]) x[Symbol.dispose]();
-    return { A, b: bb, S };
-  };
+  const compose = kalmanCompose(np);
   const loss = (theta) => {
     const gp = G.mul(theta);
     const A = np.broadcastTo(gp, [n, m, m]);
