@@ -6,24 +6,22 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DEVICES, item, np, ox, checkLeaksAroundEachTest, webgpuSkip } from "./helpers.mjs";
+import {
+  DEVICES,
+  assertGradMatchesFd,
+  item,
+  np,
+  ox,
+  checkLeaksAroundEachTest,
+  scoped,
+  webgpuSkip,
+} from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
 const { cases } = JSON.parse(
   readFileSync(new URL("../data/jax_transforms_expected.json", import.meta.url), "utf8"),
 );
-
-/** Runs `body(k)`; every array passed through `k` is disposed at the end (like `using`). */
-function scoped(body) {
-  const made = [];
-  const k = (x) => (made.push(x), x);
-  try {
-    return body(k);
-  } finally {
-    for (const x of made) x[Symbol.dispose]();
-  }
-}
 
 /** Σ y · (k + 1) / 4, the loss of every case. */
 const wsum = (y, k) => {
@@ -141,25 +139,8 @@ describe("gradients match central finite differences in float64", () => {
       const x = make(c.args[0], opts);
       const g = ox.grad(f)(x);
       const got = g.dataSync();
-      const h = 1e-6;
-      x0.forEach((_, i) => {
-        const at = (d) => {
-          const xs = np.array(
-            x0.map((v, j) => (j === i ? v + d : v)),
-            { shape: c.args[0].shape, ...opts },
-          );
-          const y = f(xs);
-          const v = y.item();
-          y.dispose();
-          xs.dispose();
-          return v;
-        };
-        const fd = (at(h) - at(-h)) / (2 * h);
-        assert.ok(
-          Math.abs(got[i] - fd) <= 1e-6 * (1 + Math.abs(fd)),
-          `${c.grad}[${i}]: ${got[i]} vs ${fd}`,
-        );
-      });
+      const at = (v) => np.array(v, { shape: c.args[0].shape, ...opts });
+      assertGradMatchesFd(c.grad, f, x0, at, got);
       for (const t of [g, x, ...consts]) t.dispose();
     });
   }

@@ -11,6 +11,9 @@ import { afterEach, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import * as ox from "../../pkg/index.js";
 import { WEBGPU_SKIPS } from "./webgpu_skips.mjs";
+import { scoped } from "../shared/scoped.mjs";
+
+export { scoped, scopedAsync } from "../shared/scoped.mjs";
 
 export { ox };
 export const np = ox.numpy;
@@ -127,4 +130,21 @@ export function errorMessage(fn) {
     return e;
   }
   assert.fail("expected an error");
+}
+
+/**
+ * Asserts that `got` (the gradient of the scalar function `f` at the point `x0`, a flat list)
+ * matches central finite differences (step 1e-6) within `tol · (1 + |fd|)`; `make(values)`
+ * builds the perturbed argument (float64 on cpu, so the differences are exact enough).
+ */
+export function assertGradMatchesFd(label, f, x0, make, got, tol = 1e-6) {
+  const h = 1e-6;
+  x0.forEach((_, i) => {
+    const at = (d) => scoped((k) => k(f(k(make(x0.map((v, j) => (j === i ? v + d : v)))))).item());
+    const fd = (at(h) - at(-h)) / (2 * h);
+    assert.ok(
+      Math.abs(got[i] - fd) <= tol * (1 + Math.abs(fd)),
+      `${label}[${i}]: ${got[i]} vs ${fd}`,
+    );
+  });
 }

@@ -6,7 +6,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { item, np, ON_WEBGPU, ox, checkLeaksAroundEachTest, webgpuSkip } from "./helpers.mjs";
+import {
+  assertGradMatchesFd,
+  item,
+  np,
+  ON_WEBGPU,
+  ox,
+  checkLeaksAroundEachTest,
+  scoped,
+  webgpuSkip,
+} from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -14,17 +23,6 @@ const { linalg } = ox.lax;
 const { kalman: kalmanCases } = JSON.parse(
   readFileSync(new URL("../data/linalg_expected.json", import.meta.url), "utf8"),
 );
-
-/** Runs `body` with a scope whose arrays are disposed at the end (like `using`). */
-function scoped(body) {
-  const made = [];
-  const keep = (x) => (made.push(x), x);
-  try {
-    return body(keep);
-  } finally {
-    for (const x of made) x[Symbol.dispose]();
-  }
-}
 
 const f64 = (values, shape) => np.array(values, { shape, dtype: "float64", device: "cpu" });
 
@@ -51,25 +49,7 @@ function checkGrad(label, f, shape, x0, tol = 1e-6) {
   const got = g.dataSync();
   g.dispose();
   x.dispose();
-  const h = 1e-6;
-  x0.forEach((_, i) => {
-    const at = (d) => {
-      const xs = f64(
-        x0.map((v, j) => (j === i ? v + d : v)),
-        shape,
-      );
-      const y = f(xs);
-      const v = y.item();
-      y.dispose();
-      xs.dispose();
-      return v;
-    };
-    const fd = (at(h) - at(-h)) / (2 * h);
-    assert.ok(
-      Math.abs(got[i] - fd) <= tol * (1 + Math.abs(fd)),
-      `${label}[${i}]: ${got[i]} vs ${fd}`,
-    );
-  });
+  assertGradMatchesFd(label, f, x0, (v) => f64(v, shape), got, tol);
 }
 
 /** sum(w * y), w fixed weights of y's shape. */

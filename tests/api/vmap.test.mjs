@@ -12,6 +12,8 @@ import {
   ox,
   checkLeaksAroundEachTest,
   errorMessage,
+  scoped,
+  scopedAsync,
   webgpuSkip,
 } from "./helpers.mjs";
 
@@ -22,16 +24,6 @@ const { cases } = JSON.parse(
 );
 const comp = Object.fromEntries(cases.filter((c) => c.comp).map((c) => [c.comp, c]));
 
-function scoped(body) {
-  const made = [];
-  const k = (x) => (made.push(x), x);
-  try {
-    return body(k);
-  } finally {
-    for (const x of made) x[Symbol.dispose]();
-  }
-}
-
 function close(got, want, tol = 2e-5, what = "") {
   const g = Array.from(got.flat?.(Infinity) ?? got);
   const w = Array.from(want);
@@ -39,16 +31,6 @@ function close(got, want, tol = 2e-5, what = "") {
   g.forEach((v, i) =>
     assert.ok(Math.abs(v - w[i]) <= tol * (1 + Math.abs(w[i])), `${what}[${i}]: ${v} vs ${w[i]}`),
   );
-}
-
-async function scopedAsync(body) {
-  const made = [];
-  const k = (x) => (made.push(x), x);
-  try {
-    return await body(k);
-  } finally {
-    for (const x of made) x[Symbol.dispose]();
-  }
 }
 
 /** Member `i` of `x` along `axis`. */

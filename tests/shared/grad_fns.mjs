@@ -1,15 +1,8 @@
 // The differentiable test functions of grad.test.mjs (twins of the Python functions in
 // scripts/gen_jax_expected.py), shared with jit.test.mjs, which runs them eagerly and jitted.
-/** Runs `body` with a scope whose arrays are disposed at the end (like `using`). */
-export function scoped(body) {
-  const made = [];
-  const keep = (x) => (made.push(x), x);
-  try {
-    return body(keep);
-  } finally {
-    for (const x of made) x[Symbol.dispose]();
-  }
-}
+import { scoped } from "./scoped.mjs";
+
+export { scoped };
 
 // Twins of the Python functions in scripts/gen_jax_expected.py. `k` disposes every
 // intermediate at the end of the call (what `using` does), so eager calls leak nothing.
