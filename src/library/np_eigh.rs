@@ -19,7 +19,7 @@ use crate::core::Primitive;
 use crate::rules::autodiff_linalg as rl;
 use crate::transform::autodiff::Binder;
 use crate::transform::trace::{bind, Value};
-use crate::util::{Error, Result};
+use crate::util::Result;
 
 pub fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
     bind(Primitive::Reshape(shape), &[v(x)])
@@ -81,14 +81,7 @@ fn sorted(name: &str, a: &Value) -> Result<Vec<Value>> {
 /// (`(a + aᵀ) / 2`), or read from the `lower` (or upper) triangle.
 pub fn eigh(name: &str, a: &Value, lower: bool, symmetrize: bool) -> Result<(Value, Value)> {
     let a = float_matrix(name, a, 2)?;
-    let s = a.aval().shape.clone();
-    let r = s.len();
-    if s[r - 1] != s[r - 2] {
-        return Err(Error::new(
-            name,
-            format!("expected square matrices, got shape {s:?}"),
-        ));
-    }
+    let n = super::np_solve::check_square(name, &a)?;
     let a = if symmetrize {
         bin(B::Mul, v(&bin(B::Add, v(&a), v(&mt(&a)?))?), lit(0.5))?
     } else {
@@ -96,9 +89,9 @@ pub fn eigh(name: &str, a: &Value, lower: bool, symmetrize: bool) -> Result<(Val
         let strict = rl::triangle(&mut Binder, &a, lower, if lower { -1 } else { 1 })?;
         bin(B::Add, v(&tri), v(&mt(&strict)?))?
     };
-    if s[r - 1] == 0 {
+    if n == 0 {
         // Nothing to decompose: empty eigenvalues and eigenvectors.
-        let mut ws = s.clone();
+        let mut ws = a.aval().shape.clone();
         ws.pop();
         return Ok((reshape(&a, ws)?, a));
     }
