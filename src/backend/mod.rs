@@ -135,6 +135,11 @@ pub trait Backend {
     fn limits(&self) -> DeviceLimits {
         DeviceLimits::UNBOUNDED
     }
+    /// Whether float16 arrays can live on this device (webgpu: where the adapter has
+    /// `shader-f16`).
+    fn has_float16(&self) -> bool {
+        true
+    }
 }
 
 /// A future that is already resolved, for backends whose reads are synchronous.

@@ -193,10 +193,17 @@ pub fn limits(device: Device) -> crate::kernel::DeviceLimits {
 }
 
 /// An error naming `function` when `device` cannot hold arrays of `dtype` (WebGPU has no
-/// float64, and float16 is not implemented there: it runs on cpu and wasm).
+/// float64, and float16 only where the adapter has `shader-f16`; cpu and wasm hold both).
 pub fn check_dtype(function: &str, device: Device, dtype: crate::core::DType) -> Result<()> {
     use crate::core::DType;
+    let float16 = || {
+        REGISTRY.with(|r| {
+            let mut r = r.borrow_mut();
+            r.backend(function, device).is_ok_and(|b| b.has_float16())
+        })
+    };
     match (device, dtype) {
+        (Device::WebGpu, DType::Float16) if float16() => Ok(()),
         (Device::WebGpu, DType::Float64) => Err(Error::new(
             function,
             "float64 arrays are not supported on the webgpu device (WebGPU shaders have no \
@@ -204,9 +211,9 @@ pub fn check_dtype(function: &str, device: Device, dtype: crate::core::DType) ->
         )),
         (Device::WebGpu, DType::Float16) => Err(Error::new(
             function,
-            "float16 arrays are not supported on the webgpu device yet (oxjax does not use \
-             WebGPU's \"shader-f16\" feature); the \"cpu\" and \"wasm\" devices support \
-             float16, or use float32",
+            "float16 arrays are not supported on the webgpu device here: they need WebGPU's \
+             \"shader-f16\" feature, which this adapter lacks (or webgpu is not initialized); \
+             the \"cpu\" and \"wasm\" devices support float16, or use float32",
         )),
         _ => Ok(()),
     }

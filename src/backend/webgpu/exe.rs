@@ -73,10 +73,12 @@ impl WebGpuBackend {
 
     /// One stage computing `kernel` whole (a single-stage plan).
     fn single(&self, kernel: &Kernel) -> Result<Stage> {
-        if let Some(m) = wgsl_matmul::recognise(kernel).filter(|_| self.fast) {
+        // float16 kernels are emitted by `wgsl` only (f16 storage, rounding per result).
+        let fast = self.fast && !super::wgsl_half::has_float16(kernel);
+        if let Some(m) = wgsl_matmul::recognise(kernel).filter(|_| fast) {
             return Ok(self.make_stage(wgsl_matmul::emit(kernel, &m)?, wgsl_matmul::workgroups(&m)));
         }
-        if self.fast && wgsl_reduce::suits(kernel) {
+        if fast && wgsl_reduce::suits(kernel) {
             return Ok(self.make_stage(wgsl_reduce::emit(kernel, 1)?, grid(kernel.size as u32)));
         }
         Ok(self.make_stage(
@@ -93,7 +95,11 @@ impl WebGpuBackend {
             exe.stages.push(self.single(&pass)?);
             return Ok(exe);
         }
-        let parts = if self.fast { parts(kernel) } else { 1 };
+        let parts = if self.fast && !super::wgsl_half::has_float16(kernel) {
+            parts(kernel)
+        } else {
+            1
+        };
         if parts <= 1 {
             return Ok(Exe {
                 stages: vec![self.single(kernel)?],

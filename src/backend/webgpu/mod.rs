@@ -30,6 +30,7 @@ pub mod scan_wgsl;
 pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
+mod wgsl_half;
 mod wgsl_lib;
 pub mod wgsl_matmul;
 pub mod wgsl_reduce;
@@ -82,6 +83,8 @@ pub struct WebGpuBackend {
     retired: Vec<(u64, wgpu::Buffer)>,
     /// Compiled looping scan shaders (`scan_single`).
     loops: scan_single::LoopCache,
+    /// The device has WGSL's f16 (`shader-f16`).
+    float16: bool,
 }
 
 impl WebGpuBackend {
@@ -105,10 +108,17 @@ impl WebGpuBackend {
             .await
             .map_err(|e| fail("no WebGPU adapter", &e))?;
         let limits = adapter.limits();
+        // float16 arrays need WGSL's f16 (`wgsl_half`): requested wherever the adapter has it.
+        let float16 = adapter.features().contains(wgpu::Features::SHADER_F16);
+        let features = if float16 {
+            wgpu::Features::SHADER_F16
+        } else {
+            wgpu::Features::empty()
+        };
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("oxjax"),
-                required_features: wgpu::Features::empty(),
+                required_features: features,
                 required_limits: limits.clone(),
                 ..Default::default()
             })
@@ -135,7 +145,13 @@ impl WebGpuBackend {
             pending: 0,
             retired: Vec::new(),
             loops: scan_single::LoopCache::default(),
+            float16,
         })
+    }
+
+    /// Whether the device was opened with `shader-f16`, so float16 arrays can live on it.
+    pub fn has_float16(&self) -> bool {
+        self.float16
     }
 
     /// Submits the pending batch (if any) and pools the buffers it was the last user of.
@@ -447,6 +463,15 @@ impl Backend for WebGpuBackend {
     }
 
     fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+        // The looping shaders pack values in u32 words: float16 scans run as host loops.
+        if plan
+            .body
+            .slots
+            .iter()
+            .any(|s| s.dtype == crate::core::DType::Float16)
+        {
+            return Err(Error::new("webgpu", "float16 scan bodies are not compiled"));
+        }
         scan_single::compile(self, plan)
     }
 
@@ -461,6 +486,10 @@ impl Backend for WebGpuBackend {
 
     fn loop_stats(&self) -> LoopStats {
         self.loops.stats()
+    }
+
+    fn has_float16(&self) -> bool {
+        self.float16
     }
 
     fn stats(&self) -> BackendStats {

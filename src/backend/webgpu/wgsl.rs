@@ -23,9 +23,18 @@ pub const WORKGROUP_SIZE: u32 = 256;
 pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
     verify::verify(kernel)?;
     let dtype = kernel.output_dtype();
-    let mut header = String::new();
+    let half = super::wgsl_half::has_float16(kernel);
+    let mut header = if half {
+        super::wgsl_half::ENABLE.to_string()
+    } else {
+        String::new()
+    };
     for (i, &input) in kernel.inputs.iter().enumerate() {
-        let ty = storage_type(input)?;
+        // float16 inputs are read as u32 words (`wgsl_half::load`).
+        let ty = match input {
+            DType::Float16 => "u32",
+            _ => storage_type(input)?,
+        };
         writeln!(
             header,
             "@group(0) @binding({i}) var<storage, read> in{i}: array<{ty}>;"
@@ -48,6 +57,9 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
         }
         Some(red) => reduction(kernel, red)?,
     };
+    if half {
+        emitter.helpers.add(Helper::Half);
+    }
     // Every binding must be used, or the pipeline's derived layout would lack it.
     for (i, loaded) in emitter.loaded.iter().enumerate() {
         if !loaded {
@@ -108,6 +120,8 @@ pub(super) fn reduce_into(
     }
     e.set_indent(indent);
     let identity = e.constant(dtype, reduce_identity(red.op, dtype))?;
+    // float16 accumulates in f32 (compensated sums) and rounds once at the end.
+    let (half, dtype) = (dtype == DType::Float16, super::wgsl_alu::wide(dtype));
     let compensated = dtype == DType::Float32 && red.op == ReduceOp::Sum;
     writeln!(e.body, "{indent}var acc: {ty} = {identity};").unwrap();
     if compensated {
@@ -126,7 +140,7 @@ pub(super) fn reduce_into(
         combine(e, red.op, dtype, "acc", "comp", &x).replace("\n    ", &format!("\n{inner}"));
     writeln!(e.body, "{inner}{combine}\n{indent}}}").unwrap();
     e.set_indent(indent);
-    Ok(if compensated {
+    let result = if compensated {
         // The compensation is meaningless once the sum is ±∞ or NaN.
         writeln!(
             e.body,
@@ -136,7 +150,13 @@ pub(super) fn reduce_into(
         "sum".to_string()
     } else {
         "acc".to_string()
-    })
+    };
+    if half {
+        e.helpers.add(Helper::Half);
+        writeln!(e.body, "{indent}let acc16 = ox_round_f16({result});").unwrap();
+        return Ok("acc16".to_string());
+    }
+    Ok(result)
 }
 
 /// Emits `kernel`'s epilogue (if any) over the value named `value` in the same invocation;

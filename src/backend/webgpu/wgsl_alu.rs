@@ -16,6 +16,9 @@
 //! sides: that is safe because the other side has no effects and loads are indexed with `u32`
 //! (a guarded load's index may be negative or past the end; WGSL clamps or zeroes such runtime
 //! accesses, and a runtime index is never a shader-creation error).
+//!
+//! float16 (`wgsl_half`): values in `f32` registers, read from u32 words, written to `f16`
+//! storage; each operation of float16 dtype is the float32 one rounded to float16.
 
 use std::fmt::Write;
 
@@ -45,10 +48,18 @@ pub(super) fn storage_type(dtype: DType) -> Result<&'static str> {
             "webgpu",
             "float64 is not supported on the webgpu device; use the \"cpu\" or \"wasm\" device",
         )),
-        DType::Float16 => Err(Error::new(
-            "webgpu",
-            "float16 is not supported on the webgpu device yet; use float32",
-        )),
+        // The output; inputs are read as u32 words (`wgsl_half`). Needs `enable f16;`
+        // (`wgsl_half::ENABLE`), which `wgsl` emits for float16 kernels.
+        DType::Float16 => Ok("f16"),
+    }
+}
+
+/// The dtype whose register operations compute `d`: float16 computes in float32.
+pub(super) fn wide(d: DType) -> DType {
+    if d == DType::Float16 {
+        DType::Float32
+    } else {
+        d
     }
 }
 
@@ -56,6 +67,7 @@ pub(super) fn storage_type(dtype: DType) -> Result<&'static str> {
 pub(super) fn value_type(dtype: DType) -> Result<&'static str> {
     match dtype {
         DType::Bool => Ok("bool"),
+        DType::Float16 => Ok("f32"),
         other => storage_type(other),
     }
 }
@@ -64,6 +76,7 @@ pub(super) fn value_type(dtype: DType) -> Result<&'static str> {
 pub(super) fn to_storage(dtype: DType, value: &str) -> String {
     match dtype {
         DType::Bool => format!("select(0u, 1u, {value})"),
+        DType::Float16 => format!("f16({value})"),
         _ => value.to_string(),
     }
 }
@@ -73,6 +86,10 @@ pub(super) fn to_storage(dtype: DType, value: &str) -> String {
 fn literal(dtype: DType, value: f64) -> Result<(String, bool)> {
     Ok(match dtype {
         DType::Float32 => (format!("{:#010x}u", (value as f32).to_bits()), true),
+        DType::Float16 => {
+            let rounded = crate::core::f16::round(value) as f32;
+            (format!("{:#010x}u", rounded.to_bits()), true)
+        }
         DType::Int32 => (
             format!("bitcast<i32>({:#010x}u)", value as i32 as u32),
             false,
@@ -180,6 +197,13 @@ impl Emitter {
                     None => ix,
                 };
                 match (&self.packed, d) {
+                    (Some(_), DType::Float16) => {
+                        return Err(unsupported("float16 in a packed buffer".to_string()))
+                    }
+                    (None, DType::Float16) => {
+                        self.helpers.add(Helper::Half);
+                        super::wgsl_half::load(*input, &ix)
+                    }
                     (Some(sites), _) => {
                         let (array, offset) = &sites[*input];
                         let word = format!("{array}[{offset} + u32({ix})]");
@@ -195,21 +219,23 @@ impl Emitter {
             }
             AluKind::Unary(op, a) => {
                 let a = self.emit(a)?;
-                self.unary(*op, d, &a)?
+                let v = self.unary(*op, wide(d), &a)?;
+                self.rounded(d, v)
             }
             AluKind::Binary(op, a, b) => {
                 let (a, b) = (self.emit(a)?, self.emit(b)?);
-                let v = self.binary(*op, d, &a, &b)?;
-                match (op, d) {
+                let v = self.binary(*op, wide(d), &a, &b)?;
+                let v = match (op, wide(d)) {
                     (
                         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div,
                         DType::Float32,
                     ) => self.keep(v),
                     _ => v,
-                }
+                };
+                self.rounded(d, v)
             }
             AluKind::Compare(op, a, b) => {
-                let operand = a.dtype;
+                let operand = wide(a.dtype);
                 value_type(operand)?;
                 let (a, b) = (self.emit(a)?, self.emit(b)?);
                 self.compare(*op, operand, &a, &b)
@@ -222,7 +248,12 @@ impl Emitter {
                 let from = a.dtype;
                 value_type(from)?;
                 let a = self.emit(a)?;
-                self.cast(from, d, &a)
+                if from == d {
+                    a
+                } else {
+                    let v = self.cast(wide(from), wide(d), &a);
+                    self.rounded(d, v)
+                }
             }
             AluKind::Bitcast(a) => {
                 let from = a.dtype;
@@ -230,7 +261,10 @@ impl Emitter {
                 let a = self.emit(a)?;
                 if from == d {
                     a
-                } else if from == DType::Bool || d == DType::Bool {
+                } else if [from, d]
+                    .iter()
+                    .any(|t| matches!(t, DType::Bool | DType::Float16))
+                {
                     return Err(unsupported(format!("bitcast {from:?} to {d:?}")));
                 } else {
                     format!("bitcast<{}>({a})", value_type(d)?)
@@ -238,6 +272,15 @@ impl Emitter {
             }
         };
         self.bind(d, value)
+    }
+
+    /// `value` (computed in f32) rounded to float16 when `d` is float16.
+    fn rounded(&mut self, d: DType, value: String) -> String {
+        if d == DType::Float16 {
+            self.call(Helper::Half, "ox_round_f16", &[&value])
+        } else {
+            value
+        }
     }
 
     fn unary(&mut self, op: UnaryOp, d: DType, a: &str) -> Result<String> {

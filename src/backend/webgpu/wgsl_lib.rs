@@ -61,6 +61,8 @@ pub(super) enum Helper {
     Cos,
     Asin,
     Atan,
+    /// float16 rounding and storage conversions (`wgsl_half`; the shader enables f16).
+    Half,
 }
 
 impl Helper {
@@ -101,6 +103,7 @@ impl Helper {
             Cos => wgsl_trig::COS,
             Asin => wgsl_trig::ASIN,
             Atan => wgsl_trig::ATAN,
+            Half => super::wgsl_half::HALF,
         }
     }
 
