@@ -1,6 +1,7 @@
 // The compiled device against the `cpu` interpreter (the cross-backend oracle): a set of
 // operations — elementwise (exact and transcendental), comparisons and special values,
-// reductions, matmul/einsum, indexing, cumulative sums, sorting, and the same functions under
+// reductions, matmul/einsum, indexing, cumulative sums, sorting, conv, the routines
+// (cholesky, triangular solve, LU), and the same functions under
 // jit, grad and vmap — runs on the compiled device (wasm in Node, webgpu when the suite runs
 // there) and on cpu, and the float32 results must agree: exact operations (add, mul, compare,
 // select, gather, sort, integer math) bit for bit, transcendental ones within 4e-6·(1 + |cpu|)
@@ -90,6 +91,35 @@ const ops = [
       np.concatenate([k(k(k(m.T).reshape([-1])).slice([3, 200])), k(x.slice([0, 50]))]),
   ],
   ["take (gather) and sort", EXACT, (k, x, y, m, w, s, i) => np.sort(k(np.take(x, i)))],
+  [
+    "convGeneralDilated (strides, SAME, feature groups)",
+    SUM,
+    (k, x, y, m, w) =>
+      ox.lax.convGeneralDilated(
+        k(m.reshape([2, 4, 6, 8])),
+        k(w.reshape([6, 2, 4, 4])),
+        [1, 2],
+        "SAME",
+        {
+          featureGroupCount: 2,
+        },
+      ),
+  ],
+  [
+    "routines: cholesky, triangular solve, LU",
+    SUM,
+    (k, x, y, m, w) => {
+      // a = wᵀw/24 + I: symmetric positive definite, well conditioned.
+      const a = k(k(k(np.matmul(k(w.T), w)).div(24)).add(k(np.eye(8))));
+      const l = k(np.linalg.cholesky(a));
+      const solved = k(
+        ox.lax.linalg.triangularSolve(l, k(m.slice([0, 8])), { leftSide: true, lower: true }),
+      );
+      const [lu, pivots, perm] = ox.lax.linalg.lu(a).map(k);
+      const flat = [l, solved, lu, k(pivots.astype(np.float32)), k(perm.astype(np.float32))];
+      return np.concatenate(flat.map((t) => k(t.reshape([-1]))));
+    },
+  ],
 ];
 
 /** `fn(k, ...inputs)` on `device`: its output's data, dtype and shape; intermediates disposed. */
