@@ -71,7 +71,7 @@ fn rank_and_unrank_match_the_interpreter_bit_for_bit() {
                 validate(&format!("rank {label}"), &rank);
                 let want = run_kernel(&rank, &[&data]).unwrap();
                 assert_eq!(
-                    run_on(&mut gpu, &rank, &[data.clone()]),
+                    run_on(&mut gpu, &rank, std::slice::from_ref(&data)),
                     want,
                     "rank {label}"
                 );
