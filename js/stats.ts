@@ -7,6 +7,8 @@ export interface DeviceStats {
   dispatches: number;
   /** Command submissions (webgpu batches many dispatches per submit; 0 elsewhere). */
   submits: number;
+  /** Dispatches of tiled matrix-product kernels (webgpu; 0 elsewhere). */
+  tiledDispatches: number;
   /** Free device buffers kept for reuse (not counted in liveBuffers/liveBytes). */
   poolBuffers: number;
   poolBytes: number;

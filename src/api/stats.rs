@@ -38,6 +38,7 @@ pub fn memory_stats() -> JsValue {
             set(&d, "liveBytes", s.live_bytes as f64);
             set(&d, "dispatches", s.dispatches as f64);
             set(&d, "submits", s.submits as f64);
+            set(&d, "tiledDispatches", s.tiled_dispatches as f64);
             set(&d, "poolBuffers", s.pool_buffers as f64);
             set(&d, "poolBytes", s.pool_bytes as f64);
             set(&d, "kernelCacheEntries", s.kernel_cache.entries as f64);

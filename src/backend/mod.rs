@@ -40,6 +40,8 @@ pub struct BackendStats {
     pub dispatches: u64,
     /// Command submissions (devices that batch dispatches; 0 elsewhere).
     pub submits: u64,
+    /// Dispatches of tiled matrix-product kernels (webgpu; 0 elsewhere).
+    pub tiled_dispatches: u64,
     /// Free buffers kept for reuse, and their bytes (not live arrays).
     pub pool_buffers: usize,
     pub pool_bytes: usize,

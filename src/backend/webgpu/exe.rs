@@ -25,6 +25,8 @@ pub(super) struct Stage {
     pub layout: wgpu::BindGroupLayout,
     /// Workgroups to dispatch along x and y.
     pub grid: (u32, u32),
+    /// A tiled matrix product (counted in `tiled_dispatches`).
+    pub tiled: bool,
 }
 
 pub(super) struct Exe {
@@ -33,14 +35,13 @@ pub(super) struct Exe {
     pub temp_bytes: Vec<usize>,
 }
 
-/// The x and y workgroup counts for `groups` workgroups.
+/// The x and y workgroup counts for `groups` workgroups: x at most 65535, and rows as even as
+/// can be, so that few surplus workgroups are launched only to return (65536 workgroups are
+/// 32768 × 2, not 65535 × 2 with 65534 idle).
 pub(super) fn grid(groups: u32) -> (u32, u32) {
     let groups = groups.max(1);
-    if groups <= 65535 {
-        (groups, 1)
-    } else {
-        (65535, groups.div_ceil(65535))
-    }
+    let y = groups.div_ceil(65535);
+    (groups.div_ceil(y), y)
 }
 
 impl WebGpuBackend {
@@ -50,6 +51,7 @@ impl WebGpuBackend {
             layout: pipeline.get_bind_group_layout(0),
             pipeline,
             grid,
+            tiled: false,
         }
     }
 
@@ -76,7 +78,11 @@ impl WebGpuBackend {
         // float16 kernels are emitted by `wgsl` only (f16 storage, rounding per result).
         let fast = self.fast && !super::wgsl_half::has_float16(kernel);
         if let Some(m) = wgsl_matmul::recognise(kernel).filter(|_| fast) {
-            return Ok(self.make_stage(wgsl_matmul::emit(kernel, &m)?, wgsl_matmul::workgroups(&m)));
+            let large = self.large_tiles;
+            let source = wgsl_matmul::emit(kernel, &m, large)?;
+            let mut stage = self.make_stage(source, wgsl_matmul::workgroups(&m, large));
+            stage.tiled = true;
+            return Ok(stage);
         }
         if fast && wgsl_reduce::suits(kernel) {
             return Ok(self.make_stage(wgsl_reduce::emit(kernel, 1)?, grid(kernel.size as u32)));

@@ -4,9 +4,13 @@
 //!
 //! Command batching: dispatches are encoded into one command encoder and submitted together
 //! when [`MAX_BATCH`] are pending or when something must see their results (a read, a
-//! `blockUntilReady`). A buffer freed while the batch may still use it returns to the pool
-//! only after the batch is submitted; from then on every later write or dispatch is ordered
-//! after the work that used it (`queue.write_buffer` runs at the start of the next submit).
+//! `blockUntilReady`). Consecutive dispatches share one compute pass (a pass per dispatch
+//! costs the host about as much again per op in wgpu); anything else encoded (a copy) ends
+//! it. A buffer freed while the batch may still use it goes back to the pool at once: later
+//! dispatches and copies in the same queue are ordered after the work that used it, so a
+//! kernel may write it. Only `queue.write_buffer` is not (it runs at the start of the next
+//! submit), so allocations prefer other pooled buffers, and a host write into such a buffer
+//! is a copy from a staging buffer encoded into the batch.
 //! Reads copy into a mappable staging buffer encoded into the same batch.
 //!
 //! Exactness (a decision): elementwise kernels stay bit-exact against the `cpu` interpreter on
@@ -37,7 +41,7 @@ pub mod wgsl_reduce;
 pub mod wgsl_routines;
 mod wgsl_trig;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::routines::RoutineCache;
 use super::{Backend, BackendStats, BufferId, ExeId, LoopStats, ReadFuture};
@@ -73,14 +77,24 @@ pub struct WebGpuBackend {
     dispatches: u64,
     /// Tiled matmuls and workgroup-tree reductions (off on CPU adapters, see `fast_kernels`).
     fast: bool,
+    /// Tiled matmuls use the large tile whatever their size (tests).
+    large_tiles: bool,
+    /// Dispatches of tiled matrix products.
+    tiled_dispatches: u64,
     routines: RoutineCache<wgpu::ComputePipeline>,
     submits: u64,
     pool: Pool,
+    /// The compute pass open on `encoder` (dispatches since the last copy).
+    pass: Option<wgpu::ComputePass<'static>>,
     /// The batch being encoded and the number of dispatches in it.
     encoder: Option<wgpu::CommandEncoder>,
     pending: usize,
-    /// Buffers freed while the batch was pending: pooled once it is submitted.
-    retired: Vec<(u64, wgpu::Buffer)>,
+    /// Buffers freed (and pooled) while the batch was pending: a host write into one of them
+    /// must wait until the batch is submitted.
+    retired: HashSet<wgpu::Buffer>,
+    /// Buffers evicted from the pool that the pending batch may use: destroyed once it is
+    /// submitted (a destroyed buffer in an unsubmitted command buffer fails the submit).
+    doomed: Vec<wgpu::Buffer>,
     /// Compiled looping scan shaders (`scan_single`).
     loops: scan_single::LoopCache,
     /// The device has WGSL's f16 (`shader-f16`).
@@ -138,12 +152,16 @@ impl WebGpuBackend {
             next_exe: 1,
             dispatches: 0,
             fast: adapter.get_info().device_type != wgpu::DeviceType::Cpu,
+            large_tiles: false,
+            tiled_dispatches: 0,
             routines: RoutineCache::default(),
             submits: 0,
             pool: Pool::default(),
+            pass: None,
             encoder: None,
             pending: 0,
-            retired: Vec::new(),
+            retired: HashSet::new(),
+            doomed: Vec::new(),
             loops: scan_single::LoopCache::default(),
             float16,
         })
@@ -156,21 +174,36 @@ impl WebGpuBackend {
 
     /// Submits the pending batch (if any) and pools the buffers it was the last user of.
     pub fn flush(&mut self) {
+        self.pass = None;
         if let Some(encoder) = self.encoder.take() {
             self.queue.submit([encoder.finish()]);
             self.submits += 1;
         }
         self.pending = 0;
-        for (class, buffer) in self.retired.drain(..) {
-            self.pool.put(class, buffer);
+        self.retired.clear();
+        for b in self.doomed.drain(..) {
+            b.destroy();
         }
     }
 
-    /// The batch's encoder, started if needed.
+    /// The batch's encoder, started if needed (ending the open compute pass, if any).
     fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
+        self.pass = None;
         let device = &self.device;
         self.encoder
             .get_or_insert_with(|| device.create_command_encoder(&Default::default()))
+    }
+
+    /// The batch's open compute pass, begun if needed.
+    fn pass(&mut self) -> &mut wgpu::ComputePass<'static> {
+        if self.pass.is_none() {
+            let pass = self
+                .encoder()
+                .begin_compute_pass(&Default::default())
+                .forget_lifetime();
+            self.pass = Some(pass);
+        }
+        self.pass.as_mut().expect("a compute pass was just begun")
     }
 
     /// Turns the shared-memory kernels (tiled matmul, workgroup-tree reductions) on or off.
@@ -179,6 +212,17 @@ impl WebGpuBackend {
     pub fn set_fast_kernels(&mut self, on: bool) {
         if self.fast != on {
             self.fast = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+            self.bind_groups.clear();
+        }
+    }
+
+    /// Makes every tiled matmul use the large (8×8 per invocation) tile, so that tests check
+    /// that shape on products small enough for a CPU adapter.
+    pub fn set_large_tiles(&mut self, on: bool) {
+        if self.large_tiles != on {
+            self.large_tiles = on;
             self.kernel_ids.clear();
             self.pipelines.clear();
             self.bind_groups.clear();
@@ -282,11 +326,10 @@ impl WebGpuBackend {
                 group
             }
         };
-        let mut pass = self.encoder().begin_compute_pass(&Default::default());
+        let pass = self.pass();
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         pass.dispatch_workgroups(x, y, 1);
-        drop(pass);
         self.pending += 1;
         Ok(())
     }
@@ -310,7 +353,10 @@ impl Backend for WebGpuBackend {
 
     fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
         let class = size_class(padded(bytes));
-        let gpu = match self.pool.take(class) {
+        // Prefer a buffer that the pending batch does not use (a host write into it would
+        // need an ordered copy, see `write`).
+        let retired = &self.retired;
+        let gpu = match self.pool.take(class, |b| retired.contains(b)) {
             Some(gpu) => gpu,
             None => self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: None,
@@ -328,19 +374,47 @@ impl Backend for WebGpuBackend {
     }
 
     fn write(&mut self, buffer: BufferId, data: &[u8]) -> Result<()> {
-        let target = self.buffer(buffer)?;
+        let target = self.buffer(buffer)?.gpu.clone();
         let mut padded_data = data.to_vec();
         padded_data.resize(padded(data.len()) as usize, 0);
-        self.queue.write_buffer(&target.gpu, 0, &padded_data);
+        if !self.retired.contains(&target) {
+            self.queue.write_buffer(&target, 0, &padded_data);
+            return Ok(());
+        }
+        // The pending batch still uses this buffer, and `write_buffer` would overtake it: copy
+        // from a staging buffer encoded into the batch instead.
+        let size = padded_data.len() as u64;
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("oxjax upload"),
+            size,
+            usage: wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: true,
+        });
+        staging
+            .slice(..)
+            .get_mapped_range_mut()
+            .map_err(|e| Error::new("webgpu", format!("internal error: upload: {e:?}")))?
+            .copy_from_slice(&padded_data);
+        staging.unmap();
+        self.encoder()
+            .copy_buffer_to_buffer(&staging, 0, &target, 0, size);
+        self.doomed.push(staging);
         Ok(())
     }
 
     fn free(&mut self, buffer: BufferId) {
         if let Some(b) = self.buffers.remove(&buffer) {
-            if self.pending > 0 {
-                self.retired.push((b.class, b.gpu));
-            } else {
-                self.pool.put(b.class, b.gpu);
+            let batch = self.encoder.is_some();
+            if batch {
+                self.retired.insert(b.gpu.clone());
+            }
+            for evicted in self.pool.put(b.class, b.gpu) {
+                if batch {
+                    self.retired.remove(&evicted);
+                    self.doomed.push(evicted);
+                } else {
+                    evicted.destroy();
+                }
             }
         }
     }
@@ -427,6 +501,7 @@ impl Backend for WebGpuBackend {
             if result.is_err() {
                 break;
             }
+            self.tiled_dispatches += stage.tiled as u64;
         }
         for t in temps {
             self.free(t);
@@ -501,6 +576,7 @@ impl Backend for WebGpuBackend {
             submits: self.submits,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes() as usize,
+            tiled_dispatches: self.tiled_dispatches,
             ..Default::default()
         }
     }

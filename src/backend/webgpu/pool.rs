@@ -31,9 +31,18 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// A free buffer of `class` bytes, if one is pooled.
-    pub fn take(&mut self, class: u64) -> Option<wgpu::Buffer> {
-        let buffer = self.free.get_mut(&class).and_then(Vec::pop);
+    /// A free buffer of `class` bytes, if one is pooled: the newest one that `avoid` does not
+    /// reject, else the newest.
+    pub fn take(
+        &mut self,
+        class: u64,
+        avoid: impl Fn(&wgpu::Buffer) -> bool,
+    ) -> Option<wgpu::Buffer> {
+        let buffer = self.free.get_mut(&class).and_then(|list| {
+            let pick = list.iter().rposition(|b| !avoid(b))?;
+            Some(list.remove(pick))
+        });
+        let buffer = buffer.or_else(|| self.free.get_mut(&class).and_then(Vec::pop));
         match &buffer {
             Some(_) => {
                 self.hits += 1;
@@ -48,12 +57,14 @@ impl Pool {
         buffer
     }
 
-    /// Returns a buffer of `class` bytes to the pool, evicting the oldest ones over the bounds.
-    pub fn put(&mut self, class: u64, buffer: wgpu::Buffer) {
+    /// Returns a buffer of `class` bytes to the pool, evicting the oldest ones over the bounds;
+    /// returns the buffers to destroy (the caller defers those the pending batch still uses).
+    #[must_use]
+    pub fn put(&mut self, class: u64, buffer: wgpu::Buffer) -> Vec<wgpu::Buffer> {
         if class > MAX_POOL_BYTES {
-            buffer.destroy();
-            return;
+            return vec![buffer];
         }
+        let mut evicted = Vec::new();
         self.free.entry(class).or_default().push(buffer);
         self.order.push_back(class);
         self.bytes += class;
@@ -63,11 +74,12 @@ impl Pool {
             };
             if let Some(list) = self.free.get_mut(&oldest) {
                 if !list.is_empty() {
-                    list.remove(0).destroy();
+                    evicted.push(list.remove(0));
                     self.bytes -= oldest;
                 }
             }
         }
+        evicted
     }
 
     /// Destroys every pooled buffer.
