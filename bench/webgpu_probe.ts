@@ -3,14 +3,18 @@
 // buffer, into a fresh buffer per dispatch, with oxjax's exact-arithmetic WGSL form, and (2)
 // tiled matmul variants (register blocking, vec4 shared tiles, BK, register prefetch), each as
 // K dispatches in one submit then one wait, divided by K (median of 3). Used to choose the
-// shapes `wgsl_matmul` emits and to find per-call costs; prints one line per probe.
+// shapes `wgsl_matmul` emits and to find per-call costs; prints one line per probe. (Its 8×8
+// vec4 variants store through a dynamically indexed vector, which spills on NVIDIA: the
+// emitter, with static indices, is much faster than they are.)
 // deno-lint-ignore-file no-explicit-any
 const now = () => performance.now();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const adapter = await (navigator as any).gpu.requestAdapter();
 const device = await adapter.requestDevice({ requiredLimits: adapter.limits });
 const U = (globalThis as any).GPUBufferUsage;
-console.log(`adapter ${JSON.stringify(adapter.info)} workgroup storage ${adapter.limits.maxComputeWorkgroupStorageSize}`);
+console.log(
+  `adapter ${JSON.stringify(adapter.info)} workgroup storage ${adapter.limits.maxComputeWorkgroupStorageSize}`,
+);
 const only = Deno.args[0] ?? "";
 
 function pipeline(code: string) {
@@ -114,15 +118,28 @@ fn ox_keep(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ ox_zp); }`;
 }
 
 // ---- matmul variants ----
-interface Mm { name: string; tm: number; tn: number; bk: number; vec: boolean; pre: boolean }
+interface Mm {
+  name: string;
+  tm: number;
+  tn: number;
+  bk: number;
+  vec: boolean;
+  pre: boolean;
+}
 function mmSource(v: Mm, M: number, N: number, K: number): string {
   const { tm, tn, bk } = v;
-  const bm = 16 * tm, bn = 16 * tn;
-  const la = (bm * bk) / 256, lb = (bn * bk) / 256;
-  const aLoad = (l: number) => `{ let el = lane + ${l * 256}u; let mm = el / ${bk}u; let kk = el % ${bk}u;
+  const bm = 16 * tm,
+    bn = 16 * tn;
+  const la = (bm * bk) / 256,
+    lb = (bn * bk) / 256;
+  const aLoad = (
+    l: number,
+  ) => `{ let el = lane + ${l * 256}u; let mm = el / ${bk}u; let kk = el % ${bk}u;
       let grow = row0 + mm; let gk = k0 + kk; var v: f32 = 0.0f;
       if (grow < ${M}u && gk < ${K}u) { v = a[grow * ${K}u + gk]; } ra${l} = v; }`;
-  const bLoad = (l: number) => `{ let el = lane + ${l * 256}u; let kk = el / ${bn}u; let nn = el % ${bn}u;
+  const bLoad = (
+    l: number,
+  ) => `{ let el = lane + ${l * 256}u; let kk = el / ${bn}u; let nn = el % ${bn}u;
       let gcol = col0 + nn; let gk = k0 + kk; var v: f32 = 0.0f;
       if (gcol < ${N}u && gk < ${K}u) { v = b[gk * ${N}u + gcol]; } rb${l} = v; }`;
   const aStore = (l: number) => {
@@ -137,10 +154,22 @@ function mmSource(v: Mm, M: number, N: number, K: number): string {
       ? `tb[${el} / ${bn}u][(${el} % ${bn}u) >> 2u][(${el} % ${bn}u) & 3u] = rb${l};`
       : `tb[${el} / ${bn}u][${el} % ${bn}u] = rb${l};`;
   };
-  const decl: string[] = [], loads: string[] = [], stores: string[] = [];
-  for (let l = 0; l < la; l++) { decl.push(`var ra${l}: f32;`); loads.push(aLoad(l)); stores.push(aStore(l)); }
-  for (let l = 0; l < lb; l++) { decl.push(`var rb${l}: f32;`); loads.push(bLoad(l)); stores.push(bStore(l)); }
-  const acc: string[] = [], step: string[] = [], out: string[] = [];
+  const decl: string[] = [],
+    loads: string[] = [],
+    stores: string[] = [];
+  for (let l = 0; l < la; l++) {
+    decl.push(`var ra${l}: f32;`);
+    loads.push(aLoad(l));
+    stores.push(aStore(l));
+  }
+  for (let l = 0; l < lb; l++) {
+    decl.push(`var rb${l}: f32;`);
+    loads.push(bLoad(l));
+    stores.push(bStore(l));
+  }
+  const acc: string[] = [],
+    step: string[] = [],
+    out: string[] = [];
   if (!v.vec) {
     for (let x = 0; x < tm; x++) step.push(`let a${x} = ta[kk][lid.y + ${x * 16}u];`);
     for (let y = 0; y < tn; y++) step.push(`let b${y} = tb[kk][lid.x + ${y * 16}u];`);
@@ -152,7 +181,8 @@ function mmSource(v: Mm, M: number, N: number, K: number): string {
   if (r < ${M}u && c < ${N}u) { out[r * ${N}u + c] = c${x}_${y}; } }`);
       }
   } else {
-    const gm = tm / 4, gn = tn / 4;
+    const gm = tm / 4,
+      gn = tn / 4;
     for (let g = 0; g < gm; g++) step.push(`let a${g} = ta[kk][${g * 16}u + lid.y];`);
     for (let h = 0; h < gn; h++) step.push(`let b${h} = tb[kk][${h * 16}u + lid.x];`);
     for (let g = 0; g < gm; g++)
@@ -165,7 +195,8 @@ function mmSource(v: Mm, M: number, N: number, K: number): string {
         }
   }
   const ty = v.vec ? "vec4<f32>" : "f32";
-  const aw = v.vec ? bm / 4 + 1 : bm + 1, bw = v.vec ? bn / 4 : bn;
+  const aw = v.vec ? bm / 4 + 1 : bm + 1,
+    bw = v.vec ? bn / 4 : bn;
   const body = v.pre
     ? `{ let k0 = 0u; ${loads.join("\n    ")} }
   for (var k0: u32 = 0u; k0 < ${K}u; k0 = k0 + ${bk}u) {
@@ -200,12 +231,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 }
 if (only === "" || only === "mm") {
   const variants: Mm[] = [];
-  for (const [tm, tn] of [[8, 8], [4, 4], [8, 4]])
+  for (const [tm, tn] of [
+    [8, 8],
+    [4, 4],
+    [8, 4],
+  ])
     for (const bk of [8, 16])
       for (const vec of [false, true])
         for (const pre of [false, true]) {
           if (tm === 4 && tn === 4 && bk === 8) continue;
-          variants.push({ name: `${tm}x${tn} bk${bk}${vec ? " vec4" : ""}${pre ? " prefetch" : ""}`, tm, tn, bk, vec, pre });
+          variants.push({
+            name: `${tm}x${tn} bk${bk}${vec ? " vec4" : ""}${pre ? " prefetch" : ""}`,
+            tm,
+            tn,
+            bk,
+            vec,
+            pre,
+          });
         }
   const sizes = (Deno.env.get("PROBE_SIZES") ?? "1024,2048,4096").split(",").map(Number);
   for (const n of sizes) {
@@ -222,7 +264,10 @@ if (only === "" || only === "mm") {
         const p = pipeline(mmSource(v, n, n, n));
         const bg = bind(p, [a, b, o]);
         const err = await device.popErrorScope();
-        if (err) { console.log(`mm ${n} ${v.name}: error ${err.message.slice(0, 200)}`); continue; }
+        if (err) {
+          console.log(`mm ${n} ${v.name}: error ${err.message.slice(0, 200)}`);
+          continue;
+        }
         const ms = await timeK(k, () => [p, bg, n / (16 * v.tn), n / (16 * v.tm)]);
         // Check one output element against the CPU.
         const st = device.createBuffer({ size: 4 * n, usage: U.MAP_READ | U.COPY_DST });
@@ -239,12 +284,16 @@ if (only === "" || only === "mm") {
           for (let q = 0; q < n; q++) s += rnd[row * n + q] * rnd[q * n + c];
           maxErr = Math.max(maxErr, Math.abs(got[c] - s) / Math.max(1, Math.abs(s)));
         }
-        console.log(`mm ${n} ${v.name}: ${ms.toFixed(3)} ms ${((2 * n ** 3) / ms / 1e9).toFixed(2)} TFLOP/s err ${maxErr.toExponential(1)}`);
+        console.log(
+          `mm ${n} ${v.name}: ${ms.toFixed(3)} ms ${((2 * n ** 3) / ms / 1e9).toFixed(2)} TFLOP/s err ${maxErr.toExponential(1)}`,
+        );
       } catch (e) {
         console.log(`mm ${n} ${v.name}: threw ${String(e).slice(0, 200)}`);
       }
     }
-    a.destroy(); b.destroy(); o.destroy();
+    a.destroy();
+    b.destroy();
+    o.destroy();
   }
 }
 device.destroy();
