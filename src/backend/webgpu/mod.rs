@@ -351,6 +351,8 @@ impl Backend for WebGpuBackend {
         Device::WebGpu
     }
 
+    // wgpu handles hash and compare by identity, not by their interior-mutable state.
+    #[allow(clippy::mutable_key_type)]
     fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
         let class = size_class(padded(bytes));
         // Prefer a buffer that the pending batch does not use (a host write into it would
