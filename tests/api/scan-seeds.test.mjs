@@ -6,20 +6,10 @@
 // dispose everything with `using`-style scopes, returned values included. Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { COMPILED, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
+import { COMPILED, np, ox, checkLeaksAroundEachTest, scoped as scope } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
-
-function scope(body) {
-  const made = [];
-  const u = (x) => (made.push(x), x);
-  try {
-    return body(u);
-  } finally {
-    for (const x of made.reverse()) x[Symbol.dispose]();
-  }
-}
 
 const relClose = (got, want, tol, what) =>
   assert.ok(Math.abs(got - want) <= tol * (1 + Math.abs(want)), `${what}: ${got} vs ${want}`);

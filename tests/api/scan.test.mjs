@@ -13,22 +13,12 @@ import {
   ox,
   checkLeaksAroundEachTest,
   errorMessage,
+  scoped as scope,
   webgpuSkip,
 } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
-
-/** Runs `body(u)`, where `u(x)` registers `x` to be disposed at the end (what `using` does). */
-function scope(body) {
-  const made = [];
-  const u = (x) => (made.push(x), x);
-  try {
-    return body(u);
-  } finally {
-    for (const x of made.reverse()) x[Symbol.dispose]();
-  }
-}
 
 const close = (got, want, tol, what) => {
   const g = got.flat(Infinity);
