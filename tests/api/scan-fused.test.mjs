@@ -7,52 +7,11 @@
 // Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";
+import { checkLeaksAroundEachTest, np, ox, scoped as scope } from "./helpers.mjs";
+import { close, observe } from "./scan_observe.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
-
-function scope(body) {
-  const made = [];
-  const u = (x) => (made.push(x), x);
-  try {
-    return body(u);
-  } finally {
-    for (const x of made.reverse()) x[Symbol.dispose]();
-  }
-}
-
-const close = (got, want, tol, what) => {
-  const g = [got].flat(Infinity);
-  const w = [want].flat(Infinity);
-  assert.equal(g.length, w.length, `${what}: length`);
-  g.forEach((v, i) =>
-    assert.ok(Math.abs(v - w[i]) <= tol * (1 + Math.abs(w[i])), `${what}[${i}]: ${v} vs ${w[i]}`),
-  );
-};
-
-/** Runs `fn` and returns its result with the scan events and wasm counters it caused. */
-function observe(fn) {
-  const events = [];
-  ox.setScanPathCallback((path, device, info) => events.push({ path, device, ...info }));
-  const before = ox.memoryStats();
-  let result;
-  try {
-    result = fn();
-  } finally {
-    ox.setScanPathCallback(null);
-  }
-  const after = ox.memoryStats();
-  const d = (k) => after.devices.wasm[k] - before.devices.wasm[k];
-  return {
-    result,
-    events,
-    loopRuns: d("loopRuns"),
-    dispatches: d("dispatches"),
-    fused: after.scan.fusedRuns - before.scan.fusedRuns,
-    fallback: after.scan.fallbackRuns - before.scan.fallbackRuns,
-  };
-}
 
 // carry (c, s), x row: c' = tanh(c·w + x), s' = s + sum(c'); y = c'·x
 function body(w) {
