@@ -12,23 +12,12 @@ from pathlib import Path
 
 import numpy as np
 
+from expected_json import enc
+
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "float16_expected.json"
 rng = np.random.default_rng(20261122)
 f16 = np.float16
 
-
-def enc(a):
-    def one(v):
-        v = float(v)
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        if v == 0 and math.copysign(1, v) < 0:
-            return "-0"
-        return v
-    a = np.asarray(a)
-    return {"shape": list(a.shape), "dtype": str(a.dtype), "data": [one(v) for v in a.ravel()]}
 
 
 # Rounding edges of the conversion from float64 (NumPy's npy_double_to_half: one rounding).

@@ -15,23 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
+from expected_json import enc
+
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "float16_rounding_expected.json"
 f16 = np.float16
 TINY = 2.0 ** -24  # the smallest float16 subnormal
 
-
-def enc(a):
-    def one(v):
-        v = float(v)
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        if v == 0 and math.copysign(1, v) < 0:
-            return "-0"
-        return v
-    a = np.asarray(a)
-    return {"shape": list(a.shape), "dtype": str(a.dtype), "data": [one(v) for v in a.ravel()]}
 
 
 # float64 values next to float16 ties, moved by much less than a float32 ulp.
