@@ -423,20 +423,7 @@ fn float16_kernels_match_the_cpu_interpreter_on_every_pattern() {
     }
     // float32 → float16: each float16 value, and the float32s just around the midpoint to
     // the next one (below, at, above the tie).
-    let mut wide = Vec::new();
-    for bits in 0..0x7c00u16 {
-        let a = oxjax::core::f16::from_bits(bits) as f32;
-        let b = oxjax::core::f16::from_bits(bits + 1) as f32;
-        let mid = (a + b) / 2.0;
-        for v in [
-            a,
-            f32::from_bits(mid.to_bits() - 1),
-            mid,
-            f32::from_bits(mid.to_bits() + 1),
-        ] {
-            wide.extend([v, -v]);
-        }
-    }
+    let mut wide = common::float16_ties_f32();
     wide.extend([f32::INFINITY, f32::NAN, 65520.0, 65519.996, 1e9, 1e-30]);
     let bytes: Vec<u8> = wide.iter().flat_map(|v| v.to_le_bytes()).collect();
     let kernel = Kernel::elementwise(

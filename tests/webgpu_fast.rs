@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::wgsl::validate_source as validate;
 use common::{block_on, encode, run_on, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::{wgsl_matmul, wgsl_reduce, WebGpuBackend, MAX_BATCH};
@@ -16,14 +17,6 @@ use oxjax::core::view::ShapeTracker;
 use oxjax::core::{Aval, DType};
 use oxjax::kernel::{view_index, AluExp, Kernel, ReduceOp, Reduction};
 use oxjax::rules::linalg::matmul_kernel;
-
-fn validate(name: &str, source: &str) {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{name}: WGSL parse error: {e}\n{source}"));
-    naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{name}: invalid WGSL: {e:?}\n{source}"));
-}
 
 fn gpu() -> WebGpuBackend {
     let mut gpu = block_on(WebGpuBackend::new(None)).expect("a Vulkan adapter (lavapipe)");

@@ -11,6 +11,7 @@ mod common;
 mod half;
 
 use common::corpus::{check, corpus, sample, Case};
+use common::wgsl::validate_kernel as validate;
 use common::{block_on, run_on};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::{wgsl, WebGpuBackend};
@@ -19,15 +20,6 @@ use oxjax::core::DType;
 use oxjax::kernel::{AluExp, BinaryOp, CompareOp, Kernel, ReduceOp, Reduction, UnaryOp};
 
 const SUPPORTED: [DType; 4] = [DType::Float32, DType::Int32, DType::Uint32, DType::Bool];
-
-fn validate(name: &str, kernel: &Kernel) {
-    let source = wgsl::emit_kernel(kernel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let module = naga::front::wgsl::parse_str(&source)
-        .unwrap_or_else(|e| panic!("{name}: WGSL parse error: {e}\n{source}"));
-    naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{name}: invalid WGSL: {e:?}\n{source}"));
-}
 
 fn gpu() -> WebGpuBackend {
     block_on(WebGpuBackend::new(Some(8))).unwrap_or_else(|e| {

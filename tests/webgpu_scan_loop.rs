@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::wgsl::validate_source;
 use common::{block_on, encode, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::scan_single::Packed;
@@ -48,14 +49,6 @@ fn add(size: usize) -> Kernel {
 
 fn copy(size: usize) -> Kernel {
     Kernel::elementwise(vec![F], size, AluExp::load(F, 0, AluExp::index()))
-}
-
-fn validate(source: &str) {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("WGSL parse error: {e}\n{source}"));
-    naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("invalid WGSL: {e:?}\n{source}"));
 }
 
 fn floats(bytes: &[u8]) -> Vec<f32> {
@@ -155,7 +148,7 @@ fn check(gpu: &mut WebGpuBackend, m: usize, n: usize, reverse: bool) {
         encode(F, &values(s, 3.0)),
     );
     let (shader, [wa, wq, wp, _, _, wys]) = rts_loop(m, n, reverse);
-    validate(&shader.emit().unwrap());
+    validate_source("looping shader", &shader.emit().unwrap());
     let words = wys + (n * s) as u32;
     let ids = [upload(gpu, &a), upload(gpu, &q), upload(gpu, &p0)];
     let p_out = gpu.alloc(s * 4).unwrap();

@@ -6,21 +6,13 @@
 
 mod common;
 
+use common::wgsl::validate_kernel as validate;
 use common::{block_on, encode, run_on};
 use oxjax::backend::cpu::run_kernel;
-use oxjax::backend::webgpu::{wgsl, WebGpuBackend};
+use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Aval, ConvParams, DType, Primitive};
 use oxjax::kernel::Kernel;
 use oxjax::rules;
-
-fn validate(name: &str, kernel: &Kernel) {
-    let source = wgsl::emit_kernel(kernel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let module = naga::front::wgsl::parse_str(&source)
-        .unwrap_or_else(|e| panic!("{name}: WGSL parse error: {e}\n{source}"));
-    naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{name}: invalid WGSL: {e:?}\n{source}"));
-}
 
 fn kernel(prim: &Primitive, inputs: &[&Aval]) -> Kernel {
     let out = rules::abstract_eval(prim, inputs).unwrap();

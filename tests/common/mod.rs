@@ -4,6 +4,8 @@
 
 pub mod corpus;
 pub mod trace;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod wgsl;
 
 use std::future::Future;
 use std::pin::pin;
@@ -110,4 +112,24 @@ pub fn run_on(backend: &mut dyn Backend, kernel: &Kernel, inputs: &[Vec<u8>]) ->
         backend.free(id);
     }
     got
+}
+
+/// Every finite float16 value and the float32s just below, at and above the midpoint to the
+/// next one (the ties of a float32 → float16 rounding), each with both signs.
+pub fn float16_ties_f32() -> Vec<f32> {
+    let mut wide = Vec::new();
+    for bits in 0..0x7c00u16 {
+        let a = oxjax::core::f16::from_bits(bits) as f32;
+        let b = oxjax::core::f16::from_bits(bits + 1) as f32;
+        let mid = (a + b) / 2.0;
+        for v in [
+            a,
+            f32::from_bits(mid.to_bits() - 1),
+            mid,
+            f32::from_bits(mid.to_bits() + 1),
+        ] {
+            wide.extend([v, -v]);
+        }
+    }
+    wide
 }

@@ -101,20 +101,7 @@ fn float16_kernels_match_the_cpu_interpreter_on_every_pattern() {
 #[test]
 fn float32_to_float16_rounds_to_nearest_even_like_the_interpreter() {
     let mut gpu = gpu();
-    let mut wide = Vec::new();
-    for bits in 0..0x7c00u16 {
-        let a = f16::from_bits(bits) as f32;
-        let b = f16::from_bits(bits + 1) as f32;
-        let mid = (a + b) / 2.0;
-        for v in [
-            a,
-            f32::from_bits(mid.to_bits() - 1),
-            mid,
-            f32::from_bits(mid.to_bits() + 1),
-        ] {
-            wide.extend([v, -v]);
-        }
-    }
+    let mut wide = super::common::float16_ties_f32();
     wide.extend([
         f32::INFINITY,
         f32::NAN,
