@@ -1,7 +1,8 @@
 //! The looping scan shader (`backend/webgpu/scan_wgsl`), natively on wgpu over Vulkan
 //! (lavapipe), below the planner: a hand-placed RTS-style body (P' = A·P·Aᵀ + Q[row], y = P')
 //! runs as ONE dispatch for the whole scan, forward and reverse, for state sizes that fit one
-//! invocation per element and sizes that need the workgroup-strided loop. Oracle: the same
+//! invocation per element and sizes that need the workgroup-strided loop, with the Q rows read
+//! from storage or staged in chunks through a ring in workgroup memory. Oracle: the same
 //! kernels stepped on the `cpu` interpreter. Each shader is validated with naga first.
 
 mod common;
@@ -10,7 +11,7 @@ use common::wgsl::validate_source;
 use common::{block_on, encode, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::scan_single::Packed;
-use oxjax::backend::webgpu::scan_wgsl::{LoopOp, LoopShader, Parity, Place, Space};
+use oxjax::backend::webgpu::scan_wgsl::{LoopOp, LoopShader, Parity, Place, Prefetch, Space};
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::backend::Backend;
 use oxjax::core::DType;
@@ -58,8 +59,10 @@ fn floats(bytes: &[u8]) -> Vec<f32> {
         .collect()
 }
 
-/// Packed layout (words): A | Q (n rows) | P (2 halves) | T | U | ys (n rows).
-fn rts_loop(m: usize, n: usize, reverse: bool) -> (LoopShader, [u32; 6]) {
+/// Packed layout (words): A | Q (n rows) | P (2 halves) | T | U | ys (n rows). With `chunk` >
+/// 0, the add reads Q's rows from a ring of `2 * chunk` rows in workgroup memory, staged
+/// `chunk` steps at a time.
+fn rts_loop(m: usize, n: usize, reverse: bool, chunk: u32) -> (LoopShader, [u32; 6]) {
     let s = (m * m) as u32;
     let n32 = n as u32;
     let (a, q) = (0, s);
@@ -79,6 +82,30 @@ fn rts_loop(m: usize, n: usize, reverse: bool) -> (LoopShader, [u32; 6]) {
         row_stride: 0,
         parity,
     };
+    let q_row = if chunk > 0 {
+        Place {
+            space: Space::Workgroup,
+            region: 6,
+            base: 0,
+            row_stride: 0,
+            parity: Parity::Ring {
+                rows: 2 * chunk,
+                size: s,
+            },
+        }
+    } else {
+        row(1, q)
+    };
+    let prefetch = if chunk > 0 {
+        vec![Prefetch {
+            src: q,
+            dst: 0,
+            words: s,
+            rows: 2 * chunk,
+        }]
+    } else {
+        vec![]
+    };
     let ops = vec![
         LoopOp {
             kernel: matmul(m, false),
@@ -92,7 +119,7 @@ fn rts_loop(m: usize, n: usize, reverse: bool) -> (LoopShader, [u32; 6]) {
         },
         LoopOp {
             kernel: add(m * m),
-            inputs: vec![Place::fixed(4, u), row(1, q)],
+            inputs: vec![Place::fixed(4, u), q_row],
             output: carry(Parity::Next(s)),
         },
         LoopOp {
@@ -105,10 +132,10 @@ fn rts_loop(m: usize, n: usize, reverse: bool) -> (LoopShader, [u32; 6]) {
         ops,
         length: n32,
         reverse,
-        workgroup_words: 0,
+        workgroup_words: 2 * chunk * s,
         prologue: vec![],
         epilogue: vec![],
-        prefetch: vec![],
+        prefetch,
     };
     (shader, [a, q, p, t, u, ys])
 }
@@ -135,8 +162,8 @@ fn upload(gpu: &mut WebGpuBackend, data: &[u8]) -> u32 {
     id
 }
 
-fn check(gpu: &mut WebGpuBackend, m: usize, n: usize, reverse: bool) {
-    let name = format!("m={m} n={n} reverse={reverse}");
+fn check(gpu: &mut WebGpuBackend, m: usize, n: usize, reverse: bool, chunk: u32) {
+    let name = format!("m={m} n={n} reverse={reverse} chunk={chunk}");
     let s = m * m;
     let a: Vec<f64> = values(s, 1.0)
         .iter()
@@ -147,7 +174,7 @@ fn check(gpu: &mut WebGpuBackend, m: usize, n: usize, reverse: bool) {
         encode(F, &values(n * s, 2.0)),
         encode(F, &values(s, 3.0)),
     );
-    let (shader, [wa, wq, wp, _, _, wys]) = rts_loop(m, n, reverse);
+    let (shader, [wa, wq, wp, _, _, wys]) = rts_loop(m, n, reverse, chunk);
     validate_source("looping shader", &shader.emit().unwrap());
     let words = wys + (n * s) as u32;
     let ids = [upload(gpu, &a), upload(gpu, &q), upload(gpu, &p0)];
@@ -194,9 +221,17 @@ fn rts_body_is_one_dispatch_per_scan() {
     let mut gpu = block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter (lavapipe)");
     for (m, n) in [(2, 40), (5, 7), (8, 33), (20, 5)] {
         for reverse in [false, true] {
-            check(&mut gpu, m, n, reverse);
+            check(&mut gpu, m, n, reverse, 0);
+        }
+    }
+    // Q staged through a workgroup ring: chunks of 1 (double buffering), 4 and 16 steps, with
+    // scans shorter than a chunk, of whole chunks, and ending mid-chunk; rows of more words
+    // than the workgroup has invocations (m = 8 with chunk 16: 1024 words per chunk).
+    for (m, n, chunk) in [(2, 40, 1), (2, 37, 4), (3, 3, 4), (2, 64, 16), (8, 33, 16)] {
+        for reverse in [false, true] {
+            check(&mut gpu, m, n, reverse, chunk);
         }
     }
     // A second run of the same structure reuses the compiled shader.
-    check(&mut gpu, 2, 40, false);
+    check(&mut gpu, 2, 40, false, 0);
 }

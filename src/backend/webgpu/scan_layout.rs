@@ -14,6 +14,10 @@ use crate::util::{Error, Result};
 
 /// Ops larger than this many elements make a body "large" (pre-encoded dispatches instead).
 pub const SINGLE_MAX_ELEMENTS: usize = 1024;
+/// Staged xs rows come in chunks of at most this many steps (a power of two) ...
+pub const MAX_CHUNK: u32 = 16;
+/// ... of at most this many words per invocation.
+pub const CHUNK_LOADS: u32 = 4;
 /// At most this many ops × steps in one dispatch (a very long dispatch may trip a driver's
 /// watchdog): longer scans are pre-encoded.
 pub const SINGLE_MAX_OP_STEPS: u64 = 1 << 24;
@@ -43,6 +47,11 @@ fn not_single(why: String) -> Error {
 /// The single-dispatch layout of `plan`, or why the body does not suit one dispatch;
 /// `workgroup_limit` is the device's workgroup memory in words.
 pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
+    layout_with(plan, workgroup_limit, SINGLE_MAX_ELEMENTS)
+}
+
+/// [`layout`] for ops of at most `max_elements` elements.
+pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -> Result<Layout> {
     let body = &plan.body;
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
     if plan.length as u64 * body.steps.len() as u64 > SINGLE_MAX_OP_STEPS {
@@ -115,7 +124,29 @@ pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
         })
         .max()
         .unwrap_or(1);
-    let staged = to_workgroup(plan, &mut places, workgroup_size(largest), workgroup_limit);
+    let wg = workgroup_size(largest);
+    // Chunks of staged xs rows: as many steps as fit (at most CHUNK_LOADS loads per invocation
+    // per chunk), fewer when workgroup memory is short.
+    let widest = body
+        .slots
+        .iter()
+        .filter(|s| matches!(s.role, SlotRole::XRow(_)) && s.elements as u32 <= wg)
+        .map(|s| s.elements as u32)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let mut chunk = MAX_CHUNK;
+    while chunk > 1 && chunk * widest > CHUNK_LOADS * wg {
+        chunk /= 2;
+    }
+    let mut staged = Staged::default();
+    while chunk >= 1 {
+        staged = to_workgroup(plan, &mut places, wg, workgroup_limit, chunk);
+        if staged.words > 0 {
+            break;
+        }
+        chunk /= 2;
+    }
     let mut ops = Vec::with_capacity(body.steps.len());
     for step in &body.steps {
         match step {
@@ -124,10 +155,10 @@ pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
                 inputs,
                 output,
             } => {
-                if kernel.size > SINGLE_MAX_ELEMENTS {
+                if kernel.size > max_elements {
                     return Err(not_single(format!(
                         "an op of {} elements is larger than one workgroup's share ({})",
-                        kernel.size, SINGLE_MAX_ELEMENTS
+                        kernel.size, max_elements
                     )));
                 }
                 ops.push(LoopOp {
@@ -170,7 +201,7 @@ struct Staged {
 
 /// Moves consts, carries, temps and staged xs rows to workgroup memory when all of them fit
 /// in `limit` words (else nothing moves); rewrites `places` and returns the moves.
-fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32) -> Staged {
+fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32, chunk: u32) -> Staged {
     let body = &plan.body;
     let mut st = Staged::default();
     let mut moved: Vec<Place> = places.to_vec();
@@ -183,7 +214,8 @@ fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32) -> S
         let words = match info.role {
             SlotRole::YRow(_) => continue,
             SlotRole::XRow(_) if e > wg => continue,
-            SlotRole::XRow(_) | SlotRole::CarryIn(_) | SlotRole::CarryOut(_) => 2 * e,
+            SlotRole::XRow(_) => 2 * chunk * e,
+            SlotRole::CarryIn(_) | SlotRole::CarryOut(_) => 2 * e,
             SlotRole::Const(_) | SlotRole::Temp => e,
         };
         let base = match bases
@@ -220,6 +252,7 @@ fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32) -> S
                         src: storage,
                         dst: w,
                         words: e,
+                        rows: 2 * chunk,
                     }),
                     SlotRole::Temp | SlotRole::YRow(_) => {}
                 }
@@ -231,7 +264,10 @@ fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32) -> S
         p.base = base;
         if let SlotRole::XRow(_) = info.role {
             p.row_stride = 0;
-            p.parity = Parity::Current(e);
+            p.parity = Parity::Ring {
+                rows: 2 * chunk,
+                size: e,
+            };
         }
     }
     if st.words == 0 {

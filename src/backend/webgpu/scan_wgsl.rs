@@ -71,14 +71,17 @@ pub struct Move {
     pub words: u32,
 }
 
-/// An xs operand staged in workgroup memory: row `row` of `words` words at `src` (storage,
-/// rows `words` apart) goes to half `step & 1` of the two halves at `dst` (workgroup); the
-/// next step's row is loaded into a register during the step (`words` ≤ the workgroup size).
+/// An xs operand staged in workgroup memory: a ring of `rows` rows (a power of two) of
+/// `words` words at `dst` (workgroup), step `s` reading ring row `s & (rows - 1)`. The rows of
+/// steps come in chunks of `rows / 2` from `src` (storage, rows `words` apart): the first
+/// before the loop, the next one loaded into registers at the start of every chunk's first
+/// step and stored at its end, so a step waits on device memory once per chunk at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Prefetch {
     pub src: u32,
     pub dst: u32,
     pub words: u32,
+    pub rows: u32,
 }
 
 /// Double buffering of carries by step parity.
@@ -89,6 +92,11 @@ pub enum Parity {
     Current(u32),
     /// The half written at step `s` (`(s + 1) & 1`).
     Next(u32),
+    /// Row `s & (rows - 1)` of a ring of rows of `size` words (staged xs rows).
+    Ring {
+        rows: u32,
+        size: u32,
+    },
 }
 
 impl Place {
@@ -112,6 +120,9 @@ impl Place {
             Parity::None => {}
             Parity::Current(size) => write!(s, " + (step & 1u) * {size}u").unwrap(),
             Parity::Next(size) => write!(s, " + ((step + 1u) & 1u) * {size}u").unwrap(),
+            Parity::Ring { rows, size } => {
+                write!(s, " + (step & {}u) * {size}u", rows - 1).unwrap()
+            }
         }
         s
     }
@@ -210,36 +221,18 @@ impl LoopShader {
         }
         if length > 0 {
             for p in &self.prefetch {
-                let first = row_of("0u");
+                let (e, n) = (p.words, p.rows / 2 * p.words);
                 writeln!(
                     prologue,
-                    "  if (lid < {w}u) {{ ox_wg[{dst}u + lid] = ox_buf[{src}u + ({first}) * {w}u + lid]; }}",
-                    w = p.words,
+                    "  for (var w: u32 = lid; w < {n}u; w = w + {wg}u) {{ let t = w / {e}u; if (t < {length}u) {{ ox_wg[{dst}u + w] = ox_buf[{src}u + ({row}) * {e}u + w % {e}u]; }} }}",
                     dst = p.dst,
                     src = p.src,
+                    row = row_of("t"),
                 )
                 .unwrap();
             }
         }
-        let mut fetch = String::new();
-        let mut stage = String::new();
-        for (j, p) in self.prefetch.iter().enumerate() {
-            let next = row_of("(step + 1u)");
-            writeln!(
-                fetch,
-                "    var ox_pf{j}: u32 = 0u;\n    if (lid < {w}u && step + 1u < {length}u) {{ ox_pf{j} = ox_buf[{src}u + ({next}) * {w}u + lid]; }}",
-                w = p.words,
-                src = p.src,
-            )
-            .unwrap();
-            writeln!(
-                stage,
-                "    if (lid < {w}u) {{ ox_wg[{dst}u + ((step + 1u) & 1u) * {w}u + lid] = ox_pf{j}; }}",
-                w = p.words,
-                dst = p.dst,
-            )
-            .unwrap();
-        }
+        let (fetch, stage) = self.chunk_loads(wg, &row_of("t"));
         let mut epilogue = String::new();
         for m in &self.epilogue {
             epilogue.push_str(&emit_move(m, wg));
@@ -265,6 +258,40 @@ fn main(@builtin(local_invocation_index) lid: u32,
         .unwrap();
         src.push_str(&e.helpers.source());
         Ok(src)
+    }
+
+    /// The statements loading the next chunk of staged xs rows into registers (at the start
+    /// of a chunk's first step) and storing them into their ring rows (at its end).
+    fn chunk_loads(&self, wg: u32, row_of_t: &str) -> (String, String) {
+        let (mut fetch, mut stage) = (String::new(), String::new());
+        let Some(chunk) = self.prefetch.first().map(|p| p.rows / 2) else {
+            return (fetch, stage);
+        };
+        let length = self.length;
+        writeln!(fetch, "    let ox_fetch = (step & {}u) == 0u;", chunk - 1).unwrap();
+        for (j, p) in self.prefetch.iter().enumerate() {
+            let (e, n) = (p.words, chunk * p.words);
+            for k in 0..n.div_ceil(wg) {
+                let w = format!(
+                    "let w = lid + {}u; let t = step + {chunk}u + w / {e}u;",
+                    k * wg
+                );
+                writeln!(
+                    fetch,
+                    "    var ox_pf{j}_{k}: u32 = 0u;\n    if (ox_fetch) {{ {w} if (w < {n}u && t < {length}u) {{ ox_pf{j}_{k} = ox_buf[{src}u + ({row_of_t}) * {e}u + w % {e}u]; }} }}",
+                    src = p.src,
+                )
+                .unwrap();
+                writeln!(
+                    stage,
+                    "    if (ox_fetch) {{ {w} if (w < {n}u) {{ ox_wg[{dst}u + (t & {mask}u) * {e}u + w % {e}u] = ox_pf{j}_{k}; }} }}",
+                    dst = p.dst,
+                    mask = p.rows - 1,
+                )
+                .unwrap();
+            }
+        }
+        (fetch, stage)
     }
 
     /// The statements of one op: a strided loop over its output elements.
