@@ -1,7 +1,7 @@
 //! Planning compiled scan loops (`lower::scan_plan`): slot roles of the body's inputs and
 //! outputs, the normalisation of outputs (pass-through and duplicate outputs get a
-//! step of their own), routines as loop steps, and bodies that are not compilable (a nested
-//! scan) with the reason. Every plan is checked against the invariants of
+//! step of their own), routines as loop steps, nested scans as nested loop steps (whose bodies
+//! are planned the same way), and bodies that are not compilable with the reason. Every plan is checked against the invariants of
 //! `kernel/scan_loop.rs` and its wasm loop module is validated; running the modules is tested
 //! in Node (tests/api/scan-fused.test.mjs).
 
@@ -59,7 +59,12 @@ fn check(body: &LoopBody) {
     wasmparser::Validator::new()
         .validate_all(&bytes)
         .unwrap_or_else(|e| panic!("invalid loop module: {e}"));
+    check_body(body);
+}
+
+fn check_body(body: &LoopBody) {
     let mut writes = vec![0; body.slots.len()];
+    let mut scratch = vec![0; body.slots.len()];
     for step in &body.steps {
         let (ins, outs) = match step {
             LoopStep::Kernel {
@@ -74,6 +79,43 @@ fn check(body: &LoopBody) {
             LoopStep::Routine {
                 inputs, outputs, ..
             } => (inputs.clone(), outputs.clone()),
+            LoopStep::Loop {
+                inner,
+                slots,
+                init,
+                finals,
+            } => {
+                check_body(&inner.body);
+                assert_eq!(slots.len(), inner.body.slots.len());
+                assert_eq!(
+                    (init.len(), finals.len()),
+                    (inner.body.num_carry, inner.body.num_carry)
+                );
+                let mut ins = init.clone();
+                for (info, &s) in inner.body.slots.iter().zip(slots) {
+                    let outer = body.slots[s];
+                    assert_eq!(info.dtype, outer.dtype);
+                    match info.role {
+                        SlotRole::Const(_) => {
+                            assert_eq!(info.elements, outer.elements);
+                            ins.push(s);
+                        }
+                        SlotRole::XRow(_) => {
+                            assert_eq!(info.elements * inner.length, outer.elements);
+                            ins.push(s);
+                        }
+                        SlotRole::YRow(_) => {
+                            assert_eq!(info.elements * inner.length, outer.elements)
+                        }
+                        _ => {
+                            assert_eq!(info.elements, outer.elements);
+                            assert_eq!(outer.role, SlotRole::Temp, "inner scratch is a temp");
+                            scratch[s] += 1;
+                        }
+                    }
+                }
+                (ins, step.outputs())
+            }
         };
         for s in ins {
             assert!(s < body.slots.len());
@@ -90,6 +132,10 @@ fn check(body: &LoopBody) {
         }
     }
     for (s, info) in body.slots.iter().enumerate() {
+        assert!(
+            scratch[s] + writes[s] <= 1 || scratch[s] == 0,
+            "slot {s} shared by scratch"
+        );
         if matches!(info.role, SlotRole::CarryOut(_) | SlotRole::YRow(_)) {
             assert_eq!(writes[s], 1, "output slot {s} written {} times", writes[s]);
         }
@@ -183,20 +229,86 @@ fn routines_are_loop_steps() {
 }
 
 #[test]
-fn a_nested_scan_is_not_compilable_and_says_why() {
+fn a_nested_scan_is_a_nested_loop_step() {
+    // Inner: carry c, x → (c + x, y = c). Outer: carry c, xs row [5, 2] → (inner's final, y =
+    // the inner ys + 1): the inner xs are the outer x row, the inner ys a temp of the outer.
     let inner = trace_body(&[f(&[2]), f(&[2])], |a| {
-        Ok(vec![bin(BinaryOp::Add, &a[0], &a[1]), a[1].clone()])
+        Ok(vec![bin(BinaryOp::Add, &a[0], &a[1]), a[0].clone()])
     })
     .unwrap();
     let ins = [f(&[2]), f(&[5, 2])];
     let body = trace_body(&ins, |a| {
-        let o = bind_scan(inner, &[], &a[..1], &a[1..], LOOP)?;
-        Ok(vec![o[0].clone()])
+        let o = bind_scan(inner.clone(), &[], &a[..1], &a[1..], LOOP)?;
+        let one = Value::Concrete(
+            oxjax::transform::ArrayValue::weak_scalar(
+                "t",
+                1.0,
+                DType::Float32,
+                oxjax::core::Device::Cpu,
+            )
+            .unwrap(),
+        );
+        Ok(vec![o[0].clone(), bin(BinaryOp::Add, &o[1], &one)])
     })
     .unwrap();
     let p = params(body, &ins, 0, 1);
-    let why = plan(&p, DeviceLimits::UNBOUNDED).unwrap_err();
-    assert!(why.contains("scan"), "{why}");
+    let b = plan(&p, DeviceLimits::UNBOUNDED).unwrap();
+    check(&b);
+    assert_eq!(b.loop_count(), 1, "{b:?}");
+    let Some(LoopStep::Loop {
+        inner: lp,
+        slots,
+        init,
+        finals,
+    }) = b.steps.iter().find(|s| matches!(s, LoopStep::Loop { .. }))
+    else {
+        panic!("a loop step")
+    };
+    assert_eq!((lp.length, lp.reverse), (5, false));
+    assert_eq!(lp.body.kernel_count(), 2);
+    assert_eq!(init, &vec![b.carry_in(0)]);
+    assert_eq!(
+        b.slots[finals[0]].role,
+        SlotRole::CarryOut(0),
+        "the final carry is the outer's"
+    );
+    let x = lp.body.slot_of(SlotRole::XRow(0)).unwrap();
+    assert_eq!(
+        b.slots[slots[x]].role,
+        SlotRole::XRow(0),
+        "the inner xs are the outer x row"
+    );
+
+    // A twice-nested scan plans too; a nested scan that refuses "fused" does not.
+    let ins3 = [f(&[2]), f(&[3, 5, 2])];
+    let mid = trace_body(&ins, |a| {
+        let o = bind_scan(inner.clone(), &[], &a[..1], &a[1..], LOOP)?;
+        Ok(vec![o[0].clone()])
+    })
+    .unwrap();
+    let deep = trace_body(&ins3, |a| {
+        let lp = Loop { length: 3, ..LOOP };
+        let o = bind_scan(mid.clone(), &[], &a[..1], &a[1..], lp)?;
+        Ok(vec![o[0].clone()])
+    })
+    .unwrap();
+    let p3 = params(deep, &ins3, 0, 1);
+    let b3 = plan(&p3, DeviceLimits::UNBOUNDED).unwrap();
+    check(&b3);
+    let strict = trace_body(&ins, |a| {
+        let lp = Loop {
+            accept: AcceptPaths {
+                fused: false,
+                fallback: true,
+            },
+            ..LOOP
+        };
+        let o = bind_scan(inner.clone(), &[], &a[..1], &a[1..], lp)?;
+        Ok(vec![o[0].clone()])
+    })
+    .unwrap();
+    let why = plan(&params(strict, &ins, 0, 1), DeviceLimits::UNBOUNDED).unwrap_err();
+    assert!(why.contains("fused"), "{why}");
 }
 
 #[test]

@@ -86,6 +86,28 @@ fn run(m: usize, n: usize, reverse: bool, cholesky: bool, device: Device) -> (Ve
     (read(&outs[0]), read(&outs[1]))
 }
 
+/// An outer scan of 2 steps whose body runs the RTS scan (m = 2) over 3 rows: the final P.
+fn nested(device: Device) -> Vec<f32> {
+    let m = 2;
+    let s = Aval::new(vec![m, m], F);
+    let q: Vec<f64> = (0..6 * m * m).map(|k| values(1, k as f64)[0]).collect();
+    let lp = |length| Loop {
+        length,
+        reverse: false,
+        segment: 1,
+        accept: AcceptPaths::ANY,
+    };
+    let body = trace_body(&[s.clone(), s, Aval::new(vec![3, m, m], F)], |a| {
+        let o = bind_scan(rts_body(m, false), &a[..1], &a[1..2], &a[2..], lp(3))?;
+        Ok(vec![o[0].clone()])
+    })
+    .unwrap();
+    let a = array(&values(m * m, 1.0), vec![m, m], device);
+    let p0 = array(&values(m * m, 3.0), vec![m, m], device);
+    let xs = array(&q, vec![2, 3, m, m], device);
+    read(&bind_scan(body, &[a], &[p0], &[xs], lp(2)).unwrap()[0])
+}
+
 fn close(what: &str, got: &[f32], want: &[f32]) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     for (k, (g, w)) in got.iter().zip(want).enumerate() {
@@ -202,6 +224,17 @@ fn compiled_scans_on_webgpu() {
     let (_, _, event) = check(3, 5, true, true);
     assert_eq!(event.path, "fallback", "{event:?}");
     assert!(event.detail.contains("cholesky"), "{event:?}");
+    // A nested scan: webgpu refuses the nested loop step, so the outer scan is the host loop
+    // and says why; its inner scans still run compiled.
+    let want = nested(Device::Cpu);
+    scan_eval::drain_events();
+    close("nested", &nested(Device::WebGpu), &want);
+    let events = scan_eval::drain_events();
+    let outer: Vec<_> = events.iter().filter(|e| e.length == 2).collect();
+    assert_eq!(outer.len(), 1, "{events:?}");
+    assert_eq!(outer[0].path, "fallback", "{events:?}");
+    assert!(outer[0].detail.contains("nested scan"), "{events:?}");
+    assert!(events.iter().any(|e| e.length == 3 && e.path == "fused"));
     scan_eval::set_reporting(false);
     registry::uninstall_webgpu();
 }

@@ -16,9 +16,17 @@
 //! final[k] ← carry_in[k]
 //! ```
 //!
+//! A [`LoopStep::Loop`] step (a scan nested in the body) runs its inner [`ScanLoop`] with this
+//! same meaning, over buffers that are slots of the enclosing body: inner slot `s` is the buffer
+//! of enclosing slot `slots[s]` (for the inner x/y slots: the whole stacked array, whose rows
+//! the inner loop addresses within it; when that enclosing slot is itself an x/y row, its
+//! current row), inner carry `k` starts from slot `init[k]` and ends in slot `finals[k]`.
+//!
 //! Invariants the planner guarantees: every carry-out and y-row slot is written by exactly one
 //! step and is no other output; no step writes a const, carry-in or x-row slot; every buffer
-//! is dense and row-major; temps hold nothing between steps of the loop.
+//! is dense and row-major; temps hold nothing between steps of the loop. A nested loop's
+//! outputs (the slots of its inner y slots and `finals`) follow the same rules; the slots of
+//! its inner carry and temp slots are temps of the enclosing body used by that step alone.
 
 use std::rc::Rc;
 
@@ -76,6 +84,39 @@ pub enum LoopStep {
         inputs: Vec<LoopSlot>,
         outputs: Vec<LoopSlot>,
     },
+    /// A nested loop (see the module doc): `inner` over enclosing slots `slots` (one per inner
+    /// slot), from initial carries `init` to final carries `finals`.
+    Loop {
+        inner: ScanLoop,
+        slots: Vec<LoopSlot>,
+        init: Vec<LoopSlot>,
+        finals: Vec<LoopSlot>,
+    },
+}
+
+impl LoopStep {
+    /// The slots this step writes (for a nested loop: its inner y slots and final carries; the
+    /// scratch temps of its inner carries and temps are not counted).
+    pub fn outputs(&self) -> Vec<LoopSlot> {
+        match self {
+            LoopStep::Kernel { output, .. } => vec![*output],
+            LoopStep::Routine { outputs, .. } => outputs.clone(),
+            LoopStep::Loop {
+                inner,
+                slots,
+                finals,
+                ..
+            } => {
+                let ys = inner.body.slots.iter().zip(slots);
+                let mut out: Vec<LoopSlot> = ys
+                    .filter(|(i, _)| matches!(i.role, SlotRole::YRow(_)))
+                    .map(|(_, &s)| s)
+                    .collect();
+                out.extend_from_slice(finals);
+                out
+            }
+        }
+    }
 }
 
 /// A scan body as a device-independent loop program (what backends compile and cache).
@@ -115,7 +156,15 @@ impl LoopBody {
     }
 
     pub fn routine_count(&self) -> usize {
-        self.steps.len() - self.kernel_count()
+        self.steps
+            .iter()
+            .filter(|s| matches!(s, LoopStep::Routine { .. }))
+            .count()
+    }
+
+    /// The number of nested loops among the steps.
+    pub fn loop_count(&self) -> usize {
+        self.steps.len() - self.kernel_count() - self.routine_count()
     }
 
     /// The largest number of elements of any slot (a backend's workgroup test).

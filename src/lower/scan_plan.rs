@@ -1,8 +1,10 @@
 //! Planning a compiled scan loop (DESIGN.md decision 6): the body Jaxpr is lowered like any
 //! jitted program ([`super::lower`]: fusion, splitting to the device's limits), then turned
-//! into a [`LoopBody`] whose steps are kernels and routines over slots with roles
-//! (`kernel/scan_loop.rs`). A body with a step that is neither (a nested scan, a primitive
-//! without a kernel) is not compilable: [`plan`] says why, and the scan runs as a host loop.
+//! into a [`LoopBody`] whose steps are kernels, routines and nested loops over slots with roles
+//! (`kernel/scan_loop.rs`). A nested scan is planned recursively (its body must be plannable
+//! too); its carries and temps get temp slots of the enclosing body. A body with a step that
+//! is none of these (a primitive without a kernel) is not compilable: [`plan`] says why, and
+//! the scan runs as a host loop.
 //!
 //! The body's outputs are normalised so that every carry-out and y-row slot is written by
 //! exactly one step of its own: an output that is an input slot (a carry passed through, an
@@ -13,7 +15,7 @@ use super::fuse::literal;
 use super::program::{Arg, Step};
 use crate::core::scan::ScanParams;
 use crate::core::Aval;
-use crate::kernel::scan_loop::{LoopBody, LoopStep, SlotInfo, SlotRole};
+use crate::kernel::scan_loop::{LoopBody, LoopSlot, LoopStep, ScanLoop, SlotInfo, SlotRole};
 use crate::kernel::{AluExp, DeviceLimits, Kernel};
 use crate::rules;
 
@@ -64,21 +66,24 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
                 inputs,
                 outputs,
             } => {
+                if let crate::core::Primitive::Scan(q) = primitive {
+                    steps.push(nested(
+                        q,
+                        inputs,
+                        outputs,
+                        &program.avals,
+                        &mut slots,
+                        limits,
+                    )?);
+                    continue;
+                }
                 if !rules::routine::is_routine(primitive) {
                     return Err(format!(
                         "the body's {} has no kernel or routine",
                         primitive.name()
                     ));
                 }
-                let mut ins = Vec::with_capacity(inputs.len());
-                for a in inputs {
-                    match a {
-                        Arg::Slot(s) => ins.push(*s),
-                        Arg::Literal(..) => {
-                            return Err(format!("{} of a literal", primitive.name()))
-                        }
-                    }
-                }
+                let ins = slot_args(inputs, primitive.name())?;
                 let avals: Vec<&Aval> = ins.iter().map(|&s| &program.avals[s]).collect();
                 let routine = rules::routine::routine(primitive, &avals)
                     .map_err(|e| e.message().to_string())?;
@@ -124,5 +129,66 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
         num_carry: nk,
         num_xs: nx,
         num_ys: p.num_ys(),
+    })
+}
+
+/// The enclosing slot of each argument, or why one is a literal.
+fn slot_args(inputs: &[Arg], what: &str) -> std::result::Result<Vec<LoopSlot>, String> {
+    inputs
+        .iter()
+        .map(|a| match a {
+            Arg::Slot(s) => Ok(*s),
+            Arg::Literal(..) => Err(format!("{what} of a literal")),
+        })
+        .collect()
+}
+
+/// A scan nested in the body (`inputs`: consts ++ init ++ xs, `outputs`: finals ++ ys, slots
+/// of the enclosing program with `avals`) as a [`LoopStep::Loop`]; its carries and temps get
+/// new temp slots in `slots`.
+fn nested(
+    q: &ScanParams,
+    inputs: &[Arg],
+    outputs: &[LoopSlot],
+    avals: &[Aval],
+    slots: &mut Vec<SlotInfo>,
+    limits: DeviceLimits,
+) -> std::result::Result<LoopStep, String> {
+    if !q.accept.fused {
+        return Err("a nested scan's acceptPath does not list 'fused'".into());
+    }
+    let body = plan(q, limits).map_err(|why| format!("a nested scan is not compilable: {why}"))?;
+    let ins = slot_args(inputs, "a nested scan")?;
+    let (nc, nk) = (q.num_consts, q.num_carry);
+    let mut map = Vec::with_capacity(body.slots.len());
+    for info in &body.slots {
+        let (outer, stacked) = match info.role {
+            SlotRole::Const(j) => (ins[j], false),
+            SlotRole::XRow(j) => (ins[nc + nk + j], true),
+            SlotRole::YRow(j) => (outputs[nk + j], true),
+            SlotRole::CarryIn(_) | SlotRole::CarryOut(_) | SlotRole::Temp => {
+                slots.push(SlotInfo {
+                    role: SlotRole::Temp,
+                    ..*info
+                });
+                map.push(slots.len() - 1);
+                continue;
+            }
+        };
+        let want = info.elements * if stacked { q.length } else { 1 };
+        if avals[outer].size() != want || avals[outer].dtype != info.dtype {
+            return Err("a nested scan's operand does not match its body".into());
+        }
+        map.push(outer);
+    }
+    Ok(LoopStep::Loop {
+        inner: ScanLoop {
+            body: std::rc::Rc::new(body),
+            length: q.length,
+            reverse: q.reverse,
+        },
+        slots: map,
+        init: ins[nc..nc + nk].to_vec(),
+        finals: outputs[..nk].to_vec(),
     })
 }

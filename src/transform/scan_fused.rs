@@ -3,7 +3,8 @@
 //! device's backend compiles the loop (`Backend::compile_loop`, cached there) and runs all
 //! steps in one call, reading xs rows and writing ys rows in place. When the body is not
 //! compilable or the device has no compiled loops, [`try_run`] says why and the caller runs
-//! the host loop.
+//! the host loop. Scans nested in the body run inside the same compiled loop (on devices that
+//! compile nested loops) and report no path events or counters of their own.
 
 use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;

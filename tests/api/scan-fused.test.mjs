@@ -3,7 +3,7 @@
 // (memoryStats().devices.wasm.loopRuns and dispatches). Oracle: the same scan on the cpu device
 // (its host loop, the interpreter), and plain JS loops. Forward and reverse, xs null, ys null,
 // length 0, routines (cholesky, triangular solve) in the body, under jit and valueAndGrad (the
-// backward scans are fused too), a nested scan (the outer one stays a host loop), caches.
+// backward scans are fused too), a nested scan (one module runs both loops), caches.
 // Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -232,47 +232,49 @@ describe("lax.scan compiled on wasm", () => {
       const host = o.events.filter((e) => e.path === "fallback");
       assert.ok(fused.length >= 2, JSON.stringify(o.events));
       assert.equal(o.loopRuns, fused.length, "one module call per fused scan");
-      if (checkpoint === false) {
-        // Every carry kept: the forward and backward scans are plain loops, all compiled.
-        assert.equal(host.length, 0, JSON.stringify(host));
-      } else {
-        // Segments: the loops over segments nest a scan (host loops that say so).
-        assert.ok(
-          host.every((e) => /scan/.test(e.detail)),
-          JSON.stringify(host),
-        );
-      }
+      // Every carry kept, or segments (whose loops nest scans): all compiled.
+      assert.equal(host.length, 0, JSON.stringify(host));
       close(grads.wasm.v, grads.cpu.v, 1e-5, "value");
       close(grads.wasm.g, grads.cpu.g, 1e-4, "gradient");
     });
   }
 
-  test("a nested scan: the outer loop is a host loop (and says why), the inner ones are fused", () => {
-    const init = np.array([0.5, -0.5], { device: "wasm" });
-    const xs = np.ones([4, 3, 2], { device: "wasm" });
-    const inner = (c, x) => [c.mul(0.5).add(x), null];
-    const o = observe(() =>
-      lax.scan(
-        (c, x) => {
-          const [ci] = lax.scan(inner, c, x);
-          return [ci, null];
-        },
-        init,
-        xs,
-      ),
+  test("a nested scan: the outer loop's module runs the inner loop too (one module call)", () => {
+    const run = (device) => {
+      const init = np.array([0.5, -0.5], { device });
+      const xs = np.array(
+        Array.from({ length: 4 }, (_, i) => Array.from({ length: 3 }, (_, j) => [i - j, 0.5 * j])),
+        { device },
+      );
+      const inner = (c, x) => [c.mul(0.5).add(x), c.mul(x)];
+      const o = observe(() =>
+        lax.scan(
+          (c, x) => {
+            const [ci, ys] = lax.scan(inner, c, x, { reverse: true });
+            return [ci, ys];
+          },
+          init,
+          xs,
+        ),
+      );
+      const [c, ys] = o.result;
+      const out = { c: c.js(), ys: ys.js(), o };
+      ox.tree.dispose([init, xs, c, ys]);
+      return out;
+    };
+    const got = run("wasm");
+    const want = run("cpu");
+    // One event: the outer scan; the inner scans ran inside its module and report nothing.
+    assert.deepEqual(
+      got.o.events.map((e) => [e.path, e.length]),
+      [["fused", 4]],
     );
-    const [c] = o.result;
-    const outer = o.events.filter((e) => e.length === 4);
-    assert.equal(outer.length, 1);
-    assert.equal(outer[0].path, "fallback");
-    assert.match(outer[0].detail, /scan/);
-    const inners = o.events.filter((e) => e.length === 3);
-    assert.equal(inners.length, 4);
-    assert.ok(inners.every((e) => e.path === "fused"));
-    let want = [0.5, -0.5];
-    for (let i = 0; i < 12; i++) want = want.map((v) => v * 0.5 + 1);
-    close(c.js(), want, 1e-6, "carry");
-    ox.tree.dispose([init, xs, c]);
+    assert.match(got.o.events[0].detail, /1 nested loops/);
+    assert.deepEqual([got.o.loopRuns, got.o.dispatches], [1, 1]);
+    assert.equal(want.o.events.length, 5, "cpu: the outer host loop and 4 inner ones");
+    // Exact in float32 (halvings and small integers): equal to the cpu host loops.
+    assert.deepEqual(got.c, want.c);
+    assert.deepEqual(got.ys, want.ys);
   });
 
   test("plans and loop modules are cached (a fresh closure hits) and emptied by clearCaches", () => {

@@ -47,8 +47,12 @@ impl LoopCache {
 }
 
 fn detail(body: &LoopBody) -> String {
+    let nested = match body.loop_count() {
+        0 => String::new(),
+        n => format!(", {n} nested loops"),
+    };
     format!(
-        "wasm loop module ({} kernels, {} routines per step)",
+        "wasm loop module ({} kernels, {} routines per step{nested})",
         body.kernel_count(),
         body.routine_count()
     )

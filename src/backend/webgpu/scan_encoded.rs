@@ -135,6 +135,9 @@ impl WebGpuBackend {
                         format!("the body runs the routine {}", routine.name()),
                     ))
                 }
+                LoopStep::Loop { .. } => {
+                    return Err(Error::new("scan", "the body runs a nested scan"))
+                }
             };
             let rows: Vec<usize> = inputs.iter().map(|&s| row_elems(s)).collect();
             let source = emit(kernel, &rows, row_elems(output))?;

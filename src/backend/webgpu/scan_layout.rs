@@ -120,7 +120,7 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
         .iter()
         .map(|st| match st {
             LoopStep::Kernel { kernel, .. } => kernel.size,
-            LoopStep::Routine { .. } => 0,
+            LoopStep::Routine { .. } | LoopStep::Loop { .. } => 0,
         })
         .max()
         .unwrap_or(1);
@@ -173,6 +173,7 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
                     routine.name()
                 )))
             }
+            LoopStep::Loop { .. } => return Err(not_single("the body runs a nested scan".into())),
         }
     }
     Ok(Layout {

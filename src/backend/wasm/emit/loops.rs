@@ -12,18 +12,23 @@
 //!   copy carry-in buffers → finals
 //! ```
 //!
+//! A nested loop step (`LoopStep::Loop`) is the same statements again, inlined in the step of
+//! the enclosing loop with locals of its own: its slots' base addresses are the enclosing
+//! slots' current addresses (set anew at each run, since the carry swap moves them), its length
+//! and direction are constants. Its body's functions are emitted once, like any step's.
+//!
 //! Identical kernels share one function. The driver is one call from Rust for the whole scan.
 
 use std::collections::HashMap;
 
 use walrus::ir::LoadKind;
-use walrus::{FunctionId, MemoryId, ValType};
+use walrus::{FunctionId, MemoryId, Module, ValType};
 
 use super::dsl::{i32c, procedure, select, Var, E, S};
 use super::{kernel_function, math, new_module, routines::routine_function, KERNEL_EXPORT};
 use crate::kernel::scan_loop::{LoopBody, LoopStep, SlotRole};
 use crate::kernel::Kernel;
-use crate::util::Result;
+use crate::util::{Error, Result};
 
 fn load_u32(memory: MemoryId, addr: E) -> E {
     E::Load(
@@ -34,120 +39,193 @@ fn load_u32(memory: MemoryId, addr: E) -> E {
     )
 }
 
-/// Emits the loop module of `body`; its export `kernel(length, reverse, table)` runs the scan.
-pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
-    let (mut module, memory) = new_module();
-    let mut lib = math::Lib::default();
-    // One function per distinct step.
-    let mut kernels: HashMap<&Kernel, FunctionId> = HashMap::new();
-    let mut funcs: Vec<FunctionId> = Vec::with_capacity(body.steps.len());
-    for step in &body.steps {
-        let f = match step {
-            LoopStep::Kernel { kernel, .. } => match kernels.get(kernel) {
-                Some(&f) => f,
+/// The module being built: the step functions emitted so far.
+struct Emitter<'a> {
+    module: Module,
+    memory: MemoryId,
+    lib: math::Lib,
+    kernels: HashMap<&'a Kernel, FunctionId>,
+    functions: usize,
+}
+
+/// Where one run of a loop body finds its buffers: one address per slot (for x/y slots, the
+/// whole stacked array), the initial and final carries; its length and direction.
+struct Run {
+    slots: Vec<E>,
+    init: Vec<E>,
+    finals: Vec<E>,
+    length: E,
+    reverse: E,
+}
+
+impl<'a> Emitter<'a> {
+    /// The function of a kernel or routine step (`None` for a nested loop).
+    fn function(&mut self, step: &'a LoopStep) -> Result<Option<FunctionId>> {
+        let module = std::mem::take(&mut self.module);
+        let (module, f) = match step {
+            LoopStep::Kernel { kernel, .. } => match self.kernels.get(kernel) {
+                Some(&f) => (module, f),
                 None => {
-                    let (m, f) = kernel_function(module, memory, &mut lib, kernel, true)?;
-                    module = m;
-                    module.funcs.get_mut(f).name = Some(format!("step{}_kernel", funcs.len()));
-                    kernels.insert(kernel, f);
-                    f
+                    let (mut m, f) =
+                        kernel_function(module, self.memory, &mut self.lib, kernel, true)?;
+                    m.funcs.get_mut(f).name = Some(format!("step{}_kernel", self.functions));
+                    self.kernels.insert(kernel, f);
+                    (m, f)
                 }
             },
             LoopStep::Routine { routine, .. } => {
-                let (m, f) = routine_function(module, memory, routine, true)?;
-                module = m;
-                let name = format!("step{}_{}", funcs.len(), routine.name());
-                module.funcs.get_mut(f).name = Some(name);
-                f
+                let (mut m, f) = routine_function(module, self.memory, routine, true)?;
+                let name = format!("step{}_{}", self.functions, routine.name());
+                m.funcs.get_mut(f).name = Some(name);
+                (m, f)
+            }
+            LoopStep::Loop { .. } => {
+                self.module = module;
+                return Ok(None);
             }
         };
-        funcs.push(f);
+        self.module = module;
+        self.functions += 1;
+        Ok(Some(f))
     }
-    let length = Var::new(&mut module, ValType::I32);
-    let reverse = Var::new(&mut module, ValType::I32);
-    let table = Var::new(&mut module, ValType::I32);
-    let t = Var::new(&mut module, ValType::I32);
-    let i = Var::new(&mut module, ValType::I32);
-    let tmp = Var::new(&mut module, ValType::I32);
-    let nk = body.num_carry;
-    // Base address of every slot, the initial and final carries.
-    let base: Vec<Var> = body
-        .slots
-        .iter()
-        .map(|_| Var::new(&mut module, ValType::I32))
-        .collect();
-    // The address each slot has during the current step.
-    let mut at: Vec<Var> = base.clone();
-    let rows: Vec<usize> = (0..body.slots.len())
-        .filter(|&s| matches!(body.slots[s].role, SlotRole::XRow(_) | SlotRole::YRow(_)))
-        .collect();
-    for &s in &rows {
-        at[s] = Var::new(&mut module, ValType::I32);
+
+    fn var(&mut self) -> Var {
+        Var::new(&mut self.module, ValType::I32)
     }
+
+    /// The statements of one whole run of `body` (the loop of the module doc).
+    fn run(&mut self, body: &'a LoopBody, run: Run) -> Result<Vec<S>> {
+        let funcs = body
+            .steps
+            .iter()
+            .map(|st| self.function(st))
+            .collect::<Result<Vec<_>>>()?;
+        let memory = self.memory;
+        let (t, i, tmp) = (self.var(), self.var(), self.var());
+        // Base address of every slot; the address each slot has during the current step.
+        let base: Vec<Var> = body.slots.iter().map(|_| self.var()).collect();
+        let mut at: Vec<Var> = base.clone();
+        let rows: Vec<usize> = (0..body.slots.len())
+            .filter(|&s| matches!(body.slots[s].role, SlotRole::XRow(_) | SlotRole::YRow(_)))
+            .collect();
+        for &s in &rows {
+            at[s] = self.var();
+        }
+        let mut stmts: Vec<S> = base.iter().zip(run.slots).map(|(v, e)| v.set(e)).collect();
+        let carries: Vec<(Var, Var, i32)> = (0..body.num_carry)
+            .map(|k| {
+                let (cin, cout) = (body.carry_in(k), body.carry_out(k));
+                (base[cin], base[cout], body.slots[cin].bytes() as i32)
+            })
+            .collect();
+        for (&(cin, _, bytes), init) in carries.iter().zip(run.init) {
+            stmts.push(S::Copy(memory, cin.get(), init, i32c(bytes)));
+        }
+        // One step of the loop.
+        let mut step: Vec<S> = vec![i.set(select(
+            run.reverse,
+            run.length.clone() - i32c(1) - t.get(),
+            t.get(),
+        ))];
+        for &s in &rows {
+            let stride = body.slots[s].bytes() as i32;
+            step.push(at[s].set(base[s].get() + i.get() * i32c(stride)));
+        }
+        for (st, f) in body.steps.iter().zip(funcs) {
+            match (st, f) {
+                (
+                    LoopStep::Kernel {
+                        kernel,
+                        inputs,
+                        output,
+                    },
+                    Some(f),
+                ) => {
+                    if kernel.size == 0 {
+                        continue;
+                    }
+                    let mut a = vec![i32c(kernel.size as i32), at[*output].get()];
+                    a.extend(inputs.iter().map(|&s| at[s].get()));
+                    step.push(S::Call(f, a));
+                }
+                (
+                    LoopStep::Routine {
+                        routine,
+                        inputs,
+                        outputs,
+                    },
+                    Some(f),
+                ) => {
+                    if routine.is_empty() {
+                        continue;
+                    }
+                    let mut a = vec![i32c(routine.batch as i32)];
+                    a.extend(outputs.iter().chain(inputs).map(|&s| at[s].get()));
+                    step.push(S::Call(f, a));
+                }
+                (
+                    LoopStep::Loop {
+                        inner,
+                        slots,
+                        init,
+                        finals,
+                    },
+                    _,
+                ) => {
+                    let length = i32::try_from(inner.length)
+                        .map_err(|_| Error::new("scan", "a nested scan is too long for wasm"))?;
+                    let addr = |v: &[usize]| v.iter().map(|&s| at[s].get()).collect();
+                    let nested = Run {
+                        slots: addr(slots),
+                        init: addr(init),
+                        finals: addr(finals),
+                        length: i32c(length),
+                        reverse: i32c(i32::from(inner.reverse)),
+                    };
+                    step.push(S::Block(self.run(&inner.body, nested)?));
+                }
+                (_, None) => {
+                    return Err(Error::new("scan", "internal error: a step without code"));
+                }
+            }
+        }
+        for &(cin, cout, _) in &carries {
+            step.extend([tmp.set(cin.get()), cin.set(cout.get()), cout.set(tmp.get())]);
+        }
+        step.push(t.set(t.get() + i32c(1)));
+        stmts.push(t.set(i32c(0)));
+        stmts.push(S::While(t.get().ltu(run.length), step));
+        for (&(cin, _, bytes), fin) in carries.iter().zip(run.finals) {
+            stmts.push(S::Copy(memory, fin, cin.get(), i32c(bytes)));
+        }
+        Ok(stmts)
+    }
+}
+
+/// Emits the loop module of `body`; its export `kernel(length, reverse, table)` runs the scan.
+pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
+    let (module, memory) = new_module();
+    let mut e = Emitter {
+        module,
+        memory,
+        lib: math::Lib::default(),
+        kernels: HashMap::new(),
+        functions: 0,
+    };
+    let length = e.var();
+    let reverse = e.var();
+    let table = e.var();
     let word = |k: usize| load_u32(memory, table.get() + i32c(4 * k as i32));
-    let mut stmts: Vec<S> = base
-        .iter()
-        .enumerate()
-        .map(|(s, v)| v.set(word(s)))
-        .collect();
-    let n = body.slots.len();
-    let carries: Vec<(Var, Var, i32)> = (0..nk)
-        .map(|k| {
-            let (cin, cout) = (body.carry_in(k), body.carry_out(k));
-            (base[cin], base[cout], body.slots[cin].bytes() as i32)
-        })
-        .collect();
-    for (k, &(cin, _, bytes)) in carries.iter().enumerate() {
-        stmts.push(S::Copy(memory, cin.get(), word(n + k), i32c(bytes)));
-    }
-    // One step of the loop.
-    let mut step: Vec<S> = vec![i.set(select(
-        reverse.get(),
-        length.get() - i32c(1) - t.get(),
-        t.get(),
-    ))];
-    for &s in &rows {
-        let stride = body.slots[s].bytes() as i32;
-        step.push(at[s].set(base[s].get() + i.get() * i32c(stride)));
-    }
-    for (st, &f) in body.steps.iter().zip(&funcs) {
-        let args: Vec<E> = match st {
-            LoopStep::Kernel {
-                kernel,
-                inputs,
-                output,
-            } => {
-                if kernel.size == 0 {
-                    continue;
-                }
-                let mut a = vec![i32c(kernel.size as i32), at[*output].get()];
-                a.extend(inputs.iter().map(|&s| at[s].get()));
-                a
-            }
-            LoopStep::Routine {
-                routine,
-                inputs,
-                outputs,
-            } => {
-                if routine.is_empty() {
-                    continue;
-                }
-                let mut a = vec![i32c(routine.batch as i32)];
-                a.extend(outputs.iter().chain(inputs).map(|&s| at[s].get()));
-                a
-            }
-        };
-        step.push(S::Call(f, args));
-    }
-    for &(cin, cout, _) in &carries {
-        step.extend([tmp.set(cin.get()), cin.set(cout.get()), cout.set(tmp.get())]);
-    }
-    step.push(t.set(t.get() + i32c(1)));
-    stmts.push(t.set(i32c(0)));
-    stmts.push(S::While(t.get().ltu(length.get()), step));
-    for (k, &(cin, _, bytes)) in carries.iter().enumerate() {
-        stmts.push(S::Copy(memory, word(n + nk + k), cin.get(), i32c(bytes)));
-    }
+    let (n, nk) = (body.slots.len(), body.num_carry);
+    let run = Run {
+        slots: (0..n).map(word).collect(),
+        init: (n..n + nk).map(word).collect(),
+        finals: (n + nk..n + 2 * nk).map(word).collect(),
+        length: length.get(),
+        reverse: reverse.get(),
+    };
+    let stmts = e.run(body, run)?;
+    let mut module = e.module;
     let driver = procedure(&mut module, &[length, reverse, table], &stmts);
     // Names (the wasm name section) for profiles.
     module.funcs.get_mut(driver).name = Some("scan_driver".into());

@@ -1,0 +1,229 @@
+// Nested scans on wasm (issue 8: "one emitted module runs the whole loop, any body"): a scan whose
+// body runs another scan is ONE loop module with the inner loop inside it. The case that matters
+// is the seeds' (dlm-js): jit(valueAndGrad) of a Kalman-filter log-likelihood written with
+// lax.scan, state m = 2 (Cholesky and triangular solves in the body). Its backward pass is a
+// √N-checkpointed scan: an outer scan over segments whose body re-runs the forward segment and a
+// reverse scan. Asserted through setScanPathCallback and memoryStats().devices.wasm: every scan
+// reports "fused", one module call per reported scan (none for the nested ones), and the module
+// calls of a whole valueAndGrad do not grow with N. Oracles: the cpu device (its host loops over
+// the interpreter; float64 results equal bit for bit), a float64 JS filter for the value, and
+// central finite differences of it for the gradient. Leak-checked.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkLeaksAroundEachTest, np, ox, scoped as scope } from "./helpers.mjs";
+import { close, observe } from "./scan_observe.mjs";
+
+checkLeaksAroundEachTest();
+const { lax } = ox;
+const { linalg } = lax;
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  };
+}
+const observations = (n) => {
+  const r = rng(7);
+  return Array.from({ length: n }, (_, t) => [[Math.sin(t / 20) + 0.4 * r()], [0.4 * r()]]);
+};
+const THETA = [0.9, Math.log(0.02), Math.log(0.5)];
+const R0 = [
+  [0.6, 0.1],
+  [0.1, 0.4],
+];
+
+// --- the float64 JS oracle: the same filter, −log-likelihood / n ------------------------------
+function jsLoss(ys, [phi, logq, logr], reverse) {
+  const mm = (A, B) =>
+    A.map((row) => B[0].map((_, k) => row.reduce((s, a, j) => s + a * B[j][k], 0)));
+  const tr = (A) => A[0].map((_, j) => A.map((row) => row[j]));
+  const add = (A, B, s = 1) => A.map((row, i) => row.map((a, j) => a + s * B[i][j]));
+  const F = [
+    [1, 0.1],
+    [0, phi],
+  ];
+  const Q = [
+    [Math.exp(logq), 0],
+    [0, 2 * Math.exp(logq)],
+  ];
+  const R = R0.map((row) => row.map((v) => v * Math.exp(logr)));
+  let x = [[0], [0]];
+  let P = [
+    [1, 0],
+    [0, 1],
+  ];
+  let ll = 0;
+  for (const y of reverse ? [...ys].reverse() : ys) {
+    const xp = mm(F, x);
+    const Pp = add(mm(mm(F, P), tr(F)), Q);
+    const S = add(Pp, R);
+    const det = S[0][0] * S[1][1] - S[0][1] * S[1][0];
+    const Si = [
+      [S[1][1] / det, -S[0][1] / det],
+      [-S[1][0] / det, S[0][0] / det],
+    ];
+    const v = add(y, xp, -1);
+    ll -= 0.5 * (mm(mm(tr(v), Si), v)[0][0] + Math.log(det));
+    const K = mm(Pp, Si);
+    x = add(xp, mm(K, v));
+    P = add(Pp, mm(mm(K, S), tr(K)), -1);
+  }
+  return -ll / ys.length;
+}
+
+const fdGrad = (ys, theta, reverse) =>
+  theta.map((_, i) => {
+    const h = 1e-5;
+    const at = (s) =>
+      jsLoss(
+        ys,
+        theta.map((v, k) => (k === i ? v + s : v)),
+        reverse,
+      );
+    return (at(h) - at(-h)) / (2 * h);
+  });
+
+// --- the same filter in oxjax -----------------------------------------------------------------
+function makeLoss(ysJs, device, opts) {
+  const dtype = "float64";
+  const ys = np.array(ysJs, { device, dtype });
+  const F0 = np.array(
+    [
+      [1, 0.1],
+      [0, 0],
+    ],
+    { device, dtype },
+  );
+  const E22 = np.array(
+    [
+      [0, 0],
+      [0, 1],
+    ],
+    { device, dtype },
+  );
+  const Q0 = np.array(
+    [
+      [1, 0],
+      [0, 2],
+    ],
+    { device, dtype },
+  );
+  const R = np.array(R0, { device, dtype });
+  const loss = (theta) =>
+    scope((u) => {
+      const [phi, logq, logr] = [0, 1, 2].map((i) => u(theta.slice(i)));
+      const F = u(F0.add(u(E22.mul(phi))));
+      const Ft = u(np.matrixTranspose(F));
+      const Q = u(Q0.mul(u(np.exp(logq))));
+      const Rs = u(R.mul(u(np.exp(logr))));
+      const step = (c, y) =>
+        scope((w) => {
+          const xp = w(np.matmul(F, c.x));
+          const Pp = w(w(np.matmul(w(np.matmul(F, c.P)), Ft)).add(Q));
+          const S = w(Pp.add(Rs));
+          const L = w(linalg.cholesky(S));
+          const v = w(y.sub(xp));
+          const a = w(linalg.triangularSolve(L, v, { leftSide: true, lower: true }));
+          const logdet = w(np.sum(w(np.log(w(np.diagonal(L))))));
+          const ll = c.ll.sub(w(w(w(np.sum(w(a.mul(a)))).mul(0.5)).add(logdet)));
+          // Kᵀ = S⁻¹ Ppᵀ = L⁻ᵀ L⁻¹ Pp (S and Pp symmetric).
+          const B = w(linalg.triangularSolve(L, Pp, { leftSide: true, lower: true }));
+          const Kt = w(
+            linalg.triangularSolve(L, B, { leftSide: true, lower: true, transposeA: true }),
+          );
+          const K = w(np.matrixTranspose(Kt));
+          const x = w(xp.add(w(np.matmul(K, v))));
+          const P = w(Pp.sub(w(np.matmul(w(np.matmul(K, S)), Kt))));
+          return [{ x, P, ll }, null];
+        });
+      const init = {
+        x: u(np.zeros([2, 1], { device, dtype })),
+        P: u(np.eye(2, undefined, { device, dtype })),
+        ll: u(np.zeros([], { device, dtype })),
+      };
+      const [c] = lax.scan(step, init, ys, opts);
+      u(c.x);
+      u(c.P);
+      u(c.ll);
+      return c.ll.mul(-1 / ysJs.length);
+    });
+  loss.dispose = () => ox.tree.dispose([ys, F0, E22, Q0, R]);
+  return loss;
+}
+
+/**
+ * jit(valueAndGrad(loss)) on `device`: its value, gradient and what its call did (the second
+ * call on wasm, after one that traces and compiles; the only call on cpu, whose host loops are
+ * slow).
+ */
+function run(ysJs, device, opts) {
+  const loss = makeLoss(ysJs, device, opts);
+  const f = ox.jit(ox.valueAndGrad(loss));
+  const theta = np.array(THETA, { device, dtype: "float64" });
+  if (device !== "cpu") ox.tree.dispose(f(theta));
+  const o = observe(() => f(theta));
+  const [v, g] = o.result;
+  const out = { v: v.js(), g: g.js(), o };
+  ox.tree.dispose([theta, v, g]);
+  f.dispose();
+  loss.dispose();
+  return out;
+}
+
+/** ⌈√n⌉ as the scan's default checkpointing computes it. */
+const sqrtSegment = (n) => Math.max(1, Math.ceil(Math.sqrt(n) - 1e-9));
+
+describe("jit(valueAndGrad) of a lax.scan Kalman filter on wasm: nested loops in one module", () => {
+  // The cpu oracle runs where N is small (its interpreter takes ~10 s at N = 1000).
+  const cases = [100, 1000].flatMap((n) =>
+    [{}, { checkpoint: false }, { reverse: true }].map((opts) => ({ n, opts, cpu: n <= 100 })),
+  );
+  cases.push({ n: 150, opts: { checkpoint: 7 }, cpu: true });
+  for (const { n, opts, cpu } of cases) {
+    test(`N = ${n}, ${JSON.stringify(opts)}: every scan fused, equal to cpu and finite differences`, () => {
+      const ys = observations(n);
+      const got = run(ys, "wasm", opts);
+      const { o } = got;
+      assert.ok(
+        o.events.every((e) => e.path === "fused" && e.device === "wasm"),
+        JSON.stringify(o.events),
+      );
+      assert.equal(o.fallback, 0);
+      assert.equal(o.loopRuns, o.events.length, "one module call per reported scan");
+      const nested = o.events.filter((e) => /nested loops/.test(e.detail));
+      if (opts.checkpoint === false) {
+        assert.equal(nested.length, 0, "every carry kept: no loop over segments");
+      } else {
+        // The forward pass keeping checkpoints and the backward pass: each a loop over the
+        // segments whose module runs the segment's inner scans.
+        const s = opts.checkpoint ?? sqrtSegment(n);
+        assert.deepEqual(
+          nested.map((e) => e.length),
+          [Math.floor(n / s), Math.floor(n / s)],
+          JSON.stringify(o.events),
+        );
+      }
+      // The value against the float64 JS filter, the gradient against its finite differences.
+      close(got.v, jsLoss(ys, THETA, opts.reverse), 1e-12, "value vs JS");
+      close(got.g, fdGrad(ys, THETA, opts.reverse), 1e-6, "gradient vs finite differences");
+      // And both against the cpu interpreter's host loops.
+      if (cpu) {
+        const want = run(ys, "cpu", opts);
+        assert.equal(want.o.loopRuns, 0);
+        // float64: bit for bit (the loop module runs the same kernels and routines).
+        assert.deepEqual([got.v, got.g], [want.v, want.g]);
+      }
+    });
+  }
+
+  test("module calls per valueAndGrad do not grow with N (no host loop over segments)", () => {
+    // N = 100 = 10·10 and N = 961 = 31·31: the same program over 10 or 31 segments.
+    const a = run(observations(100), "wasm", {}).o;
+    const b = run(observations(961), "wasm", {}).o;
+    assert.equal(b.dispatches, a.dispatches, "the same module calls");
+    assert.equal(b.loopRuns, a.loopRuns);
+    assert.ok(a.loopRuns >= 3 && a.dispatches > a.loopRuns, JSON.stringify(a));
+  });
+});
