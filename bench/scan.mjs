@@ -3,6 +3,8 @@
 //   innovation covariance, triangular solves, update, log-likelihood): steps per second. The
 //   scan runs as one compiled loop module (path "fused", asserted through memoryStats);
 //   the result is checked against a float64 JS filter.
+// - jit(valueAndGrad) of that filter (θ scales F, Q and R), N = 1000: the checkpointed backward
+//   pass's scans over segments nest scans, all compiled (module calls reported).
 // - seed case 1: jit(valueAndGrad) of the associativeScan Kalman log-likelihood, n = 1000,
 //   m = 2, on wasm. @jax-js/jax 0.1.25 (node_modules) has neither lax.scan nor
 //   associativeScan, so there is no jax-js column for these rows.
@@ -164,6 +166,71 @@ export function kalmanScanRow(n = 100_000) {
   };
 }
 
+// --- jit(valueAndGrad) of the same filter: the seeds' dlm-js use ----------------------------
+// θ = (φ, log q, log r) scales F's last entry, Q and R. The backward pass is a √N-checkpointed
+// scan: scans over segments whose bodies run the segment's forward and reverse scans, compiled
+// as nested loops in one module per scan; acceptPath "fused" (which the derived scans inherit)
+// makes any host loop an error.
+export function kalmanGradRow(n = 1000, checkpoint = true) {
+  const r = rng(13);
+  const ysJs = Array.from({ length: n }, (_, t) => [[Math.sin(t / 50) + 0.3 * r()], [0.3 * r()]]);
+  const device = "wasm";
+  const F0 = np.array(F2, { device });
+  const E22 = np.array(
+    [
+      [0, 0],
+      [0, 1],
+    ],
+    { device },
+  );
+  const Q0 = np.array(Q2, { device });
+  const R0 = np.array(R2, { device });
+  const ys = np.array(ysJs, { device });
+  const loss = (theta) => {
+    const made = [];
+    const u = (x) => (made.push(x), x);
+    try {
+      const [phi, logq, logr] = [0, 1, 2].map((i) => u(theta.slice(i)));
+      const F = u(u(E22.mul(u(phi.sub(0.95)))).add(F0));
+      const Q = u(Q0.mul(u(np.exp(logq))));
+      const R = u(R0.mul(u(np.exp(logr))));
+      const init = {
+        x: u(np.zeros([2, 1], { device })),
+        P: u(np.eye(2, undefined, { device })),
+        ll: u(np.zeros([], { device })),
+      };
+      const [c] = lax.scan(kalmanStep(F, Q, R), init, ys, { checkpoint, acceptPath: "fused" });
+      u(c.x);
+      u(c.P);
+      u(c.ll);
+      return c.ll.mul(-1 / n);
+    } finally {
+      for (const x of made.reverse()) x.dispose();
+    }
+  };
+  const f = ox.jit(ox.valueAndGrad(loss));
+  const theta = np.array([0.95, 0, 0], { device });
+  const run = () => {
+    const [v, g] = f(theta);
+    g.js();
+    ox.tree.dispose([v, g]);
+  };
+  run();
+  const before = ox.memoryStats().devices.wasm;
+  run();
+  const after = ox.memoryStats().devices.wasm;
+  const { ms, cpuMs } = time(run);
+  f.dispose();
+  ox.tree.dispose([F0, E22, Q0, R0, ys, theta]);
+  return {
+    name: `jit(valueAndGrad) of the Kalman lax.scan m=2, N=${n}, checkpoint ${checkpoint}, wasm`,
+    ms,
+    cpuMs,
+    loopRuns: after.loopRuns - before.loopRuns,
+    dispatches: after.dispatches - before.dispatches,
+  };
+}
+
 // --- seed case 1: associativeScan log-likelihood under jit(valueAndGrad) --------------------
 function compose(a, b) {
   const made = [];
@@ -240,11 +307,14 @@ export function case1Row(n = 1000, m = 2) {
 }
 
 export function runScanBench() {
-  const rows = [kalmanScanRow(), case1Row()];
+  const rows = [kalmanScanRow(), kalmanGradRow(), kalmanGradRow(1000, false), case1Row()];
   for (const row of rows) {
+    const calls = `(${row.loopRuns} loop module calls, ${row.dispatches} dispatches per call)`;
     const extra = row.stepsPerSecond
-      ? `  ${(row.stepsPerSecond / 1e6).toFixed(2)}M steps/s wall, ${(row.stepsPerCpuSecond / 1e6).toFixed(2)}M per CPU second  (${row.loopRuns} loop module call, ${row.dispatches} dispatch per scan)`
-      : "";
+      ? `  ${(row.stepsPerSecond / 1e6).toFixed(2)}M steps/s wall, ${(row.stepsPerCpuSecond / 1e6).toFixed(2)}M per CPU second  ${calls}`
+      : row.loopRuns !== undefined
+        ? `  ${calls}`
+        : "";
     console.log(
       `${row.name}: ${row.ms.toFixed(3)} ms per call (${row.cpuMs.toFixed(3)} ms CPU)${extra}`,
     );
