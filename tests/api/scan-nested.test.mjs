@@ -5,7 +5,8 @@
 // √N-checkpointed scan: an outer scan over segments whose body re-runs the forward segment and a
 // reverse scan. Asserted through setScanPathCallback and memoryStats().devices.wasm: every scan
 // reports "fused", one module call per reported scan (none for the nested ones), and the module
-// calls of a whole valueAndGrad do not grow with N. Oracles: the cpu device (its host loops over
+// calls of a whole valueAndGrad do not grow with N; a training block scanned over valueAndGrad of
+// the filter (loops three deep) is one module call. Oracles: the cpu device (its host loops over
 // the interpreter; float64 results equal bit for bit), a float64 JS filter for the value, and
 // central finite differences of it for the gradient. Leak-checked.
 import { describe, test } from "node:test";
@@ -217,6 +218,47 @@ describe("jit(valueAndGrad) of a lax.scan Kalman filter on wasm: nested loops in
       }
     });
   }
+
+  test("a training block (lax.scan over valueAndGrad of the filter): loops three deep, one call", () => {
+    // 5 gradient steps θ ← θ − 0.05·∇loss(θ) as one scan: its body runs the filter's scan and
+    // the scans over segments of its backward pass, which nest the segments' scans.
+    const ys = observations(30);
+    const out = {};
+    for (const device of ["wasm", "cpu"]) {
+      const loss = makeLoss(ys, device, {});
+      const step = (theta) =>
+        scope((u) => {
+          const [v, g] = ox.valueAndGrad(loss)(theta);
+          u(v);
+          return [theta.sub(u(g.mul(0.05))), v.add(0)];
+        });
+      const theta0 = np.array(THETA, { device, dtype: "float64" });
+      const o = observe(() => lax.scan(step, theta0, null, { length: 5 }));
+      const [theta, vs] = o.result;
+      out[device] = { theta: theta.js(), vs: vs.js(), o };
+      ox.tree.dispose([theta0, theta, vs]);
+      loss.dispose();
+    }
+    const { o } = out.wasm;
+    assert.deepEqual(
+      o.events.map((e) => [e.path, e.length]),
+      [["fused", 5]],
+    );
+    assert.match(o.events[0].detail, /nested loops/);
+    assert.deepEqual([o.loopRuns, o.dispatches], [1, 1]);
+    assert.ok(out.cpu.o.events.length > 5, "cpu: host loops at every level");
+    assert.deepEqual([out.wasm.theta, out.wasm.vs], [out.cpu.theta, out.cpu.vs]);
+    // The same steps in float64 JS with finite-difference gradients.
+    let theta = THETA;
+    const vs = [];
+    for (let i = 0; i < 5; i++) {
+      vs.push(jsLoss(ys, theta, false));
+      const g = fdGrad(ys, theta, false);
+      theta = theta.map((t, k) => t - 0.05 * g[k]);
+    }
+    close(out.wasm.vs, vs, 1e-12, "losses vs JS");
+    close(out.wasm.theta, theta, 1e-8, "θ vs JS with finite differences");
+  });
 
   test("module calls per valueAndGrad do not grow with N (no host loop over segments)", () => {
     // N = 100 = 10·10 and N = 961 = 31·31: the same program over 10 or 31 segments.
