@@ -260,6 +260,69 @@ describe("jit(valueAndGrad) of a lax.scan Kalman filter on wasm: nested loops in
     close(out.wasm.theta, theta, 1e-8, "θ vs JS with finite differences");
   });
 
+  // A small nested scan (an inner scan over each outer x row, its ys the outer ys) under every
+  // transformation: eager valueAndGrad, jit, vmap of grad, jit of that; an empty inner scan,
+  // a reverse one, checkpoint segments of 2 and none. Equal to cpu bit for bit.
+  const small = [
+    { inner: 3, reverse: false, checkpoint: true },
+    { inner: 0, reverse: false, checkpoint: true },
+    { inner: 5, reverse: true, checkpoint: 2 },
+    { inner: 1, reverse: true, checkpoint: false },
+  ];
+  for (const c of small) {
+    test(`a nested scan ${JSON.stringify(c)} under valueAndGrad, jit and vmap: equal to cpu`, () => {
+      const run = (device) =>
+        scope((u) => {
+          const o = { device, dtype: "float64" };
+          const init = u(np.array([0.5, -0.5], o));
+          const rows = Array.from({ length: 4 }, (_, i) =>
+            Array.from({ length: c.inner }, (_, j) => [i - j, 0.5 * j]),
+          );
+          const xs = u(u(np.array(rows, o)).reshape([4, c.inner, 2]));
+          const f = (w) =>
+            scope((k) => {
+              const outer = (carry, x) =>
+                lax.scan((c2, x2) => [np.sin(k(c2.mul(w))).add(x2), c2.mul(x2)], carry, x, {
+                  reverse: c.reverse,
+                });
+              const [cf, ys] = lax.scan(outer, init, xs, { checkpoint: c.checkpoint });
+              return k(np.sum(k(ys))).add(k(np.sum(k(cf))));
+            });
+          const w = u(np.array([0.7, 1.1], o));
+          const ws = u(
+            np.array(
+              [
+                [0.7, 1.1],
+                [0.2, -0.3],
+                [1.0, 0.5],
+              ],
+              o,
+            ),
+          );
+          const jvg = ox.jit(ox.valueAndGrad(f));
+          const jvm = ox.jit(ox.vmap(ox.grad(f)));
+          const seen = observe(() =>
+            [ox.valueAndGrad(f)(w), jvg(w), ox.vmap(ox.grad(f))(ws), jvm(ws)].flat(),
+          );
+          jvg.dispose();
+          jvm.dispose();
+          return { values: seen.result.map((a) => u(a).js()), o: seen };
+        });
+      const got = run("wasm");
+      const want = run("cpu");
+      assert.ok(
+        got.o.events.every((e) => e.path === "fused"),
+        JSON.stringify(got.o.events),
+      );
+      assert.equal(got.o.loopRuns, got.o.events.length);
+      assert.ok(
+        got.o.events.some((e) => e.length === 4 && /nested loops/.test(e.detail)),
+        JSON.stringify(got.o.events),
+      );
+      assert.deepEqual(got.values, want.values);
+    });
+  }
+
   test("module calls per valueAndGrad do not grow with N (no host loop over segments)", () => {
     // N = 100 = 10·10 and N = 961 = 31·31: the same program over 10 or 31 segments.
     const a = run(observations(100), "wasm", {}).o;
