@@ -4,9 +4,13 @@
  * `next = concat(cur[:k], fn(cur[:N-k], cur[k:]))`. `fn` receives stacked operands (the scan
  * axis moved to the front, kept as a batch axis), as in JAX and jax-js. Only slices,
  * concatenates, flips and calls of `fn` — so it differentiates, vmaps and jits like any other
- * composition of operations. Eagerly, every intermediate is disposed as soon as it is used.
+ * composition of operations. Eagerly (no trace open), the composition runs as a `jit` program
+ * traced afresh per call: its structure finds the lowered Program in Rust's structural cache,
+ * where devices that can (wasm) run it as one call. Inside a trace it is inlined.
  */
+import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
+import { jit } from "./jit.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
 
@@ -24,7 +28,11 @@ type Combine = (a: any, b: any) => any;
  * `fn`: element `i` is `fn(…fn(fn(x₀, x₁), x₂)…, xᵢ)`. With N ≤ 1 the input comes back itself
  * (the very leaves when `axis` is 0).
  */
-export function associativeScan(fn: Combine, elems: unknown, opts: AssociativeScanOptions = {}) {
+export function associativeScan(
+  fn: Combine,
+  elems: unknown,
+  opts: AssociativeScanOptions = {},
+): unknown {
   const name = "associativeScan";
   const unknown = Object.keys(opts).filter((k) => !["axis", "reverse"].includes(k));
   if (unknown.length) throw new TypeError(`${name}: unknown option(s) ${unknown.join(", ")}`);
@@ -46,6 +54,14 @@ export function associativeScan(fn: Combine, elems: unknown, opts: AssociativeSc
     throw new Error(`${name}: every leaf needs the same length along axis ${axis}: ${shapes}`);
   }
   if (n <= 1 && axis === 0) return elems;
+  if (!call(() => wasm.traceActive())) {
+    const run = jit((e: unknown): unknown => associativeScan(fn, e, opts));
+    try {
+      return run(elems);
+    } finally {
+      run.dispose();
+    }
+  }
   const inputs = new Set<Array>(arrays);
   const release = (xs: Iterable<Array>) => {
     for (const x of new Set(xs)) if (!inputs.has(x)) x[Symbol.dispose]();

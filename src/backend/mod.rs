@@ -133,6 +133,31 @@ pub trait Backend {
     fn loop_stats(&self) -> LoopStats {
         LoopStats::default()
     }
+    /// Compiles a whole jitted program, given as a one-step loop (`lower::whole`: its consts
+    /// are the program's inputs, its y rows the outputs), into ONE call where this device gains
+    /// by it. None (the default): the program runs kernel by kernel.
+    fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
+        let _ = plan;
+        Ok(None)
+    }
+    /// Runs a program compiled by `compile_program` on its input buffers (dense, in the
+    /// program's input order), writing its output buffers.
+    fn run_program(
+        &mut self,
+        exe: ExeId,
+        plan: &ScanLoop,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        let _ = (exe, plan, inputs, outputs);
+        Err(Error::new(
+            "jit",
+            format!(
+                "no compiled programs on the {} device",
+                self.device().name()
+            ),
+        ))
+    }
     /// What one kernel may bind on this device.
     fn limits(&self) -> DeviceLimits {
         DeviceLimits::UNBOUNDED

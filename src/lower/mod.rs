@@ -11,7 +11,8 @@
 //!    Equations without a kernel become fallback steps run by the eager evaluator.
 //! 2. [`lifetimes`]: each intermediate slot is freed after its last use.
 //!
-//! At run time a Program keeps its kernels' compiled ids per device ([`exes`]).
+//! At run time a Program keeps its kernels' compiled ids per device ([`exes`]), and where a
+//! device runs whole programs as one call, the program as a one-step loop ([`whole`]).
 //!
 //! A Program names no device; [`key::structural_key`] identifies a Jaxpr by its structure so
 //! that a fresh closure of the same code finds the cached Program (decision 7).
@@ -25,6 +26,7 @@ pub mod lifetimes;
 pub mod program;
 pub mod scan_plan;
 pub mod split;
+pub mod whole;
 
 pub use program::{Arg, Program, Slot, Step};
 

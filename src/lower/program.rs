@@ -45,6 +45,8 @@ pub struct Program {
     pub outputs: Vec<Arg>,
     /// Compiled kernel ids per step and device (filled by the executor).
     pub exes: super::exes::ExeCache,
+    /// The Program as a one-step loop and its compiled ids (filled by the executor).
+    pub whole: super::whole::WholeCache,
 }
 
 impl Program {

@@ -12,7 +12,7 @@
 //! constant) kernel.
 
 use super::fuse::literal;
-use super::program::{Arg, Step};
+use super::program::{Arg, Program, Step};
 use crate::core::scan::ScanParams;
 use crate::core::Aval;
 use crate::kernel::scan_loop::{LoopBody, LoopSlot, LoopStep, ScanLoop, SlotInfo, SlotRole};
@@ -49,6 +49,41 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
             info(role, aval)
         })
         .collect();
+    let mut steps = loop_steps(&program, &mut slots, limits)?;
+    // Normalise the outputs: each carry-out / y-row slot is a computed slot of its own.
+    let out_avals: Vec<Aval> = jaxpr.outs.iter().map(|o| jaxpr.aval(o).clone()).collect();
+    own_outputs(
+        program.inputs,
+        &mut slots,
+        &mut steps,
+        &program.outputs,
+        &out_avals,
+        |j| {
+            if j < nk {
+                SlotRole::CarryOut(j)
+            } else {
+                SlotRole::YRow(j - nk)
+            }
+        },
+    );
+    Ok(LoopBody {
+        slots,
+        steps,
+        num_consts: nc,
+        num_carry: nk,
+        num_xs: nx,
+        num_ys: p.num_ys(),
+    })
+}
+
+/// The steps of a lowered `program` as loop steps: its kernels, its fallback steps that are
+/// routines (`rules::routine`) on slots, and its scans as nested loops (planned for `limits`,
+/// their carries and temps new temp slots in `slots`); Err says which step is none of these.
+pub(super) fn loop_steps(
+    program: &Program,
+    slots: &mut Vec<SlotInfo>,
+    limits: DeviceLimits,
+) -> Result<Vec<LoopStep>, String> {
     let mut steps = Vec::with_capacity(program.steps.len());
     for step in &program.steps {
         match step {
@@ -67,14 +102,7 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
                 outputs,
             } => {
                 if let crate::core::Primitive::Scan(q) = primitive {
-                    steps.push(nested(
-                        q,
-                        inputs,
-                        outputs,
-                        &program.avals,
-                        &mut slots,
-                        limits,
-                    )?);
+                    steps.push(nested(q, inputs, outputs, &program.avals, slots, limits)?);
                     continue;
                 }
                 if !rules::routine::is_routine(primitive) {
@@ -95,23 +123,31 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
             }
         }
     }
-    // Normalise the outputs: each carry-out / y-row slot is a computed slot of its own.
-    for (j, out) in program.outputs.iter().enumerate() {
-        let role = if j < nk {
-            SlotRole::CarryOut(j)
-        } else {
-            SlotRole::YRow(j - nk)
-        };
-        let aval = jaxpr.aval(&jaxpr.outs[j]).clone();
+    Ok(steps)
+}
+
+/// Makes every output of a lowered body a computed slot of its own, with the role
+/// `role(j)` for output `j`: an output that is a temp written by a step takes the role; one
+/// that is an input slot, a literal, or a slot already taken by another output gets a copy (or
+/// constant) kernel writing a new slot.
+pub(super) fn own_outputs(
+    inputs: usize,
+    slots: &mut Vec<SlotInfo>,
+    steps: &mut Vec<LoopStep>,
+    outputs: &[Arg],
+    out_avals: &[Aval],
+    role: impl Fn(usize) -> SlotRole,
+) {
+    for (j, (out, aval)) in outputs.iter().zip(out_avals).enumerate() {
         let (exp, input) = match out {
-            Arg::Slot(s) if *s >= program.inputs && slots[*s].role == SlotRole::Temp => {
-                slots[*s].role = role;
+            Arg::Slot(s) if *s >= inputs && slots[*s].role == SlotRole::Temp => {
+                slots[*s].role = role(j);
                 continue;
             }
             Arg::Slot(s) => (AluExp::load(aval.dtype, 0, AluExp::index()), Some(*s)),
             Arg::Literal(x, _) => (literal(*x, aval.dtype), None),
         };
-        slots.push(info(role, &aval));
+        slots.push(info(role(j), aval));
         steps.push(LoopStep::Kernel {
             kernel: Kernel::elementwise(
                 input.iter().map(|&s| slots[s].dtype).collect(),
@@ -122,14 +158,6 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
             output: slots.len() - 1,
         });
     }
-    Ok(LoopBody {
-        slots,
-        steps,
-        num_consts: nc,
-        num_carry: nk,
-        num_xs: nx,
-        num_ys: p.num_ys(),
-    })
 }
 
 /// The enclosing slot of each argument, or why one is a literal.

@@ -2,7 +2,8 @@
 //! (and so its captured constants, decision 3) with its structural key; the first call on a
 //! device finds the Program in the global bounded cache (`jit_cache`) or lowers it there, and
 //! [`execute`] runs its steps: kernels through the device's backend, fallback steps through the
-//! eager evaluator, freeing each intermediate after its last use. Kernel steps keep their
+//! eager evaluator, freeing each intermediate after its last use; or, where the device runs a
+//! whole program as one call (webgpu, for many small kernels), all at once (`jit_whole`). Kernel steps keep their
 //! compiled ids in the Program (`lower::exes`), so a repeated call does no compile lookups.
 
 use crate::util::panic_cell::PanicCell;
@@ -158,11 +159,18 @@ pub fn execute(
     inputs: Vec<ArrayValue>,
     device: Device,
 ) -> Result<Vec<ArrayValue>> {
-    let mut slots: Vec<Option<ArrayValue>> = vec![None; program.avals.len()];
-    for (i, v) in inputs.iter().enumerate() {
-        slots[i] = Some(eval::to_device(NAME, v, device)?);
-    }
+    let placed = inputs
+        .iter()
+        .map(|v| eval::to_device(NAME, v, device))
+        .collect::<Result<Vec<_>>>()?;
     drop(inputs);
+    if let Some(outs) = super::jit_whole::try_run(program, &placed, device)? {
+        return Ok(outs);
+    }
+    let mut slots: Vec<Option<ArrayValue>> = vec![None; program.avals.len()];
+    for (i, v) in placed.into_iter().enumerate() {
+        slots[i] = Some(v);
+    }
     let literal = |x: f64, aval: &crate::core::Aval| -> Result<ArrayValue> {
         let mut v = ArrayValue::weak_scalar(NAME, x, aval.dtype, device)?;
         v.aval.weak = aval.weak;

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod eval_routine;
 pub mod jit;
 pub mod jit_cache;
+pub mod jit_whole;
 pub mod linearize;
 pub mod scan;
 pub mod scan_ad;

@@ -18,4 +18,5 @@ export const WEBGPU_SKIP_FILES = {
   "types.test.mjs": "device-independent: tsc over the type declarations",
   "memory.test.mjs": "the wasm device's own buffer pool and memory growth",
   "jit_code_size.test.mjs": "the size of the wasm device's compiled kernels",
+  "assoc_wasm_calls.test.mjs": "the wasm device's module calls (one per jitted program)",
 };

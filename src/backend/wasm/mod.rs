@@ -7,6 +7,7 @@ pub mod emit;
 mod loops;
 mod memory;
 mod module;
+mod program;
 mod routines;
 
 use std::collections::HashMap;
@@ -37,6 +38,7 @@ pub struct WasmBackend {
     max_locals: usize,
     routines: RoutineCache<KernelModule>,
     loops: loops::LoopCache,
+    programs: program::ProgramCache,
 }
 
 impl WasmBackend {
@@ -53,6 +55,7 @@ impl WasmBackend {
             max_locals: 0,
             routines: RoutineCache::default(),
             loops: loops::LoopCache::default(),
+            programs: program::ProgramCache::default(),
         }
     }
 
@@ -158,6 +161,7 @@ impl Backend for WasmBackend {
         self.kernel_ids.clear();
         self.routines.clear();
         self.loops.clear();
+        self.programs.clear();
         self.pool.clear();
         self.code_bytes = 0;
         self.max_locals = 0;
@@ -178,6 +182,20 @@ impl Backend for WasmBackend {
 
     fn loop_stats(&self) -> LoopStats {
         self.loops.stats()
+    }
+
+    fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
+        program::compile(self, plan)
+    }
+
+    fn run_program(
+        &mut self,
+        exe: ExeId,
+        plan: &ScanLoop,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        program::run(self, exe, plan, inputs, outputs)
     }
 
     fn stats(&self) -> BackendStats {

@@ -56,6 +56,9 @@ struct Run {
     finals: Vec<E>,
     length: E,
     reverse: E,
+    /// Run once with no carries (`emit_once`): every slot's address is read where it is used,
+    /// with no local per slot.
+    once: bool,
 }
 
 impl<'a> Emitter<'a> {
@@ -103,14 +106,18 @@ impl<'a> Emitter<'a> {
         let memory = self.memory;
         let (t, i, tmp) = (self.var(), self.var(), self.var());
         // Base address of every slot; the address each slot has during the current step.
-        let base: Vec<Var> = body.slots.iter().map(|_| self.var()).collect();
+        let once = run.once;
+        let vars = if once { 0 } else { body.slots.len() };
+        let base: Vec<Var> = (0..vars).map(|_| self.var()).collect();
         let mut at: Vec<Var> = base.clone();
-        let rows: Vec<usize> = (0..body.slots.len())
+        let rows: Vec<usize> = (0..vars)
             .filter(|&s| matches!(body.slots[s].role, SlotRole::XRow(_) | SlotRole::YRow(_)))
             .collect();
         for &s in &rows {
             at[s] = self.var();
         }
+        let direct: Vec<E> = if once { run.slots.clone() } else { Vec::new() };
+        let addr = |s: usize| if once { direct[s].clone() } else { at[s].get() };
         let mut stmts: Vec<S> = base.iter().zip(run.slots).map(|(v, e)| v.set(e)).collect();
         let carries: Vec<(Var, Var, i32)> = (0..body.num_carry)
             .map(|k| {
@@ -144,8 +151,8 @@ impl<'a> Emitter<'a> {
                     if kernel.size == 0 {
                         continue;
                     }
-                    let mut a = vec![i32c(kernel.size as i32), at[*output].get()];
-                    a.extend(inputs.iter().map(|&s| at[s].get()));
+                    let mut a = vec![i32c(kernel.size as i32), addr(*output)];
+                    a.extend(inputs.iter().map(|&s| addr(s)));
                     step.push(S::Call(f, a));
                 }
                 (
@@ -160,7 +167,7 @@ impl<'a> Emitter<'a> {
                         continue;
                     }
                     let mut a = vec![i32c(routine.batch as i32)];
-                    a.extend(outputs.iter().chain(inputs).map(|&s| at[s].get()));
+                    a.extend(outputs.iter().chain(inputs).map(|&s| addr(s)));
                     step.push(S::Call(f, a));
                 }
                 (
@@ -174,13 +181,14 @@ impl<'a> Emitter<'a> {
                 ) => {
                     let length = i32::try_from(inner.length)
                         .map_err(|_| Error::new("scan", "a nested scan is too long for wasm"))?;
-                    let addr = |v: &[usize]| v.iter().map(|&s| at[s].get()).collect();
+                    let addrs = |v: &[usize]| v.iter().map(|&s| addr(s)).collect();
                     let nested = Run {
-                        slots: addr(slots),
-                        init: addr(init),
-                        finals: addr(finals),
+                        slots: addrs(slots),
+                        init: addrs(init),
+                        finals: addrs(finals),
                         length: i32c(length),
                         reverse: i32c(i32::from(inner.reverse)),
+                        once: false,
                     };
                     step.push(S::Block(self.run(&inner.body, nested)?));
                 }
@@ -204,6 +212,23 @@ impl<'a> Emitter<'a> {
 
 /// Emits the loop module of `body`; its export `kernel(length, reverse, table)` runs the scan.
 pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
+    emit(body, false)
+}
+
+/// Emits the module of a body without carries or xs run for ONE step (a whole jitted program,
+/// `backend/wasm/program.rs`): every step reads its slots' addresses straight from the table,
+/// so the driver needs no local per slot (a program has hundreds of slots).
+pub fn emit_once(body: &LoopBody) -> Result<Vec<u8>> {
+    if body.num_carry != 0 || body.num_xs != 0 {
+        return Err(Error::new(
+            "jit",
+            "internal error: a one-step module of a body with carries or xs",
+        ));
+    }
+    emit(body, true)
+}
+
+fn emit(body: &LoopBody, once: bool) -> Result<Vec<u8>> {
     let (module, memory) = new_module();
     let mut e = Emitter {
         module,
@@ -223,6 +248,7 @@ pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
         finals: (n + nk..n + 2 * nk).map(word).collect(),
         length: length.get(),
         reverse: reverse.get(),
+        once,
     };
     let stmts = e.run(body, run)?;
     let mut module = e.module;
