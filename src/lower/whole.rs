@@ -19,11 +19,18 @@ use crate::kernel::DeviceLimits;
 /// Programs with fewer steps (kernels and routines) run step by step (a few calls cost
 /// little, and each dispatch keeps the parallelism of a whole grid).
 pub const MIN_KERNELS: usize = 8;
+/// Programs with more steps run step by step too. A jitted eigh or svd (thousands of kernels)
+/// ran 3-10× faster per call as one wasm module, but its first call, which builds, hashes and
+/// emits the whole module, took about twice as long (eigh 8×8: 2.5 s → 5 s, dev build), and a
+/// 60,000-kernel svd 64×64 ran out of memory emitting it. (A jitted associativeScan of
+/// n = 1000 and its gradient: 100-250 steps.)
+pub const MAX_STEPS: usize = 1024;
 
 /// The one-step loop of `program`, or None when it has a scan, a step that is neither a kernel
-/// nor a routine on slots (`scan_plan::loop_steps`), or fewer than [`MIN_KERNELS`] steps.
+/// nor a routine on slots (`scan_plan::loop_steps`), or fewer than [`MIN_KERNELS`] or more
+/// than [`MAX_STEPS`] steps.
 pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
-    if program.steps.len() < MIN_KERNELS {
+    if !(MIN_KERNELS..=MAX_STEPS).contains(&program.steps.len()) {
         return None;
     }
     // A scan keeps its own path (reported to `setScanPathCallback`, checked against its

@@ -11,7 +11,8 @@
 //! about what the step-by-step path frees as it goes.
 //!
 //! Programs with large kernels gain nothing (a call costs microseconds, such a kernel far
-//! more) and keep the step-by-step path: see [`suits`].
+//! more) and keep the step-by-step path ([`suits`]); so do very long programs
+//! (`lower::whole::MAX_STEPS`).
 
 use std::rc::Rc;
 
@@ -41,7 +42,7 @@ struct Compiled {
 }
 
 pub(super) struct ProgramCache {
-    ids: Lru<LoopBody, ExeId>,
+    ids: Lru<Rc<LoopBody>, ExeId>,
     compiled: Lru<ExeId, Rc<Compiled>>,
     next: ExeId,
 }
@@ -64,7 +65,7 @@ impl ProgramCache {
 }
 
 /// Whether the one-call path suits `plan`: a one-step loop without carries whose kernels are
-/// all small.
+/// all small (`lower::whole` caps the number of steps).
 fn suits(plan: &ScanLoop) -> bool {
     let body = &plan.body;
     plan.length == 1
@@ -190,7 +191,7 @@ pub(super) fn compile(backend: &mut WasmBackend, plan: &ScanLoop) -> Result<Opti
     let cache = &mut backend.programs;
     let id = cache.next;
     cache.next += 1;
-    cache.ids.insert((*plan.body).clone(), id);
+    cache.ids.insert(plan.body.clone(), id);
     cache.compiled.insert(
         id,
         Rc::new(Compiled {
