@@ -187,6 +187,8 @@ fn compiled_scans_on_webgpu() {
     for memory in ["workgroup", "storage"] {
         let mut gpu = registry::uninstall_webgpu().unwrap();
         gpu.set_loop_workgroup_memory(memory == "workgroup");
+        // The level-scheduled shader for every size (tiny bodies: tests/webgpu_scan_serial.rs).
+        gpu.set_loop_serial(false);
         registry::install_webgpu(gpu);
         for (m, n) in [(2, 100), (3, 37), (5, 64), (8, 100), (2, 1600)] {
             for reverse in [true, false] {

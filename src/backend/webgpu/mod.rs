@@ -29,6 +29,7 @@ mod routines;
 pub mod scan_encoded;
 pub mod scan_layout;
 pub mod scan_schedule;
+pub mod scan_serial;
 pub mod scan_single;
 pub mod scan_wgsl;
 pub mod wgsl;

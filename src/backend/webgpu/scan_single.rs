@@ -1,7 +1,8 @@
 //! Compiled scan loops on webgpu (`Backend::compile_loop`/`run_loop`). A small body runs as
 //! a looping shader (`scan_wgsl`, laid out by `scan_layout`): the operands are copied into one
 //! packed storage buffer, the shader runs as ONE dispatch of one workgroup, and the results
-//! are copied out, all encoded into the current batch (copies are not dispatches). Compiled
+//! are copied out, all encoded into the current batch (copies are not dispatches). A tiny
+//! body runs as the serial shader instead (`scan_serial`, same packed buffer). Compiled
 //! loops are cached by plan, pipelines by shader structure.
 
 use std::rc::Rc;
@@ -23,6 +24,8 @@ const LOOP_CACHE_CAPACITY: usize = 64;
 pub(super) enum CompiledLoop {
     /// The whole scan as one dispatch.
     Single { layout: Layout, stage: Stage },
+    /// The whole scan as one dispatch of one invocation (`scan_serial`, tiny bodies).
+    Serial { layout: Layout, stage: Stage },
     /// Every step's kernels pre-encoded into one compute pass.
     Encoded(Encoded),
 }
@@ -36,6 +39,9 @@ pub(super) struct LoopCache {
     runs: u64,
     /// Whether looping shaders may keep state in workgroup memory (tests turn it off).
     workgroup: bool,
+    /// Whether tiny bodies run as the serial shader, and its pipelines by source.
+    pub(super) serial: bool,
+    pub(super) serial_pipelines: Lru<String, Stage>,
 }
 
 impl Default for LoopCache {
@@ -47,6 +53,8 @@ impl Default for LoopCache {
             next: 1,
             runs: 0,
             workgroup: true,
+            serial: true,
+            serial_pipelines: Lru::new(LOOP_CACHE_CAPACITY),
         }
     }
 }
@@ -56,6 +64,7 @@ impl LoopCache {
         self.ids.clear();
         self.exes.clear();
         self.pipelines.clear();
+        self.serial_pipelines.clear();
     }
 
     pub fn stats(&self) -> LoopStats {
@@ -90,6 +99,11 @@ fn detail(exe: &CompiledLoop) -> String {
                 "storage"
             }
         ),
+        CompiledLoop::Serial { layout, .. } => format!(
+            "webgpu: one dispatch, serial (one invocation runs the {} ops of a step unrolled, \
+             state in registers)",
+            layout.shader.ops.len()
+        ),
         CompiledLoop::Encoded(enc) => format!(
             "webgpu: pre-encoded ({} dispatches per step, one submit)",
             enc.ops()
@@ -103,8 +117,10 @@ fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<Compiled
     } else {
         0
     };
-    let exe = Rc::new(match layout(plan, workgroup_words) {
-        Ok(layout) if gpu.loop_fits(layout.words as u64) => {
+    let serial = super::scan_serial::build(gpu, plan)?;
+    let exe = Rc::new(match (serial, layout(plan, workgroup_words)) {
+        (Some((layout, stage)), _) => CompiledLoop::Serial { layout, stage },
+        (_, Ok(layout)) if gpu.loop_fits(layout.words as u64) => {
             let stage = gpu.loop_stage(&layout.shader)?;
             CompiledLoop::Single { layout, stage }
         }
@@ -130,7 +146,7 @@ pub(super) fn run(
     };
     gpu.loops.runs += 1;
     match &*compiled {
-        CompiledLoop::Single { layout, stage } => {
+        CompiledLoop::Single { layout, stage } | CompiledLoop::Serial { layout, stage } => {
             let pick = |(source, word): &(Source, u32)| -> Result<Packed> {
                 let buffer = match *source {
                     Source::Slot(s) => buffers.slots.get(s),
@@ -185,6 +201,15 @@ impl WebGpuBackend {
         if self.loops.workgroup != on {
             self.loops.clear();
             self.loops.workgroup = on;
+        }
+    }
+
+    /// Lets tiny scan bodies run as the serial looping shader (the default) or not (tests and
+    /// benchmarks compare it with the level-scheduled one).
+    pub fn set_loop_serial(&mut self, on: bool) {
+        if self.loops.serial != on {
+            self.loops.clear();
+            self.loops.serial = on;
         }
     }
 
