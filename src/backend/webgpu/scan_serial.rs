@@ -84,7 +84,7 @@ pub fn source(plan: &ScanLoop) -> Result<Option<(Layout, String)>> {
     Ok(Some((layout, source)))
 }
 
-/// The compiled serial loop of `plan` (its layout and pipeline, cached by source), or `None`.
+/// The compiled serial loop of `plan` (its layout and pipeline), or `None`.
 pub(super) fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<(Layout, Stage)>> {
     if !gpu.loops.serial {
         return Ok(None);
@@ -95,14 +95,7 @@ pub(super) fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<(
     if !gpu.loop_fits(layout.words as u64) {
         return Ok(None);
     }
-    let stage = match gpu.loops.serial_pipelines.get(&source) {
-        Some(stage) => stage.clone(),
-        None => {
-            let stage = gpu.make_stage(source.clone(), (1, 1));
-            gpu.loops.serial_pipelines.insert(source, stage.clone());
-            stage
-        }
-    };
+    let stage = gpu.make_stage(source, (1, 1));
     Ok(Some((layout, stage)))
 }
 

@@ -46,9 +46,8 @@ pub(super) struct LoopCache {
     runs: u64,
     /// Whether looping shaders may keep state in workgroup memory (tests turn it off).
     workgroup: bool,
-    /// Whether tiny bodies run as the serial shader, and its pipelines by source.
+    /// Whether tiny bodies run as the serial shader (compiled per plan, cached as a loop).
     pub(super) serial: bool,
-    pub(super) serial_pipelines: Lru<String, Stage>,
 }
 
 impl Default for LoopCache {
@@ -61,7 +60,6 @@ impl Default for LoopCache {
             runs: 0,
             workgroup: true,
             serial: true,
-            serial_pipelines: Lru::new(LOOP_CACHE_CAPACITY),
         }
     }
 }
@@ -71,7 +69,6 @@ impl LoopCache {
         self.ids.clear();
         self.exes.clear();
         self.pipelines.clear();
-        self.serial_pipelines.clear();
     }
 
     pub fn stats(&self) -> LoopStats {
