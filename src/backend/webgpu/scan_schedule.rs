@@ -2,9 +2,9 @@
 //! dependency LEVEL (one more than the highest level of the earlier ops it must follow: it
 //! reads what they write, writes what they write, or writes what they read) and a LANE (the
 //! first invocation of the range it runs on). Ops of one level run side by side on disjoint
-//! invocation ranges while they fit the workgroup, so a step costs one barrier per level
-//! rather than one per dependent op, and its latency is that of its longest dependency chain
-//! (case 2 of issue 8: six ops in three levels).
+//! invocation ranges, each from a warp boundary, while they fit the workgroup, so a step
+//! costs one barrier per level rather than one per dependent op, and its latency is that of
+//! its longest dependency chain (case 2 of issue 8: six ops in three levels).
 //!
 //! The barriers between levels are only those of the memory spaces through which a level
 //! depends on what was written (or read) since the last barrier of that space; the barrier at
@@ -62,7 +62,9 @@ pub fn schedule(ops: &[LoopOp], wg: u32) -> Vec<Slotting> {
         .zip(ops)
         .map(|(&level, op)| {
             let size = op.kernel.size as u64;
-            let lane = next_lane[level];
+            // Each op of a level starts a warp of its own: lanes of one warp that branch apart
+            // run one after the other, different warps side by side.
+            let lane = next_lane[level].div_ceil(WARP) * WARP;
             let lane = if lane as u64 + size <= wg as u64 {
                 next_lane[level] = lane + size as u32;
                 lane
@@ -74,12 +76,15 @@ pub fn schedule(ops: &[LoopOp], wg: u32) -> Vec<Slotting> {
         .collect()
 }
 
+/// The lanes of one warp (32 on NVIDIA and most desktop GPUs; a multiple of it elsewhere).
+pub const WARP: u32 = 32;
+
 /// Invocations wanted: the widest level (its ops side by side), at most [`MAX_WORKGROUP`].
 pub fn widest_level(ops: &[LoopOp]) -> u32 {
     let sched = schedule(ops, MAX_WORKGROUP);
     let mut width = vec![0u64; sched.iter().map(|s| s.level + 1).max().unwrap_or(0)];
     for (s, op) in sched.iter().zip(ops) {
-        width[s.level] += op.kernel.size as u64;
+        width[s.level] = width[s.level].max(s.lane as u64 + op.kernel.size as u64);
     }
     width
         .into_iter()
@@ -186,12 +191,12 @@ mod tests {
             op(&[8, 4], 9, 4, w),
             op(&[6], 10, 2, w),
         ];
-        let sched = schedule(&ops, 32);
+        let sched = schedule(&ops, 64);
         let levels: Vec<usize> = sched.iter().map(|s| s.level).collect();
         assert_eq!(levels, [0, 1, 0, 1, 2, 2]);
         let lanes: Vec<u32> = sched.iter().map(|s| s.lane).collect();
-        assert_eq!(lanes, [0, 0, 2, 2, 0, 4]);
-        assert_eq!(widest_level(&ops), 6);
+        assert_eq!(lanes, [0, 0, 32, 32, 0, 32]);
+        assert_eq!(widest_level(&ops), 36);
         let order = emission(&ops, &sched);
         let ks: Vec<usize> = order.iter().map(|(k, _)| *k).collect();
         assert_eq!(ks, [0, 2, 1, 3, 4, 5]);
