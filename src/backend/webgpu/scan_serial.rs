@@ -3,11 +3,11 @@
 //! unrolled over their (constant, few) output and reduction indices as straight-line code.
 //! Carries, consts and temporaries are function-local `u32` arrays indexed by constants (so
 //! the driver keeps them in registers), ys rows are written straight to storage, and xs rows
-//! are loaded [`AHEAD`] steps ahead into a ring of local arrays, so the dependent chain of a
-//! step never waits on device memory and there is no barrier at all. On a tiny step the
+//! are loaded [`AHEAD`] steps ahead into registers (the loop unrolled [`AHEAD`] times), so the
+//! dependent chain of a step does not wait on device memory, and there is no barrier at all. On a tiny step the
 //! level-scheduled shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is
-//! just the arithmetic (H100, case 2 with m = 2, N = 1600: 0.26 µs per step instead of
-//! 0.95 µs, 0.41 ms per dispatch instead of 1.51 ms).
+//! just the arithmetic (H100, case 2 with m = 2, N = 1600: 0.22 µs per step instead of
+//! 0.95 µs, 0.36 ms per dispatch instead of 1.51 ms).
 //!
 //! Each element is emitted by the same expression emitter as every other kernel (`wgsl_alu`),
 //! with the same compensated (Neumaier) float32 sums (`wgsl::combine`), so the results equal
@@ -36,8 +36,8 @@ use crate::util::Result;
 pub const SERIAL_MAX_TERMS: usize = 64;
 /// The most words of all the body's slots (registers of the one invocation).
 const SERIAL_MAX_WORDS: usize = 256;
-/// Steps the xs rows are loaded ahead of their use (4 measured best on the H100: 1 leaves
-/// the load latency in the chain, 8 costs more register moves than it hides).
+/// Steps the xs rows are loaded ahead of their use (4 measured best on the H100 when the
+/// ring turned: 1 leaves the load latency in the chain).
 pub const AHEAD: u32 = 4;
 
 /// The element-terms per step of `plan` when it suits the serial shader.
@@ -111,13 +111,10 @@ fn local(role: SlotRole, s: usize) -> String {
     }
 }
 
-/// `array<u32, n>(ox_buf[base + 0u], …)` with `row` (an expression) rows of `n` words in.
-fn load_array(base: u32, n: usize, row: Option<&str>) -> String {
+/// `array<u32, n>(ox_buf[base + 0u], …)`.
+fn load_array(base: u32, n: usize) -> String {
     let words: Vec<String> = (0..n)
-        .map(|e| match row {
-            Some(r) => format!("ox_buf[{base}u + ({r}) * {n}u + {e}u]"),
-            None => format!("ox_buf[{}u]", base as usize + e),
-        })
+        .map(|e| format!("ox_buf[{}u]", base as usize + e))
         .collect();
     format!("array<u32, {n}>({})", words.join(", "))
 }
@@ -142,7 +139,8 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
         })
     };
     let mut decl = String::new();
-    let mut fetch = String::new();
+    // The xs statements of the sub-step reading ring slot `d`, one string per slot.
+    let mut fetch = vec![String::new(); AHEAD as usize];
     let mut swap = String::new();
     let mut finals = String::new();
     let mut declared: Vec<String> = Vec::new();
@@ -155,7 +153,7 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
         match info.role {
             SlotRole::Const(_) => {
                 let w = word_of(s, &layout.copy_in, None).unwrap_or(0);
-                writeln!(decl, "  var {name} = {};", load_array(w, n, None)).unwrap();
+                writeln!(decl, "  var {name} = {};", load_array(w, n)).unwrap();
             }
             SlotRole::CarryIn(k) | SlotRole::CarryOut(k) => {
                 // Both slots of carry k: the value read (`ox_k`) and the one written (`ox_n`).
@@ -163,7 +161,7 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
                 declared.push(local(SlotRole::CarryOut(k), s));
                 let init = word_of(s, &layout.copy_in, Some(k)).unwrap_or(0);
                 let fin = word_of(s, &layout.copy_out, Some(k)).unwrap_or(0);
-                writeln!(decl, "  var ox_k{k} = {};", load_array(init, n, None)).unwrap();
+                writeln!(decl, "  var ox_k{k} = {};", load_array(init, n)).unwrap();
                 writeln!(decl, "  var ox_n{k} = ox_k{k};").unwrap();
                 writeln!(swap, "    ox_k{k} = ox_n{k};").unwrap();
                 for e in 0..n {
@@ -171,24 +169,27 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
                 }
             }
             SlotRole::XRow(_) => {
+                // Ring slot d holds, as scalars, the row of the next step ≡ d (mod AHEAD).
                 let w = word_of(s, &layout.copy_in, None).unwrap_or(0);
+                let word = |row: &str, e: usize| format!("ox_buf[{w}u + ({row}) * {n}u + {e}u]");
                 for d in 0..AHEAD {
                     let row = row_of(&format!("min({d}u, {last}u)"));
-                    let init = if length > 0 {
-                        load_array(w, n, Some(&row))
-                    } else {
-                        format!("array<u32, {n}>()")
-                    };
-                    writeln!(decl, "  var {name}_{d} = {init};").unwrap();
+                    for e in 0..n {
+                        let init = if length > 0 {
+                            word(&row, e)
+                        } else {
+                            "0u".to_string()
+                        };
+                        writeln!(decl, "  var {name}_{d}_{e}: u32 = {init};").unwrap();
+                    }
                 }
-                // The ring turns by one slot a step (unrolling the loop AHEAD times instead,
-                // to read each slot in place, measured no faster and compiles 4× slower).
-                writeln!(fetch, "    var {name} = {name}_0;").unwrap();
-                for d in 1..AHEAD {
-                    writeln!(fetch, "    {name}_{} = {name}_{d};", d - 1).unwrap();
+                for (d, f) in fetch.iter_mut().enumerate() {
+                    let now: Vec<String> = (0..n).map(|e| format!("{name}_{d}_{e}")).collect();
+                    writeln!(f, "      var {name} = array<u32, {n}>({});", now.join(", ")).unwrap();
+                    for e in 0..n {
+                        writeln!(f, "      {name}_{d}_{e} = {};", word("ox_ahead", e)).unwrap();
+                    }
                 }
-                let ahead = load_array(w, n, Some("ox_ahead"));
-                writeln!(fetch, "    {name}_{} = {ahead};", AHEAD - 1).unwrap();
             }
             SlotRole::YRow(_) | SlotRole::Temp => {
                 writeln!(decl, "  var {name}: array<u32, {n}>;").unwrap();
@@ -246,8 +247,25 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
             }
         }
     }
+    // The loop is unrolled AHEAD times; sub-step d reads ring slot d, whose loads were
+    // issued AHEAD steps before, and reloads it (turning a ring instead, of arrays or of
+    // scalars, makes every step wait on the load of the step before: H100, case 2 m = 2,
+    // 0.26 µs per step against 0.22).
     let row = row_of("step");
     let ahead = row_of(&format!("min(step + {AHEAD}u, {last}u)"));
+    let mut unrolled_steps = String::new();
+    for (d, f) in fetch.iter().enumerate() {
+        write!(
+            unrolled_steps,
+            "    if (ox_s + {d}u < {length}u) {{
+      let step = ox_s + {d}u;
+      let row = {row};
+      let ox_ahead = {ahead};
+{f}{steps}{swap}    }}
+"
+        )
+        .unwrap();
+    }
     let mut src = format!(
         "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
 var<private> ox_zp: u32;
@@ -255,10 +273,8 @@ var<private> ox_zp: u32;
 @compute @workgroup_size(1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>) {{
   ox_zp = wid.z;
-{decl}  for (var step: u32 = 0u; step < {length}u; step = step + 1u) {{
-    let row = {row};
-    let ox_ahead = {ahead};
-{fetch}{steps}{swap}  }}
+{decl}  for (var ox_s: u32 = 0u; ox_s < {length}u; ox_s = ox_s + {AHEAD}u) {{
+{unrolled_steps}  }}
 {finals}}}
 "
     );
