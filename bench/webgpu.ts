@@ -422,5 +422,24 @@ for (const w of workloads) {
     `| ${w.name} | ${fmt(r.oxjax)} | ${fmt(r["jax-js"])} | ${ratio.toFixed(3)} | ${r.relDiff?.toExponential(1)} |`,
   );
 }
+// Dispatches per call of the oxjax scan workloads (issue 8's counters), one call after a
+// warm-up: case 2 is one dispatch per scan, a jitted associativeScan one per program.
+for (const w of workloads) {
+  if (!w.name.includes(filter) || !/scan/i.test(w.name)) continue;
+  try {
+    const { call, free } = w.setup(libs[0]);
+    libs[0].free(call());
+    const d0 = ox.memoryStats().devices.webgpu?.dispatches ?? 0;
+    const out = call();
+    const d = (ox.memoryStats().devices.webgpu?.dispatches ?? 0) - d0;
+    await out.blockUntilReady();
+    libs[0].free(out);
+    free();
+    console.log(`dispatches per call: ${w.name}: ${d}`);
+  } catch (e) {
+    console.log(`dispatches per call: ${w.name}: ${e}`);
+  }
+}
+
 const adapter = await (navigator as Any).gpu.requestAdapter();
 console.log(`BENCH_JSON ${JSON.stringify({ adapter: adapter?.info ?? null, floorMs, raw, rows })}`);

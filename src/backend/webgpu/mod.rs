@@ -23,11 +23,13 @@
 //! still computed by the exact emitter.
 
 mod exe;
+mod knobs;
 mod pool;
 mod readback;
 mod routines;
 pub mod scan_encoded;
 pub mod scan_layout;
+pub mod scan_program;
 pub mod scan_schedule;
 pub mod scan_serial;
 pub mod scan_single;
@@ -205,40 +207,6 @@ impl WebGpuBackend {
             self.pass = Some(pass);
         }
         self.pass.as_mut().expect("a compute pass was just begun")
-    }
-
-    /// Turns the shared-memory kernels (tiled matmul, workgroup-tree reductions) on or off.
-    /// They are off on CPU adapters (SwiftShader, lavapipe), which emulate workgroup barriers
-    /// slowly and gain nothing from tiles; native tests turn them on to check them there.
-    pub fn set_fast_kernels(&mut self, on: bool) {
-        if self.fast != on {
-            self.fast = on;
-            self.kernel_ids.clear();
-            self.pipelines.clear();
-            self.bind_groups.clear();
-        }
-    }
-
-    /// Makes every tiled matmul use the large (8×8 per invocation) tile, so that tests check
-    /// that shape on products small enough for a CPU adapter.
-    pub fn set_large_tiles(&mut self, on: bool) {
-        if self.large_tiles != on {
-            self.large_tiles = on;
-            self.kernel_ids.clear();
-            self.pipelines.clear();
-            self.bind_groups.clear();
-        }
-    }
-
-    /// Hits and misses of the bind group cache.
-    pub fn bind_group_stats(&self) -> crate::util::lru::CacheStats {
-        self.bind_groups.stats()
-    }
-
-    /// Destroys the pooled free buffers.
-    pub fn clear_pool(&mut self) {
-        self.flush();
-        self.pool.clear();
     }
 
     pub fn adapter_name(&self) -> &str {
@@ -568,6 +536,20 @@ impl Backend for WebGpuBackend {
 
     fn has_float16(&self) -> bool {
         self.float16
+    }
+
+    fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
+        scan_program::compile(self, plan)
+    }
+
+    fn run_program(
+        &mut self,
+        exe: ExeId,
+        plan: &ScanLoop,
+        inputs: &[BufferId],
+        outputs: &[BufferId],
+    ) -> Result<()> {
+        scan_program::run(self, exe, plan, inputs, outputs)
     }
 
     fn stats(&self) -> BackendStats {

@@ -39,13 +39,13 @@ pub(super) enum CompiledLoop {
 
 /// The backend's compiled loops.
 pub(super) struct LoopCache {
-    ids: Lru<ScanLoop, ExeId>,
-    exes: Lru<ExeId, Rc<CompiledLoop>>,
+    pub(super) ids: Lru<ScanLoop, ExeId>,
+    pub(super) exes: Lru<ExeId, Rc<CompiledLoop>>,
     pipelines: Lru<LoopShader, Stage>,
     next: ExeId,
     runs: u64,
     /// Whether looping shaders may keep state in workgroup memory (tests turn it off).
-    workgroup: bool,
+    pub(super) workgroup: bool,
     /// Whether tiny bodies run as the serial shader (compiled per plan, cached as a loop).
     pub(super) serial: bool,
 }
@@ -130,11 +130,16 @@ fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<Compiled
         }
         _ => CompiledLoop::Encoded(gpu.build_encoded(plan)?),
     });
+    Ok((keep(gpu, plan, exe.clone()), exe))
+}
+
+/// Keeps the compiled loop `exe` of `plan` in the cache under a new id.
+pub(super) fn keep(gpu: &mut WebGpuBackend, plan: &ScanLoop, exe: Rc<CompiledLoop>) -> ExeId {
     let id = gpu.loops.next;
     gpu.loops.next += 1;
     gpu.loops.ids.insert(plan.clone(), id);
-    gpu.loops.exes.insert(id, exe.clone());
-    Ok((id, exe))
+    gpu.loops.exes.insert(id, exe);
+    id
 }
 
 /// `Backend::run_loop`.
@@ -151,49 +156,57 @@ pub(super) fn run(
     gpu.loops.runs += 1;
     match &*compiled {
         CompiledLoop::Single { layout, stage } | CompiledLoop::Serial { layout, stage } => {
-            let pick = |(source, word): &(Source, u32)| -> Result<Packed> {
-                let buffer = match *source {
-                    Source::Slot(s) => buffers.slots.get(s),
-                    Source::Carry(k) => buffers.init.get(k),
-                };
-                buffer
-                    .map(|&buffer| Packed {
-                        buffer,
-                        word: *word,
-                    })
-                    .ok_or_else(|| Error::new("scan", "internal error: a loop buffer is missing"))
-            };
-            let inputs = layout
-                .copy_in
-                .iter()
-                .map(pick)
-                .collect::<Result<Vec<_>>>()?;
-            let outputs = layout
-                .copy_out
-                .iter()
-                .map(|(source, word)| match *source {
-                    Source::Carry(k) => buffers
-                        .finals
-                        .get(k)
-                        .map(|&buffer| Packed {
-                            buffer,
-                            word: *word,
-                        })
-                        .ok_or_else(|| {
-                            Error::new("scan", "internal error: a final carry is missing")
-                        }),
-                    Source::Slot(_) => pick(&(*source, *word)),
-                })
-                .collect::<Result<Vec<_>>>()?;
-            gpu.dispatch_loop(stage, layout.words, &inputs, &outputs)?;
-            gpu.pending += (layout.shader.length / STEPS_PER_DISPATCH) as usize;
-            if gpu.pending >= MAX_BATCH {
-                gpu.flush();
-            }
-            Ok(())
+            run_single(gpu, layout, stage, buffers)
         }
         CompiledLoop::Encoded(enc) => gpu.run_encoded(enc, buffers),
     }
+}
+
+/// Runs a single-dispatch loop (looping or serial shader): copies in, one dispatch, copies out.
+pub(super) fn run_single(
+    gpu: &mut WebGpuBackend,
+    layout: &Layout,
+    stage: &Stage,
+    buffers: LoopBuffers<'_, BufferId>,
+) -> Result<()> {
+    let pick = |(source, word): &(Source, u32)| -> Result<Packed> {
+        let buffer = match *source {
+            Source::Slot(s) => buffers.slots.get(s),
+            Source::Carry(k) => buffers.init.get(k),
+        };
+        buffer
+            .map(|&buffer| Packed {
+                buffer,
+                word: *word,
+            })
+            .ok_or_else(|| Error::new("scan", "internal error: a loop buffer is missing"))
+    };
+    let inputs = layout
+        .copy_in
+        .iter()
+        .map(pick)
+        .collect::<Result<Vec<_>>>()?;
+    let outputs = layout
+        .copy_out
+        .iter()
+        .map(|(source, word)| match *source {
+            Source::Carry(k) => buffers
+                .finals
+                .get(k)
+                .map(|&buffer| Packed {
+                    buffer,
+                    word: *word,
+                })
+                .ok_or_else(|| Error::new("scan", "internal error: a final carry is missing")),
+            Source::Slot(_) => pick(&(*source, *word)),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    gpu.dispatch_loop(stage, layout.words, &inputs, &outputs)?;
+    gpu.pending += (layout.shader.length / STEPS_PER_DISPATCH) as usize;
+    if gpu.pending >= MAX_BATCH {
+        gpu.flush();
+    }
+    Ok(())
 }
 
 /// A buffer and where its words start in the packed buffer.
@@ -302,7 +315,7 @@ impl WebGpuBackend {
     }
 
     /// The compiled pipeline of `shader` (cached by structure).
-    fn loop_stage(&mut self, shader: &LoopShader) -> Result<Stage> {
+    pub(super) fn loop_stage(&mut self, shader: &LoopShader) -> Result<Stage> {
         if let Some(stage) = self.loops.pipelines.get(shader) {
             return Ok(stage.clone());
         }

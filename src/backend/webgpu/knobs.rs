@@ -1,0 +1,40 @@
+//! Test and maintenance switches of the webgpu backend: the shared-memory kernels, the large
+//! matmul tile, the bind-group cache's counters and the buffer pool.
+
+use super::WebGpuBackend;
+
+impl WebGpuBackend {
+    /// Turns the shared-memory kernels (tiled matmul, workgroup-tree reductions) on or off.
+    /// They are off on CPU adapters (SwiftShader, lavapipe), which emulate workgroup barriers
+    /// slowly and gain nothing from tiles; native tests turn them on to check them there.
+    pub fn set_fast_kernels(&mut self, on: bool) {
+        if self.fast != on {
+            self.fast = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+            self.bind_groups.clear();
+        }
+    }
+
+    /// Makes every tiled matmul use the large (8×8 per invocation) tile, so that tests check
+    /// that shape on products small enough for a CPU adapter.
+    pub fn set_large_tiles(&mut self, on: bool) {
+        if self.large_tiles != on {
+            self.large_tiles = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+            self.bind_groups.clear();
+        }
+    }
+
+    /// Hits and misses of the bind group cache.
+    pub fn bind_group_stats(&self) -> crate::util::lru::CacheStats {
+        self.bind_groups.stats()
+    }
+
+    /// Destroys the pooled free buffers.
+    pub fn clear_pool(&mut self) {
+        self.flush();
+        self.pool.clear();
+    }
+}

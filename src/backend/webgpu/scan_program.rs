@@ -1,0 +1,152 @@
+//! Whole jitted programs as ONE dispatch on webgpu (`Backend::compile_program`/`run_program`):
+//! a Program of many small kernels, given as a one-step loop body (`lower::whole`), runs as
+//! the looping scan shader with one step (`scan_wgsl`, laid out by `scan_layout`): one
+//! workgroup runs the kernels one dependency level after another, independent ones side by
+//! side, with barriers between levels. Each dispatch costs tens of microseconds in WebGPU
+//! implementations, so for small kernels (an `associativeScan` round: slices, batched 2×2
+//! matmuls, adds, concatenates) one workgroup doing all of them is much faster than a
+//! dispatch each.
+//!
+//! The shader must stay cheap to compile everywhere, software adapters included: SwiftShader
+//! (Chromium) compiles a shader in time that grows much faster than linearly in its workgroup
+//! barriers, and a jitted `eigh` of a 2×2 matrix (187 kernels in 99 dependent levels, 430 KB
+//! of WGSL) did not finish compiling in 8 minutes before Chromium dropped the GPU process
+//! ("readback failed … async map"), while a jitted `associativeScan` (100 kernels in 42 levels,
+//! 585 KB) compiles in ~20 s, one of m = 1 (77 KB) in 1.5 s, and the Nile demo's programs
+//! (Kalman losses of m = 1, n = 100, under `valueAndGrad`) timed out at 100 s with 640 KB
+//! allowed. So programs with more than [`MAX_BARRIERS`] barriers,
+//! [`MAX_KERNELS`] kernels or [`MAX_SOURCE`] bytes of WGSL, a large kernel or a long reduction
+//! (which one workgroup would run serially), or more than [`MAX_TERMS`] element-terms in all,
+//! keep their per-kernel dispatches.
+
+use std::rc::Rc;
+
+use super::scan_layout::{layout_with, Layout};
+use super::scan_schedule::{emission, schedule};
+use super::scan_single::{keep, run_single, CompiledLoop};
+use super::WebGpuBackend;
+use crate::backend::{BufferId, ExeId};
+use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
+use crate::util::{Error, Result};
+
+/// Kernels of at most this many elements (a few dozen per invocation of the one workgroup).
+pub const MAX_ELEMENTS: usize = 8192;
+/// Reductions of at most this many terms (one invocation sums each output serially).
+pub const MAX_REDUCTION: usize = 64;
+/// At most this many terms in all (elements times reduction terms, summed over the kernels):
+/// the one workgroup's work stays around a millisecond even on a software adapter.
+pub const MAX_TERMS: usize = 1 << 20;
+/// At most this many kernels in one shader.
+pub const MAX_KERNELS: usize = 128;
+/// At most this many workgroup barriers (dependent levels) in one shader.
+pub const MAX_BARRIERS: usize = 48;
+/// At most this many bytes of WGSL in one shader.
+pub const MAX_SOURCE: usize = 96 << 10;
+
+/// Whether one workgroup suits every step of `plan` (before laying it out).
+fn suits(plan: &ScanLoop) -> bool {
+    let body = &plan.body;
+    let mut terms = 0usize;
+    for step in &body.steps {
+        let LoopStep::Kernel { kernel, .. } = step else {
+            return false;
+        };
+        let reduction = kernel.reduction.map_or(1, |r| r.size.max(1));
+        if kernel.size > MAX_ELEMENTS || reduction > MAX_REDUCTION {
+            return false;
+        }
+        terms += kernel.size * reduction;
+    }
+    plan.length == 1 && body.num_ys > 0 && body.steps.len() <= MAX_KERNELS && terms <= MAX_TERMS
+}
+
+/// The barriers of `layout`'s one step (between its dependency levels).
+pub fn barriers(layout: &Layout) -> usize {
+    let ops = &layout.shader.ops;
+    let sched = schedule(ops, layout.shader.workgroup_size());
+    emission(ops, &sched).iter().map(|(_, b)| b.len()).sum()
+}
+
+/// `Backend::compile_program`: the compiled single dispatch of `plan`, or None.
+pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
+    if !suits(plan) {
+        return Ok(None);
+    }
+    if let Some(id) = gpu.loops.ids.get(plan).copied() {
+        if let Some(CompiledLoop::Single { .. }) = gpu.loops.exes.get(&id).map(|c| &**c) {
+            return Ok(Some(id));
+        }
+    }
+    let words = if gpu.loops.workgroup {
+        gpu.device.limits().max_compute_workgroup_storage_size / 4
+    } else {
+        0
+    };
+    let layout = match layout_with(plan, words, MAX_ELEMENTS) {
+        Ok(l) if gpu.loop_fits(l.words as u64) => l,
+        _ => return Ok(None),
+    };
+    if barriers(&layout) > MAX_BARRIERS || layout.shader.emit()?.len() > MAX_SOURCE {
+        return Ok(None);
+    }
+    let stage = gpu.loop_stage(&layout.shader)?;
+    Ok(Some(keep(
+        gpu,
+        plan,
+        Rc::new(CompiledLoop::Single { layout, stage }),
+    )))
+}
+
+/// `Backend::run_program`: runs the program compiled as `exe` (recompiled from `plan` when the
+/// cache dropped it) on its `inputs`, writing its `outputs`.
+pub(super) fn run(
+    gpu: &mut WebGpuBackend,
+    exe: ExeId,
+    plan: &ScanLoop,
+    inputs: &[BufferId],
+    outputs: &[BufferId],
+) -> Result<()> {
+    let compiled =
+        match gpu.loops.exes.get(&exe).cloned() {
+            Some(c) if matches!(*c, CompiledLoop::Single { .. }) => c,
+            _ => {
+                let id = compile(gpu, plan)?.ok_or_else(|| {
+                    Error::new("jit", "internal error: a whole program no longer compiles")
+                })?;
+                gpu.loops.exes.get(&id).cloned().ok_or_else(|| {
+                    Error::new("jit", "internal error: a compiled program is missing")
+                })?
+            }
+        };
+    let CompiledLoop::Single { layout, stage } = &*compiled else {
+        return Err(Error::new("jit", "internal error: not a single dispatch"));
+    };
+    let body = &plan.body;
+    if inputs.len() != body.num_consts || outputs.len() != body.num_ys {
+        return Err(Error::new(
+            "jit",
+            "internal error: a whole program's buffers do not match it",
+        ));
+    }
+    // Temps live in the packed buffer: their entries are never read (any id will do).
+    let any = outputs[0];
+    let slots: Vec<BufferId> = body
+        .slots
+        .iter()
+        .map(|s| match s.role {
+            SlotRole::Const(j) => inputs[j],
+            SlotRole::YRow(j) => outputs[j],
+            _ => any,
+        })
+        .collect();
+    run_single(
+        gpu,
+        layout,
+        stage,
+        LoopBuffers {
+            slots: &slots,
+            init: &[],
+            finals: &[],
+        },
+    )
+}

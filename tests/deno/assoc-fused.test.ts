@@ -1,0 +1,127 @@
+// A jitted associativeScan on WebGPU in Deno (lavapipe), storage-buffer limit forced to 8:
+// issue 8's case 1 (Kalman elements (A, b, S), m = 1, 2, 4, n = 100..1000) and the 3-tuple
+// elementwise variant lower to ~10 small kernels per round, and the whole jitted program runs
+// as ONE dispatch per call where scan_program.rs's caps allow (m = 1 and the 3-tuple variant);
+// m = 2 and 4 keep a dispatch per kernel (exact counts asserted).
+// An eager associativeScan (a jit program internally) is one dispatch too. Oracle: the same
+// program on the cpu device. Nothing leaks (arrays and webgpu buffers).
+import { init, jit, lax, memoryStats, numpy as np, tree } from "../../pkg/index.js";
+
+await init({ maxStorageBuffers: 8 });
+
+type Dev = "cpu" | "webgpu";
+type Elem = { A: np.Array; b: np.Array; S: np.Array };
+
+const vals = (k: number, s: number, scale: number) =>
+  Array.from({ length: k }, (_, i) => scale * Math.sin(1.3 * i + s));
+
+const compose = (a: Elem, b: Elem): Elem => {
+  using At = np.matrixTranspose(b.A);
+  const A = np.matmul(b.A, a.A);
+  using ab = np.matmul(b.A, a.b);
+  const bb = ab.add(b.b);
+  using aS = np.matmul(b.A, a.S);
+  using asa = np.matmul(aS, At);
+  const S = asa.add(b.S);
+  return { A, b: bb, S };
+};
+
+// (a, b, c) ⊕ (d, e, f) = (d·a, d·b + e, d·c + f), elementwise.
+const compose3 = (x: np.Array[], y: np.Array[]): np.Array[] => {
+  const a = y[0].mul(x[0]);
+  using db = y[0].mul(x[1]);
+  using dc = y[0].mul(x[2]);
+  return [a, db.add(y[1]), dc.add(y[2])];
+};
+
+/** Runs `f` (compiled by a first call) once more on `device`: its dispatches and data. */
+async function measure(device: Dev, make: () => unknown, f: (e: unknown) => unknown) {
+  const e = make();
+  tree.dispose(f(e)); // traces and compiles
+  const d0 = memoryStats().devices.webgpu?.dispatches ?? 0;
+  const out = f(e);
+  const dispatches = (memoryStats().devices.webgpu?.dispatches ?? 0) - d0;
+  const data: number[] = [];
+  for (const leaf of tree.flatten(out as never)[0] as np.Array[]) data.push(...(await leaf.data()));
+  tree.dispose([out, e]);
+  return { dispatches: device === "webgpu" ? dispatches : 0, data };
+}
+
+function kalman(device: Dev, n: number, m: number) {
+  const shaped = (v: number[], shape: number[]) => {
+    using flat = np.array(v, { device });
+    return flat.reshape(shape);
+  };
+  return () => ({
+    A: shaped(vals(n * m * m, 1, 0.4), [n, m, m]),
+    b: shaped(vals(n * m, 2, 1), [n, m, 1]),
+    S: shaped(vals(n * m * m, 3, 0.1), [n, m, m]),
+  });
+}
+
+function triple(device: Dev, n: number) {
+  return () => [0.9, 1, 0.5].map((s, k) => np.array(vals(n, k, s), { device }));
+}
+
+async function check(
+  what: string,
+  make: (d: Dev) => () => unknown,
+  fn: unknown,
+  want: number,
+  eager = false,
+) {
+  const before = memoryStats();
+  const run = async (device: Dev) => {
+    const scan = (e: unknown) => lax.associativeScan(fn as never, e as never);
+    const f = eager ? null : jit(scan);
+    const out = await measure(device, make(device), f ?? scan);
+    f?.dispose();
+    return out;
+  };
+  const web = await run("webgpu");
+  const cpu = await run("cpu");
+  if (web.dispatches !== want)
+    throw new Error(`${what}: ${web.dispatches} dispatches, want ${want}`);
+  if (web.data.length !== cpu.data.length) throw new Error(`${what}: lengths differ`);
+  web.data.forEach((v, i) => {
+    const w = cpu.data[i];
+    if (!(Math.abs(v - w) <= 1e-4 * (1 + Math.abs(w))))
+      throw new Error(`${what}[${i}]: ${v} vs ${w}`);
+  });
+  const after = memoryStats();
+  if (after.liveArrays !== before.liveArrays) throw new Error(`${what}: leaked arrays`);
+  const live = (s: typeof after) => s.devices.webgpu?.liveBuffers ?? 0;
+  if (live(after) !== live(before)) throw new Error(`${what}: leaked webgpu buffers`);
+}
+
+// [m, n, dispatches per call]: one for m = 1; for m = 2 and 4 the shader would exceed
+// scan_program's WGSL cap (~400 KB, slow to compile on software adapters) or, m = 4 at
+// n = 1000, one workgroup's share (16,000-element kernels): a dispatch per kernel.
+const CASES: [number, number, number][] = [
+  [1, 100, 1],
+  [2, 100, 70],
+  [4, 100, 70],
+  [1, 1000, 1],
+  [2, 1000, 100],
+  [4, 1000, 100],
+];
+for (const [m, n, want] of CASES) {
+  Deno.test(
+    `jit(associativeScan) case 1, m = ${m}, n = ${n}: ${want} WebGPU dispatch(es) per call`,
+    () => check(`m=${m} n=${n}`, (d) => kalman(d, n, m), compose, want),
+  );
+}
+for (const n of [100, 1000]) {
+  Deno.test(
+    `jit(associativeScan) of the 3-tuple variant, n = ${n}: one WebGPU dispatch per call`,
+    () => check(`3-tuple n=${n}`, (d) => triple(d, n), compose3, 1),
+  );
+}
+// Eager associativeScan runs as a jit program internally (found by structure): one dispatch.
+Deno.test(
+  "eager associativeScan, case 1 and the 3-tuple variant: one WebGPU dispatch per call",
+  async () => {
+    await check("eager m=1 n=100", (d) => kalman(d, 100, 1), compose, 1, true);
+    await check("eager 3-tuple n=1000", (d) => triple(d, 1000), compose3, 1, true);
+  },
+);

@@ -1,0 +1,108 @@
+//! Whole jitted programs as ONE webgpu dispatch (`lower::whole`, `Backend::compile_program`),
+//! natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced to 8: a Program
+//! of many small kernels (a chain of batched 2×2 matmuls, as an `associativeScan` round makes)
+//! is one dispatch per call; outputs that are inputs, duplicates or literals come out right;
+//! a Program with a kernel too large for one workgroup, with few kernels, or with a dependent
+//! chain longer than the barrier cap (slow to compile on software adapters), runs kernel by
+//! kernel. Oracle: the same Program on the `cpu` device.
+
+mod common;
+
+use common::block_on;
+use common::trace::{data, f32s, f32v, lit, read, trace_fn};
+use oxjax::backend::registry;
+use oxjax::backend::webgpu::scan_program::{MAX_BARRIERS, MAX_KERNELS};
+use oxjax::backend::webgpu::WebGpuBackend;
+use oxjax::core::{Device, Primitive};
+use oxjax::kernel::BinaryOp;
+use oxjax::lower::{self, Program};
+use oxjax::transform::jit::execute;
+use oxjax::transform::trace::{bind, Operand, Value};
+use oxjax::transform::ArrayValue;
+
+fn matmul(a: &Value, b: &Value) -> Value {
+    bind(Primitive::Matmul, &[Operand::Value(a), Operand::Value(b)]).unwrap()
+}
+
+/// `k` chained batched matmuls y ← y·A + A over A [n, 2, 2] (one kernel each: a matmul's
+/// result is read twice per element by the next, so it is not fused into it); outputs: the
+/// last y, A itself, the last y again and y·2.
+fn program(n: usize, k: usize) -> Program {
+    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+        let mut y = v[0].clone();
+        for _ in 0..k {
+            let p = matmul(&y, &v[0]);
+            y = bind(
+                Primitive::Binary(BinaryOp::Add),
+                &[Operand::Value(&p), Operand::Value(&v[0])],
+            )
+            .unwrap();
+            y = lit(BinaryOp::Mul, &y, 0.5);
+        }
+        let twice = lit(BinaryOp::Mul, &y, 2.0);
+        vec![y.clone(), v[0].clone(), y, twice]
+    });
+    lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+fn on(device: Device, values: &[f64], n: usize) -> ArrayValue {
+    let cpu = f32s(values, vec![n, 2, 2]);
+    oxjax::transform::eval::to_device("t", &cpu, device).unwrap()
+}
+
+/// Runs `p` on webgpu and cpu, compares, and returns the webgpu dispatches of the run.
+fn check(p: &Program, n: usize) -> u64 {
+    let xs: Vec<f64> = data(n * 4, 1.0).iter().map(|v| v * 0.3).collect();
+    let want = execute(p, vec![on(Device::Cpu, &xs, n)], Device::Cpu).unwrap();
+    let x = on(Device::WebGpu, &xs, n);
+    let before = registry::stats(Device::WebGpu).unwrap().dispatches;
+    let got = execute(p, vec![x], Device::WebGpu).unwrap();
+    let dispatches = registry::stats(Device::WebGpu).unwrap().dispatches - before;
+    assert_eq!(got.len(), want.len());
+    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g.aval, w.aval, "output {j}");
+        let (g, w) = (read(g), read(w));
+        for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+                "n={n} out {j}[{i}]: {a} vs {b}"
+            );
+        }
+    }
+    dispatches
+}
+
+#[test]
+fn small_programs_are_one_dispatch() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    let p = program(100, 9);
+    assert!(p.kernel_count() >= 9, "{}", p.describe());
+    assert_eq!(check(&p, 100), 1);
+    // Again: the compiled id kept with the Program, still one dispatch.
+    assert_eq!(check(&p, 100), 1);
+    // A kernel of 4 × 3000 elements is more than one workgroup should do: kernel by kernel.
+    let big = program(3000, 9);
+    assert_eq!(check(&big, 3000), big.kernel_count() as u64);
+    // Few kernels: kernel by kernel.
+    let few = program(100, 2);
+    assert!(few.kernel_count() < lower::whole::MIN_KERNELS);
+    assert_eq!(check(&few, 100), few.kernel_count() as u64);
+    // A dependent chain of more levels than one shader may have barriers (each matmul waits
+    // for the previous one): kernel by kernel.
+    let long = program(16, 60);
+    assert!(
+        long.kernel_count() <= MAX_KERNELS,
+        "{}",
+        long.kernel_count()
+    );
+    assert!(
+        long.kernel_count() > MAX_BARRIERS,
+        "{}",
+        long.kernel_count()
+    );
+    assert_eq!(check(&long, 16), long.kernel_count() as u64);
+    // Just under the cap: one dispatch.
+    let chain = program(16, MAX_BARRIERS / 2);
+    assert_eq!(check(&chain, 16), 1);
+    drop(registry::uninstall_webgpu());
+}
