@@ -9,6 +9,7 @@
 //   m = 2, on wasm. @jax-js/jax 0.1.25 (node_modules) has neither lax.scan nor
 //   associativeScan, so there is no jax-js column for these rows.
 import * as ox from "../pkg/index.js";
+import { kalman2LogLikJs } from "../tests/shared/kalman.mjs";
 
 const np = ox.numpy;
 const { lax } = ox;
@@ -68,33 +69,7 @@ const R2 = [
   [0.05, 0.2],
 ];
 
-function kalmanJs(ys) {
-  const mm = (A, B) => A.map((r) => B[0].map((_, k) => r.reduce((s, a, j) => s + a * B[j][k], 0)));
-  const tr = (A) => A[0].map((_, j) => A.map((r) => r[j]));
-  const add = (A, B, s = 1) => A.map((r, i) => r.map((a, j) => a + s * B[i][j]));
-  let x = [[0], [0]];
-  let P = [
-    [1, 0],
-    [0, 1],
-  ];
-  let ll = 0;
-  for (const y of ys) {
-    const xp = mm(F2, x);
-    const Pp = add(mm(mm(F2, P), tr(F2)), Q2);
-    const S = add(Pp, R2);
-    const det = S[0][0] * S[1][1] - S[0][1] * S[1][0];
-    const Si = [
-      [S[1][1] / det, -S[0][1] / det],
-      [-S[1][0] / det, S[0][0] / det],
-    ];
-    const v = add(y, xp, -1);
-    ll -= 0.5 * (mm(mm(tr(v), Si), v)[0][0] + Math.log(det));
-    const K = mm(Pp, Si);
-    x = add(xp, mm(K, v));
-    P = add(Pp, mm(mm(K, S), tr(K)), -1);
-  }
-  return ll;
-}
+const kalmanJs = (ys) => kalman2LogLikJs(ys, F2, Q2, R2);
 
 function kalmanStep(F, Q, R) {
   return (c, y) => {

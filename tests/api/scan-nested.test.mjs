@@ -13,6 +13,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { checkLeaksAroundEachTest, np, ox, scoped as scope } from "./helpers.mjs";
 import { close, observe } from "./scan_observe.mjs";
+import { kalman2LogLikJs } from "../shared/kalman.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
@@ -37,10 +38,6 @@ const R0 = [
 
 // --- the float64 JS oracle: the same filter, −log-likelihood / n ------------------------------
 function jsLoss(ys, [phi, logq, logr], reverse) {
-  const mm = (A, B) =>
-    A.map((row) => B[0].map((_, k) => row.reduce((s, a, j) => s + a * B[j][k], 0)));
-  const tr = (A) => A[0].map((_, j) => A.map((row) => row[j]));
-  const add = (A, B, s = 1) => A.map((row, i) => row.map((a, j) => a + s * B[i][j]));
   const F = [
     [1, 0.1],
     [0, phi],
@@ -50,28 +47,7 @@ function jsLoss(ys, [phi, logq, logr], reverse) {
     [0, 2 * Math.exp(logq)],
   ];
   const R = R0.map((row) => row.map((v) => v * Math.exp(logr)));
-  let x = [[0], [0]];
-  let P = [
-    [1, 0],
-    [0, 1],
-  ];
-  let ll = 0;
-  for (const y of reverse ? [...ys].reverse() : ys) {
-    const xp = mm(F, x);
-    const Pp = add(mm(mm(F, P), tr(F)), Q);
-    const S = add(Pp, R);
-    const det = S[0][0] * S[1][1] - S[0][1] * S[1][0];
-    const Si = [
-      [S[1][1] / det, -S[0][1] / det],
-      [-S[1][0] / det, S[0][0] / det],
-    ];
-    const v = add(y, xp, -1);
-    ll -= 0.5 * (mm(mm(tr(v), Si), v)[0][0] + Math.log(det));
-    const K = mm(Pp, Si);
-    x = add(xp, mm(K, v));
-    P = add(Pp, mm(mm(K, S), tr(K)), -1);
-  }
-  return -ll / ys.length;
+  return -kalman2LogLikJs(reverse ? [...ys].reverse() : ys, F, Q, R) / ys.length;
 }
 
 const fdGrad = (ys, theta, reverse) =>
