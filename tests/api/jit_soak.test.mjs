@@ -1,9 +1,11 @@
-// Memory soak (issue 7, the seeds' report 003): 60 iterations, each a fresh
+// Memory soak (issue 7, the seeds' report 003): 100 iterations, each a fresh
 // jit(valueAndGrad(loss)) closure over the same code — a Kalman-filter negative log-likelihood
 // built from elementwise ops and slices — running a few optimizer steps and disposing
 // everything. After the warm-up, live arrays, buffers and bytes return to the same level, the
 // program cache stays bounded (fresh closures hit it) and the wasm memory stops growing. The
-// loss is checked against the same filter in plain float64 JavaScript.
+// warm-up is 20 iterations: the allocator's heap layout may still grow the wasm memory once
+// after the first ten (seen on webgpu in Deno: +128 KB at iteration 15, then flat for 300).
+// The loss is checked against the same filter in plain float64 JavaScript.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { COMPILED, item, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
@@ -12,6 +14,7 @@ import { kalmanNllJs, kalmanObservations, makeKalmanLoss } from "../shared/kalma
 checkLeaksAroundEachTest();
 
 const T = 60;
+const WARM_UP = 20;
 const ys = kalmanObservations(T);
 const nllJs = (theta) => kalmanNllJs(ys, theta);
 const makeLoss = (y) => makeKalmanLoss(np, y, T);
@@ -22,7 +25,7 @@ test("fresh jit(valueAndGrad) closures reach a memory plateau", async () => {
   let plateau = null;
   let wasmPlateau = 0;
   const lr = 0.01;
-  for (let iter = 0; iter < 60; iter++) {
+  for (let iter = 0; iter < 100; iter++) {
     const step = ox.jit(ox.valueAndGrad(makeLoss(y)));
     for (let k = 0; k < 3; k++) {
       const [value, g] = step(theta);
@@ -47,8 +50,8 @@ test("fresh jit(valueAndGrad) closures reach a memory plateau", async () => {
       programs: s.programCache.entries,
       jitFunctions: s.jitFunctions,
     };
-    if (iter === 10) [plateau, wasmPlateau] = [now, s.wasmMemoryBytes];
-    if (iter > 10) {
+    if (iter === WARM_UP) [plateau, wasmPlateau] = [now, s.wasmMemoryBytes];
+    if (iter > WARM_UP) {
       assert.deepEqual(now, plateau, `iteration ${iter}`);
       assert.ok(s.wasmMemoryBytes <= wasmPlateau, `wasm memory grew at iteration ${iter}`);
     }
