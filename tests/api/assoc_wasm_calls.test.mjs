@@ -11,6 +11,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { kalmanCompose, makeAssocNll } from "../shared/scan_bodies.mjs";
+import { rng } from "../shared/rng.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
@@ -23,14 +24,6 @@ function measured(f) {
   const before = calls();
   const out = f();
   return [calls() - before, out];
-}
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
 }
 
 /** Case 1 elements as nested JS arrays: A contracting (row sums < 1), S positive diagonal. */

@@ -14,18 +14,12 @@ import assert from "node:assert/strict";
 import { checkLeaksAroundEachTest, np, ox, scoped as scope } from "./helpers.mjs";
 import { close, observe } from "./scan_observe.mjs";
 import { kalman2LogLikJs } from "../shared/kalman.mjs";
+import { rng } from "../shared/rng.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
 const { linalg } = lax;
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
 const observations = (n) => {
   const r = rng(7);
   return Array.from({ length: n }, (_, t) => [[Math.sin(t / 20) + 0.4 * r()], [0.4 * r()]]);

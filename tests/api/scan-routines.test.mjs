@@ -8,19 +8,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { checkLeaksAroundEachTest, np, ox, scoped as scope } from "./helpers.mjs";
 import { close, observe } from "./scan_observe.mjs";
+import { rng } from "../shared/rng.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
 const { linalg } = lax;
 
-/** Deterministic data in [-0.5, 0.5). */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
 const N = 7;
 const M = 3;
 const r = rng(3);

@@ -7,6 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { COMPILED, np, ox, checkLeaksAroundEachTest, scoped as scope } from "./helpers.mjs";
+import { rng } from "../shared/rng.mjs";
 
 checkLeaksAroundEachTest();
 const { lax } = ox;
@@ -15,13 +16,6 @@ const relClose = (got, want, tol, what) =>
   assert.ok(Math.abs(got - want) <= tol * (1 + Math.abs(want)), `${what}: ${got} vs ${want}`);
 
 // --- deterministic data -----------------------------------------------------------------
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
 function kalmanData(n, m, seed = 1) {
   const r = rng(seed + m);
   const G = Array.from({ length: m }, (_, i) =>
