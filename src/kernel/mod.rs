@@ -6,6 +6,7 @@
 //! and WGSL emitters translate it.
 
 pub mod alu;
+pub mod fold;
 pub mod index;
 pub mod limits;
 pub mod matmul;

@@ -1,32 +1,37 @@
 //! The serial looping scan shader, for tiny bodies (e.g. a Kalman or RTS step on a 2×2 state):
 //! the whole scan is ONE dispatch of ONE invocation, which runs every step's kernels fully
-//! unrolled over their (constant, few) output and reduction indices as straight-line code.
-//! Carries, consts and temporaries are function-local `u32` arrays indexed by constants (so
-//! the driver keeps them in registers), ys rows are written straight to storage, and xs rows
-//! are loaded [`AHEAD`] steps ahead into registers (the loop unrolled [`AHEAD`] times), so the
-//! dependent chain of a step does not wait on device memory, and there is no barrier at all. On a tiny step the
-//! level-scheduled shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is
-//! just the arithmetic (H100, case 2 with m = 2, N = 1600: 0.22 µs per step instead of
-//! 0.95 µs, 0.36 ms per dispatch instead of 1.51 ms).
+//! unrolled over their (constant, few) output and reduction indices as straight-line code,
+//! with the index arithmetic of every load folded to a constant (`kernel::fold`; the m = 2
+//! shader is 49 KB of WGSL instead of 116 KB). Carries, consts and temporaries are
+//! function-local `u32` arrays indexed by constants (so the driver keeps them in registers),
+//! ys rows are written straight to storage, and xs rows are loaded [`AHEAD`] steps ahead into
+//! registers (the loop unrolled [`AHEAD`] times), so the dependent chain of a step does not
+//! wait on device memory, and there is no barrier at all. On a tiny step the level-scheduled
+//! shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is just the
+//! arithmetic (H100, case 2 with m = 2, N = 1600, kernel alone: 0.14 µs per step, 225 µs
+//! per dispatch; level-scheduled 0.95 µs, 1.51 ms; before plain two-term sums and folded
+//! indices 0.25 µs; without the xs loads it would be 0.07 µs).
 //!
 //! Each element is emitted by the same expression emitter as every other kernel (`wgsl_alu`),
-//! with the same compensated (Neumaier) float32 sums (`wgsl::combine`), so the results equal
-//! the level-scheduled shader's bit for bit; the first term of a sum is added without the
-//! compensation update, which is exactly zero there. The shader reads and writes the same
-//! packed storage buffer as the level-scheduled one (`scan_layout`, all in storage), so
-//! running it is unchanged (`scan_single`). Only float32 bodies of at most
+//! with the same float32 sums (`wgsl::combine`: compensated (Neumaier) above
+//! `wgsl::PLAIN_SUM_TERMS` terms, plain up to it, which gives the same bits), so the results
+//! equal the level-scheduled shader's bit for bit; the first term of a compensated sum is
+//! added without the compensation update, which is exactly zero there. The shader reads and
+//! writes the same packed storage buffer as the level-scheduled one (`scan_layout`, all in
+//! storage), so running it is unchanged (`scan_single`). Only float32 bodies of at most
 //! [`SERIAL_MAX_TERMS`] element-terms per step are taken; others return `None`.
 
 use std::fmt::Write;
 
 use super::exe::Stage;
 use super::scan_layout::{layout, Layout, Source};
-use super::wgsl::{combine, epilogue_into};
+use super::wgsl::{combine, compensated_sum, epilogue_into};
 use super::wgsl_alu::{to_storage, Emitter};
 use super::WebGpuBackend;
 use crate::core::DType;
+use crate::kernel::fold::fold_indices;
 use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
-use crate::kernel::{reduce_identity, verify, Kernel, ReduceOp, Reduction};
+use crate::kernel::{reduce_identity, verify, Kernel, Reduction};
 use crate::util::Result;
 
 /// The most element-terms (Σ over the step's kernels of outputs × reduction length) one
@@ -36,8 +41,9 @@ use crate::util::Result;
 pub const SERIAL_MAX_TERMS: usize = 64;
 /// The most words of all the body's slots (registers of the one invocation).
 const SERIAL_MAX_WORDS: usize = 256;
-/// Steps the xs rows are loaded ahead of their use (4 measured best on the H100 when the
-/// ring turned: 1 leaves the load latency in the chain).
+/// Steps the xs rows are loaded ahead of their use (4 measured best on the H100: 1 leaves the
+/// load latency in the chain; 8, with the loop unrolled 8 times, 0.20 µs per step against
+/// 0.14).
 pub const AHEAD: u32 = 4;
 
 /// The element-terms per step of `plan` when it suits the serial shader.
@@ -221,12 +227,18 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
         for idx in 0..kernel.size {
             e.body.clear();
             e.set_indent("      ");
+            // The index arithmetic folded for this element (`kernel::fold`).
+            let i = Some(idx as i32);
             let value = match kernel.reduction {
-                None => e.emit(&kernel.exp)?,
-                Some(red) => unrolled(&mut e, kernel, red)?,
+                None => e.emit(&fold_indices(&kernel.exp, i, None))?,
+                Some(red) => unrolled(&mut e, kernel, red, idx as i32)?,
             };
             e.set_indent("      ");
-            let value = epilogue_into(&mut e, kernel, value)?;
+            let folded = Kernel {
+                epilogue: kernel.epilogue.as_ref().map(|ep| fold_indices(ep, i, None)),
+                ..kernel.clone()
+            };
+            let value = epilogue_into(&mut e, &folded, value)?;
             let word = format!("bitcast<u32>({})", to_storage(DType::Float32, &value));
             write!(
                 steps,
@@ -255,9 +267,16 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
     let ahead = row_of(&format!("min(step + {AHEAD}u, {last}u)"));
     let mut unrolled_steps = String::new();
     for (d, f) in fetch.iter().enumerate() {
+        // Sub-step 0 always runs (`ox_s < length`); the others only past the end of a length
+        // that AHEAD does not divide.
+        let guard = if d == 0 || length.is_multiple_of(AHEAD) {
+            String::new()
+        } else {
+            format!("if (ox_s + {d}u < {length}u) ")
+        };
         write!(
             unrolled_steps,
-            "    if (ox_s + {d}u < {length}u) {{
+            "    {guard}{{
       let step = ox_s + {d}u;
       let row = {row};
       let ox_ahead = {ahead};
@@ -283,13 +302,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>) {{
 }
 
 /// The statements of a reduction unrolled over its (constant) reduction indices, in the
-/// current element's scope; returns the name of the result. A float32 sum's first term is
-/// added without the compensation update: from `acc = +0`, that update adds exactly +0 (or a
-/// NaN only when the sum is already ±∞ or NaN, where the compensation is dropped anyway).
-fn unrolled(e: &mut Emitter, kernel: &Kernel, red: Reduction) -> Result<String> {
+/// current element's scope; returns the name of the result. Sums are compensated exactly when
+/// the level-scheduled shader's are (`wgsl::compensated_sum`). A compensated sum's first term
+/// is added without the compensation update: from `acc = +0`, that update adds exactly +0 (or
+/// a NaN only when the sum is already ±∞ or NaN, where the compensation is dropped anyway).
+fn unrolled(e: &mut Emitter, kernel: &Kernel, red: Reduction, idx: i32) -> Result<String> {
     let dtype = kernel.output_dtype();
     let identity = e.constant(dtype, reduce_identity(red.op, dtype))?;
-    let compensated = red.op == ReduceOp::Sum;
+    let compensated = compensated_sum(red.op, dtype, red.size);
     writeln!(e.body, "      var acc: f32 = {identity};").unwrap();
     if compensated {
         writeln!(e.body, "      var comp: f32 = 0.0f;").unwrap();
@@ -297,14 +317,10 @@ fn unrolled(e: &mut Emitter, kernel: &Kernel, red: Reduction) -> Result<String> 
     for r in 0..red.size {
         writeln!(e.body, "      {{\n        let r = {r}i;").unwrap();
         e.set_indent("        ");
-        let x = e.emit(&kernel.exp)?;
-        if compensated && r == 0 {
-            let sum = e.keep(format!("acc + {x}"));
-            writeln!(e.body, "        acc = {sum};").unwrap();
-        } else {
-            let c = combine(e, red.op, dtype, "acc", "comp", &x).replace("\n    ", "\n        ");
-            writeln!(e.body, "        {c}").unwrap();
-        }
+        let x = e.emit(&fold_indices(&kernel.exp, Some(idx), Some(r as i32)))?;
+        let comp = (compensated && r > 0).then_some("comp");
+        let c = combine(e, red.op, dtype, "acc", comp, &x).replace("\n    ", "\n        ");
+        writeln!(e.body, "        {c}").unwrap();
         writeln!(e.body, "      }}").unwrap();
     }
     e.set_indent("      ");

@@ -3,9 +3,13 @@
 //! emitted by `wgsl_alu`, the helper functions it calls come from `wgsl_lib`.
 //!
 //! A reduction runs as a loop inside the invocation of its output element, over
-//! `r in 0..size`, starting from [`reduce_identity`]. Float sums are compensated (Neumaier), so
-//! they stay within an ulp or so of the interpreter's f64 accumulation whatever the order of
-//! magnitudes; other combinations follow the interpreter's binary operations. Long reductions
+//! `r in 0..size`, starting from [`reduce_identity`]. Float sums of more than
+//! [`PLAIN_SUM_TERMS`] terms are compensated (Neumaier), so they stay within an ulp or so of
+//! the interpreter's f64 accumulation whatever the order of magnitudes; shorter ones are plain
+//! float32 sums, bit for bit what the compensated sum would give (see [`compensated_sum`]).
+//! Every webgpu shader that sums (this one, the scan shaders, the tree reductions) follows
+//! that one rule, so the serial and level-scheduled scan shaders stay bit-identical. Other
+//! combinations follow the interpreter's binary operations. Long reductions
 //! with few outputs use workgroup trees instead (`wgsl_reduce`), matrix products tiles
 //! (`wgsl_matmul`); `exe` chooses.
 
@@ -122,7 +126,7 @@ pub(super) fn reduce_into(
     let identity = e.constant(dtype, reduce_identity(red.op, dtype))?;
     // float16 accumulates in f32 (compensated sums) and rounds once at the end.
     let (half, dtype) = (dtype == DType::Float16, super::wgsl_alu::wide(dtype));
-    let compensated = dtype == DType::Float32 && red.op == ReduceOp::Sum;
+    let compensated = compensated_sum(red.op, dtype, red.size);
     writeln!(e.body, "{indent}var acc: {ty} = {identity};").unwrap();
     if compensated {
         writeln!(e.body, "{indent}var comp: f32 = 0.0f;").unwrap();
@@ -136,8 +140,9 @@ pub(super) fn reduce_into(
     let inner = format!("{indent}  ");
     e.set_indent(&inner);
     let x = e.emit(&kernel.exp)?;
+    let comp = compensated.then_some("comp");
     let combine =
-        combine(e, red.op, dtype, "acc", "comp", &x).replace("\n    ", &format!("\n{inner}"));
+        combine(e, red.op, dtype, "acc", comp, &x).replace("\n    ", &format!("\n{inner}"));
     writeln!(e.body, "{inner}{combine}\n{indent}}}").unwrap();
     e.set_indent(indent);
     let result = if compensated {
@@ -173,18 +178,33 @@ pub(super) fn epilogue_into(e: &mut Emitter, kernel: &Kernel, value: String) -> 
     }
 }
 
-/// The statements that fold `x` into the accumulator `acc` (and, for float32 sums, the
-/// Neumaier compensation `comp`).
+/// Float32 sums of at most this many terms are not compensated. For two terms the
+/// compensation is exactly the rounding error `e` of `t = fl(a + b)` (Fast2Sum), so the
+/// compensated result `fl(t + e)` rounds the exact `a + b` again: it is `t`, bit for bit (a
+/// subnormal `e` flushed to zero gives `t` too; ±∞ and NaN drop the compensation anyway).
+/// Dropping it shortens the dependent chain of tiny matrix products without changing any
+/// result (2×2 `matmul`s in the serial scan shader, H100, case 2 with m = 2: 0.25 → 0.15 µs
+/// per step); longer sums keep it, so their accuracy bounds stand.
+pub const PLAIN_SUM_TERMS: usize = 2;
+
+/// Whether a reduction of `size` terms by `op` in (widened) `dtype` carries a Neumaier
+/// compensation: float32 sums of more than [`PLAIN_SUM_TERMS`] terms.
+pub(super) fn compensated_sum(op: ReduceOp, dtype: DType, size: usize) -> bool {
+    op == ReduceOp::Sum && dtype == DType::Float32 && size > PLAIN_SUM_TERMS
+}
+
+/// The statements that fold `x` into the accumulator `acc` (and, for compensated float32
+/// sums, the Neumaier compensation `comp`; `None`: a plain sum, see [`compensated_sum`]).
 pub(super) fn combine(
     e: &mut Emitter,
     op: ReduceOp,
     dtype: DType,
     acc: &str,
-    comp: &str,
+    comp: Option<&str>,
     x: &str,
 ) -> String {
-    match (op, dtype) {
-        (ReduceOp::Sum, DType::Float32) => {
+    match (op, dtype, comp) {
+        (ReduceOp::Sum, DType::Float32, Some(comp)) => {
             e.helpers.add(Helper::Keep);
             format!(
                 "let t = ox_keep({acc} + {x});\n    \
@@ -193,19 +213,23 @@ pub(super) fn combine(
              {acc} = t;"
             )
         }
-        (ReduceOp::Sum, _) => format!("{acc} = {acc} + {x};"),
-        (ReduceOp::Prod, _) => format!("{acc} = {acc} * {x};"),
-        (ReduceOp::Max, DType::Bool) => format!("{acc} = {acc} | {x};"),
-        (ReduceOp::Min, DType::Bool) => format!("{acc} = {acc} & {x};"),
-        (ReduceOp::Max, DType::Float32) => {
+        (ReduceOp::Sum, DType::Float32, None) => {
+            e.helpers.add(Helper::Keep);
+            format!("{acc} = ox_keep({acc} + {x});")
+        }
+        (ReduceOp::Sum, _, _) => format!("{acc} = {acc} + {x};"),
+        (ReduceOp::Prod, _, _) => format!("{acc} = {acc} * {x};"),
+        (ReduceOp::Max, DType::Bool, _) => format!("{acc} = {acc} | {x};"),
+        (ReduceOp::Min, DType::Bool, _) => format!("{acc} = {acc} & {x};"),
+        (ReduceOp::Max, DType::Float32, _) => {
             e.helpers.add(Helper::MaxF32);
             format!("{acc} = ox_max_f32({acc}, {x});")
         }
-        (ReduceOp::Min, DType::Float32) => {
+        (ReduceOp::Min, DType::Float32, _) => {
             e.helpers.add(Helper::MinF32);
             format!("{acc} = ox_min_f32({acc}, {x});")
         }
-        (ReduceOp::Max, _) => format!("{acc} = max({acc}, {x});"),
-        (ReduceOp::Min, _) => format!("{acc} = min({acc}, {x});"),
+        (ReduceOp::Max, _, _) => format!("{acc} = max({acc}, {x});"),
+        (ReduceOp::Min, _, _) => format!("{acc} = min({acc}, {x});"),
     }
 }

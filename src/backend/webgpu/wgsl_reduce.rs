@@ -13,10 +13,10 @@
 
 use std::fmt::Write;
 
-use super::wgsl::combine;
+use super::wgsl::{combine, compensated_sum};
 use super::wgsl_alu::{storage_type, to_storage, value_type, Emitter};
 use crate::core::DType;
-use crate::kernel::{reduce_identity, verify, Kernel, ReduceOp, Reduction};
+use crate::kernel::{reduce_identity, verify, Kernel, Reduction};
 use crate::util::{Error, Result};
 
 /// Invocations per workgroup of a workgroup-tree reduction (a power of two).
@@ -43,7 +43,8 @@ pub fn emit(kernel: &Kernel, chunks: usize) -> Result<String> {
     };
     let dtype = kernel.output_dtype();
     let ty = value_type(dtype)?;
-    let compensated = dtype == DType::Float32 && red.op == ReduceOp::Sum;
+    let compensated = compensated_sum(red.op, dtype, red.size);
+    let comp = |name| compensated.then_some(name);
     let Reduction { size: r_size, op } = red;
     if r_size > i32::MAX as usize || kernel.size.saturating_mul(chunks) > u32::MAX as usize {
         return Err(Error::new(
@@ -83,7 +84,7 @@ pub fn emit(kernel: &Kernel, chunks: usize) -> Result<String> {
     .unwrap();
     e.set_indent("      ");
     let x = e.emit(&kernel.exp)?;
-    let fold = combine(&mut e, op, dtype, "acc", "comp", &x).replace("\n    ", "\n      ");
+    let fold = combine(&mut e, op, dtype, "acc", comp("comp"), &x).replace("\n    ", "\n      ");
     writeln!(e.body, "      {fold}\n    }}\n  }}").unwrap();
     e.set_indent("  ");
     // The tree: partial results (and compensations) halve in shared memory.
@@ -108,7 +109,7 @@ pub fn emit(kernel: &Kernel, chunks: usize) -> Result<String> {
     } else {
         writeln!(e.body, "      var c: f32 = 0.0f;").unwrap();
     }
-    let merge = combine(&mut e, op, dtype, "a", "c", "b").replace("\n    ", "\n      ");
+    let merge = combine(&mut e, op, dtype, "a", comp("c"), "b").replace("\n    ", "\n      ");
     writeln!(e.body, "      {merge}\n      ox_acc[lane] = a;").unwrap();
     if compensated {
         writeln!(e.body, "      ox_comp[lane] = c;").unwrap();
