@@ -10,11 +10,18 @@
 //! exactly one step of its own: an output that is an input slot (a carry passed through, an
 //! x row returned as y), a literal, or a slot already used by another output gets a copy (or
 //! constant) kernel.
+//!
+//! Bodies of more than [`MAX_BODY_EQNS`] equations per step are not planned at all: lowering
+//! and emitting one costs about 7 KB of the wasm heap per equation, and the heap never shrinks
+//! (a body of three 64×64 SVDs, 565,000 equations, took it to 4 GB, the wasm32 limit, and a
+//! jitted 64×64 SVD emitted whole panicked out of memory). They run as the host loop, which evaluates the body
+//! equation by equation with the device's kernels and needs no plan.
 
 use super::fuse::literal;
 use super::program::{Arg, Program, Step};
+use crate::core::jaxpr::Jaxpr;
 use crate::core::scan::ScanParams;
-use crate::core::Aval;
+use crate::core::{Aval, Primitive};
 use crate::kernel::scan_loop::{LoopBody, LoopSlot, LoopStep, ScanLoop, SlotInfo, SlotRole};
 use crate::kernel::{AluExp, DeviceLimits, Kernel};
 use crate::rules;
@@ -30,9 +37,33 @@ fn info(role: SlotRole, aval: &Aval) -> SlotInfo {
     }
 }
 
+/// The most equations per step a compiled loop is planned for (nested scan bodies counted
+/// once each, as they are emitted once): a jitted 32×32 eigh (57,500 equations, 15,900 kernels
+/// after fusion) stays under it, a 64×64 eigh (128,000) or SVD (219,000) does not.
+pub const MAX_BODY_EQNS: usize = 65_536;
+
+/// The equations of `jaxpr` and of every scan body nested in it.
+pub fn body_eqns(jaxpr: &Jaxpr) -> usize {
+    jaxpr
+        .eqns
+        .iter()
+        .map(|e| match &e.primitive {
+            Primitive::Scan(q) => 1 + body_eqns(q.body.jaxpr()),
+            _ => 1,
+        })
+        .sum()
+}
+
 /// Plans the loop of scan `p` for a device with `limits`.
 pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
     let jaxpr = p.body.jaxpr();
+    let eqns = body_eqns(jaxpr);
+    if eqns > MAX_BODY_EQNS {
+        return Err(format!(
+            "the body has {eqns} equations per step (nested scans included), more than the \
+             {MAX_BODY_EQNS} a compiled loop is planned for (its module would need too much memory)"
+        ));
+    }
     let program = super::lower(jaxpr, limits);
     let (nc, nk, nx) = (p.num_consts, p.num_carry, p.num_xs());
     let mut slots: Vec<SlotInfo> = program

@@ -18,6 +18,10 @@
 //! and direction are constants. Its body's functions are emitted once, like any step's.
 //!
 //! Identical kernels share one function. The driver is one call from Rust for the whole scan.
+//!
+//! The driver has a local per slot (and per x/y row) of every run, nested ones included:
+//! [`driver_locals`] counts them before emitting, since V8 refuses a function of more than
+//! [`MAX_LOCALS`].
 
 use std::collections::HashMap;
 
@@ -210,6 +214,39 @@ impl<'a> Emitter<'a> {
     }
 }
 
+/// V8's limit on the locals of one function (`kV8MaxWasmFunctionLocals`).
+pub const MAX_LOCALS: usize = 50_000;
+
+/// The largest loop module emitted: Chromium refuses to compile a module of more than 8 MB
+/// synchronously on the main thread (`new WebAssembly.Module`, which kernels use), and V8 any
+/// function of more than 7,654,321 bytes; under 7 MiB a module meets both.
+pub const MAX_MODULE_BYTES: usize = 7 << 20;
+
+/// The locals the driver of `body`'s loop module declares (its parameters included): per run,
+/// a counter, an index and a swap temp, then (in a loop run) a base address per slot and a
+/// current address per x/y row slot; a nested loop is a run of its own.
+pub fn driver_locals(body: &LoopBody, once: bool) -> usize {
+    let slots = if once {
+        0
+    } else {
+        let rows = body
+            .slots
+            .iter()
+            .filter(|s| matches!(s.role, SlotRole::XRow(_) | SlotRole::YRow(_)))
+            .count();
+        body.slots.len() + rows
+    };
+    let nested: usize = body
+        .steps
+        .iter()
+        .map(|st| match st {
+            LoopStep::Loop { inner, .. } => driver_locals(&inner.body, false) - 3,
+            _ => 0,
+        })
+        .sum();
+    3 + 3 + slots + nested
+}
+
 /// Emits the loop module of `body`; its export `kernel(length, reverse, table)` runs the scan.
 pub fn emit_loop(body: &LoopBody) -> Result<Vec<u8>> {
     emit(body, false)
@@ -229,6 +266,16 @@ pub fn emit_once(body: &LoopBody) -> Result<Vec<u8>> {
 }
 
 fn emit(body: &LoopBody, once: bool) -> Result<Vec<u8>> {
+    let locals = driver_locals(body, once);
+    if locals > MAX_LOCALS {
+        return Err(Error::new(
+            "scan",
+            format!(
+                "the loop module's driver would need {locals} locals (one per buffer of a step), \
+                 more than the {MAX_LOCALS} a WebAssembly function may have"
+            ),
+        ));
+    }
     let (module, memory) = new_module();
     let mut e = Emitter {
         module,
@@ -257,5 +304,17 @@ fn emit(body: &LoopBody, once: bool) -> Result<Vec<u8>> {
     module.funcs.get_mut(driver).name = Some("scan_driver".into());
     module.exports.add(KERNEL_EXPORT, driver);
     walrus::passes::gc::run(&mut module);
-    Ok(module.emit_wasm())
+    let bytes = module.emit_wasm();
+    if bytes.len() > MAX_MODULE_BYTES {
+        return Err(Error::new(
+            "scan",
+            format!(
+                "the loop module would be {} KB, more than the {} KB a WebAssembly module may \
+                 have to compile on a browser's main thread",
+                bytes.len() >> 10,
+                MAX_MODULE_BYTES >> 10
+            ),
+        ));
+    }
+    Ok(bytes)
 }
