@@ -28,6 +28,7 @@ mod pool;
 mod readback;
 mod routines;
 pub mod scan_encoded;
+mod scan_half;
 pub mod scan_layout;
 pub mod scan_program;
 pub mod scan_schedule;
@@ -509,16 +510,8 @@ impl Backend for WebGpuBackend {
     }
 
     fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
-        // The looping shaders pack values in u32 words: float16 scans run as host loops.
-        if plan
-            .body
-            .slots
-            .iter()
-            .any(|s| s.dtype == crate::core::DType::Float16)
-        {
-            return Err(Error::new("webgpu", "float16 scan bodies are not compiled"));
-        }
-        scan_single::compile(self, plan)
+        // The looping shaders pack values in u32 words: float16 bodies run widened.
+        scan_half::compile(self, plan)
     }
 
     fn run_loop(
@@ -527,7 +520,7 @@ impl Backend for WebGpuBackend {
         plan: &ScanLoop,
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
-        scan_single::run(self, exe, plan, buffers)
+        scan_half::run(self, exe, plan, buffers)
     }
 
     fn loop_stats(&self) -> LoopStats {

@@ -1,0 +1,270 @@
+//! float16 scan bodies on webgpu (`Backend::compile_loop`/`run_loop`). The looping shaders
+//! pack every value in 32-bit words, one invocation per element, so a float16 value (two to a
+//! word) cannot be written there without a race. Instead the loop runs WIDENED: every float16
+//! slot becomes a float32 slot holding the same, exact float16 value, and every kernel reads
+//! it as float32 and narrows it back (`cast(load f32, f16)`, exact), computes as before (f16
+//! arithmetic is f32 arithmetic rounded to f16 at every float16 node, `wgsl_half`), and widens
+//! its float16 result for storing (exact). A reduction over float16 values accumulates in f32
+//! and is rounded once, by an epilogue (as webgpu's float16 sums do). So the widened loop gives
+//! the float16 loop's values, and runs on any of the compiled forms (`scan_single`: serial,
+//! level-scheduled or pre-encoded).
+//!
+//! Around the one compiled loop, [`run`] converts each float16 operand (consts, xs, initial
+//! carries) into a float32 buffer and the float32 results (ys, final carries) back, one
+//! elementwise conversion dispatch each. Only where the adapter has `shader-f16` (without it
+//! float16 arrays never reach webgpu); a body whose routines see float16 is not compiled.
+
+use super::{scan_single, WebGpuBackend};
+use crate::backend::{Backend, BufferId, ExeId};
+use crate::core::DType;
+use crate::kernel::scan_loop::{LoopBody, LoopBuffers, LoopStep, ScanLoop, SlotInfo, SlotRole};
+use crate::kernel::{AluExp, AluKind, Kernel};
+use crate::util::{Error, Result};
+
+const F16: DType = DType::Float16;
+const F32: DType = DType::Float32;
+
+/// Whether any slot of `body` (or of a nested loop's body) is float16.
+fn has_half(body: &LoopBody) -> bool {
+    body.slots.iter().any(|s| s.dtype == F16)
+        || body.steps.iter().any(|st| match st {
+            LoopStep::Loop { inner, .. } => has_half(&inner.body),
+            _ => false,
+        })
+}
+
+/// `exp` with each load of a float16 input (of `inputs`) reading float32 and narrowing.
+fn widen_exp(exp: &AluExp, inputs: &[DType]) -> AluExp {
+    exp.rewrite(&|n: &AluExp| match &n.kind {
+        AluKind::Load { input, index } if inputs.get(*input) == Some(&F16) => Some(AluExp::cast(
+            AluExp::load(F32, *input, widen_exp(index, inputs)),
+            F16,
+        )),
+        _ => None,
+    })
+}
+
+/// `kernel` over float32 buffers where it had float16 ones (see the module doc).
+fn widen_kernel(kernel: &Kernel) -> Kernel {
+    let inputs: Vec<DType> = kernel
+        .inputs
+        .iter()
+        .map(|&d| if d == F16 { F32 } else { d })
+        .collect();
+    let exp = widen_exp(&kernel.exp, &kernel.inputs);
+    if kernel.exp.dtype != F16 {
+        return Kernel {
+            inputs,
+            exp,
+            ..kernel.clone()
+        };
+    }
+    // The value (or each reduced term) widened; the reduced value rounded to float16 and the
+    // epilogue applied in float16, then widened.
+    let epilogue = match (&kernel.epilogue, kernel.reduction) {
+        (None, None) => None,
+        (ep, _) => {
+            let ep = ep.clone().unwrap_or(AluExp::load(F16, 0, AluExp::index()));
+            Some(AluExp::cast(widen_exp(&ep, &[F16]), F32))
+        }
+    };
+    Kernel {
+        inputs,
+        size: kernel.size,
+        exp: AluExp::cast(exp, F32),
+        reduction: kernel.reduction,
+        epilogue,
+    }
+}
+
+/// `body` with float16 slots as float32 ones; None where a routine reads or writes float16.
+fn widen_body(body: &LoopBody) -> Option<LoopBody> {
+    let slots = body
+        .slots
+        .iter()
+        .map(|s| SlotInfo {
+            dtype: if s.dtype == F16 { F32 } else { s.dtype },
+            ..*s
+        })
+        .collect();
+    let mut steps = Vec::with_capacity(body.steps.len());
+    for st in &body.steps {
+        steps.push(match st {
+            LoopStep::Kernel {
+                kernel,
+                inputs,
+                output,
+            } => LoopStep::Kernel {
+                kernel: widen_kernel(kernel),
+                inputs: inputs.clone(),
+                output: *output,
+            },
+            LoopStep::Routine {
+                inputs, outputs, ..
+            } => {
+                if inputs
+                    .iter()
+                    .chain(outputs)
+                    .any(|&s| body.slots[s].dtype == F16)
+                {
+                    return None;
+                }
+                st.clone()
+            }
+            LoopStep::Loop {
+                inner,
+                slots,
+                init,
+                finals,
+            } => LoopStep::Loop {
+                inner: ScanLoop {
+                    body: std::rc::Rc::new(widen_body(&inner.body)?),
+                    ..inner.clone()
+                },
+                slots: slots.clone(),
+                init: init.clone(),
+                finals: finals.clone(),
+            },
+        });
+    }
+    Some(LoopBody {
+        slots,
+        steps,
+        ..*body
+    })
+}
+
+/// The widened loop of `plan` (see the module doc), or why there is none.
+fn widen(plan: &ScanLoop) -> Result<ScanLoop> {
+    let body = widen_body(&plan.body).ok_or_else(|| {
+        Error::new(
+            "webgpu",
+            "a float16 scan body whose routines read float16 is not compiled",
+        )
+    })?;
+    Ok(ScanLoop {
+        body: std::rc::Rc::new(body),
+        ..plan.clone()
+    })
+}
+
+/// `Backend::compile_loop`: the compiled loop of `plan` (of its widened loop, for a float16
+/// body) and its path detail.
+pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, String)> {
+    if !has_half(&plan.body) {
+        return scan_single::compile(gpu, plan);
+    }
+    if !gpu.float16 {
+        return Err(Error::new(
+            "webgpu",
+            "float16 scan bodies need the adapter's shader-f16 feature",
+        ));
+    }
+    let (id, detail) = scan_single::compile(gpu, &widen(plan)?)?;
+    Ok((
+        id,
+        format!("{detail}; float16 operands widened to float32 around it"),
+    ))
+}
+
+/// A dispatch of the elementwise conversion of `elements` values from `src` (`from`) into
+/// `dst` (`to`).
+fn convert(
+    gpu: &mut WebGpuBackend,
+    src: BufferId,
+    dst: BufferId,
+    elements: usize,
+    from: DType,
+    to: DType,
+) -> Result<()> {
+    let exp = AluExp::cast(AluExp::load(from, 0, AluExp::index()), to);
+    let exe = gpu.compile(&Kernel::elementwise(vec![from], elements, exp))?;
+    gpu.dispatch(exe, &[src], dst)
+}
+
+/// `Backend::run_loop`: for a float16 body, the widened loop over float32 copies of the
+/// float16 buffers (see the module doc).
+pub(super) fn run(
+    gpu: &mut WebGpuBackend,
+    exe: ExeId,
+    plan: &ScanLoop,
+    buffers: LoopBuffers<'_, BufferId>,
+) -> Result<()> {
+    if !has_half(&plan.body) {
+        return scan_single::run(gpu, exe, plan, buffers);
+    }
+    let wide = widen(plan)?;
+    let body = &plan.body;
+    let (nk, n) = (body.num_carry, plan.length);
+    if buffers.slots.len() != body.slots.len() || buffers.init.len() != nk {
+        return Err(Error::new(
+            "scan",
+            "internal error: loop buffers do not match the plan",
+        ));
+    }
+    let mut made: Vec<BufferId> = Vec::new();
+    let result = (|| {
+        let mut fresh = |gpu: &mut WebGpuBackend, elements: usize| -> Result<BufferId> {
+            let b = gpu.alloc(elements.max(1) * 4)?;
+            made.push(b);
+            Ok(b)
+        };
+        let mut slots = buffers.slots.to_vec();
+        // (float32 buffer, float16 buffer, elements) to convert back after the loop.
+        let mut back: Vec<(BufferId, BufferId, usize)> = Vec::new();
+        for (s, info) in body.slots.iter().enumerate() {
+            if info.dtype != F16 {
+                continue;
+            }
+            let rows = match info.role {
+                SlotRole::XRow(_) | SlotRole::YRow(_) => n,
+                _ => 1,
+            };
+            let elements = info.elements * rows;
+            let wide_buffer = fresh(gpu, elements)?;
+            match info.role {
+                SlotRole::Const(_) | SlotRole::XRow(_) if elements > 0 => {
+                    convert(gpu, slots[s], wide_buffer, elements, F16, F32)?
+                }
+                SlotRole::YRow(_) => back.push((wide_buffer, slots[s], elements)),
+                _ => {}
+            }
+            slots[s] = wide_buffer;
+        }
+        let mut init = buffers.init.to_vec();
+        let mut finals = buffers.finals.to_vec();
+        for k in 0..nk {
+            let info = body.slots[body.carry_in(k)];
+            if info.dtype != F16 {
+                continue;
+            }
+            let (i, f) = (fresh(gpu, info.elements)?, fresh(gpu, info.elements)?);
+            if info.elements > 0 {
+                convert(gpu, init[k], i, info.elements, F16, F32)?;
+            }
+            back.push((f, finals[k], info.elements));
+            init[k] = i;
+            finals[k] = f;
+        }
+        scan_single::run(
+            gpu,
+            exe,
+            &wide,
+            LoopBuffers {
+                slots: &slots,
+                init: &init,
+                finals: &finals,
+            },
+        )?;
+        for (src, dst, elements) in back {
+            if elements > 0 {
+                convert(gpu, src, dst, elements, F32, F16)?;
+            }
+        }
+        Ok(())
+    })();
+    for b in made {
+        gpu.free(b);
+    }
+    result
+}
