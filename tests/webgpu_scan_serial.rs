@@ -1,8 +1,10 @@
 //! The serial looping scan shader (`backend/webgpu/scan_serial`), natively on wgpu over Vulkan
 //! (lavapipe) with the storage-buffer limit forced to 8: the seeds' case 2 step (RTS-style:
 //! r' = Aᵀ·r + b, N' = Aᵀ·N·A + S, y = r', xs A, b, S) with m = 2 is taken by the serial shader
-//! (one invocation, unrolled, no barriers; its WGSL validated by naga), runs as ONE dispatch
-//! per scan forward and reverse, including scans shorter than its xs look-ahead, and matches
+//! (one warp running the step unrolled, xs rows staged in workgroup memory a chunk at a time:
+//! one barrier per chunk, none per step; its WGSL validated by naga), runs as ONE dispatch per
+//! scan forward and reverse, including scans shorter than a chunk, lengths a chunk does not
+//! divide and lengths it does, and matches
 //! the `cpu` device and, bit for bit, the level-scheduled shader; m = 3 and m = 8 bodies are too
 //! large for it and run level-scheduled.
 
@@ -77,7 +79,7 @@ fn params(m: usize, n: usize, reverse: bool) -> ScanParams {
     p.clone()
 }
 
-fn serial_source(m: usize, n: usize, reverse: bool) -> Option<String> {
+fn serial_source(m: usize, n: usize, reverse: bool, lanes: u32) -> Option<String> {
     let limits = DeviceLimits {
         max_kernel_inputs: 7,
     };
@@ -87,7 +89,7 @@ fn serial_source(m: usize, n: usize, reverse: bool) -> Option<String> {
         length: n,
         reverse,
     };
-    scan_serial::source(&l).unwrap().map(|(_, s)| s)
+    scan_serial::source(&l, lanes).unwrap().map(|(_, s)| s)
 }
 
 fn array(v: &[f64], shape: Vec<usize>, device: Device) -> Value {
@@ -139,41 +141,79 @@ fn set_serial(on: bool) {
     registry::install_webgpu(gpu);
 }
 
+/// GPU adapters run the serial shader on a warp ([`scan_serial::LANES`] invocations), CPU
+/// adapters on one invocation; lavapipe is a CPU adapter, `fast` makes it take the GPU's.
+fn set_fast(on: bool) {
+    let mut gpu = registry::uninstall_webgpu().unwrap();
+    gpu.set_fast_kernels(on);
+    registry::install_webgpu(gpu);
+}
+
 #[test]
 fn tiny_bodies_run_serially_in_one_dispatch() {
-    for (n, reverse) in [(40, true), (3, false), (1, true)] {
-        let source = serial_source(2, n, reverse).expect("m = 2 suits the serial shader");
-        validate_source("serial shader", &source);
-        assert!(!source.contains("Barrier"), "no barrier in\n{source}");
+    for lanes in [scan_serial::LANES, 1] {
+        for (n, reverse) in [(40, true), (3, false), (1, true), (64, false)] {
+            let source =
+                serial_source(2, n, reverse, lanes).expect("m = 2 suits the serial shader");
+            validate_source("serial shader", &source);
+            assert!(source.contains(&format!("@workgroup_size({lanes})")));
+            // One barrier after the first chunk is staged, one per chunk in the loop.
+            assert_eq!(
+                source.matches("Barrier").count(),
+                2,
+                "barriers in\n{source}"
+            );
+        }
     }
     // 78 and ~1100 element-terms per step: level-scheduled.
-    assert!(serial_source(3, 10, true).is_none());
-    assert!(serial_source(8, 10, true).is_none());
+    assert!(serial_source(3, 10, true, 1).is_none());
+    assert!(serial_source(8, 10, true, 1).is_none());
 
     registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
     scan_eval::set_reporting(true);
-    for (m, n, reverse) in [(2, 100, true), (2, 37, false), (2, 3, true), (2, 1, false)] {
+    for (m, n, reverse) in [
+        (2, 100, true),
+        (2, 37, false),
+        (2, 3, true),
+        (2, 1, false),
+        (2, 64, true),
+    ] {
         let name = format!("m={m} n={n} reverse={reverse}");
         let want = run(m, n, reverse, Device::Cpu);
-        let (got, dispatches, detail) = on_gpu(m, n, reverse);
-        assert!(detail.contains("one dispatch, serial"), "{name}: {detail}");
-        assert_eq!(dispatches, 1, "{name}: {detail}");
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(g.len(), w.len());
-            for (j, (a, b)) in g.iter().zip(w).enumerate() {
-                assert!(
-                    (a - b).abs() <= 2e-5 * (1.0 + b.abs()),
-                    "{name} output {k}[{j}]: {a} vs {b}"
-                );
+        let mut serial = Vec::new();
+        for fast in [false, true] {
+            set_fast(fast);
+            let (got, dispatches, detail) = on_gpu(m, n, reverse);
+            assert!(detail.contains("one dispatch, serial"), "{name}: {detail}");
+            let lanes = if fast { scan_serial::LANES } else { 1 };
+            assert!(
+                detail.contains(&format!("({lanes} invocation")),
+                "{name}: {detail}"
+            );
+            assert_eq!(dispatches, 1, "{name}: {detail}");
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g.len(), w.len());
+                for (j, (a, b)) in g.iter().zip(w).enumerate() {
+                    assert!(
+                        (a - b).abs() <= 2e-5 * (1.0 + b.abs()),
+                        "{name} output {k}[{j}]: {a} vs {b}"
+                    );
+                }
             }
+            serial.push(got);
         }
-        // The same sums as the level-scheduled shader, bit for bit.
+        set_fast(false);
+        // The same sums as the level-scheduled shader, bit for bit, on a warp or not.
         set_serial(false);
         let (level, dispatches, detail) = on_gpu(m, n, reverse);
         set_serial(true);
         assert!(!detail.contains("serial"), "{name}: {detail}");
         assert_eq!(dispatches, 1, "{name}: {detail}");
-        assert_eq!(got, level, "{name}: serial vs level-scheduled");
+        assert_eq!(serial[0], level, "{name}: serial vs level-scheduled");
+        assert_eq!(
+            serial[1], level,
+            "{name}: serial on a warp vs level-scheduled"
+        );
     }
     for m in [3, 8] {
         let want = run(m, 20, true, Device::Cpu);

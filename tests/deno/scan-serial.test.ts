@@ -1,9 +1,10 @@
 // The serial looping scan shader in Deno (lavapipe), storage-buffer limit forced to 8: the
 // seeds' case 2 (RTS-style reverse scan under jit) with m = 2 is exactly ONE dispatch per scan,
-// path "fused", and its detail names the serial shader (one invocation, unrolled, no
-// barriers); with m = 8 the step is too large for it and the level-scheduled shader runs
-// (detail "workgroup of …"), also one dispatch. Forward scans and scans shorter than the
-// shader's xs look-ahead too. Oracle: the same programs on the cpu device. Nothing leaks.
+// path "fused", and its detail names the serial shader (one warp, the step unrolled, xs rows
+// staged in workgroup memory); with m = 8 the step is too large for it and the
+// level-scheduled shader runs (detail "workgroup of …"), also one dispatch. Forward scans,
+// scans shorter than a staged chunk of xs rows, and a scan without xs (`length` only, a
+// captured constant matrix) too. Oracle: the same programs on the cpu device. Nothing leaks.
 import {
   init,
   jit,
@@ -92,3 +93,41 @@ for (const [m, n, reverse, serial] of [
     },
   );
 }
+
+/** 45 steps of c' = R·c (R captured: a const of the loop), no xs: (final c, ys), events. */
+async function rotate(device: Dev) {
+  using R = arr([0.8, -0.6, 0.6, 0.8], [2, 2], device);
+  using c0 = arr([1, 0.5], [2, 1], device);
+  const step = (c: np.Array) => {
+    const y = np.matmul(R, c);
+    return [y, y];
+  };
+  using f = jit((c: np.Array) => lax.scan(step, c, null, { length: 45 }));
+  const events: Event[] = [];
+  setScanPathCallback((path, backend, info) => events.push({ path, backend, detail: info.detail }));
+  try {
+    const d0 = memoryStats().devices.webgpu?.dispatches ?? 0;
+    const [c, ys] = f(c0) as [np.Array, np.Array];
+    const dispatches = (memoryStats().devices.webgpu?.dispatches ?? 0) - d0;
+    const out = [...(await c.data()), ...(await ys.data())];
+    tree.dispose([c, ys]);
+    return { out, dispatches, events: events.filter((e) => e.backend === "webgpu") };
+  } finally {
+    setScanPathCallback(null);
+  }
+}
+
+Deno.test("a scan without xs (length only, a const matrix): serial, one dispatch", async () => {
+  const before = memoryStats().liveArrays;
+  const want = await rotate("cpu");
+  const got = await rotate("webgpu");
+  if (got.events.length !== 1 || !/one dispatch, serial/.test(got.events[0].detail))
+    throw new Error(`paths ${JSON.stringify(got.events)}`);
+  if (got.dispatches !== 1) throw new Error(`${got.dispatches} dispatches, want 1`);
+  if (got.out.length !== 92) throw new Error(`${got.out.length} values`);
+  got.out.forEach((v, i) => {
+    if (!(Math.abs(v - want.out[i]) <= 1e-5 * (1 + Math.abs(want.out[i]))))
+      throw new Error(`[${i}]: ${v} vs ${want.out[i]}`);
+  });
+  if (memoryStats().liveArrays !== before) throw new Error("leaked arrays");
+});

@@ -1,5 +1,6 @@
-//! Test and maintenance switches of the webgpu backend: the shared-memory kernels, the large
-//! matmul tile, the bind-group cache's counters and the buffer pool.
+//! Test and maintenance switches of the webgpu backend: the shared-memory kernels (and the
+//! serial scan shader's warp), the large matmul tile, the bind-group cache's counters and the
+//! buffer pool.
 
 use super::WebGpuBackend;
 
@@ -13,6 +14,8 @@ impl WebGpuBackend {
             self.kernel_ids.clear();
             self.pipelines.clear();
             self.bind_groups.clear();
+            // The serial scan shader's workgroup size follows it too.
+            self.loops.clear();
         }
     }
 

@@ -1,16 +1,23 @@
 //! The serial looping scan shader, for tiny bodies (e.g. a Kalman or RTS step on a 2×2 state):
-//! the whole scan is ONE dispatch of ONE invocation, which runs every step's kernels fully
-//! unrolled over their (constant, few) output and reduction indices as straight-line code,
-//! with the index arithmetic of every load folded to a constant (`kernel::fold`; the m = 2
-//! shader is 49 KB of WGSL instead of 116 KB). Carries, consts and temporaries are
-//! function-local `u32` arrays indexed by constants (so the driver keeps them in registers),
-//! ys rows are written straight to storage, and xs rows are loaded [`AHEAD`] steps ahead into
-//! registers (the loop unrolled [`AHEAD`] times), so the dependent chain of a step does not
-//! wait on device memory, and there is no barrier at all. On a tiny step the level-scheduled
-//! shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is just the
-//! arithmetic (H100, case 2 with m = 2, N = 1600, kernel alone: 0.14 µs per step, 225 µs
-//! per dispatch; level-scheduled 0.95 µs, 1.51 ms; before plain two-term sums and folded
-//! indices 0.25 µs; without the xs loads it would be 0.07 µs).
+//! the whole scan is ONE dispatch of one warp-sized workgroup whose invocations all run the
+//! same chain: every step's kernels fully unrolled over their (constant, few) output and
+//! reduction indices as straight-line code, with the index arithmetic of every load folded to
+//! a constant (`kernel::fold`). Carries, consts and temporaries are function-local `u32`
+//! arrays indexed by constants (so the driver keeps them in registers). Lane j keeps the ys
+//! row of a chunk's step j in registers (a `select` per step) and all lanes store theirs at
+//! the chunk's end, coalesced. xs rows are staged in workgroup memory a chunk of
+//! [`CHUNK`] steps at a time, double-buffered: each lane loads its share of the next chunk
+//! into registers at the top of a chunk (coalesced, one device-memory round trip per chunk)
+//! and stores it after the chunk's steps, then one barrier; the steps read their rows from
+//! workgroup memory, [`UNROLL`] steps' loads issued together (on CPU adapters the workgroup
+//! is one invocation, which copies each chunk itself: see [`LANES`]). On a tiny step the
+//! level-scheduled shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is
+//! just the arithmetic. H100, case 2 with m = 2, N = 1600, kernel alone, per step:
+//! level-scheduled 0.95 µs; one invocation with compensated sums, xs rows loaded 4 steps
+//! ahead into registers, 0.25 µs; with plain two-term sums and folded indices 0.14 µs (the
+//! xs loads and ys stores in device memory were half of it); this shader 0.095 µs (152 µs
+//! per dispatch). Unrolling 8 steps instead of 4: 0.089 µs, for twice the WGSL and compile
+//! time; a chunk of 64 steps: no better.
 //!
 //! Each element is emitted by the same expression emitter as every other kernel (`wgsl_alu`),
 //! with the same float32 sums (`wgsl::combine`: compensated (Neumaier) above
@@ -41,10 +48,21 @@ use crate::util::Result;
 pub const SERIAL_MAX_TERMS: usize = 64;
 /// The most words of all the body's slots (registers of the one invocation).
 const SERIAL_MAX_WORDS: usize = 256;
-/// Steps the xs rows are loaded ahead of their use (4 measured best on the H100: 1 leaves the
-/// load latency in the chain; 8, with the loop unrolled 8 times, 0.20 µs per step against
-/// 0.14).
-pub const AHEAD: u32 = 4;
+/// Steps per iteration of the loop over a chunk (it is unrolled this many times).
+pub const UNROLL: u32 = 4;
+/// Invocations of the one workgroup on a GPU (one warp): together they stage each chunk of
+/// xs rows in workgroup memory, one load per lane and slot, coalesced; all run the same chain
+/// in lockstep, and lane 0 alone writes the ys rows and final carries. On a CPU adapter
+/// (lavapipe, SwiftShader: `fast` kernels off) 32 invocations would run the chain 32 times
+/// over (lavapipe, case 2 m = 2: 1.04 µs per step against 0.07), so one invocation copies
+/// each chunk itself.
+pub const LANES: u32 = 32;
+/// Steps per staged chunk of xs rows (fewer for wide rows), a multiple of [`UNROLL`].
+const CHUNK: u32 = 32;
+/// Words of workgroup memory the two chunk buffers may take (WebGPU guarantees 16 KB).
+const STAGE_WORDS: u32 = 2048;
+// Lane j keeps the ys row of a chunk's step j.
+const _: () = assert!(CHUNK <= LANES);
 
 /// The element-terms per step of `plan` when it suits the serial shader.
 pub fn serial_terms(plan: &ScanLoop) -> Option<usize> {
@@ -79,30 +97,35 @@ pub fn serial_terms(plan: &ScanLoop) -> Option<usize> {
 
 /// The serial shader of `plan` over the storage-only layout, or `None` when the body does
 /// not suit it (too large, not float32, a routine, no layout).
-pub fn source(plan: &ScanLoop) -> Result<Option<(Layout, String)>> {
+/// `lanes`: the workgroup's invocations, [`LANES`] (a GPU) or 1 (a CPU adapter).
+pub fn source(plan: &ScanLoop, lanes: u32) -> Result<Option<(Layout, String)>> {
     if serial_terms(plan).is_none() {
         return Ok(None);
     }
     let Ok(layout) = layout(plan, 0) else {
         return Ok(None);
     };
-    let source = emit(plan, &layout)?;
+    let source = emit(plan, &layout, lanes.max(1))?;
     Ok(Some((layout, source)))
 }
 
-/// The compiled serial loop of `plan` (its layout and pipeline), or `None`.
-pub(super) fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<(Layout, Stage)>> {
+/// The compiled serial loop of `plan` (its layout, pipeline and workgroup size), or `None`.
+pub(super) fn build(
+    gpu: &mut WebGpuBackend,
+    plan: &ScanLoop,
+) -> Result<Option<(Layout, Stage, u32)>> {
     if !gpu.loops.serial {
         return Ok(None);
     }
-    let Some((layout, source)) = source(plan)? else {
+    let lanes = if gpu.fast { LANES } else { 1 };
+    let Some((layout, source)) = source(plan, lanes)? else {
         return Ok(None);
     };
     if !gpu.loop_fits(layout.words as u64) {
         return Ok(None);
     }
     let stage = gpu.make_stage(source, (1, 1));
-    Ok(Some((layout, stage)))
+    Ok(Some((layout, stage, lanes)))
 }
 
 /// The local array holding a slot of `role` (slot `s`).
@@ -125,7 +148,7 @@ fn load_array(base: u32, n: usize) -> String {
     format!("array<u32, {n}>({})", words.join(", "))
 }
 
-fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
+fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
     let body = &plan.body;
     let length = plan.length as u32;
     let last = length.saturating_sub(1);
@@ -145,11 +168,11 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
         })
     };
     let mut decl = String::new();
-    // The xs statements of the sub-step reading ring slot `d`, one string per slot.
-    let mut fetch = vec![String::new(); AHEAD as usize];
     let mut swap = String::new();
     let mut finals = String::new();
     let mut declared: Vec<String> = Vec::new();
+    // The xs slots: local name, words per row, first storage word.
+    let mut xs: Vec<(String, u32, u32)> = Vec::new();
     for (s, info) in body.slots.iter().enumerate() {
         let (name, n) = (local(info.role, s), info.elements);
         if declared.contains(&name) {
@@ -169,41 +192,89 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
                 let fin = word_of(s, &layout.copy_out, Some(k)).unwrap_or(0);
                 writeln!(decl, "  var ox_k{k} = {};", load_array(init, n)).unwrap();
                 writeln!(decl, "  var ox_n{k} = ox_k{k};").unwrap();
-                writeln!(swap, "    ox_k{k} = ox_n{k};").unwrap();
+                writeln!(swap, "      ox_k{k} = ox_n{k};").unwrap();
                 for e in 0..n {
-                    writeln!(finals, "  ox_buf[{}u] = ox_k{k}[{e}u];", fin as usize + e).unwrap();
+                    writeln!(finals, "    ox_buf[{}u] = ox_k{k}[{e}u];", fin as usize + e).unwrap();
                 }
             }
             SlotRole::XRow(_) => {
-                // Ring slot d holds, as scalars, the row of the next step ≡ d (mod AHEAD).
                 let w = word_of(s, &layout.copy_in, None).unwrap_or(0);
-                let word = |row: &str, e: usize| format!("ox_buf[{w}u + ({row}) * {n}u + {e}u]");
-                for d in 0..AHEAD {
-                    let row = row_of(&format!("min({d}u, {last}u)"));
-                    for e in 0..n {
-                        let init = if length > 0 {
-                            word(&row, e)
-                        } else {
-                            "0u".to_string()
-                        };
-                        writeln!(decl, "  var {name}_{d}_{e}: u32 = {init};").unwrap();
-                    }
-                }
-                for (d, f) in fetch.iter_mut().enumerate() {
-                    let now: Vec<String> = (0..n).map(|e| format!("{name}_{d}_{e}")).collect();
-                    writeln!(f, "      var {name} = array<u32, {n}>({});", now.join(", ")).unwrap();
-                    for e in 0..n {
-                        writeln!(f, "      {name}_{d}_{e} = {};", word("ox_ahead", e)).unwrap();
-                    }
-                }
+                xs.push((name, n as u32, w));
             }
             SlotRole::YRow(_) | SlotRole::Temp => {
                 writeln!(decl, "  var {name}: array<u32, {n}>;").unwrap();
             }
         }
     }
+    // Chunks of xs rows staged in workgroup memory (two buffers of `chunk_words`).
+    let row_words: u32 = xs.iter().map(|x| x.1).sum();
+    // (Rows are at most SERIAL_MAX_WORDS = 256 words: 2 · 4 · 256 words fit STAGE_WORDS.)
+    let chunk = (STAGE_WORDS / 2)
+        .checked_div(row_words)
+        .map_or(CHUNK, |c| (c / UNROLL * UNROLL).clamp(UNROLL, CHUNK));
+    let chunk_words = chunk * row_words;
+    let chunks = length.div_ceil(chunk);
+    // Each lane's share of a chunk (`ox_chunk`): loads into registers `ox_p*`, then stores
+    // into the buffer at word `ox_to` (one invocation: a loop copying the chunk at the store);
+    // and the rows of chunk-local step `ox_j` of the buffer at word `ox_cur`, read by every lane.
+    let (mut load, mut store, mut fetch) = (String::new(), String::new(), String::new());
+    let (mut off, mut reg) = (0u32, 0usize);
+    for (name, n, w) in &xs {
+        let (n, w) = (*n, *w);
+        let total = chunk * n;
+        let row = row_of("ox_st");
+        let source = |q: &str| {
+            format!(
+                "let ox_st = min(ox_chunk * {chunk}u + {q} / {n}u, {last}u);\n        \
+                 let ox_word = ox_buf[{w}u + ({row}) * {n}u + {q} % {n}u];"
+            )
+        };
+        if lanes == 1 {
+            writeln!(
+                store,
+                "      for (var ox_q: u32 = 0u; ox_q < {total}u; ox_q = ox_q + 1u) {{\n        \
+                 {}\n        ox_xs[ox_to + {off}u + ox_q] = ox_word;\n      }}",
+                source("ox_q")
+            )
+            .unwrap();
+        }
+        let parts = if lanes == 1 { 0 } else { total.div_ceil(lanes) };
+        for part in 0..parts {
+            let q = format!("ox_lane + {}u", part * lanes);
+            let partial = (part + 1) * lanes > total;
+            let qc = if partial {
+                format!("min({q}, {}u)", total - 1)
+            } else {
+                q.clone()
+            };
+            writeln!(decl, "  var ox_p{reg}: u32;").unwrap();
+            writeln!(
+                load,
+                "      {{\n        let ox_q = {qc};\n        {}\n        ox_p{reg} = ox_word;\n      }}",
+                source("ox_q")
+            )
+            .unwrap();
+            let put = format!("ox_xs[ox_to + {off}u + {q}] = ox_p{reg};");
+            if partial {
+                writeln!(store, "      if ({q} < {total}u) {{ {put} }}").unwrap();
+            } else {
+                writeln!(store, "      {put}").unwrap();
+            }
+            reg += 1;
+        }
+        let words: Vec<String> = (0..n)
+            .map(|e| format!("ox_xs[ox_cur + {off}u + ox_j * {n}u + {e}u]"))
+            .collect();
+        writeln!(
+            fetch,
+            "      var {name} = array<u32, {n}>({});",
+            words.join(", ")
+        )
+        .unwrap();
+        off += total;
+    }
     let mut e = Emitter::new(0, "      ");
-    let mut steps = String::new();
+    let (mut steps, mut flush) = (String::new(), String::new());
     for step in &body.steps {
         let LoopStep::Kernel {
             kernel,
@@ -251,50 +322,98 @@ fn emit(plan: &ScanLoop, layout: &Layout) -> Result<String> {
             let w = word_of(*output, &layout.copy_out, None).unwrap_or(0);
             let n = kernel.size;
             for idx in 0..n {
+                let word = format!("ox_buf[{w}u + row * {n}u + {idx}u]");
+                if lanes == 1 {
+                    writeln!(steps, "    {word} = {out}[{idx}u];").unwrap();
+                    continue;
+                }
+                // Lane j keeps the row of the chunk's step j; all store theirs at its end.
+                let keep = format!("{out}_c{idx}");
+                if !declared.contains(&keep) {
+                    writeln!(decl, "  var {keep}: u32;").unwrap();
+                    declared.push(keep.clone());
+                }
                 writeln!(
                     steps,
-                    "    ox_buf[{w}u + row * {n}u + {idx}u] = {out}[{idx}u];"
+                    "    {keep} = select({keep}, {out}[{idx}u], ox_mine);"
                 )
                 .unwrap();
+                writeln!(flush, "        {word} = {keep};").unwrap();
             }
         }
     }
-    // The loop is unrolled AHEAD times; sub-step d reads ring slot d, whose loads were
-    // issued AHEAD steps before, and reloads it (turning a ring instead, of arrays or of
-    // scalars, makes every step wait on the load of the step before: H100, case 2 m = 2,
-    // 0.26 µs per step against 0.22).
+    // The loop over a chunk's steps is unrolled UNROLL times: the workgroup-memory loads of
+    // their xs rows do not wait on the chain, and issue together.
     let row = row_of("step");
-    let ahead = row_of(&format!("min(step + {AHEAD}u, {last}u)"));
     let mut unrolled_steps = String::new();
-    for (d, f) in fetch.iter().enumerate() {
-        // Sub-step 0 always runs (`ox_s < length`); the others only past the end of a length
-        // that AHEAD does not divide.
-        let guard = if d == 0 || length.is_multiple_of(AHEAD) {
+    for d in 0..UNROLL {
+        // Only a length that `chunk` does not divide runs past its end.
+        let guard = if length.is_multiple_of(chunk) {
             String::new()
         } else {
-            format!("if (ox_s + {d}u < {length}u) ")
+            format!("if (ox_c * {chunk}u + ox_t + {d}u < {length}u) ")
         };
         write!(
             unrolled_steps,
             "    {guard}{{
-      let step = ox_s + {d}u;
+      let ox_j = ox_t + {d}u;
+      let ox_mine = ox_lane == ox_j;
+      let step = ox_c * {chunk}u + ox_j;
       let row = {row};
-      let ox_ahead = {ahead};
-{f}{steps}{swap}    }}
+{fetch}{steps}{swap}    }}
 "
         )
         .unwrap();
     }
+    let staged = row_words > 0;
+    let (shared, first, prefetch, put, barrier) = if staged {
+        (
+            format!("var<workgroup> ox_xs: array<u32, {}>;\n", 2 * chunk_words),
+            if length > 0 {
+                format!("  {{\n    let ox_chunk = 0u;\n{load}    let ox_to = 0u;\n{store}  }}\n  workgroupBarrier();\n")
+            } else {
+                String::new()
+            },
+            format!(
+                "    let ox_cur = (ox_c & 1u) * {chunk_words}u;\n    {{\n      \
+                 let ox_chunk = min(ox_c + 1u, {}u);\n{load}    }}\n",
+                chunks.saturating_sub(1)
+            ),
+            format!(
+                "    {{\n      let ox_chunk = min(ox_c + 1u, {}u);\n      \
+                 let ox_to = {chunk_words}u - ox_cur;\n{store}    }}\n",
+                chunks.saturating_sub(1)
+            ),
+            "    workgroupBarrier();\n",
+        )
+    } else {
+        Default::default()
+    };
+    // The ys rows kept by the lanes during a chunk, stored at its end (coalesced).
+    let keep_ys = if flush.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "    {{\n      let step = ox_c * {chunk}u + ox_lane;\n      \
+             if (ox_lane < {chunk}u && step < {length}u) {{\n        let row = {row};\n\
+             {flush}      }}\n    }}\n"
+        )
+    };
     let mut src = format!(
         "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
 var<private> ox_zp: u32;
-
-@compute @workgroup_size(1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>) {{
+{shared}
+@compute @workgroup_size({lanes})
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(local_invocation_index) ox_lane: u32) {{
   ox_zp = wid.z;
-{decl}  for (var ox_s: u32 = 0u; ox_s < {length}u; ox_s = ox_s + {AHEAD}u) {{
-{unrolled_steps}  }}
-{finals}}}
+{decl}{first}  for (var ox_c: u32 = 0u; ox_c < {chunks}u; ox_c = ox_c + 1u) {{
+{prefetch}    for (var ox_t: u32 = 0u; ox_t < {chunk}u; ox_t = ox_t + {UNROLL}u) {{
+{unrolled_steps}    }}
+{keep_ys}{put}{barrier}  }}
+  if (ox_lane == 0u) {{
+{finals}  }}
+}}
 "
     );
     src.push_str(&e.helpers.source());
