@@ -41,7 +41,9 @@ let pathCallback: ScanPathCallback | null = null;
 
 /**
  * Calls `cb(path, backend, info)` for every scan that runs — eagerly, inside `jit` programs,
- * or in gradients — right after the call that ran it (`null` stops).
+ * or in gradients — right after the call that ran it (`null` stops). A scan nested in another
+ * scan's compiled loop reports once per run of that loop, after it, with the detail
+ * `"nested in a fused loop: ran K times …"` (`memoryStats().scan` counts all K runs).
  */
 export function setScanPathCallback(cb: ScanPathCallback | null): void {
   pathCallback = cb;

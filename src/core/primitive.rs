@@ -322,16 +322,27 @@ impl fmt::Display for Primitive {
                 "triangular_solve[left_side={left_side} lower={lower} transpose_a={transpose_a} \
                  unit_diagonal={unit_diagonal}]"
             ),
-            Primitive::Scan(p) => write!(
-                f,
-                "scan[length={} reverse={} num_consts={} num_carry={} segment={} jaxpr={}]",
-                p.length,
-                p.reverse,
-                p.num_consts,
-                p.num_carry,
-                p.segment,
-                p.body.text()
-            ),
+            Primitive::Scan(p) => {
+                // acceptPath is printed where it restricts (bodies compare by their text, so
+                // a nested scan's acceptPath must be part of it).
+                let accept = match (p.accept.fused, p.accept.fallback) {
+                    (true, true) => "",
+                    (true, false) => " accept=fused",
+                    (false, true) => " accept=fallback",
+                    (false, false) => " accept=none",
+                };
+                write!(
+                    f,
+                    "scan[length={} reverse={} num_consts={} num_carry={} segment={}{accept} \
+                     jaxpr={}]",
+                    p.length,
+                    p.reverse,
+                    p.num_consts,
+                    p.num_carry,
+                    p.segment,
+                    p.body.text()
+                )
+            }
             _ => f.write_str(self.name()),
         }
     }

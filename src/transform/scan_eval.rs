@@ -4,7 +4,8 @@
 //! equations are evaluated (eagerly, or from a compiled program that hands `scan` back to the
 //! evaluator), whatever traces are open. The ys rows are stacked at the end by concatenates of
 //! at most the device's kernel-input limit. Counters and path events feed `memoryStats()` and
-//! `setScanPathCallback`.
+//! `setScanPathCallback`; scans nested in a compiled loop are reported after it, one event
+//! each per run of the outer loop (`scan_fused::nested_runs`).
 
 use crate::util::panic_cell::PanicCell;
 
@@ -69,15 +70,17 @@ pub fn drain_events() -> Vec<PathEvent> {
     STATE.with(|s| std::mem::take(&mut s.borrow_mut().events))
 }
 
-fn record(path: &'static str, device: Device, detail: String, length: usize) {
+/// Counts `runs` runs of a scan of `length` steps on `path` and reports one path event.
+fn record(path: &'static str, device: Device, detail: String, length: usize, runs: u64) {
     STATE.with(|s| {
         let mut s = s.borrow_mut();
+        let steps = runs.saturating_mul(length as u64);
         if path == "fused" {
-            s.stats.fused_runs += 1;
-            s.stats.fused_steps += length as u64;
+            s.stats.fused_runs += runs;
+            s.stats.fused_steps += steps;
         } else {
-            s.stats.fallback_runs += 1;
-            s.stats.fallback_steps += length as u64;
+            s.stats.fallback_runs += runs;
+            s.stats.fallback_steps += steps;
         }
         if s.reporting && s.events.len() < MAX_EVENTS {
             s.events.push(PathEvent {
@@ -134,8 +137,16 @@ pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
     let device = super::eval::device_for("scan", inputs)?;
     let why = if p.accept.fused {
         match scan_fused::try_run(p, inputs, device, &out_avals)? {
-            Outcome::Ran(outs, detail) => {
-                record("fused", device, detail, p.length);
+            Outcome::Ran(outs, detail, nested) => {
+                record("fused", device, detail, p.length, 1);
+                for n in nested {
+                    let why = format!(
+                        "nested in a fused loop: ran {} times inside the enclosing scan's \
+                         compiled loop",
+                        n.runs
+                    );
+                    record("fused", device, why, n.length, n.runs);
+                }
                 return Ok(outs);
             }
             Outcome::NotCompiled(why) => why,
@@ -153,7 +164,7 @@ pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
         ));
     }
     let result = host_loop(p, inputs, device, &out_avals)?;
-    record("fallback", device, format!("host loop: {why}"), p.length);
+    record("fallback", device, format!("host loop: {why}"), p.length, 1);
     Ok(result)
 }
 

@@ -4,7 +4,11 @@
 //! steps in one call, reading xs rows and writing ys rows in place. When the body is not
 //! compilable or the device has no compiled loops, [`try_run`] says why and the caller runs
 //! the host loop. Scans nested in the body run inside the same compiled loop (on devices that
-//! compile nested loops) and report no path events or counters of their own.
+//! compile nested loops); [`Outcome::Ran`] lists them ([`nested_runs`]) so that each reports
+//! path "fused" too: one path event per nested scan per run of the outer loop, and its runs
+//! (once per step of its enclosing scan) in the counters. A nested scan whose `acceptPath`
+//! does not list "fused" is never planned inside (`lower::scan_plan`): the outer scan runs
+//! as the host loop, and the nested one takes its own path.
 
 use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
@@ -15,7 +19,7 @@ use crate::backend::{registry, BufferId, DeviceBuffer};
 use crate::core::scan::{Body, ScanParams};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
-use crate::kernel::scan_loop::{LoopBody, LoopBuffers, ScanLoop, SlotRole};
+use crate::kernel::scan_loop::{LoopBody, LoopBuffers, LoopStep, ScanLoop, SlotRole};
 use crate::lower::scan_plan;
 use crate::util::lru::{CacheStats, Lru};
 use crate::util::Result;
@@ -56,10 +60,38 @@ pub fn clear() {
 
 /// What [`try_run`] did.
 pub enum Outcome {
-    /// The loop ran compiled: `final carry ++ ys`, and the backend's detail.
-    Ran(Vec<ArrayValue>, String),
+    /// The loop ran compiled: `final carry ++ ys`, the backend's detail, and the scans nested
+    /// in the body ([`nested_runs`]).
+    Ran(Vec<ArrayValue>, String, Vec<NestedRun>),
     /// Not compiled, and why (the host loop runs instead).
     NotCompiled(String),
+}
+
+/// A scan nested (at any depth) in a compiled loop's body: its length and how many times it
+/// ran in one run of the outer loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NestedRun {
+    pub length: usize,
+    pub runs: u64,
+}
+
+/// The scans nested in `body`, depth first, for a loop of `length` steps over it.
+pub fn nested_runs(body: &LoopBody, length: usize) -> Vec<NestedRun> {
+    let mut out = Vec::new();
+    collect(body, length as u64, &mut out);
+    out
+}
+
+fn collect(body: &LoopBody, runs: u64, out: &mut Vec<NestedRun>) {
+    for step in &body.steps {
+        if let LoopStep::Loop { inner, .. } = step {
+            out.push(NestedRun {
+                length: inner.length,
+                runs,
+            });
+            collect(&inner.body, runs.saturating_mul(inner.length as u64), out);
+        }
+    }
 }
 
 fn dense_on(v: &ArrayValue, device: Device) -> Result<ArrayValue> {
@@ -148,5 +180,5 @@ pub fn try_run(
         .zip(out_avals)
         .map(|(buffer, aval)| array(aval, device, buffer, committed))
         .collect();
-    Ok(Outcome::Ran(outs, detail))
+    Ok(Outcome::Ran(outs, detail, nested_runs(&lp.body, p.length)))
 }

@@ -228,7 +228,7 @@ describe("lax.scan compiled on wasm", () => {
         ox.tree.dispose([xs, w, v, g]);
       }
       const { o } = grads.wasm;
-      const fused = o.events.filter((e) => e.path === "fused");
+      const fused = o.outer.filter((e) => e.path === "fused");
       const host = o.events.filter((e) => e.path === "fallback");
       assert.ok(fused.length >= 2, JSON.stringify(o.events));
       assert.equal(o.loopRuns, fused.length, "one module call per fused scan");
@@ -264,17 +264,70 @@ describe("lax.scan compiled on wasm", () => {
     };
     const got = run("wasm");
     const want = run("cpu");
-    // One event: the outer scan; the inner scans ran inside its module and report nothing.
+    // The outer scan, then the inner one, which ran 4 times inside the outer scan's module.
     assert.deepEqual(
       got.o.events.map((e) => [e.path, e.length]),
-      [["fused", 4]],
+      [
+        ["fused", 4],
+        ["fused", 3],
+      ],
     );
     assert.match(got.o.events[0].detail, /1 nested loops/);
+    assert.match(got.o.events[1].detail, /^nested in a fused loop: ran 4 times/);
     assert.deepEqual([got.o.loopRuns, got.o.dispatches], [1, 1]);
     assert.equal(want.o.events.length, 5, "cpu: the outer host loop and 4 inner ones");
+    // memoryStats().scan counts every run, as the cpu's host loops do.
+    assert.deepEqual([got.o.fused, got.o.fallback], [5, 0]);
+    assert.deepEqual([want.o.fused, want.o.fallback], [0, 5]);
     // Exact in float32 (halvings and small integers): equal to the cpu host loops.
     assert.deepEqual(got.c, want.c);
     assert.deepEqual(got.ys, want.ys);
+  });
+
+  test("a nested scan's acceptPath / requirePath holds for the path it reports", () => {
+    const init = np.array([0.5, -0.5], { device: "wasm" });
+    const xs = np.array(
+      Array.from({ length: 4 }, (_, i) => Array.from({ length: 3 }, (_, j) => [i - j, j])),
+      { device: "wasm" },
+    );
+    const inner = (c, x) => [c.mul(0.5).add(x), c.mul(x)];
+    const nested = (opts) => (c, x) => lax.scan(inner, c, x, opts);
+    const run = (opts) => {
+      const o = observe(() => lax.scan(nested(opts), init, xs));
+      ox.tree.dispose(o.result);
+      return o;
+    };
+    try {
+      // Accepting "fused": it runs inside the outer scan's module and reports "fused" there.
+      for (const opts of [{ acceptPath: ["fused"] }, { requirePath: "fused" }]) {
+        const o = run(opts);
+        assert.deepEqual(
+          o.events.map((e) => [e.path, e.length]),
+          [
+            ["fused", 4],
+            ["fused", 3],
+          ],
+        );
+        assert.match(o.nested[0].detail, /ran 4 times/);
+        assert.equal(o.loopRuns, 1);
+      }
+      // Only "fallback": the outer scan cannot run it compiled, so it is a host loop and the
+      // nested scan takes its own (host) path at each of the 4 steps.
+      const o = run({ acceptPath: ["fallback"] });
+      assert.deepEqual(
+        o.events.map((e) => e.path),
+        ["fallback", "fallback", "fallback", "fallback", "fallback"],
+      );
+      assert.match(o.outer.at(-1).detail, /a nested scan's acceptPath does not list 'fused'/);
+      assert.equal(o.loopRuns, 0);
+      // Nothing accepted: the error names scan and the path.
+      assert.throws(
+        () => run({ acceptPath: [] }),
+        (e) => e instanceof Error && /scan/.test(e.message) && /acceptPath/.test(e.message),
+      );
+    } finally {
+      ox.tree.dispose([init, xs]);
+    }
   });
 
   test("plans and loop modules are cached (a fresh closure hits) and emptied by clearCaches", () => {

@@ -1,6 +1,6 @@
-// What the wasm scan tests (scan-fused, scan-routines) observe around a call: the scan paths
-// reported through setScanPathCallback and the wasm device's loop counters; and their tolerance
-// check over nested lists.
+// What the wasm scan tests (scan-fused, scan-routines, scan-nested) observe around a call: the
+// scan paths reported through setScanPathCallback (split into outer and nested scans) and the
+// wasm device's loop counters; and their tolerance check over nested lists.
 import assert from "node:assert/strict";
 import { ox } from "./helpers.mjs";
 
@@ -13,6 +13,9 @@ export const close = (got, want, tol, what) => {
     assert.ok(Math.abs(v - w[i]) <= tol * (1 + Math.abs(w[i])), `${what}[${i}]: ${v} vs ${w[i]}`),
   );
 };
+
+/** The detail of a scan that ran nested in another scan's compiled loop. */
+export const NESTED = /^nested in a fused loop: ran (\d+) times/;
 
 /** Runs `fn` and returns its result with the scan events and wasm counters it caused. */
 export function observe(fn) {
@@ -30,6 +33,11 @@ export function observe(fn) {
   return {
     result,
     events,
+    // Scans nested in a compiled loop report after it (detail "nested in a fused loop: ran K
+    // times …", one event per run of the outer loop); `outer` are the others, one module call
+    // each on wasm.
+    outer: events.filter((e) => !NESTED.test(e.detail)),
+    nested: events.filter((e) => NESTED.test(e.detail)),
     loopRuns: d("loopRuns"),
     dispatches: d("dispatches"),
     fused: after.scan.fusedRuns - before.scan.fusedRuns,
