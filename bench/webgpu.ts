@@ -249,30 +249,33 @@ for (const n of (Deno.env.get("BENCH_SCAN_N") ?? "100,400,1600").split(",").map(
     },
   });
 }
-workloads.push({
-  name: "associativeScan case 1 (Kalman compose, jit, forward) m=2 N=1600",
-  k: 50,
-  setup(lib) {
-    ONLY_OX(lib);
-    const e = rtsInputs(1600, 2);
-    const compose = (a: Any, b: Any) => {
-      const At = ox.numpy.matrixTranspose(b.A);
-      const A = ox.numpy.matmul(b.A, a.A);
-      const bb = ox.numpy.matmul(b.A, a.b).add(b.b);
-      const S = ox.numpy.matmul(ox.numpy.matmul(b.A, a.S), At).add(b.S);
-      return { A, b: bb, S };
-    };
-    const f = ox.jit((x: Any) => ox.lax.associativeScan(compose, x));
-    return {
-      call() {
-        const out = f(e) as Any;
-        ox.tree.dispose([out.A, out.b]);
-        return out.S;
-      },
-      free: () => (ox.tree.dispose(e), f.dispose()),
-    };
-  },
-});
+// BENCH_ASSOC_N: the sizes of the jitted associativeScan (default 1600 only).
+for (const n of (Deno.env.get("BENCH_ASSOC_N") ?? "1600").split(",").map(Number)) {
+  workloads.push({
+    name: `associativeScan case 1 (Kalman compose, jit, forward) m=2 N=${n}`,
+    k: 50,
+    setup(lib) {
+      ONLY_OX(lib);
+      const e = rtsInputs(n, 2);
+      const compose = (a: Any, b: Any) => {
+        const At = ox.numpy.matrixTranspose(b.A);
+        const A = ox.numpy.matmul(b.A, a.A);
+        const bb = ox.numpy.matmul(b.A, a.b).add(b.b);
+        const S = ox.numpy.matmul(ox.numpy.matmul(b.A, a.S), At).add(b.S);
+        return { A, b: bb, S };
+      };
+      const f = ox.jit((x: Any) => ox.lax.associativeScan(compose, x));
+      return {
+        call() {
+          const out = f(e) as Any;
+          ox.tree.dispose([out.A, out.b]);
+          return out.S;
+        },
+        free: () => (ox.tree.dispose(e), f.dispose()),
+      };
+    },
+  });
+}
 
 async function time(w: Workload, lib: Lib) {
   const { call, free } = w.setup(lib);

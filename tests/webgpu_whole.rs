@@ -2,9 +2,9 @@
 //! natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced to 8: a Program
 //! of many small kernels (a chain of batched 2×2 matmuls, as an `associativeScan` round makes)
 //! is one dispatch per call; outputs that are inputs, duplicates or literals come out right;
-//! a Program with a kernel too large for one workgroup, with few kernels, or with a dependent
-//! chain longer than the barrier cap (slow to compile on software adapters), runs kernel by
-//! kernel. Oracle: the same Program on the `cpu` device.
+//! a Program with few kernels runs kernel by kernel; one with a kernel too large for one
+//! workgroup, or with a dependent chain longer than the barrier cap (slow to compile on
+//! software adapters), runs as row-partitioned stages (`tests/webgpu_stages.rs`). Oracle: the same Program on the `cpu` device.
 
 mod common;
 
@@ -12,6 +12,7 @@ use common::block_on;
 use common::trace::{data, f32s, f32v, lit, read, trace_fn};
 use oxjax::backend::registry;
 use oxjax::backend::webgpu::scan_program::{MAX_BARRIERS, MAX_KERNELS};
+use oxjax::backend::webgpu::stage_plan;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
 use oxjax::kernel::BinaryOp;
@@ -80,15 +81,16 @@ fn small_programs_are_one_dispatch() {
     assert_eq!(check(&p, 100), 1);
     // Again: the compiled id kept with the Program, still one dispatch.
     assert_eq!(check(&p, 100), 1);
-    // A kernel of 4 × 3000 elements is more than one workgroup should do: kernel by kernel.
+    // A kernel of 4 × 3000 elements is more than one workgroup should do: row-partitioned
+    // stages (`scan_stages`); the chain is row-local, so all of it is one stage.
     let big = program(3000, 9);
-    assert_eq!(check(&big, 3000), big.kernel_count() as u64);
+    assert_eq!(check(&big, 3000), 1);
     // Few kernels: kernel by kernel.
     let few = program(100, 2);
     assert!(few.kernel_count() < lower::whole::MIN_KERNELS);
     assert_eq!(check(&few, 100), few.kernel_count() as u64);
     // A dependent chain of more levels than one shader may have barriers (each matmul waits
-    // for the previous one): kernel by kernel.
+    // for the previous one): stages of at most STAGE_LEVELS levels each.
     let long = program(16, 60);
     assert!(
         long.kernel_count() <= MAX_KERNELS,
@@ -100,7 +102,9 @@ fn small_programs_are_one_dispatch() {
         "{}",
         long.kernel_count()
     );
-    assert_eq!(check(&long, 16), long.kernel_count() as u64);
+    let levels = stage_plan::STAGE_LEVELS;
+    let want = long.kernel_count().div_ceil(levels) as u64;
+    assert_eq!(check(&long, 16), want, "{} kernels", long.kernel_count());
     // Just under the cap: one dispatch.
     let chain = program(16, MAX_BARRIERS / 2);
     assert_eq!(check(&chain, 16), 1);

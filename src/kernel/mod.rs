@@ -12,6 +12,7 @@ pub mod limits;
 pub mod matmul;
 pub mod order;
 pub mod routine;
+pub mod row_reads;
 pub mod scan_loop;
 pub mod split;
 pub mod verify;

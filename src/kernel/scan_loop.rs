@@ -128,6 +128,10 @@ pub struct LoopBody {
     pub num_carry: usize,
     pub num_xs: usize,
     pub num_ys: usize,
+    /// The leading-axis length of each slot's value (1 for a scalar), where the planner knows
+    /// it (a whole jitted Program, `lower::whole`); empty otherwise. Backends that split a
+    /// body by rows (webgpu's staged programs) need it.
+    pub rows: Vec<usize>,
 }
 
 impl LoopBody {
@@ -219,6 +223,7 @@ mod tests {
             num_carry: 1,
             num_xs: 1,
             num_ys: 0,
+            rows: vec![],
         };
         assert_eq!((body.carry_in(0), body.carry_out(0)), (0, 2));
         assert_eq!((body.kernel_count(), body.routine_count()), (1, 0));

@@ -104,6 +104,7 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
         num_carry: nk,
         num_xs: nx,
         num_ys: p.num_ys(),
+        rows: vec![],
     })
 }
 

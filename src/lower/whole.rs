@@ -70,6 +70,7 @@ pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
             super::Arg::Literal(_, aval) => aval.clone(),
         })
         .collect();
+    let lead = |a: &crate::core::Aval| a.shape.first().copied().unwrap_or(1).max(1);
     own_outputs(
         program.inputs,
         &mut slots,
@@ -78,6 +79,15 @@ pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
         &out_avals,
         SlotRole::YRow,
     );
+    // Slots own_outputs added are output copies (role YRow(j)).
+    let rows = slots
+        .iter()
+        .enumerate()
+        .map(|(s, info)| match info.role {
+            SlotRole::YRow(j) => lead(&out_avals[j]),
+            _ => program.avals.get(s).map_or(1, lead),
+        })
+        .collect();
     Some(ScanLoop {
         body: Rc::new(LoopBody {
             slots,
@@ -86,6 +96,7 @@ pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
             num_carry: 0,
             num_xs: 0,
             num_ys: program.outputs.len(),
+            rows,
         }),
         length: 1,
         reverse: false,

@@ -1,10 +1,12 @@
 // A jitted associativeScan in Chromium on WebGPU (SwiftShader, 8 storage buffers): issue 8's
 // case 1 (Kalman elements (A, b, S), m = 1, n = 100) and the 3-tuple elementwise variant
-// (n = 1000) run as ONE dispatch per call (the whole jitted program in one workgroup) and
-// match the cpu device. Nothing leaks (arrays and webgpu buffers).
+// (n = 1000) run as ONE dispatch per call (the whole jitted program in one workgroup); case 1
+// with m = 2 (over that path's caps) as one row-partitioned stage per Kogge–Stone round (7 at
+// n = 100, scan_stages.rs); all match the cpu device. Nothing leaks (arrays and webgpu
+// buffers).
 import { expect, test } from "@playwright/test";
 
-test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dispatch in Chromium", async ({
+test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dispatch (m = 2: one per round) in Chromium", async ({
   page,
 }) => {
   const errors: string[] = [];
@@ -20,7 +22,6 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
     };
     const before = live();
     const n = 100;
-    const m = 1;
     const vals = (k: number, s: number, scale: number) =>
       Array.from({ length: k }, (_, i) => scale * Math.sin(1.3 * i + s));
     // No `using` here: the page function is transpiled by Playwright.
@@ -35,7 +36,7 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
       [At, ab, aS, asa].forEach((x) => x.dispose());
       return { A, b: bb, S };
     };
-    const run = async (device: "cpu" | "webgpu") => {
+    const run = async (device: "cpu" | "webgpu", m: number) => {
       const flat = [vals(n * m * m, 1, 0.4), vals(n * m, 2, 1), vals(n * m * m, 3, 0.1)].map((v) =>
         np.array(v, { device }),
       );
@@ -76,19 +77,25 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
     };
     const worst = (a: number[], b: number[]) =>
       Math.max(...a.map((v, i) => Math.abs(v - b[i]) / (1 + Math.abs(b[i]))));
-    const web = await run("webgpu");
-    const cpu = await run("cpu");
+    const web = await run("webgpu", 1);
+    const cpu = await run("cpu", 1);
+    const web2 = await run("webgpu", 2);
+    const cpu2 = await run("cpu", 2);
     const web3 = await run3("webgpu");
     const cpu3 = await run3("cpu");
     return {
-      dispatches: [web.dispatches, web3.dispatches],
-      worst: Math.max(worst(web.data, cpu.data), worst(web3.data, cpu3.data)),
-      lengths: [web.data.length, web3.data.length],
+      dispatches: [web.dispatches, web2.dispatches, web3.dispatches],
+      worst: Math.max(
+        worst(web.data, cpu.data),
+        worst(web2.data, cpu2.data),
+        worst(web3.data, cpu3.data),
+      ),
+      lengths: [web.data.length, web2.data.length, web3.data.length],
       leaked: live() - before,
     };
   });
-  expect(result.dispatches).toEqual([1, 1]);
-  expect(result.lengths).toEqual([100 * 3, 3 * 1000]);
+  expect(result.dispatches).toEqual([1, 7, 1]);
+  expect(result.lengths).toEqual([100 * 3, 100 * 10, 3 * 1000]);
   expect(result.worst).toBeLessThan(1e-4);
   expect(result.leaked).toBe(0);
   expect(errors).toEqual([]);

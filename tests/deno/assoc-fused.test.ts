@@ -2,10 +2,11 @@
 // issue 8's case 1 (Kalman elements (A, b, S), m = 1, 2, 4, n = 100..1000) and the 3-tuple
 // elementwise variant lower to ~10 small kernels per round, and the whole jitted program runs
 // as ONE dispatch per call where scan_program.rs's caps allow (m = 1 and the 3-tuple variant);
-// m = 2 and 4 keep a dispatch per kernel (exact counts asserted).
+// m = 2 and 4 (over those caps) run as row-partitioned stages (scan_stages.rs), one dispatch
+// per Kogge–Stone round: ⌈log₂n⌉ (exact counts asserted).
 // An eager associativeScan (a jit program internally) is one dispatch too. Oracle: the same
 // program on the cpu device. Nothing leaks (arrays and webgpu buffers).
-import { init, jit, lax, memoryStats, numpy as np, tree } from "../../pkg/index.js";
+import { init, jit, lax, memoryStats, numpy as np, tree, valueAndGrad } from "../../pkg/index.js";
 
 await init({ maxStorageBuffers: 8 });
 
@@ -94,16 +95,16 @@ async function check(
   if (live(after) !== live(before)) throw new Error(`${what}: leaked webgpu buffers`);
 }
 
-// [m, n, dispatches per call]: one for m = 1; for m = 2 and 4 the shader would exceed
-// scan_program's WGSL cap (~400 KB, slow to compile on software adapters) or, m = 4 at
-// n = 1000, one workgroup's share (16,000-element kernels): a dispatch per kernel.
+// [m, n, dispatches per call]: one for m = 1; for m = 2 and 4 the one-workgroup shader would
+// exceed scan_program's WGSL cap (~400 KB, slow to compile on software adapters) or, m = 4 at
+// n = 1000, one workgroup's share (16,000-element kernels): one staged dispatch per round.
 const CASES: [number, number, number][] = [
   [1, 100, 1],
-  [2, 100, 70],
-  [4, 100, 70],
+  [2, 100, 7],
+  [4, 100, 7],
   [1, 1000, 1],
-  [2, 1000, 100],
-  [4, 1000, 100],
+  [2, 1000, 10],
+  [4, 1000, 10],
 ];
 for (const [m, n, want] of CASES) {
   Deno.test(
@@ -123,5 +124,56 @@ Deno.test(
   async () => {
     await check("eager m=1 n=100", (d) => kalman(d, 100, 1), compose, 1, true);
     await check("eager 3-tuple n=1000", (d) => triple(d, 1000), compose3, 1, true);
+  },
+);
+
+// The gradient program of case 1 (m = 2, n = 100, jit(valueAndGrad)): 160 kernels, which ran
+// as 160 dispatches; as staged dispatches it takes 27 (bounded here by 32).
+Deno.test(
+  "jit(valueAndGrad) of case 1, m = 2, n = 100: staged WebGPU dispatches, matches cpu",
+  async () => {
+    const before = memoryStats();
+    const run = async (device: Dev) => {
+      const e = kalman(device, 100, 2)() as Elem;
+      const loss = (theta: np.Array) => {
+        using t0 = theta.slice(0);
+        using t1 = theta.slice(1);
+        using t2 = theta.slice(2);
+        using A = e.A.mul(t0);
+        using b = e.b.mul(t1);
+        using S = e.S.mul(t2);
+        const out = lax.associativeScan(compose as never, { A, b, S } as never) as unknown as Elem;
+        using bb = out.b.mul(out.b);
+        using ss = out.S.mul(out.S);
+        using sb = np.sum(bb);
+        using sS = np.sum(ss);
+        tree.dispose(out);
+        using total = sb.add(sS);
+        return total.div(100);
+      };
+      const f = jit(valueAndGrad(loss));
+      using theta = np.array([0.9, 0.5, 0.7], { device });
+      tree.dispose(f(theta));
+      const d0 = memoryStats().devices.webgpu?.dispatches ?? 0;
+      const [v, g] = f(theta) as np.Array[];
+      const dispatches = (memoryStats().devices.webgpu?.dispatches ?? 0) - d0;
+      const data = [...(await v.data()), ...(await g.data())];
+      tree.dispose([v, g, e]);
+      f.dispose();
+      return { dispatches, data };
+    };
+    const web = await run("webgpu");
+    const cpu = await run("cpu");
+    if (!(web.dispatches > 1 && web.dispatches <= 32))
+      throw new Error(`${web.dispatches} dispatches, want 2..32`);
+    if (web.data.length !== 4) throw new Error(`${web.data.length} values`);
+    web.data.forEach((v, i) => {
+      const w = cpu.data[i];
+      if (!(Math.abs(v - w) <= 1e-4 * (1 + Math.abs(w)))) throw new Error(`[${i}]: ${v} vs ${w}`);
+    });
+    const after = memoryStats();
+    if (after.liveArrays !== before.liveArrays) throw new Error("leaked arrays");
+    const live = (s: typeof after) => s.devices.webgpu?.liveBuffers ?? 0;
+    if (live(after) !== live(before)) throw new Error("leaked webgpu buffers");
   },
 );

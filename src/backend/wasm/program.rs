@@ -329,6 +329,7 @@ mod tests {
             num_carry: 0,
             num_xs: 0,
             num_ys: 1,
+            rows: vec![],
         };
         let (offsets, scratch) = pack(&body);
         let live = [(1, 0, 4), (2, 1, 2), (3, 2, 3), (4, 3, 4)];

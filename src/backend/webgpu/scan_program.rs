@@ -67,8 +67,17 @@ pub fn barriers(layout: &Layout) -> usize {
     emission(ops, &sched).iter().map(|(_, b)| b.len()).sum()
 }
 
-/// `Backend::compile_program`: the compiled single dispatch of `plan`, or None.
+/// `Backend::compile_program`: the compiled single dispatch of `plan`, else its staged
+/// dispatches (`scan_stages`), or None.
 pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
+    match compile_single(gpu, plan)? {
+        Some(id) => Ok(Some(id)),
+        None => super::scan_stages::compile(gpu, plan),
+    }
+}
+
+/// The compiled single dispatch of `plan`, or None.
+fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
     if !suits(plan) {
         return Ok(None);
     }
@@ -108,7 +117,7 @@ pub(super) fn run(
 ) -> Result<()> {
     let compiled =
         match gpu.loops.exes.get(&exe).cloned() {
-            Some(c) if matches!(*c, CompiledLoop::Single { .. }) => c,
+            Some(c) if matches!(*c, CompiledLoop::Single { .. } | CompiledLoop::Staged(_)) => c,
             _ => {
                 let id = compile(gpu, plan)?.ok_or_else(|| {
                     Error::new("jit", "internal error: a whole program no longer compiles")
@@ -118,9 +127,6 @@ pub(super) fn run(
                 })?
             }
         };
-    let CompiledLoop::Single { layout, stage } = &*compiled else {
-        return Err(Error::new("jit", "internal error: not a single dispatch"));
-    };
     let body = &plan.body;
     if inputs.len() != body.num_consts || outputs.len() != body.num_ys {
         return Err(Error::new(
@@ -139,6 +145,11 @@ pub(super) fn run(
             _ => any,
         })
         .collect();
+    let (layout, stage) = match &*compiled {
+        CompiledLoop::Single { layout, stage } => (layout, stage),
+        CompiledLoop::Staged(staged) => return super::scan_stages::run(gpu, staged, &slots),
+        _ => return Err(Error::new("jit", "internal error: not a whole program")),
+    };
     run_single(
         gpu,
         layout,

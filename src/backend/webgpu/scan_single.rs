@@ -40,6 +40,8 @@ pub(super) enum CompiledLoop {
     },
     /// Every step's kernels pre-encoded into one compute pass.
     Encoded(Encoded),
+    /// A whole program as row-partitioned stages (`scan_stages`), a dispatch each.
+    Staged(super::scan_stages::Staged),
 }
 
 /// The backend's compiled loops.
@@ -134,6 +136,7 @@ fn detail(exe: &CompiledLoop) -> String {
             "webgpu: pre-encoded ({} dispatches per step, one submit)",
             enc.ops()
         ),
+        CompiledLoop::Staged(st) => format!("webgpu: {} staged dispatches", st.stages.len()),
     }
 }
 
@@ -185,6 +188,10 @@ pub(super) fn run(
             run_single(gpu, layout, stage, buffers)
         }
         CompiledLoop::Encoded(enc) => gpu.run_encoded(enc, buffers),
+        CompiledLoop::Staged(_) => Err(Error::new(
+            "scan",
+            "internal error: a staged program is not a loop",
+        )),
     }
 }
 

@@ -296,34 +296,8 @@ fn main(@builtin(local_invocation_index) lid: u32,
 
     /// The statements of one op: a strided loop over its output elements.
     fn emit_op(&self, e: &mut Emitter, op: &LoopOp, wg: u32, lane: u32) -> Result<String> {
-        let kernel = &op.kernel;
-        e.loaded = vec![false; kernel.inputs.len()];
-        e.packed = Some(
-            op.inputs
-                .iter()
-                .map(|p| (p.space.array().to_string(), p.offset()))
-                .collect(),
-        );
-        e.body.clear();
-        let dtype = kernel.output_dtype();
-        let value = match kernel.reduction {
-            None => {
-                e.set_indent("      ");
-                e.emit(&kernel.exp)?
-            }
-            Some(red) => reduce_into(e, kernel, red, "      ")?,
-        };
-        e.set_indent("      ");
-        let value = epilogue_into(e, kernel, value)?;
-        let stored = to_storage(dtype, &value);
-        let word = match dtype {
-            DType::Uint32 | DType::Bool => stored,
-            _ => {
-                value_type(dtype)?;
-                format!("bitcast<u32>({stored})")
-            }
-        };
-        let size = kernel.size;
+        let (body, word) = element(e, op)?;
+        let size = op.kernel.size;
         let head = if lane > 0 && lane as usize + size <= wg as usize {
             format!(
                 "    if (lid >= {lane}u && lid < {}u) {{\n      let idx = lid - {lane}u;\n",
@@ -335,12 +309,44 @@ fn main(@builtin(local_invocation_index) lid: u32,
             format!("    for (var idx: u32 = lid; idx < {size}u; idx = idx + {wg}u) {{\n")
         };
         Ok(format!(
-            "{head}      let i = i32(idx);\n{}      {}[{} + idx] = {word};\n    }}\n",
-            e.body,
+            "{head}      let i = i32(idx);\n{body}      {}[{} + idx] = {word};\n    }}\n",
             op.output.space.array(),
             op.output.offset()
         ))
     }
+}
+
+/// The statements computing element `idx` (`i`, as i32) of `op` into the returned u32 word
+/// expression (with the statements, at six spaces' indent).
+pub(super) fn element(e: &mut Emitter, op: &LoopOp) -> Result<(String, String)> {
+    let kernel = &op.kernel;
+    e.loaded = vec![false; kernel.inputs.len()];
+    e.packed = Some(
+        op.inputs
+            .iter()
+            .map(|p| (p.space.array().to_string(), p.offset()))
+            .collect(),
+    );
+    e.body.clear();
+    let dtype = kernel.output_dtype();
+    let value = match kernel.reduction {
+        None => {
+            e.set_indent("      ");
+            e.emit(&kernel.exp)?
+        }
+        Some(red) => reduce_into(e, kernel, red, "      ")?,
+    };
+    e.set_indent("      ");
+    let value = epilogue_into(e, kernel, value)?;
+    let stored = to_storage(dtype, &value);
+    let word = match dtype {
+        DType::Uint32 | DType::Bool => stored,
+        _ => {
+            value_type(dtype)?;
+            format!("bitcast<u32>({stored})")
+        }
+    };
+    Ok((std::mem::take(&mut e.body), word))
 }
 
 /// A strided copy loop for a [`Move`].

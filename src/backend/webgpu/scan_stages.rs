@@ -1,0 +1,296 @@
+//! Whole jitted programs as a few row-partitioned dispatches on webgpu (`Backend::
+//! compile_program`/`run_program`, where one workgroup would be too small or its shader too
+//! large: `scan_program`'s caps). The program's kernels are cut into stages (`stage_plan`);
+//! each stage is ONE dispatch of many workgroups, workgroup `w` computing a band of `B` global
+//! rows of every kernel of the stage (kernel `K`'s rows `r` with `r + shift_K` in the band),
+//! the stage's dependency levels one after another with storage barriers between them, the
+//! independent kernels of a level side by side on disjoint invocation ranges. All operands
+//! live in one packed storage buffer, each slot in a region of its own (nothing is reused
+//! within a call), laid out as for the looping shader (`scan_layout`, storage only): consts
+//! are copied in, the stages dispatched in one compute pass, the outputs copied out.
+//!
+//! A jitted `associativeScan` of case 1 (issue 8; m = 2: ~10 kernels per Kogge–Stone round)
+//! becomes one stage per round, each stage's shader ~50 KB with a few barriers (cheap to
+//! compile on software adapters), and each round runs on as many workgroups as its rows fill.
+
+use std::fmt::Write;
+
+use super::exe::Stage;
+use super::scan_layout::{layout_with, Layout};
+use super::scan_program::{MAX_BARRIERS, MAX_SOURCE};
+use super::scan_schedule::WARP;
+use super::scan_single::{keep, CompiledLoop, Packed};
+use super::scan_wgsl::{element, MAX_WORKGROUP};
+use super::stage_plan::{plan, StagePlan};
+use super::wgsl_alu::Emitter;
+use super::{padded, WebGpuBackend, MAX_BATCH};
+use crate::backend::{Backend, BufferId, ExeId};
+use crate::kernel::scan_loop::{LoopStep, ScanLoop};
+use crate::util::{Error, Result};
+use std::rc::Rc;
+
+/// Rows per workgroup: at most this many.
+const MAX_BAND: usize = 64;
+/// At most this many element-terms per invocation of a level (a row of rows-1 kernels runs in
+/// one workgroup: a long reduction over the batch is slow, but right).
+const MAX_SHARE: usize = 1 << 16;
+
+/// A compiled staged program: the layout of its packed buffer and one pipeline per stage
+/// with its workgroup count.
+pub(super) struct Staged {
+    pub layout: Layout,
+    pub stages: Vec<(Stage, u32)>,
+}
+
+/// A stage's shader.
+enum Emitted {
+    /// The WGSL and the workgroup count.
+    Source(String, u32),
+    /// Over [`MAX_SOURCE`] (split it).
+    TooLarge,
+}
+
+/// The shader of `stage` (kernels of `layout`'s ops), or None when it is over the caps
+/// (other than the source size).
+fn emit(stage: &StagePlan, layout: &Layout) -> Result<Option<Emitted>> {
+    emit_with(stage, layout, false)
+}
+
+/// The shader of a stage of one kernel whatever its size.
+fn emit_any(stage: &StagePlan, layout: &Layout) -> Result<(String, u32)> {
+    match emit_with(stage, layout, true)? {
+        Some(Emitted::Source(src, groups)) => Ok((src, groups)),
+        _ => Err(Error::new("jit", "internal error: a stage has no shader")),
+    }
+}
+
+fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Option<Emitted>> {
+    // Elements per workgroup of each kernel for bands of `b` rows, widest level.
+    let share = |b: usize, m: &super::stage_plan::Member| m.rows.min(b) * m.per_row;
+    let width = |b: usize| {
+        let mut w = vec![0usize; stage.levels()];
+        for m in &stage.members {
+            w[m.level] += share(b, m).div_ceil(WARP as usize) * WARP as usize;
+        }
+        w.into_iter().max().unwrap_or(1)
+    };
+    let mut band = MAX_BAND;
+    while band > 1 && width(band) > MAX_WORKGROUP as usize {
+        band /= 2;
+    }
+    let rows = (stage.g_hi - stage.g_lo).max(1) as usize;
+    let groups = rows.div_ceil(band);
+    let wg = (width(band).min(MAX_WORKGROUP as usize) as u32)
+        .next_power_of_two()
+        .max(WARP);
+    let long = stage.members.iter().any(|m| {
+        let k = match &layout.shader.ops.get(m.step) {
+            Some(op) => op.kernel.reduction.map_or(1, |r| r.size.max(1)),
+            None => usize::MAX,
+        };
+        share(band, m).saturating_mul(k) > MAX_SHARE * wg as usize
+    });
+    if groups > 65535 || stage.levels() > MAX_BARRIERS + 1 || long {
+        return Ok(None);
+    }
+    let mut e = Emitter::new(0, "      ");
+    let mut body = String::new();
+    let mut order: Vec<usize> = (0..stage.members.len()).collect();
+    order.sort_by_key(|&i| (stage.members[i].level, i));
+    let mut level = 0;
+    let mut lanes = 0u32;
+    for &i in &order {
+        let m = &stage.members[i];
+        if m.level != level {
+            body.push_str("  storageBarrier();\n");
+            level = m.level;
+            lanes = 0;
+        }
+        let op = &layout.shader.ops[m.step];
+        let (code, word) = element(&mut e, op)?;
+        let want = share(band, m) as u32;
+        let lane = lanes.div_ceil(WARP) * WARP;
+        let (lane, span) = if lane + want <= wg {
+            lanes = lane + want;
+            (lane, want)
+        } else {
+            (0, wg)
+        };
+        let (s, r, c) = (m.shift, m.rows, m.per_row);
+        write!(
+            body,
+            "  if (lid >= {lane}u && lid < {end}u) {{
+    let ox_lo = u32(clamp(ox_g - ({s}), 0, {r})) * {c}u;
+    let ox_hi = u32(clamp(ox_g + {band} - ({s}), 0, {r})) * {c}u;
+    for (var idx: u32 = ox_lo + lid - {lane}u; idx < ox_hi; idx = idx + {span}u) {{
+      let i = i32(idx);
+{code}      ox_buf[{out}u + idx] = {word};
+    }}
+  }}
+",
+            end = lane + span,
+            out = op.output.base,
+        )
+        .unwrap();
+    }
+    let g_lo = stage.g_lo;
+    let mut src = format!(
+        "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
+var<private> ox_zp: u32;
+
+@compute @workgroup_size({wg})
+fn main(@builtin(local_invocation_index) lid: u32,
+        @builtin(workgroup_id) wid: vec3<u32>) {{
+  ox_zp = wid.z;
+  let step = 0u;
+  let row = 0u;
+  let ox_g = i32(wid.x) * {band} + ({g_lo});
+{body}}}
+"
+    );
+    src.push_str(&e.helpers.source());
+    if src.len() > MAX_SOURCE && !any_size {
+        return Ok(Some(Emitted::TooLarge));
+    }
+    Ok(Some(Emitted::Source(src, groups as u32)))
+}
+
+/// `compile_program`'s staged path: the compiled stages of `plan`, or None (fewer stages than
+/// kernels only; every stage under the caps).
+pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Option<ExeId>> {
+    let body = &plan_.body;
+    if plan_.length != 1 || body.num_ys == 0 {
+        return Ok(None);
+    }
+    if let Some(id) = gpu.loops.ids.get(plan_).copied() {
+        if let Some(CompiledLoop::Staged(_)) = gpu.loops.exes.get(&id).map(|c| &**c) {
+            return Ok(Some(id));
+        }
+    }
+    if body
+        .slots
+        .iter()
+        .any(|s| s.dtype.byte_size() != 4 && s.dtype != crate::core::DType::Bool)
+    {
+        return Ok(None);
+    }
+    let Some(stages) = plan(body) else {
+        return Ok(None);
+    };
+    let kernels = body
+        .steps
+        .iter()
+        .filter(|s| matches!(s, LoopStep::Kernel { .. }))
+        .count();
+    if stages.len() >= kernels {
+        return Ok(None);
+    }
+    let layout = match layout_with(plan_, 0, usize::MAX) {
+        Ok(l) if gpu.loop_fits(l.words as u64) && l.shader.workgroup_words == 0 => l,
+        _ => return Ok(None),
+    };
+    // Stages in order; one whose shader is too large is split in two, in place.
+    let mut todo: Vec<StagePlan> = stages.into_iter().rev().collect();
+    let mut shaders = Vec::new();
+    while let Some(stage) = todo.pop() {
+        match emit(&stage, &layout)? {
+            Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
+            Some(Emitted::TooLarge) if stage.members.len() > 1 => {
+                let (first, rest) = stage.split();
+                todo.push(rest);
+                todo.push(first);
+            }
+            // One kernel: about the shader its own dispatch would compile anyway.
+            Some(Emitted::TooLarge) => shaders.push(emit_any(&stage, &layout)?),
+            None => return Ok(None),
+        }
+    }
+    if shaders.len() >= kernels {
+        return Ok(None);
+    }
+    let mut compiled = Vec::with_capacity(shaders.len());
+    for (src, groups) in shaders {
+        compiled.push((gpu.make_stage(src, (groups, 1)), groups));
+    }
+    let exe = CompiledLoop::Staged(Staged {
+        layout,
+        stages: compiled,
+    });
+    Ok(Some(keep(gpu, plan_, Rc::new(exe))))
+}
+
+/// Runs a staged program: copies in, one dispatch per stage, copies out.
+pub(super) fn run(gpu: &mut WebGpuBackend, staged: &Staged, slots: &[BufferId]) -> Result<()> {
+    let pick = |&(source, word): &(super::scan_layout::Source, u32)| match source {
+        super::scan_layout::Source::Slot(s) => slots
+            .get(s)
+            .map(|&buffer| Packed { buffer, word })
+            .ok_or_else(|| Error::new("jit", "internal error: a program buffer is missing")),
+        super::scan_layout::Source::Carry(_) => Err(Error::new(
+            "jit",
+            "internal error: a whole program has no carries",
+        )),
+    };
+    let layout = &staged.layout;
+    let inputs = layout
+        .copy_in
+        .iter()
+        .map(pick)
+        .collect::<Result<Vec<_>>>()?;
+    let outputs = layout
+        .copy_out
+        .iter()
+        .map(pick)
+        .collect::<Result<Vec<_>>>()?;
+    let packed = gpu.alloc(layout.words.max(1) as usize * 4)?;
+    let result = encode(gpu, staged, packed, &inputs, &outputs);
+    gpu.free(packed);
+    result?;
+    gpu.dispatches += staged.stages.len() as u64;
+    if gpu.pending >= MAX_BATCH {
+        gpu.flush();
+    }
+    Ok(())
+}
+
+fn encode(
+    gpu: &mut WebGpuBackend,
+    staged: &Staged,
+    packed: BufferId,
+    inputs: &[Packed],
+    outputs: &[Packed],
+) -> Result<()> {
+    let dst = gpu.buffer(packed)?.gpu.clone();
+    let mut copies = Vec::with_capacity(inputs.len());
+    for p in inputs {
+        let b = gpu.buffer(p.buffer)?;
+        copies.push((b.gpu.clone(), b.bytes));
+    }
+    let encoder = gpu.encoder();
+    for ((src, bytes), p) in copies.iter().zip(inputs) {
+        if *bytes > 0 {
+            encoder.copy_buffer_to_buffer(src, 0, &dst, p.word as u64 * 4, padded(*bytes));
+        }
+    }
+    for (stage, groups) in &staged.stages {
+        gpu.encode_bound(
+            &stage.pipeline,
+            Some(&stage.layout),
+            (*groups, 1),
+            &[packed],
+            &[],
+        )?;
+    }
+    let mut outs = Vec::with_capacity(outputs.len());
+    for p in outputs {
+        let b = gpu.buffer(p.buffer)?;
+        outs.push((b.gpu.clone(), b.bytes));
+    }
+    let encoder = gpu.encoder();
+    for ((out, bytes), p) in outs.iter().zip(outputs) {
+        if *bytes > 0 {
+            encoder.copy_buffer_to_buffer(&dst, p.word as u64 * 4, out, 0, padded(*bytes));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! Whole jitted programs as row-partitioned STAGES on webgpu (`backend::webgpu::stage_plan`,
+//! `scan_stages`), natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced
+//! to 8: a hand-built Kogge–Stone program (each round `cur ← concat(cur[:k], f(cur[:n-k],
+//! cur[k:]))` with a batched 2×2 matmul, an add and a scale: row-local edges inside a round,
+//! the concatenate's shifted by k, the next round's reads of `cur` at two shifts), followed by
+//! a sum over the batch axis and a product with it (edges that are not row-local), too large
+//! for one workgroup, runs as one dispatch per stage, one stage per round plus the tail, and
+//! matches the `cpu` device. Also: the stage planner's shifts on the same program.
+
+mod common;
+
+use common::block_on;
+use common::trace::{bin, data, f32s, f32v, lit, read, trace_fn};
+use oxjax::backend::registry;
+use oxjax::backend::webgpu::stage_plan;
+use oxjax::backend::webgpu::WebGpuBackend;
+use oxjax::core::{Device, Primitive};
+use oxjax::kernel::{BinaryOp, ReduceOp};
+use oxjax::lower::{self, Program};
+use oxjax::transform::jit::execute;
+use oxjax::transform::trace::{bind, Operand, Value};
+use oxjax::transform::ArrayValue;
+
+fn shrink(x: &Value, rows: (usize, usize)) -> Value {
+    bind(
+        Primitive::Shrink(vec![rows, (0, 2), (0, 2)]),
+        &[Operand::Value(x)],
+    )
+    .unwrap()
+}
+
+/// Kogge–Stone rounds over x [n, 2, 2] (`(a, b) ↦ (b·a + b) / 2`), then, when `tail`, the
+/// sum over the batch and the result times it.
+fn program(n: usize, tail: bool) -> Program {
+    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+        let mut cur = v[0].clone();
+        let mut k = 1;
+        while k < n {
+            let a = shrink(&cur, (0, n - k));
+            let b = shrink(&cur, (k, n));
+            let p = bind(Primitive::Matmul, &[Operand::Value(&b), Operand::Value(&a)]).unwrap();
+            let q = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &p, &b), 0.5);
+            let head = shrink(&cur, (0, k));
+            cur = bind(
+                Primitive::Concatenate(0),
+                &[Operand::Value(&head), Operand::Value(&q)],
+            )
+            .unwrap();
+            k *= 2;
+        }
+        if !tail {
+            return vec![cur];
+        }
+        let total = bind(
+            Primitive::Reduce {
+                op: ReduceOp::Sum,
+                axes: vec![0],
+            },
+            &[Operand::Value(&cur)],
+        )
+        .unwrap();
+        let scaled = bind(
+            Primitive::Matmul,
+            &[Operand::Value(&cur), Operand::Value(&total)],
+        )
+        .unwrap();
+        vec![cur, total, scaled]
+    });
+    lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+fn on(device: Device, values: &[f64], n: usize) -> ArrayValue {
+    let cpu = f32s(values, vec![n, 2, 2]);
+    oxjax::transform::eval::to_device("t", &cpu, device).unwrap()
+}
+
+/// Runs `p` on webgpu and cpu, compares, and returns the webgpu dispatches of the run.
+fn check(p: &Program, n: usize) -> u64 {
+    let xs: Vec<f64> = data(n * 4, 1.0).iter().map(|v| v * 0.3).collect();
+    let want = execute(p, vec![on(Device::Cpu, &xs, n)], Device::Cpu).unwrap();
+    let x = on(Device::WebGpu, &xs, n);
+    let before = registry::stats(Device::WebGpu).unwrap().dispatches;
+    let got = execute(p, vec![x], Device::WebGpu).unwrap();
+    let dispatches = registry::stats(Device::WebGpu).unwrap().dispatches - before;
+    assert_eq!(got.len(), want.len());
+    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g.aval, w.aval, "output {j}");
+        let (g, w) = (read(g), read(w));
+        let scale = w.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-5 * scale,
+                "n={n} out {j}[{i}]: {a} vs {b}"
+            );
+        }
+    }
+    dispatches
+}
+
+/// The planned stages of `p` (through the Program's one-step loop).
+fn stages(p: &Program) -> Vec<stage_plan::StagePlan> {
+    let plan = p.whole.plan(p).expect("a one-step loop");
+    stage_plan::plan(&plan.body).expect("stages")
+}
+
+#[test]
+fn kogge_stone_rounds_are_one_stage_each() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    // 3000 rows: 12 rounds of 12,000-element kernels, more than one workgroup should do.
+    let n = 3000;
+    let rounds = 12;
+    let p = program(n, false);
+    let st = stages(&p);
+    assert_eq!(
+        st.len(),
+        rounds,
+        "{:?}",
+        st.iter().map(|s| s.members.len()).collect::<Vec<_>>()
+    );
+    // Round k's concatenate reads the round's result at rows n - k: it runs k rows later.
+    let last = &st[rounds - 1];
+    let k = 1 << (rounds - 1);
+    let concat = last.members.last().unwrap();
+    assert_eq!(concat.rows, n);
+    assert!(
+        last.members.iter().all(|m| m.shift == 0 || m.shift == -k),
+        "{last:?}"
+    );
+    assert_eq!(concat.shift, -k);
+    assert!(p.kernel_count() >= 2 * rounds, "{}", p.describe());
+    assert_eq!(check(&p, n), rounds as u64);
+    assert_eq!(check(&p, n), rounds as u64, "again, compiled once");
+    // The sum over the batch reads every row (a stage of its own), and what reads the sum
+    // reads its one row from every row (another).
+    let t = program(n, true);
+    let st = stages(&t);
+    assert!(
+        st.len() >= rounds + 2 && st.len() <= rounds + 3,
+        "{}",
+        st.len()
+    );
+    assert_eq!(check(&t, n), st.len() as u64);
+    // Small sizes: one workgroup's single dispatch still comes first ...
+    let small = program(100, false);
+    assert_eq!(check(&small, 100), 1);
+    // ... except where it is over its caps (a sum of 100 terms): stages.
+    let small = program(100, true);
+    assert_eq!(check(&small, 100), stages(&small).len() as u64);
+    assert_eq!(stages(&small).len(), 9);
+    drop(registry::uninstall_webgpu());
+}
