@@ -17,7 +17,8 @@
 //! allowed. So programs with more than [`MAX_BARRIERS`] barriers,
 //! [`MAX_KERNELS`] kernels or [`MAX_SOURCE`] bytes of WGSL, a large kernel or a long reduction
 //! (which one workgroup would run serially), or more than [`MAX_TERMS`] element-terms in all,
-//! keep their per-kernel dispatches.
+//! run as row-partitioned stages instead (`scan_stages`: a dispatch of many workgroups per
+//! stage, e.g. one per `associativeScan` round), or else keep their per-kernel dispatches.
 
 use std::rc::Rc;
 
