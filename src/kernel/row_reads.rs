@@ -41,7 +41,7 @@ impl Rows {
 pub fn row_reads(kernel: &Kernel, rows: usize, inputs: &[(usize, usize)]) -> Vec<Rows> {
     let mut out = vec![Rows::Unread; kernel.inputs.len()];
     let per_row = |size: usize, rows: usize| {
-        (rows > 0 && size % rows == 0 && size > 0).then(|| (size / rows) as i64)
+        (rows > 0 && size > 0 && size.is_multiple_of(rows)).then(|| (size / rows) as i64)
     };
     let Some(c_out) = per_row(kernel.size, rows) else {
         return vec![Rows::Any; kernel.inputs.len()];

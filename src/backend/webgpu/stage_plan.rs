@@ -91,7 +91,7 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
             return None;
         };
         let rows = body.rows[*output].max(1);
-        if kernel.size == 0 || kernel.size % rows != 0 {
+        if kernel.size == 0 || !kernel.size.is_multiple_of(rows) {
             return None;
         }
         let shapes: Vec<(usize, usize)> = inputs
