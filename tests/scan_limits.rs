@@ -50,6 +50,7 @@ fn chain(n: usize, distinct: bool) -> LoopBody {
         num_carry: 1,
         num_xs: 0,
         num_ys: 0,
+        rows: vec![],
     }
 }
 
