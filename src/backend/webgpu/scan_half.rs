@@ -130,6 +130,7 @@ fn widen_body(body: &LoopBody) -> Option<LoopBody> {
     Some(LoopBody {
         slots,
         steps,
+        rows: body.rows.clone(),
         ..*body
     })
 }
