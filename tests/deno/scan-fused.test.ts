@@ -15,16 +15,12 @@ import {
 } from "../../pkg/index.js";
 import * as ox from "../../pkg/index.js";
 import { makeAssocNll, rtsStep as rtsStepOf } from "../shared/scan_bodies.mjs";
+import { rng } from "../shared/rng.mjs";
 
 await init({ maxStorageBuffers: 8 });
 
 type Dev = "cpu" | "webgpu";
 type Event = { path: string; backend: string; detail: string };
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0), s / 2 ** 32 - 0.5);
-}
 
 function matrices(n: number, m: number, seed: number, diag: number) {
   const r = rng(seed);

@@ -3,6 +3,7 @@
 // valueAndGrad and jit(valueAndGrad), and an RTS-style reverse scan, against the wasm device.
 // Nothing leaks.
 import { init, jit, lax, memoryStats, numpy as np, tree, valueAndGrad } from "../../pkg/index.js";
+import { rng } from "../shared/rng.mjs";
 
 await init({ maxStorageBuffers: 8 });
 
@@ -20,8 +21,7 @@ function compose(a: Elems, b: Elems): Elems {
 }
 
 function data(n: number, m: number) {
-  let s = 7;
-  const r = () => ((s = (s * 1664525 + 1013904223) >>> 0), s / 2 ** 32 - 0.5);
+  const r = rng(7);
   const G = Array.from({ length: m }, (_, i) =>
     Array.from({ length: m }, (_, j) => (i === j ? 0.9 : 0.1 * r())),
   );
