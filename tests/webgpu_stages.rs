@@ -4,8 +4,9 @@
 //! cur[k:]))` with a batched 2×2 matmul, an add and a scale: row-local edges inside a round,
 //! the concatenate's shifted by k, the next round's reads of `cur` at two shifts), followed by
 //! a sum over the batch axis and a product with it (edges that are not row-local), too large
-//! for one workgroup, runs as one dispatch per stage, one stage per round plus the tail, and
-//! matches the `cpu` device. Also: the stage planner's shifts on the same program.
+//! for one workgroup, runs as one dispatch per stage — the first four rounds in one (halos:
+//! rows near a band's edges computed by two workgroups), one stage per later round, the tail
+//! in one or two more — and matches the `cpu` device. Also: the planner's shifts and halos.
 
 mod common;
 
@@ -104,21 +105,29 @@ fn stages(p: &Program) -> Vec<stage_plan::StagePlan> {
 }
 
 #[test]
-fn kogge_stone_rounds_are_one_stage_each() {
+fn kogge_stone_rounds_are_one_stage_each_after_the_first_four() {
     registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
     // 3000 rows: 12 rounds of 12,000-element kernels, more than one workgroup should do.
     let n = 3000;
     let rounds = 12;
     let p = program(n, false);
     let st = stages(&p);
-    assert_eq!(
-        st.len(),
-        rounds,
-        "{:?}",
-        st.iter().map(|s| s.members.len()).collect::<Vec<_>>()
-    );
-    // Round k's concatenate reads the round's result at rows n - k: it runs k rows later.
-    let last = &st[rounds - 1];
+    let sizes: Vec<usize> = st.iter().map(|s| s.members.len()).collect();
+    // Rounds k = 1, 2, 4, 8 share the first stage (halos of up to 30 rows), each later round
+    // has one.
+    assert_eq!(st.len(), rounds - 3, "{sizes:?}");
+    let first = &st[0];
+    assert!(first.members.len() >= 8, "{sizes:?}");
+    assert!(first.members.iter().any(|m| m.ext_lo + m.ext_hi > 0));
+    for s in &st {
+        for m in &s.members {
+            assert!(m.ext_lo >= 0 && m.ext_hi >= 0);
+            assert!(m.ext_lo + m.ext_hi <= stage_plan::HALO_ROWS, "{m:?}");
+        }
+    }
+    // Round k's concatenate reads the round's result at rows n - k: it runs k rows later,
+    // with no halo.
+    let last = &st[st.len() - 1];
     let k = 1 << (rounds - 1);
     let concat = last.members.last().unwrap();
     assert_eq!(concat.rows, n);
@@ -126,19 +135,20 @@ fn kogge_stone_rounds_are_one_stage_each() {
         last.members.iter().all(|m| m.shift == 0 || m.shift == -k),
         "{last:?}"
     );
+    assert!(
+        last.members.iter().all(|m| m.ext_lo + m.ext_hi == 0),
+        "{last:?}"
+    );
     assert_eq!(concat.shift, -k);
     assert!(p.kernel_count() >= 2 * rounds, "{}", p.describe());
-    assert_eq!(check(&p, n), rounds as u64);
-    assert_eq!(check(&p, n), rounds as u64, "again, compiled once");
+    let want = st.len() as u64;
+    assert_eq!(check(&p, n), want);
+    assert_eq!(check(&p, n), want, "again, compiled once");
     // The sum over the batch reads every row (a stage of its own), and what reads the sum
     // reads its one row from every row (another).
     let t = program(n, true);
     let st = stages(&t);
-    assert!(
-        st.len() >= rounds + 2 && st.len() <= rounds + 3,
-        "{}",
-        st.len()
-    );
+    assert!(st.len() > rounds - 3 && st.len() <= rounds, "{}", st.len());
     assert_eq!(check(&t, n), st.len() as u64);
     // Small sizes: one workgroup's single dispatch still comes first ...
     let small = program(100, false);
@@ -146,6 +156,6 @@ fn kogge_stone_rounds_are_one_stage_each() {
     // ... except where it is over its caps (a sum of 100 terms): stages.
     let small = program(100, true);
     assert_eq!(check(&small, 100), stages(&small).len() as u64);
-    assert_eq!(stages(&small).len(), 9);
+    assert!(stages(&small).len() < small.kernel_count());
     drop(registry::uninstall_webgpu());
 }

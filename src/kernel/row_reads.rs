@@ -8,8 +8,9 @@
 //! taken side only (a concatenate's guarded loads), with the index arithmetic's exact integer
 //! meaning (`cpu` interpreter: int32 wrapping, division truncating, `x / 0 = x % 0 = 0`); a load
 //! whose index depends on loaded data (a gather) is unknown. Input `j`'s reads are
-//! [`Rows::Shift`]`(d)` when output row `n` only ever reads input rows `n + d`, for one constant
-//! `d`. Sizes here are small (tens of thousands of element-terms), so plain evaluation is fine.
+//! [`Rows::Range`]`(lo, hi)` when output row `n` only ever reads input rows within
+//! `n + lo ..= n + hi` (`lo == hi`: a constant shift). Sizes here are small (tens of thousands
+//! of element-terms), so plain evaluation is fine.
 
 use super::{AluExp, AluKind, Kernel};
 use crate::core::ops::{BinaryOp, CompareOp, UnaryOp};
@@ -20,17 +21,17 @@ use crate::core::DType;
 pub enum Rows {
     /// Never read.
     Unread,
-    /// Output row `n` reads input rows `n + d` only (any elements within them).
-    Shift(i64),
-    /// Anything else: several shifts, a data-dependent or out-of-range index.
+    /// Output row `n` reads input rows `n + lo ..= n + hi` only (any elements within them).
+    Range(i64, i64),
+    /// A data-dependent or out-of-range index.
     Any,
 }
 
 impl Rows {
     fn add(self, d: Option<i64>) -> Rows {
         match (self, d) {
-            (Rows::Unread, Some(d)) => Rows::Shift(d),
-            (Rows::Shift(a), Some(d)) if a == d => Rows::Shift(a),
+            (Rows::Unread, Some(d)) => Rows::Range(d, d),
+            (Rows::Range(a, b), Some(d)) => Rows::Range(a.min(d), b.max(d)),
             _ => Rows::Any,
         }
     }
@@ -199,12 +200,12 @@ mod tests {
         );
         let k = Kernel::elementwise(vec![f, f], 15, exp);
         let reads = row_reads(&k, 5, &[(15, 5), (9, 3)]);
-        assert_eq!(reads, [Rows::Shift(0), Rows::Shift(-2)]);
+        assert_eq!(reads, [Rows::Range(0, 0), Rows::Range(-2, -2)]);
     }
 
-    /// A read of row n and n + 1 together, a read of one row for all, a data-dependent read.
+    /// A read of rows n and n + 1 together, of one row for all, a data-dependent read.
     #[test]
-    fn other_reads_are_any() {
+    fn ranges_and_other_reads() {
         let f = DType::Float32;
         let two = AluExp::binary(
             BinaryOp::Add,
@@ -212,15 +213,18 @@ mod tests {
             AluExp::load(f, 0, bin(BinaryOp::Add, idx(), c(2.0))),
         );
         let k = Kernel::elementwise(vec![f], 8, two);
-        assert_eq!(row_reads(&k, 4, &[(10, 5)]), [Rows::Any]);
+        assert_eq!(row_reads(&k, 4, &[(10, 5)]), [Rows::Range(0, 1)]);
         let first = AluExp::load(f, 0, bin(BinaryOp::Rem, idx(), c(2.0)));
         let k = Kernel::elementwise(vec![f], 8, first);
+        assert_eq!(row_reads(&k, 4, &[(8, 4)]), [Rows::Range(-3, 0)]);
+        let beyond = AluExp::load(f, 0, bin(BinaryOp::Add, idx(), c(8.0)));
+        let k = Kernel::elementwise(vec![f], 8, beyond);
         assert_eq!(row_reads(&k, 4, &[(8, 4)]), [Rows::Any]);
         let gather = AluExp::load(f, 0, AluExp::load(DType::Int32, 1, idx()).clone());
         let k = Kernel::elementwise(vec![f, DType::Int32], 4, gather);
         assert_eq!(
             row_reads(&k, 4, &[(4, 4), (4, 4)]),
-            [Rows::Any, Rows::Shift(0)]
+            [Rows::Any, Rows::Range(0, 0)]
         );
         let none = Kernel::elementwise(vec![f], 4, AluExp::constant(f, 1.0));
         assert_eq!(row_reads(&none, 4, &[(4, 4)]), [Rows::Unread]);

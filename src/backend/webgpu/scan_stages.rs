@@ -10,14 +10,15 @@
 //! are copied in, the stages dispatched in one compute pass, the outputs copied out.
 //!
 //! A jitted `associativeScan` of case 1 (issue 8; m = 2: ~10 kernels per Kogge–Stone round)
-//! becomes one stage per round, each stage's shader ~50 KB with a few barriers (cheap to
-//! compile on software adapters), and each round runs on as many workgroups as its rows fill.
+//! becomes one stage for its first four rounds (halos of up to 15 rows) and one per later
+//! round, each with a few barriers per round (cheap to compile on software adapters), each
+//! running on as many workgroups as its rows fill.
 
 use std::fmt::Write;
 
 use super::exe::Stage;
 use super::scan_layout::{layout_with, Layout};
-use super::scan_program::{MAX_BARRIERS, MAX_SOURCE};
+use super::scan_program::MAX_BARRIERS;
 use super::scan_schedule::WARP;
 use super::scan_single::{keep, CompiledLoop, Packed};
 use super::scan_wgsl::{element, MAX_WORKGROUP};
@@ -29,6 +30,12 @@ use crate::kernel::scan_loop::{LoopStep, ScanLoop};
 use crate::util::{Error, Result};
 use std::rc::Rc;
 
+/// At most this many bytes of WGSL in one stage's shader (a stage of one kernel may have
+/// more: about what its own dispatch would compile). More than one workgroup's program
+/// (`scan_program::MAX_SOURCE`): a stage has few barriers (SwiftShader's compile time grows
+/// with them), and the first Kogge–Stone rounds of a jitted `associativeScan` of m = 2 (four
+/// rounds of ~10 kernels, halos included) should fit one.
+pub const STAGE_SOURCE: usize = 256 << 10;
 /// Rows per workgroup: at most this many.
 const MAX_BAND: usize = 64;
 /// At most this many element-terms per invocation of a level (a row of rows-1 kernels runs in
@@ -46,7 +53,7 @@ pub(super) struct Staged {
 enum Emitted {
     /// The WGSL and the workgroup count.
     Source(String, u32),
-    /// Over [`MAX_SOURCE`] (split it).
+    /// Over [`STAGE_SOURCE`] (split it).
     TooLarge,
 }
 
@@ -66,7 +73,9 @@ fn emit_any(stage: &StagePlan, layout: &Layout) -> Result<(String, u32)> {
 
 fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Option<Emitted>> {
     // Elements per workgroup of each kernel for bands of `b` rows, widest level.
-    let share = |b: usize, m: &super::stage_plan::Member| m.rows.min(b) * m.per_row;
+    let share = |b: usize, m: &super::stage_plan::Member| {
+        m.rows.min(b + (m.ext_lo + m.ext_hi) as usize) * m.per_row
+    };
     let width = |b: usize| {
         let mut w = vec![0usize; stage.levels()];
         for m in &stage.members {
@@ -116,12 +125,13 @@ fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Optio
         } else {
             (0, wg)
         };
-        let (s, r, c) = (m.shift, m.rows, m.per_row);
+        let (r, c) = (m.rows, m.per_row);
+        let (lo, hi) = (-m.shift - m.ext_lo, band as i64 - m.shift + m.ext_hi);
         write!(
             body,
             "  if (lid >= {lane}u && lid < {end}u) {{
-    let ox_lo = u32(clamp(ox_g - ({s}), 0, {r})) * {c}u;
-    let ox_hi = u32(clamp(ox_g + {band} - ({s}), 0, {r})) * {c}u;
+    let ox_lo = u32(clamp(ox_g + ({lo}), 0, {r})) * {c}u;
+    let ox_hi = u32(clamp(ox_g + ({hi}), 0, {r})) * {c}u;
     for (var idx: u32 = ox_lo + lid - {lane}u; idx < ox_hi; idx = idx + {span}u) {{
       let i = i32(idx);
 {code}      ox_buf[{out}u + idx] = {word};
@@ -149,7 +159,7 @@ fn main(@builtin(local_invocation_index) lid: u32,
 "
     );
     src.push_str(&e.helpers.source());
-    if src.len() > MAX_SOURCE && !any_size {
+    if src.len() > STAGE_SOURCE && !any_size {
         return Ok(Some(Emitted::TooLarge));
     }
     Ok(Some(Emitted::Source(src, groups as u32)))

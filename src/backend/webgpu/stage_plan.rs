@@ -1,19 +1,26 @@
 //! Cutting a whole jitted program (a one-step loop body, `lower::whole`) into STAGES for
 //! row-partitioned dispatch (`scan_stages`): each stage is one dispatch of many workgroups,
 //! workgroup `w` computing, for every kernel `K` of the stage, the rows `r` (leading-axis
-//! indices) with `r + shift_K` in its band `[g_lo + w·B, g_lo + (w+1)·B)`, the stage's
-//! dependency levels separated by workgroup barriers.
+//! indices) with `r + shift_K` in its band `[g_lo + w·B, g_lo + (w+1)·B)` — widened by
+//! `ext_lo_K` rows below and `ext_hi_K` above (a HALO) — the stage's dependency levels
+//! separated by workgroup barriers.
 //!
-//! That is right when every dependency inside a stage stays inside one workgroup: consumer `C`
-//! reads producer `P` (written earlier in the stage) only at `P`-rows `n + d` for its output
-//! row `n` and one constant `d` (`kernel::row_reads`), and `shift_C = shift_P + d`. Kernels
-//! are taken in program order; shifts are solved as offsets within connected components (a
-//! kernel joining two components re-bases one). A kernel whose in-stage reads are not
-//! row-local, whose shifts disagree, or that would pass the stage's kernel or level caps,
-//! starts a new stage: reads of what earlier stages wrote are unconstrained (their dispatch
-//! has finished). In a jitted `associativeScan` each Kogge–Stone round reads the previous
-//! round's result at rows `n` and `n + k` together, so a stage starts at every round, while
-//! the round's own matmuls, adds and the concatenate (rows shifted by `k`) fit in one.
+//! That is right when every row a kernel reads from a producer of the same stage was computed
+//! by the same workgroup: consumer `C` reads producer `P` (written earlier in the stage) only
+//! at `P`-rows `n + lo ..= n + hi` for its output row `n` (`kernel::row_reads`). With
+//! `shift_C = shift_P + d` and `lo = hi = d` (a row-local edge) the bands line up exactly.
+//! Otherwise `P`'s halo is widened until it covers what `C`'s rows (halo included) read:
+//! rows near a band's edges are then computed by two workgroups, which write the same values
+//! (the same code on the same inputs). Kernels are taken in program order; exact shifts are
+//! solved as offsets within connected components (a kernel joining two components re-bases
+//! one); a kernel whose in-stage reads are data-dependent, whose halos would pass
+//! [`HALO_ROWS`], or that would pass the stage's kernel or level caps, starts a new stage:
+//! reads of what earlier stages wrote are unconstrained (their dispatch has finished).
+//!
+//! In a jitted `associativeScan` each Kogge–Stone round reads the previous round's result at
+//! rows `n` and `n + k`: the first rounds (k = 1, 2, 4, 8: halos of 30 rows in all) share one
+//! stage, each later round is a stage of its own (its matmuls, adds and the concatenate, rows
+//! shifted by `k`, line up exactly).
 
 use crate::kernel::row_reads::{row_reads, Rows};
 use crate::kernel::scan_loop::{LoopBody, LoopStep};
@@ -22,19 +29,34 @@ use crate::kernel::scan_loop::{LoopBody, LoopStep};
 pub const STAGE_KERNELS: usize = 48;
 /// At most this many dependency levels (barriers + 1) in one stage.
 pub const STAGE_LEVELS: usize = 24;
+/// At most this many extra rows (below and above its band together) for any kernel.
+pub const HALO_ROWS: i64 = 32;
+
+/// A read of a producer of the same stage: its member index and the rows read, relative to
+/// the consumer's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    pub producer: usize,
+    pub lo: i64,
+    pub hi: i64,
+}
 
 /// One kernel of a stage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
     /// The index of the kernel's step in the body.
     pub step: usize,
-    /// Its rows `r` run in the workgroup whose band holds `r + shift`.
+    /// Its rows `r` run in the workgroup whose band holds `r + shift` ...
     pub shift: i64,
+    /// ... and in the workgroups up to this many rows below and above (a halo).
+    pub ext_lo: i64,
+    pub ext_hi: i64,
     /// Its dependency level within the stage.
     pub level: usize,
     /// Rows of its output, and elements per row.
     pub rows: usize,
     pub per_row: usize,
+    pub edges: Vec<Edge>,
     comp: usize,
 }
 
@@ -59,7 +81,11 @@ impl StagePlan {
         let first = self.members[..half].to_vec();
         let mut rest = self.members[half..].to_vec();
         let low = rest.iter().map(|m| m.level).min().unwrap_or(0);
-        rest.iter_mut().for_each(|m| m.level -= low);
+        for m in rest.iter_mut() {
+            m.level -= low;
+            m.edges.retain(|e| e.producer >= half);
+            m.edges.iter_mut().for_each(|e| e.producer -= half);
+        }
         let part = |members| {
             close(StagePlan {
                 members,
@@ -80,7 +106,6 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
     // Slot → member writing it in the open stage; slots the open stage reads.
     let mut written: Vec<Option<usize>> = vec![None; body.slots.len()];
     let mut read = vec![false; body.slots.len()];
-    let mut comps = 0usize;
     for (k, step) in body.steps.iter().enumerate() {
         let LoopStep::Kernel {
             kernel,
@@ -108,32 +133,36 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
         let mut member = Member {
             step: k,
             shift: 0,
+            ext_lo: 0,
+            ext_hi: 0,
             level: 0,
             rows,
             per_row: kernel.size / rows,
-            comp: comps,
+            edges: Vec::new(),
+            // A component of its own (ids: step indices).
+            comp: k,
         };
-        let joined = join(&open, &written, &read, inputs, *output, &reads);
-        match joined {
-            Some((shift, level, comp, rebase)) => {
-                let comp = comp.unwrap_or(member.comp);
-                for m in open.members.iter_mut() {
-                    if let Some(&(_, delta)) = rebase.iter().find(|(c, _)| *c == m.comp) {
-                        m.shift += delta;
-                        m.comp = comp;
-                    }
-                }
-                member.shift = shift;
-                member.level = level;
-                member.comp = comp;
-                comps += 1;
-            }
-            None => {
-                stages.push(close(std::mem::take(&mut open)));
-                written.iter_mut().for_each(|w| *w = None);
-                read.iter_mut().for_each(|r| *r = false);
-                comps += 1;
-            }
+        let fits =
+            open.members.len() < STAGE_KERNELS && written[*output].is_none() && !read[*output];
+        let edges = fits.then(|| edges(&written, inputs, &reads)).flatten();
+        let joined = edges.and_then(|edges| {
+            let level = edges
+                .iter()
+                .map(|e| open.members[e.producer].level + 1)
+                .max()
+                .unwrap_or(0);
+            (level < STAGE_LEVELS).then_some(())?;
+            member.level = level;
+            member.edges = edges;
+            join_exact(&mut open, &mut member).or_else(|| join_halo(&mut open, &mut member))
+        });
+        if joined.is_none() {
+            stages.push(close(std::mem::take(&mut open)));
+            written.iter_mut().for_each(|w| *w = None);
+            read.iter_mut().for_each(|r| *r = false);
+            member.level = 0;
+            member.shift = 0;
+            member.edges.clear();
         }
         for &s in inputs {
             read[s] = true;
@@ -147,61 +176,115 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
     Some(stages)
 }
 
-/// Where a kernel joins the open stage: (its shift, level, component (None: one of its own),
-/// components re-based by how much), or None when it must start a new stage.
-#[allow(clippy::type_complexity)]
-fn join(
-    open: &StagePlan,
-    written: &[Option<usize>],
-    read: &[bool],
-    inputs: &[usize],
-    output: usize,
-    reads: &[Rows],
-) -> Option<(i64, usize, Option<usize>, Vec<(usize, i64)>)> {
-    if open.members.len() >= STAGE_KERNELS || written[output].is_some() || read[output] {
-        return None;
+/// The in-stage reads of a kernel with inputs `inputs` read as `reads`, or None when one is
+/// data-dependent.
+fn edges(written: &[Option<usize>], inputs: &[usize], reads: &[Rows]) -> Option<Vec<Edge>> {
+    let mut out = Vec::new();
+    for (j, &s) in inputs.iter().enumerate() {
+        let Some(producer) = written[s] else { continue };
+        match reads[j] {
+            Rows::Unread => {}
+            Rows::Range(lo, hi) => out.push(Edge { producer, lo, hi }),
+            Rows::Any => return None,
+        }
     }
+    Some(out)
+}
+
+/// Joins `member` to `open` with no halo: every edge row-local, shifts consistent (re-basing
+/// whole components as needed).
+fn join_exact(open: &mut StagePlan, member: &mut Member) -> Option<()> {
     let mut frame: Option<(usize, i64)> = None;
     let mut rebase: Vec<(usize, i64)> = Vec::new();
-    let mut level = 0;
-    for (j, &s) in inputs.iter().enumerate() {
-        let Some(m) = written[s] else { continue };
-        let d = match reads[j] {
-            Rows::Unread => continue,
-            Rows::Shift(d) => d,
-            Rows::Any => return None,
-        };
-        let p = &open.members[m];
-        level = level.max(p.level + 1);
-        let want = p.shift + d;
+    for e in &member.edges {
+        if e.lo != e.hi {
+            return None;
+        }
+        let p = &open.members[e.producer];
+        let want = p.shift + e.lo;
         match frame {
             None => frame = Some((p.comp, want)),
-            Some((comp, shift)) if comp == p.comp => {
-                if shift != want {
-                    return None;
-                }
-            }
+            Some((comp, shift)) if comp == p.comp => (shift == want).then_some(())?,
             Some((_, shift)) => {
                 let delta = shift - want;
                 match rebase.iter().find(|(c, _)| *c == p.comp) {
-                    Some(&(_, d0)) if d0 != delta => return None,
-                    Some(_) => {}
+                    Some(&(_, d0)) => (d0 == delta).then_some(())?,
                     None => rebase.push((p.comp, delta)),
                 }
             }
         }
     }
-    if level >= STAGE_LEVELS {
-        return None;
-    }
-    let (comp, shift) = match frame {
-        Some((c, s)) => (Some(c), s),
-        None => (None, 0),
+    let Some((comp, shift)) = frame else {
+        return Some(());
     };
-    Some((shift, level, comp, rebase))
+    for m in open.members.iter_mut() {
+        if let Some(&(_, delta)) = rebase.iter().find(|(c, _)| *c == m.comp) {
+            m.shift += delta;
+            m.comp = comp;
+        }
+    }
+    member.shift = shift;
+    member.comp = comp;
+    // Halos of earlier joins grow with this member's reads.
+    halos_fit(open, member)
+}
+
+/// Joins `member` to `open` with halos: its shift follows its first edge, its producers'
+/// components merge into one (so later re-basing moves them together), and every halo of the
+/// stage must stay within [`HALO_ROWS`].
+fn join_halo(open: &mut StagePlan, member: &mut Member) -> Option<()> {
+    let first = *member.edges.first()?;
+    let p = &open.members[first.producer];
+    let (comp, shift) = (p.comp, p.shift + first.lo);
+    let comps: Vec<usize> = member
+        .edges
+        .iter()
+        .map(|e| open.members[e.producer].comp)
+        .collect();
+    member.shift = shift;
+    member.comp = comp;
+    halos_fit(open, member)?;
+    for m in open.members.iter_mut() {
+        if comps.contains(&m.comp) {
+            m.comp = comp;
+        }
+    }
+    Some(())
+}
+
+/// Whether the halos of `open` with `member` added stay within [`HALO_ROWS`].
+fn halos_fit(open: &StagePlan, member: &Member) -> Option<()> {
+    let mut all = open.members.clone();
+    all.push(member.clone());
+    halos(&all)
+        .iter()
+        .all(|&(lo, hi)| lo + hi <= HALO_ROWS)
+        .then_some(())
+}
+
+/// The rows below and above its band each member must compute for its consumers (which come
+/// after it): what a consumer's rows, halo included, read of it, beyond its own band.
+fn halos(members: &[Member]) -> Vec<(i64, i64)> {
+    let mut ext = vec![(0i64, 0i64); members.len()];
+    for c in (0..members.len()).rev() {
+        let (shift, (lo, hi)) = (members[c].shift, ext[c]);
+        for e in &members[c].edges {
+            let s_p = members[e.producer].shift;
+            let need_lo = (shift - s_p - e.lo + lo).max(0);
+            let need_hi = (s_p - shift + e.hi + hi).max(0);
+            let x = &mut ext[e.producer];
+            *x = (x.0.max(need_lo), x.1.max(need_hi));
+        }
+    }
+    ext
 }
 
 fn close(mut stage: StagePlan) -> StagePlan {
+    let ext = halos(&stage.members);
+    for (m, (lo, hi)) in stage.members.iter_mut().zip(ext) {
+        m.ext_lo = lo;
+        m.ext_hi = hi;
+    }
     stage.g_lo = stage.members.iter().map(|m| m.shift).min().unwrap_or(0);
     stage.g_hi = stage
         .members
