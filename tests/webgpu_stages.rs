@@ -11,16 +11,15 @@
 mod common;
 
 use common::block_on;
-use common::trace::{bin, data, f32s, f32v, lit, read, trace_fn};
+use common::program::webgpu_vs_cpu;
+use common::trace::{bin, f32v, lit, trace_fn};
 use oxjax::backend::registry;
 use oxjax::backend::webgpu::stage_plan;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
 use oxjax::kernel::{BinaryOp, ReduceOp};
 use oxjax::lower::{self, Program};
-use oxjax::transform::jit::execute;
 use oxjax::transform::trace::{bind, Operand, Value};
-use oxjax::transform::ArrayValue;
 
 fn shrink(x: &Value, rows: (usize, usize)) -> Value {
     bind(
@@ -70,32 +69,9 @@ fn program(n: usize, tail: bool) -> Program {
     lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
 }
 
-fn on(device: Device, values: &[f64], n: usize) -> ArrayValue {
-    let cpu = f32s(values, vec![n, 2, 2]);
-    oxjax::transform::eval::to_device("t", &cpu, device).unwrap()
-}
-
 /// Runs `p` on webgpu and cpu, compares, and returns the webgpu dispatches of the run.
 fn check(p: &Program, n: usize) -> u64 {
-    let xs: Vec<f64> = data(n * 4, 1.0).iter().map(|v| v * 0.3).collect();
-    let want = execute(p, vec![on(Device::Cpu, &xs, n)], Device::Cpu).unwrap();
-    let x = on(Device::WebGpu, &xs, n);
-    let before = registry::stats(Device::WebGpu).unwrap().dispatches;
-    let got = execute(p, vec![x], Device::WebGpu).unwrap();
-    let dispatches = registry::stats(Device::WebGpu).unwrap().dispatches - before;
-    assert_eq!(got.len(), want.len());
-    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g.aval, w.aval, "output {j}");
-        let (g, w) = (read(g), read(w));
-        let scale = w.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-        for (i, (a, b)) in g.iter().zip(&w).enumerate() {
-            assert!(
-                (a - b).abs() <= 1e-5 * scale,
-                "n={n} out {j}[{i}]: {a} vs {b}"
-            );
-        }
-    }
-    dispatches
+    webgpu_vs_cpu(p, n, |_, scale| 1e-5 * scale)
 }
 
 /// The planned stages of `p` (through the Program's one-step loop).

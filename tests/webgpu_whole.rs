@@ -9,7 +9,8 @@
 mod common;
 
 use common::block_on;
-use common::trace::{data, f32s, f32v, lit, read, trace_fn};
+use common::program::webgpu_vs_cpu;
+use common::trace::{f32v, lit, trace_fn};
 use oxjax::backend::registry;
 use oxjax::backend::webgpu::scan_program::{MAX_BARRIERS, MAX_KERNELS};
 use oxjax::backend::webgpu::stage_plan;
@@ -17,9 +18,7 @@ use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
 use oxjax::kernel::BinaryOp;
 use oxjax::lower::{self, Program};
-use oxjax::transform::jit::execute;
 use oxjax::transform::trace::{bind, Operand, Value};
-use oxjax::transform::ArrayValue;
 
 fn matmul(a: &Value, b: &Value) -> Value {
     bind(Primitive::Matmul, &[Operand::Value(a), Operand::Value(b)]).unwrap()
@@ -46,31 +45,9 @@ fn program(n: usize, k: usize) -> Program {
     lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
 }
 
-fn on(device: Device, values: &[f64], n: usize) -> ArrayValue {
-    let cpu = f32s(values, vec![n, 2, 2]);
-    oxjax::transform::eval::to_device("t", &cpu, device).unwrap()
-}
-
 /// Runs `p` on webgpu and cpu, compares, and returns the webgpu dispatches of the run.
 fn check(p: &Program, n: usize) -> u64 {
-    let xs: Vec<f64> = data(n * 4, 1.0).iter().map(|v| v * 0.3).collect();
-    let want = execute(p, vec![on(Device::Cpu, &xs, n)], Device::Cpu).unwrap();
-    let x = on(Device::WebGpu, &xs, n);
-    let before = registry::stats(Device::WebGpu).unwrap().dispatches;
-    let got = execute(p, vec![x], Device::WebGpu).unwrap();
-    let dispatches = registry::stats(Device::WebGpu).unwrap().dispatches - before;
-    assert_eq!(got.len(), want.len());
-    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g.aval, w.aval, "output {j}");
-        let (g, w) = (read(g), read(w));
-        for (i, (a, b)) in g.iter().zip(&w).enumerate() {
-            assert!(
-                (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
-                "n={n} out {j}[{i}]: {a} vs {b}"
-            );
-        }
-    }
-    dispatches
+    webgpu_vs_cpu(p, n, |b, _| 1e-5 * (1.0 + b.abs()))
 }
 
 #[test]

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod program;
 pub mod trace;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod wgsl;

@@ -234,7 +234,7 @@ pub(super) fn run_single(
             Source::Slot(_) => pick(&(*source, *word)),
         })
         .collect::<Result<Vec<_>>>()?;
-    gpu.dispatch_loop(stage, layout.words, &inputs, &outputs)?;
+    gpu.dispatch_packed(&[(stage, 1)], layout.words, &inputs, &outputs)?;
     gpu.pending += (layout.shader.length / STEPS_PER_DISPATCH) as usize;
     if gpu.pending >= MAX_BATCH {
         gpu.flush();
@@ -292,30 +292,33 @@ impl WebGpuBackend {
             ));
         }
         let stage = self.loop_stage(shader)?;
-        self.dispatch_loop(&stage, words, inputs, outputs)
+        self.dispatch_packed(&[(&stage, 1)], words, inputs, outputs)
     }
 
-    fn dispatch_loop(
+    /// Copies `inputs` into one packed buffer of `words` words, encodes `dispatches` (a
+    /// pipeline and its workgroup count each) over it, and copies `outputs` back out: the run
+    /// of every packed-buffer path (looping and serial shaders, staged programs).
+    pub(super) fn dispatch_packed(
         &mut self,
-        stage: &Stage,
+        dispatches: &[(&Stage, u32)],
         words: u32,
         inputs: &[Packed],
         outputs: &[Packed],
     ) -> Result<()> {
         let packed = self.alloc(words.max(1) as usize * 4)?;
-        let result = self.encode_loop(stage, packed, inputs, outputs);
+        let result = self.encode_packed(dispatches, packed, inputs, outputs);
         self.free(packed);
         result?;
-        self.dispatches += 1;
+        self.dispatches += dispatches.len() as u64;
         if self.pending >= MAX_BATCH {
             self.flush();
         }
         Ok(())
     }
 
-    fn encode_loop(
+    fn encode_packed(
         &mut self,
-        stage: &Stage,
+        dispatches: &[(&Stage, u32)],
         packed: BufferId,
         inputs: &[Packed],
         outputs: &[Packed],
@@ -332,7 +335,15 @@ impl WebGpuBackend {
                 encoder.copy_buffer_to_buffer(src, 0, &dst, p.word as u64 * 4, padded(*bytes));
             }
         }
-        self.encode_bound(&stage.pipeline, Some(&stage.layout), (1, 1), &[packed], &[])?;
+        for (stage, groups) in dispatches {
+            self.encode_bound(
+                &stage.pipeline,
+                Some(&stage.layout),
+                (*groups, 1),
+                &[packed],
+                &[],
+            )?;
+        }
         let mut outs = Vec::with_capacity(outputs.len());
         for p in outputs {
             let b = self.buffer(p.buffer)?;

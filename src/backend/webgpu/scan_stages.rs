@@ -21,11 +21,11 @@ use super::scan_layout::{layout_with, Layout};
 use super::scan_program::MAX_BARRIERS;
 use super::scan_schedule::WARP;
 use super::scan_single::{keep, CompiledLoop, Packed};
-use super::scan_wgsl::{element, MAX_WORKGROUP};
+use super::scan_wgsl::{element, entry_head, MAX_WORKGROUP};
 use super::stage_plan::{plan, StagePlan};
 use super::wgsl_alu::Emitter;
-use super::{padded, WebGpuBackend, MAX_BATCH};
-use crate::backend::{Backend, BufferId, ExeId};
+use super::WebGpuBackend;
+use crate::backend::{BufferId, ExeId};
 use crate::kernel::scan_loop::{LoopStep, ScanLoop};
 use crate::util::{Error, Result};
 use std::rc::Rc;
@@ -145,18 +145,12 @@ fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Optio
     }
     let g_lo = stage.g_lo;
     let mut src = format!(
-        "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
-var<private> ox_zp: u32;
-
-@compute @workgroup_size({wg})
-fn main(@builtin(local_invocation_index) lid: u32,
-        @builtin(workgroup_id) wid: vec3<u32>) {{
-  ox_zp = wid.z;
-  let step = 0u;
+        "{head}  let step = 0u;
   let row = 0u;
   let ox_g = i32(wid.x) * {band} + ({g_lo});
 {body}}}
-"
+",
+        head = entry_head(wg),
     );
     src.push_str(&e.helpers.source());
     if src.len() > STAGE_SOURCE && !any_size {
@@ -252,55 +246,6 @@ pub(super) fn run(gpu: &mut WebGpuBackend, staged: &Staged, slots: &[BufferId]) 
         .iter()
         .map(pick)
         .collect::<Result<Vec<_>>>()?;
-    let packed = gpu.alloc(layout.words.max(1) as usize * 4)?;
-    let result = encode(gpu, staged, packed, &inputs, &outputs);
-    gpu.free(packed);
-    result?;
-    gpu.dispatches += staged.stages.len() as u64;
-    if gpu.pending >= MAX_BATCH {
-        gpu.flush();
-    }
-    Ok(())
-}
-
-fn encode(
-    gpu: &mut WebGpuBackend,
-    staged: &Staged,
-    packed: BufferId,
-    inputs: &[Packed],
-    outputs: &[Packed],
-) -> Result<()> {
-    let dst = gpu.buffer(packed)?.gpu.clone();
-    let mut copies = Vec::with_capacity(inputs.len());
-    for p in inputs {
-        let b = gpu.buffer(p.buffer)?;
-        copies.push((b.gpu.clone(), b.bytes));
-    }
-    let encoder = gpu.encoder();
-    for ((src, bytes), p) in copies.iter().zip(inputs) {
-        if *bytes > 0 {
-            encoder.copy_buffer_to_buffer(src, 0, &dst, p.word as u64 * 4, padded(*bytes));
-        }
-    }
-    for (stage, groups) in &staged.stages {
-        gpu.encode_bound(
-            &stage.pipeline,
-            Some(&stage.layout),
-            (*groups, 1),
-            &[packed],
-            &[],
-        )?;
-    }
-    let mut outs = Vec::with_capacity(outputs.len());
-    for p in outputs {
-        let b = gpu.buffer(p.buffer)?;
-        outs.push((b.gpu.clone(), b.bytes));
-    }
-    let encoder = gpu.encoder();
-    for ((out, bytes), p) in outs.iter().zip(outputs) {
-        if *bytes > 0 {
-            encoder.copy_buffer_to_buffer(&dst, p.word as u64 * 4, out, 0, padded(*bytes));
-        }
-    }
-    Ok(())
+    let dispatches: Vec<(&Stage, u32)> = staged.stages.iter().map(|(s, g)| (s, *g)).collect();
+    gpu.dispatch_packed(&dispatches, layout.words, &inputs, &outputs)
 }

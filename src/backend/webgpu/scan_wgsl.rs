@@ -240,20 +240,14 @@ impl LoopShader {
         let row = row_of("step");
         write!(
             src,
-            "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
-var<private> ox_zp: u32;
-
-@compute @workgroup_size({wg})
-fn main(@builtin(local_invocation_index) lid: u32,
-        @builtin(workgroup_id) wid: vec3<u32>) {{
-  ox_zp = wid.z;
-{prologue}  storageBarrier();
+            "{head}{prologue}  storageBarrier();
   workgroupBarrier();
   for (var step: u32 = 0u; step < {length}u; step = step + 1u) {{
     let row = {row};
 {fetch}{body}{stage}{step_end}  }}
 {epilogue}}}
-"
+",
+            head = entry_head(wg),
         )
         .unwrap();
         src.push_str(&e.helpers.source());
@@ -358,5 +352,20 @@ fn emit_move(m: &Move, wg: u32) -> String {
         m.from.0.array(),
         m.from.1,
         words = m.words,
+    )
+}
+
+/// The start of every packed-buffer shader (looping, program and stage shaders): the one
+/// binding, the `ox_zp` private, and `main`'s signature up to its first statement.
+pub(super) fn entry_head(wg: u32) -> String {
+    format!(
+        "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
+var<private> ox_zp: u32;
+
+@compute @workgroup_size({wg})
+fn main(@builtin(local_invocation_index) lid: u32,
+        @builtin(workgroup_id) wid: vec3<u32>) {{
+  ox_zp = wid.z;
+"
     )
 }
