@@ -96,10 +96,15 @@ fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<Exe
         Ok(l) if gpu.loop_fits(l.words as u64) => l,
         _ => return Ok(None),
     };
-    if barriers(&layout) > MAX_BARRIERS || layout.shader.emit()?.len() > MAX_SOURCE {
+    if barriers(&layout) > MAX_BARRIERS {
         return Ok(None);
     }
-    let stage = gpu.loop_stage(&layout.shader)?;
+    // Emitted once: measured against the cap, then compiled from the same text.
+    let source = layout.shader.emit()?;
+    if source.len() > MAX_SOURCE {
+        return Ok(None);
+    }
+    let stage = gpu.loop_stage_of(&layout.shader, source);
     Ok(Some(keep(
         gpu,
         plan,

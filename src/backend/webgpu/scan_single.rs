@@ -364,8 +364,17 @@ impl WebGpuBackend {
             return Ok(stage.clone());
         }
         let source = shader.emit()?;
+        Ok(self.loop_stage_of(shader, source))
+    }
+
+    /// The compiled pipeline of `shader` whose WGSL the caller has already emitted as
+    /// `source` (cached by structure, like [`Self::loop_stage`]).
+    pub(super) fn loop_stage_of(&mut self, shader: &LoopShader, source: String) -> Stage {
+        if let Some(stage) = self.loops.pipelines.get(shader) {
+            return stage.clone();
+        }
         let stage = self.make_stage(source, (1, 1));
         self.loops.pipelines.insert(shader.clone(), stage.clone());
-        Ok(stage)
+        stage
     }
 }
