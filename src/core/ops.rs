@@ -50,6 +50,29 @@ pub enum BinaryOp {
     Shr,
 }
 
+impl BinaryOp {
+    /// `x op y` on int32 with the semantics documented above (wrapping `+ − ×`, truncating
+    /// division, `x / 0 = x % 0 = 0`, shifts modulo 32, arithmetic `Shr`): the one definition
+    /// that the `cpu` interpreter and constant folding (`kernel::fold`) both evaluate.
+    pub fn int32(self, x: i32, y: i32) -> i32 {
+        match self {
+            BinaryOp::Add => x.wrapping_add(y),
+            BinaryOp::Sub => x.wrapping_sub(y),
+            BinaryOp::Mul => x.wrapping_mul(y),
+            BinaryOp::Div | BinaryOp::Rem if y == 0 => 0,
+            BinaryOp::Div => x.wrapping_div(y),
+            BinaryOp::Rem => x.wrapping_rem(y),
+            BinaryOp::Min => x.min(y),
+            BinaryOp::Max => x.max(y),
+            BinaryOp::And => x & y,
+            BinaryOp::Or => x | y,
+            BinaryOp::Xor => x ^ y,
+            BinaryOp::Shl => x.wrapping_shl(y as u32),
+            BinaryOp::Shr => x.wrapping_shr(y as u32),
+        }
+    }
+}
+
 /// Comparisons; the result is bool. Floats compare as IEEE (NaN is unequal to everything).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CompareOp {

@@ -6,8 +6,9 @@
 //! index instead of a dozen integer operations per load, which keeps shaders small (a shorter
 //! compile) and leaves nothing for the driver to fold.
 //!
-//! Only int32 and bool nodes are evaluated, with the interpreter's semantics (`cpu`'s
-//! `Scalar::binary` and `compare`): wrapping `+ − ×`, division truncating toward zero with
+//! Only int32 and bool nodes are evaluated, with the interpreter's semantics (int32 through
+//! the one definition `BinaryOp::int32`, which `cpu` evaluates too; comparisons as `cpu`'s
+//! `compare`): wrapping `+ − ×`, division truncating toward zero with
 //! `x / 0 = x % 0 = 0`, shifts modulo 32. A `Where` whose condition folds keeps the chosen
 //! side only (the other is never evaluated, as in the interpreter). Floats are untouched.
 
@@ -102,20 +103,5 @@ fn binary(dtype: DType, op: BinaryOp, a: &AluExp, b: &AluExp) -> Option<AluExp> 
         return None;
     }
     let (x, y) = (as_int(a)?, as_int(b)?);
-    Some(int(match op {
-        BinaryOp::Add => x.wrapping_add(y),
-        BinaryOp::Sub => x.wrapping_sub(y),
-        BinaryOp::Mul => x.wrapping_mul(y),
-        BinaryOp::Div if y == 0 => 0,
-        BinaryOp::Rem if y == 0 => 0,
-        BinaryOp::Div => x.wrapping_div(y),
-        BinaryOp::Rem => x.wrapping_rem(y),
-        BinaryOp::Min => x.min(y),
-        BinaryOp::Max => x.max(y),
-        BinaryOp::And => x & y,
-        BinaryOp::Or => x | y,
-        BinaryOp::Xor => x ^ y,
-        BinaryOp::Shl => x.wrapping_shl(y as u32),
-        BinaryOp::Shr => x.wrapping_shr(y as u32),
-    }))
+    Some(int(op.int32(x, y)))
 }

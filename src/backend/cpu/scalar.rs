@@ -195,14 +195,7 @@ impl Scalar {
             (Scalar::F16(x), Scalar::F16(y)) => {
                 half(float_op(op, x as f64, y as f64).ok_or_else(fail)? as f32)
             }
-            (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(match op {
-                Div if y == 0 => 0,
-                Rem if y == 0 => 0,
-                Div => x.wrapping_div(y),
-                Rem => x.wrapping_rem(y),
-                Shr => x.wrapping_shr(y as u32),
-                _ => int_op(op, x as u32, y as u32).ok_or_else(fail)? as i32,
-            }),
+            (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(op.int32(x, y)),
             (Scalar::U32(x), Scalar::U32(y)) => Scalar::U32(match op {
                 Div if y == 0 => 0,
                 Rem if y == 0 => 0,
@@ -286,7 +279,8 @@ fn float_op(op: BinaryOp, x: f64, y: f64) -> Option<f64> {
     })
 }
 
-/// Wrapping integer arithmetic on the 32-bit patterns (the same for int32 and uint32).
+/// Wrapping uint32 arithmetic (int32 is `BinaryOp::int32`; division, remainder, shift right,
+/// min and max are matched by the caller).
 fn int_op(op: BinaryOp, x: u32, y: u32) -> Option<u32> {
     Some(match op {
         BinaryOp::Add => x.wrapping_add(y),
@@ -296,8 +290,6 @@ fn int_op(op: BinaryOp, x: u32, y: u32) -> Option<u32> {
         BinaryOp::Or => x | y,
         BinaryOp::Xor => x ^ y,
         BinaryOp::Shl => x.wrapping_shl(y),
-        BinaryOp::Min => (x as i32).min(y as i32) as u32,
-        BinaryOp::Max => (x as i32).max(y as i32) as u32,
         _ => return None,
     })
 }
