@@ -1,4 +1,4 @@
-//! L6: the only `#[wasm_bindgen]` code. Arrays cross the boundary as numeric handles (see
+//! L7: the only `#[wasm_bindgen]` code. Arrays cross the boundary as numeric handles (see
 //! `handles`); errors cross as JS `Error`s whose message names the function and the problem.
 //! Rust never calls back into user JavaScript.
 

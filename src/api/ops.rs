@@ -199,7 +199,7 @@ pub fn dispose(handle: f64) -> std::result::Result<(), JsError> {
 
 /// What `using` calls: drops one reference of a live concrete array. A no-op for tracers
 /// (their handles die with their trace, so `using` in traced code never invalidates a value
-/// the function returns — API.md 11.5) and for freed handles. Never fails.
+/// the function returns: decision 3) and for freed handles. Never fails.
 #[wasm_bindgen(js_name = disposeScoped)]
 pub fn dispose_scoped(handle: f64) {
     if let Ok(Value::Concrete(_)) = handles::get("dispose", handle) {

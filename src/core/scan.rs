@@ -12,7 +12,7 @@ use super::jaxpr::Jaxpr;
 
 /// A scan body. Equality and hashing are structural (over the printed program, which names
 /// every aval, parameter and literal), never by pointer, so equal bodies traced from different
-/// closures compare equal (DESIGN.md decision 7).
+/// closures compare equal (decision 7).
 #[derive(Clone)]
 pub struct Body {
     jaxpr: Rc<Jaxpr>,

@@ -1,5 +1,5 @@
 //! [`DeviceLimits`]: what a device can bind in one kernel. The planner (`lower`) and the eager
-//! evaluator read them so that no kernel ever exceeds a device (DESIGN.md decision 5).
+//! evaluator read them so that no kernel ever exceeds a device (ARCHITECTURE.md decision 5).
 
 /// Per-kernel limits of a device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The Routine IR: named sequential kernels that every backend implements by hand (DESIGN.md
+//! The Routine IR: named sequential kernels that every backend implements by hand (ARCHITECTURE.md
 //! decision 4), for algorithms that are not one expression per output element — Cholesky,
 //! triangular solves, LU. A [`Routine`] is a batch of independent matrix problems of one shape;
 //! every buffer is dense, row-major, batch-major (`[batch, rows, cols]`).

@@ -1,4 +1,4 @@
-//! The compiled form of a `scan` body that a backend runs without seeing a Jaxpr (DESIGN.md
+//! The compiled form of a `scan` body that a backend runs without seeing a Jaxpr (ARCHITECTURE.md
 //! decision 6): a [`LoopBody`] is a list of [`LoopStep`]s (kernels and routines) over buffer
 //! slots, each slot with a [`SlotRole`]; a [`ScanLoop`] adds the number of steps and the
 //! direction. `lower::scan_plan` builds it; `Backend::compile_loop` / `Backend::run_loop`

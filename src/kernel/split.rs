@@ -1,4 +1,4 @@
-//! Splitting a kernel that reads more input buffers than a device binds (DESIGN.md decision 5).
+//! Splitting a kernel that reads more input buffers than a device binds (decision 5).
 //!
 //! [`split_inputs`] packs inputs: while the kernel reads more than `max_inputs` buffers, up to
 //! `max_inputs` inputs of one dtype are copied, back to back, into one new buffer by a packing

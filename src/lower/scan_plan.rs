@@ -1,4 +1,4 @@
-//! Planning a compiled scan loop (DESIGN.md decision 6): the body Jaxpr is lowered like any
+//! Planning a compiled scan loop (ARCHITECTURE.md decision 6): the body Jaxpr is lowered like any
 //! jitted program ([`super::lower`]: fusion, splitting to the device's limits), then turned
 //! into a [`LoopBody`] whose steps are kernels, routines and nested loops over slots with roles
 //! (`kernel/scan_loop.rs`). A nested scan is planned recursively (its body must be plannable

@@ -1,7 +1,7 @@
 //! Sorting as two reducing kernels that every backend compiles: `rank` counts, for each
 //! element, the elements that sort before it (stable: ties by position; NaN last), and
 //! `unrank` places each element at its rank. Quadratic in the axis length: right for the short
-//! axes of typical jax-js code; long axes want the sort routines of a later issue.
+//! axes of typical jax-js code (there is no sort routine for long axes).
 
 use super::index::{ravel, unravel};
 use crate::core::{Aval, DType, Primitive};

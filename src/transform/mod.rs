@@ -1,5 +1,5 @@
-//! L5: evaluation and (in later issues) the transformations. Eager evaluation applies one
-//! primitive at a time through the rules and a backend.
+//! L5: evaluation, the trace stack and the transformations (autodiff, linearize, vmap, jit,
+//! scan). Eager evaluation applies one primitive at a time through the rules and a backend.
 
 pub mod autodiff;
 pub mod eval;

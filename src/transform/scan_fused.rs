@@ -1,4 +1,4 @@
-//! The compiled path of a scan (path `"fused"`, DESIGN.md decision 6): the body is planned
+//! The compiled path of a scan (path `"fused"`, ARCHITECTURE.md decision 6): the body is planned
 //! once per structure and device limits (`lower::scan_plan`, cached here, bounded), the
 //! device's backend compiles the loop (`Backend::compile_loop`, cached there) and runs all
 //! steps in one call, reading xs rows and writing ys rows in place. When the body is not

@@ -1,4 +1,4 @@
-//! The trace stack (DESIGN.md decision 1). TypeScript brackets a traced function: [`begin`]
+//! The trace stack (ARCHITECTURE.md decision 1). TypeScript brackets a traced function: [`begin`]
 //! pushes a staging frame and returns tracers for its inputs, the user's function runs in JS
 //! and every operation on a tracer is recorded by [`bind`] (or [`bind_multi`] for primitives
 //! with several outputs), then [`end`] pops the frame and returns the closed Jaxpr. Rust never

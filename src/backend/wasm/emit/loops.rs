@@ -1,4 +1,4 @@
-//! A scan loop (`kernel/scan_loop.rs`) → ONE WebAssembly module (DESIGN.md decision 6): every
+//! A scan loop (`kernel/scan_loop.rs`) → ONE WebAssembly module (decision 6): every
 //! kernel and routine of the body becomes a function of the module (the same emitters as the
 //! single-kernel modules, sharing one math library), and an exported driver runs all steps:
 //!
