@@ -4,7 +4,7 @@
 //! first invocation of the range it runs on). Ops of one level run side by side on disjoint
 //! invocation ranges, each from a warp boundary, while they fit the workgroup, so a step
 //! costs one barrier per level rather than one per dependent op, and its latency is that of
-//! its longest dependency chain (case 2 of issue 8: six ops in three levels).
+//! its longest dependency chain (an RTS smoother step on a 2×2 state: six ops in three levels).
 //!
 //! The barriers between levels are only those of the memory spaces through which a level
 //! depends on what was written (or read) since the last barrier of that space; the barrier at

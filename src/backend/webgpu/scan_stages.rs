@@ -9,7 +9,7 @@
 //! within a call), laid out as for the looping shader (`scan_layout`, storage only): consts
 //! are copied in, the stages dispatched in one compute pass, the outputs copied out.
 //!
-//! A jitted `associativeScan` of case 1 (issue 8; m = 2: ~10 kernels per Kogge–Stone round)
+//! A jitted `associativeScan` of Kalman elements (m = 2: ~10 kernels per Kogge–Stone round)
 //! becomes one stage for its first four rounds (halos of up to 15 rows) and one per later
 //! round, each with a few barriers per round (cheap to compile on software adapters), each
 //! running on as many workgroups as its rows fill.
