@@ -83,7 +83,8 @@ export class Array {
 
   /**
    * What `using` calls: disposes only if the array is still alive, never throws. A no-op on
-   * tracers (values inside jit, grad, scan bodies…), which their trace owns (API.md 11.5).
+   * tracers (values inside jit, grad, scan bodies…), which their trace owns (ARCHITECTURE.md,
+   * decision 3).
    */
   [Symbol.dispose](): void {
     call(() => wasm.disposeScoped(this.#handle));

@@ -1,8 +1,8 @@
 /**
- * `lax.scan`: the body is traced once per call with the begin/end brackets (DESIGN.md decision
- * 1) on tracers of the carry and of one row of each xs, then Rust runs (or, inside a trace,
- * stages) the loop. Pytree structure and option parsing only; the loop and its derivative live
- * in Rust. `setScanPathCallback` reports each executed scan's path.
+ * `lax.scan`: the body is traced once per call with the begin/end brackets (ARCHITECTURE.md,
+ * decision 1) on tracers of the carry and of one row of each xs, then Rust runs (or, inside a
+ * trace, stages) the loop. Pytree structure and option parsing only; the loop and its
+ * derivative live in Rust. `setScanPathCallback` reports each executed scan's path.
  */
 import { call, setAfterCall, wasm } from "./bridge.js";
 import { Array } from "./array.js";
@@ -197,7 +197,7 @@ export function scan(
     const nk = carry.length;
     let finalCarry: unknown;
     if (length === 0 && temps.length === 0) {
-      // Identity (API.md 11.4): the init leaves themselves.
+      // jax-js's identity return (ARCHITECTURE.md, decision 2): the init leaves themselves.
       for (const a of arrays.slice(0, nk)) a.dispose();
       finalCarry = init;
     } else {

@@ -1,7 +1,8 @@
 /**
- * Transformations, bracketed from TypeScript (DESIGN.md decision 1): Rust opens a trace and
- * returns tracer handles, the user's function runs here on tracer Arrays, Rust closes the trace.
- * Rust never calls back into JavaScript. First member: `makeJaxpr`.
+ * Transformations, bracketed from TypeScript (ARCHITECTURE.md, decision 1): Rust opens a trace
+ * and returns tracer handles, the user's function runs here on tracer Arrays, Rust closes the
+ * trace. Rust never calls back into JavaScript. Here: `makeJaxpr`, `grad`, `valueAndGrad`,
+ * `vjp`, `jvp`.
  */
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";

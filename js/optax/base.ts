@@ -1,6 +1,6 @@
 /**
  * optax's core: the `GradientTransformation` interface, `identity`, `setToZero`, `chain` and
- * `applyUpdates`, with the fork's non-consuming rules (API.md section 11 item 12): updates and
+ * `applyUpdates`, with the non-consuming rules of `@hamk-uas/jax-js-nonconsuming`: updates and
  * params are never consumed; stateful transforms dispose the previous state's arrays.
  */
 import { Array } from "../array.js";

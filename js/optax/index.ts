@@ -1,7 +1,8 @@
 /**
- * `oxjax/optax`: optax's optimisers over pytrees, non-consuming (API.md sections 10 and 11
- * item 12). Transforms are thin compositions of numpy calls; Adam's bias correction is computed
- * from the count array in the graph, so optimisers work under jit and inside scan bodies.
+ * `oxjax/optax`: optax's optimisers over pytrees, non-consuming (inputs are never consumed;
+ * stateful transforms dispose the previous state's arrays). Transforms are thin compositions of
+ * numpy calls; Adam's bias correction is computed from the count array in the graph, so
+ * optimisers work under jit and inside scan bodies.
  */
 export {
   applyUpdates,
