@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs every layer of the testing pyramid (DESIGN.md) after the build, streams each layer's
-// output, counts its passed and failed tests, and ends with one line `N passed, N failed`.
-// Any failing layer makes the exit status non-zero. Usage: node scripts/test.mjs [layer ...]
+// Runs every layer of the testing pyramid (ARCHITECTURE.md, "Tests") after the build, streams
+// each layer's output, counts its passed and failed tests, and ends with one line
+// `N passed, N failed`. Any failing layer makes the exit status non-zero.
+// Usage: node scripts/test.mjs [layer ...]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,7 +82,7 @@ const layers = [
   // Node 20's V8 (11.3) aborts ("unreachable code" in Deoptimizer::DoComputeBuiltinContinuation)
   // when a function that inlined a JS→Wasm call is lazily deoptimized during that call; the jit
   // test file triggers it deterministically through memoryStats(). Not inlining those calls
-  // avoids the V8 bug (see the issue notes); the library has no workaround yet.
+  // avoids the V8 bug; the library itself has no workaround.
   {
     name: "API tests (node --test)",
     cmd: "node",
@@ -100,8 +101,9 @@ const layers = [
     args: ["test", "--unstable-webgpu", "--allow-read", "--allow-env", "--no-check", "tests/deno/"],
     count: "deno",
     // Deno with lavapipe sometimes aborts while tearing the process down ("corrupted size vs.
-    // prev_size in fastbins"), after every test has passed and reported: see issue 9's notes.
-    // Such a run is repeated (at most twice); any failing test still fails the layer at once.
+    // prev_size in fastbins"), after every test has passed and reported (a crash in the runtime's
+    // teardown, not in a test). Such a run is repeated (at most twice); any failing test still
+    // fails the layer at once.
     retriesAfterCleanCrash: 2,
     cleanEnd: /ok\S* \| \d+ passed \| 0 failed/,
   },
