@@ -319,13 +319,33 @@ pub fn tiled(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var, result: &E) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Aval;
-    use crate::rules::linalg::matmul_kernel;
+    use crate::kernel::index::{linear, unravel};
+    use crate::kernel::{ReduceOp, Reduction};
 
+    /// `out[row, col] = Σ_r a[row, r] · b[r, col]` for row-major `a [m, k]`, `b [k, n]`, built
+    /// as `rules::linalg::matmul_kernel` builds it (a backend may not import the rules).
     fn product(m: usize, k: usize, n: usize) -> Kernel {
-        let a = Aval::new(vec![m, k], DType::Float32);
-        let b = Aval::new(vec![k, n], DType::Float32);
-        matmul_kernel(&a, &b, &Aval::new(vec![m, n], DType::Float32))
+        let rc = unravel(&AluExp::index(), &[m, n]);
+        let r = AluExp::reduce_index();
+        let load = |input: usize, coords: [AluExp; 2], cols: usize| {
+            AluExp::load(
+                DType::Float32,
+                input,
+                linear(0, &coords, &[cols as isize, 1]),
+            )
+        };
+        let a = load(0, [rc[0].clone(), r.clone()], k);
+        let b = load(1, [r, rc[1].clone()], n);
+        let mut kernel = Kernel::elementwise(
+            vec![DType::Float32; 2],
+            m * n,
+            AluExp::binary(BinaryOp::Mul, a, b),
+        );
+        kernel.reduction = Some(Reduction {
+            op: ReduceOp::Sum,
+            size: k,
+        });
+        kernel
     }
 
     #[test]
