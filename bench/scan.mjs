@@ -1,11 +1,11 @@
-// Scan benchmarks (issue 8), run by `node bench/run.mjs scan` (or alone: `node bench/scan.mjs`):
+// Scan benchmarks (cases in bench/README.md), run by `node bench/run.mjs scan` (or alone: `node bench/scan.mjs`):
 // - a Kalman filter as one jitted lax.scan on wasm, state m = 2 (predict, Cholesky of the
 //   innovation covariance, triangular solves, update, log-likelihood): steps per second. The
 //   scan runs as one compiled loop module (path "fused", asserted through memoryStats);
 //   the result is checked against a float64 JS filter.
 // - jit(valueAndGrad) of that filter (θ scales F, Q and R), N = 1000: the checkpointed backward
 //   pass's scans over segments nest scans, all compiled (module calls reported).
-// - seed case 1: jit(valueAndGrad) of the associativeScan Kalman log-likelihood, n = 1000,
+// - case 1: jit(valueAndGrad) of the associativeScan Kalman log-likelihood, n = 1000,
 //   m = 2, on wasm. @jax-js/jax 0.1.25 (node_modules) has neither lax.scan nor
 //   associativeScan, so there is no jax-js column for these rows.
 import * as ox from "../pkg/index.js";
@@ -141,7 +141,7 @@ export function kalmanScanRow(n = 100_000) {
   };
 }
 
-// --- jit(valueAndGrad) of the same filter: the seeds' dlm-js use ----------------------------
+// --- jit(valueAndGrad) of the same filter: dlm-js's use --------------------------------------
 // θ = (φ, log q, log r) scales F's last entry, Q and R. The backward pass is a √N-checkpointed
 // scan: scans over segments whose bodies run the segment's forward and reverse scans, compiled
 // as nested loops in one module per scan; acceptPath "fused" (which the derived scans inherit)
@@ -206,7 +206,7 @@ export function kalmanGradRow(n = 1000, checkpoint = true) {
   };
 }
 
-// --- seed case 1: associativeScan log-likelihood under jit(valueAndGrad) --------------------
+// --- case 1: associativeScan log-likelihood under jit(valueAndGrad) -------------------------
 function compose(a, b) {
   const made = [];
   const u = (x) => (made.push(x), x);

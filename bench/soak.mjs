@@ -1,4 +1,4 @@
-// Memory soak (issue 7 "Memory", the seeds' report 003): `ITERS` iterations, each creating a
+// Memory soak (see bench/README.md): `ITERS` iterations, each creating a
 // fresh `jit(valueAndGrad(loss))` closure over the same code — a 200-step Kalman-filter
 // negative log-likelihood — running 10 optimizer steps and disposing everything. Prints RSS,
 // wasm memory and cache entries every 50 iterations, and the growth of RSS and wasm memory

@@ -202,7 +202,7 @@ workloads.push({
   },
 });
 
-// The seeds' case 2 (issue 8): an RTS-style reverse lax.scan under jit, m = 2 (oxjax only:
+// Case 2 (bench/README.md): an RTS-style reverse lax.scan under jit, m = 2 (oxjax only:
 // jax-js has no lax.scan); and associativeScan case 1 forward (Kalman composition).
 const ONLY_OX = (lib: Lib) => {
   if (lib.name !== "oxjax") throw new Error("skipped (no lax.scan / associativeScan)");
@@ -425,7 +425,7 @@ for (const w of workloads) {
     `| ${w.name} | ${fmt(r.oxjax)} | ${fmt(r["jax-js"])} | ${ratio.toFixed(3)} | ${r.relDiff?.toExponential(1)} |`,
   );
 }
-// Dispatches per call of the oxjax scan workloads (issue 8's counters), one call after a
+// Dispatches per call of the oxjax scan workloads (memoryStats counters), one call after a
 // warm-up: case 2 is one dispatch per scan, a jitted associativeScan one per program.
 for (const w of workloads) {
   if (!w.name.includes(filter) || !/scan/i.test(w.name)) continue;
