@@ -1,4 +1,4 @@
-//! Device limits (DESIGN.md decision 5): kernels that would read more buffers than a device
+//! Device limits (ARCHITECTURE.md decision 5): kernels that would read more buffers than a device
 //! binds are split by `kernel::split`, and the eager path on `webgpu` with the storage-buffer
 //! limit forced to 8 (7 inputs + the output) runs them correctly. Oracle: the `cpu` interpreter
 //! on the unsplit kernel / the `cpu` device.

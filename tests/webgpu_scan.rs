@@ -1,10 +1,9 @@
 //! Compiled scans on the webgpu device, natively on wgpu over Vulkan (lavapipe) with the
-//! storage-buffer limit forced to 8, through the whole stack (trace → plan → backend): the
-//! seeds' case 2 (an RTS-style reverse scan: transpose → matmul → matmul → add on an m×m state)
+//! storage-buffer limit forced to 8, through the whole stack (trace → plan → backend): case 2 of
+//! `bench/README.md` (an RTS-style reverse scan: transpose → matmul → matmul → add on an m×m state)
 //! runs as exactly ONE dispatch per scan, path "fused"; a body too large for one workgroup runs
-//! pre-encoded (one dispatch per kernel and step, encoded without a submit per step); a body
-//! with a routine runs as the host loop and says why. Oracle: the same scan on the `cpu`
-//! device.
+//! pre-encoded (one dispatch per kernel and step, encoded without a submit per step); a body with a
+//! routine runs as the host loop and says why. Oracle: the same scan on the `cpu` device.
 
 mod common;
 

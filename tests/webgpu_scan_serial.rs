@@ -1,12 +1,11 @@
 //! The serial looping scan shader (`backend/webgpu/scan_serial`), natively on wgpu over Vulkan
-//! (lavapipe) with the storage-buffer limit forced to 8: the seeds' case 2 step (RTS-style:
-//! r' = Aᵀ·r + b, N' = Aᵀ·N·A + S, y = r', xs A, b, S) with m = 2 is taken by the serial shader
-//! (one warp running the step unrolled, xs rows staged in workgroup memory a chunk at a time:
-//! one barrier per chunk, none per step; its WGSL validated by naga), runs as ONE dispatch per
-//! scan forward and reverse, including scans shorter than a chunk, lengths a chunk does not
-//! divide and lengths it does, and matches
-//! the `cpu` device and, bit for bit, the level-scheduled shader; m = 3 and m = 8 bodies are too
-//! large for it and run level-scheduled.
+//! (lavapipe) with the storage-buffer limit forced to 8: the step of case 2 of `bench/README.md`
+//! (RTS-style: r' = Aᵀ·r + b, N' = Aᵀ·N·A + S, y = r', xs A, b, S) with m = 2 is taken by the
+//! serial shader (one warp running the step unrolled, xs rows staged in workgroup memory a chunk at
+//! a time: one barrier per chunk, none per step; its WGSL validated by naga), runs as ONE dispatch
+//! per scan forward and reverse, including scans shorter than a chunk, lengths a chunk does not
+//! divide and lengths it does, and matches the `cpu` device and, bit for bit, the level-scheduled
+//! shader; m = 3 and m = 8 bodies are too large for it and run level-scheduled.
 
 mod common;
 
@@ -40,7 +39,7 @@ fn avals(m: usize) -> Vec<Aval> {
     vec![v.clone(), s.clone(), s.clone(), v, s]
 }
 
-/// The seeds' RTS step (tests/shared/scan_bodies.mjs `rtsStep`).
+/// The RTS step of case 2 (tests/shared/scan_bodies.mjs `rtsStep`).
 fn rts_body(m: usize) -> ClosedJaxpr {
     trace_body(&avals(m), |a| {
         let at = op(Primitive::Transpose(vec![1, 0]), &[&a[2]]);

@@ -1,12 +1,12 @@
-// lax.associativeScan as ONE wasm module call (issue 8): a jitted Program of many small kernels
-// runs as one emitted module (lower/whole.rs, backend/wasm/program.rs), and an eager
-// associativeScan runs as such a program. Asserted with the module-call counter
-// (memoryStats().devices.wasm.dispatches) around one call after a warm-up, with results against
-// float64 JS loops (finite differences for gradients) and the cpu device (the same program,
-// interpreted; small cases only, it is slow): the seeds' case 1 compose (A [n,m,m], b [n,m,1],
-// S [n,m,m]), m = 1, 2, 4, n = 100 and 1000, the 3-tuple elementwise variant, jit(valueAndGrad)
-// of the Kalman loss, a program with a routine, and a program the one-call path refuses (a
-// kernel too large), which runs kernel by kernel. Node only (wasm module calls). Leak-checked.
+// lax.associativeScan as ONE wasm module call: a jitted Program of many small kernels runs as one
+// emitted module (lower/whole.rs, backend/wasm/program.rs), and an eager associativeScan runs as
+// such a program. Asserted with the module-call counter (memoryStats().devices.wasm.dispatches)
+// around one call after a warm-up, with results against float64 JS loops (finite differences for
+// gradients) and the cpu device (the same program, interpreted; small cases only, it is slow): the
+// compose of case 1 in bench/README.md (A [n,m,m], b [n,m,1], S [n,m,m]), m = 1, 2, 4, n = 100 and
+// 1000, the 3-tuple elementwise variant, jit(valueAndGrad) of the Kalman loss, a program with a
+// routine, and a program the one-call path refuses (a kernel too large), which runs kernel by
+// kernel. Node only (wasm module calls). Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";

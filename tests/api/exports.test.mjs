@@ -1,4 +1,4 @@
-// Every name of FEATURES.md (jax-js's API by namespace, see ../shared/API.md) against the built
+// Every name of FEATURES.md (jax-js's API by namespace) against the built
 // package: supported and partial names are exported with the kind the table gives; "not yet"
 // names are exported and throw "<name> is not supported in oxjax yet"; "in progress" names
 // (other engineers') may be absent, but have the right kind once exported. Every runtime export
@@ -168,7 +168,7 @@ for (const [section, rows] of Object.entries(features)) {
   });
 }
 
-test("API.md's namespaces all have sections", () => {
+test("jax-js's namespaces all have sections", () => {
   for (const ns of [
     "top-level",
     "Array",

@@ -1,4 +1,4 @@
-// float16 on webgpu (issue 9): where the adapter has WebGPU's "shader-f16" feature (lavapipe in
+// float16 on webgpu: where the adapter has WebGPU's "shader-f16" feature (lavapipe in
 // Deno) float16 arrays live on webgpu and every operation matches the cpu interpreter — exact
 // operations and conversions bit for bit, transcendentals, sums and products (float32 on the
 // GPU, then one rounding) within one float16 ulp — eagerly, under jit (a fused function reading

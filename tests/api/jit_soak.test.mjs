@@ -1,4 +1,4 @@
-// Memory soak (issue 7, the seeds' report 003): 100 iterations, each a fresh
+// Memory soak (fresh closures must not grow memory): 100 iterations, each a fresh
 // jit(valueAndGrad(loss)) closure over the same code — a Kalman-filter negative log-likelihood
 // built from elementwise ops and slices — running a few optimizer steps and disposing
 // everything. After the warm-up, live arrays, buffers and bytes return to the same level, the

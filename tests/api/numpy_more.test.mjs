@@ -1,6 +1,6 @@
 // The second wave of numpy functions against NumPy (tests/data/numpy_more_expected.json, made
 // by scripts/gen_more_expected.py) on the cpu and wasm devices, with the shared case runner;
-// identity returns of API.md section 11 item 4; a leak check after every case.
+// jax-js's identity returns (ARCHITECTURE.md, decision 2); a leak check after every case.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

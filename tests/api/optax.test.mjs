@@ -1,7 +1,8 @@
 // oxjax/optax against Python optax (tests/data/optax_expected.json, made by
 // scripts/gen_optax_expected.py): trajectories of adam, adamw and sgd (with and without
 // momentum) and a clipping chain on a small quadratic over a pytree, to 1e-6, with gradients
-// from oxjax's valueAndGrad. Also the non-consuming rules of API.md section 11 item 12, the
+// from oxjax's valueAndGrad. Also the non-consuming rules (updates and params are never
+// consumed; stateful transforms dispose the previous state's arrays), the
 // identity returns, and leaks after every test.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// lax.scan's compiled path on wasm (issue 8, DESIGN.md decision 6): one emitted module runs the
+// lax.scan's compiled path on wasm (ARCHITECTURE.md, decision 6): one emitted module runs the
 // whole loop, so every scan below reports path "fused" on wasm and costs exactly one module call
 // (memoryStats().devices.wasm.loopRuns and dispatches). Oracle: the same scan on the cpu device
 // (its host loop, the interpreter), and plain JS loops. Forward and reverse, xs null, ys null,

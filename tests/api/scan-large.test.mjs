@@ -1,4 +1,4 @@
-// lax.scan bodies too large for one compiled loop (issue 8): a body of more than 65,536
+// lax.scan bodies too large for one compiled loop: a body of more than 65,536
 // equations per step (lower/scan_plan.rs MAX_BODY_EQNS; a 64×64 eigh or SVD has 128,000-219,000)
 // is neither lowered nor emitted as a wasm loop module — emitting bodies that size took the wasm
 // heap to its 4 GB limit — and runs as the host loop: path "fallback" with the reason in its

@@ -1,6 +1,6 @@
-// Nested scans on wasm (issue 8: "one emitted module runs the whole loop, any body"): a scan whose
+// Nested scans on wasm (one emitted module runs the whole loop, any body): a scan whose
 // body runs another scan is ONE loop module with the inner loop inside it. The case that matters
-// is the seeds' (dlm-js): jit(valueAndGrad) of a Kalman-filter log-likelihood written with
+// is dlm-js's (bench/README.md): jit(valueAndGrad) of a Kalman-filter log-likelihood written with
 // lax.scan, state m = 2 (Cholesky and triangular solves in the body). Its backward pass is a
 // √N-checkpointed scan: an outer scan over segments whose body re-runs the forward segment and a
 // reverse scan. Asserted through setScanPathCallback and memoryStats().devices.wasm: every scan

@@ -1,5 +1,5 @@
-// lax.scan bodies with routines and sorts on wasm (issue 8: "any body, kernels and routines,
-// forward and reverse"): Cholesky, every triangular-solve variant, LU (with its int32 pivots and
+// lax.scan bodies with routines and sorts on wasm (any body compiles: kernels and routines,
+// forward and reverse): Cholesky, every triangular-solve variant, LU (with its int32 pivots and
 // permutation as ys), sort and argsort run inside the ONE emitted loop module: path "fused",
 // one loop run and one module call (memoryStats().devices.wasm.loopRuns / dispatches) per scan,
 // float32 and float64, eager, under jit and under valueAndGrad. Oracle: the same scan on the

@@ -1,8 +1,8 @@
-// The seeds' cases (issue 8): a Kalman-style log-likelihood through lax.associativeScan with
-// elements (A [n,m,m], b [n,m,1], S [n,m,m]) under valueAndGrad over 20 Adam steps; the 3-tuple
-// elementwise variant; an RTS-style backward smoother (lax.scan reverse); a training block
-// (lax.scan over valueAndGrad of an associativeScan loss). Oracles: plain float64 JS loops
-// (values, and central finite differences of them for gradients) and the cpu device. Bodies
+// The scan cases of bench/README.md (dlm-js's uses): a Kalman-style log-likelihood through
+// lax.associativeScan with elements (A [n,m,m], b [n,m,1], S [n,m,m]) under valueAndGrad over 20
+// Adam steps; the 3-tuple elementwise variant; an RTS-style backward smoother (lax.scan reverse); a
+// training block (lax.scan over valueAndGrad of an associativeScan loss). Oracles: plain float64 JS
+// loops (values, and central finite differences of them for gradients) and the cpu device. Bodies
 // dispose everything with `using`-style scopes, returned values included. Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 // The one list of API tests that do not run when the suite runs on webgpu (helpers.mjs'
-// `webgpuSkip(key)`), each with its reason. Every entry is a gap in issue 9's "whole API suite
-// on webgpu": keep it short, and remove an entry as soon as its tests can run.
+// `webgpuSkip(key)`), each with its reason. Every entry is a gap in the API suite on webgpu:
+// keep it short, and remove an entry as soon as its tests can run.
 export const WEBGPU_SKIPS = {
   float64:
     "float64 oracles (finite differences, float64 inputs) live on the cpu device, which Node " +

@@ -8,7 +8,7 @@ import { expect, test } from "@playwright/test";
 import { readdirSync } from "node:fs";
 import { WEBGPU_SKIP_FILES } from "../api/webgpu_skips.mjs";
 
-// The seeds' Kalman cases (scan-seeds.test.mjs) take minutes per case on a software GPU: they
+// The Kalman scan cases (scan-seeds.test.mjs) take minutes per case on a software GPU: they
 // run on webgpu in Deno (scripts/test.mjs), not here, to keep `npm test` short.
 const CHROMIUM_SKIP = ["scan-seeds.test.mjs"];
 const files = readdirSync("tests/api")

@@ -1,5 +1,5 @@
-// A jitted associativeScan in Chromium on WebGPU (SwiftShader, 8 storage buffers): issue 8's
-// case 1 (Kalman elements (A, b, S), m = 1, n = 100) and the 3-tuple elementwise variant
+// A jitted associativeScan in Chromium on WebGPU (SwiftShader, 8 storage buffers): case 1 of
+// bench/README.md (Kalman elements (A, b, S), m = 1, n = 100) and the 3-tuple elementwise variant
 // (n = 1000) run as ONE dispatch per call (the whole jitted program in one workgroup); case 1
 // with m = 2 (over that path's caps) as 3 row-partitioned stages for its 7 Kogge–Stone rounds
 // (scan_stages.rs: the first rounds share one, with halos); all match the cpu device. Nothing

@@ -1,5 +1,5 @@
-// Compiled scans in Chromium on WebGPU (SwiftShader, 8 storage buffers): the seeds' case 2 (an
-// RTS-style reverse lax.scan under jit, m = 3) is exactly one dispatch per call with path
+// Compiled scans in Chromium on WebGPU (SwiftShader, 8 storage buffers): case 2 of bench/README.md
+// (an RTS-style reverse lax.scan under jit, m = 3) is exactly one dispatch per call with path
 // "fused", and matches the cpu device. Nothing leaks.
 import { expect, test } from "@playwright/test";
 

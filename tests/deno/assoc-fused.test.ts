@@ -1,5 +1,5 @@
 // A jitted associativeScan on WebGPU in Deno (lavapipe), storage-buffer limit forced to 8:
-// issue 8's case 1 (Kalman elements (A, b, S), m = 1, 2, 4, n = 100..1000) and the 3-tuple
+// case 1 of bench/README.md (Kalman elements (A, b, S), m = 1, 2, 4, n = 100..1000) and the 3-tuple
 // elementwise variant lower to ~10 small kernels per round, and the whole jitted program runs
 // as ONE dispatch per call where scan_program.rs's caps allow (m = 1 and the 3-tuple variant);
 // m = 2 and 4 (over those caps) run as row-partitioned stages (scan_stages.rs): the first

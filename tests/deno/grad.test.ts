@@ -1,5 +1,5 @@
 // grad on WebGPU in Deno, with `using` declarations inside the differentiated function (the
-// seeds' "tracer has been disposed" failure mode): the gradient is right and nothing leaks.
+// "tracer has been disposed" failure mode of jax-js): the gradient is right and nothing leaks.
 import { grad, init, memoryStats, numpy as np } from "../../pkg/index.js";
 
 // The spec minimum of storage buffers, so kernels that would need more are split.

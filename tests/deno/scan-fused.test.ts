@@ -1,8 +1,8 @@
-// Compiled scans on WebGPU in Deno (lavapipe), storage-buffer limit forced to 8: the seeds'
-// case 2 (RTS-style reverse scan, transpose → matmul → matmul → add on an m×m state, under jit)
-// is exactly ONE dispatch per scan with path "fused" for m = 2..8; case 3 (a jitted training
-// block scanned over valueAndGrad of an associativeScan loss) runs compiled; a body too large
-// for one workgroup runs pre-encoded. Oracle: the same programs on the cpu device. Nothing leaks.
+// Compiled scans on WebGPU in Deno (lavapipe), storage-buffer limit forced to 8: case 2 of
+// bench/README.md (RTS-style reverse scan, transpose → matmul → matmul → add on an m×m state, under
+// jit) is exactly ONE dispatch per scan with path "fused" for m = 2..8; case 3 (a jitted training
+// block scanned over valueAndGrad of an associativeScan loss) runs compiled; a body too large for
+// one workgroup runs pre-encoded. Oracle: the same programs on the cpu device. Nothing leaks.
 import {
   init,
   jit,

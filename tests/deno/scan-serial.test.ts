@@ -1,10 +1,10 @@
-// The serial looping scan shader in Deno (lavapipe), storage-buffer limit forced to 8: the
-// seeds' case 2 (RTS-style reverse scan under jit) with m = 2 is exactly ONE dispatch per scan,
-// path "fused", and its detail names the serial shader (one warp, the step unrolled, xs rows
-// staged in workgroup memory); with m = 8 the step is too large for it and the
-// level-scheduled shader runs (detail "workgroup of …"), also one dispatch. Forward scans,
-// scans shorter than a staged chunk of xs rows, and a scan without xs (`length` only, a
-// captured constant matrix) too. Oracle: the same programs on the cpu device. Nothing leaks.
+// The serial looping scan shader in Deno (lavapipe), storage-buffer limit forced to 8: case 2 of
+// bench/README.md (RTS-style reverse scan under jit) with m = 2 is exactly ONE dispatch per scan,
+// path "fused", and its detail names the serial shader (one warp, the step unrolled, xs rows staged
+// in workgroup memory); with m = 8 the step is too large for it and the level-scheduled shader runs
+// (detail "workgroup of …"), also one dispatch. Forward scans, scans shorter than a staged chunk of
+// xs rows, and a scan without xs (`length` only, a captured constant matrix) too. Oracle: the same
+// programs on the cpu device. Nothing leaks.
 import {
   init,
   jit,

@@ -1,5 +1,5 @@
 // lax.scan and lax.associativeScan on WebGPU in Deno, with the storage-buffer limit forced to 8
-// and `using` everywhere in the bodies (returned values included): the seeds' Kalman loss under
+// and `using` everywhere in the bodies (returned values included): dlm-js's Kalman loss under
 // valueAndGrad and jit(valueAndGrad), and an RTS-style reverse scan, against the wasm device.
 // Nothing leaks.
 import { init, jit, lax, memoryStats, numpy as np, tree, valueAndGrad } from "../../pkg/index.js";

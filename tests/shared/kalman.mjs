@@ -1,4 +1,4 @@
-// The Kalman-filter negative log-likelihood of the memory soaks (issue 7 "Memory"), shared by
+// The Kalman-filter negative log-likelihood of the memory soaks, shared by
 // tests/api/jit_soak.test.mjs and bench/soak.mjs: a local-level model with θ = [log q, log r],
 // as array code (`makeKalmanLoss`) and in float64 JavaScript (`kalmanNllJs`, the oracle). Also
 // the float64 oracle of the two-state filter of tests/api/scan-nested.test.mjs and

@@ -1,4 +1,5 @@
-// Scan bodies from the seeds, written once for every test layer that runs them (Node, Deno):
+// The scan bodies of bench/README.md's cases (dlm-js's uses), written once for every test layer
+// that runs them (Node, Deno):
 // the Kalman-element composition of `lax.associativeScan` and the RTS-style smoother step of
 // a reverse `lax.scan`. Intermediates are freed here; only returned arrays stay alive.
 
@@ -32,7 +33,7 @@ export function rtsStep(np) {
 }
 
 /**
- * The Gaussian loss of the Deno seeds' tests over constant arrays G [m,m], U [n,m,1],
+ * The Gaussian loss of the Deno scan tests over constant arrays G [m,m], U [n,m,1],
  * Y [n,m] and eye [m,m]: elements (G·φ, U·q, I·q²) for θ = [φ, q] composed by
  * `associativeScan`, v = diag(S) + 0.5, loss = mean over n of Σ (y − b)²/v + log v.
  */
