@@ -12,10 +12,10 @@
 //! constant) kernel.
 //!
 //! Bodies of more than [`MAX_BODY_EQNS`] equations per step are not planned at all: lowering
-//! and emitting one costs about 7 KB of the wasm heap per equation, and the heap never shrinks
-//! (a body of three 64×64 SVDs, 565,000 equations, took it to 4 GB, the wasm32 limit, and a
-//! jitted 64×64 SVD emitted whole panicked out of memory). They run as the host loop, which evaluates the body
-//! equation by equation with the device's kernels and needs no plan.
+//! and emitting one costs kilobytes of the wasm heap per equation, and the heap never shrinks,
+//! so bodies of hundreds of thousands of equations (a few 64×64 SVDs) would reach the 4 GB
+//! wasm32 limit. They run as the host loop, which evaluates the body equation by equation
+//! with the device's kernels and needs no plan.
 
 use super::fuse::literal;
 use super::program::{Arg, Program, Step};

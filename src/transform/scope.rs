@@ -2,7 +2,7 @@
 //! transformation builds): on the device of the arrays the enclosing API call was given, so
 //! that a function of arrays committed to one device never touches another (the default
 //! device may be one that cannot be read synchronously, such as webgpu). Outside any such
-//! call they go to the default device, as before.
+//! call they go to the default device.
 
 use std::cell::Cell;
 

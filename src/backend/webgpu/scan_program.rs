@@ -9,12 +9,9 @@
 //!
 //! The shader must stay cheap to compile everywhere, software adapters included: SwiftShader
 //! (Chromium) compiles a shader in time that grows much faster than linearly in its workgroup
-//! barriers, and a jitted `eigh` of a 2×2 matrix (187 kernels in 99 dependent levels, 430 KB
-//! of WGSL) did not finish compiling in 8 minutes before Chromium dropped the GPU process
-//! ("readback failed … async map"), while a jitted `associativeScan` (100 kernels in 42 levels,
-//! 585 KB) compiles in ~20 s, one of m = 1 (77 KB) in 1.5 s, and the Nile demo's programs
-//! (Kalman losses of m = 1, n = 100, under `valueAndGrad`) timed out at 100 s with 640 KB
-//! allowed. So programs with more than [`MAX_BARRIERS`] barriers,
+//! barriers, so a program of a few hundred KB of WGSL in dozens of dependent levels takes
+//! minutes, or loses the GPU process (compile times in `bench/RESULTS.md`, "Measurements
+//! behind design choices"). So programs with more than [`MAX_BARRIERS`] barriers,
 //! [`MAX_KERNELS`] kernels or [`MAX_SOURCE`] bytes of WGSL, a large kernel or a long reduction
 //! (which one workgroup would run serially), or more than [`MAX_TERMS`] element-terms in all,
 //! run as row-partitioned stages instead (`scan_stages`: a dispatch of many workgroups per

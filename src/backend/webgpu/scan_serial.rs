@@ -12,12 +12,9 @@
 //! workgroup memory, [`UNROLL`] steps' loads issued together (on CPU adapters the workgroup
 //! is one invocation, which copies each chunk itself: see [`LANES`]). On a tiny step the
 //! level-scheduled shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is
-//! just the arithmetic. H100, case 2 with m = 2, N = 1600, kernel alone, per step:
-//! level-scheduled 0.95 µs; one invocation with compensated sums, xs rows loaded 4 steps
-//! ahead into registers, 0.25 µs; with plain two-term sums and folded indices 0.14 µs (the
-//! xs loads and ys stores in device memory were half of it); this shader 0.095 µs (152 µs
-//! per dispatch). Unrolling 8 steps instead of 4: 0.089 µs, for twice the WGSL and compile
-//! time; a chunk of 64 steps: no better.
+//! just the arithmetic, several times faster per step. Longer unrolls or chunks than
+//! [`UNROLL`] and [`CHUNK`] cost WGSL and compile time without a gain (measurements in
+//! `bench/RESULTS.md`, "Measurements behind design choices").
 //!
 //! Each element is emitted by the same expression emitter as every other kernel (`wgsl_alu`),
 //! with the same float32 sums (`wgsl::combine`: compensated (Neumaier) above
