@@ -60,6 +60,10 @@ pub struct LoopStats {
     pub cache: CacheStats,
 }
 
+/// The most compiled kernels (and, separately, routines) a backend's caches grow to for one
+/// program (`Backend::reserve_exes`); past it they evict as usual.
+pub const MAX_RESERVED_EXES: usize = 8192;
+
 pub trait Backend {
     fn device(&self) -> Device;
     /// A buffer of `bytes` bytes with unspecified contents.
@@ -82,6 +86,11 @@ pub trait Backend {
     /// keep ids (jit Programs, `lower::exes`) compile again when it changed.
     fn exe_generation(&self) -> u64;
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
+    /// Sizes the compile caches for a program of `kernels` kernels and `routines` routines
+    /// about to run step by step, so that its compiled forms never evict each other (a program
+    /// over the default capacity would otherwise recompile on every call). The caches stay
+    /// bounded: [`MAX_RESERVED_EXES`] at most.
+    fn reserve_exes(&mut self, _kernels: usize, _routines: usize) {}
     fn stats(&self) -> BackendStats;
     /// Compiles a routine (`kernel/routine.rs`); routine ids are separate from kernel ids.
     fn compile_routine(&mut self, routine: &Routine) -> Result<ExeId> {

@@ -50,6 +50,12 @@ impl<T> RoutineCache<T> {
             .ok_or_else(|| Error::new("routine", format!("internal error: unknown routine {id}")))
     }
 
+    /// Room for at least `routines` entries (see `Lru::reserve`).
+    pub fn reserve(&mut self, routines: usize) {
+        self.ids.reserve(routines);
+        self.compiled.reserve(routines);
+    }
+
     pub fn stats(&self) -> CacheStats {
         self.ids.stats()
     }

@@ -167,6 +167,16 @@ pub fn execute(
     if let Some(outs) = super::jit_whole::try_run(program, &placed, device)? {
         return Ok(outs);
     }
+    let kernels = program
+        .steps
+        .iter()
+        .filter(|s| matches!(s, Step::Kernel { .. }))
+        .count();
+    let others = program.steps.len() - kernels;
+    registry::with_backend(NAME, device, |b| {
+        b.reserve_exes(kernels, others);
+        Ok(())
+    })?;
     let mut slots: Vec<Option<ArrayValue>> = vec![None; program.avals.len()];
     for (i, v) in placed.into_iter().enumerate() {
         slots[i] = Some(v);

@@ -50,6 +50,13 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
         (self.serial << 40) | (self.stats.evictions + self.clears)
     }
 
+    /// Raises the capacity to at least `entries` (never lowers it): an owner that knows how
+    /// many entries one unit of work uses (a jitted program's kernels) sizes the cache so that
+    /// they never evict each other.
+    pub fn reserve(&mut self, entries: usize) {
+        self.stats.capacity = self.stats.capacity.max(entries);
+    }
+
     /// Whether `key` is present, without marking it as used.
     pub fn contains_key(&self, key: &K) -> bool {
         self.map.contains_key(key)

@@ -129,6 +129,14 @@ impl Backend for WasmBackend {
         self.modules.generation()
     }
 
+    fn reserve_exes(&mut self, kernels: usize, routines: usize) {
+        let kernels = (kernels + KERNEL_CACHE_CAPACITY).min(super::MAX_RESERVED_EXES);
+        self.kernel_ids.reserve(kernels);
+        self.modules.reserve(kernels);
+        self.routines
+            .reserve((routines + 64).min(super::MAX_RESERVED_EXES));
+    }
+
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
         let mut addresses = vec![self.buffer(output)?.address()];
         for &id in inputs {

@@ -58,7 +58,7 @@ use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 use pool::{size_class, Pool};
 
-const PIPELINE_CACHE_CAPACITY: usize = 256;
+const PIPELINE_CACHE_CAPACITY: usize = 1024;
 const BIND_GROUP_CACHE_CAPACITY: usize = 512;
 /// Dispatches encoded before the batch is submitted.
 pub const MAX_BATCH: usize = 64;
@@ -444,6 +444,14 @@ impl Backend for WebGpuBackend {
 
     fn exe_generation(&self) -> u64 {
         self.pipelines.generation()
+    }
+
+    fn reserve_exes(&mut self, kernels: usize, routines: usize) {
+        let kernels = (kernels + PIPELINE_CACHE_CAPACITY).min(super::MAX_RESERVED_EXES);
+        self.kernel_ids.reserve(kernels);
+        self.pipelines.reserve(kernels);
+        self.routines
+            .reserve((routines + 64).min(super::MAX_RESERVED_EXES));
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
