@@ -18,32 +18,22 @@ import assert from "node:assert/strict";
 import { DEVICES, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
 import * as optax from "../../pkg/optax/index.js";
 import {
+  TOLERANCES as TOL,
+  dlmModel,
   kalmanOracle,
+  lossGradFd,
   lossJs,
   mleStep,
+  normwiseError,
   parallelKalman,
-  dlmModel,
 } from "../shared/kalman_parallel.mjs";
 
 checkLeaksAroundEachTest();
 
 const N = 40;
-const TOL = {
-  float64: { moments: 1e-10, loglik: 1e-10, grad: 1e-7 },
-  float32: { moments: 1e-3, loglik: 2e-5, grad: 1e-3 },
-};
-
-/** The largest |got − want| over max|want| (normwise relative error). */
-function relErr(got, want) {
-  const w = [want].flat(Infinity);
-  const g = Array.from(got);
-  assert.equal(g.length, w.length, "length");
-  const scale = Math.max(...w.map(Math.abs), 1e-30);
-  return Math.max(...g.map((v, i) => Math.abs(v - w[i]))) / scale;
-}
 
 function assertRel(label, got, want, tol) {
-  const err = relErr(got, want);
+  const err = normwiseError(got, want);
   assert.ok(err <= tol, `${label}: normwise error ${err.toExponential(2)} > ${tol}`);
   return err;
 }
@@ -88,11 +78,8 @@ for (const device of DEVICES) {
           const [value, grad] = vg(theta);
           const [v, g] = await Promise.all([value.data(), grad.data()]);
           assertScalar("loss value", v[0], -want.loglik, tol.loglik);
-          const h = 1e-5;
           let gradErr = 0;
-          model.theta0.forEach((t, i) => {
-            const at = (d) => lossJs(model, model.theta0.with(i, t + d));
-            const fd = (at(h) - at(-h)) / (2 * h);
+          lossGradFd(model).forEach((fd, i) => {
             assertScalar(`dloss/dθ[${i}]`, g[i], fd, tol.grad);
             gradErr = Math.max(gradErr, Math.abs(g[i] - fd) / (1 + Math.abs(fd)));
           });

@@ -405,3 +405,33 @@ export function mleStep(ox, optax, loss, { lr = 0.05 } = {}) {
   });
   return { step, init: (theta) => optimizer.init(theta) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checking helpers of the tests.
+
+/**
+ * The tests' tolerances (normwise for moments; `tol · (1 + |want|)` for the log-likelihood, the
+ * loss and each gradient entry), from the errors observed at n = 40..50 (tests/api/
+ * kalman-parallel.test.mjs's header has the numbers).
+ */
+export const TOLERANCES = {
+  float64: { moments: 1e-10, loglik: 1e-10, grad: 1e-7 },
+  float32: { moments: 1e-3, loglik: 2e-5, grad: 1e-3 },
+};
+
+/** The largest |got − want| over max|want| (normwise relative error) of flat or nested data. */
+export function normwiseError(got, want) {
+  const w = [want].flat(Infinity);
+  const g = Array.from(got);
+  if (g.length !== w.length) throw new Error(`length ${g.length} vs ${w.length}`);
+  const scale = Math.max(...w.map(Math.abs), 1e-30);
+  return Math.max(...g.map((v, i) => Math.abs(v - w[i]))) / scale;
+}
+
+/** Central differences (step `h`) of the float64 oracle's loss at `model.theta0`. */
+export function lossGradFd(model, h = 1e-5) {
+  return model.theta0.map((t, i) => {
+    const at = (d) => lossJs(model, model.theta0.with(i, t + d));
+    return (at(h) - at(-h)) / (2 * h);
+  });
+}
