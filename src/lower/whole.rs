@@ -19,12 +19,10 @@ use crate::kernel::DeviceLimits;
 /// Programs with fewer steps (kernels and routines) run step by step (a few calls cost
 /// little, and each dispatch keeps the parallelism of a whole grid).
 pub const MIN_KERNELS: usize = 8;
-/// Programs with more steps run step by step too. A jitted eigh or svd (thousands of kernels)
-/// ran 3-10× faster per call as one wasm module, but its first call, which builds, hashes and
-/// emits the whole module, took about twice as long (eigh 8×8: 2.5 s → 5 s, dev build), and a
-/// 60,000-kernel svd 64×64 ran out of memory emitting it. (A jitted associativeScan of
-/// n = 1000 and its gradient: 100-250 steps.)
-pub const MAX_STEPS: usize = 1024;
+/// Programs with more steps run step by step too (building, hashing and lowering a body of
+/// thousands of steps costs more than it saves). Devices bound the steps they take further
+/// (the wasm device: `backend::wasm::program::MAX_PROGRAM_STEPS`).
+pub const MAX_STEPS: usize = 8192;
 
 /// The one-step loop of `program`, or None when it has a scan, a step that is neither a kernel
 /// nor a routine on slots (`scan_plan::loop_steps`), or fewer than [`MIN_KERNELS`] or more

@@ -110,6 +110,14 @@ impl Backend for CpuBackend {
         self.kernels.generation()
     }
 
+    fn reserve_exes(&mut self, kernels: usize, routines: usize) {
+        let kernels = (kernels + KERNEL_CACHE_CAPACITY).min(super::MAX_RESERVED_EXES);
+        self.kernels.reserve(kernels);
+        self.kernel_ids.reserve(kernels);
+        self.routines
+            .reserve((routines + 64).min(super::MAX_RESERVED_EXES));
+    }
+
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
         let kernel =
             self.kernels.get(&exe).cloned().ok_or_else(|| {

@@ -11,8 +11,8 @@
 //! about what the step-by-step path frees as it goes.
 //!
 //! Programs with large kernels gain nothing (a call costs microseconds, such a kernel far
-//! more) and keep the step-by-step path ([`suits`]); so do very long programs
-//! (`lower::whole::MAX_STEPS`).
+//! more) and keep the step-by-step path ([`suits`]); so do programs of more than
+//! [`MAX_PROGRAM_STEPS`] steps.
 
 use std::rc::Rc;
 
@@ -23,6 +23,10 @@ use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop, SlotRole};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
+/// Programs of more steps run step by step: a jitted eigh or svd (thousands of kernels) runs
+/// faster per call as one module, but its first call, which emits the whole module, takes
+/// about twice as long, and the largest (an svd of 64×64) run out of memory emitting it.
+pub const MAX_PROGRAM_STEPS: usize = 1024;
 /// The most program modules kept.
 const CAPACITY: usize = 64;
 /// Kernels of at most this many output elements. Above it the call overhead is noise next to
@@ -69,6 +73,7 @@ impl ProgramCache {
 fn suits(plan: &ScanLoop) -> bool {
     let body = &plan.body;
     plan.length == 1
+        && body.steps.len() <= MAX_PROGRAM_STEPS
         && body.num_carry == 0
         && body.num_xs == 0
         && body.steps.iter().all(|s| match s {

@@ -450,6 +450,10 @@ impl Backend for WebGpuBackend {
         let kernels = (kernels + PIPELINE_CACHE_CAPACITY).min(super::MAX_RESERVED_EXES);
         self.kernel_ids.reserve(kernels);
         self.pipelines.reserve(kernels);
+        // Each kernel's buffers recur call after call (the pool hands them out in the same
+        // order), so its bind group is found again where the cache holds all of them.
+        self.bind_groups
+            .reserve((2 * kernels + BIND_GROUP_CACHE_CAPACITY).min(super::MAX_RESERVED_EXES));
         self.routines
             .reserve((routines + 64).min(super::MAX_RESERVED_EXES));
     }

@@ -38,6 +38,8 @@ pub struct Layout {
     pub words: u32,
     pub copy_in: Vec<(Source, u32)>,
     pub copy_out: Vec<(Source, u32)>,
+    /// Where each slot of the body lives.
+    pub places: Vec<Place>,
 }
 
 fn not_single(why: String) -> Error {
@@ -189,6 +191,7 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
         words: words as u32,
         copy_in,
         copy_out,
+        places,
     })
 }
 

@@ -24,9 +24,10 @@ use super::scan_single::{keep, CompiledLoop, Packed};
 use super::scan_wgsl::{element, entry_head, MAX_WORKGROUP};
 use super::stage_plan::{plan, StagePlan};
 use super::wgsl_alu::Emitter;
+use super::wgsl_routines::emit_routine_packed;
 use super::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::scan_loop::{LoopStep, ScanLoop};
+use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop};
 use crate::util::{Error, Result};
 use std::rc::Rc;
 
@@ -59,19 +60,25 @@ enum Emitted {
 
 /// The shader of `stage` (kernels of `layout`'s ops), or None when it is over the caps
 /// (other than the source size).
-fn emit(stage: &StagePlan, layout: &Layout) -> Result<Option<Emitted>> {
-    emit_with(stage, layout, false)
+fn emit(stage: &StagePlan, layout: &Layout, op_of: &[usize]) -> Result<Option<Emitted>> {
+    emit_with(stage, layout, op_of, false)
 }
 
 /// The shader of a stage of one kernel whatever its size.
-fn emit_any(stage: &StagePlan, layout: &Layout) -> Result<(String, u32)> {
-    match emit_with(stage, layout, true)? {
+fn emit_any(stage: &StagePlan, layout: &Layout, op_of: &[usize]) -> Result<(String, u32)> {
+    match emit_with(stage, layout, op_of, true)? {
         Some(Emitted::Source(src, groups)) => Ok((src, groups)),
         _ => Err(Error::new("jit", "internal error: a stage has no shader")),
     }
 }
 
-fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Option<Emitted>> {
+/// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k`.
+fn emit_with(
+    stage: &StagePlan,
+    layout: &Layout,
+    op_of: &[usize],
+    any_size: bool,
+) -> Result<Option<Emitted>> {
     // Elements per workgroup of each kernel for bands of `b` rows, widest level.
     let share = |b: usize, m: &super::stage_plan::Member| {
         m.rows.min(b + (m.ext_lo + m.ext_hi) as usize) * m.per_row
@@ -93,7 +100,7 @@ fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Optio
         .next_power_of_two()
         .max(WARP);
     let long = stage.members.iter().any(|m| {
-        let k = match &layout.shader.ops.get(m.step) {
+        let k = match &layout.shader.ops.get(op_of[m.step]) {
             Some(op) => op.kernel.reduction.map_or(1, |r| r.size.max(1)),
             None => usize::MAX,
         };
@@ -115,7 +122,7 @@ fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Optio
             level = m.level;
             lanes = 0;
         }
-        let op = &layout.shader.ops[m.step];
+        let op = &layout.shader.ops[op_of[m.step]];
         let (code, word) = element(&mut e, op)?;
         let want = share(band, m) as u32;
         let lane = lanes.div_ceil(WARP) * WARP;
@@ -159,6 +166,34 @@ fn emit_with(stage: &StagePlan, layout: &Layout, any_size: bool) -> Result<Optio
     Ok(Some(Emitted::Source(src, groups as u32)))
 }
 
+/// Invocations per workgroup of a routine's stage (one per matrix of its batch).
+const ROUTINE_WORKGROUP: u32 = 64;
+
+/// The shader of a routine step as a stage over the packed buffer and its workgroup count,
+/// or None when its operands are not 32-bit.
+fn routine_stage(step: &LoopStep, layout: &Layout) -> Result<Option<(String, u32)>> {
+    let LoopStep::Routine {
+        routine,
+        inputs,
+        outputs,
+    } = step
+    else {
+        return Err(Error::new(
+            "jit",
+            "internal error: a routine stage without a routine",
+        ));
+    };
+    let bases: Vec<u32> = inputs
+        .iter()
+        .chain(outputs)
+        .map(|&s| layout.places[s].base)
+        .collect();
+    let head = entry_head(ROUTINE_WORKGROUP);
+    let src = emit_routine_packed(routine, &head, ROUTINE_WORKGROUP, &bases)?;
+    let groups = (routine.batch as u32).div_ceil(ROUTINE_WORKGROUP).max(1);
+    Ok(src.map(|src| (src, groups)))
+}
+
 /// `compile_program`'s staged path: the compiled stages of `plan`, or None (fewer stages than
 /// kernels only; every stage under the caps).
 pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Option<ExeId>> {
@@ -181,15 +216,29 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
     let Some(stages) = plan(body) else {
         return Ok(None);
     };
-    let kernels = body
-        .steps
-        .iter()
-        .filter(|s| matches!(s, LoopStep::Kernel { .. }))
-        .count();
-    if stages.len() >= kernels {
+    let steps = body.steps.len();
+    if stages.len() >= steps {
         return Ok(None);
     }
-    let layout = match layout_with(plan_, 0, usize::MAX) {
+    // Slots are laid out from the kernels' view of the body (routines read and write slots
+    // in place: their stages address the same words).
+    let mut op_of = vec![usize::MAX; steps];
+    let mut kernels = Vec::with_capacity(steps);
+    for (k, step) in body.steps.iter().enumerate() {
+        if let LoopStep::Kernel { .. } = step {
+            op_of[k] = kernels.len();
+            kernels.push(step.clone());
+        }
+    }
+    let kernel_plan = ScanLoop {
+        body: Rc::new(LoopBody {
+            steps: kernels,
+            ..(**body).clone()
+        }),
+        length: 1,
+        reverse: false,
+    };
+    let layout = match layout_with(&kernel_plan, 0, usize::MAX) {
         Ok(l) if gpu.loop_fits(l.words as u64) && l.shader.workgroup_words == 0 => l,
         _ => return Ok(None),
     };
@@ -197,7 +246,14 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
     let mut todo: Vec<StagePlan> = stages.into_iter().rev().collect();
     let mut shaders = Vec::new();
     while let Some(stage) = todo.pop() {
-        match emit(&stage, &layout)? {
+        if let Some(k) = stage.routine {
+            match routine_stage(&body.steps[k], &layout)? {
+                Some(shader) => shaders.push(shader),
+                None => return Ok(None),
+            }
+            continue;
+        }
+        match emit(&stage, &layout, &op_of)? {
             Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
             Some(Emitted::TooLarge) if stage.members.len() > 1 => {
                 let (first, rest) = stage.split();
@@ -205,11 +261,11 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
                 todo.push(first);
             }
             // One kernel: about the shader its own dispatch would compile anyway.
-            Some(Emitted::TooLarge) => shaders.push(emit_any(&stage, &layout)?),
+            Some(Emitted::TooLarge) => shaders.push(emit_any(&stage, &layout, &op_of)?),
             None => return Ok(None),
         }
     }
-    if shaders.len() >= kernels {
+    if shaders.len() >= steps {
         return Ok(None);
     }
     let mut compiled = Vec::with_capacity(shaders.len());

@@ -64,6 +64,9 @@ pub struct Member {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StagePlan {
     pub members: Vec<Member>,
+    /// A stage of one routine step (by its index in the body; `members` is empty): one
+    /// invocation per matrix of its batch.
+    pub routine: Option<usize>,
     pub g_lo: i64,
     pub g_hi: i64,
 }
@@ -96,7 +99,8 @@ impl StagePlan {
     }
 }
 
-/// The stages of `body` (every step a kernel, rows known), or None.
+/// The stages of `body` (every step a kernel or a routine, rows known), or None. A routine
+/// is a stage of its own.
 pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
     if body.rows.len() != body.slots.len() {
         return None;
@@ -107,13 +111,25 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
     let mut written: Vec<Option<usize>> = vec![None; body.slots.len()];
     let mut read = vec![false; body.slots.len()];
     for (k, step) in body.steps.iter().enumerate() {
-        let LoopStep::Kernel {
-            kernel,
-            inputs,
-            output,
-        } = step
-        else {
-            return None;
+        let (kernel, inputs, output) = match step {
+            LoopStep::Kernel {
+                kernel,
+                inputs,
+                output,
+            } => (kernel, inputs, output),
+            LoopStep::Routine { .. } => {
+                if !open.members.is_empty() {
+                    stages.push(close(std::mem::take(&mut open)));
+                }
+                stages.push(StagePlan {
+                    routine: Some(k),
+                    ..StagePlan::default()
+                });
+                written.iter_mut().for_each(|w| *w = None);
+                read.iter_mut().for_each(|r| *r = false);
+                continue;
+            }
+            LoopStep::Loop { .. } => return None,
         };
         let rows = body.rows[*output].max(1);
         if kernel.size == 0 || !kernel.size.is_multiple_of(rows) {

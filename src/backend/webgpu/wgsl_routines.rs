@@ -10,43 +10,64 @@ use super::wgsl_alu::storage_type;
 use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
 use crate::util::Result;
 
-pub fn emit_routine(routine: &Routine) -> Result<String> {
-    let float = storage_type(routine.dtype)?;
-    let mut src = String::new();
-    let ins = routine.inputs();
-    let names_in: &[&str] = match routine.kind {
+/// The names of a routine's operands, inputs then outputs, in binding order.
+fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'static str]) {
+    let ins: &[&str] = match routine.kind {
         RoutineKind::TriangularSolve { .. } => &["a", "b"],
         _ => &["a"],
     };
-    let names_out: &[&str] = match routine.kind {
+    let outs: &[&str] = match routine.kind {
         RoutineKind::Lu => &["lu", "piv", "perm"],
         RoutineKind::Cholesky => &["l"],
         RoutineKind::TriangularSolve { .. } => &["x"],
     };
-    for (i, name) in names_in.iter().enumerate() {
-        writeln!(
-            src,
-            "@group(0) @binding({i}) var<storage, read> {name}: array<{float}>;"
-        )
-        .unwrap();
-    }
-    for (j, (name, (dtype, _))) in names_out.iter().zip(routine.outputs()).enumerate() {
-        let ty = storage_type(dtype)?;
-        writeln!(
-            src,
-            "@group(0) @binding({}) var<storage, read_write> {name}: array<{ty}>;",
-            ins.len() + j
-        )
-        .unwrap();
-    }
-    let body = match routine.kind {
+    (ins, outs)
+}
+
+/// The algorithm of `routine` for matrix `bi` of the batch, reading and writing its operands
+/// through `ld_NAME(i)` / `st_NAME(i, v)` (element `i` of operand NAME).
+fn body(routine: &Routine) -> String {
+    match routine.kind {
         RoutineKind::Cholesky => cholesky(routine.n),
         RoutineKind::TriangularSolve { .. } => triangular_solve(
             &LeftSolve::of(routine).expect("a triangular solve"),
             routine,
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
-    };
+    }
+}
+
+/// Each operand with its WGSL element type, inputs then outputs.
+fn operands(routine: &Routine) -> Result<Vec<(&'static str, String, bool)>> {
+    let (names_in, names_out) = operand_names(routine);
+    let float = storage_type(routine.dtype)?;
+    let mut all: Vec<(&str, String, bool)> = names_in
+        .iter()
+        .map(|n| (*n, float.to_string(), false))
+        .collect();
+    for (name, (dtype, _)) in names_out.iter().zip(routine.outputs()) {
+        all.push((name, storage_type(dtype)?.to_string(), true));
+    }
+    Ok(all)
+}
+
+/// The routine's own shader: bindings are the inputs in order, then the outputs; one
+/// invocation per matrix of the batch.
+pub fn emit_routine(routine: &Routine) -> Result<String> {
+    let mut src = String::new();
+    let ops = operands(routine)?;
+    for (i, (name, ty, out)) in ops.iter().enumerate() {
+        let access = if *out { "read_write" } else { "read" };
+        writeln!(
+            src,
+            "@group(0) @binding({i}) var<storage, {access}> {name}: array<{ty}>;\n\
+             fn ld_{name}(i: u32) -> {ty} {{ return {name}[i]; }}"
+        )
+        .unwrap();
+        if *out {
+            writeln!(src, "fn st_{name}(i: u32, v: {ty}) {{ {name}[i] = v; }}").unwrap();
+        }
+    }
     write!(
         src,
         "
@@ -57,10 +78,49 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
   if (bi >= {batch}u) {{ return; }}
 {body}}}
 ",
-        batch = routine.batch
+        batch = routine.batch,
+        body = body(routine),
     )
     .unwrap();
     Ok(src)
+}
+
+/// The routine as a stage of a packed-buffer program (`scan_stages`): `head` opens `main`
+/// (binding `ox_buf`, an `array<u32>`, and `lid`, `wid` for a workgroup of `wg`); operand `k`
+/// (inputs then outputs) starts at word `bases[k]`. None for operands that are not 32-bit.
+pub fn emit_routine_packed(
+    routine: &Routine,
+    head: &str,
+    wg: u32,
+    bases: &[u32],
+) -> Result<Option<String>> {
+    let ops = operands(routine)?;
+    if ops.len() != bases.len() || ops.iter().any(|(_, ty, _)| ty != "f32" && ty != "i32") {
+        return Ok(None);
+    }
+    let mut src = format!(
+        "{head}  let bi = wid.x * {wg}u + lid;
+  if (bi >= {batch}u) {{ return; }}
+{body}}}
+",
+        batch = routine.batch,
+        body = body(routine),
+    );
+    for ((name, ty, out), base) in ops.iter().zip(bases) {
+        writeln!(
+            src,
+            "fn ld_{name}(i: u32) -> {ty} {{ return bitcast<{ty}>(ox_buf[{base}u + i]); }}"
+        )
+        .unwrap();
+        if *out {
+            writeln!(
+                src,
+                "fn st_{name}(i: u32, v: {ty}) {{ ox_buf[{base}u + i] = bitcast<u32>(v); }}"
+            )
+            .unwrap();
+        }
+    }
+    Ok(Some(src))
 }
 
 fn cholesky(n: usize) -> String {
@@ -68,29 +128,29 @@ fn cholesky(n: usize) -> String {
         "  let base = bi * {nn}u;
   var fail = false;
   for (var j = 0u; j < {n}u; j++) {{
-    var d = a[base + j * {n}u + j];
+    var d = ld_a(base + j * {n}u + j);
     for (var k = 0u; k < j; k++) {{
-      let t = l[base + j * {n}u + k];
+      let t = ld_l(base + j * {n}u + k);
       d = d - t * t;
     }}
     if (!(d > 0.0f)) {{ fail = true; }}
     d = sqrt(max(d, 0.0f));
-    l[base + j * {n}u + j] = d;
+    st_l(base + j * {n}u + j, d);
     for (var i = j + 1u; i < {n}u; i++) {{
-      var s = a[base + i * {n}u + j];
+      var s = ld_a(base + i * {n}u + j);
       for (var k = 0u; k < j; k++) {{
-        s = s - l[base + i * {n}u + k] * l[base + j * {n}u + k];
+        s = s - ld_l(base + i * {n}u + k) * ld_l(base + j * {n}u + k);
       }}
-      l[base + i * {n}u + j] = s / d;
+      st_l(base + i * {n}u + j, s / d);
     }}
     for (var i = 0u; i < j; i++) {{
-      l[base + i * {n}u + j] = 0.0f;
+      st_l(base + i * {n}u + j, 0.0f);
     }}
   }}
   if (fail) {{
     // NaN from a runtime value: Tint (Chromium) rejects a constant-expression NaN.
     for (var e = 0u; e < {nn}u; e++) {{
-      l[base + e] = bitcast<f32>(0x7fc00000u | (e & 0u));
+      st_l(base + e, bitcast<f32>(0x7fc00000u | (e & 0u)));
     }}
   }}
 ",
@@ -124,23 +184,23 @@ fn triangular_solve(s: &LeftSolve, r: &Routine) -> String {
     let divide = if s.unit_diagonal {
         String::new()
     } else {
-        format!("      v = v / a[{}];\n", a_at("r", "r"))
+        format!("      v = v / ld_a({});\n", a_at("r", "r"))
     };
     format!(
         "  let abase = bi * {kk}u;
   let bbase = bi * {count}u;
   for (var e = 0u; e < {count}u; e++) {{
-    x[bbase + e] = b[bbase + e];
+    st_x(bbase + e, ld_b(bbase + e));
   }}
   for (var j = 0u; j < {cols}u; j++) {{
     for (var p = 0u; p < {k}u; p++) {{
       let r = {row_p};
-      var v = x[{x_rj}];
+      var v = ld_x({x_rj});
       for (var q = 0u; q < p; q++) {{
         let c = {row_q};
-        v = v - a[{a_rc}] * x[{x_cj}];
+        v = v - ld_a({a_rc}) * ld_x({x_cj});
       }}
-{divide}      x[{x_rj}] = v;
+{divide}      st_x({x_rj}, v);
     }}
   }}
 ",
@@ -160,39 +220,39 @@ fn lu(m: usize, n: usize) -> String {
     format!(
         "  let base = bi * {mn}u;
   for (var e = 0u; e < {mn}u; e++) {{
-    lu[base + e] = a[base + e];
+    st_lu(base + e, ld_a(base + e));
   }}
   for (var i = 0u; i < {m}u; i++) {{
-    perm[bi * {m}u + i] = i32(i);
+    st_perm(bi * {m}u + i, i32(i));
   }}
   for (var j = 0u; j < {p}u; j++) {{
     var pr = j;
-    var best = abs(lu[base + j * {n}u + j]);
+    var best = abs(ld_lu(base + j * {n}u + j));
     for (var i = j + 1u; i < {m}u; i++) {{
-      let t = abs(lu[base + i * {n}u + j]);
+      let t = abs(ld_lu(base + i * {n}u + j));
       if (t > best) {{ best = t; pr = i; }}
     }}
-    piv[bi * {p}u + j] = i32(pr);
+    st_piv(bi * {p}u + j, i32(pr));
     if (pr != j) {{
       for (var c = 0u; c < {n}u; c++) {{
-        let t = lu[base + j * {n}u + c];
-        lu[base + j * {n}u + c] = lu[base + pr * {n}u + c];
-        lu[base + pr * {n}u + c] = t;
+        let t = ld_lu(base + j * {n}u + c);
+        st_lu(base + j * {n}u + c, ld_lu(base + pr * {n}u + c));
+        st_lu(base + pr * {n}u + c, t);
       }}
-      let t = perm[bi * {m}u + j];
-      perm[bi * {m}u + j] = perm[bi * {m}u + pr];
-      perm[bi * {m}u + pr] = t;
+      let t = ld_perm(bi * {m}u + j);
+      st_perm(bi * {m}u + j, ld_perm(bi * {m}u + pr));
+      st_perm(bi * {m}u + pr, t);
     }}
-    let d = lu[base + j * {n}u + j];
+    let d = ld_lu(base + j * {n}u + j);
     if (d != 0.0f) {{
       for (var i = j + 1u; i < {m}u; i++) {{
-        lu[base + i * {n}u + j] = lu[base + i * {n}u + j] / d;
+        st_lu(base + i * {n}u + j, ld_lu(base + i * {n}u + j) / d);
       }}
     }}
     for (var i = j + 1u; i < {m}u; i++) {{
-      let f = lu[base + i * {n}u + j];
+      let f = ld_lu(base + i * {n}u + j);
       for (var c = j + 1u; c < {n}u; c++) {{
-        lu[base + i * {n}u + c] = lu[base + i * {n}u + c] - f * lu[base + j * {n}u + c];
+        st_lu(base + i * {n}u + c, ld_lu(base + i * {n}u + c) - f * ld_lu(base + j * {n}u + c));
       }}
     }}
   }}
