@@ -135,3 +135,64 @@ fn kogge_stone_rounds_are_one_stage_each_after_the_first_four() {
     assert!(stages(&small).len() < small.kernel_count());
     drop(registry::uninstall_webgpu());
 }
+
+/// Rounds like [`program`]'s whose combine runs a routine: `x = solve(L(b·a), b)` with the
+/// unit-lower triangle of the product (a batched triangular solve), then `(x + b) / 2`.
+fn routine_program(n: usize) -> Program {
+    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+        let mut cur = v[0].clone();
+        let mut k = 1;
+        while k < n {
+            let a = shrink(&cur, (0, n - k));
+            let b = shrink(&cur, (k, n));
+            let p = bind(Primitive::Matmul, &[Operand::Value(&b), Operand::Value(&a)]).unwrap();
+            let solve = Primitive::TriangularSolve {
+                left_side: true,
+                lower: true,
+                transpose_a: false,
+                unit_diagonal: true,
+            };
+            let x = bind(solve, &[Operand::Value(&p), Operand::Value(&b)]).unwrap();
+            let q = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &x, &b), 0.5);
+            let head = shrink(&cur, (0, k));
+            cur = bind(
+                Primitive::Concatenate(0),
+                &[Operand::Value(&head), Operand::Value(&q)],
+            )
+            .unwrap();
+            k *= 2;
+        }
+        vec![cur]
+    });
+    lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+#[test]
+fn routines_run_inside_stages_without_halos() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    for n in [100, 1500] {
+        let p = routine_program(n);
+        let st = stages(&p);
+        let body = p.whole.plan(&p).expect("a one-step loop").body.clone();
+        let routine = |m: &stage_plan::Member| {
+            matches!(
+                body.steps[m.step],
+                oxjax::kernel::scan_loop::LoopStep::Routine { .. }
+            )
+        };
+        let members: Vec<_> = st.iter().flat_map(|s| &s.members).collect();
+        // Every round's solve joined a stage of kernels (none is a stage of its own) ...
+        assert!(st.iter().all(|s| s.routine.is_none()), "{st:?}");
+        assert!(members.iter().filter(|m| routine(m)).count() >= 7);
+        // ... computed by one workgroup per row: no halo (it reads back what it wrote).
+        for m in members.iter().filter(|m| routine(m)) {
+            assert_eq!((m.ext_lo, m.ext_hi), (0, 0), "{m:?}");
+            assert_eq!(m.per_row, 1);
+        }
+        assert!(st.len() < p.steps.len());
+        let want = st.len() as u64;
+        assert_eq!(check(&p, n), want);
+        assert_eq!(check(&p, n), want, "again, compiled once");
+    }
+    drop(registry::uninstall_webgpu());
+}

@@ -24,7 +24,7 @@ use super::scan_single::{keep, CompiledLoop, Packed};
 use super::scan_wgsl::{element, entry_head, MAX_WORKGROUP};
 use super::stage_plan::{plan, StagePlan};
 use super::wgsl_alu::Emitter;
-use super::wgsl_routines::emit_routine_packed;
+use super::wgsl_routines::packed_routine;
 use super::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop};
@@ -60,22 +60,34 @@ enum Emitted {
 
 /// The shader of `stage` (kernels of `layout`'s ops), or None when it is over the caps
 /// (other than the source size).
-fn emit(stage: &StagePlan, layout: &Layout, op_of: &[usize]) -> Result<Option<Emitted>> {
-    emit_with(stage, layout, op_of, false)
+fn emit(
+    stage: &StagePlan,
+    layout: &Layout,
+    steps: &[LoopStep],
+    op_of: &[usize],
+) -> Result<Option<Emitted>> {
+    emit_with(stage, layout, steps, op_of, false)
 }
 
 /// The shader of a stage of one kernel whatever its size.
-fn emit_any(stage: &StagePlan, layout: &Layout, op_of: &[usize]) -> Result<(String, u32)> {
-    match emit_with(stage, layout, op_of, true)? {
+fn emit_any(
+    stage: &StagePlan,
+    layout: &Layout,
+    steps: &[LoopStep],
+    op_of: &[usize],
+) -> Result<(String, u32)> {
+    match emit_with(stage, layout, steps, op_of, true)? {
         Some(Emitted::Source(src, groups)) => Ok((src, groups)),
         _ => Err(Error::new("jit", "internal error: a stage has no shader")),
     }
 }
 
-/// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k`.
+/// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k` (`usize::MAX` for a
+/// routine step of `steps`).
 fn emit_with(
     stage: &StagePlan,
     layout: &Layout,
+    steps: &[LoopStep],
     op_of: &[usize],
     any_size: bool,
 ) -> Result<Option<Emitted>> {
@@ -102,6 +114,7 @@ fn emit_with(
     let long = stage.members.iter().any(|m| {
         let k = match &layout.shader.ops.get(op_of[m.step]) {
             Some(op) => op.kernel.reduction.map_or(1, |r| r.size.max(1)),
+            None if op_of[m.step] == usize::MAX => 1,
             None => usize::MAX,
         };
         share(band, m).saturating_mul(k) > MAX_SHARE * wg as usize
@@ -111,6 +124,7 @@ fn emit_with(
     }
     let mut e = Emitter::new(0, "      ");
     let mut body = String::new();
+    let mut accessors = String::new();
     let mut order: Vec<usize> = (0..stage.members.len()).collect();
     order.sort_by_key(|&i| (stage.members[i].level, i));
     let mut level = 0;
@@ -122,8 +136,6 @@ fn emit_with(
             level = m.level;
             lanes = 0;
         }
-        let op = &layout.shader.ops[op_of[m.step]];
-        let (code, word) = element(&mut e, op)?;
         let want = share(band, m) as u32;
         let lane = lanes.div_ceil(WARP) * WARP;
         let (lane, span) = if lane + want <= wg {
@@ -134,6 +146,27 @@ fn emit_with(
         };
         let (r, c) = (m.rows, m.per_row);
         let (lo, hi) = (-m.shift - m.ext_lo, band as i64 - m.shift + m.ext_hi);
+        if op_of[m.step] == usize::MAX {
+            let Some((code, fns)) = routine_code(&steps[m.step], i, layout)? else {
+                return Ok(None);
+            };
+            accessors.push_str(&fns);
+            write!(
+                body,
+                "  if (lid >= {lane}u && lid < {end}u) {{
+    let ox_lo = u32(clamp(ox_g + ({lo}), 0, {r}));
+    let ox_hi = u32(clamp(ox_g + ({hi}), 0, {r}));
+    for (var bi: u32 = ox_lo + lid - {lane}u; bi < ox_hi; bi = bi + {span}u) {{
+{code}    }}
+  }}
+",
+                end = lane + span,
+            )
+            .unwrap();
+            continue;
+        }
+        let op = &layout.shader.ops[op_of[m.step]];
+        let (code, word) = element(&mut e, op)?;
         write!(
             body,
             "  if (lid >= {lane}u && lid < {end}u) {{
@@ -160,6 +193,7 @@ fn emit_with(
         head = entry_head(wg),
     );
     src.push_str(&e.helpers.source());
+    src.push_str(&accessors);
     if src.len() > STAGE_SOURCE && !any_size {
         return Ok(Some(Emitted::TooLarge));
     }
@@ -169,9 +203,9 @@ fn emit_with(
 /// Invocations per workgroup of a routine's stage (one per matrix of its batch).
 const ROUTINE_WORKGROUP: u32 = 64;
 
-/// The shader of a routine step as a stage over the packed buffer and its workgroup count,
-/// or None when its operands are not 32-bit.
-fn routine_stage(step: &LoopStep, layout: &Layout) -> Result<Option<(String, u32)>> {
+/// The routine of step `step`, its code for matrix `bi` and its accessors (see
+/// `packed_routine`), or None when its operands are not 32-bit.
+fn routine_code(step: &LoopStep, tag: usize, layout: &Layout) -> Result<Option<(String, String)>> {
     let LoopStep::Routine {
         routine,
         inputs,
@@ -188,10 +222,30 @@ fn routine_stage(step: &LoopStep, layout: &Layout) -> Result<Option<(String, u32
         .chain(outputs)
         .map(|&s| layout.places[s].base)
         .collect();
-    let head = entry_head(ROUTINE_WORKGROUP);
-    let src = emit_routine_packed(routine, &head, ROUTINE_WORKGROUP, &bases)?;
+    packed_routine(routine, tag, &bases)
+}
+
+/// The shader of a stage of one routine step and its workgroup count (one invocation per
+/// matrix of its batch), or None when its operands are not 32-bit.
+fn routine_stage(step: &LoopStep, layout: &Layout) -> Result<Option<(String, u32)>> {
+    let LoopStep::Routine { routine, .. } = step else {
+        return Ok(None);
+    };
+    let Some((code, accessors)) = routine_code(step, 0, layout)? else {
+        return Ok(None);
+    };
+    let src = format!(
+        "{head}  let bi = wid.x * {wg}u + lid;
+  if (bi < {batch}u) {{
+{code}  }}
+}}
+{accessors}",
+        head = entry_head(ROUTINE_WORKGROUP),
+        wg = ROUTINE_WORKGROUP,
+        batch = routine.batch,
+    );
     let groups = (routine.batch as u32).div_ceil(ROUTINE_WORKGROUP).max(1);
-    Ok(src.map(|src| (src, groups)))
+    Ok(Some((src, groups)))
 }
 
 /// `compile_program`'s staged path: the compiled stages of `plan`, or None (fewer stages than
@@ -253,7 +307,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
             }
             continue;
         }
-        match emit(&stage, &layout, &op_of)? {
+        match emit(&stage, &layout, &body.steps, &op_of)? {
             Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
             Some(Emitted::TooLarge) if stage.members.len() > 1 => {
                 let (first, rest) = stage.split();
@@ -261,7 +315,9 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
                 todo.push(first);
             }
             // One kernel: about the shader its own dispatch would compile anyway.
-            Some(Emitted::TooLarge) => shaders.push(emit_any(&stage, &layout, &op_of)?),
+            Some(Emitted::TooLarge) => {
+                shaders.push(emit_any(&stage, &layout, &body.steps, &op_of)?)
+            }
             None => return Ok(None),
         }
     }

@@ -58,6 +58,9 @@ pub struct Member {
     pub per_row: usize,
     pub edges: Vec<Edge>,
     comp: usize,
+    /// A routine (it reads back what it wrote): computed by one workgroup only (no halo),
+    /// since two computing the same rows would see each other's partial writes.
+    in_place: bool,
 }
 
 /// One dispatch: its kernels by program order and the band of global rows it covers.
@@ -117,7 +120,28 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
                 inputs,
                 output,
             } => (kernel, inputs, output),
-            LoopStep::Routine { .. } => {
+            LoopStep::Routine {
+                routine,
+                inputs,
+                outputs,
+            } => {
+                let batch = routine.batch;
+                let by_rows =
+                    batch > 0 && inputs.iter().chain(outputs).all(|&s| body.rows[s] == batch);
+                if by_rows {
+                    let join =
+                        |open: &mut StagePlan, written: &mut [Option<usize>], read: &mut [bool]| {
+                            join_routine(open, written, read, k, batch, inputs, outputs)
+                        };
+                    if !join(&mut open, &mut written, &mut read) {
+                        stages.push(close(std::mem::take(&mut open)));
+                        written.iter_mut().for_each(|w| *w = None);
+                        read.iter_mut().for_each(|r| *r = false);
+                        // An empty stage takes any routine.
+                        join(&mut open, &mut written, &mut read);
+                    }
+                    continue;
+                }
                 if !open.members.is_empty() {
                     stages.push(close(std::mem::take(&mut open)));
                 }
@@ -157,6 +181,7 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
             edges: Vec::new(),
             // A component of its own (ids: step indices).
             comp: k,
+            in_place: false,
         };
         let fits =
             open.members.len() < STAGE_KERNELS && written[*output].is_none() && !read[*output];
@@ -190,6 +215,69 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
         stages.push(close(open));
     }
     Some(stages)
+}
+
+/// Joins routine step `k` (one matrix of its `batch` per row of every operand) to the open
+/// stage, or a new one after it: it reads and writes its operands row by row, so its reads of
+/// in-stage producers are row-local. False when it fits neither (a routine stage of its own).
+fn join_routine(
+    open: &mut StagePlan,
+    written: &mut [Option<usize>],
+    read: &mut [bool],
+    k: usize,
+    batch: usize,
+    inputs: &[usize],
+    outputs: &[usize],
+) -> bool {
+    let mut member = Member {
+        step: k,
+        shift: 0,
+        ext_lo: 0,
+        ext_hi: 0,
+        level: 0,
+        rows: batch,
+        per_row: 1,
+        edges: Vec::new(),
+        comp: k,
+        in_place: true,
+    };
+    let free = |written: &[Option<usize>], read: &[bool]| {
+        outputs.iter().all(|&o| written[o].is_none() && !read[o])
+    };
+    let mut joined = None;
+    if open.members.len() < STAGE_KERNELS && free(written, read) {
+        let edges: Vec<Edge> = inputs
+            .iter()
+            .filter_map(|&s| {
+                written[s].map(|producer| Edge {
+                    producer,
+                    lo: 0,
+                    hi: 0,
+                })
+            })
+            .collect();
+        let level = edges
+            .iter()
+            .map(|e| open.members[e.producer].level + 1)
+            .max()
+            .unwrap_or(0);
+        if level < STAGE_LEVELS {
+            member.level = level;
+            member.edges = edges;
+            joined = join_exact(open, &mut member);
+        }
+    }
+    if joined.is_none() {
+        return false;
+    }
+    for &s in inputs {
+        read[s] = true;
+    }
+    for &o in outputs {
+        written[o] = Some(open.members.len());
+    }
+    open.members.push(member);
+    true
 }
 
 /// The in-stage reads of a kernel with inputs `inputs` read as `reads`, or None when one is
@@ -274,7 +362,8 @@ fn halos_fit(open: &StagePlan, member: &Member) -> Option<()> {
     all.push(member.clone());
     halos(&all)
         .iter()
-        .all(|&(lo, hi)| lo + hi <= HALO_ROWS)
+        .zip(&all)
+        .all(|(&(lo, hi), m)| lo + hi <= if m.in_place { 0 } else { HALO_ROWS })
         .then_some(())
 }
 

@@ -85,42 +85,39 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
     Ok(src)
 }
 
-/// The routine as a stage of a packed-buffer program (`scan_stages`): `head` opens `main`
-/// (binding `ox_buf`, an `array<u32>`, and `lid`, `wid` for a workgroup of `wg`); operand `k`
-/// (inputs then outputs) starts at word `bases[k]`. None for operands that are not 32-bit.
-pub fn emit_routine_packed(
+/// The routine over a packed buffer (`ox_buf`, an `array<u32>`), for the stages of a
+/// packed-buffer program (`scan_stages`): the algorithm for matrix `bi` (a variable the caller
+/// declares) and the accessor functions it calls, named with `tag` so that several routines
+/// share a shader; operand `k` (inputs then outputs) starts at word `bases[k]`. None for
+/// operands that are not 32-bit.
+pub fn packed_routine(
     routine: &Routine,
-    head: &str,
-    wg: u32,
+    tag: usize,
     bases: &[u32],
-) -> Result<Option<String>> {
+) -> Result<Option<(String, String)>> {
     let ops = operands(routine)?;
     if ops.len() != bases.len() || ops.iter().any(|(_, ty, _)| ty != "f32" && ty != "i32") {
         return Ok(None);
     }
-    let mut src = format!(
-        "{head}  let bi = wid.x * {wg}u + lid;
-  if (bi >= {batch}u) {{ return; }}
-{body}}}
-",
-        batch = routine.batch,
-        body = body(routine),
-    );
+    let code = body(routine)
+        .replace("ld_", &format!("ld{tag}_"))
+        .replace("st_", &format!("st{tag}_"));
+    let mut accessors = String::new();
     for ((name, ty, out), base) in ops.iter().zip(bases) {
         writeln!(
-            src,
-            "fn ld_{name}(i: u32) -> {ty} {{ return bitcast<{ty}>(ox_buf[{base}u + i]); }}"
+            accessors,
+            "fn ld{tag}_{name}(i: u32) -> {ty} {{ return bitcast<{ty}>(ox_buf[{base}u + i]); }}"
         )
         .unwrap();
         if *out {
             writeln!(
-                src,
-                "fn st_{name}(i: u32, v: {ty}) {{ ox_buf[{base}u + i] = bitcast<u32>(v); }}"
+                accessors,
+                "fn st{tag}_{name}(i: u32, v: {ty}) {{ ox_buf[{base}u + i] = bitcast<u32>(v); }}"
             )
             .unwrap();
         }
     }
-    Ok(Some(src))
+    Ok(Some((code, accessors)))
 }
 
 fn cholesky(n: usize) -> String {
