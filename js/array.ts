@@ -8,6 +8,7 @@ import { DType, parseDType, type DataArray } from "./dtype.js";
 import { defaultDevice, type Device } from "./device.js";
 import { applyOp, reduceOp, type Axis } from "./ops.js";
 import { recordCreation, recordRef } from "./leaks.js";
+import { readData } from "./reads.js";
 
 export interface ReduceOpts {
   keepdims?: boolean;
@@ -250,9 +251,12 @@ export class Array {
     return this.reshape([-1]);
   }
 
-  /** The elements as a fresh typed array (row-major). Works on every device. */
-  async data(): Promise<DataArray> {
-    return (await callAsync(() => wasm.read("data", this.#handle))) as DataArray;
+  /**
+   * The elements as a fresh typed array (row-major). Works on every device; on webgpu, reads
+   * requested in the same tick (`Promise.all` of `data()` calls) share one map (`reads.ts`).
+   */
+  data(): Promise<DataArray> {
+    return readData("data", this.#handle);
   }
 
   /** Resolves to this array once its pending device work is done (no readback, no ownership change). */

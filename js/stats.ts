@@ -12,6 +12,15 @@ export interface DeviceStats {
   /** Free device buffers kept for reuse (not counted in liveBuffers/liveBytes). */
   poolBuffers: number;
   poolBytes: number;
+  /**
+   * Staging buffers mapped to read results back (webgpu: one per group of reads requested in
+   * the same tick — `Promise.all` of `data()` calls — and one per `blockUntilReady`; 0
+   * elsewhere). `readbacks` counts the arrays read.
+   */
+  readbackMaps: number;
+  /** Free mappable staging buffers kept for reuse, and their bytes (webgpu; 0 elsewhere). */
+  stagingBuffers: number;
+  stagingBytes: number;
   kernelCacheEntries: number;
   kernelCacheHits: number;
   kernelCacheMisses: number;
@@ -39,6 +48,8 @@ export interface DeviceStats {
 
 export interface MemoryStats {
   liveArrays: number;
+  /** `data()` reads begun and not yet handed over (0 when every read has settled). */
+  pendingReads: number;
   /** Traced programs held: makeJaxpr results and vjp functions. */
   liveJaxprs: number;
   wasmMemoryBytes: number;

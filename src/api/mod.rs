@@ -13,6 +13,7 @@ mod nn;
 mod ops;
 mod panic;
 mod random;
+mod reads;
 mod scan;
 mod shape;
 mod stats;

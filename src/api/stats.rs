@@ -17,6 +17,7 @@ fn set(target: &Object, key: &str, value: impl Into<JsValue>) {
 pub fn memory_stats() -> JsValue {
     let out = Object::new();
     set(&out, "liveArrays", handles::live() as f64);
+    set(&out, "pendingReads", super::reads::pending() as f64);
     set(
         &out,
         "liveJaxprs",
@@ -41,6 +42,9 @@ pub fn memory_stats() -> JsValue {
             set(&d, "tiledDispatches", s.tiled_dispatches as f64);
             set(&d, "poolBuffers", s.pool_buffers as f64);
             set(&d, "poolBytes", s.pool_bytes as f64);
+            set(&d, "readbackMaps", s.readback_maps as f64);
+            set(&d, "stagingBuffers", s.staging_buffers as f64);
+            set(&d, "stagingBytes", s.staging_bytes as f64);
             set(&d, "kernelCacheEntries", s.kernel_cache.entries as f64);
             set(&d, "kernelCacheHits", s.kernel_cache.hits as f64);
             set(&d, "kernelCacheMisses", s.kernel_cache.misses as f64);

@@ -30,6 +30,29 @@ pub type BufferId = u32;
 pub type ExeId = u32;
 /// The bytes of a buffer, delivered when the device has finished writing them.
 pub type ReadFuture = Pin<Box<dyn Future<Output = Result<Vec<u8>>>>>;
+/// The bytes of several buffers read together (`Backend::read_group`), in request order.
+pub type GroupFuture = Pin<Box<dyn Future<Output = Result<Vec<HostBytes>>>>>;
+
+/// Bytes read back to the host: in the wasm heap, or (webgpu on the web) a JavaScript
+/// `ArrayBuffer` copied straight out of the mapped staging buffer, which becomes the user's
+/// typed array without another copy.
+#[derive(Debug)]
+pub enum HostBytes {
+    Heap(Vec<u8>),
+    #[cfg(target_arch = "wasm32")]
+    Js(js_sys::ArrayBuffer),
+}
+
+impl HostBytes {
+    /// The bytes in the wasm heap (a copy for `Js`).
+    pub fn into_vec(self) -> Vec<u8> {
+        match self {
+            HostBytes::Heap(v) => v,
+            #[cfg(target_arch = "wasm32")]
+            HostBytes::Js(b) => js_sys::Uint8Array::new(&b).to_vec(),
+        }
+    }
+}
 
 /// What a backend reports about itself (live buffers, cache, work done).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -50,6 +73,12 @@ pub struct BackendStats {
     pub code_bytes: u64,
     /// The most locals of one generated kernel function since the last `clear_caches` (wasm).
     pub max_code_locals: usize,
+    /// Staging buffers mapped to read results back (webgpu: one per read group, however many
+    /// arrays it reads, and one per `blockUntilReady`; 0 elsewhere).
+    pub readback_maps: u64,
+    /// Free mappable staging buffers kept for reuse, and their bytes (webgpu).
+    pub staging_buffers: usize,
+    pub staging_bytes: usize,
 }
 
 /// What a backend reports about its compiled scan loops.
@@ -75,6 +104,22 @@ pub trait Backend {
     /// Starts reading a buffer; the future owns what it needs, so no backend state is
     /// borrowed while it is pending.
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture>;
+    /// Starts reading several buffers together; resolves to their bytes in order. Devices
+    /// with a costly round trip per read (webgpu: one staging copy per buffer into ONE staging
+    /// buffer, mapped once) override it; the default reads them one by one.
+    fn read_group(&mut self, buffers: &[BufferId]) -> Result<GroupFuture> {
+        let reads = buffers
+            .iter()
+            .map(|&b| self.read(b))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Box::pin(async move {
+            let mut out = Vec::with_capacity(reads.len());
+            for read in reads {
+                out.push(HostBytes::Heap(read.await?));
+            }
+            Ok(out)
+        }))
+    }
     /// Resolves once the work that writes `buffer` has finished (`blockUntilReady`); the
     /// bytes it resolves to are meaningless. Synchronous backends are always ready.
     fn sync(&mut self, _buffer: BufferId) -> Result<ReadFuture> {
@@ -180,5 +225,10 @@ pub trait Backend {
 
 /// A future that is already resolved, for backends whose reads are synchronous.
 pub fn ready(result: Result<Vec<u8>>) -> ReadFuture {
+    Box::pin(std::future::ready(result))
+}
+
+/// [`ready`] for a group of reads.
+pub fn ready_group(result: Result<Vec<HostBytes>>) -> GroupFuture {
     Box::pin(std::future::ready(result))
 }

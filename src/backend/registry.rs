@@ -118,6 +118,12 @@ pub fn install_webgpu(backend: WebGpuBackend) {
     REGISTRY.with(|r| r.borrow_mut().webgpu = Some(backend));
 }
 
+/// Runs `f` with the webgpu backend itself (its own switches, for tests); None when it is not
+/// initialized.
+pub fn with_webgpu<R>(f: impl FnOnce(&mut WebGpuBackend) -> R) -> Option<R> {
+    REGISTRY.with(|r| r.borrow_mut().webgpu.as_mut().map(f))
+}
+
 /// Removes the webgpu backend (native tests drop it before their thread's locals are torn
 /// down, which wgpu does not survive).
 pub fn uninstall_webgpu() -> Option<WebGpuBackend> {

@@ -93,10 +93,14 @@ function snapshot() {
   const s = ox.memoryStats();
   const buffers = Object.values(s.devices).reduce((n, d) => n + d.liveBuffers, 0);
   const bytes = Object.values(s.devices).reduce((n, d) => n + d.liveBytes, 0);
-  return { liveArrays: s.liveArrays, liveJaxprs: s.liveJaxprs, buffers, bytes };
+  const { liveArrays, liveJaxprs, pendingReads } = s;
+  return { liveArrays, liveJaxprs, pendingReads, buffers, bytes };
 }
 
-/** Registers a leak check: live arrays, buffers and device bytes return to their baseline. */
+/**
+ * Registers a leak check: live arrays, unsettled reads, buffers and device bytes return to
+ * their baseline.
+ */
 export function checkLeaksAroundEachTest() {
   beforeEach(() => {
     baseline = snapshot();

@@ -11,7 +11,8 @@
 //! kernel may write it. Only `queue.write_buffer` is not (it runs at the start of the next
 //! submit), so allocations prefer other pooled buffers, and a host write into such a buffer
 //! is a copy from a staging buffer encoded into the batch.
-//! Reads copy into a mappable staging buffer encoded into the same batch.
+//! Reads copy into ranges of one mappable staging buffer per read group, encoded into the same
+//! batch (`readback`).
 //!
 //! Exactness (a decision): elementwise kernels stay bit-exact against the `cpu` interpreter on
 //! every driver (float `+ − ×` through `ox_keep`, ÷ and √ corrected in software; see
@@ -50,7 +51,7 @@ mod wgsl_trig;
 use std::collections::{HashMap, HashSet};
 
 use super::routines::RoutineCache;
-use super::{Backend, BackendStats, BufferId, ExeId, LoopStats, ReadFuture};
+use super::{Backend, BackendStats, BufferId, ExeId, GroupFuture, LoopStats, ReadFuture};
 use crate::core::Device;
 use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
@@ -105,6 +106,8 @@ pub struct WebGpuBackend {
     loops: scan_single::LoopCache,
     /// The device has WGSL's f16 (`shader-f16`).
     float16: bool,
+    /// Staging buffers and counters of reads (`readback`).
+    reads: readback::Reads,
 }
 
 impl WebGpuBackend {
@@ -170,6 +173,7 @@ impl WebGpuBackend {
             doomed: Vec::new(),
             loops: scan_single::LoopCache::default(),
             float16,
+            reads: readback::Reads::new(limits.max_buffer_size),
         })
     }
 
@@ -219,24 +223,6 @@ impl WebGpuBackend {
     /// The storage-buffer limit per shader stage that kernels are planned against.
     pub fn max_storage_buffers(&self) -> u32 {
         self.max_storage_buffers
-    }
-
-    /// Encodes a copy of the first `limit` bytes (all by default) of `buffer` into a fresh
-    /// staging buffer, then submits the batch; returns the staging buffer and the byte count.
-    fn stage(&mut self, buffer: BufferId, limit: Option<usize>) -> Result<(wgpu::Buffer, usize)> {
-        let b = self.buffer(buffer)?;
-        let bytes = limit.map_or(b.bytes, |l| l.min(b.bytes));
-        let src = b.gpu.clone();
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("oxjax readback"),
-            size: padded(bytes),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        self.encoder()
-            .copy_buffer_to_buffer(&src, 0, &staging, 0, padded(bytes));
-        self.flush();
-        Ok((staging, bytes))
     }
 
     /// Encodes one compute pass of `pipeline` over `x × y` workgroups into the batch.
@@ -395,8 +381,7 @@ impl Backend for WebGpuBackend {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>> {
-        let (staging, bytes) = self.stage(buffer, None)?;
-        readback::read_sync(&self.device, staging, bytes)
+        self.read_one_sync(buffer)
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -405,14 +390,15 @@ impl Backend for WebGpuBackend {
     }
 
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture> {
-        let (staging, bytes) = self.stage(buffer, None)?;
-        Ok(readback::read(&self.device, staging, bytes))
+        self.read_one(buffer)
+    }
+
+    fn read_group(&mut self, buffers: &[BufferId]) -> Result<GroupFuture> {
+        self.read_buffers(buffers)
     }
 
     fn sync(&mut self, buffer: BufferId) -> Result<ReadFuture> {
-        // Mapping 4 bytes copied after the pending work resolves once that work is done.
-        let (staging, bytes) = self.stage(buffer, Some(4))?;
-        Ok(readback::read(&self.device, staging, bytes))
+        self.sync_one(buffer)
     }
 
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
@@ -521,6 +507,7 @@ impl Backend for WebGpuBackend {
         self.routines.clear();
         self.pool.clear();
         self.loops.clear();
+        self.reads.clear();
     }
 
     fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
@@ -569,6 +556,9 @@ impl Backend for WebGpuBackend {
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes() as usize,
             tiled_dispatches: self.tiled_dispatches,
+            readback_maps: self.reads.maps,
+            staging_buffers: self.reads.pooled().0,
+            staging_bytes: self.reads.pooled().1,
             ..Default::default()
         }
     }
