@@ -5,7 +5,8 @@
  * tick schedules, in a microtask, the group's submission (`readSubmit`: every copy encoded and
  * submitted together, one map started) and its wait (`readWait`); each read then takes its own
  * typed array (`readFinish`), copied once from the mapped range. So `Promise.all` of `data()`
- * calls, `tree.data` and `jsAsync` over many arrays cost one map. Other devices read directly.
+ * calls, `tree.data` and `jsAsync` over many arrays cost one map. cpu and wasm arrays are read
+ * synchronously, at the call.
  * Rust never calls back into JavaScript: this module drives the flow (ARCHITECTURE.md,
  * decision 1).
  */
@@ -28,7 +29,9 @@ function submitSoon(): Promise<void> {
 /** The elements of the array behind `handle` as a fresh typed array, for `fn` (e.g. `data`). */
 export async function readData(fn: string, handle: number): Promise<DataArray> {
   const ticket = call(() => wasm.readBegin(fn, handle));
-  if (ticket < 0) return (await callAsync(() => wasm.read(fn, handle))) as DataArray;
+  // cpu and wasm read synchronously, at the call (like a webgpu read, which owns its array
+  // from here on).
+  if (ticket < 0) return call(() => wasm.readSync(fn, handle)) as DataArray;
   try {
     await submitSoon();
   } catch (e) {

@@ -207,7 +207,8 @@ pub fn dispose_scoped(handle: f64) {
     }
 }
 
-/// The elements as a typed array, read synchronously where the device allows it.
+/// The elements as a typed array, read synchronously where the device allows it (`dataSync`,
+/// and `data()` on devices whose reads are synchronous; see `reads`).
 #[wasm_bindgen(js_name = readSync)]
 pub fn read_sync(function: &str, handle: f64) -> std::result::Result<JsValue, JsError> {
     let run = || -> Result<JsValue> {
@@ -217,17 +218,6 @@ pub fn read_sync(function: &str, handle: f64) -> std::result::Result<JsValue, Js
         convert::typed_array(function, v.aval.dtype, &bytes)
     };
     run().map_err(js_error)
-}
-
-/// The elements as a typed array, read asynchronously (works on every device).
-#[wasm_bindgen]
-pub async fn read(function: String, handle: f64) -> std::result::Result<JsValue, JsError> {
-    // The value is cloned out of the slab, so nothing is borrowed across the await and the
-    // buffer stays alive even if the array is disposed meanwhile.
-    let v = handles::get(&function, handle).map_err(js_error)?;
-    let v = v.concrete(&function).map_err(js_error)?.clone();
-    let bytes = v.read(&function).await.map_err(js_error)?;
-    convert::typed_array(&function, v.aval.dtype, &bytes).map_err(js_error)
 }
 
 /// `argmax`/`argmin` along `axis` (`None`: the flattened array).

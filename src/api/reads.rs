@@ -4,7 +4,7 @@
 //! TypeScript drives the flow (Rust never calls back into JavaScript, decision 1):
 //! - `readBegin` (synchronous, inside `data()`) materialises the array (a view is copied to a
 //!   dense buffer, encoded into the batch) and adds it to the open group; it returns a ticket,
-//!   or -1 for devices that are read directly (`read`);
+//!   or -1 for devices read synchronously (cpu, wasm: `readSync` at once);
 //! - `readSubmit` (synchronous, once per group, from a microtask after the reads of a tick)
 //!   closes the open group: one `read_group` call encodes every copy, submits the batch and
 //!   starts the map; it returns the group's id;
@@ -55,7 +55,7 @@ thread_local! {
 }
 
 /// Starts reading an array for `function`: a ticket in the open read group, or -1 when the
-/// array's device is read directly (cpu, wasm: `read`).
+/// array's device reads synchronously (cpu, wasm: `readSync`).
 #[wasm_bindgen(js_name = readBegin)]
 pub fn read_begin(function: &str, handle: f64) -> std::result::Result<f64, JsError> {
     let run = || -> Result<f64> {

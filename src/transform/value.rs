@@ -101,14 +101,6 @@ impl ArrayValue {
         Ok(bytes)
     }
 
-    /// Reads the elements asynchronously; the returned future borrows nothing.
-    pub async fn read(&self, function: &str) -> Result<Vec<u8>> {
-        let dense = self.materialize(function)?;
-        let future = registry::with_backend(function, dense.device, |b| b.read(dense.buffer.id))?;
-        transfers::note_readback(dense.device, dense.aval.byte_size());
-        future.await
-    }
-
     /// Resolves once the device has finished the work that writes this array's buffer.
     pub async fn block_until_ready(&self, function: &str) -> Result<()> {
         let future = registry::with_backend(function, self.device, |b| b.sync(self.buffer.id))?;

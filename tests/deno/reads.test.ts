@@ -132,32 +132,39 @@ Deno.test("tree.data, jsAsync and consumeData over many arrays share one map", a
   });
 });
 
-Deno.test("reads in separate ticks map separately; one tick's reads share, work between", async () => {
-  await noLeaks(async () => {
-    const x = np.arange(10, null, 1, { dtype: "float32", device: "webgpu" });
-    let maps = gpu().readbackMaps;
-    for (let k = 0; k < 3; k++) await x.data();
-    check(gpu().readbackMaps - maps === 3, "three awaited reads: three maps");
-    // Work encoded between the reads of one tick, and an array disposed right after data().
-    maps = gpu().readbackMaps;
-    const p = x.data();
-    const y = x.mul(2);
-    const q = y.data();
-    y.dispose();
-    const [a, b] = await Promise.all([p, q]);
-    check(gpu().readbackMaps - maps === 1, "one map for both");
-    same(b, Float32Array.from(a, (v) => v * 2), "read of an array disposed after data()");
-    // A read begun while another group's map is in flight is a group of its own.
-    maps = gpu().readbackMaps;
-    const first = x.data();
-    await Promise.resolve();
-    await Promise.resolve();
-    const second = x.data();
-    same(await second, await first, "overlapping groups");
-    check(gpu().readbackMaps - maps === 2, `overlapping groups: ${gpu().readbackMaps - maps}`);
-    x.dispose();
-  });
-});
+Deno.test(
+  "reads in separate ticks map separately; one tick's reads share, work between",
+  async () => {
+    await noLeaks(async () => {
+      const x = np.arange(10, null, 1, { dtype: "float32", device: "webgpu" });
+      let maps = gpu().readbackMaps;
+      for (let k = 0; k < 3; k++) await x.data();
+      check(gpu().readbackMaps - maps === 3, "three awaited reads: three maps");
+      // Work encoded between the reads of one tick, and an array disposed right after data().
+      maps = gpu().readbackMaps;
+      const p = x.data();
+      const y = x.mul(2);
+      const q = y.data();
+      y.dispose();
+      const [a, b] = await Promise.all([p, q]);
+      check(gpu().readbackMaps - maps === 1, "one map for both");
+      same(
+        b,
+        Float32Array.from(a, (v) => v * 2),
+        "read of an array disposed after data()",
+      );
+      // A read begun while another group's map is in flight is a group of its own.
+      maps = gpu().readbackMaps;
+      const first = x.data();
+      await Promise.resolve();
+      await Promise.resolve();
+      const second = x.data();
+      same(await second, await first, "overlapping groups");
+      check(gpu().readbackMaps - maps === 2, `overlapping groups: ${gpu().readbackMaps - maps}`);
+      x.dispose();
+    });
+  },
+);
 
 Deno.test("a group larger than the largest staging buffer is split, values intact", async () => {
   await noLeaks(async () => {
@@ -171,7 +178,11 @@ Deno.test("a group larger than the largest staging buffer is split, values intac
       const data = await Promise.all(xs.map((x) => x.data()));
       check(gpu().readbackMaps - maps === 7, `maps: ${gpu().readbackMaps - maps}`);
       data.forEach((d, k) =>
-        same(d, Int32Array.from({ length: 10 + k }, (_, i) => k * 5 + i), `split read ${k}`),
+        same(
+          d,
+          Int32Array.from({ length: 10 + k }, (_, i) => k * 5 + i),
+          `split read ${k}`,
+        ),
       );
     } finally {
       wasm.debugMaxStagingBytes(2 ** 40);
