@@ -104,9 +104,12 @@ impl StagingPool {
     }
 }
 
-/// Where each read of a group lands: per staging buffer, its members as (index in the group,
-/// offset, bytes) and the bytes it uses. Empty reads land nowhere.
-pub fn layout(bytes: &[usize], max: u64) -> Vec<(Vec<(usize, u64, usize)>, u64)> {
+/// A read's place in a staging buffer: (index in the group, offset, bytes).
+pub type Member = (usize, u64, usize);
+
+/// Where each read of a group lands: per staging buffer, its members and the bytes it uses.
+/// Empty reads land nowhere.
+pub fn layout(bytes: &[usize], max: u64) -> Vec<(Vec<Member>, u64)> {
     let mut out = Vec::new();
     let mut members = Vec::new();
     let mut end = 0u64;
@@ -134,7 +137,7 @@ struct Chunk {
     class: u64,
     /// The bytes mapped (from 0).
     size: u64,
-    members: Vec<(usize, u64, usize)>,
+    members: Vec<Member>,
 }
 
 impl WebGpuBackend {
