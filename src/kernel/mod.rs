@@ -14,6 +14,8 @@ pub mod order;
 pub mod routine;
 pub mod row_reads;
 pub mod scan_loop;
+pub mod simplify;
+mod simplify_sum;
 pub mod split;
 pub mod verify;
 pub mod view_index;

@@ -24,7 +24,7 @@ use super::program::{Arg, Program, Slot, Step};
 use super::split;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
 use crate::core::{Aval, DType, Primitive};
-use crate::kernel::{AluExp, DeviceLimits, Kernel, Reduction};
+use crate::kernel::{simplify, AluExp, DeviceLimits, Kernel, Reduction};
 use crate::rules::{self, Family};
 
 pub(super) struct Fuser<'a> {
@@ -177,13 +177,14 @@ impl Fuser<'_> {
         aval: Aval,
     ) -> Slot {
         let order = expr::slots(&exp);
-        let kernel = Kernel {
+        // Index arithmetic simplified once here, for every backend (`kernel::simplify`).
+        let kernel = simplify::kernel(&Kernel {
             inputs: order.iter().map(|&s| self.program.avals[s].dtype).collect(),
             size,
             exp: expr::renumber(&exp, &order),
             reduction,
             epilogue,
-        };
+        });
         let output = self.program.new_slot(aval);
         self.program.steps.push(Step::Kernel {
             kernel,

@@ -11,7 +11,7 @@ use crate::core::jaxpr::{Atom, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device, Primitive};
 use crate::kernel::split::{split_inputs, Source};
-use crate::kernel::{view_index, Kernel};
+use crate::kernel::{simplify, view_index, Kernel};
 use crate::rules;
 use crate::rules::movement;
 use crate::transform::ArrayValue;
@@ -200,13 +200,14 @@ pub fn run(
     }
     let views: Vec<&ShapeTracker> = moved.iter().map(|v| &v.view).collect();
     // Dense inputs (every intermediate of a jitted program) need no rewrite of the loads.
-    let rewritten;
-    let kernel = if views.iter().all(|v| v.is_contiguous()) {
-        kernel
+    // Index arithmetic simplified as lowering simplifies it (`kernel::simplify`), so eager
+    // and jitted kernels agree.
+    let rewritten = if views.iter().all(|v| v.is_contiguous()) {
+        simplify::kernel(kernel)
     } else {
-        rewritten = view_index::through_views(kernel, &views);
-        &rewritten
+        simplify::kernel(&view_index::through_views(kernel, &views))
     };
+    let kernel = &rewritten;
     let out = registry::alloc(function, device, out_aval.byte_size())?;
     let max_inputs = registry::limits(device).max_kernel_inputs;
     if kernel.inputs.len() > max_inputs {

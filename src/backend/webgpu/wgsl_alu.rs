@@ -1,11 +1,16 @@
 //! Kernel IR expressions → WGSL statements. Each node becomes one `let` (so the nesting depth of
 //! the WGSL stays flat however deep the tree, well inside Tint's and naga's parser limits), and
-//! the emitter records which helper functions (see `wgsl_lib`) the kernel needs.
+//! the emitter records which helper functions (see `wgsl_lib`) the kernel needs. Within one
+//! expression, structurally equal subexpressions are one `let` (value numbering on the emitted
+//! text: a node whose type and right-hand side were bound before reuses that name).
 //!
 //! Values live in registers as `f32`, `i32`, `u32` and `bool` (bool is `u32` 0/1 only in
-//! storage). No constant is a WGSL const-expression, so the shader-creation errors for
-//! const-expressions that overflow, divide by zero or produce ±∞/NaN can never trigger:
-//! integer and bool constants are function-scope `var`s, and f32 constants are their bits
+//! storage). No operation is a WGSL const-expression, so the shader-creation errors for
+//! const-expressions that overflow, divide by zero or produce ±∞/NaN can never trigger: an
+//! integer or bool constant is a literal only as an operand of an operation or comparison
+//! whose other operand is not a constant (so the operation is evaluated at run time; a
+//! literal divisor other than 0 and −1 then needs no helper), otherwise a function-scope
+//! `var` (naga folds `let`s of constants), and f32 constants are their bits
 //! xor-ed with a zero the compiler cannot see through. The latter also keeps f32 constants
 //! opaque to the driver: Vulkan lets it reassociate float arithmetic that is not marked
 //! `NoContraction` (naga never marks it), and Mesa does fold `x·c1·c2` into `x·(c1·c2)`, which
@@ -20,6 +25,7 @@
 //! float16 (`wgsl_half`): values in `f32` registers, read from u32 words, written to `f16`
 //! storage; each operation of float16 dtype is the float32 one rounded to float16.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::wgsl_lib::{Helper, Helpers};
@@ -100,6 +106,24 @@ fn literal(dtype: DType, value: f64) -> Result<(String, bool)> {
     })
 }
 
+fn is_const(e: &AluExp) -> bool {
+    matches!(e.kind, AluKind::Const(_))
+}
+
+/// An integer or bool constant as a WGSL literal (None for floats and for `i32::MIN`, whose
+/// literal would be the negation of an out-of-range `2147483648i`).
+fn int_literal(e: &AluExp) -> Option<String> {
+    let v = e.const_value()?;
+    match e.dtype {
+        DType::Int32 if v as i32 == i32::MIN => None,
+        DType::Int32 if v < 0.0 => Some(format!("({}i)", v as i32)),
+        DType::Int32 => Some(format!("{}i", v as i32)),
+        DType::Uint32 => Some(format!("{}u", v as u32)),
+        DType::Bool => Some((v != 0.0).to_string()),
+        _ => None,
+    }
+}
+
 pub(super) struct Emitter {
     /// The statements emitted so far.
     pub body: String,
@@ -118,6 +142,9 @@ pub(super) struct Emitter {
     pub substitute: Option<String>,
     indent: String,
     next: usize,
+    /// The name bound to each (type, value) during one [`Emitter::emit`] call: a repeated
+    /// subexpression is computed once (see the module comment).
+    memo: HashMap<(&'static str, String), String>,
 }
 
 impl Emitter {
@@ -131,6 +158,7 @@ impl Emitter {
             substitute: None,
             indent: indent.to_string(),
             next: 0,
+            memo: HashMap::new(),
         }
     }
 
@@ -149,9 +177,13 @@ impl Emitter {
 
     /// Binds `value` (of `dtype`) to a new name.
     fn bind(&mut self, dtype: DType, value: String) -> Result<String> {
-        let name = self.fresh();
         let ty = value_type(dtype)?;
+        if let Some(name) = self.memo.get(&(ty, value.clone())) {
+            return Ok(name.clone());
+        }
+        let name = self.fresh();
         self.line(format!("let {name}: {ty} = {value};"));
+        self.memo.insert((ty, value), name.clone());
         Ok(name)
     }
 
@@ -173,13 +205,38 @@ impl Emitter {
         if bits {
             return self.bind(dtype, format!("bitcast<f32>({lit} ^ {OPAQUE_ZERO})"));
         }
+        let ty = value_type(dtype)?;
+        let key = (ty, format!("var {lit}"));
+        if let Some(name) = self.memo.get(&key) {
+            return Ok(name.clone());
+        }
         let name = self.fresh();
-        self.line(format!("var {name}: {} = {lit};", value_type(dtype)?));
+        self.line(format!("var {name}: {ty} = {lit};"));
+        self.memo.insert(key, name.clone());
         Ok(name)
     }
 
-    /// Emits statements computing `exp`; returns the name holding its value.
+    /// Emits statements computing `exp`; returns the name holding its value. Equal
+    /// subexpressions within `exp` are computed once; nothing is shared with other calls
+    /// (the caller may have opened or closed a block in between).
     pub fn emit(&mut self, exp: &AluExp) -> Result<String> {
+        self.memo.clear();
+        let name = self.node(exp);
+        self.memo.clear();
+        name
+    }
+
+    /// An operand of an operation whose other operands are not all constants: an integer or
+    /// bool constant is written as a literal (the operation stays a runtime expression),
+    /// anything else is emitted. Returns the text and whether it is a literal.
+    fn operand(&mut self, e: &AluExp, inline: bool) -> Result<(String, bool)> {
+        match (inline, int_literal(e)) {
+            (true, Some(lit)) => Ok((lit, true)),
+            _ => Ok((self.node(e)?, false)),
+        }
+    }
+
+    fn node(&mut self, exp: &AluExp) -> Result<String> {
         let d = exp.dtype;
         value_type(d)?;
         let value = match &exp.kind {
@@ -190,7 +247,7 @@ impl Emitter {
                 return Ok(self.substitute.clone().unwrap_or_default());
             }
             AluKind::Load { input, index } => {
-                let ix = self.emit(index)?;
+                let ix = self.node(index)?;
                 self.loaded[*input] = true;
                 let ix = match &self.offsets {
                     Some(offsets) => format!("{} + {ix}", offsets[*input]),
@@ -218,13 +275,24 @@ impl Emitter {
                 }
             }
             AluKind::Unary(op, a) => {
-                let a = self.emit(a)?;
+                let a = self.node(a)?;
                 let v = self.unary(*op, wide(d), &a)?;
                 self.rounded(d, v)
             }
             AluKind::Binary(op, a, b) => {
-                let (a, b) = (self.emit(a)?, self.emit(b)?);
-                let v = self.binary(*op, wide(d), &a, &b)?;
+                let (x, _) = self.operand(a, !is_const(b))?;
+                let (y, literal) = self.operand(b, !is_const(a))?;
+                // A literal divisor other than 0 and −1 needs none of the helpers' cases.
+                let native = literal
+                    && matches!(op, BinaryOp::Div | BinaryOp::Rem)
+                    && b.const_value().is_some_and(|c| c != 0.0 && c != -1.0);
+                let v = match (native, d) {
+                    (true, DType::Int32 | DType::Uint32) => {
+                        let symbol = if *op == BinaryOp::Div { "/" } else { "%" };
+                        format!("{x} {symbol} {y}")
+                    }
+                    _ => self.binary(*op, wide(d), &x, &y)?,
+                };
                 let v = match (op, wide(d)) {
                     (
                         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div,
@@ -237,17 +305,18 @@ impl Emitter {
             AluKind::Compare(op, a, b) => {
                 let operand = wide(a.dtype);
                 value_type(operand)?;
-                let (a, b) = (self.emit(a)?, self.emit(b)?);
-                self.compare(*op, operand, &a, &b)
+                let (x, _) = self.operand(a, !is_const(b))?;
+                let (y, _) = self.operand(b, !is_const(a))?;
+                self.compare(*op, operand, &x, &y)
             }
             AluKind::Where(c, a, b) => {
-                let (c, a, b) = (self.emit(c)?, self.emit(a)?, self.emit(b)?);
+                let (c, a, b) = (self.node(c)?, self.node(a)?, self.node(b)?);
                 format!("select({b}, {a}, {c})")
             }
             AluKind::Cast(a) => {
                 let from = a.dtype;
                 value_type(from)?;
-                let a = self.emit(a)?;
+                let a = self.node(a)?;
                 if from == d {
                     a
                 } else {
@@ -258,7 +327,7 @@ impl Emitter {
             AluKind::Bitcast(a) => {
                 let from = a.dtype;
                 value_type(from)?;
-                let a = self.emit(a)?;
+                let a = self.node(a)?;
                 if from == d {
                     a
                 } else if [from, d]
