@@ -39,6 +39,9 @@ use std::rc::Rc;
 pub const STAGE_SOURCE: usize = 256 << 10;
 /// Rows per workgroup: at most this many.
 const MAX_BAND: usize = 64;
+/// Bands narrow until a stage has this many workgroups (about one per compute unit of a
+/// large GPU) or its halos would cost more than its band.
+const TARGET_GROUPS: usize = 128;
 /// At most this many element-terms per invocation of a level (a row of rows-1 kernels runs in
 /// one workgroup: a long reduction over the batch is slow, but right).
 const MAX_SHARE: usize = 1 << 16;
@@ -65,8 +68,9 @@ fn emit(
     layout: &Layout,
     steps: &[LoopStep],
     op_of: &[usize],
+    spread: bool,
 ) -> Result<Option<Emitted>> {
-    emit_with(stage, layout, steps, op_of, false)
+    emit_with(stage, layout, steps, op_of, spread, false)
 }
 
 /// The shader of a stage of one kernel whatever its size.
@@ -76,19 +80,21 @@ fn emit_any(
     steps: &[LoopStep],
     op_of: &[usize],
 ) -> Result<(String, u32)> {
-    match emit_with(stage, layout, steps, op_of, true)? {
+    match emit_with(stage, layout, steps, op_of, false, true)? {
         Some(Emitted::Source(src, groups)) => Ok((src, groups)),
         _ => Err(Error::new("jit", "internal error: a stage has no shader")),
     }
 }
 
 /// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k` (`usize::MAX` for a
-/// routine step of `steps`).
+/// routine step of `steps`); `spread`: narrow the bands for more workgroups (GPUs, not CPU
+/// adapters, where idle invocations of a narrow band still cost).
 fn emit_with(
     stage: &StagePlan,
     layout: &Layout,
     steps: &[LoopStep],
     op_of: &[usize],
+    spread: bool,
     any_size: bool,
 ) -> Result<Option<Emitted>> {
     // Elements per workgroup of each kernel for bands of `b` rows, widest level.
@@ -107,6 +113,18 @@ fn emit_with(
         band /= 2;
     }
     let rows = (stage.g_hi - stage.g_lo).max(1) as usize;
+    // Narrower bands spread a stage over more workgroups (each level's work is a chain of
+    // dependent steps: the more of the GPU runs it, the sooner it ends), as long as a band
+    // stays wider than the rows its halos recompute.
+    let halo = stage
+        .members
+        .iter()
+        .map(|m| (m.ext_lo + m.ext_hi) as usize)
+        .max()
+        .unwrap_or(0);
+    while spread && band > 1 && rows.div_ceil(band) < TARGET_GROUPS && band / 2 >= halo.max(1) {
+        band /= 2;
+    }
     let groups = rows.div_ceil(band);
     let wg = (width(band).min(MAX_WORKGROUP as usize) as u32)
         .next_power_of_two()
@@ -307,7 +325,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
             }
             continue;
         }
-        match emit(&stage, &layout, &body.steps, &op_of)? {
+        match emit(&stage, &layout, &body.steps, &op_of, gpu.fast)? {
             Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
             Some(Emitted::TooLarge) if stage.members.len() > 1 => {
                 let (first, rest) = stage.split();
