@@ -7,8 +7,9 @@
 //       jit((θ, state) => valueAndGrad(loss)(θ) + Adam update) step and read the loss value;
 //   (b) steady-state iterations: one step + reading the loss with `await data()`, median over
 //       KALMAN_ITERS (default 10), with dispatches, submits and kernel compilations
-//       (kernel-cache misses) per iteration from `memoryStats()` deltas (webgpu: shaders; wasm
-//       compiles a jitted program as one module outside that cache, so it reads 0 there);
+//       per iteration from `memoryStats()` deltas (webgpu: `shaderCompiles`, every pipeline;
+//       wasm: kernel-cache misses — a jitted program's own module is compiled outside that
+//       cache, so it reads 0 there);
 //   (c) the single filter + smoother call (the client's dlmFit; jitted): first call from cold
 //       caches and warm (median of KALMAN_FIT_WARM, default 5), all outputs (filtered and
 //       smoothed means and covariances, loglik) read together with Promise.all of data().
@@ -80,7 +81,10 @@ interface Counters {
 }
 function counters(device: Device): Counters {
   const d = ox.memoryStats().devices[device]!;
-  return { dispatches: d.dispatches, submits: d.submits, compiles: d.kernelCacheMisses };
+  // webgpu: every pipeline compiled (kernels, routines, program stages); wasm: modules of
+  // the kernel cache (a jitted program's own module is compiled outside it).
+  const compiles = device === "webgpu" ? d.shaderCompiles : d.kernelCacheMisses;
+  return { dispatches: d.dispatches, submits: d.submits, compiles };
 }
 const delta = (a: Counters, b: Counters): Counters => ({
   dispatches: b.dispatches - a.dispatches,

@@ -9,6 +9,11 @@ export interface DeviceStats {
   submits: number;
   /** Dispatches of tiled matrix-product kernels (webgpu; 0 elsewhere). */
   tiledDispatches: number;
+  /**
+   * Shaders compiled into pipelines since the device started (webgpu: kernels, routines, scan
+   * loops and jitted-program stages; 0 elsewhere). A jitted program compiles nothing again.
+   */
+  shaderCompiles: number;
   /** Free device buffers kept for reuse (not counted in liveBuffers/liveBytes). */
   poolBuffers: number;
   poolBytes: number;

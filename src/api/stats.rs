@@ -40,6 +40,7 @@ pub fn memory_stats() -> JsValue {
             set(&d, "dispatches", s.dispatches as f64);
             set(&d, "submits", s.submits as f64);
             set(&d, "tiledDispatches", s.tiled_dispatches as f64);
+            set(&d, "shaderCompiles", s.shader_compiles as f64);
             set(&d, "poolBuffers", s.pool_buffers as f64);
             set(&d, "poolBytes", s.pool_bytes as f64);
             set(&d, "readbackMaps", s.readback_maps as f64);

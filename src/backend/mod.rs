@@ -65,6 +65,9 @@ pub struct BackendStats {
     pub submits: u64,
     /// Dispatches of tiled matrix-product kernels (webgpu; 0 elsewhere).
     pub tiled_dispatches: u64,
+    /// Shaders compiled into pipelines since the device started (webgpu: kernels, routines,
+    /// scan loops and program stages alike; 0 elsewhere).
+    pub shader_compiles: u64,
     /// Free buffers kept for reuse, and their bytes (not live arrays).
     pub pool_buffers: usize,
     pub pool_bytes: usize,

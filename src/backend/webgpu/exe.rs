@@ -8,6 +8,8 @@
 //! (so every reduction plan above keeps its shape). On CPU adapters only the generic kernels are used (see
 //! `WebGpuBackend::set_fast_kernels`).
 
+use std::cell::Cell;
+
 use super::{wgsl, WebGpuBackend};
 use super::{wgsl_matmul, wgsl_reduce};
 use crate::kernel::{AluExp, Kernel, Reduction};
@@ -44,6 +46,30 @@ pub(super) fn grid(groups: u32) -> (u32, u32) {
     (groups.div_ceil(y), y)
 }
 
+/// Compiles a WGSL compute shader (entry `main`) into a pipeline, with `layout` or the
+/// shader's own. Every pipeline of the device is made here and counted in `compiles`
+/// (`BackendStats::shader_compiles`).
+pub(super) fn compile_shader(
+    device: &wgpu::Device,
+    compiles: &Cell<u64>,
+    source: String,
+    layout: Option<&wgpu::PipelineLayout>,
+) -> wgpu::ComputePipeline {
+    compiles.set(compiles.get() + 1);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: None,
+        layout,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
 impl WebGpuBackend {
     pub(super) fn make_stage(&self, source: String, grid: (u32, u32)) -> Stage {
         let pipeline = self.pipeline(source);
@@ -56,21 +82,16 @@ impl WebGpuBackend {
     }
 
     fn pipeline(&self, source: String) -> wgpu::ComputePipeline {
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: None,
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-        self.device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: None,
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+        self.compile_shader(source, None)
+    }
+
+    /// [`compile_shader`] on this device.
+    pub(super) fn compile_shader(
+        &self,
+        source: String,
+        layout: Option<&wgpu::PipelineLayout>,
+    ) -> wgpu::ComputePipeline {
+        compile_shader(&self.device, &self.shader_compiles, source, layout)
     }
 
     /// One stage computing `kernel` whole (a single-stage plan).

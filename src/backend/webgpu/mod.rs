@@ -88,6 +88,8 @@ pub struct WebGpuBackend {
     large_tiles: bool,
     /// Dispatches of tiled matrix products.
     tiled_dispatches: u64,
+    /// Shader pipelines compiled (kernels, routines, loops, stages).
+    shader_compiles: std::rc::Rc<std::cell::Cell<u64>>,
     routines: RoutineCache<wgpu::ComputePipeline>,
     submits: u64,
     pool: Pool,
@@ -163,6 +165,7 @@ impl WebGpuBackend {
             fast: adapter.get_info().device_type != wgpu::DeviceType::Cpu,
             large_tiles: false,
             tiled_dispatches: 0,
+            shader_compiles: Default::default(),
             routines: RoutineCache::default(),
             submits: 0,
             pool: Pool::default(),
@@ -556,6 +559,7 @@ impl Backend for WebGpuBackend {
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes() as usize,
             tiled_dispatches: self.tiled_dispatches,
+            shader_compiles: self.shader_compiles.get(),
             readback_maps: self.reads.maps,
             staging_buffers: self.reads.pooled().0,
             staging_bytes: self.reads.pooled().1,

@@ -21,22 +21,10 @@ pub(super) fn compile(backend: &mut WebGpuBackend, routine: &Routine) -> Result<
         ));
     }
     let device = backend.device.clone();
+    let compiles = backend.shader_compiles.clone();
     backend.routines.get_or_compile(routine, |r| {
         let source = wgsl_routines::emit_routine(r)?;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(r.name()),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        Ok(
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(r.name()),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            }),
-        )
+        Ok(super::exe::compile_shader(&device, &compiles, source, None))
     })
 }
 

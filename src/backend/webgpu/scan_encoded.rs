@@ -217,22 +217,7 @@ impl WebGpuBackend {
                 bind_group_layouts: &[Some(&layout)],
                 immediate_size: 0,
             });
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: None,
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: None,
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+        let pipeline = self.compile_shader(source, Some(&pipeline_layout));
         (pipeline, layout)
     }
 
