@@ -37,6 +37,7 @@ pub mod scan_serial;
 pub mod scan_single;
 pub mod scan_stages;
 pub mod scan_wgsl;
+mod stage_params;
 pub mod stage_plan;
 pub mod wgsl;
 mod wgsl_alu;
@@ -255,6 +256,17 @@ impl WebGpuBackend {
         for &id in inputs.iter().chain(outputs) {
             bound.push(self.buffer(id)?.gpu.clone());
         }
+        self.encode_buffers(pipeline, layout, (x, y), bound)
+    }
+
+    /// [`Self::encode_bound`] with the bindings given as buffers (binding `i` is `bound[i]`).
+    fn encode_buffers(
+        &mut self,
+        pipeline: &wgpu::ComputePipeline,
+        layout: Option<&wgpu::BindGroupLayout>,
+        (x, y): (u32, u32),
+        bound: Vec<wgpu::Buffer>,
+    ) -> Result<()> {
         let key = layout.map(|l| (l.clone(), bound.clone()));
         let cached = key.as_ref().and_then(|k| self.bind_groups.get(k)).cloned();
         let bind_group = match cached {

@@ -19,6 +19,8 @@ use crate::util::{Error, Result};
 
 /// Compiled loops (and looping pipelines) kept.
 const LOOP_CACHE_CAPACITY: usize = 64;
+/// Stage pipelines kept by source (a staged program has tens).
+const STAGE_SOURCE_CAPACITY: usize = 512;
 /// A looping dispatch counts toward the batch (`MAX_BATCH`) as one more dispatch per this
 /// many steps: a long loop is long device work, which should start while the host records
 /// the next calls rather than after up to `MAX_BATCH` of them, while short loops are still
@@ -44,11 +46,32 @@ pub(super) enum CompiledLoop {
     Staged(super::scan_stages::Staged),
 }
 
+/// One dispatch over a packed buffer: the stage, its workgroup count and the buffer of its
+/// parameters, if its shader reads any (`stage_params`).
+#[derive(Clone)]
+pub(super) struct Dispatch {
+    pub stage: Stage,
+    pub groups: u32,
+    pub params: Option<wgpu::Buffer>,
+}
+
+impl Dispatch {
+    pub fn of(stage: &Stage, groups: u32) -> Dispatch {
+        Dispatch {
+            stage: stage.clone(),
+            groups,
+            params: None,
+        }
+    }
+}
+
 /// The backend's compiled loops.
 pub(super) struct LoopCache {
     pub(super) ids: Lru<ScanLoop, ExeId>,
     pub(super) exes: Lru<ExeId, Rc<CompiledLoop>>,
     pipelines: Lru<LoopShader, Stage>,
+    /// Staged programs' pipelines by WGSL source (`stage_params` makes rounds share one).
+    pub(super) stage_sources: Lru<String, Stage>,
     next: ExeId,
     runs: u64,
     /// Whether looping shaders may keep state in workgroup memory (tests turn it off).
@@ -67,6 +90,7 @@ impl Default for LoopCache {
             ids: Lru::new(LOOP_CACHE_CAPACITY),
             exes: Lru::new(LOOP_CACHE_CAPACITY),
             pipelines: Lru::new(LOOP_CACHE_CAPACITY),
+            stage_sources: Lru::new(STAGE_SOURCE_CAPACITY),
             next: 1,
             runs: 0,
             workgroup: true,
@@ -82,6 +106,7 @@ impl LoopCache {
         self.ids.clear();
         self.exes.clear();
         self.pipelines.clear();
+        self.stage_sources.clear();
     }
 
     pub fn stats(&self) -> LoopStats {
@@ -234,7 +259,7 @@ pub(super) fn run_single(
             Source::Slot(_) => pick(&(*source, *word)),
         })
         .collect::<Result<Vec<_>>>()?;
-    gpu.dispatch_packed(&[(stage, 1)], layout.words, &inputs, &outputs)?;
+    gpu.dispatch_packed(&[Dispatch::of(stage, 1)], layout.words, &inputs, &outputs)?;
     gpu.pending += (layout.shader.length / STEPS_PER_DISPATCH) as usize;
     if gpu.pending >= MAX_BATCH {
         gpu.flush();
@@ -268,6 +293,25 @@ impl WebGpuBackend {
         }
     }
 
+    /// A read-only storage buffer holding `values` (a stage's parameters, `stage_params`).
+    pub(super) fn params_buffer(&self, values: &[u32]) -> Result<wgpu::Buffer> {
+        let mut bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        bytes.resize(bytes.len().max(4), 0);
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("oxjax stage parameters"),
+            size: bytes.len() as u64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: true,
+        });
+        buffer
+            .slice(..)
+            .get_mapped_range_mut()
+            .map_err(|e| Error::new("webgpu", format!("internal error: parameters: {e:?}")))?
+            .copy_from_slice(&bytes);
+        buffer.unmap();
+        Ok(buffer)
+    }
+
     /// Whether a packed buffer of `words` 32-bit words can be bound.
     pub fn loop_fits(&self, words: u64) -> bool {
         let limits = self.device.limits();
@@ -292,7 +336,7 @@ impl WebGpuBackend {
             ));
         }
         let stage = self.loop_stage(shader)?;
-        self.dispatch_packed(&[(&stage, 1)], words, inputs, outputs)
+        self.dispatch_packed(&[Dispatch::of(&stage, 1)], words, inputs, outputs)
     }
 
     /// Copies `inputs` into one packed buffer of `words` words, encodes `dispatches` (a
@@ -300,7 +344,7 @@ impl WebGpuBackend {
     /// of every packed-buffer path (looping and serial shaders, staged programs).
     pub(super) fn dispatch_packed(
         &mut self,
-        dispatches: &[(&Stage, u32)],
+        dispatches: &[Dispatch],
         words: u32,
         inputs: &[Packed],
         outputs: &[Packed],
@@ -318,7 +362,7 @@ impl WebGpuBackend {
 
     fn encode_packed(
         &mut self,
-        dispatches: &[(&Stage, u32)],
+        dispatches: &[Dispatch],
         packed: BufferId,
         inputs: &[Packed],
         outputs: &[Packed],
@@ -335,13 +379,15 @@ impl WebGpuBackend {
                 encoder.copy_buffer_to_buffer(src, 0, &dst, p.word as u64 * 4, padded(*bytes));
             }
         }
-        for (stage, groups) in dispatches {
-            self.encode_bound(
-                &stage.pipeline,
-                Some(&stage.layout),
-                (*groups, 1),
-                &[packed],
-                &[],
+        let packed_gpu = self.buffer(packed)?.gpu.clone();
+        for d in dispatches {
+            let mut bound = vec![packed_gpu.clone()];
+            bound.extend(d.params.iter().cloned());
+            self.encode_buffers(
+                &d.stage.pipeline,
+                Some(&d.stage.layout),
+                (d.groups, 1),
+                bound,
             )?;
         }
         let mut outs = Vec::with_capacity(outputs.len());

@@ -16,12 +16,12 @@
 
 use std::fmt::Write;
 
-use super::exe::Stage;
 use super::scan_layout::{layout_with, Layout};
 use super::scan_program::MAX_BARRIERS;
 use super::scan_schedule::WARP;
-use super::scan_single::{keep, CompiledLoop, Packed};
+use super::scan_single::{keep, CompiledLoop, Dispatch, Packed};
 use super::scan_wgsl::{element, entry_head, MAX_WORKGROUP};
+use super::stage_params::share;
 use super::stage_plan::{plan, StagePlan};
 use super::wgsl_alu::Emitter;
 use super::wgsl_routines::packed_routine;
@@ -50,7 +50,7 @@ const MAX_SHARE: usize = 1 << 16;
 /// with its workgroup count.
 pub(super) struct Staged {
     pub layout: Layout,
-    pub stages: Vec<(Stage, u32)>,
+    pub stages: Vec<Dispatch>,
 }
 
 /// A stage's shader.
@@ -172,8 +172,8 @@ fn emit_with(
             write!(
                 body,
                 "  if (lid >= {lane}u && lid < {end}u) {{
-    let ox_lo = u32(clamp(ox_g + ({lo}), 0, {r}));
-    let ox_hi = u32(clamp(ox_g + ({hi}), 0, {r}));
+    let ox_lo = u32(clamp(ox_g + ({lo}i), 0i, {r}i));
+    let ox_hi = u32(clamp(ox_g + ({hi}i), 0i, {r}i));
     for (var bi: u32 = ox_lo + lid - {lane}u; bi < ox_hi; bi = bi + {span}u) {{
 {code}    }}
   }}
@@ -188,8 +188,8 @@ fn emit_with(
         write!(
             body,
             "  if (lid >= {lane}u && lid < {end}u) {{
-    let ox_lo = u32(clamp(ox_g + ({lo}), 0, {r})) * {c}u;
-    let ox_hi = u32(clamp(ox_g + ({hi}), 0, {r})) * {c}u;
+    let ox_lo = u32(clamp(ox_g + ({lo}i), 0i, {r}i)) * {c}u;
+    let ox_hi = u32(clamp(ox_g + ({hi}i), 0i, {r}i)) * {c}u;
     for (var idx: u32 = ox_lo + lid - {lane}u; idx < ox_hi; idx = idx + {span}u) {{
       let i = i32(idx);
 {code}      ox_buf[{out}u + idx] = {word};
@@ -205,7 +205,7 @@ fn emit_with(
     let mut src = format!(
         "{head}  let step = 0u;
   let row = 0u;
-  let ox_g = i32(wid.x) * {band} + ({g_lo});
+  let ox_g = i32(wid.x) * {band}i + ({g_lo}i);
 {body}}}
 ",
         head = entry_head(wg),
@@ -342,9 +342,26 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
     if shaders.len() >= steps {
         return Ok(None);
     }
+    let sources: Vec<String> = shaders.iter().map(|(src, _)| src.clone()).collect();
     let mut compiled = Vec::with_capacity(shaders.len());
-    for (src, groups) in shaders {
-        compiled.push((gpu.make_stage(src, (groups, 1)), groups));
+    for (shared, (_, groups)) in share(&sources).into_iter().zip(&shaders) {
+        let stage = match gpu.loops.stage_sources.get(&shared.source) {
+            Some(stage) => stage.clone(),
+            None => {
+                let stage = gpu.make_stage(shared.source.clone(), (*groups, 1));
+                gpu.loops.stage_sources.insert(shared.source, stage.clone());
+                stage
+            }
+        };
+        let params = match shared.params.is_empty() {
+            true => None,
+            false => Some(gpu.params_buffer(&shared.params)?),
+        };
+        compiled.push(Dispatch {
+            stage,
+            groups: *groups,
+            params,
+        });
     }
     let exe = CompiledLoop::Staged(Staged {
         layout,
@@ -376,6 +393,5 @@ pub(super) fn run(gpu: &mut WebGpuBackend, staged: &Staged, slots: &[BufferId]) 
         .iter()
         .map(pick)
         .collect::<Result<Vec<_>>>()?;
-    let dispatches: Vec<(&Stage, u32)> = staged.stages.iter().map(|(s, g)| (s, *g)).collect();
-    gpu.dispatch_packed(&dispatches, layout.words, &inputs, &outputs)
+    gpu.dispatch_packed(&staged.stages, layout.words, &inputs, &outputs)
 }

@@ -1,0 +1,204 @@
+//! Stage shaders that differ only in integer constants share one pipeline. The stages of a
+//! staged program (`scan_stages`) are often the same code with other numbers: the rounds of
+//! an `associativeScan` run the same kernels on other slots (word offsets), other row counts
+//! and other shifts. Each stage's WGSL is cut into a TEMPLATE (its text with every decimal
+//! integer literal `123u` / `123i` taken out) and its literals; stages of one template become
+//! one shader in which each literal that differs among them reads a parameter instead
+//! (`ox_p[k]`, a read-only storage binding filled once per stage), and every literal they
+//! agree on stays a constant.
+//!
+//! Only suffixed decimal literals are parameters: in these shaders they are run-time values
+//! (offsets, bounds, shifts, loop bounds, index constants), never the constant expressions
+//! WGSL requires elsewhere (workgroup sizes, bindings and array sizes are unsuffixed or
+//! hexadecimal). A value stays exact: literals are non-negative (a sign stays in the template)
+//! and at most `u32::MAX`.
+
+use std::collections::HashMap;
+
+/// The binding of the parameters (binding 0 is the packed buffer).
+pub const PARAMS_BINDING: u32 = 1;
+
+/// One literal of a shader: its byte range, value and suffix (`u` or `i`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Literal {
+    start: usize,
+    end: usize,
+    value: u32,
+    suffix: u8,
+}
+
+/// The suffixed decimal literals of `src`, in order.
+fn literals(src: &str) -> Vec<Literal> {
+    let b = src.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() || (i > 0 && word(b[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let suffix = b.get(i).copied().unwrap_or(0);
+        let after = b.get(i + 1).copied().unwrap_or(b' ');
+        if (suffix == b'u' || suffix == b'i') && !word(after) {
+            if let Ok(value) = src[start..i].parse::<u32>() {
+                out.push(Literal {
+                    start,
+                    end: i + 1,
+                    value,
+                    suffix,
+                });
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `src` with every literal replaced by a marker of its suffix.
+fn template(src: &str, lits: &[Literal]) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut at = 0;
+    for l in lits {
+        out.push_str(&src[at..l.start]);
+        out.push_str(if l.suffix == b'u' { "#u" } else { "#i" });
+        at = l.end;
+    }
+    out.push_str(&src[at..]);
+    out
+}
+
+/// A stage's shader after sharing: the WGSL to compile (identical for every stage of one
+/// template) and the values of its parameters (empty: no parameter binding).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shared {
+    pub source: String,
+    pub params: Vec<u32>,
+}
+
+/// The shaders of `sources` with the literals that differ within each template turned into
+/// parameters (see the module doc); a source alone in its template is returned as it is.
+pub fn share(sources: &[String]) -> Vec<Shared> {
+    let lits: Vec<Vec<Literal>> = sources.iter().map(|s| literals(s)).collect();
+    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut order = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        let t = template(s, &lits[i]);
+        let g = groups.entry(t).or_default();
+        if g.is_empty() {
+            order.push(i);
+        }
+        g.push(i);
+    }
+    let mut out: Vec<Option<Shared>> = vec![None; sources.len()];
+    for first in order {
+        let t = template(&sources[first], &lits[first]);
+        let members = &groups[&t];
+        let count = lits[first].len();
+        let varying: Vec<bool> = (0..count)
+            .map(|j| {
+                members
+                    .iter()
+                    .any(|&m| lits[m][j].value != lits[first][j].value)
+            })
+            .collect();
+        if !varying.iter().any(|&v| v) {
+            for &m in members {
+                out[m] = Some(Shared {
+                    source: sources[m].clone(),
+                    params: Vec::new(),
+                });
+            }
+            continue;
+        }
+        let source = with_params(&sources[first], &lits[first], &varying);
+        for &m in members {
+            let params = lits[m]
+                .iter()
+                .zip(&varying)
+                .filter(|(_, &v)| v)
+                .map(|(l, _)| l.value)
+                .collect();
+            out[m] = Some(Shared {
+                source: source.clone(),
+                params,
+            });
+        }
+    }
+    out.into_iter()
+        .map(|s| s.expect("every stage shared"))
+        .collect()
+}
+
+/// `src` with the literals marked `varying` read from the parameter binding.
+fn with_params(src: &str, lits: &[Literal], varying: &[bool]) -> String {
+    let mut out = String::with_capacity(src.len() + 64);
+    // The binding goes after the packed buffer's declaration (the first line).
+    let first_line = src.find('\n').map_or(0, |i| i + 1);
+    let mut at = 0;
+    let mut k = 0;
+    for (l, &v) in lits.iter().zip(varying) {
+        if l.start < first_line || !v {
+            continue;
+        }
+        if at < first_line {
+            out.push_str(&src[..first_line]);
+            out.push_str(&format!(
+                "@group(0) @binding({PARAMS_BINDING}) var<storage, read> ox_p: array<u32>;\n"
+            ));
+            at = first_line;
+        }
+        out.push_str(&src[at..l.start]);
+        if l.suffix == b'u' {
+            out.push_str(&format!("ox_p[{k}]"));
+        } else {
+            out.push_str(&format!("bitcast<i32>(ox_p[{k}])"));
+        }
+        k += 1;
+        at = l.end;
+    }
+    out.push_str(&src[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_skip_identifiers_hex_and_floats() {
+        let src = "let v12: i32 = v3 + 32i; x[130057u + u32(v1)] = bitcast<f32>(0x7fc00000u) * 0.5f; vec3<u32>(1u);";
+        let got: Vec<u32> = literals(src).iter().map(|l| l.value).collect();
+        assert_eq!(got, vec![32, 130057, 1]);
+    }
+
+    #[test]
+    fn differing_literals_become_parameters() {
+        let a = "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;\nfn main() { ox_buf[10u + i] = ox_buf[7u] + 2u; let s = -4i; }".to_string();
+        let b = a.replace("10u", "99u").replace("-4i", "-8i");
+        let c = "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;\nfn other() {}"
+            .to_string();
+        let shared = share(&[a.clone(), b, c.clone()]);
+        assert_eq!(shared[0].source, shared[1].source);
+        assert_eq!(shared[0].params, vec![10, 4]);
+        assert_eq!(shared[1].params, vec![99, 8]);
+        assert!(shared[0]
+            .source
+            .contains("ox_buf[ox_p[0] + i] = ox_buf[7u] + 2u"));
+        assert!(shared[0].source.contains("let s = -bitcast<i32>(ox_p[1]);"));
+        assert!(shared[0]
+            .source
+            .contains("var<storage, read> ox_p: array<u32>;"));
+        assert_eq!(
+            shared[2],
+            Shared {
+                source: c,
+                params: vec![]
+            }
+        );
+    }
+}
