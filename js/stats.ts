@@ -4,6 +4,8 @@ import { call, wasm } from "./bridge.js";
 export interface DeviceStats {
   liveBuffers: number;
   liveBytes: number;
+  /** The most bytes one array may occupy on this device (2 GiB on cpu and wasm). */
+  maxBufferBytes: number;
   dispatches: number;
   /** Command submissions (webgpu batches many dispatches per submit; 0 elsewhere). */
   submits: number;
@@ -58,6 +60,8 @@ export interface MemoryStats {
   /** Traced programs held: makeJaxpr results and vjp functions. */
   liveJaxprs: number;
   wasmMemoryBytes: number;
+  /** The most bytes the module's WebAssembly memory can grow to (4 GiB): every cpu and wasm array lives in it. */
+  wasmMemoryLimit: number;
   /** The global cache of lowered jit programs. */
   programCache: {
     entries: number;

@@ -125,7 +125,7 @@ pub fn reshape(handle: f64, shape: Vec<f64>) -> std::result::Result<f64, JsError
         let inferred = match shape.iter().filter(|&&d| d == -1.0).count() {
             0 => None,
             1 => {
-                let rest: usize = known.iter().product();
+                let rest = crate::core::shape::size(&known);
                 if rest == 0 || size % rest != 0 {
                     return Err(Error::new(
                         "reshape",

@@ -31,12 +31,22 @@ pub fn memory_stats() -> JsValue {
         "wasmMemoryBytes",
         (core::arch::wasm32::memory_size(0) * 65536) as f64,
     );
+    set(
+        &out,
+        "wasmMemoryLimit",
+        crate::backend::wasm::MEMORY_LIMIT_BYTES as f64,
+    );
     let devices = Object::new();
     for device in Device::ALL {
         if let Some(s) = registry::stats(device) {
             let d = Object::new();
             set(&d, "liveBuffers", s.live_buffers as f64);
             set(&d, "liveBytes", s.live_bytes as f64);
+            set(
+                &d,
+                "maxBufferBytes",
+                registry::max_buffer_bytes(device) as f64,
+            );
             set(&d, "dispatches", s.dispatches as f64);
             set(&d, "submits", s.submits as f64);
             set(&d, "tiledDispatches", s.tiled_dispatches as f64);

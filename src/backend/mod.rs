@@ -219,6 +219,11 @@ pub trait Backend {
     fn limits(&self) -> DeviceLimits {
         DeviceLimits::UNBOUNDED
     }
+    /// The most bytes one buffer of this device may have (`registry::alloc` checks it before
+    /// allocating). At most `core::shape::MAX_BYTES`.
+    fn max_buffer_bytes(&self) -> u64 {
+        crate::core::shape::MAX_BYTES
+    }
     /// Whether float16 arrays can live on this device (webgpu: where the adapter has
     /// `shader-f16`).
     fn has_float16(&self) -> bool {

@@ -74,7 +74,7 @@ pub fn with_backend<R>(
 /// Allocates a buffer on `device` holding `data`.
 pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBuffer>> {
     let id = with_backend(function, device, |b| {
-        let id = b.alloc(data.len())?;
+        let id = alloc_id(function, b, data.len())?;
         if let Err(e) = b.write(id, data) {
             b.free(id);
             return Err(e);
@@ -92,13 +92,56 @@ pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBu
 
 /// Allocates an uninitialised buffer on `device`.
 pub fn alloc(function: &str, device: Device, bytes: usize) -> Result<Rc<DeviceBuffer>> {
-    let id = with_backend(function, device, |b| b.alloc(bytes))?;
+    let id = with_backend(function, device, |b| alloc_id(function, b, bytes))?;
     Ok(Rc::new(DeviceBuffer {
         device,
         id,
         bytes,
         host: None,
     }))
+}
+
+/// `b.alloc(bytes)` after checking the device's limit per buffer; a failed allocation (out of
+/// memory) is an error naming `function`, and leaves nothing allocated.
+fn alloc_id(function: &str, b: &mut dyn Backend, bytes: usize) -> Result<BufferId> {
+    let name = b.device().name();
+    within_limit(function, name, bytes, b.max_buffer_bytes())?;
+    b.alloc(bytes).map_err(|e| {
+        let in_use = b.stats().live_bytes;
+        Error::new(
+            function,
+            format!(
+                "out of memory on the {name} device: cannot allocate {bytes} bytes ({in_use} \
+                 bytes in use by live arrays; {})",
+                e.message()
+            ),
+        )
+    })
+}
+
+fn within_limit(function: &str, device: &str, bytes: usize, limit: u64) -> Result<()> {
+    if bytes as u64 > limit {
+        return Err(Error::new(
+            function,
+            format!(
+                "an array of {bytes} bytes is larger than the {device} device allows ({limit} \
+                 bytes per array)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// An error naming `function` when a buffer of `bytes` bytes is over `device`'s limit.
+pub fn check_buffer_bytes(function: &str, device: Device, bytes: usize) -> Result<()> {
+    with_backend(function, device, |b| {
+        within_limit(function, device.name(), bytes, b.max_buffer_bytes())
+    })
+}
+
+/// The most bytes one buffer of `device` may have (0 where the device is not initialised).
+pub fn max_buffer_bytes(device: Device) -> u64 {
+    with_backend("maxBufferBytes", device, |b| Ok(b.max_buffer_bytes())).unwrap_or(0)
 }
 
 /// Frees a buffer (called by `DeviceBuffer::drop`).

@@ -24,8 +24,14 @@ impl Aval {
         shape::size(&self.shape)
     }
 
+    /// The bytes of a dense buffer of this aval (saturating for avals not yet [`Aval::check`]ed).
     pub fn byte_size(&self) -> usize {
-        self.size() * self.dtype.byte_size()
+        self.size().saturating_mul(self.dtype.byte_size())
+    }
+
+    /// Checks the size limits of every array (`shape::check`), naming `function`.
+    pub fn check(&self, function: &str) -> crate::util::Result<()> {
+        shape::check(function, &self.shape, self.dtype.byte_size())
     }
 
     /// jax-js's description, e.g. `Array:float32[2,3]`.

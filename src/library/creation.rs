@@ -2,12 +2,22 @@
 //! converted once to the dtype (as NumPy does), then uploaded to the device.
 
 use crate::core::{f16, DType, Device};
-use crate::transform::ArrayValue;
+use crate::kernel::{AluExp, Kernel};
+use crate::transform::{eval, ArrayValue};
+
+/// The most bytes of a `full` array made on the host and uploaded; larger ones are filled on
+/// their device.
+const HOST_FILL_BYTES: usize = 1 << 16;
 use crate::util::{Error, Result};
 
 /// Encodes f64 values as little-endian elements of `dtype` (NumPy's conversion rules).
 pub fn encode(dtype: DType, values: impl Iterator<Item = f64>) -> Vec<u8> {
     let mut out = Vec::new();
+    encode_into(&mut out, dtype, values);
+    out
+}
+
+fn encode_into(out: &mut Vec<u8>, dtype: DType, values: impl Iterator<Item = f64>) {
     for v in values {
         match dtype {
             DType::Float32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
@@ -18,9 +28,22 @@ pub fn encode(dtype: DType, values: impl Iterator<Item = f64>) -> Vec<u8> {
             DType::Float16 => out.extend_from_slice(&f16::to_bits(v).to_le_bytes()),
         }
     }
-    out
 }
 
+/// `value` as an element of `dtype` holds it (what [`encode`] writes), as an f64.
+fn stored(dtype: DType, value: f64) -> f64 {
+    match dtype {
+        DType::Float32 => f64::from(value as f32),
+        DType::Float64 => value,
+        DType::Int32 => f64::from(value as i32),
+        DType::Uint32 => f64::from(value as u32),
+        DType::Bool => f64::from(u8::from(value != 0.0)),
+        DType::Float16 => f16::from_bits(f16::to_bits(value)),
+    }
+}
+
+/// The array of `shape` whose elements `values` yields (lazily: the shape is checked against
+/// the size limits, and the host bytes reserved, before the first value is computed).
 fn make(
     function: &str,
     shape: Vec<usize>,
@@ -28,7 +51,17 @@ fn make(
     device: Device,
     values: impl Iterator<Item = f64>,
 ) -> Result<ArrayValue> {
-    let bytes = encode(dtype, values);
+    crate::core::shape::check(function, &shape, dtype.byte_size())?;
+    let len = crate::core::shape::size(&shape) * dtype.byte_size();
+    crate::backend::registry::check_buffer_bytes(function, device, len)?;
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| {
+        Error::new(
+            function,
+            format!("out of memory: cannot allocate {len} bytes on the host for the array's data"),
+        )
+    })?;
+    encode_into(&mut bytes, dtype, values.take(len / dtype.byte_size()));
     ArrayValue::from_bytes(function, &bytes, shape, dtype, device)
 }
 
@@ -40,7 +73,15 @@ pub fn full(
     dtype: DType,
     device: Device,
 ) -> Result<ArrayValue> {
-    let n = shape.iter().product();
+    let n = crate::core::shape::size(&shape);
+    if n.saturating_mul(dtype.byte_size()) > HOST_FILL_BYTES {
+        // Large: filled by a kernel on the device, so no host copy is made.
+        let aval = crate::core::Aval::new(shape, dtype);
+        aval.check(function)?;
+        let exp = AluExp::constant(dtype, stored(dtype, value));
+        let kernel = Kernel::elementwise(vec![], n, exp);
+        return eval::run(function, device, &kernel, &[], aval);
+    }
     make(
         function,
         shape,
@@ -101,6 +142,7 @@ pub fn linspace(
 
 /// An `n × m` matrix with ones on diagonal `k`.
 pub fn eye(n: usize, m: usize, k: i64, dtype: DType, device: Device) -> Result<ArrayValue> {
-    let values = (0..n * m).map(move |i| ((i % m) as i64 - (i / m) as i64 == k) as u32 as f64);
+    let values =
+        (0..n.saturating_mul(m)).map(move |i| ((i % m) as i64 - (i / m) as i64 == k) as u32 as f64);
     make("eye", vec![n, m], dtype, device, values)
 }

@@ -72,7 +72,8 @@ fn counters(key: &Value, n: usize) -> Result<(Value, Value)> {
 
 /// 32 random bits per element of `shape` (uint32).
 pub fn bits(key: &Value, shape: &[usize]) -> Result<Value> {
-    let n = shape.iter().product();
+    crate::core::shape::check("random", shape, 4)?;
+    let n = crate::core::shape::size(shape);
     let (a, b) = counters(key, n)?;
     let x = bin(B::Xor, v(&a), v(&b))?;
     bind(Primitive::Reshape(shape.to_vec()), &[v(&x)])

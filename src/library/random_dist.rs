@@ -188,7 +188,7 @@ fn without_replacement(
 ) -> Result<Value> {
     let ls = logits.aval().shape.clone();
     let (nd, n) = (ls.len(), ls[axis]);
-    let k: usize = shape[..prefix].iter().product();
+    let k = crate::core::shape::size(&shape[..prefix]);
     if k > n {
         return Err(Error::new(
             "categorical",

@@ -80,7 +80,8 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
     let shape_out: Vec<usize> = (0..p.usize(3, 0)?)
         .map(|i| p.usize(4 + i, 0))
         .collect::<Result<_>>()?;
-    let draws: usize = shape_out.iter().product();
+    crate::core::shape::check("choice", &shape_out, 4)?;
+    let draws = crate::core::shape::size(&shape_out);
     let (n, axis) = match a {
         None => (p.usize(0, 0)?, 0),
         Some(a) => {

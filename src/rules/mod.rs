@@ -74,17 +74,30 @@ pub fn family(prim: &Primitive) -> Family {
 
 /// Shape and dtype of every output of a primitive (one for most; several for multi-output
 /// primitives, whose arms go here), or an error naming the problem. Interpreters and
-/// `Jaxpr::typecheck` use this; [`abstract_eval`] is the single-output shorthand.
+/// `Jaxpr::typecheck` use this; [`abstract_eval`] is the single-output shorthand. Every output
+/// is checked against the size limits of arrays (`core::shape::check`): this is where every
+/// computed shape is first seen, before anything is allocated for it.
 pub fn abstract_eval_multi(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
-    match prim {
-        Primitive::Scan(p) => scan::abstract_eval(p, inputs),
-        _ if family(prim) == Family::Routine => routine::abstract_eval(prim, inputs),
-        _ => Ok(vec![abstract_eval(prim, inputs)?]),
+    let outs = match prim {
+        Primitive::Scan(p) => scan::abstract_eval(p, inputs)?,
+        _ if family(prim) == Family::Routine => routine::abstract_eval(prim, inputs)?,
+        _ => vec![abstract_eval_one(prim, inputs)?],
+    };
+    for out in &outs {
+        out.check(prim.name())?;
     }
+    Ok(outs)
 }
 
-/// Shape and dtype of a single-output primitive's output, or an error naming the problem.
+/// Shape and dtype of a single-output primitive's output (checked against the size limits), or
+/// an error naming the problem.
 pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
+    let out = abstract_eval_one(prim, inputs)?;
+    out.check(prim.name())?;
+    Ok(out)
+}
+
+fn abstract_eval_one(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
     match (family(prim), prim) {
         (Family::Elementwise, _) => elementwise::abstract_eval(prim, inputs),
         (Family::Reduce, Primitive::Reduce { op, axes }) => {

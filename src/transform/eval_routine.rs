@@ -15,7 +15,7 @@ use crate::util::Result;
 pub fn apply(prim: &Primitive, device: Device, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
     let name = prim.name();
     let avals: Vec<&Aval> = inputs.iter().map(|v| &v.aval).collect();
-    let out_avals = routine::abstract_eval(prim, &avals)?;
+    let out_avals = crate::rules::abstract_eval_multi(prim, &avals)?;
     let r = routine::routine(prim, &avals)?;
     // Dense copies on `device` (arrays of another device arrive through the host, counted as
     // moves: `eval::to_device`).

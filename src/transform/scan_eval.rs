@@ -132,8 +132,11 @@ fn stack(rows: Vec<ArrayValue>, fan_in: usize) -> Result<ArrayValue> {
 /// loop runs it when the body and the device allow (path "fused"); otherwise the host loop
 /// (path "fallback"), as far as `acceptPath` allows.
 pub fn run(p: &ScanParams, inputs: &[&ArrayValue]) -> Result<Vec<ArrayValue>> {
-    let out_avals =
-        crate::rules::scan::abstract_eval(p, &inputs.iter().map(|v| &v.aval).collect::<Vec<_>>())?;
+    let avals: Vec<_> = inputs.iter().map(|v| &v.aval).collect();
+    let out_avals = crate::rules::scan::abstract_eval(p, &avals)?;
+    for a in &out_avals {
+        a.check("scan")?;
+    }
     let device = super::eval::device_for("scan", inputs)?;
     let why = if p.accept.fused {
         match scan_fused::try_run(p, inputs, device, &out_avals)? {

@@ -33,6 +33,7 @@ impl ArrayValue {
     ) -> Result<ArrayValue> {
         registry::check_dtype(function, device, dtype)?;
         let aval = Aval::new(shape, dtype);
+        aval.check(function)?;
         if aval.byte_size() != bytes.len() {
             return Err(Error::new(
                 function,

@@ -62,10 +62,19 @@ impl Backend for CpuBackend {
         Device::Cpu
     }
 
+    fn max_buffer_bytes(&self) -> u64 {
+        super::wasm::MAX_BUFFER_BYTES
+    }
+
     fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
         let id = self.next_buffer;
         self.next_buffer += 1;
-        self.buffers.insert(id, vec![0; bytes]);
+        let mut buffer = Vec::new();
+        buffer
+            .try_reserve_exact(bytes)
+            .map_err(|_| Error::new("cpu", "the allocator refused"))?;
+        buffer.resize(bytes, 0);
+        self.buffers.insert(id, buffer);
         Ok(id)
     }
 

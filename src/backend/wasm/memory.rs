@@ -5,9 +5,13 @@
 //! classes per power of two, so at most a quarter is wasted) and are handed out again for the
 //! next allocation of the same class: a loop that allocates and frees the same shapes reaches a
 //! steady state without calling the allocator. The pool is bounded by bytes; beyond the bound a
-//! freed buffer goes back to the allocator.
+//! freed buffer goes back to the allocator. When the allocator refuses (the 4 GiB of a wasm32
+//! memory are taken), the pool gives its buffers back and the allocation is tried once more.
+//!
+//! New buffers are zeroed (`alloc_zeroed`; memory the module has just grown is zero already),
+//! so every byte of a buffer is initialised and [`HostBuffer::bytes`] is a sound `&[u8]`.
 
-use std::alloc::{alloc, dealloc, Layout};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::collections::HashMap;
 
 use crate::util::{Error, Result};
@@ -22,10 +26,12 @@ pub struct HostBuffer {
     layout: Layout,
 }
 
-/// The capacity of the size class that holds `len` bytes.
+/// The capacity of the size class that holds `len` bytes (`len` at most
+/// [`super::MAX_BUFFER_BYTES`]).
 pub fn size_class(len: usize) -> usize {
     let len = len.max(ALIGN);
-    if len <= 256 {
+    if len <= 256 || len > POOL_LIMIT {
+        // Small, or too large to be pooled at all: the request itself, 16-byte aligned.
         return len.next_multiple_of(ALIGN);
     }
     let top = usize::BITS - 1 - (len - 1).leading_zeros();
@@ -33,17 +39,14 @@ pub fn size_class(len: usize) -> usize {
 }
 
 impl HostBuffer {
-    /// A buffer of `len` bytes (capacity: its size class) with unspecified contents.
+    /// A buffer of `len` bytes (capacity: its size class), zeroed.
     pub fn new(len: usize) -> Result<HostBuffer> {
         let layout = Layout::from_size_align(size_class(len), ALIGN)
-            .map_err(|_| Error::new("wasm", format!("cannot allocate {len} bytes")))?;
+            .map_err(|_| Error::msg("the size is too large for one allocation"))?;
         // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { alloc(layout) };
+        let ptr = unsafe { alloc_zeroed(layout) };
         if ptr.is_null() {
-            return Err(Error::new(
-                "wasm",
-                format!("out of memory allocating {len} bytes"),
-            ));
+            return Err(Error::msg("the allocator refused (memory full)"));
         }
         Ok(HostBuffer { ptr, len, layout })
     }
@@ -57,9 +60,8 @@ impl HostBuffer {
     }
 
     pub fn bytes(&self) -> &[u8] {
-        // SAFETY: `ptr` points to `capacity ≥ len` bytes owned by this buffer. Fresh allocations
-        // are uninitialised: callers write before they read (a kernel writes its whole output,
-        // `write` copies data in), and u8 has no invalid values.
+        // SAFETY: `ptr` points to `capacity ≥ len` bytes owned by this buffer, all initialised
+        // (zeroed at allocation, and only ever overwritten with initialised bytes since).
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 
@@ -104,7 +106,11 @@ impl Pool {
             return Ok(b);
         }
         self.misses += 1;
-        HostBuffer::new(len)
+        HostBuffer::new(len).or_else(|_| {
+            // Out of memory: give the pooled buffers back to the allocator and try once more.
+            self.clear();
+            HostBuffer::new(len)
+        })
     }
 
     /// Keeps `b` for reuse, or frees it when the pool is full.
@@ -161,9 +167,22 @@ mod tests {
             assert!(c >= len.max(16) && c.is_multiple_of(16), "{len} -> {c}");
             assert!(len <= 256 || (c - len) * 4 <= len, "{len} -> {c}");
         }
+        assert_eq!(size_class(POOL_LIMIT + 1), POOL_LIMIT + 16);
         assert_eq!(size_class(257), 320);
         assert_eq!(size_class(1024), 1024);
         assert_eq!(size_class(1025), 1280);
+    }
+
+    #[test]
+    fn a_refused_allocation_is_an_error_and_new_buffers_are_zeroed() {
+        let mut pool = Pool::default();
+        let kept = pool.take(100).unwrap();
+        pool.give(kept);
+        // More than any allocator gives: an error, not an abort, and the pool is emptied.
+        assert!(pool.take(isize::MAX as usize / 2).is_err());
+        assert_eq!(pool.buffers(), 0);
+        let b = pool.take(4096).unwrap();
+        assert!(b.bytes().iter().all(|&x| x == 0));
     }
 
     #[test]

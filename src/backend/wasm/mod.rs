@@ -24,6 +24,14 @@ use module::KernelModule;
 
 const KERNEL_CACHE_CAPACITY: usize = 512;
 
+/// The most bytes of one buffer on the `wasm` (and `cpu`) device: 2 GiB less 16 bytes, the
+/// largest allocation Rust makes on wasm32 (`isize::MAX`, 16-byte aligned), and about half of
+/// the 4 GiB a wasm32 memory can grow to.
+pub const MAX_BUFFER_BYTES: u64 = (1 << 31) - 16;
+
+/// The most bytes the linear memory of a wasm32 module can grow to (65536 pages of 64 KiB).
+pub const MEMORY_LIMIT_BYTES: u64 = 1 << 32;
+
 pub struct WasmBackend {
     buffers: HashMap<BufferId, HostBuffer>,
     pool: Pool,
@@ -77,6 +85,10 @@ impl Backend for WasmBackend {
         Device::Wasm
     }
 
+    fn max_buffer_bytes(&self) -> u64 {
+        MAX_BUFFER_BYTES
+    }
+
     fn alloc(&mut self, bytes: usize) -> Result<BufferId> {
         let id = self.next_buffer;
         self.next_buffer += 1;
@@ -117,7 +129,8 @@ impl Backend for WasmBackend {
         let bytes = emit::emit_kernel(kernel)?;
         self.code_bytes += bytes.len() as u64;
         self.max_locals = self.max_locals.max(code_stats::max_locals(&bytes));
-        let module = KernelModule::new(&bytes, kernel.size)?;
+        let out_bytes = kernel.size * kernel.output_dtype().byte_size();
+        let module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
         let id = self.next_exe;
         self.next_exe += 1;
         self.kernel_ids.insert(kernel.clone(), id);
@@ -138,7 +151,9 @@ impl Backend for WasmBackend {
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
-        let mut addresses = vec![self.buffer(output)?.address()];
+        let out = self.buffer(output)?;
+        let mut addresses = vec![out.address()];
+        let out_len = out.len();
         for &id in inputs {
             addresses.push(self.buffer(id)?.address());
         }
@@ -146,6 +161,16 @@ impl Backend for WasmBackend {
             .modules
             .get(&exe)
             .ok_or_else(|| Error::new("wasm", format!("internal error: unknown kernel {exe}")))?;
+        if module.output_bytes() > out_len {
+            // Never write past a buffer (a planning bug, caught before it corrupts memory).
+            return Err(Error::new(
+                "wasm",
+                format!(
+                    "internal error: a kernel writing {} bytes into a buffer of {out_len}",
+                    module.output_bytes()
+                ),
+            ));
+        }
         module.call(&addresses)?;
         self.dispatches += 1;
         Ok(())

@@ -6,6 +6,8 @@ use crate::util::{Error, Result};
 
 pub struct KernelModule {
     size: usize,
+    /// The bytes a kernel writes into its output buffer (0: not checked).
+    output_bytes: usize,
     #[cfg(target_arch = "wasm32")]
     function: js_sys::Function,
 }
@@ -31,12 +33,32 @@ impl KernelModule {
             .map_err(|e| fail("export", e))?
             .dyn_into::<js_sys::Function>()
             .map_err(|e| fail("export", e))?;
-        Ok(KernelModule { size, function })
+        Ok(KernelModule {
+            size,
+            output_bytes: 0,
+            function,
+        })
     }
 
     #[cfg(not(target_arch = "wasm32"))]
     pub fn new(_bytes: &[u8], size: usize) -> Result<KernelModule> {
-        Ok(KernelModule { size })
+        Ok(KernelModule {
+            size,
+            output_bytes: 0,
+        })
+    }
+
+    /// This module, noting that it writes `bytes` bytes of its output buffer.
+    pub fn writing(self, bytes: usize) -> KernelModule {
+        KernelModule {
+            output_bytes: bytes,
+            ..self
+        }
+    }
+
+    /// The bytes written into the output buffer (0 where not known).
+    pub fn output_bytes(&self) -> usize {
+        self.output_bytes
     }
 
     /// Runs the kernel over `size` elements; `addresses` are the output then the inputs.

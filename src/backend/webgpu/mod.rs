@@ -579,6 +579,13 @@ impl Backend for WebGpuBackend {
         }
     }
 
+    fn max_buffer_bytes(&self) -> u64 {
+        // The buffer and binding limits less the pool's size-class slack (under 1/8).
+        let l = self.device.limits();
+        let cap = l.max_buffer_size.min(l.max_storage_buffer_binding_size);
+        cap.min(crate::core::shape::MAX_BYTES) * 7 / 8
+    }
+
     fn limits(&self) -> DeviceLimits {
         // One storage buffer of the limit is the kernel's output.
         DeviceLimits {
