@@ -12,7 +12,6 @@ import {
   ON_WEBGPU,
   checkLeaksAroundEachTest,
   errorMessage,
-  item,
   scoped,
   scopedAsync,
   SYNC,
@@ -89,7 +88,9 @@ test("failed huge allocations are clear errors and give their memory back", asyn
   // A large array still fits afterwards (filled on its device, without a host copy).
   await scopedAsync(async (k) => {
     const big = k(np.full([4096, 4096], 3));
-    assert.equal(await item(k(big.sum())), 3 * 4096 * 4096);
+    // Column sums: lavapipe (webgpu in the tests) stops any loop after 65535 iterations.
+    const sums = await k(big.sum(0)).data();
+    assert.ok(sums.length === 4096 && sums.every((s) => s === 3 * 4096));
   });
 });
 
