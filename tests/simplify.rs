@@ -15,6 +15,34 @@ use oxjax::kernel::{AluExp, BinaryOp, CompareOp, Kernel, ReduceOp, UnaryOp};
 use oxjax::lower::expr::{size, substitute};
 use oxjax::rules;
 
+/// A compact infix rendering (debugging aid).
+fn show(e: &AluExp) -> String {
+    use oxjax::kernel::AluKind::*;
+    match &e.kind {
+        Const(_) => format!("{}", e.const_value().unwrap()),
+        Index => "i".into(),
+        ReduceIndex => "r".into(),
+        Load { input, index } => format!("in{input}[{}]", show(index)),
+        Unary(op, a) => format!("{op:?}({})", show(a)),
+        Binary(op, a, b) => {
+            let s = match op {
+                BinaryOp::Add => "+",
+                BinaryOp::Sub => "-",
+                BinaryOp::Mul => "*",
+                BinaryOp::Div => "/",
+                BinaryOp::Rem => "%",
+                BinaryOp::And => "&&",
+                _ => "?",
+            };
+            format!("({} {s} {})", show(a), show(b))
+        }
+        Compare(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
+        Where(c, a, b) => format!("where({}, {}, {})", show(c), show(a), show(b)),
+        Cast(a) => format!("cast({})", show(a)),
+        Bitcast(a) => format!("bitcast({})", show(a)),
+    }
+}
+
 struct Rng(u64);
 
 impl Rng {
@@ -170,6 +198,10 @@ fn fused_movement_chains_keep_their_values() {
         let kernel = Kernel::elementwise(vec![DType::Int32], aval.size(), exp);
         let data = iota(n);
         let (b, a) = check(&format!("case {case}: {base:?} {ops:?}"), &kernel, &[&data]);
+        // `CASE=n cargo test --test simplify fused -- --nocapture` prints case n simplified.
+        if std::env::var("CASE").is_ok_and(|c| c == case.to_string()) {
+            println!("{}", show(&simplify::kernel(&kernel).exp));
+        }
         before += b;
         after += a;
     }

@@ -19,10 +19,11 @@
 //! - for `x ≥ 0` and constants `a, b > 0`: `x / a → q` and `x % a → x − q·a` when every
 //!   value of `x` has the same quotient `q` (so `x % a → x` for `x < a`); `(y / a) / b →
 //!   y / (a·b)`; `(y % (a·b)) / a → (y / a) % b`; `(y % m) % a → y % a` when `a` divides `m`;
-//!   a sum divided by the gcd of its coefficients, constant and divisor first; terms whose
-//!   coefficients are multiples of the divisor move out of a quotient (and drop from a
-//!   remainder) when what stays is non-negative;
-//! - int32 comparisons, `min` and `max` decided by the ranges; `and`/`or`/`not` of constants;
+//!   for a sum `x = g·y + r` (`y` the terms whose coefficients `g` divides) with `g` dividing
+//!   `a` and `0 ≤ r < g`: `x / a → y / (a/g)`, `x % a → (y % (a/g))·g + r` (the latter only
+//!   when smaller); for `g = a` and `r ≥ 0` only: `x / a → y + r / a`, `x % a → r % a`;
+//! - int32 comparisons, `min` and `max` decided by the ranges; `x / a` against a constant as
+//!   `x` against a multiple of `a` (for `x ≥ 0`); `and`/`or`/`not` of constants;
 //!   a `where` with a constant condition or equal sides keeps one side.
 //!
 //! A rewrite never changes the value of a node wherever the node is evaluated (a `where`'s
@@ -35,7 +36,7 @@ use super::Kernel;
 use crate::core::DType;
 
 /// The values an int32 node can take, inclusive.
-pub(super) type Range = (i64, i64);
+pub type Range = (i64, i64);
 
 pub(super) const FULL: Range = (i32::MIN as i64, i32::MAX as i64);
 
@@ -55,7 +56,7 @@ pub fn kernel(kernel: &Kernel) -> Kernel {
 }
 
 /// `[0, n − 1]` (`[0, 0]` for an empty range: the expression is never evaluated there).
-fn upto(n: usize) -> Range {
+pub fn upto(n: usize) -> Range {
     (0, (n.max(1) - 1).min(i32::MAX as usize) as i64)
 }
 

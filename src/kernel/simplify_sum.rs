@@ -68,6 +68,22 @@ impl Lin {
         self.terms.retain(|(_, c)| *c != 0);
     }
 
+    /// `(y, r)` with `self = g·y + r`: y takes the terms whose coefficients g divides, r the
+    /// others and the constant's remainder in `[0, g)`.
+    fn split(&self, g: i64) -> (Lin, Lin) {
+        let (mut y, mut r) = (Lin::default(), Lin::default());
+        for (t, k) in &self.terms {
+            if *k as i64 % g == 0 {
+                y.terms.push((t.clone(), (*k as i64 / g) as i32));
+            } else {
+                r.terms.push((t.clone(), *k));
+            }
+        }
+        y.k = (self.k as i64).div_euclid(g) as i32;
+        r.k = (self.k as i64).rem_euclid(g) as i32;
+        (y, r)
+    }
+
     fn of(e: &AluExp) -> Lin {
         let mut lin = Lin::default();
         lin.add(e, 1);
@@ -108,6 +124,10 @@ impl Lin {
             (Some(a), k) => AluExp::binary(BinaryOp::Add, a, int(k as i64)),
         }
     }
+}
+
+fn size(e: &AluExp) -> usize {
+    1 + e.children().into_iter().map(size).sum::<usize>()
 }
 
 /// The divisor of `e = x op c` for a constant `c > 0`: `(x, c)`.
@@ -246,49 +266,42 @@ impl Simplifier {
             }
         }
         let lin = Lin::of(x);
-        if lin.terms.is_empty() {
+        // The sum's integer value is x's (both lie in int32 and agree modulo 2³²).
+        if lin.terms.is_empty() || self.lin_range(&lin).is_none() {
             return None;
         }
-        // Everything divisible by g: (g·y) / c = y / (c/g), (g·y) % c = (y % (c/g))·g.
-        let g = lin
-            .terms
-            .iter()
-            .fold(gcd(c, lin.k as i64), |g, (_, k)| gcd(g, *k as i64));
-        if g > 1 {
-            let mut y = lin.clone();
-            y.terms.iter_mut().for_each(|(_, k)| *k /= g as i32);
-            y.k /= g as i32;
+        // x = g·y + r with 0 ≤ r < g for a divisor g of c: x / c = y / (c/g) and x % c =
+        // (y % (c/g))·g + r, for the largest such g.
+        let mut divisors: Vec<i64> = lin.terms.iter().map(|(_, k)| gcd(c, *k as i64)).collect();
+        divisors.push(c);
+        divisors.retain(|&g| g > 1);
+        divisors.sort_unstable_by(|a, b| b.cmp(a));
+        divisors.dedup();
+        for g in divisors {
+            let (y, mut r) = lin.split(g);
+            if !self.lin_range(&r).is_some_and(|rr| rr.0 >= 0 && rr.1 < g) {
+                continue;
+            }
             let y = self.node_sum(y);
-            let inner = self.node(AluExp::binary(op, y, int(c / g)));
-            return Some(if div {
-                inner
-            } else {
-                self.node(AluExp::binary(BinaryOp::Mul, inner, int(g)))
-            });
+            let m = int(c / g);
+            if div {
+                return Some(self.node(AluExp::binary(BinaryOp::Div, y, m)));
+            }
+            let low = self.node(AluExp::binary(BinaryOp::Rem, y, m));
+            r.add(&low, g as i32);
+            let rem = self.node_sum(r);
+            // Only when smaller than `x % c` (a remainder of a sum stays one otherwise).
+            if g == c || size(&rem) <= size(x) + 1 {
+                return Some(rem);
+            }
+            break;
         }
         // Terms with coefficients divisible by c leave the quotient when the rest stays ≥ 0.
-        let (mut q, mut r) = (Lin::default(), Lin::default());
-        for (t, k) in &lin.terms {
-            if *k as i64 % c == 0 {
-                q.terms.push((t.clone(), (*k as i64 / c) as i32));
-            } else {
-                r.terms.push((t.clone(), *k));
-            }
-        }
-        let k = lin.k as i64;
-        q.k = k.div_euclid(c) as i32;
-        r.k = k.rem_euclid(c) as i32;
+        let (mut q, r) = lin.split(c);
         if q.terms.is_empty() && q.k == 0 {
             return None;
         }
-        let rr = self.lin_range(&r).filter(|rr| rr.0 >= 0)?;
-        if rr.1 < c {
-            return Some(if div {
-                self.node_sum(q)
-            } else {
-                self.node_sum(r)
-            });
-        }
+        self.lin_range(&r).filter(|rr| rr.0 >= 0)?;
         let rest = self.node_sum(r);
         let rest = self.node(AluExp::binary(op, rest, int(c)));
         Some(if div {

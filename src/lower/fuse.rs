@@ -1,7 +1,8 @@
 //! The fusion pass. Every value is an expression of its element index ([`super::expr`]);
 //! each equation's rule kernel (`rules::to_kernel`, written for logical inputs) gets its
-//! operands' expressions substituted into its loads. A value is *materialised* — computed by a
-//! kernel into a slot, so consumers load it — when
+//! operands' expressions substituted into its loads, and the result's index arithmetic
+//! simplified (`kernel::simplify`: chains of views stay small and cheap to share). A value is
+//! *materialised* — computed by a kernel into a slot, so consumers load it — when
 //!
 //! - its kernel reduces, or it is an output of the Jaxpr. A reduction's kernel is held back
 //!   until its value is needed, so that elementwise operations on the result alone become
@@ -237,7 +238,11 @@ impl Fuser<'_> {
             return self.fallback(eqn);
         }
         let operands: Vec<AluExp> = eqn.inputs.iter().map(|a| self.operand(a)).collect();
-        let exp = substitute(&kernel.exp, &operands);
+        let exp = simplify::simplify(
+            &substitute(&kernel.exp, &operands),
+            simplify::upto(kernel.size),
+            kernel.reduction.map(|r| simplify::upto(r.size)),
+        );
         if let Some(reduction) = kernel.reduction {
             let pending = Pending {
                 exp,
