@@ -300,23 +300,16 @@ fn traced_jaxprs_typecheck_against_the_rules() {
 }
 
 #[test]
-fn sort_primitives() {
-    assert_eq!(
-        ok(Primitive::Rank { axis: 1 }, &[a(&[2, 5], Float32)]),
-        a(&[2, 5], Int32)
-    );
-    let u = ok(
-        Primitive::Unrank { axis: 0 },
-        &[a(&[4], Float32), a(&[4], Int32)],
-    );
-    assert_eq!(u, a(&[4], Float32));
-    assert!(err(Primitive::Rank { axis: 2 }, &[a(&[2, 5], Float32)])
-        .starts_with("rank: axis 2 out of range"));
-    assert!(err(
-        Primitive::Unrank { axis: 0 },
-        &[a(&[4], Float32), a(&[4], Float32)]
-    )
-    .starts_with("unrank: ranks must be int32"));
+fn sort_primitive() {
+    let x = a(&[2, 5], Float16);
+    let outs = abstract_eval_multi(&Primitive::Sort, &[&x]).unwrap();
+    assert_eq!(outs, vec![a(&[2, 5], Float16), a(&[2, 5], Int32)]);
+    let scalar = abstract_eval_multi(&Primitive::Sort, &[&a(&[], Float32)]).unwrap_err();
+    assert!(scalar
+        .message()
+        .starts_with("sort: needs an array of at least 1"));
+    let two = abstract_eval_multi(&Primitive::Sort, &[&x, &x]).unwrap_err();
+    assert!(two.message().starts_with("sort: expected 1 operand"));
 }
 
 #[test]

@@ -115,7 +115,7 @@ fn inputs(r: &Routine, seed: u64) -> Vec<Vec<f64>> {
             }
             vec![a, noise(r.batch * r.m * r.n, seed + 1)]
         }
-        RoutineKind::Lu => vec![noise(r.batch * r.m * r.n, seed)],
+        RoutineKind::Lu | RoutineKind::Sort => vec![noise(r.batch * r.m * r.n, seed)],
     }
 }
 

@@ -9,6 +9,7 @@ mod common;
 use common::{encode, values};
 use oxjax::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use oxjax::core::{ConvParams, DType, Device, Primitive};
+use oxjax::library::indexing::sort;
 use oxjax::transform::trace::{self, bind, Operand, Value};
 use oxjax::transform::vmap::vmap;
 use oxjax::transform::ArrayValue;
@@ -244,7 +245,6 @@ fn movement_rules() {
         ("shrink", Primitive::Shrink(vec![(1, 2), (0, 1), (0, 2)])),
         ("pad", Primitive::Pad(vec![(1, 0), (0, 2), (2, 1)])),
         ("flip", Primitive::Flip(vec![0, 2])),
-        ("rank", Primitive::Rank { axis: 2 }),
     ];
     for (name, prim) in cases {
         let f = move |a: &[Value]| p(prim.clone(), &[&a[0]]);
@@ -259,12 +259,13 @@ fn movement_rules() {
             &mut rng,
         );
     }
-    // unrank places values at ranks computed from another array (a permutation).
-    let f = |a: &[Value]| {
-        let r = p(Primitive::Rank { axis: 1 }, &[&a[1]])?;
-        p(Primitive::Unrank { axis: 1 }, &[&a[0], &r])
-    };
-    check_all("unrank", &f, &[(&[2, 4], F32), (&[2, 4], F32)], &mut rng);
+    // sort and argsort along every axis (the routine sorts the last: others are moved there).
+    for axis in [0, 1, 2] {
+        let f = move |a: &[Value]| sort("sort", &a[0], axis, false);
+        check_all("sort", &f, &[(s, F32)], &mut rng);
+        let f = move |a: &[Value]| sort("argsort", &a[0], axis, true);
+        check_all("argsort", &f, &[(s, F32)], &mut rng);
+    }
     // iota (no operands: never batched) combined with a batched operand.
     let f = |a: &[Value]| {
         let i = bind(

@@ -1,17 +1,21 @@
-//! The sort and conv kernels (`rules::sort`, `rules::conv`) as WGSL: naga-validated, then run
-//! natively on Vulkan (lavapipe) with 8 storage buffers against the `cpu` interpreter, with the
-//! shared-memory kernels off (CPU adapters) and on (real GPUs). Rank and unrank (sort and
-//! argsort) must agree bit for bit on every dtype webgpu has (float32 with NaN, ±0, ±infinity
-//! and ties; int32; uint32; bool), on every axis; conv within 1e-5·(1 + Σ|terms|).
+//! The sort routine (`kernel::RoutineKind::Sort`) on every device that runs natively, and the
+//! conv kernel as WGSL. The `cpu` reference is checked for what it promises (ascending in
+//! JAX's order, NaN last, `-0.0 = 0.0`, stable, values the input's own bytes); the wasm host
+//! sort (compiled Rust, runs natively too) and the WebGPU bitonic sort (naga-validated, run on
+//! Vulkan/lavapipe with 8 storage buffers) must equal it bit for bit on every dtype each
+//! device has, for rows shorter than, equal to and longer than their tiles and passes, in
+//! batches; conv within 1e-5·(1 + Σ|terms|), with the shared-memory kernels off and on.
 
 mod common;
 
 use common::wgsl::validate_kernel as validate;
 use common::{block_on, encode, run_on};
-use oxjax::backend::cpu::run_kernel;
-use oxjax::backend::webgpu::WebGpuBackend;
-use oxjax::core::{Aval, ConvParams, DType, Primitive};
-use oxjax::kernel::Kernel;
+use oxjax::backend::cpu::{run_kernel, run_routine};
+use oxjax::backend::wasm::WasmBackend;
+use oxjax::backend::webgpu::{sort, WebGpuBackend};
+use oxjax::backend::Backend;
+use oxjax::core::{f16, Aval, ConvParams, DType, Primitive};
+use oxjax::kernel::{Kernel, Routine, RoutineKind};
 use oxjax::rules;
 
 fn kernel(prim: &Primitive, inputs: &[&Aval]) -> Kernel {
@@ -19,63 +23,210 @@ fn kernel(prim: &Primitive, inputs: &[&Aval]) -> Kernel {
     rules::to_kernel(prim, inputs, &out).unwrap()
 }
 
-/// 105 values with ties and, for float32, NaN, ±0 and ±infinity in every row of every axis.
-fn sort_data(dtype: DType) -> Vec<u8> {
-    let special = [
-        f64::NAN,
-        0.0,
-        -0.0,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        2.0,
-        2.0,
-        -1.5,
-    ];
-    let values: Vec<f64> = (0..105)
-        .map(|i| {
-            if i % 4 == 0 && dtype == DType::Float32 {
-                special[(i / 4) % special.len()]
-            } else {
-                ((i as f64 * 1.7).sin() * 6.0).round() / 2.0
+fn sort_routine(dtype: DType, batch: usize, n: usize) -> Routine {
+    Routine {
+        kind: RoutineKind::Sort,
+        dtype,
+        batch,
+        m: 1,
+        n,
+    }
+}
+
+/// `count` elements of `dtype` with many ties and, for floats, NaN (both signs, a payload),
+/// ±0 and ±infinity; integers of both signs and large magnitudes.
+fn sort_data(dtype: DType, count: usize, seed: u64) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut out = Vec::new();
+    for i in 0..count {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        // Few distinct values: ties everywhere.
+        let v = ((s % 41) as f64 - 20.0) * 0.75;
+        match dtype {
+            DType::Float32 => {
+                let bits: u32 = match i % 11 {
+                    0 => 0x7fc0_0000,
+                    1 => 0xffc0_0001,
+                    2 => 0x8000_0000,
+                    3 => 0,
+                    4 => 0xff80_0000,
+                    5 => 0x7f80_0000,
+                    _ => (v as f32).to_bits(),
+                };
+                out.extend_from_slice(&bits.to_le_bytes());
             }
-        })
-        .collect();
-    match dtype {
-        // Integers: ties, both signs (uint32 keeps magnitudes), large values.
-        DType::Int32 | DType::Uint32 => {
-            encode(dtype, &values.iter().map(|v| v * 3e8).collect::<Vec<_>>())
+            DType::Float64 => {
+                let x = match i % 11 {
+                    0 => f64::NAN,
+                    1 => -f64::NAN,
+                    2 => -0.0,
+                    3 => f64::NEG_INFINITY,
+                    _ => v,
+                };
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+            DType::Float16 => {
+                let bits: u16 = match i % 11 {
+                    0 => 0x7e00,
+                    1 => 0xfe01,
+                    2 => 0x8000,
+                    3 => 0xfc00,
+                    4 => 0x0001,
+                    _ => f16::to_bits(v),
+                };
+                out.extend_from_slice(&bits.to_le_bytes());
+            }
+            DType::Int32 => out.extend_from_slice(&((v * 3e7) as i32).to_le_bytes()),
+            DType::Uint32 => out.extend_from_slice(&(((v + 20.0) * 1e8) as u32).to_le_bytes()),
+            DType::Bool => out.extend_from_slice(&u32::from(v > 0.0).to_le_bytes()),
         }
-        _ => encode(dtype, &values),
+    }
+    out
+}
+
+/// Element `i` as f64 (for checking the reference).
+fn element(dtype: DType, bytes: &[u8], i: usize) -> f64 {
+    let w = dtype.byte_size();
+    let b = &bytes[i * w..(i + 1) * w];
+    match dtype {
+        DType::Float16 => f16::from_bits(u16::from_le_bytes([b[0], b[1]])),
+        DType::Float32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
+        DType::Float64 => f64::from_le_bytes(b.try_into().unwrap()),
+        DType::Int32 => i32::from_le_bytes(b.try_into().unwrap()) as f64,
+        DType::Uint32 | DType::Bool => u32::from_le_bytes(b.try_into().unwrap()) as f64,
+    }
+}
+
+/// Runs `r` on `backend` with input `x`; returns the output bytes and frees every buffer.
+fn run_routine_on(backend: &mut dyn Backend, r: &Routine, x: &[u8]) -> Vec<Vec<u8>> {
+    let input = backend.alloc(x.len()).unwrap();
+    backend.write(input, x).unwrap();
+    let outs: Vec<_> = r
+        .outputs()
+        .iter()
+        .map(|&(d, n)| backend.alloc(n * d.byte_size()).unwrap())
+        .collect();
+    let exe = backend.compile_routine(r).unwrap();
+    backend.dispatch_routine(exe, &[input], &outs).unwrap();
+    let got = outs
+        .iter()
+        .map(|&o| backend.read_sync(o).unwrap())
+        .collect();
+    for id in outs.into_iter().chain([input]) {
+        backend.free(id);
+    }
+    got
+}
+
+const SHAPES: &[(usize, usize)] = &[
+    (1, 1),
+    (4, 2),
+    (3, 7),
+    (2, 48),
+    (2, 49),
+    (1, 512),
+    (3, 513),
+    (2, 3000),
+    (1, 70_000),
+];
+
+#[test]
+fn the_reference_sort_is_stable_ascending_with_nan_last() {
+    for dtype in DType::ALL {
+        for &(batch, n) in SHAPES {
+            let r = sort_routine(dtype, batch, n);
+            let x = sort_data(dtype, batch * n, 7);
+            let out = run_routine(&r, &[&x]).unwrap();
+            let (sorted, perm) = (&out[0], &out[1]);
+            let w = dtype.byte_size();
+            for row in 0..batch {
+                let p: Vec<usize> = (0..n)
+                    .map(|i| {
+                        i32::from_le_bytes(perm[(row * n + i) * 4..][..4].try_into().unwrap())
+                            as usize
+                    })
+                    .collect();
+                let mut seen = vec![false; n];
+                p.iter().for_each(|&j| seen[j] = true);
+                assert!(seen.iter().all(|&s| s), "{dtype:?} {n}: not a permutation");
+                for (i, &j) in p.iter().enumerate() {
+                    let (a, b) = ((row * n + i) * w, (row * n + j) * w);
+                    assert_eq!(
+                        sorted[a..a + w],
+                        x[b..b + w],
+                        "{dtype:?} {n}: sorted[{i}] not x[perm[{i}]]"
+                    );
+                }
+                for i in 1..n {
+                    let (u, v) = (
+                        element(dtype, &x, row * n + p[i - 1]),
+                        element(dtype, &x, row * n + p[i]),
+                    );
+                    let ordered = match (u.is_nan(), v.is_nan()) {
+                        (_, true) => u.is_nan() <= v.is_nan() && (!u.is_nan() || p[i - 1] < p[i]),
+                        (true, false) => false,
+                        _ => u < v || (u == v && p[i - 1] < p[i]),
+                    };
+                    assert!(
+                        ordered,
+                        "{dtype:?} {n}: {u} (at {}) before {v} (at {})",
+                        p[i - 1],
+                        p[i]
+                    );
+                }
+            }
+        }
     }
 }
 
 #[test]
-fn rank_and_unrank_match_the_interpreter_bit_for_bit() {
-    let mut gpu = block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter (lavapipe)");
-    for fast in [false, true] {
-        gpu.set_fast_kernels(fast);
-        for dtype in [DType::Float32, DType::Int32, DType::Uint32, DType::Bool] {
-            let x = Aval::new(vec![3, 5, 7], dtype);
-            let data = sort_data(dtype);
-            for axis in 0..3 {
-                let label = format!("{dtype:?} axis {axis} fast {fast}");
-                let rank = kernel(&Primitive::Rank { axis }, &[&x]);
-                validate(&format!("rank {label}"), &rank);
-                let want = run_kernel(&rank, &[&data]).unwrap();
-                assert_eq!(
-                    run_on(&mut gpu, &rank, std::slice::from_ref(&data)),
-                    want,
-                    "rank {label}"
-                );
-                let ranks = Aval::new(vec![3, 5, 7], DType::Int32);
-                let unrank = kernel(&Primitive::Unrank { axis }, &[&x, &ranks]);
-                validate(&format!("unrank {label}"), &unrank);
-                let sorted = run_kernel(&unrank, &[&data, &want]).unwrap();
-                let got = run_on(&mut gpu, &unrank, &[data.clone(), want.clone()]);
-                assert_eq!(got, sorted, "unrank {label}");
-            }
+fn the_wasm_host_sort_matches_the_reference_bit_for_bit() {
+    let mut wasm = WasmBackend::new();
+    for dtype in DType::ALL {
+        for &(batch, n) in SHAPES.iter().chain(&[(1, 300_000)]) {
+            let r = sort_routine(dtype, batch, n);
+            let x = sort_data(dtype, batch * n, 3);
+            let want = run_routine(&r, &[&x]).unwrap();
+            assert_eq!(
+                run_routine_on(&mut wasm, &r, &x),
+                want,
+                "{dtype:?} [{batch}, {n}]"
+            );
         }
     }
+}
+
+#[test]
+fn the_webgpu_bitonic_sort_matches_the_reference_bit_for_bit() {
+    let mut gpu = block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter (lavapipe)");
+    let mut dtypes = vec![DType::Float32, DType::Int32, DType::Uint32, DType::Bool];
+    if gpu.has_float16() {
+        dtypes.push(DType::Float16);
+    }
+    for dtype in dtypes {
+        for &(batch, n) in SHAPES {
+            let r = sort_routine(dtype, batch, n);
+            common::wgsl::validate_source(
+                &format!("sort {dtype:?} {n}"),
+                &sort::source(&r).unwrap(),
+            );
+            let x = sort_data(dtype, batch * n, 5);
+            let want = run_routine(&r, &[&x]).unwrap();
+            let got = run_routine_on(&mut gpu, &r, &x);
+            // float16 rows of odd total length: the last word's upper half is padding.
+            let bytes = batch * n * dtype.byte_size();
+            assert_eq!(
+                got[0][..bytes],
+                want[0][..],
+                "{dtype:?} [{batch}, {n}] values"
+            );
+            assert_eq!(got[1], want[1], "{dtype:?} [{batch}, {n}] permutation");
+        }
+    }
+    let f64_sort = sort::source(&sort_routine(DType::Float64, 1, 4)).unwrap_err();
+    assert!(f64_sort.message().contains("float64"), "{f64_sort}");
 }
 
 #[test]

@@ -70,15 +70,10 @@ pub enum Primitive {
     /// `conv_general_dilated` with layouts lhs `[N, C, spatial…]`, rhs `[O, C/groups,
     /// spatial…]`, out `[N, O, spatial…]`. `padding` may be negative (crops).
     Conv(ConvParams),
-    /// The stable sort position of each element along `axis` (int32; NaN sorts last).
-    Rank {
-        axis: usize,
-    },
-    /// `out[.., i, ..] = values[.., j, ..]` where `ranks[.., j, ..] == i` along `axis`: places
-    /// each element at its rank (operands: values, ranks).
-    Unrank {
-        axis: usize,
-    },
+    /// Sorts `[..., n]` along its last axis, stably, NaN last (a routine: see
+    /// `kernel::RoutineKind::Sort`); two outputs: the sorted values and the int32 permutation
+    /// (`sorted[..., i] = x[..., perm[..., i]]`).
+    Sort,
     /// No operands: the index along `axis` of each element of an array of `shape`.
     Iota {
         shape: Vec<usize>,
@@ -168,9 +163,8 @@ impl Primitive {
             Primitive::Concatenate(_) => "concatenate",
             Primitive::Iota { .. } => "iota",
             Primitive::Gather { .. } => "gather",
-            Primitive::Rank { .. } => "rank",
+            Primitive::Sort => "sort",
             Primitive::Conv(_) => "conv_general_dilated",
-            Primitive::Unrank { .. } => "unrank",
             Primitive::Cumulative { op, .. } => match op {
                 ReduceOp::Sum => "cumsum",
                 ReduceOp::Prod => "cumprod",
@@ -297,9 +291,7 @@ impl fmt::Display for Primitive {
                     p.groups
                 )
             }
-            Primitive::Rank { axis } | Primitive::Unrank { axis } => {
-                write!(f, "{}[axis={axis}]", self.name())
-            }
+            Primitive::Sort => write!(f, "sort[dimension=-1 is_stable=True num_keys=1]"),
             Primitive::Gather { axes, out_dim } => {
                 write!(f, "gather[axes={} out_dim={out_dim}]", tuple(axes))
             }

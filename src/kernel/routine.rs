@@ -1,7 +1,8 @@
 //! The Routine IR: named sequential kernels that every backend implements by hand (ARCHITECTURE.md
 //! decision 4), for algorithms that are not one expression per output element — Cholesky,
-//! triangular solves, LU. A [`Routine`] is a batch of independent matrix problems of one shape;
-//! every buffer is dense, row-major, batch-major (`[batch, rows, cols]`).
+//! triangular solves, LU, sorting. A [`Routine`] is a batch of independent problems of one
+//! shape (matrices, or rows for the sort); every buffer is dense, row-major, batch-major
+//! (`[batch, rows, cols]`).
 //!
 //! The `cpu` interpreter (`backend/cpu/routines.rs`) defines what each routine computes; the
 //! wasm and WGSL versions are tested against it.
@@ -31,13 +32,18 @@ pub enum RoutineKind {
     /// `lu` packs the unit-lower `L` below the diagonal and `U` on and above it; row `i` of
     /// `P a` is row `permutation[i]` of `a`.
     Lu,
+    /// `x [batch, n]` → `sorted [batch, n]`, `perm int32 [batch, n]` with
+    /// `sorted[b, i] = x[b, perm[b, i]]`: each row in ascending order, stably (equal elements
+    /// keep their order). Floats order as JAX's sort does: NaN (any sign or payload) after
+    /// everything, `-0.0` equal to `0.0`; bool as false < true. `m` is 1; any dtype.
+    Sort,
 }
 
 /// One routine over a batch of matrices of one shape and dtype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Routine {
     pub kind: RoutineKind,
-    /// The float dtype of the matrices.
+    /// The float dtype of the matrices (the key dtype of a sort).
     pub dtype: DType,
     /// The number of independent problems.
     pub batch: usize,
@@ -53,6 +59,7 @@ impl Routine {
             RoutineKind::Cholesky => "cholesky",
             RoutineKind::TriangularSolve { .. } => "triangular_solve",
             RoutineKind::Lu => "lu",
+            RoutineKind::Sort => "sort",
         }
     }
 
@@ -70,7 +77,9 @@ impl Routine {
     pub fn inputs(&self) -> Vec<(DType, usize)> {
         let (b, m, n) = (self.batch, self.m, self.n);
         match self.kind {
-            RoutineKind::Cholesky | RoutineKind::Lu => vec![(self.dtype, b * m * n)],
+            RoutineKind::Cholesky | RoutineKind::Lu | RoutineKind::Sort => {
+                vec![(self.dtype, b * m * n)]
+            }
             RoutineKind::TriangularSolve { .. } => {
                 let k = self.k();
                 vec![(self.dtype, b * k * k), (self.dtype, b * m * n)]
@@ -90,6 +99,7 @@ impl Routine {
                 (DType::Int32, b * m.min(n)),
                 (DType::Int32, b * m),
             ],
+            RoutineKind::Sort => vec![(self.dtype, b * n), (DType::Int32, b * n)],
         }
     }
 

@@ -1,10 +1,12 @@
-//! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod.
+//! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod; sort
+//! and argsort.
 
 use super::emit::v;
+use super::lax_linalg::rename;
 use super::shape::normalize_axis;
 use crate::core::ops::{BinaryOp, CompareOp, ReduceOp};
 use crate::core::{DType, Primitive};
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{bind, bind_multi, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -91,25 +93,24 @@ pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Res
 }
 
 /// Sorts along `axis` (stable, NaN last), or returns the int32 positions that would
-/// (`indices`).
+/// (`indices`): the `sort` routine along the last axis, the axis moved there and back.
 pub fn sort(name: &str, x: &Value, axis: i64, indices: bool) -> Result<Value> {
-    let shape = x.aval().shape.clone();
-    if shape.is_empty() {
+    let rank = x.aval().shape.len();
+    if rank == 0 {
         return Err(Error::new(name, "needs an array of at least 1 dimension"));
     }
-    let axis = normalize_axis(name, axis, shape.len())?;
-    let ranks = bind(Primitive::Rank { axis }, &[v(x)])?;
-    let values = if indices {
-        bind(
-            Primitive::Iota {
-                shape,
-                axis,
-                dtype: DType::Int32,
-            },
-            &[],
-        )?
-    } else {
-        x.clone()
+    let axis = normalize_axis(name, axis, rank)?;
+    let last = rank - 1;
+    let moved = |x: &Value, from: usize, to: usize| -> Result<Value> {
+        if from == to {
+            return Ok(x.clone());
+        }
+        let mut perm: Vec<usize> = (0..rank).filter(|&a| a != from).collect();
+        perm.insert(to, from);
+        bind(Primitive::Transpose(perm), &[v(x)])
     };
-    bind(Primitive::Unrank { axis }, &[v(&values), v(&ranks)])
+    let xs = moved(x, axis, last)?;
+    let mut outs = bind_multi(Primitive::Sort, &[v(&xs)]).map_err(|e| rename(e, name))?;
+    let out = outs.swap_remove(usize::from(indices));
+    moved(&out, last, axis)
 }

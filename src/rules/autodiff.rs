@@ -177,7 +177,6 @@ pub fn vjp<E: Emit>(
         | Primitive::Iota { .. } => {
             vec![None; ins.len()]
         }
-        Primitive::Rank { .. } => vec![None],
         Primitive::Where => {
             let c = &ins[0];
             let z = bin(e, B::Mul, V(g), Lit(0.0))?;
@@ -327,12 +326,11 @@ pub fn vjp<E: Emit>(
         Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => {
             super::autodiff_linalg::vjp(e, prim, ins, out, g)?
         }
-        Primitive::Cumulative { .. }
-        | Primitive::Gather { .. }
-        | Primitive::Unrank { .. }
-        | Primitive::Conv(_) => return super::autodiff_index::vjp(e, prim, ins, out, g),
+        Primitive::Cumulative { .. } | Primitive::Gather { .. } | Primitive::Conv(_) => {
+            return super::autodiff_index::vjp(e, prim, ins, out, g)
+        }
         // Multi-output: differentiated by `vjp_multi` (scan: in `transform::scan_ad`).
-        Primitive::Scan(_) => return Err(not_differentiable(prim)),
+        Primitive::Scan(_) | Primitive::Sort => return Err(not_differentiable(prim)),
     })
 }
 
@@ -355,6 +353,11 @@ pub fn vjp_multi<E: Emit>(
 ) -> Result<Vec<Option<E::V>>> {
     match prim {
         Primitive::Lu => super::autodiff_linalg::lu_vjp(e, ins, outs, gs),
+        // The permutation has no cotangent.
+        Primitive::Sort => Ok(vec![match &gs[0] {
+            Some(g) => Some(super::sort::vjp(e, &outs[1], g)?),
+            None => None,
+        }]),
         _ => Err(not_differentiable(prim)),
     }
 }

@@ -1,8 +1,8 @@
 //! Reverse-mode rules of the structured primitives (reached from `autodiff::vjp`): gather (a
 //! one-hot contraction: the transpose of indexing without a scatter primitive), convolution
-//! (JAX's transposed convolutions, groups included), unrank (sorting: a gather at the ranks)
-//! and the running products, maxima and minima (exact quadratic forms over an `[n, n]` pair of
-//! positions, no division, so zeros are handled).
+//! (JAX's transposed convolutions, groups included) and the running products, maxima and
+//! minima (exact quadratic forms over an `[n, n]` pair of positions, no division, so zeros are
+//! handled).
 
 use super::emit::{Arg, Emit};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp};
@@ -123,28 +123,6 @@ pub fn gather<E: Emit>(
         })
         .collect();
     transpose(e, &full, perm)
-}
-
-/// Cotangent of the values of `unrank(values, ranks)`: `g` read back at the ranks.
-pub fn unrank<E: Emit>(e: &mut E, axis: usize, ranks: &E::V, g: &E::V) -> Result<E::V> {
-    let shape = e.aval(g).shape;
-    let mut idx = Vec::with_capacity(shape.len());
-    for a in 0..shape.len() {
-        idx.push(if a == axis {
-            ranks.clone()
-        } else {
-            iota(e, shape.clone(), a)?
-        });
-    }
-    let mut args = vec![V(g)];
-    args.extend(idx.iter().map(V));
-    e.bind(
-        Primitive::Gather {
-            axes: (0..shape.len()).collect(),
-            out_dim: 0,
-        },
-        &args,
-    )
 }
 
 fn dilate(size: usize, d: usize) -> i64 {
@@ -341,7 +319,6 @@ pub fn vjp<E: Emit>(
             r.extend(ins[1..].iter().map(|_| None));
             r
         }
-        Primitive::Unrank { axis } => vec![Some(unrank(e, *axis, &ins[1], g)?), None],
         Primitive::Conv(p) => conv(e, p, ins, g)?.into_iter().map(Some).collect(),
         Primitive::Cumulative { op, axis, reverse } => {
             let flip = |e: &mut E, v: &E::V| -> Result<E::V> {

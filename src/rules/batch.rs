@@ -205,13 +205,6 @@ pub fn batch<E: Emit>(
             };
             one(e.bind(p, &[Arg::V(v)])?, b)
         }
-        Primitive::Rank { axis } => {
-            let (v, b) = single()?;
-            let p = Primitive::Rank {
-                axis: full(*axis, b),
-            };
-            one(e.bind(p, &[Arg::V(v)])?, b)
-        }
         Primitive::Flip(axes) => {
             let (v, b) = single()?;
             let p = Primitive::Flip(axes.iter().map(|&a| full(a, b)).collect());
@@ -259,17 +252,15 @@ pub fn batch<E: Emit>(
         Primitive::Concatenate(axis) => {
             batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size)
         }
-        Primitive::Unrank { axis } => {
-            batch_leading(e, &Primitive::Unrank { axis: axis + 1 }, ins, size)
-        }
         Primitive::Iota { .. } => Err(Error::new(
             prim.name(),
             "internal error: iota has no operands to batch",
         )),
-        // Routines over `[..., n, n]` with equal batch axes.
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => {
-            batch_leading(e, prim, ins, size)
-        }
+        // Routines over `[..., n, n]` (or `[..., n]`) with equal batch axes.
+        Primitive::Cholesky
+        | Primitive::TriangularSolve { .. }
+        | Primitive::Lu
+        | Primitive::Sort => batch_leading(e, prim, ins, size),
         Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),
         Primitive::Conv(p) => batch_index::conv(e, p, ins, size),
         // Batched by `transform::scan_vmap` (it batches the body).

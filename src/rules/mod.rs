@@ -38,8 +38,8 @@ pub enum Family {
     Creation,
     Linalg,
     Indexing,
-    Sort,
-    /// Sequential algorithms run as routines, not kernels (`routine.rs`).
+    /// Sequential algorithms run as routines, not kernels (`routine.rs`; the sort's own rules
+    /// in `sort.rs`).
     Routine,
     /// Control flow (`scan`): multi-output, no kernel; evaluated by `transform`.
     Control,
@@ -65,9 +65,11 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::Concatenate(_) => Family::Movement,
         Primitive::Iota { .. } => Family::Creation,
         Primitive::Gather { .. } => Family::Indexing,
-        Primitive::Rank { .. } | Primitive::Unrank { .. } => Family::Sort,
         Primitive::Matmul | Primitive::Conv(_) => Family::Linalg,
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => Family::Routine,
+        Primitive::Cholesky
+        | Primitive::TriangularSolve { .. }
+        | Primitive::Lu
+        | Primitive::Sort => Family::Routine,
         Primitive::Scan(_) => Family::Control,
     }
 }
@@ -115,7 +117,6 @@ fn abstract_eval_one(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
         (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
             gather::abstract_eval(axes, *out_dim, inputs)
         }
-        (Family::Sort, _) => sort::abstract_eval(prim, inputs),
         (Family::Routine, _) => match routine::abstract_eval(prim, inputs)?.as_slice() {
             [one] => Ok(one.clone()),
             _ => Err(crate::util::Error::new(
@@ -152,7 +153,6 @@ pub fn to_kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Result<Kerne
         (Family::Indexing, Primitive::Gather { axes, out_dim }) => {
             Ok(gather::kernel(axes, *out_dim, inputs, out))
         }
-        (Family::Sort, _) => Ok(sort::kernel(prim, inputs, out)),
         (Family::Routine, _) => Err(crate::util::Error::new(
             prim.name(),
             "internal error: a routine has no kernel (see rules::routine)",

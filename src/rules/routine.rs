@@ -1,6 +1,7 @@
-//! Linear algebra routines (`cholesky`, `triangular_solve`, `lu`): abstract evaluation, and the
-//! [`Routine`] that computes each on a device. They batch over leading axes: every matrix of
-//! the batch is an independent problem of the routine.
+//! Routine primitives (`cholesky`, `triangular_solve`, `lu`, and `sort` through `sort.rs`):
+//! abstract evaluation, and the [`Routine`] that computes each on a device. They batch over
+//! leading axes: every matrix (or row, for the sort) of the batch is an independent problem of
+//! the routine.
 
 use crate::core::{Aval, DType, Primitive};
 use crate::kernel::{Routine, RoutineKind};
@@ -10,7 +11,7 @@ use crate::util::{Error, Result};
 pub fn is_routine(prim: &Primitive) -> bool {
     matches!(
         prim,
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu
+        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu | Primitive::Sort
     )
 }
 
@@ -60,6 +61,7 @@ fn arity(prim: &Primitive, inputs: &[&Aval], n: usize) -> Result<()> {
 pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
     let name = prim.name();
     match prim {
+        Primitive::Sort => super::sort::abstract_eval(inputs),
         Primitive::Cholesky => {
             arity(prim, inputs, 1)?;
             square(name, "the operand", inputs[0])?;
@@ -123,6 +125,9 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
 /// The routine computing `prim` on dense inputs of avals `inputs`.
 pub fn routine(prim: &Primitive, inputs: &[&Aval]) -> Result<Routine> {
     abstract_eval(prim, inputs)?;
+    if let Primitive::Sort = prim {
+        return Ok(super::sort::routine(inputs[0]));
+    }
     let main = match prim {
         Primitive::TriangularSolve { .. } => inputs[1],
         _ => inputs[0],

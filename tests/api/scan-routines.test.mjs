@@ -1,6 +1,7 @@
 // lax.scan bodies with routines and sorts on wasm (any body compiles: kernels and routines,
 // forward and reverse): Cholesky, every triangular-solve variant, LU (with its int32 pivots and
-// permutation as ys), sort and argsort run inside the ONE emitted loop module: path "fused",
+// permutation as ys), sort and argsort (host routines: the module calls the main module's
+// sort through an import) run inside the ONE emitted loop module: path "fused",
 // one loop run and one module call (memoryStats().devices.wasm.loopRuns / dispatches) per scan,
 // float32 and float64, eager, under jit and under valueAndGrad. Oracle: the same scan on the
 // `cpu` device (its host loop over the interpreter's routines). Leak-checked.
@@ -122,7 +123,7 @@ describe("lax.scan bodies with routines and sorts, in one wasm module", () => {
           sortBody,
           (device, dt) => np.array([0.3, -1, 2, 0.1, -0.4], { device, dtype: dt }),
           vecs,
-          { ...opts, routines: 0 },
+          { ...opts, routines: 2 },
         );
       });
     }

@@ -4,6 +4,7 @@
 mod interpret;
 mod routines;
 mod scalar;
+mod sort;
 mod special;
 
 pub use interpret::run_kernel;

@@ -1,6 +1,6 @@
 //! The reference implementation of the Routine IR (`kernel/routine.rs`): textbook algorithms
-//! computed in f64 and rounded once to the routine's dtype. The wasm and WebGPU versions are
-//! tested against these.
+//! computed in f64 and rounded once to the routine's dtype (the sort: `sort.rs`). The wasm and
+//! WebGPU versions are tested against these.
 
 use crate::core::DType;
 use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
@@ -11,6 +11,14 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
     let want = routine.inputs();
     if inputs.len() != want.len() {
         return Err(internal(routine, "wrong number of inputs"));
+    }
+    if routine.kind == RoutineKind::Sort {
+        let need = want[0].1 * routine.dtype.byte_size();
+        if inputs[0].len() < need {
+            return Err(internal(routine, "input buffer too small"));
+        }
+        let (sorted, perm) = super::sort::run(routine, inputs[0]);
+        return Ok(vec![sorted, perm]);
     }
     let mut ins = Vec::with_capacity(inputs.len());
     for (bytes, &(dtype, count)) in inputs.iter().zip(&want) {
@@ -40,6 +48,7 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
             }
             vec![out]
         }
+        RoutineKind::Sort => unreachable!("sorted above"),
         RoutineKind::Lu => {
             let p = m.min(n);
             let mut lu = ins[0][..b * m * n].to_vec();

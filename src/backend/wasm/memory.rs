@@ -70,6 +70,11 @@ impl HostBuffer {
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
 
+    /// The start of the buffer (for host routines, which address several buffers at once).
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
     /// The buffer's byte address in linear memory (meaningful on wasm32 only).
     pub fn address(&self) -> u32 {
         self.ptr as usize as u32

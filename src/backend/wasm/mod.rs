@@ -1,9 +1,12 @@
 //! The `wasm` device: kernels emitted as WebAssembly modules (see `emit`) and instantiated
 //! against the main module's memory, so buffers are plain allocations of this module and no
-//! data is copied. Natively (for `cargo test`) kernels are emitted and validated but cannot run.
+//! data is copied. Natively (for `cargo test`) kernels are emitted and validated but cannot run;
+//! host routines (`host.rs`, compiled Rust) run everywhere.
 
 mod code_stats;
 pub mod emit;
+pub mod host;
+mod host_sort;
 mod loops;
 mod memory;
 mod module;
@@ -44,7 +47,8 @@ pub struct WasmBackend {
     /// the last `clear_caches` ([`code_stats`]).
     code_bytes: u64,
     max_locals: usize,
-    routines: RoutineCache<KernelModule>,
+    /// Emitted routines' modules; None for host routines (`host.rs`).
+    routines: RoutineCache<Option<KernelModule>>,
     loops: loops::LoopCache,
     programs: program::ProgramCache,
 }

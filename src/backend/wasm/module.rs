@@ -1,5 +1,6 @@
 //! An instantiated kernel module. On wasm32 the emitted bytes are compiled by the host's
-//! WebAssembly engine and instantiated with this module's memory; natively they are only kept
+//! WebAssembly engine and instantiated with this module's memory (and the host routines'
+//! exports, `host.rs`); natively they are only kept
 //! (the native build validates codegen; it cannot run it).
 
 use crate::util::{Error, Result};
@@ -25,6 +26,12 @@ impl KernelModule {
         let env = Object::new();
         Reflect::set(&env, &"memory".into(), &wasm_bindgen::memory())
             .map_err(|e| fail("imports", e))?;
+        // Host routines: this module's own exports (modules that do not import them ignore them).
+        let exports = wasm_bindgen::exports();
+        for name in super::host::IMPORTS {
+            let f = Reflect::get(&exports, &name.into()).map_err(|e| fail("host export", e))?;
+            Reflect::set(&env, &name.into(), &f).map_err(|e| fail("imports", e))?;
+        }
         let imports = Object::new();
         Reflect::set(&imports, &"env".into(), &env).map_err(|e| fail("imports", e))?;
         let instance =

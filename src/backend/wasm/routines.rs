@@ -1,17 +1,24 @@
 //! Routines on the wasm device: each routine shape is emitted once (`emit::routines`) and
 //! instantiated against this module's memory; a dispatch passes the batch size and the byte
-//! addresses of the outputs, then the inputs.
+//! addresses of the outputs, then the inputs. Host routines (`host.rs`) have no module: a
+//! dispatch runs them here on the buffers.
 
 use super::module::KernelModule;
-use super::{emit, WasmBackend};
+use super::{emit, host, WasmBackend};
 use crate::backend::routines::check_arity;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::Routine;
-use crate::util::Result;
+use crate::util::{Error, Result};
 
 pub(super) fn compile(backend: &mut WasmBackend, routine: &Routine) -> Result<ExeId> {
     backend.routines.get_or_compile(routine, |r| {
-        KernelModule::new(&emit::routines::emit_routine(r)?, r.batch)
+        if host::import_name(r.kind).is_some() {
+            return Ok(None);
+        }
+        Ok(Some(KernelModule::new(
+            &emit::routines::emit_routine(r)?,
+            r.batch,
+        )?))
     })
 }
 
@@ -21,13 +28,57 @@ pub(super) fn dispatch(
     inputs: &[BufferId],
     outputs: &[BufferId],
 ) -> Result<()> {
+    let (routine, module) = backend.routines.get(exe)?;
+    let routine = *routine;
+    check_arity(&routine, inputs.len(), outputs.len())?;
+    if module.is_none() {
+        return run_host(backend, &routine, inputs, outputs);
+    }
     let mut addresses = Vec::with_capacity(inputs.len() + outputs.len());
     for &id in outputs.iter().chain(inputs) {
         addresses.push(backend.buffer(id)?.address());
     }
-    let (routine, module) = backend.routines.get(exe)?;
-    check_arity(routine, inputs.len(), outputs.len())?;
-    module.call(&addresses)?;
+    if let (_, Some(module)) = backend.routines.get(exe)? {
+        module.call(&addresses)?;
+    }
+    backend.dispatches += 1;
+    Ok(())
+}
+
+/// Runs a host routine on its buffers, after checking their sizes.
+fn run_host(
+    backend: &mut WasmBackend,
+    routine: &Routine,
+    inputs: &[BufferId],
+    outputs: &[BufferId],
+) -> Result<()> {
+    let sized = |id: BufferId, (dtype, count): (crate::core::DType, usize)| -> Result<*mut u8> {
+        let b = backend.buffer(id)?;
+        if b.len() < dtype.byte_size() * count {
+            return Err(Error::new(
+                routine.name(),
+                "internal error: a buffer smaller than the routine's operand",
+            ));
+        }
+        Ok(b.ptr())
+    };
+    let mut outs = Vec::with_capacity(outputs.len());
+    for (&id, shape) in outputs.iter().zip(routine.outputs()) {
+        outs.push(sized(id, shape)?);
+    }
+    let mut ins = Vec::with_capacity(inputs.len());
+    for (&id, shape) in inputs.iter().zip(routine.inputs()) {
+        ins.push(sized(id, shape)? as *const u8);
+    }
+    if outs.iter().any(|o| ins.contains(&(*o as *const u8))) {
+        return Err(Error::new(
+            routine.name(),
+            "internal error: an output is also an input",
+        ));
+    }
+    // SAFETY: live buffers of this backend, sizes checked, outputs distinct from the inputs
+    // (and from each other: distinct buffer ids own distinct allocations).
+    unsafe { host::run(routine, &outs, &ins) };
     backend.dispatches += 1;
     Ok(())
 }

@@ -25,6 +25,7 @@
 
 mod exe;
 mod knobs;
+mod passes;
 mod pool;
 mod readback;
 mod routines;
@@ -37,6 +38,7 @@ pub mod scan_serial;
 pub mod scan_single;
 pub mod scan_stages;
 pub mod scan_wgsl;
+pub mod sort;
 mod stage_params;
 pub mod stage_plan;
 pub mod wgsl;
@@ -91,7 +93,7 @@ pub struct WebGpuBackend {
     tiled_dispatches: u64,
     /// Shader pipelines compiled (kernels, routines, loops, stages).
     shader_compiles: std::rc::Rc<std::cell::Cell<u64>>,
-    routines: RoutineCache<wgpu::ComputePipeline>,
+    routines: RoutineCache<routines::Compiled>,
     submits: u64,
     pool: Pool,
     /// The compute pass open on `encoder` (dispatches since the last copy).

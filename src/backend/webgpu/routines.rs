@@ -1,13 +1,30 @@
 //! Routines on the webgpu device: a compute pipeline per routine shape (`wgsl_routines`),
-//! dispatched with one invocation per matrix of the batch. Everything stays on the GPU.
+//! dispatched with one invocation per matrix of the batch; the sort is a multi-pass routine
+//! (`sort.rs` over `passes.rs`). Everything stays on the GPU.
 
 use super::exe::grid;
+use super::passes::Passes;
 use super::wgsl::WORKGROUP_SIZE;
-use super::{wgsl_routines, WebGpuBackend, MAX_BATCH};
+use super::{sort, wgsl_routines, WebGpuBackend, MAX_BATCH};
 use crate::backend::routines::check_arity;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::Routine;
+use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
+
+/// What compiling a routine needs of the device.
+pub(super) struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    /// The device's count of compiled pipelines (`BackendStats::shader_compiles`).
+    pub compiles: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+/// A compiled routine.
+pub(super) enum Compiled {
+    /// One invocation per problem of the batch.
+    Single(wgpu::ComputePipeline),
+    Passes(Passes),
+}
 
 pub(super) fn compile(backend: &mut WebGpuBackend, routine: &Routine) -> Result<ExeId> {
     let bindings = (routine.inputs().len() + routine.outputs().len()) as u32;
@@ -20,11 +37,22 @@ pub(super) fn compile(backend: &mut WebGpuBackend, routine: &Routine) -> Result<
             ),
         ));
     }
-    let device = backend.device.clone();
-    let compiles = backend.shader_compiles.clone();
+    let gpu = Gpu {
+        device: backend.device.clone(),
+        queue: backend.queue.clone(),
+        compiles: backend.shader_compiles.clone(),
+    };
     backend.routines.get_or_compile(routine, |r| {
+        if r.kind == RoutineKind::Sort {
+            return Ok(Compiled::Passes(sort::compile(&gpu, r)?));
+        }
         let source = wgsl_routines::emit_routine(r)?;
-        Ok(super::exe::compile_shader(&device, &compiles, source, None))
+        Ok(Compiled::Single(super::exe::compile_shader(
+            &gpu.device,
+            &gpu.compiles,
+            source,
+            None,
+        )))
     })
 }
 
@@ -34,15 +62,41 @@ pub(super) fn dispatch(
     inputs: &[BufferId],
     outputs: &[BufferId],
 ) -> Result<()> {
-    let (routine, pipeline) = backend.routines.get(exe)?;
+    let (routine, compiled) = backend.routines.get(exe)?;
     check_arity(routine, inputs.len(), outputs.len())?;
     let groups = (routine.batch as u32).div_ceil(WORKGROUP_SIZE).max(1);
-    let pipeline = pipeline.clone();
+    let pipeline = match compiled {
+        Compiled::Single(p) => p.clone(),
+        Compiled::Passes(_) => return dispatch_passes(backend, exe, inputs, outputs),
+    };
     // Into the batch, ordered after the kernels that wrote the inputs.
     backend.encode_bound(&pipeline, None, grid(groups), inputs, outputs)?;
     backend.dispatches += 1;
     if backend.pending >= MAX_BATCH {
         backend.flush();
     }
+    Ok(())
+}
+
+fn dispatch_passes(
+    backend: &mut WebGpuBackend,
+    exe: ExeId,
+    inputs: &[BufferId],
+    outputs: &[BufferId],
+) -> Result<()> {
+    let buffers: Vec<BufferId> = inputs.iter().chain(outputs).copied().collect();
+    // The compiled passes leave the cache only while they are encoded.
+    let mut cache = std::mem::take(&mut backend.routines);
+    let result = match cache.get(exe) {
+        Ok((_, Compiled::Passes(p))) => p.encode(backend, &buffers),
+        Ok(_) => Err(Error::new(
+            "webgpu",
+            "internal error: not a multi-pass routine",
+        )),
+        Err(e) => Err(e),
+    };
+    backend.routines = cache;
+    result?;
+    backend.dispatches += 1;
     Ok(())
 }

@@ -20,6 +20,7 @@ fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'sta
         RoutineKind::Lu => &["lu", "piv", "perm"],
         RoutineKind::Cholesky => &["l"],
         RoutineKind::TriangularSolve { .. } => &["x"],
+        RoutineKind::Sort => &["sorted", "perm"],
     };
     (ins, outs)
 }
@@ -34,6 +35,7 @@ fn body(routine: &Routine) -> String {
             routine,
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
+        RoutineKind::Sort => unreachable!("a multi-pass routine (sort.rs)"),
     }
 }
 
@@ -54,6 +56,12 @@ fn operands(routine: &Routine) -> Result<Vec<(&'static str, String, bool)>> {
 /// The routine's own shader: bindings are the inputs in order, then the outputs; one
 /// invocation per matrix of the batch.
 pub fn emit_routine(routine: &Routine) -> Result<String> {
+    if routine.kind == RoutineKind::Sort {
+        return Err(crate::util::Error::new(
+            "sort",
+            "internal error: the sort is a multi-pass routine (webgpu/sort.rs)",
+        ));
+    }
     let mut src = String::new();
     let ops = operands(routine)?;
     for (i, (name, ty, out)) in ops.iter().enumerate() {
@@ -95,6 +103,10 @@ pub fn packed_routine(
     tag: usize,
     bases: &[u32],
 ) -> Result<Option<(String, String)>> {
+    // The sort needs passes of its own (`sort.rs`): not a stage.
+    if routine.kind == RoutineKind::Sort {
+        return Ok(None);
+    }
     let ops = operands(routine)?;
     if ops.len() != bases.len() || ops.iter().any(|(_, ty, _)| ty != "f32" && ty != "i32") {
         return Ok(None);

@@ -1,6 +1,7 @@
 //! Routine IR → a WebAssembly module (walrus): one module per routine shape, exporting
 //! `kernel(batch, out0, …, in0, …)` that loops over the batch and runs the routine's textbook
-//! algorithm with the sizes as constants. Arithmetic is in f64 (float32 elements are widened
+//! algorithm with the sizes as constants (a host routine, `backend/wasm/host.rs`, is a call of
+//! its import instead). Arithmetic is in f64 (float32 elements are widened
 //! on load and rounded on store), in the operation order of the `cpu` interpreter
 //! (`backend/cpu/routines.rs`), so float64 results match it exactly.
 
@@ -89,6 +90,9 @@ pub(super) fn routine_function(
     routine: &Routine,
     unroll: bool,
 ) -> Result<(Module, FunctionId)> {
+    if let Some(name) = crate::backend::wasm::host::import_name(routine.kind) {
+        return Ok(host_call(module, routine, name));
+    }
     if !matches!(routine.dtype, DType::Float32 | DType::Float64) {
         return Err(Error::new(
             routine.name(),
@@ -141,6 +145,7 @@ pub(super) fn routine_function(
             }
         }
         RoutineKind::Lu => lu(&mut cx, routine.m, routine.n, &bases[..3], bases[3]),
+        RoutineKind::Sort => unreachable!("a host routine"),
     };
     let bi = cx.var(ValType::I32);
     let mut step: Vec<S> = body;
@@ -159,6 +164,30 @@ pub(super) fn routine_function(
     let mut module = cx.module;
     let func = procedure(&mut module, &params, &stmts);
     Ok((module, func))
+}
+
+/// A host routine (`backend/wasm/host.rs`) as a function `(batch, out0, …, in0, …)` calling
+/// the import `env.NAME(dtype, batch, n, out0, …, in0, …)`.
+fn host_call(mut module: Module, routine: &Routine, name: &str) -> (Module, FunctionId) {
+    let count = routine.inputs().len() + routine.outputs().len();
+    let params: Vec<Var> = (0..=count)
+        .map(|_| Var::new(&mut module, ValType::I32))
+        .collect();
+    let import = match module.imports.get_func("env", name) {
+        Ok(f) => f,
+        Err(_) => {
+            let ty = module.types.add(&vec![ValType::I32; count + 3], &[]);
+            module.add_import_func("env", name, ty).0
+        }
+    };
+    let mut args = vec![
+        i32c(crate::backend::wasm::host::dtype_code(routine.dtype)),
+        params[0].get(),
+        c(routine.n),
+    ];
+    args.extend(params[1..].iter().map(|p| p.get()));
+    let func = procedure(&mut module, &params, &[S::Call(import, args)]);
+    (module, func)
 }
 
 fn cholesky(cx: &mut Cx, n: usize, l: Var, a: Var) -> Vec<S> {
