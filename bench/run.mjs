@@ -281,6 +281,48 @@ workloads.push({
   },
 });
 
+// Sorting: float32 values with ties (so argsort's stability shows), read back. Both libraries
+// must give the same bits (argsort: the same int32 permutation, read back as float32 bits).
+// No -0.0: jax-js orders it before 0.0, oxjax (as JAX) keeps equal zeros in input order.
+function sortWorkload(n, fn) {
+  const data = Float32Array.from(
+    { length: n },
+    (_, i) => Math.round(Math.sin(i * 12.9898) * 4e4) / 8 + 0,
+  );
+  const read = (z) => (fn === "argsort" ? new Float32Array(z.dataSync().buffer) : z.dataSync());
+  return {
+    name: `${fn} of [${n}] float32`,
+    unit: "ms",
+    per: 1,
+    cpu: n <= 100_000,
+    oxjax(np) {
+      const x = np.array(data);
+      return {
+        run(want) {
+          const z = np[fn](x);
+          const d = want ? read(z) : (z.dataSync(), undefined);
+          z.dispose();
+          return d;
+        },
+        free: () => x.dispose(),
+      };
+    },
+    jaxjs(np) {
+      const x = np.array(data);
+      return {
+        run: (want) => {
+          const z = np[fn](x.ref);
+          if (want) return read(z);
+          z.dataSync();
+        },
+        free: () => x.dispose(),
+      };
+    },
+  };
+}
+for (const n of [10_000, 100_000, 1_000_000]) workloads.push(sortWorkload(n, "sort"));
+workloads.push(sortWorkload(100_000, "argsort"));
+
 // The libraries × devices measured; `ratio` columns are relative to `base`.
 const base = "jax-js wasm";
 const targets = [
