@@ -134,34 +134,59 @@ pub fn share(sources: &[String]) -> Vec<Shared> {
         .collect()
 }
 
-/// `src` with the literals marked `varying` read from the parameter binding.
+/// The statement after which `main` has begun (every packed-buffer shader's entry head
+/// ends with it): parameters are loaded into private variables there, once per invocation.
+const MAIN_START: &str = "ox_zp = wid.z;\n";
+
+/// `src` with the literals marked `varying` read from the parameter binding: each through a
+/// private variable `ox_pK` loaded at the start of `main` (helper functions outside `main`
+/// read the same variables), or, in a shader without the usual entry head, from the binding
+/// directly.
 fn with_params(src: &str, lits: &[Literal], varying: &[bool]) -> String {
-    let mut out = String::with_capacity(src.len() + 64);
-    // The binding goes after the packed buffer's declaration (the first line).
     let first_line = src.find('\n').map_or(0, |i| i + 1);
-    let mut at = 0;
+    let start = src.find(MAIN_START).map(|i| i + MAIN_START.len());
+    let mut body = String::with_capacity(src.len() + 64);
+    let mut decls = String::new();
+    let mut loads = String::new();
+    let mut at = first_line;
     let mut k = 0;
     for (l, &v) in lits.iter().zip(varying) {
         if l.start < first_line || !v {
             continue;
         }
-        if at < first_line {
-            out.push_str(&src[..first_line]);
-            out.push_str(&format!(
-                "@group(0) @binding({PARAMS_BINDING}) var<storage, read> ox_p: array<u32>;\n"
-            ));
-            at = first_line;
-        }
-        out.push_str(&src[at..l.start]);
+        body.push_str(&src[at..l.start]);
+        let read = match start {
+            Some(_) => {
+                decls.push_str(&format!("var<private> ox_p{k}: u32;\n"));
+                loads.push_str(&format!("  ox_p{k} = ox_p[{k}];\n"));
+                format!("ox_p{k}")
+            }
+            None => format!("ox_p[{k}]"),
+        };
         if l.suffix == b'u' {
-            out.push_str(&format!("ox_p[{k}]"));
+            body.push_str(&read);
         } else {
-            out.push_str(&format!("bitcast<i32>(ox_p[{k}])"));
+            body.push_str(&format!("bitcast<i32>({read})"));
         }
         k += 1;
         at = l.end;
     }
-    out.push_str(&src[at..]);
+    body.push_str(&src[at..]);
+    let mut out = String::with_capacity(body.len() + decls.len() + loads.len() + 128);
+    out.push_str(&src[..first_line]);
+    out.push_str(&format!(
+        "@group(0) @binding({PARAMS_BINDING}) var<storage, read> ox_p: array<u32>;\n"
+    ));
+    out.push_str(&decls);
+    match start.and_then(|s| body.find(MAIN_START).filter(|_| s > 0)) {
+        Some(i) => {
+            let i = i + MAIN_START.len();
+            out.push_str(&body[..i]);
+            out.push_str(&loads);
+            out.push_str(&body[i..]);
+        }
+        None => out.push_str(&body),
+    }
     out
 }
 
