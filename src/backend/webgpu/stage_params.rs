@@ -7,7 +7,8 @@
 //! (`ox_p[k]`, a read-only storage binding filled once per stage), and every literal they
 //! agree on stays a constant.
 //!
-//! Only suffixed decimal literals are parameters: in these shaders they are run-time values
+//! Only suffixed decimal literals are parameters, and not divisors (`x / 4i`, `x % 2u`: a
+//! constant divisor compiles to a multiply and shift); in these shaders they are run-time values
 //! (offsets, bounds, shifts, loop bounds, index constants), never the constant expressions
 //! WGSL requires elsewhere (workgroup sizes, bindings and array sizes are unsuffixed or
 //! hexadecimal). A value stays exact: literals are non-negative (a sign stays in the template)
@@ -44,7 +45,11 @@ fn literals(src: &str) -> Vec<Literal> {
         }
         let suffix = b.get(i).copied().unwrap_or(0);
         let after = b.get(i + 1).copied().unwrap_or(b' ');
-        if (suffix == b'u' || suffix == b'i') && !word(after) {
+        // A divisor stays a constant (division by a constant compiles to a multiply and a
+        // shift; by a run-time value it is a long sequence): it is part of the template.
+        let before = src[..start].trim_end().bytes().last();
+        let divisor = matches!(before, Some(b'/') | Some(b'%'));
+        if (suffix == b'u' || suffix == b'i') && !word(after) && !divisor {
             if let Ok(value) = src[start..i].parse::<u32>() {
                 out.push(Literal {
                     start,
@@ -196,7 +201,7 @@ mod tests {
 
     #[test]
     fn literals_skip_identifiers_hex_and_floats() {
-        let src = "let v12: i32 = v3 + 32i; x[130057u + u32(v1)] = bitcast<f32>(0x7fc00000u) * 0.5f; vec3<u32>(1u);";
+        let src = "let v12: i32 = v3 + 32i; x[130057u + u32(v1)] = bitcast<f32>(0x7fc00000u) * 0.5f; vec3<u32>(1u) / 4u + v % 3i;";
         let got: Vec<u32> = literals(src).iter().map(|l| l.value).collect();
         assert_eq!(got, vec![32, 130057, 1]);
     }
