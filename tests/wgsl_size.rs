@@ -1,6 +1,7 @@
 //! The size of the WGSL that jitted programs compile to: a Kalman-style associative scan over
 //! `[n, 2, 2]` stacks (Kogge–Stone rounds of slices, batched 2×2 products, transposes and a
-//! symmetrisation, then concatenates), its gradient, and a jitted max-pool (`reduceWindow`).
+//! symmetrisation, then concatenates), reversed, its gradient, a jitted max-pool
+//! (`reduceWindow`) and a jitted `eigh`.
 //! Each program is lowered as `jit` lowers it for webgpu (8 storage buffers) and every kernel
 //! is emitted with the generic WGSL emitter; the totals are printed (`--nocapture`) and bounded,
 //! so index arithmetic that stops being simplified or shared fails here.
@@ -132,6 +133,22 @@ fn pool_program(shape: &[usize]) -> Program {
     lower::lower(&closed.jaxpr, LIMITS)
 }
 
+/// `jit(np.linalg.eigh)` of one `[n, n]` matrix.
+fn eigh_program(n: usize) -> Program {
+    let closed = trace_fn(&[f32v(&[n, n])], |v| {
+        let opts = [1.0, 1.0];
+        oxjax::library::lax_linalg::call("lax.eigh", &v[..1], &opts, "").unwrap()
+    });
+    let t = std::time::Instant::now();
+    let p = lower::lower(&closed.jaxpr, LIMITS);
+    println!(
+        "lowered eigh in {:?} ({} equations)",
+        t.elapsed(),
+        closed.jaxpr.eqns.len()
+    );
+    p
+}
+
 /// (kernels, total WGSL bytes, largest kernel's bytes).
 fn wgsl_bytes(name: &str, program: &Program) -> (usize, usize, usize) {
     let (mut count, mut total, mut largest) = (0, 0, 0);
@@ -156,14 +173,25 @@ fn wgsl_bytes(name: &str, program: &Program) -> (usize, usize, usize) {
             }
         }
     }
-    println!("{name}: {count} kernels, {total} bytes of WGSL, largest {largest}");
+    let distinct: std::collections::HashSet<_> = program
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Kernel { kernel, .. } => Some(kernel),
+            _ => None,
+        })
+        .collect();
+    println!(
+        "{name}: {count} kernels ({} distinct), {total} bytes of WGSL, largest {largest}",
+        distinct.len()
+    );
     (count, total, largest)
 }
 
 #[test]
 fn jitted_programs_compile_to_small_wgsl() {
-    // Bounds with some room over what the simplifier and the emitter's sharing give today
-    // (without them: 251 KB, 701 KB and 2.8 MB, the largest kernel 466 KB).
+    // Bounds with some room over what the simplifier and the emitter's sharing give (the
+    // sizes without them are in bench/RESULTS.md).
     let (_, total, largest) = wgsl_bytes("associativeScan n=100", &scan_program(100));
     assert!(total < 80_000 && largest < 2_000, "{total} {largest}");
     let (_, total, largest) =
@@ -177,6 +205,8 @@ fn jitted_programs_compile_to_small_wgsl() {
     let (_, total, largest) =
         wgsl_bytes("reduceWindow [8,16,32,32]", &pool_program(&[8, 16, 32, 32]));
     assert!(total < 15_000 && largest < 3_000, "{total} {largest}");
+    let (_, total, largest) = wgsl_bytes("eigh [8, 8]", &eigh_program(8));
+    assert!(total < 4_500_000 && largest < 6_000, "{total} {largest}");
 }
 
 #[test]
@@ -190,4 +220,40 @@ fn a_transposed_copy_is_a_few_lines() {
     common::wgsl::validate_source("transpose", &source);
     let main = &source[source.find("fn main").unwrap()..];
     assert!(main.len() < 700, "{source}");
+}
+
+/// Pipeline creation time of every kernel of the programs above on this machine's Vulkan
+/// adapter (a GPU driver's shader compiler; lavapipe otherwise). Run by hand:
+/// `cargo test --release --test wgsl_size -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn pipeline_creation_time() {
+    use oxjax::backend::webgpu::WebGpuBackend;
+    use oxjax::backend::Backend;
+    let programs = [
+        ("associativeScan n=100", scan_program(100)),
+        (
+            "valueAndGrad(associativeScan) n=100",
+            scan_grad_program(100),
+        ),
+        ("reduceWindow [8,16,32,32]", pool_program(&[8, 16, 32, 32])),
+        ("eigh [8, 8]", eigh_program(8)),
+    ];
+    for (name, program) in &programs {
+        let mut gpu = common::block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter");
+        gpu.reserve_exes(program.kernel_count(), 0);
+        let before = gpu.stats().shader_compiles;
+        let t = std::time::Instant::now();
+        let mut count = 0;
+        for step in &program.steps {
+            if let Step::Kernel { kernel, .. } = step {
+                gpu.compile(kernel).unwrap();
+                count += 1;
+            }
+        }
+        let compiles = gpu.stats().shader_compiles - before;
+        let adapter = gpu.adapter_name().to_string();
+        let dt = t.elapsed();
+        println!("{name} on {adapter}: {count} kernels, {compiles} shaders in {dt:.2?}");
+    }
 }
