@@ -3,7 +3,13 @@
  * level await), so `cpu` and `wasm` work without `init()`: Node reads the `.wasm` file next to
  * this module; browsers (also through Vite) and Deno fetch it by URL relative to the glue.
  *
- * `call` turns a Rust panic (a WebAssembly trap) into an `Error` carrying the panic message.
+ * `call` turns a Rust panic (a WebAssembly trap) into an `Error` carrying the panic message,
+ * and keeps the instance usable after any call that did not return normally. A trap, or a JS
+ * exception thrown through Rust frames (a stack overflow inside a call), abandons those frames
+ * without running their epilogues: the shadow-stack pointer is left lowered and the state they
+ * borrowed stays borrowed. Before the next call, `recover` rewinds the pointer (the module
+ * exports it; no Rust frame is live between calls from JS, decision 1) and voids the abandoned
+ * borrows (`recoverAfterTrap`); traces whose abort could not run then are aborted too.
  */
 import initWasm, { initSync } from "./wasm/oxjax.js";
 import * as glue from "./wasm/oxjax.js";
@@ -12,17 +18,59 @@ type NodeProcess = { versions?: { node?: string } };
 const g = globalThis as unknown as { process?: NodeProcess; Deno?: unknown };
 const isNode = !!g.process?.versions?.node && g.Deno === undefined;
 
+type Exports = { __stack_pointer?: WebAssembly.Global };
+let exports: Exports;
 if (isNode) {
   const fsModule = "node:fs/promises";
   const fs = (await import(/* @vite-ignore */ fsModule)) as {
     readFile(path: URL): Promise<Uint8Array>;
   };
-  initSync({ module: await fs.readFile(new URL("./wasm/oxjax_bg.wasm", import.meta.url)) });
+  const bytes = await fs.readFile(new URL("./wasm/oxjax_bg.wasm", import.meta.url));
+  exports = initSync({ module: bytes }) as unknown as Exports;
 } else {
-  await initWasm({ module_or_path: new URL("./wasm/oxjax_bg.wasm", import.meta.url) });
+  const url = new URL("./wasm/oxjax_bg.wasm", import.meta.url);
+  exports = (await initWasm({ module_or_path: url })) as unknown as Exports;
 }
 
 export const wasm = glue;
+
+/** The shadow-stack pointer and its value between calls (when no Rust frame is live). */
+const stackPointer = exports.__stack_pointer;
+const stackTop = stackPointer?.value as number | undefined;
+/** Set when a call ended by an exception: the next call recovers first. */
+let dirty = false;
+/** Traces to abort once the instance has recovered (their abort failed, e.g. out of stack). */
+const pendingAborts: number[] = [];
+
+/**
+ * @internal Aborts trace `frame` after its function threw: now, or (out of stack) before the
+ * next call. Never throws, so the function's own exception propagates.
+ */
+export function abortTrace(frame: number): void {
+  pendingAborts.push(frame);
+  dirty = true;
+  tryRecover();
+}
+
+/** Makes the instance usable again after abandoned calls (see the module doc). */
+function recover(): void {
+  if (stackPointer && stackPointer.value !== stackTop) stackPointer.value = stackTop;
+  glue.recoverAfterTrap();
+  while (pendingAborts.length) {
+    glue.traceAbort(pendingAborts[pendingAborts.length - 1]!);
+    pendingAborts.pop();
+  }
+  dirty = false;
+}
+
+/** `recover`, or (out of stack: the exception may be a stack overflow) before the next call. */
+function tryRecover(): void {
+  try {
+    recover();
+  } catch {
+    dirty = true;
+  }
+}
 
 let afterCall: (() => void) | null = null;
 
@@ -33,6 +81,7 @@ export function setAfterCall(hook: (() => void) | null): void {
 
 /** Runs `fn`, converting a Rust panic into an `Error` that names it as an oxjax bug. */
 export function call<T>(fn: () => T): T {
+  if (dirty) recover();
   try {
     const result = fn();
     if (afterCall) afterCall();
@@ -44,6 +93,7 @@ export function call<T>(fn: () => T): T {
 
 /** `call` for async functions. */
 export async function callAsync<T>(fn: () => Promise<T>): Promise<T> {
+  if (dirty) recover();
   try {
     return await fn();
   } catch (e) {
@@ -52,6 +102,10 @@ export async function callAsync<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 function convertTrap(e: unknown): unknown {
+  // Errors returned by Rust leave no frame behind, but telling them apart from exceptions
+  // thrown through Rust frames is not worth it: recovering is always safe between calls.
+  dirty = true;
+  tryRecover();
   if (e instanceof WebAssembly.RuntimeError) {
     const message = glue.lastPanic();
     return new Error(

@@ -4,7 +4,7 @@
  * trace, stages) the loop. Pytree structure and option parsing only; the loop and its
  * derivative live in Rust. `setScanPathCallback` reports each executed scan's path.
  */
-import { call, setAfterCall, wasm } from "./bridge.js";
+import { abortTrace, call, setAfterCall, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
@@ -190,7 +190,7 @@ export function scan(
       );
     } catch (e) {
       // scanEnd closes the trace itself, even when it fails; aborting twice is harmless.
-      call(() => wasm.traceAbort(frame));
+      abortTrace(frame);
       throw e;
     }
     const arrays = globalThis.Array.from(result, (h) => new Array(h));

@@ -112,6 +112,8 @@ export function choice(
   p: Array | null = null,
   axis = 0,
 ): Array {
+  // A 0-d array is a count, as in JAX (which needs it concrete too).
+  if (a instanceof Array && a.ndim === 0) a = Number(a.item());
   const params = [typeof a === "number" ? a : NaN, replace, axis, shape.length, ...shape];
   const inputs = [key, ...(typeof a === "number" ? [] : [a]), ...(p ? [p] : [])];
   return lib1("random.choice", inputs, params);

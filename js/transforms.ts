@@ -4,7 +4,7 @@
  * trace. Rust never calls back into JavaScript. Here: `makeJaxpr`, `grad`, `valueAndGrad`,
  * `vjp`, `jvp`.
  */
-import { call, wasm } from "./bridge.js";
+import { abortTrace, call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
@@ -69,7 +69,7 @@ export function makeJaxpr(f: Traceable): (...args: Array[]) => { jaxpr: ClosedJa
       const handles = new Float64Array(outs.map((o) => o._handle));
       return { jaxpr: new ClosedJaxpr(call(() => wasm.traceEnd("makeJaxpr", frame, handles))) };
     } catch (e) {
-      call(() => wasm.traceAbort(frame));
+      abortTrace(frame);
       throw e;
     } finally {
       // Tracer handles die with the trace; the Jaxpr owns everything it needs.
@@ -163,7 +163,7 @@ export function traceToJaxpr(
       const jaxpr = call(() => wasm.traceEnd(name, frame, outHandles));
       return { jaxpr, handles, argDefs: flat.map(([, d]) => d), starts, outDef, auxDef, temps };
     } catch (e) {
-      call(() => wasm.traceAbort(frame));
+      abortTrace(frame);
       throw e;
     }
   } catch (e) {

@@ -1,8 +1,11 @@
-//! Panics are bugs, but they must never reach a user as a bare `RuntimeError: unreachable`.
-//! The hook records the panic message; the TypeScript bridge catches the trap and throws an
-//! `Error` that carries this message (`lastPanic()`). A panic on wasm aborts without unwinding,
-//! so the hook also starts a new [`PanicCell`] epoch: state borrowed by the trapped call is
-//! usable again by the next one.
+//! Panics are bugs, but they must never reach a user as a bare `RuntimeError: unreachable`,
+//! nor break the instance. The hook records the panic message; the TypeScript bridge catches
+//! the trap and throws an `Error` that carries this message (`lastPanic()`). A panic on wasm
+//! aborts without unwinding, and a JS exception thrown through Rust frames (a stack overflow
+//! inside a call) abandons them the same way: so the hook starts a new [`PanicCell`] epoch
+//! (state borrowed by the abandoned frames is usable again by the next call), and the bridge
+//! rewinds the exported shadow-stack pointer and calls [`recover_after_trap`] before the next
+//! call, for traps and JS exceptions alike.
 
 use crate::util::panic_cell::PanicCell;
 
@@ -23,6 +26,15 @@ pub fn install_hook() {
             }
         });
     }));
+}
+
+/// Makes the instance usable after a call was abandoned by a trap or a JS exception (the bridge
+/// has rewound the shadow stack first): borrows of the abandoned frames are void, and their
+/// device placement is forgotten. Only called when no Rust frame is live.
+#[wasm_bindgen(js_name = recoverAfterTrap)]
+pub fn recover_after_trap() {
+    crate::util::panic_cell::note_panic();
+    crate::transform::scope::reset();
 }
 
 /// The message of the most recent panic, taken (so each is reported once).

@@ -84,8 +84,14 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
     let draws = crate::core::shape::size(&shape_out);
     let (n, axis) = match a {
         None => (p.usize(0, 0)?, 0),
+        Some(a) if shape(a).is_empty() => {
+            return Err(Error::new(
+                "choice",
+                "a must be a count or an array of at least one axis, not a 0-d array",
+            ))
+        }
         Some(a) => {
-            let ax = normalize_axis("choice", p.int(2, 0)?, shape(a).len().max(1))?;
+            let ax = normalize_axis("choice", p.int(2, 0)?, shape(a).len())?;
             (shape(a)[ax], ax)
         }
     };

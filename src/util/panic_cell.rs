@@ -1,11 +1,14 @@
 //! [`PanicCell`]: the `RefCell` of every thread-local state, made usable again after a panic.
 //!
-//! On wasm32 a panic aborts (a WebAssembly trap) without unwinding, so a `RefCell` borrowed at
-//! that moment would stay borrowed for good and every later call into oxjax would fail with
-//! "already borrowed". The panic hook calls [`note_panic`], which starts a new epoch. A borrow
-//! flag set in an earlier epoch belongs to frames the trap has already discarded (wasm is
-//! single-threaded and nothing runs between the trap and the next call from JS), so the next
-//! borrow clears it. Within an epoch the cell behaves exactly like a `RefCell`.
+//! On wasm32 a panic aborts (a WebAssembly trap) without unwinding, and a JS exception thrown
+//! through Rust frames (a stack overflow inside a call) discards them the same way, so a
+//! `RefCell` borrowed at that moment would stay borrowed for good and every later call into
+//! oxjax would fail with "already borrowed". The panic hook, and the bridge after any call that
+//! did not return normally (`api::panic::recover_after_trap`, which also rewinds the shadow
+//! stack), call [`note_panic`], which starts a new epoch. A borrow flag set in an earlier epoch
+//! belongs to frames already discarded (wasm is single-threaded, and no Rust frame is live
+//! between calls from JS), so the next borrow clears it. Within an epoch the cell behaves
+//! exactly like a `RefCell`.
 
 use std::cell::{Cell, UnsafeCell};
 use std::fmt;
