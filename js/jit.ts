@@ -37,32 +37,37 @@ function flush(cache: Map<string, Entry>): void {
   cache.clear();
 }
 
-/** Identity numbers for static arguments that are objects or functions. */
+/** Identity numbers for static arguments that are objects, functions or symbols. */
 const identities = new WeakMap<object, number>();
+const symbolIdentities = new Map<symbol, number>();
 let nextIdentity = 1;
 
-function staticKey(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
+/**
+ * A static argument as a JSON-able value: equal values (by content for numbers, strings,
+ * lists and plain objects; by identity otherwise) give equal values, distinct ones distinct.
+ */
+function staticKey(v: unknown): unknown {
+  if (v === null || v === undefined) return [String(v)];
   switch (typeof v) {
     case "number":
+      return ["n", Object.is(v, -0) ? "-0" : String(v)];
     case "boolean":
     case "bigint":
-      return `${typeof v}:${String(v)}`;
+      return [typeof v, String(v)];
     case "string":
-      return JSON.stringify(v);
+      return ["s", v];
     case "symbol":
-      return v.toString();
+      if (!symbolIdentities.has(v)) symbolIdentities.set(v, nextIdentity++);
+      return ["#", symbolIdentities.get(v)];
   }
-  if (globalThis.Array.isArray(v)) return `[${v.map(staticKey).join(",")}]`;
+  if (globalThis.Array.isArray(v)) return ["a", v.map(staticKey)];
   if (Object.getPrototypeOf(v) === Object.prototype) {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .map((k) => `${JSON.stringify(k)}:${staticKey(o[k])}`)
-      .join(",")}}`;
+    return ["o", Object.keys(o).map((k) => [k, staticKey(o[k])])];
   }
   const obj = v as object;
   if (!identities.has(obj)) identities.set(obj, nextIdentity++);
-  return `#${identities.get(obj)}`;
+  return ["#", identities.get(obj)];
 }
 
 function staticNums(opts: JitOptions): number[] {
@@ -117,11 +122,12 @@ export function jit<F extends (...args: any[]) => any>(
         );
       });
       const handles = new Float64Array(arrays.map((a) => a._handle));
-      const key = [
-        def.toString(),
-        statics.map((n) => staticKey(args[n])).join("|"),
+      // Structural (JSON of the parts), never printed text that a dict key could mimic.
+      const key = JSON.stringify([
+        def.key(),
+        statics.map((n) => staticKey(args[n])),
         call(() => wasm.jitSignature(handles)),
-      ].join("\n");
+      ]);
       let entry = cache.get(key);
       if (!entry) {
         const rebuild = (...dyn: unknown[]) => {

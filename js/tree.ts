@@ -61,6 +61,27 @@ export class JsTreeDef {
     );
   }
 
+  /**
+   * @internal The structure as a cache key: unlike `toString` (for people), distinct
+   * structures never share it (object keys are JSON strings, so no key can mimic syntax).
+   */
+  key(): string {
+    return JSON.stringify(this.#keyValue());
+  }
+
+  #keyValue(): unknown {
+    switch (this.kind) {
+      case "leaf":
+        return 1;
+      case "none":
+        return 0;
+      case "list":
+        return this.children.map((c) => c.#keyValue());
+      case "dict":
+        return [this.keys, this.children.map((c) => c.#keyValue())];
+    }
+  }
+
   toString(): string {
     switch (this.kind) {
       case "leaf":

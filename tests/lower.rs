@@ -6,9 +6,10 @@ mod common;
 
 use common::trace::{bin, data, f32s, f32v, lit, prim, read, trace_fn, un};
 use oxjax::backend::registry;
+use oxjax::core::key;
 use oxjax::core::{Aval, Device, Primitive};
 use oxjax::kernel::{BinaryOp, DeviceLimits, ReduceOp, UnaryOp};
-use oxjax::lower::{self, key, Arg, Program, Step};
+use oxjax::lower::{self, Arg, Program, Step};
 use oxjax::transform::jit::{execute, Compiled};
 use oxjax::transform::trace::{bind, ClosedJaxpr, Operand, Value};
 use oxjax::transform::{jit_cache, ArrayValue};

@@ -6,6 +6,7 @@ pub mod device;
 pub mod dtype;
 pub mod f16;
 pub mod jaxpr;
+pub mod key;
 pub mod ops;
 pub mod primitive;
 pub mod scan;

@@ -9,13 +9,15 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::jaxpr::Jaxpr;
+use super::key::{structural_key, StructuralKey};
 
-/// A scan body. Equality and hashing are structural (over the printed program, which names
-/// every aval, parameter and literal), never by pointer, so equal bodies traced from different
-/// closures compare equal (decision 7).
+/// A scan body. Equality and hashing are structural (its [`StructuralKey`]: every aval,
+/// parameter and literal), never by pointer nor by printed text, so equal bodies traced from
+/// different closures compare equal and different ones never do (decision 7).
 #[derive(Clone)]
 pub struct Body {
     jaxpr: Rc<Jaxpr>,
+    key: StructuralKey,
     text: Rc<str>,
 }
 
@@ -23,6 +25,7 @@ impl Body {
     pub fn new(jaxpr: Jaxpr) -> Body {
         let text = jaxpr.to_string().into();
         Body {
+            key: structural_key(&jaxpr),
             jaxpr: Rc::new(jaxpr),
             text,
         }
@@ -40,7 +43,7 @@ impl Body {
 
 impl PartialEq for Body {
     fn eq(&self, other: &Body) -> bool {
-        self.text == other.text
+        self.key == other.key
     }
 }
 
@@ -48,7 +51,7 @@ impl Eq for Body {}
 
 impl Hash for Body {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.text.hash(state);
+        self.key.hash(state);
     }
 }
 

@@ -14,14 +14,13 @@
 //! At run time a Program keeps its kernels' compiled ids per device ([`exes`]), and where a
 //! device runs whole programs as one call, the program as a one-step loop ([`whole`]).
 //!
-//! A Program names no device; [`key::structural_key`] identifies a Jaxpr by its structure so
+//! A Program names no device; [`crate::core::key::structural_key`] identifies a Jaxpr by its structure so
 //! that a fresh closure of the same code finds the cached Program (decision 7).
 
 pub mod epilogue;
 pub mod exes;
 pub mod expr;
 pub mod fuse;
-pub mod key;
 pub mod lifetimes;
 pub mod program;
 pub mod scan_plan;

@@ -14,10 +14,11 @@ use super::jit_cache;
 use super::trace::{self, ClosedJaxpr, Value};
 use super::value::ArrayValue;
 use crate::backend::{registry, BufferId};
+use crate::core::key::{structural_key, StructuralKey};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
 use crate::kernel::Kernel;
-use crate::lower::{key, Arg, Program, Step};
+use crate::lower::{Arg, Program, Step};
 use crate::util::{Error, Result};
 
 const NAME: &str = "jit";
@@ -25,13 +26,13 @@ const NAME: &str = "jit";
 /// A traced function ready to run.
 pub struct Compiled {
     closed: ClosedJaxpr,
-    key: String,
+    key: StructuralKey,
     memo: PanicCell<Option<(Device, Rc<Program>)>>,
 }
 
 impl Compiled {
     pub fn new(closed: ClosedJaxpr) -> Compiled {
-        let key = key::structural_key(&closed.jaxpr);
+        let key = structural_key(&closed.jaxpr);
         Compiled {
             closed,
             key,

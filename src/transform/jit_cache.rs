@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::backend::registry;
 use crate::core::jaxpr::Jaxpr;
+use crate::core::key::StructuralKey;
 use crate::core::Device;
 use crate::lower::{self, Program};
 use crate::util::lru::{CacheStats, Lru};
@@ -15,15 +16,15 @@ use crate::util::lru::{CacheStats, Lru};
 pub const CAPACITY: usize = 256;
 
 thread_local! {
-    static PROGRAMS: PanicCell<Lru<(String, Device), Rc<Program>>> = PanicCell::new(Lru::new(CAPACITY));
+    static PROGRAMS: PanicCell<Lru<(StructuralKey, Device), Rc<Program>>> = PanicCell::new(Lru::new(CAPACITY));
     /// Programs lowered since the last [`take_lowered`] (for `setDebug` logs).
     static LOWERED: PanicCell<Vec<(Device, Rc<Program>)>> = const { PanicCell::new(Vec::new()) };
     static LOG: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The Program of `jaxpr` (whose structural key is `key`) for `device`.
-pub fn get_or_lower(key: &str, jaxpr: &Jaxpr, device: Device) -> Rc<Program> {
-    let k = (key.to_string(), device);
+pub fn get_or_lower(key: &StructuralKey, jaxpr: &Jaxpr, device: Device) -> Rc<Program> {
+    let k = (key.clone(), device);
     if let Some(p) = PROGRAMS.with(|c| c.borrow_mut().get(&k).cloned()) {
         return p;
     }
