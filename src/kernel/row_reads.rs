@@ -12,7 +12,7 @@
 //! `n + lo ..= n + hi` (`lo == hi`: a constant shift). Sizes here are small (tens of thousands
 //! of element-terms), so plain evaluation is fine.
 
-use super::{AluExp, AluKind, Kernel};
+use super::{simplify, AluExp, AluKind, Kernel};
 use crate::core::ops::{BinaryOp, CompareOp, UnaryOp};
 use crate::core::DType;
 
@@ -48,6 +48,10 @@ pub fn row_reads(kernel: &Kernel, rows: usize, inputs: &[(usize, usize)]) -> Vec
         return vec![Rows::Any; kernel.inputs.len()];
     };
     let c_in: Vec<Option<i64>> = inputs.iter().map(|&(s, r)| per_row(s, r)).collect();
+    let sizes: Vec<usize> = inputs.iter().map(|&(s, _)| s).collect();
+    if let Some(shifts) = constant_shifts(kernel, c_out, &c_in, &sizes) {
+        return shifts;
+    }
     let terms = kernel.reduction.map_or(1, |r| r.size.max(1));
     for e in 0..kernel.size {
         let row = e as i64 / c_out;
@@ -66,6 +70,63 @@ pub fn row_reads(kernel: &Kernel, rows: usize, inputs: &[(usize, usize)]) -> Vec
         }
     }
     out
+}
+
+/// The row reads of `kernel` when every load reads its input at a constant row shift, proved
+/// symbolically: for each load, `index / c_in − i / c_out` (input row minus output row) must
+/// simplify to a constant over every output element `i` and reduction index (the
+/// simplifier's rewrites are exact wherever a node is evaluated). Loads are taken whatever
+/// `where` guards them, which can only add reads. None when one is not proved constant, may
+/// index outside its input, or reads data: the exact evaluation then decides.
+fn constant_shifts(
+    kernel: &Kernel,
+    c_out: i64,
+    c_in: &[Option<i64>],
+    sizes: &[usize],
+) -> Option<Vec<Rows>> {
+    let mut loads = Vec::new();
+    collect_loads(&kernel.exp, &mut loads)?;
+    let index = simplify::upto(kernel.size);
+    let reduce = kernel.reduction.map(|r| simplify::upto(r.size));
+    let int = |v: i64| AluExp::constant(DType::Int32, v as f64);
+    let mut out = vec![Rows::Unread; c_in.len()];
+    for (input, at) in loads {
+        let c = (*c_in.get(input)?)?;
+        // Every index in the input (else the exact evaluation tells reads from guarded ones).
+        let (lo, hi) = simplify::range_of(at, index, reduce);
+        if lo < 0 || hi >= *sizes.get(input)? as i64 {
+            return None;
+        }
+        let row_in = AluExp::binary(BinaryOp::Div, at.clone(), int(c));
+        let row_out = AluExp::binary(BinaryOp::Div, AluExp::index(), int(c_out));
+        let d = simplify::simplify(
+            &AluExp::binary(BinaryOp::Sub, row_in, row_out),
+            index,
+            reduce,
+        );
+        let shift = d.const_value().filter(|v| v.fract() == 0.0)? as i64;
+        out[input] = out[input].add(Some(shift));
+    }
+    Some(out)
+}
+
+/// Every load of `exp` (input and index), or None when an index itself loads.
+fn collect_loads<'a>(exp: &'a AluExp, out: &mut Vec<(usize, &'a AluExp)>) -> Option<()> {
+    if let AluKind::Load { input, index } = &exp.kind {
+        if has_load(index) {
+            return None;
+        }
+        out.push((*input, index));
+        return Some(());
+    }
+    for child in exp.children() {
+        collect_loads(child, out)?;
+    }
+    Some(())
+}
+
+fn has_load(exp: &AluExp) -> bool {
+    matches!(exp.kind, AluKind::Load { .. }) || exp.children().into_iter().any(has_load)
 }
 
 fn is_int(dtype: DType) -> bool {
@@ -201,6 +262,35 @@ mod tests {
         let k = Kernel::elementwise(vec![f, f], 15, exp);
         let reads = row_reads(&k, 5, &[(15, 5), (9, 3)]);
         assert_eq!(reads, [Rows::Range(0, 0), Rows::Range(-2, -2)]);
+    }
+
+    /// Constant shifts are proved without evaluating every element: a shifted read, a
+    /// transpose within rows, a broadcast row.
+    #[test]
+    fn constant_shifts_are_proved_symbolically() {
+        let f = DType::Float32;
+        // Rows of 4: x[n + 2] read as a row (index i + 8), and within a row transposed 2×2.
+        let shifted = AluExp::load(f, 0, bin(BinaryOp::Add, idx(), c(8.0)));
+        let t = bin(
+            BinaryOp::Add,
+            bin(
+                BinaryOp::Add,
+                bin(BinaryOp::Mul, bin(BinaryOp::Div, idx(), c(4.0)), c(4.0)),
+                bin(BinaryOp::Mul, bin(BinaryOp::Rem, idx(), c(2.0)), c(2.0)),
+            ),
+            bin(BinaryOp::Rem, bin(BinaryOp::Div, idx(), c(2.0)), c(2.0)),
+        );
+        let exp = bin(BinaryOp::Add, shifted, AluExp::load(f, 1, t));
+        let k = Kernel::elementwise(vec![f, f], 40, exp);
+        let shapes = [(48, 12), (40, 10)];
+        assert_eq!(
+            constant_shifts(&k, 4, &[Some(4), Some(4)], &[48, 40]),
+            Some(vec![Rows::Range(2, 2), Rows::Range(0, 0)])
+        );
+        assert_eq!(
+            row_reads(&k, 10, &shapes),
+            [Rows::Range(2, 2), Rows::Range(0, 0)]
+        );
     }
 
     /// A read of rows n and n + 1 together, of one row for all, a data-dependent read.

@@ -80,6 +80,18 @@ pub fn simplify(exp: &AluExp, index: Range, reduce: Option<Range>) -> AluExp {
     e
 }
 
+/// The range of the int32 expression `exp` (as [`simplify`] sees it) over the output index
+/// range `index` and reduction index range `reduce`.
+pub(super) fn range_of(exp: &AluExp, index: Range, reduce: Option<Range>) -> Range {
+    Simplifier {
+        index,
+        reduce: reduce.unwrap_or(FULL),
+        facts: Vec::new(),
+        fuel: FUEL,
+    }
+    .range(exp)
+}
+
 pub(super) struct Simplifier {
     index: Range,
     reduce: Range,
