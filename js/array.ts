@@ -56,9 +56,12 @@ export class Array {
     return call(() => wasm.weakType(this.#handle));
   }
 
-  /** The device holding the data; for a tracer, the device new arrays go to. */
+  /**
+   * The device holding the data; for a tracer, that of the arrays its trace was opened on (else
+   * the default device).
+   */
   get device(): Device {
-    return (call(() => wasm.device(this.#handle)) as Device | undefined) ?? defaultDevice();
+    return (call(() => wasm.placedOn(this.#handle)) as Device | undefined) ?? defaultDevice();
   }
 
   /** The number of owners; 0 once freed. */

@@ -23,7 +23,14 @@ import {
   treeZerosLike,
 } from "./tree-utils.js";
 
-const u32 = (x: number): Array => np.array(x, { dtype: DType.Uint32 });
+const u32 = (x: number, device?: Array["device"]): Array =>
+  np.array(x, device === undefined ? { dtype: DType.Uint32 } : { dtype: DType.Uint32, device });
+
+/** A step count of 0 on the device of the parameters (the default device without leaves). */
+function zeroCount(params: JsTree<Array>): Array {
+  const leaf = tree.leaves(params).find((l): l is Array => l instanceof Array);
+  return u32(0, leaf?.device);
+}
 
 /** `a + c·b`, leafwise (a new tree). */
 function addScaled(a: JsTree<Array>, b: JsTree<Array>, c: number): JsTree<Array> {
@@ -55,7 +62,7 @@ export function scaleByAdam({
 }: ScaleByAdamOptions = {}): GradientTransformation {
   return {
     init(params) {
-      return { count: u32(0), mu: treeZerosLike(params), nu: treeZerosLike(params) };
+      return { count: zeroCount(params), mu: treeZerosLike(params), nu: treeZerosLike(params) };
     },
     update(updates, state) {
       const old = state as { count: Array; mu: JsTree<Array>; nu: JsTree<Array> };
@@ -111,15 +118,15 @@ export function scale(stepSize: number): GradientTransformation {
 /** Multiplies updates by `stepSizeFn(count)`; reads the count back, so eager only. */
 export function scaleBySchedule(stepSizeFn: Schedule): GradientTransformation {
   return {
-    init: () => ({ count: u32(0) }),
+    init: (params) => ({ count: zeroCount(params) }),
     update(updates, state) {
       const { count } = state as { count: Array };
-      const n = count.item();
+      const [n, device] = [count.item(), count.device];
       count.dispose();
       const step = stepSizeFn(n);
       return [
         tree.map((g: Array) => g.mul(step), updates) as typeof updates,
-        { count: u32(n + 1) },
+        { count: u32(n + 1, device) },
       ];
     },
   };
@@ -171,17 +178,17 @@ export function addDecayedWeights({
 }: AddDecayedWeightsOptions = {}): GradientTransformation {
   const schedule = typeof weightDecay === "function" ? weightDecay : null;
   return {
-    init: () => (schedule ? { count: u32(0) } : []),
+    init: (params) => (schedule ? { count: zeroCount(params) } : []),
     update(updates, state, params) {
       if (!params) throw new Error("addDecayedWeights: requires params in update()");
       let decay = weightDecay as number;
       let newState = state;
       if (schedule) {
         const { count } = state as { count: Array };
-        const n = count.item();
+        const [n, device] = [count.item(), count.device];
         count.dispose();
         decay = schedule(n);
-        newState = { count: u32(n + 1) };
+        newState = { count: u32(n + 1, device) };
       }
       if (decay === 0) return [updates, newState];
       let decayed: JsTree<Array>;

@@ -193,9 +193,18 @@ pub fn insert_all(values: impl IntoIterator<Item = Value>) -> Vec<f64> {
 }
 
 /// Opens a trace on inputs of `avals`: the frame id followed by one tracer handle per input
-/// (what `traceBegin`, `vmapBegin` and `scanBegin` return).
-pub fn begin_trace(avals: &[crate::core::Aval]) -> Vec<f64> {
-    let (frame, tracers) = crate::transform::trace::begin(avals);
+/// (what `traceBegin`, `vmapBegin` and `scanBegin` return). The trace's tracers report the
+/// device of the arrays it was opened on, `args` (see `trace::set_device`).
+pub fn begin_trace(avals: &[crate::core::Aval], args: &[Value]) -> Vec<f64> {
+    use crate::transform::trace;
+    let device_of = |v: &Value| match v {
+        Value::Concrete(c) => Some((c.committed, c.device)),
+        Value::Tracer(t) => trace::device(t.frame).map(|d| (true, d)),
+    };
+    let found: Vec<(bool, crate::core::Device)> = args.iter().filter_map(device_of).collect();
+    let device = found.iter().find(|f| f.0).or(found.first()).map(|f| f.1);
+    let (frame, tracers) = trace::begin(avals);
+    trace::set_device(frame, device);
     let mut out = vec![frame as f64];
     out.extend(insert_all(tracers.into_iter().map(Value::Tracer)));
     out

@@ -173,12 +173,22 @@ pub fn weak_type(handle: f64) -> std::result::Result<bool, JsError> {
     Ok(v.aval().weak)
 }
 
-/// The device of a concrete array; `None` for a tracer (TypeScript reports the default).
+/// The device of a concrete array; `None` for a tracer.
 #[wasm_bindgen]
 pub fn device(handle: f64) -> std::result::Result<Option<String>, JsError> {
     match handles::get("device", handle).map_err(js_error)? {
         Value::Concrete(c) => Ok(Some(c.device.name().to_string())),
         Value::Tracer(_) => Ok(None),
+    }
+}
+
+/// The device of a concrete array; for a tracer, that of the arrays its trace was opened on
+/// (`None` when unknown: TypeScript reports the default device).
+#[wasm_bindgen(js_name = placedOn)]
+pub fn placed_on(handle: f64) -> std::result::Result<Option<String>, JsError> {
+    match handles::get("device", handle).map_err(js_error)? {
+        Value::Concrete(c) => Ok(Some(c.device.name().to_string())),
+        Value::Tracer(t) => Ok(crate::transform::trace::device(t.frame).map(|d| d.name().into())),
     }
 }
 

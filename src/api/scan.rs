@@ -27,8 +27,10 @@ pub fn scan_begin(
     length: f64,
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
-        let mut avals: Vec<Aval> = values(&carry)?.iter().map(|v| v.aval().clone()).collect();
-        for (i, x) in values(&xs)?.iter().enumerate() {
+        let mut args = values(&carry)?;
+        let mut avals: Vec<Aval> = args.iter().map(|v| v.aval().clone()).collect();
+        let xs = values(&xs)?;
+        for (i, x) in xs.iter().enumerate() {
             let a = x.aval();
             if a.shape.first().map(|&d| d as f64) != Some(length) {
                 return Err(Error::new(
@@ -45,7 +47,8 @@ pub fn scan_begin(
                 weak: a.weak,
             });
         }
-        Ok(handles::begin_trace(&avals))
+        args.extend(xs);
+        Ok(handles::begin_trace(&avals, &args))
     };
     run().map_err(js_error)
 }

@@ -22,7 +22,7 @@ pub fn trace_begin(function: &str, inputs: Vec<f64>) -> std::result::Result<Vec<
     let run = || -> Result<Vec<f64>> {
         let values = handles::values(function, &inputs)?;
         let avals: Vec<_> = values.iter().map(|v| v.aval().clone()).collect();
-        Ok(handles::begin_trace(&avals))
+        Ok(handles::begin_trace(&avals, &values))
     };
     run().map_err(js_error)
 }

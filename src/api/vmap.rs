@@ -41,7 +41,7 @@ pub fn vmap_begin(
         let vals = values(function, &args)?;
         let avals: Vec<&Aval> = vals.iter().map(Value::aval).collect();
         let (_, example) = vmap::example_avals(function, &avals, &axes(function, &in_axes)?)?;
-        Ok(handles::begin_trace(&example))
+        Ok(handles::begin_trace(&example, &vals))
     };
     run().map_err(js_error)
 }

@@ -16,7 +16,7 @@ use super::eval;
 use super::value::ArrayValue;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
-use crate::core::{Aval, DType, Primitive};
+use crate::core::{Aval, DType, Device, Primitive};
 use crate::rules;
 use crate::util::{Error, Result};
 
@@ -112,6 +112,8 @@ enum ConstKey {
 
 struct Frame {
     id: u64,
+    /// The device of the arrays the trace was opened on (what its tracers report).
+    device: Option<Device>,
     jaxpr: Jaxpr,
     consts: Vec<Value>,
     const_vars: HashMap<ConstKey, Var>,
@@ -183,6 +185,7 @@ pub fn begin(inputs: &[Aval]) -> (u64, Vec<Tracer>) {
     });
     let mut frame = Frame {
         id,
+        device: None,
         jaxpr: Jaxpr::default(),
         consts: Vec::new(),
         const_vars: HashMap::new(),
@@ -201,6 +204,26 @@ pub fn begin(inputs: &[Aval]) -> (u64, Vec<Tracer>) {
         .collect();
     STACK.with(|s| s.borrow_mut().push(frame));
     (id, tracers)
+}
+
+/// Records the device of the arrays trace `id` was opened on (`None`: unknown).
+pub fn set_device(id: u64, device: Option<Device>) {
+    STACK.with(|s| {
+        if let Some(f) = s.borrow_mut().iter_mut().find(|f| f.id == id) {
+            f.device = device;
+        }
+    });
+}
+
+/// The device of the arrays trace `id` was opened on, while it is open and that is known:
+/// where its tracers' values will live when the traced function runs on those arrays.
+pub fn device(id: u64) -> Option<Device> {
+    STACK.with(|s| {
+        s.borrow()
+            .iter()
+            .find(|f| f.id == id)
+            .and_then(|f| f.device)
+    })
 }
 
 /// Pops frame `id` (which must be on top) and closes its Jaxpr over `outs`.

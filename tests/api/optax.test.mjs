@@ -7,7 +7,15 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { COMPILED, DEVICES, item, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
+import {
+  COMPILED,
+  DEVICES,
+  ON_WEBGPU,
+  item,
+  np,
+  ox,
+  checkLeaksAroundEachTest,
+} from "./helpers.mjs";
 import * as optax from "../../pkg/optax/index.js";
 
 checkLeaksAroundEachTest();
@@ -193,3 +201,40 @@ describe("optax under jit", () => {
     });
   }
 });
+
+test("optimiser state lives on the device of the parameters (was: the default device)", async () => {
+  // Parameters off the default device: cpu with wasm as the default; on the webgpu suite, the
+  // issue's case (webgpu parameters, wasm default: float64 bias correction failed there).
+  const other = ON_WEBGPU ? "webgpu" : "cpu";
+  const saved = ox.defaultDevice();
+  ox.defaultDevice("wasm");
+  try {
+    await stateFollowsParams(other);
+  } finally {
+    ox.defaultDevice(saved);
+  }
+});
+
+async function stateFollowsParams(other) {
+  const th = np.array([1, 2], { device: other });
+  for (const opt of [
+    optax.adam(0.1),
+    optax.adamw(0.1),
+    optax.chain(optax.scaleBySchedule((n) => 0.1 / (n + 1))),
+  ]) {
+    const state = opt.init(th);
+    const counts = ox.tree.leaves(state).filter((l) => l.dtype === "uint32");
+    assert.ok(counts.length > 0 && counts.every((c) => c.device === other));
+    ox.tree.dispose(state);
+  }
+  const o = optax.adam(0.1);
+  const s0 = o.init(th);
+  const update = ox.jit((t, s) => o.update(t, s));
+  const [u, s1] = update(th, s0);
+  const count = ox.tree.leaves(s1).find((l) => l.dtype === "uint32");
+  assert.equal(u.device, other);
+  assert.equal(count.device, other);
+  assert.equal(await item(count), 1);
+  ox.tree.dispose([th, s0, u, s1]);
+  update.dispose();
+}
