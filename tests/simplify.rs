@@ -85,6 +85,11 @@ fn check(what: &str, kernel: &Kernel, inputs: &[&[u8]]) -> (usize, usize) {
         );
     }
     verify::verify(&simple).unwrap_or_else(|e| panic!("{what}: {e}\n{simple:?}"));
+    assert_eq!(
+        simplify::kernel(&simple),
+        simple,
+        "{what}: not a fixed point"
+    );
     let want = run_kernel(kernel, inputs).unwrap();
     let got = run_kernel(&simple, inputs).unwrap();
     assert!(

@@ -99,20 +99,22 @@ impl Lin {
             h.finish()
         };
         self.terms
-            .sort_by_key(|(t, c)| (std::cmp::Reverse(c.unsigned_abs()), *c < 0, key(t)));
+            .sort_by_cached_key(|(t, c)| (std::cmp::Reverse(c.unsigned_abs()), *c < 0, key(t)));
+        let scaled = |t: AluExp, c: i32| {
+            if c == 1 {
+                t
+            } else {
+                AluExp::binary(BinaryOp::Mul, t, int(c as i64))
+            }
+        };
         let mut acc: Option<AluExp> = None;
         for (t, c) in self.terms {
-            let scaled = |c: i32| {
-                if c == 1 {
-                    t.clone()
-                } else {
-                    AluExp::binary(BinaryOp::Mul, t.clone(), int(c as i64))
-                }
-            };
             acc = Some(match acc {
-                None => scaled(c),
-                Some(a) if c < 0 && c != i32::MIN => AluExp::binary(BinaryOp::Sub, a, scaled(-c)),
-                Some(a) => AluExp::binary(BinaryOp::Add, a, scaled(c)),
+                None => scaled(t, c),
+                Some(a) if c < 0 && c != i32::MIN => {
+                    AluExp::binary(BinaryOp::Sub, a, scaled(t, -c))
+                }
+                Some(a) => AluExp::binary(BinaryOp::Add, a, scaled(t, c)),
             });
         }
         match (acc, self.k) {
@@ -166,12 +168,7 @@ impl Simplifier {
     pub(super) fn sum(&mut self, e: &AluExp) -> AluExp {
         let mut lin = Lin::of(e);
         self.recombine(&mut lin);
-        let built = lin.build();
-        if built == *e {
-            e.clone()
-        } else {
-            built
-        }
+        lin.build()
     }
 
     /// `(y/a)·a·c + (y%a)·c → y·c`, and `((y/a)%b)·a·c + (y%a)·c → (y%(a·b))·c` for y ≥ 0.
@@ -278,10 +275,16 @@ impl Simplifier {
         divisors.sort_unstable_by(|a, b| b.cmp(a));
         divisors.dedup();
         for g in divisors {
-            let (y, mut r) = lin.split(g);
-            if !self.lin_range(&r).is_some_and(|rr| rr.0 >= 0 && rr.1 < g) {
+            // The range of r first, without building it.
+            let (mut lo, mut hi) = ((lin.k as i64).rem_euclid(g), (lin.k as i64).rem_euclid(g));
+            for (t, k) in lin.terms.iter().filter(|(_, k)| *k as i64 % g != 0) {
+                let r = scale(self.range(t), *k as i64);
+                (lo, hi) = (lo + r.0, hi + r.1);
+            }
+            if lo < 0 || hi >= g {
                 continue;
             }
+            let (y, mut r) = lin.split(g);
             let y = self.node_sum(y);
             let m = int(c / g);
             if div {
