@@ -323,6 +323,51 @@ function sortWorkload(n, fn) {
 for (const n of [10_000, 100_000, 1_000_000]) workloads.push(sortWorkload(n, "sort"));
 workloads.push(sortWorkload(100_000, "argsort"));
 
+// np.fft.fft of complex float32 { real, imag } rows, read back (real then imag parts).
+// Libraries round differently: outputs agree within 1e-5 of the largest magnitude.
+function fftWorkload(n) {
+  const re = Float32Array.from({ length: n }, (_, i) => ((i * 7919) % 1009) / 64 - 8);
+  const im = Float32Array.from({ length: n }, (_, i) => ((i * 104729) % 1013) / 64 - 8);
+  const both = (a, b) => {
+    const out = new Float32Array(2 * n);
+    out.set(a);
+    out.set(b, n);
+    return out;
+  };
+  return {
+    name: `fft of [${n}] complex float32`,
+    unit: "ms",
+    per: 1,
+    cpu: n <= 4096,
+    tolOfMax: 1e-5,
+    oxjax(np) {
+      const x = { real: np.array(re), imag: np.array(im) };
+      return {
+        run(want) {
+          const z = np.fft.fft(x);
+          const out = both(z.real.dataSync(), z.imag.dataSync());
+          z.real.dispose();
+          z.imag.dispose();
+          return want ? out : undefined;
+        },
+        free: () => (x.real.dispose(), x.imag.dispose()),
+      };
+    },
+    jaxjs(np) {
+      const x = { real: np.array(re), imag: np.array(im) };
+      return {
+        run(want) {
+          const z = np.fft.fft({ real: x.real.ref, imag: x.imag.ref });
+          const out = both(z.real.dataSync(), z.imag.dataSync());
+          return want ? out : undefined;
+        },
+        free: () => (x.real.dispose(), x.imag.dispose()),
+      };
+    },
+  };
+}
+for (const n of [1024, 4096, 1 << 20]) workloads.push(fftWorkload(n));
+
 // The libraries × devices measured; `ratio` columns are relative to `base`.
 const base = "jax-js wasm";
 const targets = [
@@ -362,7 +407,7 @@ async function measure(run) {
   return { ms: median(per), samples: SAMPLES, out };
 }
 
-function sameData(a, b, what, rtol = 0) {
+function sameData(a, b, what, rtol = 0, tolOfMax = 0) {
   const fail = (msg) => {
     throw new Error(`MISMATCH in ${what}: ${msg}`);
   };
@@ -370,8 +415,11 @@ function sameData(a, b, what, rtol = 0) {
     fail(`expected two Float32Arrays, got ${a?.constructor?.name} and ${b?.constructor?.name}`);
   }
   if (a.length !== b.length) fail(`lengths ${a.length} vs ${b.length}`);
+  const atol = tolOfMax * b.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   for (let i = 0; i < a.length; i++) {
-    const near = rtol > 0 && Math.abs(a[i] - b[i]) <= rtol * Math.max(1, Math.abs(b[i]));
+    const near =
+      (rtol > 0 && Math.abs(a[i] - b[i]) <= rtol * Math.max(1, Math.abs(b[i]))) ||
+      Math.abs(a[i] - b[i]) <= atol;
     if (!Object.is(a[i], b[i]) && !near) fail(`element ${i}: ${a[i]} vs ${b[i]}`);
   }
 }
@@ -404,7 +452,13 @@ for (const w of workloads.filter((w) => w.name.includes(filter))) {
   }
   for (const t of targets) {
     if (t.label !== base && !skipped(w, t))
-      sameData(outputs[t.label], outputs[base], `"${w.name}" (${t.label} vs ${base})`, w.rtol);
+      sameData(
+        outputs[t.label],
+        outputs[base],
+        `"${w.name}" (${t.label} vs ${base})`,
+        w.rtol,
+        w.tolOfMax,
+      );
   }
   const after = liveCounts();
   if (JSON.stringify(after) !== JSON.stringify(before)) {

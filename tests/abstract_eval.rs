@@ -300,6 +300,26 @@ fn traced_jaxprs_typecheck_against_the_rules() {
 }
 
 #[test]
+fn fft_primitive() {
+    let x = a(&[2, 5], Float64);
+    let fft = Primitive::Fft { inverse: true };
+    let outs = abstract_eval_multi(&fft, &[&x, &x]).unwrap();
+    assert_eq!(outs, vec![x.clone(), x.clone()]);
+    let err = |ins: &[&Aval]| {
+        abstract_eval_multi(&fft, ins)
+            .unwrap_err()
+            .message()
+            .to_string()
+    };
+    assert!(err(&[&x]).starts_with("fft: expected 2 operands"));
+    assert!(err(&[&x, &a(&[5], Float64)]).starts_with("fft: real and imag parts must have"));
+    let i = a(&[5], Int32);
+    assert!(err(&[&i, &i]).starts_with("fft: operands must be float32 or float64"));
+    let s = a(&[], Float32);
+    assert!(err(&[&s, &s]).starts_with("fft: needs an array of at least 1"));
+}
+
+#[test]
 fn sort_primitive() {
     let x = a(&[2, 5], Float16);
     let outs = abstract_eval_multi(&Primitive::Sort, &[&x]).unwrap();

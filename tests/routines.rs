@@ -116,6 +116,7 @@ fn inputs(r: &Routine, seed: u64) -> Vec<Vec<f64>> {
             vec![a, noise(r.batch * r.m * r.n, seed + 1)]
         }
         RoutineKind::Lu | RoutineKind::Sort => vec![noise(r.batch * r.m * r.n, seed)],
+        RoutineKind::Fft { .. } => vec![noise(r.batch * r.n, seed), noise(r.batch * r.n, seed + 1)],
     }
 }
 

@@ -141,6 +141,18 @@ fn sort_and_running_reductions_vjp() {
     for axis in [1, 0] {
         check("sort", &[3, 4], &X, &|x| sort("sort", x, axis, false));
     }
+    // fft of (x, x/2) along rows of 4 (radix-2) and of 3 (Bluestein), both outputs used.
+    for shape in [[3, 4], [4, 3]] {
+        for inverse in [false, true] {
+            check("fft", &shape, &X, &|x| {
+                let half = p(Primitive::Binary(BinaryOp::Mul), &[x, x])?;
+                let ops = [Operand::Value(x), Operand::Value(&half)];
+                let out = trace::bind_multi(Primitive::Fft { inverse }, &ops)?;
+                let im = p(Primitive::Binary(BinaryOp::Mul), &[&out[1], &out[1]])?;
+                p(Primitive::Binary(BinaryOp::Add), &[&out[0], &im])
+            });
+        }
+    }
     // A zero among the factors: the product rule needs no division.
     let mut xz = X;
     xz[5] = 0.0;

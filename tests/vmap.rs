@@ -259,6 +259,15 @@ fn movement_rules() {
             &mut rng,
         );
     }
+    // fft along the last axis (both outputs), radix-2 and Bluestein lengths.
+    for s in [&[2, 4][..], &[3, 5]] {
+        let f = |a: &[Value]| {
+            let ops = [Operand::Value(&a[0]), Operand::Value(&a[1])];
+            let out = trace::bind_multi(Primitive::Fft { inverse: false }, &ops)?;
+            p(Primitive::Binary(BinaryOp::Sub), &[&out[0], &out[1]])
+        };
+        check_all("fft", &f, &[(s, F32), (s, F32)], &mut rng);
+    }
     // sort and argsort along every axis (the routine sorts the last: others are moved there).
     for axis in [0, 1, 2] {
         let f = move |a: &[Value]| sort("sort", &a[0], axis, false);

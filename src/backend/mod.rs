@@ -7,6 +7,7 @@
 
 pub mod buffer;
 pub mod cpu;
+pub mod fft;
 pub mod registry;
 pub mod routines;
 pub mod transfers;

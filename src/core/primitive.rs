@@ -74,6 +74,12 @@ pub enum Primitive {
     /// `kernel::RoutineKind::Sort`); two outputs: the sorted values and the int32 permutation
     /// (`sorted[..., i] = x[..., perm[..., i]]`).
     Sort,
+    /// The unnormalized discrete Fourier transform along the last axis of complex `[..., n]`
+    /// given as real and imaginary parts (two operands, two outputs): exponent sign `-`, or
+    /// `+` when `inverse` (a routine: see `kernel::RoutineKind::Fft`).
+    Fft {
+        inverse: bool,
+    },
     /// No operands: the index along `axis` of each element of an array of `shape`.
     Iota {
         shape: Vec<usize>,
@@ -164,6 +170,7 @@ impl Primitive {
             Primitive::Iota { .. } => "iota",
             Primitive::Gather { .. } => "gather",
             Primitive::Sort => "sort",
+            Primitive::Fft { .. } => "fft",
             Primitive::Conv(_) => "conv_general_dilated",
             Primitive::Cumulative { op, .. } => match op {
                 ReduceOp::Sum => "cumsum",
@@ -292,6 +299,10 @@ impl fmt::Display for Primitive {
                 )
             }
             Primitive::Sort => write!(f, "sort[dimension=-1 is_stable=True num_keys=1]"),
+            Primitive::Fft { inverse } => {
+                let t = if *inverse { "IFFT" } else { "FFT" };
+                write!(f, "fft[fft_type={t}]")
+            }
             Primitive::Gather { axes, out_dim } => {
                 write!(f, "gather[axes={} out_dim={out_dim}]", tuple(axes))
             }

@@ -1,8 +1,8 @@
 //! The Routine IR: named sequential kernels that every backend implements by hand (ARCHITECTURE.md
 //! decision 4), for algorithms that are not one expression per output element — Cholesky,
-//! triangular solves, LU, sorting. A [`Routine`] is a batch of independent problems of one
-//! shape (matrices, or rows for the sort); every buffer is dense, row-major, batch-major
-//! (`[batch, rows, cols]`).
+//! triangular solves, LU, sorting, the FFT. A [`Routine`] is a batch of independent problems
+//! of one shape (matrices, or rows for the sort and the FFT); every buffer is dense,
+//! row-major, batch-major (`[batch, rows, cols]`).
 //!
 //! The `cpu` interpreter (`backend/cpu/routines.rs`) defines what each routine computes; the
 //! wasm and WGSL versions are tested against it.
@@ -37,6 +37,9 @@ pub enum RoutineKind {
     /// keep their order). Floats order as JAX's sort does: NaN (any sign or payload) after
     /// everything, `-0.0` equal to `0.0`; bool as false < true. `m` is 1; any dtype.
     Sort,
+    /// `re, im [batch, n]` → `re, im [batch, n]`: `X[k] = Σ_t x[t]·e^(∓2πi·k·t/n)` for each row
+    /// (sign `-`, or `+` when `inverse`; no scaling), in the float dtype `dtype`. `m` is 1.
+    Fft { inverse: bool },
 }
 
 /// One routine over a batch of matrices of one shape and dtype.
@@ -60,6 +63,7 @@ impl Routine {
             RoutineKind::TriangularSolve { .. } => "triangular_solve",
             RoutineKind::Lu => "lu",
             RoutineKind::Sort => "sort",
+            RoutineKind::Fft { .. } => "fft",
         }
     }
 
@@ -84,6 +88,7 @@ impl Routine {
                 let k = self.k();
                 vec![(self.dtype, b * k * k), (self.dtype, b * m * n)]
             }
+            RoutineKind::Fft { .. } => vec![(self.dtype, b * n), (self.dtype, b * n)],
         }
     }
 
@@ -100,6 +105,7 @@ impl Routine {
                 (DType::Int32, b * m),
             ],
             RoutineKind::Sort => vec![(self.dtype, b * n), (DType::Int32, b * n)],
+            RoutineKind::Fft { .. } => vec![(self.dtype, b * n), (self.dtype, b * n)],
         }
     }
 

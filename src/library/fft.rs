@@ -1,16 +1,17 @@
-//! `numpy.fft` over `{ real, imag }` pairs (there is no complex dtype): the discrete Fourier
-//! transform along one axis as products with cosine and sine matrices built from exact integer
-//! phases (`(k·t) mod n`), so any length works and gradients come from matmul's rules. Dense:
-//! O(n²) per transform. Also `rfft`/`irfft`, `hfft`/`ihfft`, shifts and sample frequencies.
-
-use std::f64::consts::PI;
+//! `numpy.fft` over `{ real, imag }` pairs (there is no complex dtype): every transform is the
+//! `fft` routine primitive (O(n log n) for any length, `rules::fft`) along the last axis, the
+//! transformed axis moved there and back, with NumPy's lengths (`n`: truncate or zero-pad),
+//! scaling and real-input forms built around it: `rfft` transforms `(x, 0)` and keeps the
+//! non-negative frequencies, `irfft` rebuilds the Hermitian spectrum (`X[n−k] = conj X[k]`)
+//! and keeps the real part. Gradients and batching come from the primitive's rules. Also
+//! shifts and sample frequencies.
 
 use super::call::Params;
 use super::emit::{bin, cmp, lit, select, un, v};
 use super::shape::{moveaxis, normalize_axis};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
-use crate::transform::trace::bind;
+use crate::transform::trace::{bind, bind_multi};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -25,23 +26,16 @@ fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
     )
 }
 
-/// `cos` and `sin` of `2π·(k·t mod n)/n` for k < rows, t < cols, in `dtype`, each scaled by
-/// `weights(k)` when given.
-fn trig(rows: usize, cols: usize, n: usize, dtype: DType) -> Result<(Value, Value)> {
-    let k = iota(vec![rows, cols], 0)?;
-    let t = iota(vec![rows, cols], 1)?;
-    let phase = bin(B::Rem, v(&bin(B::Mul, v(&k), v(&t))?), lit(n as f64))?;
-    let phase = bind(Primitive::Cast(dtype), &[v(&phase)])?;
-    let angle = bin(B::Mul, v(&phase), lit(2.0 * PI / n as f64))?;
-    Ok((un(U::Cos, &angle)?, un(U::Sin, &angle)?))
-}
-
-fn mm(a: &Value, b: &Value) -> Result<Value> {
-    super::apply("matmul", &[v(a), v(b)])
-}
-
 fn float(x: &Value) -> Result<Value> {
     super::math::float(&v(x))
+}
+
+/// `x` with its last axis cut to `[start, end)`.
+fn cut(x: &Value, start: usize, end: usize) -> Result<Value> {
+    let s = x.aval().shape.clone();
+    let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
+    ranges[s.len() - 1] = (start, end);
+    bind(Primitive::Shrink(ranges), &[v(x)])
 }
 
 /// Length `n` along the last axis: truncated or zero-padded.
@@ -49,24 +43,73 @@ fn fit(x: &Value, n: usize) -> Result<Value> {
     let s = x.aval().shape.clone();
     let r = s.len() - 1;
     let len = s[r];
-    if len == n {
-        return Ok(x.clone());
-    }
-    if len > n {
-        let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
-        ranges[r] = (0, n);
-        return bind(Primitive::Shrink(ranges), &[v(x)]);
+    if len >= n {
+        return if len == n {
+            Ok(x.clone())
+        } else {
+            cut(x, 0, n)
+        };
     }
     let mut pads = vec![(0, 0); s.len()];
     pads[r] = (0, n - len);
     bind(Primitive::Pad(pads), &[v(x)])
 }
 
-fn power_of_two_check(name: &str, n: usize) -> Result<()> {
-    if n == 0 {
-        return Err(Error::new(name, "the transform length must be positive"));
+/// Zeros of `x`'s shape and dtype (a view: no operation reads `x`'s values).
+fn zeros_like(x: &Value) -> Result<Value> {
+    let n = *x.aval().shape.last().expect("rank ≥ 1");
+    fit(&cut(x, 0, 0)?, n)
+}
+
+/// The `fft` routine along the last axis (float16 computed in float32).
+fn transform(re: &Value, im: &Value, inverse: bool) -> Result<(Value, Value)> {
+    let half = re.aval().dtype == DType::Float16;
+    let cast = |x: &Value, d: DType| bind(Primitive::Cast(d), &[v(x)]);
+    let (re, im) = if half {
+        (cast(re, DType::Float32)?, cast(im, DType::Float32)?)
+    } else {
+        (re.clone(), im.clone())
+    };
+    let mut out = bind_multi(Primitive::Fft { inverse }, &[v(&re), v(&im)])?;
+    let (a, b) = (out.remove(0), out.remove(0));
+    if half {
+        Ok((cast(&a, DType::Float16)?, cast(&b, DType::Float16)?))
+    } else {
+        Ok((a, b))
     }
-    Ok(())
+}
+
+fn scale(x: &Value, by: f64) -> Result<Value> {
+    bin(B::Mul, v(x), lit(by))
+}
+
+/// The full spectrum of length `n` whose first `n/2 + 1` terms are `(re, im)` (Hermitian:
+/// `X[n−k] = conj X[k]`).
+fn hermitian(re: &Value, im: &Value, n: usize) -> Result<(Value, Value)> {
+    let m = n / 2 + 1;
+    let tail = n - m;
+    if tail == 0 {
+        return Ok((re.clone(), im.clone()));
+    }
+    let last = re.aval().shape.len() - 1;
+    let mirror = |x: &Value| bind(Primitive::Flip(vec![last]), &[v(&cut(x, 1, 1 + tail)?)]);
+    let join = |a: &Value, b: &Value| bind(Primitive::Concatenate(last), &[v(a), v(b)]);
+    Ok((
+        join(re, &mirror(re)?)?,
+        join(im, &un(U::Neg, &mirror(im)?)?)?,
+    ))
+}
+
+/// The transform length: parameter 1, else `default`; positive.
+fn length(name: &str, p: &Params, default: usize) -> Result<usize> {
+    let n = p.usize(1, default)?;
+    if n == 0 {
+        return Err(Error::new(
+            name,
+            format!("invalid number of data points ({n}): the transform length must be positive"),
+        ));
+    }
+    Ok(n)
 }
 
 /// The transforms. `arrays`: [real, imag] (fft, ifft, irfft, hfft) or [x] (rfft, ihfft);
@@ -89,66 +132,43 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
     let back = |x: &Value| -> Result<Value> { moveaxis(x, last, ax as i64) };
     let len = first.aval().shape[ax];
     let parts: Vec<Value> = arrays.iter().map(to_last).collect::<Result<_>>()?;
-    let dtype = parts[0].aval().dtype;
+    let rename = |e| super::lax_linalg::rename(e, name);
     match name {
         "fft" | "ifft" => {
-            let n = p.usize(1, len)?;
-            power_of_two_check(name, n)?;
+            let n = length(name, p, len)?;
             let (re, im) = (fit(&parts[0], n)?, fit(&parts[1], n)?);
-            let (c, s) = trig(n, n, n, dtype)?;
-            let (rc, rs, ic, is) = (mm(&re, &c)?, mm(&re, &s)?, mm(&im, &c)?, mm(&im, &s)?);
-            let (out_re, out_im) = if name == "fft" {
-                (bin(B::Add, v(&rc), v(&is))?, bin(B::Sub, v(&ic), v(&rs))?)
+            let inverse = name == "ifft";
+            let (re, im) = transform(&re, &im, inverse).map_err(rename)?;
+            let k = if inverse { 1.0 / n as f64 } else { 1.0 };
+            let (re, im) = if inverse {
+                (scale(&re, k)?, scale(&im, k)?)
             } else {
-                let scale = 1.0 / n as f64;
-                (
-                    bin(B::Mul, v(&bin(B::Sub, v(&rc), v(&is))?), lit(scale))?,
-                    bin(B::Mul, v(&bin(B::Add, v(&ic), v(&rs))?), lit(scale))?,
-                )
+                (re, im)
             };
-            Ok(vec![back(&out_re)?, back(&out_im)?])
+            Ok(vec![back(&re)?, back(&im)?])
         }
         "rfft" | "ihfft" => {
-            let n = p.usize(1, len)?;
-            power_of_two_check(name, n)?;
+            let n = length(name, p, len)?;
             let x = fit(&parts[0], n)?;
-            let (c, s) = trig(n, n / 2 + 1, n, dtype)?;
-            let (xc, xs) = (mm(&x, &c)?, mm(&x, &s)?);
+            let (re, im) = transform(&x, &zeros_like(&x)?, false).map_err(rename)?;
+            let (re, im) = (cut(&re, 0, n / 2 + 1)?, cut(&im, 0, n / 2 + 1)?);
             let (re, im) = if name == "rfft" {
-                (xc, un(U::Neg, &xs)?)
+                (re, im)
             } else {
-                let scale = 1.0 / n as f64;
-                (
-                    bin(B::Mul, v(&xc), lit(scale))?,
-                    bin(B::Mul, v(&xs), lit(scale))?,
-                )
+                let k = 1.0 / n as f64;
+                (scale(&re, k)?, scale(&im, -k)?)
             };
             Ok(vec![back(&re)?, back(&im)?])
         }
         "irfft" | "hfft" => {
-            let n = p.usize(1, 2 * len.saturating_sub(1))?;
-            power_of_two_check(name, n)?;
+            let n = length(name, p, 2 * len.saturating_sub(1))?;
             let m = n / 2 + 1;
             let (re, im) = (fit(&parts[0], m)?, fit(&parts[1], m)?);
             let im = if name == "hfft" { un(U::Neg, &im)? } else { im };
-            let (c, s) = trig(m, n, n, dtype)?;
-            // Each frequency but 0 (and n/2 for even n) stands for itself and its mirror.
-            let k = iota(vec![m, 1], 0)?;
-            let single = bin(
-                B::Or,
-                v(&cmp(C::Eq, v(&k), lit(0.0))?),
-                v(&cmp(
-                    C::Eq,
-                    v(&bin(B::Mul, v(&k), lit(2.0))?),
-                    lit(n as f64),
-                )?),
-            )?;
-            let w = select(&single, lit(1.0), lit(2.0))?;
-            let w = bind(Primitive::Cast(dtype), &[v(&w)])?;
-            let (c, s) = (bin(B::Mul, v(&c), v(&w))?, bin(B::Mul, v(&s), v(&w))?);
-            let out = bin(B::Sub, v(&mm(&re, &c)?), v(&mm(&im, &s)?))?;
-            let scale = if name == "irfft" { 1.0 / n as f64 } else { 1.0 };
-            Ok(vec![back(&bin(B::Mul, v(&out), lit(scale))?)?])
+            let (re, im) = hermitian(&re, &im, n)?;
+            let (out, _) = transform(&re, &im, true).map_err(rename)?;
+            let k = if name == "irfft" { 1.0 / n as f64 } else { 1.0 };
+            Ok(vec![back(&scale(&out, k)?)?])
         }
         _ => Err(Error::new(name, "unknown transform")),
     }

@@ -330,7 +330,9 @@ pub fn vjp<E: Emit>(
             return super::autodiff_index::vjp(e, prim, ins, out, g)
         }
         // Multi-output: differentiated by `vjp_multi` (scan: in `transform::scan_ad`).
-        Primitive::Scan(_) | Primitive::Sort => return Err(not_differentiable(prim)),
+        Primitive::Scan(_) | Primitive::Sort | Primitive::Fft { .. } => {
+            return Err(not_differentiable(prim))
+        }
     })
 }
 
@@ -358,6 +360,7 @@ pub fn vjp_multi<E: Emit>(
             Some(g) => Some(super::sort::vjp(e, &outs[1], g)?),
             None => None,
         }]),
+        Primitive::Fft { inverse } => super::fft::vjp(e, *inverse, outs, gs),
         _ => Err(not_differentiable(prim)),
     }
 }

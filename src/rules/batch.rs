@@ -260,7 +260,8 @@ pub fn batch<E: Emit>(
         Primitive::Cholesky
         | Primitive::TriangularSolve { .. }
         | Primitive::Lu
-        | Primitive::Sort => batch_leading(e, prim, ins, size),
+        | Primitive::Sort
+        | Primitive::Fft { .. } => batch_leading(e, prim, ins, size),
         Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),
         Primitive::Conv(p) => batch_index::conv(e, p, ins, size),
         // Batched by `transform::scan_vmap` (it batches the body).

@@ -14,6 +14,7 @@ pub mod conv;
 pub mod creation;
 pub mod elementwise;
 pub mod emit;
+pub mod fft;
 pub mod gather;
 pub mod index;
 pub mod linalg;
@@ -38,8 +39,8 @@ pub enum Family {
     Creation,
     Linalg,
     Indexing,
-    /// Sequential algorithms run as routines, not kernels (`routine.rs`; the sort's own rules
-    /// in `sort.rs`).
+    /// Sequential algorithms run as routines, not kernels (`routine.rs`; the sort's and the
+    /// FFT's own rules in `sort.rs` and `fft.rs`).
     Routine,
     /// Control flow (`scan`): multi-output, no kernel; evaluated by `transform`.
     Control,
@@ -69,7 +70,8 @@ pub fn family(prim: &Primitive) -> Family {
         Primitive::Cholesky
         | Primitive::TriangularSolve { .. }
         | Primitive::Lu
-        | Primitive::Sort => Family::Routine,
+        | Primitive::Sort
+        | Primitive::Fft { .. } => Family::Routine,
         Primitive::Scan(_) => Family::Control,
     }
 }

@@ -1,7 +1,7 @@
-//! Routine primitives (`cholesky`, `triangular_solve`, `lu`, and `sort` through `sort.rs`):
-//! abstract evaluation, and the [`Routine`] that computes each on a device. They batch over
-//! leading axes: every matrix (or row, for the sort) of the batch is an independent problem of
-//! the routine.
+//! Routine primitives (`cholesky`, `triangular_solve`, `lu`; `sort` and `fft` through
+//! `sort.rs` and `fft.rs`): abstract evaluation, and the [`Routine`] that computes each on a
+//! device. They batch over leading axes: every matrix (or row, for the sort and the FFT) of
+//! the batch is an independent problem of the routine.
 
 use crate::core::{Aval, DType, Primitive};
 use crate::kernel::{Routine, RoutineKind};
@@ -11,7 +11,11 @@ use crate::util::{Error, Result};
 pub fn is_routine(prim: &Primitive) -> bool {
     matches!(
         prim,
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu | Primitive::Sort
+        Primitive::Cholesky
+            | Primitive::TriangularSolve { .. }
+            | Primitive::Lu
+            | Primitive::Sort
+            | Primitive::Fft { .. }
     )
 }
 
@@ -62,6 +66,7 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
     let name = prim.name();
     match prim {
         Primitive::Sort => super::sort::abstract_eval(inputs),
+        Primitive::Fft { .. } => super::fft::abstract_eval(inputs),
         Primitive::Cholesky => {
             arity(prim, inputs, 1)?;
             square(name, "the operand", inputs[0])?;
@@ -125,8 +130,10 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
 /// The routine computing `prim` on dense inputs of avals `inputs`.
 pub fn routine(prim: &Primitive, inputs: &[&Aval]) -> Result<Routine> {
     abstract_eval(prim, inputs)?;
-    if let Primitive::Sort = prim {
-        return Ok(super::sort::routine(inputs[0]));
+    match prim {
+        Primitive::Sort => return Ok(super::sort::routine(inputs[0])),
+        Primitive::Fft { inverse } => return Ok(super::fft::routine(*inverse, inputs[0])),
+        _ => {}
     }
     let main = match prim {
         Primitive::TriangularSolve { .. } => inputs[1],

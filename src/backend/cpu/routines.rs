@@ -1,6 +1,7 @@
 //! The reference implementation of the Routine IR (`kernel/routine.rs`): textbook algorithms
-//! computed in f64 and rounded once to the routine's dtype (the sort: `sort.rs`). The wasm and
-//! WebGPU versions are tested against these.
+//! computed in f64 and rounded once to the routine's dtype (the sort: `sort.rs`; the FFT, shared
+//! with the wasm device: `backend/fft.rs`). The wasm and WebGPU versions are tested against
+//! these.
 
 use crate::core::DType;
 use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
@@ -19,6 +20,21 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
         }
         let (sorted, perm) = super::sort::run(routine, inputs[0]);
         return Ok(vec![sorted, perm]);
+    }
+    if let RoutineKind::Fft { inverse } = routine.kind {
+        let bytes = want[0].1 * routine.dtype.byte_size();
+        if inputs.iter().any(|i| i.len() < bytes) {
+            return Err(internal(routine, "input buffer too small"));
+        }
+        let (mut re, mut im) = (vec![0; bytes], vec![0; bytes]);
+        crate::backend::fft::transform(
+            routine.dtype,
+            routine.n,
+            inverse,
+            (&inputs[0][..bytes], &inputs[1][..bytes]),
+            (&mut re, &mut im),
+        );
+        return Ok(vec![re, im]);
     }
     let mut ins = Vec::with_capacity(inputs.len());
     for (bytes, &(dtype, count)) in inputs.iter().zip(&want) {
@@ -48,7 +64,7 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
             }
             vec![out]
         }
-        RoutineKind::Sort => unreachable!("sorted above"),
+        RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("computed above"),
         RoutineKind::Lu => {
             let p = m.min(n);
             let mut lu = ins[0][..b * m * n].to_vec();

@@ -24,6 +24,7 @@
 //! still computed by the exact emitter.
 
 mod exe;
+pub mod fft;
 mod knobs;
 mod passes;
 mod pool;

@@ -1,16 +1,18 @@
 //! Multi-pass routines on webgpu: one WGSL module with several entry points over the same
-//! bindings (the routine's inputs, then its outputs, as storage buffers), dispatched in a fixed
-//! sequence of passes. Each pass reads its parameters from a uniform block (`Params`, four u32)
-//! at its own dynamic offset of one uniform buffer written when the routine is compiled, so a
-//! routine of any size is one shader module. The passes run in order inside the batch's compute
-//! pass (WebGPU orders storage writes between dispatches).
+//! bindings — the routine's inputs (read-only), its outputs, scratch buffers allocated for each
+//! dispatch and freed after it, then constant tables written when the routine is compiled (all
+//! storage buffers, in that order) — dispatched in a fixed sequence of passes. Each pass reads
+//! its parameters from a uniform block (`Params`, four u32, the last binding) at its own
+//! dynamic offset of one uniform buffer, so a routine of any size is one shader module. The
+//! passes run in order inside the batch's compute pass (WebGPU orders storage writes between
+//! dispatches).
 
 use std::num::NonZeroU64;
 
 use super::exe::grid;
 use super::routines::Gpu;
 use super::{WebGpuBackend, MAX_BATCH};
-use crate::backend::BufferId;
+use crate::backend::{Backend, BufferId};
 use crate::util::{Error, Result};
 
 /// The uniform block each pass reads (`var<uniform> params: Params`, binding after the
@@ -26,6 +28,15 @@ pub struct Pass {
     pub params: [u32; 4],
 }
 
+/// The storage bindings of a multi-pass routine besides its inputs and outputs.
+#[derive(Default)]
+pub struct Extra {
+    /// Bytes of each scratch buffer.
+    pub scratch: Vec<usize>,
+    /// The contents of each constant table.
+    pub constants: Vec<Vec<u8>>,
+}
+
 /// A compiled multi-pass routine.
 pub struct Passes {
     layout: wgpu::BindGroupLayout,
@@ -33,6 +44,8 @@ pub struct Passes {
     params: wgpu::Buffer,
     stride: u64,
     list: Vec<Pass>,
+    scratch: Vec<usize>,
+    constants: Vec<wgpu::Buffer>,
 }
 
 fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
@@ -49,22 +62,26 @@ fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
 }
 
 impl Passes {
-    /// Compiles `source` (bindings: `inputs` read-only storage buffers, then `outputs`
-    /// read-write ones, then `params`) with its `entries`, to run `list`.
+    /// Compiles `source` (bindings: `inputs` read-only storage buffers, then `outputs` and
+    /// `extra.scratch` read-write ones, then `extra.constants` read-only, then `params`) with
+    /// its `entries`, to run `list`.
     pub(super) fn new(
         gpu: &Gpu,
         label: &str,
         source: &str,
         entries: &[&str],
         (inputs, outputs): (u32, u32),
+        extra: Extra,
         list: Vec<Pass>,
     ) -> Passes {
         let device = &gpu.device;
-        let mut layout_entries: Vec<_> = (0..inputs + outputs)
-            .map(|b| storage(b, b < inputs))
+        let writable = outputs + extra.scratch.len() as u32;
+        let storages = inputs + writable + extra.constants.len() as u32;
+        let mut layout_entries: Vec<_> = (0..storages)
+            .map(|b| storage(b, b < inputs || b >= inputs + writable))
             .collect();
         layout_entries.push(wgpu::BindGroupLayoutEntry {
-            binding: inputs + outputs,
+            binding: storages,
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
@@ -115,22 +132,58 @@ impl Passes {
             mapped_at_creation: false,
         });
         gpu.queue.write_buffer(&params, 0, &data);
+        let constants = extra
+            .constants
+            .iter()
+            .map(|c| {
+                let b = device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: (c.len().max(4) as u64).next_multiple_of(4),
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                let mut padded = c.clone();
+                padded.resize(c.len().max(4).next_multiple_of(4), 0);
+                gpu.queue.write_buffer(&b, 0, &padded);
+                b
+            })
+            .collect();
         Passes {
             layout,
             pipelines,
             params,
             stride,
             list,
+            scratch: extra.scratch,
+            constants,
         }
     }
 
-    /// Encodes every pass into the batch over `buffers` (inputs then outputs).
+    /// Encodes every pass into the batch over `buffers` (inputs then outputs), with scratch
+    /// buffers of its own.
     pub fn encode(&self, gpu: &mut WebGpuBackend, buffers: &[BufferId]) -> Result<()> {
-        let mut entries = Vec::with_capacity(buffers.len() + 1);
-        let mut bound = Vec::with_capacity(buffers.len());
-        for &id in buffers {
+        let mut scratch = Vec::with_capacity(self.scratch.len());
+        for &bytes in &self.scratch {
+            scratch.push(gpu.alloc(bytes)?);
+        }
+        let result = self.encode_with(gpu, buffers, &scratch);
+        // Freed while the batch may still use them: pooled only once it is submitted.
+        scratch.into_iter().for_each(|id| gpu.free(id));
+        result
+    }
+
+    fn encode_with(
+        &self,
+        gpu: &mut WebGpuBackend,
+        buffers: &[BufferId],
+        scratch: &[BufferId],
+    ) -> Result<()> {
+        let mut bound = Vec::with_capacity(buffers.len() + scratch.len());
+        for &id in buffers.iter().chain(scratch) {
             bound.push(gpu.buffer(id)?.gpu.clone());
         }
+        bound.extend(self.constants.iter().cloned());
+        let mut entries = Vec::with_capacity(bound.len() + 1);
         for (i, b) in bound.iter().enumerate() {
             entries.push(wgpu::BindGroupEntry {
                 binding: i as u32,
@@ -138,7 +191,7 @@ impl Passes {
             });
         }
         entries.push(wgpu::BindGroupEntry {
-            binding: buffers.len() as u32,
+            binding: bound.len() as u32,
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer: &self.params,
                 offset: 0,

@@ -1,11 +1,11 @@
 //! Routines on the webgpu device: a compute pipeline per routine shape (`wgsl_routines`),
-//! dispatched with one invocation per matrix of the batch; the sort is a multi-pass routine
-//! (`sort.rs` over `passes.rs`). Everything stays on the GPU.
+//! dispatched with one invocation per matrix of the batch; the sort and the FFT are multi-pass
+//! routines (`sort.rs`, `fft.rs` over `passes.rs`). Everything stays on the GPU.
 
 use super::exe::grid;
 use super::passes::Passes;
 use super::wgsl::WORKGROUP_SIZE;
-use super::{sort, wgsl_routines, WebGpuBackend, MAX_BATCH};
+use super::{fft, sort, wgsl_routines, WebGpuBackend, MAX_BATCH};
 use crate::backend::routines::check_arity;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::{Routine, RoutineKind};
@@ -43,8 +43,10 @@ pub(super) fn compile(backend: &mut WebGpuBackend, routine: &Routine) -> Result<
         compiles: backend.shader_compiles.clone(),
     };
     backend.routines.get_or_compile(routine, |r| {
-        if r.kind == RoutineKind::Sort {
-            return Ok(Compiled::Passes(sort::compile(&gpu, r)?));
+        match r.kind {
+            RoutineKind::Sort => return Ok(Compiled::Passes(sort::compile(&gpu, r)?)),
+            RoutineKind::Fft { .. } => return Ok(Compiled::Passes(fft::compile(&gpu, r)?)),
+            _ => {}
         }
         let source = wgsl_routines::emit_routine(r)?;
         Ok(Compiled::Single(super::exe::compile_shader(

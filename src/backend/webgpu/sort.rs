@@ -9,7 +9,7 @@
 //! the block), global `clean` passes (half-cleaners) for strides `j ≥ T`, and a `merge` pass
 //! finishing the strides below `T` in workgroup memory; `gather` writes the sorted values.
 
-use super::passes::{Pass, Passes, PARAMS_WGSL};
+use super::passes::{Extra, Pass, Passes, PARAMS_WGSL};
 use super::routines::Gpu;
 use crate::core::DType;
 use crate::kernel::Routine;
@@ -268,6 +268,7 @@ pub(super) fn compile(gpu: &Gpu, routine: &Routine) -> Result<Passes> {
         &src,
         &ENTRIES,
         (1, 2),
+        Extra::default(),
         passes(routine),
     ))
 }

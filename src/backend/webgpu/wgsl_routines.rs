@@ -10,10 +10,16 @@ use super::wgsl_alu::storage_type;
 use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
 use crate::util::Result;
 
+/// Whether `routine` runs as several passes (`passes.rs`) rather than one shader.
+pub fn multi_pass(routine: &Routine) -> bool {
+    matches!(routine.kind, RoutineKind::Sort | RoutineKind::Fft { .. })
+}
+
 /// The names of a routine's operands, inputs then outputs, in binding order.
 fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'static str]) {
     let ins: &[&str] = match routine.kind {
         RoutineKind::TriangularSolve { .. } => &["a", "b"],
+        RoutineKind::Fft { .. } => &["re", "im"],
         _ => &["a"],
     };
     let outs: &[&str] = match routine.kind {
@@ -21,6 +27,7 @@ fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'sta
         RoutineKind::Cholesky => &["l"],
         RoutineKind::TriangularSolve { .. } => &["x"],
         RoutineKind::Sort => &["sorted", "perm"],
+        RoutineKind::Fft { .. } => &["out_re", "out_im"],
     };
     (ins, outs)
 }
@@ -35,7 +42,7 @@ fn body(routine: &Routine) -> String {
             routine,
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
-        RoutineKind::Sort => unreachable!("a multi-pass routine (sort.rs)"),
+        RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a multi-pass routine"),
     }
 }
 
@@ -56,10 +63,10 @@ fn operands(routine: &Routine) -> Result<Vec<(&'static str, String, bool)>> {
 /// The routine's own shader: bindings are the inputs in order, then the outputs; one
 /// invocation per matrix of the batch.
 pub fn emit_routine(routine: &Routine) -> Result<String> {
-    if routine.kind == RoutineKind::Sort {
+    if multi_pass(routine) {
         return Err(crate::util::Error::new(
-            "sort",
-            "internal error: the sort is a multi-pass routine (webgpu/sort.rs)",
+            routine.name(),
+            "internal error: a multi-pass routine (webgpu/sort.rs, webgpu/fft.rs)",
         ));
     }
     let mut src = String::new();
@@ -103,8 +110,8 @@ pub fn packed_routine(
     tag: usize,
     bases: &[u32],
 ) -> Result<Option<(String, String)>> {
-    // The sort needs passes of its own (`sort.rs`): not a stage.
-    if routine.kind == RoutineKind::Sort {
+    // The sort and the FFT need passes of their own: not a stage.
+    if multi_pass(routine) {
         return Ok(None);
     }
     let ops = operands(routine)?;

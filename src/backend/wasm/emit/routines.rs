@@ -145,7 +145,7 @@ pub(super) fn routine_function(
             }
         }
         RoutineKind::Lu => lu(&mut cx, routine.m, routine.n, &bases[..3], bases[3]),
-        RoutineKind::Sort => unreachable!("a host routine"),
+        RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a host routine"),
     };
     let bi = cx.var(ValType::I32);
     let mut step: Vec<S> = body;
