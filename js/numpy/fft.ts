@@ -1,7 +1,7 @@
 /**
  * `numpy.fft` over `{ real, imag }` pairs (oxjax has no complex dtype), with jax-js's names and
- * signatures. The transforms are computed in Rust (dense DFT products with exact phases, so
- * any length works and everything differentiates); here only argument handling.
+ * signatures. The transforms are computed in Rust (an O(n log n) routine for any length, which
+ * differentiates and batches); here only argument handling.
  */
 import { Array } from "../array.js";
 import { lib1, libCall } from "../lib.js";

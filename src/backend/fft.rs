@@ -1,123 +1,61 @@
 //! The FFT routine (`kernel::RoutineKind::Fft`) as the `cpu` and `wasm` devices compute it: in
 //! f64 whatever the dtype (each result rounded once), O(n log n) for every length.
 //!
-//! - A power of two: iterative radix-2 decimation in time. The input is permuted into
-//!   bit-reversed order; the stages whose butterflies span at most [`BLOCK`] points run block
-//!   by block (in cache), the rest over the whole row. Twiddles `e^(∓2πi·k/n)` come from two
-//!   tables of exact `sin`/`cos` (`k = hi·S + lo`), one product each.
+//! - A power of two: the row is loaded in bit-reversed order and transformed by decimation in
+//!   time (`fft_radix2.rs`). Twiddles `e^(∓2πi·k/n)` come from two tables of exact
+//!   `sin`/`cos` (`k = hi·S + lo`), one product each.
 //! - Any other length: Bluestein's chirp z-transform, `X[k] = w[k]·Σ_t (x[t]·w[t])·w̄[k−t]`
 //!   with `w[k] = e^(∓iπ·k²/n)` (`k² mod 2n` computed exactly), the convolution done by
-//!   power-of-two transforms of length `M ≥ 2n − 1`; the filter's transform is computed once
-//!   per call and shared by the rows.
+//!   power-of-two transforms of length `M ≥ 2n − 1`: decimation in frequency (natural order in,
+//!   bit-reversed out), the product with the filter's transform (kept bit-reversed), then
+//!   decimation in time back to natural order — no permutation pass. The filter's transform is
+//!   computed once per call and shared by the rows.
 
+use super::fft_radix2::Radix2;
 use crate::core::DType;
 
-/// Butterflies spanning at most this many points run a block at a time.
-const BLOCK: usize = 1 << 11;
-
-/// A power-of-two transform: the bit-reversal permutation and the twiddles of the forward
-/// transform (`e^(-2πi·k/n)`, `k < n/2`).
-struct Radix2 {
+/// `e^(-2πi·k/n)` for any `k`, from exact tables of about `√n` coarse and `√n` fine angles
+/// (`k mod n = hi·S + lo`): one complex product each.
+struct Roots {
     n: usize,
-    rev: Vec<u32>,
-    tw_re: Vec<f64>,
-    tw_im: Vec<f64>,
+    s: usize,
+    coarse: Vec<(f64, f64)>,
+    fine: Vec<(f64, f64)>,
 }
 
-/// `e^(-2πi·k/n)` for `k < count`, from exact tables of `S` coarse and `S` fine angles.
-pub fn roots(n: usize, count: usize) -> (Vec<f64>, Vec<f64>) {
-    let s = (count as f64).sqrt().ceil().max(1.0) as usize;
-    let angle = |k: usize| -2.0 * std::f64::consts::PI * (k % n) as f64 / n as f64;
-    let fine: Vec<(f64, f64)> = (0..s).map(|k| (angle(k).cos(), angle(k).sin())).collect();
-    let coarse: Vec<(f64, f64)> = (0..count.div_ceil(s))
-        .map(|h| (angle(h * s).cos(), angle(h * s).sin()))
-        .collect();
-    (0..count)
-        .map(|k| {
-            let ((a, b), (c, d)) = (coarse[k / s], fine[k % s]);
-            (a * c - b * d, a * d + b * c)
-        })
-        .unzip()
-}
-
-impl Radix2 {
-    fn new(n: usize) -> Radix2 {
-        let bits = n.trailing_zeros();
-        let rev = (0..n as u32)
-            .map(|i| {
-                if bits == 0 {
-                    0
-                } else {
-                    i.reverse_bits() >> (32 - bits)
-                }
-            })
-            .collect();
-        let (tw_re, tw_im) = roots(n, n / 2);
-        Radix2 {
+impl Roots {
+    fn new(n: usize) -> Roots {
+        let s = (n as f64).sqrt().ceil().max(1.0) as usize;
+        let angle = |k: usize| -2.0 * std::f64::consts::PI * k as f64 / n as f64;
+        let at = |k: usize| (angle(k).cos(), angle(k).sin());
+        Roots {
             n,
-            rev,
-            tw_re,
-            tw_im,
+            s,
+            coarse: (0..n.div_ceil(s)).map(|h| at(h * s)).collect(),
+            fine: (0..s).map(at).collect(),
         }
     }
 
-    /// Transforms `re`, `im` (length `n`) in place; `inverse` conjugates the twiddles.
-    fn run(&self, re: &mut [f64], im: &mut [f64], inverse: bool) {
-        let n = self.n;
-        for i in 0..n {
-            let j = self.rev[i] as usize;
-            if i < j {
-                re.swap(i, j);
-                im.swap(i, j);
-            }
-        }
-        let block = BLOCK.min(n);
-        for start in (0..n).step_by(block) {
-            let mut h = 1;
-            while 2 * h <= block {
-                self.stage(
-                    &mut re[start..start + block],
-                    &mut im[start..start + block],
-                    h,
-                    inverse,
-                );
-                h *= 2;
-            }
-        }
-        let mut h = block;
-        while h < n {
-            self.stage(re, im, h, inverse);
-            h *= 2;
-        }
+    fn at(&self, k: usize) -> (f64, f64) {
+        let k = k % self.n;
+        let ((a, b), (c, d)) = (self.coarse[k / self.s], self.fine[k % self.s]);
+        (a * c - b * d, a * d + b * c)
     }
+}
 
-    /// The butterflies of half-span `h` over `re`, `im` (a whole number of `2h` blocks).
-    fn stage(&self, re: &mut [f64], im: &mut [f64], h: usize, inverse: bool) {
-        let stride = self.n / (2 * h);
-        let sign = if inverse { -1.0 } else { 1.0 };
-        for (re, im) in re.chunks_exact_mut(2 * h).zip(im.chunks_exact_mut(2 * h)) {
-            let (re0, re1) = re.split_at_mut(h);
-            let (im0, im1) = im.split_at_mut(h);
-            for j in 0..h {
-                let (wr, wi) = (self.tw_re[j * stride], sign * self.tw_im[j * stride]);
-                let (br, bi) = (re1[j], im1[j]);
-                let (tr, ti) = (br * wr - bi * wi, br * wi + bi * wr);
-                let (ar, ai) = (re0[j], im0[j]);
-                re0[j] = ar + tr;
-                im0[j] = ai + ti;
-                re1[j] = ar - tr;
-                im1[j] = ai - ti;
-            }
-        }
-    }
+/// `e^(-2πi·k/n)` for `k < count`.
+pub fn roots(n: usize, count: usize) -> (Vec<f64>, Vec<f64>) {
+    let r = Roots::new(n);
+    (0..count).map(|k| r.at(k)).unzip()
 }
 
 /// Bluestein's algorithm for length `n`: the chirp `w` and the transform of the filter `w̄`
-/// (scaled by `1/M` for the inverse transform that ends the convolution).
+/// in bit-reversed order, scaled by `1/M` for the inverse transform that ends the convolution.
 struct Bluestein {
     n: usize,
     inner: Radix2,
-    chirp: Vec<(f64, f64)>,
+    chirp_re: Vec<f64>,
+    chirp_im: Vec<f64>,
     filter_re: Vec<f64>,
     filter_im: Vec<f64>,
 }
@@ -125,31 +63,33 @@ struct Bluestein {
 impl Bluestein {
     fn new(n: usize, inverse: bool) -> Bluestein {
         let m = (2 * n - 1).next_power_of_two();
-        let sign = if inverse { 1.0 } else { -1.0 };
-        let chirp: Vec<(f64, f64)> = (0..n as u64)
+        // e^(∓iπ·p/n) = e^(∓2πi·p/2n) with p = k² mod 2n.
+        let roots = Roots::new(2 * n);
+        let sign = if inverse { -1.0 } else { 1.0 };
+        let (chirp_re, chirp_im): (Vec<f64>, Vec<f64>) = (0..n as u64)
             .map(|k| {
-                let phase = (k * k % (2 * n as u64)) as f64;
-                let a = sign * std::f64::consts::PI * phase / n as f64;
-                (a.cos(), a.sin())
+                let (c, s) = roots.at((k * k % (2 * n as u64)) as usize);
+                (c, sign * s)
             })
-            .collect();
+            .unzip();
         let inner = Radix2::new(m);
         let (mut fr, mut fi) = (vec![0.0; m], vec![0.0; m]);
-        for (k, &(c, s)) in chirp.iter().enumerate() {
-            fr[k] = c;
-            fi[k] = -s;
+        for k in 0..n {
+            fr[k] = chirp_re[k];
+            fi[k] = -chirp_im[k];
             if k > 0 {
-                fr[m - k] = c;
-                fi[m - k] = -s;
+                fr[m - k] = chirp_re[k];
+                fi[m - k] = -chirp_im[k];
             }
         }
-        inner.run(&mut fr, &mut fi, false);
+        inner.dif(&mut fr, &mut fi, false);
         let scale = 1.0 / m as f64;
         fr.iter_mut().chain(fi.iter_mut()).for_each(|v| *v *= scale);
         Bluestein {
             n,
             inner,
-            chirp,
+            chirp_re,
+            chirp_im,
             filter_re: fr,
             filter_im: fi,
         }
@@ -158,36 +98,34 @@ impl Bluestein {
     /// Transforms the first `n` points of `re`, `im` (length `M`, the rest scratch).
     fn run(&self, re: &mut [f64], im: &mut [f64]) {
         let n = self.n;
-        for (k, &(c, s)) in self.chirp.iter().enumerate() {
-            let (a, b) = (re[k], im[k]);
-            re[k] = a * c - b * s;
-            im[k] = a * s + b * c;
-        }
+        let chirp = |re: &mut [f64], im: &mut [f64]| {
+            for k in 0..n {
+                let (a, b, c, s) = (re[k], im[k], self.chirp_re[k], self.chirp_im[k]);
+                re[k] = a * c - b * s;
+                im[k] = a * s + b * c;
+            }
+        };
+        chirp(re, im);
         re[n..].fill(0.0);
         im[n..].fill(0.0);
-        self.inner.run(re, im, false);
-        for k in 0..re.len() {
-            let (a, b) = (re[k], im[k]);
-            let (c, d) = (self.filter_re[k], self.filter_im[k]);
-            re[k] = a * c - b * d;
-            im[k] = a * d + b * c;
+        self.inner.dif(re, im, false);
+        let filter = self.filter_re.iter().zip(&self.filter_im);
+        for ((a, b), (c, d)) in re.iter_mut().zip(im.iter_mut()).zip(filter) {
+            (*a, *b) = (*a * c - *b * d, *a * d + *b * c);
         }
-        self.inner.run(re, im, true);
-        for (k, &(c, s)) in self.chirp.iter().enumerate() {
-            let (a, b) = (re[k], im[k]);
-            re[k] = a * c - b * s;
-            im[k] = a * s + b * c;
-        }
+        self.inner.dit(re, im, true);
+        chirp(re, im);
     }
 }
 
 /// Bluestein's tables for length `n` (used by the WebGPU FFT): the power-of-two length `M`,
-/// the chirp `w[k]` (`k < n`) and the filter's transform scaled by `1/M` (`k < M`), as
-/// (real, imaginary) parts.
+/// the chirp `w[k]` (`k < n`) and the filter's transform scaled by `1/M` (`k < M`, natural
+/// order), as (real, imaginary) parts.
 pub fn bluestein_tables(n: usize, inverse: bool) -> (usize, [Vec<f64>; 4]) {
     let b = Bluestein::new(n, inverse);
-    let (cr, ci): (Vec<f64>, Vec<f64>) = b.chirp.iter().copied().unzip();
-    (b.inner.n, [cr, ci, b.filter_re, b.filter_im])
+    let natural = |v: &[f64]| -> Vec<f64> { b.inner.rev.iter().map(|&r| v[r as usize]).collect() };
+    let (fr, fi) = (natural(&b.filter_re), natural(&b.filter_im));
+    (b.inner.n, [b.chirp_re, b.chirp_im, fr, fi])
 }
 
 /// A transform of rows of length `n`.
@@ -213,24 +151,44 @@ impl Plan {
         }
     }
 
-    fn run(&self, re: &mut [f64], im: &mut [f64]) {
+    /// Transforms row `(re, im)` (bytes of `dtype`) into the work rows; the result is their
+    /// first `n` points.
+    fn run(&self, dtype: DType, (re, im): (&[u8], &[u8]), wr: &mut [f64], wi: &mut [f64]) {
         match self {
-            Plan::Radix2(r, inverse) => r.run(re, im, *inverse),
-            Plan::Bluestein(b) => b.run(re, im),
+            Plan::Radix2(r, inverse) => {
+                load(dtype, re, wr, Some(&r.rev));
+                load(dtype, im, wi, Some(&r.rev));
+                r.dit(wr, wi, *inverse);
+            }
+            Plan::Bluestein(b) => {
+                load(dtype, re, &mut wr[..b.n], None);
+                load(dtype, im, &mut wi[..b.n], None);
+                b.run(wr, wi);
+            }
         }
     }
 }
 
-fn load(dtype: DType, bytes: &[u8], out: &mut [f64]) {
+/// Element `i` of a float32 or float64 buffer.
+#[inline(always)]
+fn element(dtype: DType, bytes: &[u8], i: usize) -> f64 {
     match dtype {
-        DType::Float64 => {
-            for (o, c) in out.iter_mut().zip(bytes.chunks_exact(8)) {
-                *o = f64::from_le_bytes(c.try_into().expect("8 bytes"));
+        DType::Float64 => f64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
+        _ => f32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes")) as f64,
+    }
+}
+
+/// `out[i] = x[order[i]]` (or `x[i]` without an order) for the elements `x` of `bytes`.
+fn load(dtype: DType, bytes: &[u8], out: &mut [f64], order: Option<&[u32]>) {
+    match order {
+        Some(order) => {
+            for (o, &j) in out.iter_mut().zip(order) {
+                *o = element(dtype, bytes, j as usize);
             }
         }
-        _ => {
-            for (o, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                *o = f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64;
+        None => {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = element(dtype, bytes, i);
             }
         }
     }
@@ -271,9 +229,7 @@ pub fn transform(
         .chunks_exact_mut(row)
         .zip(out_im.chunks_exact_mut(row));
     for ((r, i), (or, oi)) in rows.zip(outs) {
-        load(dtype, r, &mut wr[..n]);
-        load(dtype, i, &mut wi[..n]);
-        plan.run(&mut wr, &mut wi);
+        plan.run(dtype, (r, i), &mut wr, &mut wi);
         store(dtype, &wr[..n], or);
         store(dtype, &wi[..n], oi);
     }
@@ -309,9 +265,9 @@ mod tests {
                 let (want_re, want_im) = dft(&re, &im, inverse);
                 let plan = Plan::new(n, inverse);
                 let (mut wr, mut wi) = (vec![0.0; plan.work()], vec![0.0; plan.work()]);
-                wr[..n].copy_from_slice(&re);
-                wi[..n].copy_from_slice(&im);
-                plan.run(&mut wr, &mut wi);
+                let bytes =
+                    |v: &[f64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+                plan.run(DType::Float64, (&bytes(&re), &bytes(&im)), &mut wr, &mut wi);
                 let scale: f64 = re.iter().chain(&im).map(|v| v.abs()).sum();
                 for k in 0..n {
                     let err = (wr[k] - want_re[k]).abs().max((wi[k] - want_im[k]).abs());
