@@ -9,6 +9,7 @@ import { defaultDevice, type Device } from "./device.js";
 import { applyOp, reduceOp, type Axis } from "./ops.js";
 import { recordCreation, recordRef } from "./leaks.js";
 import { readData } from "./reads.js";
+import * as checks from "./check.js";
 
 export interface ReduceOpts {
   keepdims?: boolean;
@@ -200,14 +201,19 @@ export class Array {
 
   /** A new array with the same elements in row-major order; one `-1` is inferred. */
   reshape(shape: number | number[]): Array {
-    const dims = typeof shape === "number" ? [shape] : shape;
-    return new Array(call(() => wasm.reshape(this.#handle, new Float64Array(dims))));
+    const dims = new Float64Array(checks.intList("reshape", "shape", shape));
+    return new Array(call(() => wasm.reshape(this.#handle, dims)));
   }
 
   /** Permutes the axes (reverses them by default). */
   transpose(perm?: number[]): Array {
     return new Array(
-      call(() => wasm.transpose(this.#handle, perm ? new Int32Array(perm) : undefined)),
+      call(() =>
+        wasm.transpose(
+          this.#handle,
+          perm === undefined ? undefined : checks.axes("transpose", perm),
+        ),
+      ),
     );
   }
 

@@ -6,6 +6,7 @@ import { Array } from "./array.js";
 import { type Device } from "./device.js";
 import { array } from "./numpy/index.js";
 import { flatten, unflatten, type JsTree } from "./tree.js";
+import * as checks from "./check.js";
 
 /**
  * Copies the Array leaves of `tree` to `device` (committed there); JS numbers and booleans
@@ -13,6 +14,7 @@ import { flatten, unflatten, type JsTree } from "./tree.js";
  * returned (as in jax-js).
  */
 export async function devicePut<T>(tree: T, device?: Device): Promise<T> {
+  if (device !== undefined) checks.device("devicePut", device);
   const [leaves, def] = flatten(tree as JsTree<unknown>);
   const opts = device === undefined ? {} : { device };
   const moved = await Promise.all(

@@ -3,35 +3,42 @@
  * core; `cpu` and `wasm` work at once, `await init()` starts WebGPU where available.
  */
 import "./polyfill.js";
-import * as numpy from "./numpy/index.js";
-import * as lax from "./lax.js";
-import * as random from "./random.js";
-import * as nn from "./nn.js";
-import * as scipySpecial from "./scipy-special.js";
-import * as tree from "./tree.js";
-import * as scipyLinalg from "./scipy-linalg.js";
+// Every exported function is wrapped so that its errors name it (js/errors.ts, js/named/).
+import * as numpy from "./named/numpy.js";
+import * as lax from "./named/lax.js";
+import * as random from "./named/random.js";
+import * as nn from "./named/nn.js";
+import * as scipySpecial from "./named/scipy-special.js";
+import * as tree from "./named/tree.js";
+import * as scipyLinalg from "./named/scipy-linalg.js";
+import { Array } from "./array.js";
+import { checkLeaks } from "./leaks.js";
+import { nameMethods } from "./errors.js";
+
+nameMethods(Array.prototype);
+nameMethods(checkLeaks, "checkLeaks.");
 
 export { numpy, lax, random, nn, scipySpecial, tree, scipyLinalg };
 export type { JsTree, JsTreeDef } from "./tree.js";
 export { Array } from "./array.js";
 export { DType } from "./dtype.js";
 export type { DataArray } from "./dtype.js";
-export { init, defaultDevice, devices, webgpuUnavailableReason } from "./device.js";
+export { init, defaultDevice, webgpuUnavailableReason } from "./named/top.js";
+export { devices } from "./device.js";
 export type { Device, InitOptions } from "./device.js";
-export { memoryStats } from "./stats.js";
-export { setDebug } from "./debug.js";
-export { devicePut, blockUntilReady } from "./device-put.js";
+export { memoryStats, setDebug, devicePut, blockUntilReady } from "./named/top.js";
 export { checkLeaks } from "./leaks.js";
-export { setScanPathCallback } from "./lax-scan.js";
+export { setScanPathCallback } from "./named/top.js";
 export type { ScanPath, ScanPathCallback } from "./lax-scan.js";
 export type { LeakReport, SnapshotEntry } from "./leaks.js";
-export { makeJaxpr, ClosedJaxpr, grad, valueAndGrad, vjp, jvp } from "./transforms.js";
+export { makeJaxpr, grad, valueAndGrad, vjp, jvp } from "./named/top.js";
+export { ClosedJaxpr } from "./transforms.js";
 export type { GradOptions, VjpFn } from "./transforms.js";
-export { vmap, jacfwd, jacrev, jacobian, hessian, linearize } from "./vmap.js";
+export { vmap, jacfwd, jacrev, jacobian, hessian, linearize } from "./named/top.js";
 export type { LinearFn } from "./vmap.js";
-export { jit, clearCaches, getCacheSizes } from "./jit.js";
+export { jit, clearCaches, getCacheSizes } from "./named/top.js";
 export type { JitOptions, OwnedFunction, CacheSizes } from "./jit.js";
 export type { MemoryStats, DeviceStats, ScanStats } from "./stats.js";
-export * from "./top-unsupported.js";
-export { getBackend } from "./backend-info.js";
+export * from "./named/top-unsupported.js";
+export { getBackend } from "./named/top.js";
 export type { Backend } from "./backend-info.js";

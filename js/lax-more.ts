@@ -8,6 +8,7 @@ import { Array, type ArrayLike } from "./array.js";
 import { DType, parseDType } from "./dtype.js";
 import { lib1, libCall } from "./lib.js";
 import { vmap } from "./vmap.js";
+import * as checks from "./check.js";
 
 export interface DotDimensionNumbers {
   lhsContractingDims?: number[];
@@ -43,7 +44,12 @@ export function sliceInDim(x: Array, start: number, limit: number | null = null,
 
 /** A `sliceSizes` block starting at `startIndices` (clamped to fit; starts may be traced). */
 export function dynamicSlice(x: Array, startIndices: ArrayLike[], sliceSizes: number[]): Array {
-  return lib1("lax.dynamicSlice", [x, ...startIndices], sliceSizes);
+  const starts = checks.list<ArrayLike>("dynamicSlice", "startIndices", startIndices);
+  return lib1(
+    "lax.dynamicSlice",
+    [x, ...starts],
+    checks.intList("dynamicSlice", "sliceSizes", sliceSizes),
+  );
 }
 
 export const uncheckedDynamicSlice = dynamicSlice;

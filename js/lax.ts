@@ -2,6 +2,7 @@
 import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
 import { applyOp } from "./ops.js";
+import * as checks from "./check.js";
 
 export { scan, foriLoop } from "./lax-scan.js";
 export type { ScanOptions, ScanPath } from "./lax-scan.js";
@@ -53,19 +54,31 @@ export function convGeneralDilated(
   );
   if (unknown.length)
     throw new TypeError(`convGeneralDilated: unknown option(s) ${unknown.join(", ")}`);
+  const fn = "convGeneralDilated";
   const text = typeof padding === "string" ? padding : "";
-  const pads = typeof padding === "string" ? [] : padding.flat();
+  const pads =
+    typeof padding === "string"
+      ? []
+      : checks.list(fn, "padding", padding).flatMap((p) => {
+          const pair = checks.intList(fn, "padding", p);
+          if (pair.length !== 2) throw new TypeError(`${fn}: padding pairs must be [lo, hi]`);
+          return pair;
+        });
+  const strides = new Float64Array(checks.intList(fn, "windowStrides", windowStrides));
+  const lhsDilation = new Float64Array(checks.intList(fn, "lhsDilation", opts.lhsDilation ?? []));
+  const rhsDilation = new Float64Array(checks.intList(fn, "rhsDilation", opts.rhsDilation ?? []));
+  const groups = checks.int(fn, "featureGroupCount", opts.featureGroupCount ?? 1);
   return new Array(
     call(() =>
       wasm.convGeneralDilated(
         lhs._handle,
         rhs._handle,
-        new Float64Array(windowStrides),
+        strides,
         text,
         new Float64Array(pads),
-        new Float64Array(opts.lhsDilation ?? []),
-        new Float64Array(opts.rhsDilation ?? []),
-        opts.featureGroupCount ?? 1,
+        lhsDilation,
+        rhsDilation,
+        groups,
       ),
     ),
   );

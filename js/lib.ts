@@ -6,6 +6,7 @@
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { DType } from "./dtype.js";
+import * as checks from "./check.js";
 
 export type Param = number | boolean | null | undefined;
 type Nested = number | boolean | Nested[];
@@ -39,10 +40,9 @@ export function lib1(fn: string, inputs: ArrayInput[], params: Param[] = []): Ar
 }
 
 /** Axes as parameters: their count, then the axes (null: all axes). */
-export function axesParams(axis: number | number[] | null | undefined): Param[] {
+export function axesParams(axis: number | number[] | null | undefined, fn = "axis"): Param[] {
   if (axis == null) return [NaN];
-  const list = typeof axis === "number" ? [axis] : axis;
-  if (!globalThis.Array.isArray(list)) throw new TypeError("axis must be a number or a list");
+  const list = checks.intList(fn, "axis", axis);
   return [list.length, ...list];
 }
 

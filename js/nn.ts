@@ -2,6 +2,7 @@
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { activation, check } from "./nn-activation.js";
+import * as checks from "./check.js";
 
 type Axis = number | number[] | null;
 
@@ -30,10 +31,7 @@ export function gelu(x: Array, approximate = true): Array {
   return new Array(call(() => wasm.activation("gelu", x._handle, approximate ? 1 : 0)));
 }
 
-const axes = (axis: Axis | undefined): Int32Array | undefined =>
-  axis === null || axis === undefined
-    ? undefined
-    : new Int32Array(typeof axis === "number" ? [axis] : axis);
+const axes = (axis: Axis | undefined, fn = "nn"): Int32Array | undefined => checks.axes(fn, axis);
 
 /** `log(sum(exp(x)))` over `axis` (all axes by default), computed stably. */
 export function logsumexp(x: Array, axis: Axis = null, opts: { keepdims?: boolean } = {}): Array {

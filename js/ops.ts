@@ -5,6 +5,7 @@
 import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
 import { DType } from "./dtype.js";
+import * as checks from "./check.js";
 
 export type Axis = number | number[] | null;
 
@@ -41,12 +42,6 @@ export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
 /** A numpy reduction of `x` over `axis` (null: all axes). */
 export function reduceOp(kind: string, x: Array, axis: Axis, keepdims = false): Array {
   if (!(x instanceof Array)) throw new TypeError(`${kind}: expected an Array`);
-  const axes =
-    axis === null || axis === undefined
-      ? undefined
-      : new Int32Array(typeof axis === "number" ? [axis] : axis);
-  if (axes && axes.some((a, i) => a !== (typeof axis === "number" ? axis : axis![i]))) {
-    throw new TypeError(`${kind}: axis must be an integer or a list of integers`);
-  }
+  const axes = checks.axes(kind, axis);
   return new Array(call(() => wasm.reduce(kind, x._handle, axes, keepdims)));
 }

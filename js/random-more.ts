@@ -7,10 +7,11 @@
 import { Array } from "./array.js";
 import { lib1 } from "./lib.js";
 import { notYet } from "./unsupported.js";
+import * as checks from "./check.js";
 
 type Shape = number | number[];
 
-const dims = (shape: Shape): number[] => (typeof shape === "number" ? [shape] : shape);
+const dims = (shape: Shape): number[] => [...checks.shape("random", shape)];
 
 function draw(name: string, key: Array, shape: Shape, a = NaN, b = NaN, c = NaN): Array {
   if (!(key instanceof Array)) throw new TypeError(`${name}: the key must be an Array`);
@@ -89,7 +90,7 @@ export function multivariateNormal(
   cov: Array,
   shape: number[] | null = null,
 ): Array {
-  const s = shape === null ? [NaN] : [shape.length, ...shape];
+  const s = shape === null ? [NaN] : [shape.length, ...checks.shape("multivariateNormal", shape)];
   return lib1("random.multivariateNormal", [key, mean, cov], s);
 }
 export const ball = notYet("ball");
@@ -114,7 +115,8 @@ export function choice(
 ): Array {
   // A 0-d array is a count, as in JAX (which needs it concrete too).
   if (a instanceof Array && a.ndim === 0) a = Number(a.item());
-  const params = [typeof a === "number" ? a : NaN, replace, axis, shape.length, ...shape];
+  const dims = [...checks.shape("choice", shape)];
+  const params = [typeof a === "number" ? a : NaN, replace, axis, dims.length, ...dims];
   const inputs = [key, ...(typeof a === "number" ? [] : [a]), ...(p ? [p] : [])];
   return lib1("random.choice", inputs, params);
 }

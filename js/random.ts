@@ -6,14 +6,14 @@
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { type Device } from "./device.js";
+import * as checks from "./check.js";
 
 function checkKey(fn: string, key: unknown): asserts key is Array {
   if (!(key instanceof Array))
     throw new TypeError(`${fn}: the key must be an Array (from random.key)`);
 }
 
-const dims = (shape: number | number[]): Float64Array =>
-  new Float64Array(typeof shape === "number" ? [shape] : shape);
+const dims = (shape: number | number[], fn = "random"): Float64Array => checks.shape(fn, shape);
 
 function draw(kind: string, key: Array, shape: number | number[], a = 0, b = 0): Array {
   checkKey(kind, key);
@@ -23,7 +23,7 @@ function draw(kind: string, key: Array, shape: number | number[], a = 0, b = 0):
 /** A key from an integer seed: `[0, seed]`. */
 export function key(seed: number, opts: { device?: Device } = {}): Array {
   if (typeof seed !== "number") throw new TypeError("key: the seed must be a number");
-  return new Array(call(() => wasm.randomKey(seed, opts.device ?? "")));
+  return new Array(call(() => wasm.randomKey(seed, checks.device("key", opts.device))));
 }
 
 /** `num` new keys (shape `[...num, 2]`). */

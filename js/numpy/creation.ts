@@ -3,6 +3,7 @@ import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 import { type Device } from "../device.js";
+import * as checks from "../check.js";
 
 export interface DTypeAndDevice {
   dtype?: DType;
@@ -15,10 +16,7 @@ function checkOptions(fn: string, opts: object, allowed: string[]): void {
 }
 
 function shapeOf(fn: string, shape: number | number[]): Float64Array {
-  const dims = typeof shape === "number" ? [shape] : shape;
-  if (!globalThis.Array.isArray(dims))
-    throw new TypeError(`${fn}: shape must be a list of integers`);
-  return new Float64Array(dims);
+  return checks.shape(fn, shape);
 }
 
 function fill(
@@ -30,7 +28,7 @@ function fill(
 ): Array {
   checkOptions(fn, opts, ["dtype", "device"]);
   const d = opts.dtype === undefined ? dtype : parseDType(fn, opts.dtype);
-  const device = opts.device ?? ""; // "": the default device, uncommitted
+  const device = checks.device(fn, opts.device); // "": the default, uncommitted
   return new Array(call(() => wasm.full(fn, shapeOf(fn, shape), value, d, device)));
 }
 
@@ -49,7 +47,7 @@ export function full(
   opts: DTypeAndDevice = {},
 ): Array {
   const dtype = typeof fillValue === "boolean" ? DType.Bool : DType.Float32;
-  return fill("full", shape, Number(fillValue), opts, dtype);
+  return fill("full", shape, checks.num("full", "fillValue", fillValue), opts, dtype);
 }
 
 export interface LikeOptions extends DTypeAndDevice {
@@ -83,7 +81,7 @@ export function eye(
 ): Array {
   checkOptions("eye", opts, ["dtype", "device", "k"]);
   const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("eye", opts.dtype);
-  const device = opts.device ?? ""; // "": the default device, uncommitted
+  const device = checks.device("eye", opts.device); // "": the default, uncommitted
   return new Array(call(() => wasm.eye(numRows, numCols ?? numRows, opts.k ?? 0, dtype, device)));
 }
 
@@ -121,7 +119,7 @@ export function arange(
         ? DType.Int32
         : DType.Float32
       : parseDType("arange", opts.dtype);
-  const device = opts.device ?? ""; // "": the default device, uncommitted
+  const device = checks.device("arange", opts.device); // "": the default, uncommitted
   return new Array(call(() => wasm.arange(start, stop!, step, dtype, device)));
 }
 
@@ -134,6 +132,6 @@ export function linspace(
 ): Array {
   checkOptions("linspace", opts, ["dtype", "device"]);
   const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("linspace", opts.dtype);
-  const device = opts.device ?? ""; // "": the default device, uncommitted
+  const device = checks.device("linspace", opts.device); // "": the default, uncommitted
   return new Array(call(() => wasm.linspace(start, stop, num, endpoint, dtype, device)));
 }

@@ -5,6 +5,7 @@
  */
 import { Array } from "../array.js";
 import { lib1, libCall } from "../lib.js";
+import * as checks from "../check.js";
 
 /** Real and imaginary parts of a complex array, of equal shape and dtype. */
 export interface ComplexPair {
@@ -60,7 +61,10 @@ export function ihfft(a: Array, axis = -1): ComplexPair {
 }
 
 function axesOf(ndim: number, axes: number[] | null): number[] {
-  return axes ?? globalThis.Array.from({ length: ndim }, (_, i) => i);
+  if (axes === null || axes === undefined) {
+    return globalThis.Array.from({ length: ndim }, (_, i) => i);
+  }
+  return checks.intList("fft", "axes", axes);
 }
 
 /** Applies `step` along each axis in turn, freeing the intermediate pairs. */
@@ -70,13 +74,22 @@ function overAxes(
   step: (p: ComplexPair, ax: number) => ComplexPair,
 ) {
   let cur = a;
-  for (const ax of axes) {
-    const next = step(cur, ax);
+  try {
+    for (const ax of axes) {
+      const next = step(cur, ax);
+      if (cur !== a) {
+        cur.real.dispose();
+        cur.imag.dispose();
+      }
+      cur = next;
+    }
+  } catch (e) {
+    // The intermediate pair of the steps so far (issue 18, item 8).
     if (cur !== a) {
       cur.real.dispose();
       cur.imag.dispose();
     }
-    cur = next;
+    throw e;
   }
   if (cur === a) return { real: a.real.reshape(a.real.shape), imag: a.imag.reshape(a.imag.shape) };
   return cur;
@@ -137,7 +150,12 @@ export function rfftfreq(n: number, d = 1.0): Array {
 }
 
 const axesParam = (axes: number | number[] | null): number[] =>
-  axes === null ? [NaN] : typeof axes === "number" ? [1, axes] : [axes.length, ...axes];
+  axes === null
+    ? [NaN]
+    : (() => {
+        const list = checks.intList("fft", "axes", axes);
+        return [list.length, ...list];
+      })();
 
 /** Moves the zero frequency to the centre. */
 export function fftshift(a: Array, axes: number | number[] | null = null): Array {

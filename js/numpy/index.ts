@@ -6,6 +6,7 @@ import { call, wasm } from "../bridge.js";
 import { Array, type ArrayLike } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 import { type Device } from "../device.js";
+import * as checks from "../check.js";
 
 export { Array, DType };
 export type { ArrayLike };
@@ -60,7 +61,7 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
     }
     throw new Error("array: reshaping or casting an existing Array is not supported yet");
   }
-  const device = options.device ?? ""; // "": the default device, uncommitted
+  const device = checks.device("array", options.device); // "": the default, uncommitted
   let flat: ArrayLike[] | TypedInput;
   let shape: number[];
   let dtype: DType;

@@ -10,6 +10,7 @@ import { arange, linspace, type DTypeAndDevice } from "./creation.js";
 import { indices, unstack } from "./shape-more.js";
 import { moveaxis, transpose } from "./shape.js";
 import { vmap } from "../vmap.js";
+import * as checks from "../check.js";
 
 /** Contracts the last `axes` axes of `a` with the first of `b`, or the listed axis pairs. */
 export function tensordot(a: Array, b: Array, axes: number | [number[], number[]] = 2): Array {
@@ -137,24 +138,36 @@ export function applyOverAxes(
   a: Array,
   axes: number | number[],
 ): Array {
+  return overEachAxis(fn, a, checks.intList("applyOverAxes", "axes", axes));
+}
+
+function overEachAxis(fn: (a: Array, axis: number) => Array, a: Array, list: number[]): Array {
   let cur = a;
-  for (const ax of typeof axes === "number" ? [axes] : axes) {
-    const axis = ax < 0 ? ax + a.ndim : ax;
-    let r = fn(cur, axis);
-    if (r.ndim === cur.ndim - 1) {
-      const shape = [...r.shape];
-      shape.splice(axis, 0, 1);
-      const e = r.reshape(shape);
-      r.dispose();
-      r = e;
-    } else if (r.ndim !== cur.ndim) {
-      r.dispose();
-      throw new Error("applyOverAxes: fn must keep the rank or drop the axis");
-    }
+  try {
+    for (const ax of list) cur = applyOnce(fn, a, cur, ax);
+  } catch (e) {
+    // The intermediate of the axes so far (issue 18, item 8).
     if (cur !== a) cur.dispose();
-    cur = r;
+    throw e;
   }
   return cur;
+}
+
+function applyOnce(fn: (a: Array, axis: number) => Array, a: Array, cur: Array, ax: number): Array {
+  const axis = ax < 0 ? ax + a.ndim : ax;
+  let r = fn(cur, axis);
+  if (r.ndim === cur.ndim - 1) {
+    const shape = [...r.shape];
+    shape.splice(axis, 0, 1);
+    const e = r.reshape(shape);
+    r.dispose();
+    r = e;
+  } else if (r.ndim !== cur.ndim) {
+    r.dispose();
+    throw new Error("applyOverAxes: fn must keep the rank or drop the axis");
+  }
+  if (cur !== a) cur.dispose();
+  return r;
 }
 
 /** `func1d` applied to every 1-D slice along `axis` (through nested vmap). */

@@ -2,6 +2,7 @@
 import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import { reduceOp, type Axis } from "../ops.js";
+import * as checks from "../check.js";
 
 export type { Axis };
 
@@ -30,7 +31,7 @@ function argExtreme(name: string, max: boolean) {
   return (a: Array, axis?: number | null, opts: ReduceOpts = {}): Array => {
     if (!(a instanceof Array)) throw new TypeError(`${name}: expected an Array`);
     return new Array(
-      call(() => wasm.argExtreme(name, a._handle, axis ?? undefined, !!opts.keepdims, max)),
+      call(() => wasm.argExtreme(name, a._handle, checks.axis(name, axis), !!opts.keepdims, max)),
     );
   };
 }
@@ -43,7 +44,8 @@ export const argmin = argExtreme("argmin", false);
 function running(name: string, op: string) {
   return (a: Array, axis?: number | null): Array => {
     if (!(a instanceof Array)) throw new TypeError(`${name}: expected an Array`);
-    return new Array(call(() => wasm.cumulative(name, op, a._handle, axis ?? undefined)));
+    const ax = checks.axis(name, axis);
+    return new Array(call(() => wasm.cumulative(name, op, a._handle, ax)));
   };
 }
 
@@ -63,8 +65,7 @@ function variance(name: string, sqrt: boolean) {
     if (!(x instanceof Array)) throw new TypeError(`${name}: expected an Array`);
     if (opts.mean !== undefined)
       throw new Error(`${name}: the \`mean\` option is not supported yet in oxjax`);
-    const axes =
-      axis === null ? undefined : new Int32Array(typeof axis === "number" ? [axis] : axis);
+    const axes = checks.axes(name, axis);
     return new Array(
       call(() => wasm.variance(x._handle, axes, opts.correction ?? 0, !!opts.keepdims, sqrt)),
     );

@@ -8,6 +8,7 @@ import { Array, type ArrayLike } from "../array.js";
 import { lib1, libCall, type ArrayInput } from "../lib.js";
 import { arange, ones, type DTypeAndDevice } from "./creation.js";
 import { diag, split, tril } from "./shape.js";
+import * as checks from "../check.js";
 
 function check(fn: string, x: unknown): asserts x is Array {
   if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
@@ -49,8 +50,8 @@ export function roll(
   axis: number | number[] | null = null,
 ): Array {
   check("roll", a);
-  const shifts = typeof shift === "number" ? [shift] : shift;
-  const axes = axis === null ? shifts.map(() => NaN) : typeof axis === "number" ? [axis] : axis;
+  const shifts = checks.intList("roll", "shift", shift);
+  const axes = axis === null ? shifts.map(() => NaN) : checks.intList("roll", "axis", axis);
   if (axes.length !== shifts.length) throw new Error("roll: shift and axis must match in length");
   return lib1("roll", [a], [shifts.length, ...shifts, ...axes]);
 }
@@ -153,8 +154,12 @@ export function diagflat(v: Array, k = 0): Array {
 export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}): Array {
   // Built in float32 (tril of a bool array would promote), then converted.
   const o = ones([n, m], { device: opts.device });
-  const t = tril(o, k);
-  o.dispose();
+  let t: Array;
+  try {
+    t = tril(o, k);
+  } finally {
+    o.dispose();
+  }
   if (opts.dtype === undefined || opts.dtype === t.dtype) return t;
   try {
     return t.astype(opts.dtype);
@@ -193,6 +198,8 @@ export function select(
   choicelist: ArrayInput[],
   defaultValue: ArrayLike = 0,
 ): Array {
+  checks.list("select", "condlist", condlist);
+  checks.list("select", "choicelist", choicelist);
   if (condlist.length !== choicelist.length) {
     throw new Error("select: condlist and choicelist must have the same length");
   }

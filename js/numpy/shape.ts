@@ -4,10 +4,11 @@
  */
 import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
+import * as checks from "../check.js";
 
 type Axis = number | number[];
 
-const list = (a: Axis): Int32Array => new Int32Array(typeof a === "number" ? [a] : a);
+const list = (fn: string, a: Axis): Int32Array => checks.axes(fn, a) ?? new Int32Array();
 
 function check(fn: string, x: unknown): asserts x is Array {
   if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
@@ -31,7 +32,8 @@ export function ravel(a: Array): Array {
 
 export function transpose(x: Array, perm?: number[]): Array {
   check("transpose", x);
-  return new Array(call(() => wasm.transpose(x._handle, perm ? new Int32Array(perm) : undefined)));
+  const p = perm === undefined ? undefined : checks.axes("transpose", perm);
+  return new Array(call(() => wasm.transpose(x._handle, p)));
 }
 
 export const permuteDims = transpose;
@@ -57,22 +59,23 @@ export function matrixTranspose(a: Array): Array {
 
 export function broadcastTo(a: Array, shape: number[]): Array {
   check("broadcastTo", a);
-  return new Array(call(() => wasm.broadcastTo(a._handle, new Float64Array(shape))));
+  const dims = checks.shape("broadcastTo", shape);
+  return new Array(call(() => wasm.broadcastTo(a._handle, dims)));
 }
 
 export function expandDims(a: Array, axis: Axis): Array {
   check("expandDims", a);
-  return new Array(call(() => wasm.expandDims(a._handle, list(axis))));
+  return new Array(call(() => wasm.expandDims(a._handle, list("expandDims", axis))));
 }
 
 export function squeeze(a: Array, axis: Axis | null = null): Array {
   check("squeeze", a);
-  return new Array(call(() => wasm.squeeze(a._handle, axis === null ? undefined : list(axis))));
+  return new Array(call(() => wasm.squeeze(a._handle, checks.axes("squeeze", axis))));
 }
 
 export function flip(x: Array, axis: Axis | null = null): Array {
   check("flip", x);
-  return new Array(call(() => wasm.flip(x._handle, axis === null ? undefined : list(axis))));
+  return new Array(call(() => wasm.flip(x._handle, checks.axes("flip", axis))));
 }
 
 export const flipud = (x: Array): Array => flip(x, 0);
@@ -129,16 +132,22 @@ export function columnStack(xs: Array[]): Array {
 /** Splits into equal sections (a number) or at the given indices (a list). */
 export function split(a: Array, sectionsOrIndices: number | number[], axis = 0): Array[] {
   check("split", a);
-  const sections = typeof sectionsOrIndices === "number" ? sectionsOrIndices : undefined;
-  const cuts = new Float64Array(typeof sectionsOrIndices === "number" ? [] : sectionsOrIndices);
+  const sections =
+    typeof sectionsOrIndices === "number"
+      ? checks.int("split", "sections", sectionsOrIndices)
+      : undefined;
+  const cuts = new Float64Array(
+    sections === undefined ? checks.intList("split", "indices", sectionsOrIndices) : [],
+  );
+  checks.int("split", "axis", axis);
   const hs = call(() => wasm.split(a._handle, sections, cuts, axis));
   return globalThis.Array.from(hs, (h) => new Array(h));
 }
 
 export function tile(a: Array, reps: number | number[]): Array {
   check("tile", a);
-  const r = typeof reps === "number" ? [reps] : reps;
-  return new Array(call(() => wasm.tile(a._handle, new Float64Array(r))));
+  const r = checks.shape("tile", reps, "reps");
+  return new Array(call(() => wasm.tile(a._handle, r)));
 }
 
 /** Einstein summation, e.g. `einsum("nij,njk->nik", a, b)`; operands may also be one list. */
@@ -187,6 +196,7 @@ export function triu(a: Array, k = 0): Array {
 export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "full"): Array {
   check("convolve", x);
   check("convolve", y);
+  checkMode("convolve", mode);
   return new Array(call(() => wasm.correlate(x._handle, y._handle, mode, true)));
 }
 
@@ -194,5 +204,12 @@ export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "
 export function correlate(x: Array, y: Array, mode: "full" | "same" | "valid" = "valid"): Array {
   check("correlate", x);
   check("correlate", y);
+  checkMode("correlate", mode);
   return new Array(call(() => wasm.correlate(x._handle, y._handle, mode, false)));
+}
+
+function checkMode(fn: string, mode: unknown): void {
+  if (mode !== "full" && mode !== "same" && mode !== "valid") {
+    throw new TypeError(`${fn}: mode must be "full", "same" or "valid", got ${String(mode)}`);
+  }
 }

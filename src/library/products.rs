@@ -117,6 +117,17 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
             reduce(name, K::Sum, &prod, Some(&[p.int(0, -1)?]), false)
         }
         "matvec" | "vecmat" => {
+            let (matrix, vector) = if name == "matvec" { (a, b) } else { (b, a) };
+            if shape(matrix).len() < 2 || shape(vector).is_empty() {
+                return Err(Error::new(
+                    name,
+                    format!(
+                        "needs a matrix (at least 2 axes) and a vector (at least 1), got {} and {}",
+                        a.aval().describe(),
+                        b.aval().describe()
+                    ),
+                ));
+            }
             let expanded = if name == "matvec" {
                 let mut s = shape(b);
                 s.push(1);

@@ -182,11 +182,26 @@ pub fn stack(xs: &[Value], axis: i64) -> Result<Value> {
     concatenate(&expanded, axis as i64)
 }
 
+/// The most parts one split makes (each is an array handed to JS).
+pub const MAX_PARTS: usize = 1 << 20;
+
+/// An error naming `function` when `k` parts are more than [`MAX_PARTS`].
+pub fn check_parts(function: &str, k: usize) -> Result<()> {
+    if k > MAX_PARTS {
+        return Err(Error::new(
+            function,
+            format!("{k} sections are more than the limit of {MAX_PARTS}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Splits at `cuts` (indices along `axis`), or into `sections` equal parts.
 pub fn split(x: &Value, sections: Option<usize>, cuts: &[usize], axis: i64) -> Result<Vec<Value>> {
     let shape = x.aval().shape.clone();
     let axis = normalize_axis("split", axis, shape.len())?;
     let n = shape[axis];
+    check_parts("split", sections.unwrap_or(0).max(cuts.len()))?;
     let bounds: Vec<usize> = match sections {
         Some(0) => {
             return Err(Error::new(

@@ -299,6 +299,7 @@ pub fn array_split(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
             "the number of sections must be positive",
         ));
     }
+    super::shape::check_parts("arraySplit", k)?;
     let ax = normalize_axis("arraySplit", axis, shape(x).len())?;
     let n = shape(x)[ax];
     let (q, r) = (n / k, n % k);

@@ -356,7 +356,7 @@ test("Array.slice errors: out of range is a RangeError, advanced indexing is nam
   const i = np.array([0.5]);
   assert.match(
     errorMessage(() => x.slice(i)).message,
-    /^gather: indices must be integers, got float32/,
+    /^slice: indices must be integers, got float32/,
   );
   // A slice is a view: disposing it leaves the source intact.
   const row = x.slice(1);

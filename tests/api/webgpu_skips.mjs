@@ -19,6 +19,7 @@ export const WEBGPU_SKIP_FILES = {
   "memory.test.mjs": "the wasm device's own buffer pool and memory growth",
   "jit_code_size.test.mjs": "the size of the wasm device's compiled kernels",
   "assoc_wasm_calls.test.mjs": "the wasm device's module calls (one per jitted program)",
+  "fuzz.test.mjs": "device-independent argument checks, run on cpu and wasm with sync reads",
   "kalman-parallel.test.mjs":
     "float64 and cpu/wasm oracles; webgpu runs the same workload in tests/deno/kalman-parallel*.test.ts",
 };
