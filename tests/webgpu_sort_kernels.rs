@@ -3,8 +3,9 @@
 //! JAX's order, NaN last, `-0.0 = 0.0`, stable, values the input's own bytes); the wasm host
 //! sort (compiled Rust, runs natively too) and the WebGPU bitonic sort (naga-validated for
 //! every dtype webgpu has, run on Vulkan/lavapipe with 8 storage buffers; float16 where the
-//! adapter has shader-f16) must equal it bit for bit on every dtype each device has, for rows shorter than, equal to and longer than their tiles and passes, in
-//! batches; conv within 1e-5·(1 + Σ|terms|), with the shared-memory kernels off and on.
+//! adapter has shader-f16) must equal it bit for bit on every dtype each device has, for rows
+//! shorter than, equal to and longer than their tiles and passes, in batches; conv within
+//! 1e-5·(1 + Σ|terms|), with the shared-memory kernels off and on.
 
 mod common;
 
