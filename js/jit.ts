@@ -12,6 +12,7 @@ import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
 import { traceToJaxpr } from "./transforms.js";
 import { onLeakCheck } from "./leaks.js";
+import { memoryStats } from "./stats.js";
 
 export interface JitOptions {
   /** Arguments passed by value (not traced); each distinct value compiles anew. */
@@ -193,7 +194,7 @@ export interface CacheSizes {
 
 /** Entry counts of the jit caches (diagnostics). */
 export function getCacheSizes(): CacheSizes {
-  const stats = call(() => wasm.memoryStats()) as { programCache: { entries: number } };
+  const stats = memoryStats();
   let traced = 0;
   for (const cache of wrappers) traced += cache.size;
   return {

@@ -54,13 +54,12 @@ export function setScanPathCallback(cb: ScanPathCallback | null): void {
 /** Delivers the path events of the scans run since the last call. */
 function reportScanPaths(): void {
   if (!pathCallback) return;
-  const events = wasm.scanPathEvents() as {
-    path: "fused" | "fallback";
-    backend: string;
-    detail: string;
-    length: number;
-  }[];
-  for (const e of events) pathCallback(e.path, e.backend, { detail: e.detail, length: e.length });
+  // Flat strings (no objects built inside the wasm call): path, backend, detail, length.
+  const flat = wasm.scanPathEvents();
+  for (let i = 0; i + 3 < flat.length; i += 4) {
+    const path = flat[i] as "fused" | "fallback";
+    pathCallback(path, flat[i + 1], { detail: flat[i + 2], length: Number(flat[i + 3]) });
+  }
 }
 
 const PATHS: Record<ScanPath, number> = {

@@ -5,6 +5,7 @@
  * TypeScript's view (none today) would still be counted.
  */
 import { call, wasm } from "./bridge.js";
+import { memoryStats } from "./stats.js";
 
 export interface LeakReport {
   leaked: number;
@@ -40,7 +41,7 @@ let trackRefs = false;
 let baseline = 0;
 
 function liveArrays(): number {
-  return (call(() => wasm.memoryStats()) as { liveArrays: number }).liveArrays;
+  return memoryStats().liveArrays;
 }
 
 /** The URL of this package's directory: frames under it are oxjax's own. */

@@ -87,6 +87,27 @@ export interface ScanStats {
   planCacheCapacity: number;
 }
 
+const DEVICES = ["cpu", "wasm", "webgpu"] as const;
+/** The field names of `wasm.memoryStats()`'s numbers, by group (src/api/stats.rs). */
+const [TOP, DEVICE, PROGRAMS, SCAN] = wasm
+  .memoryStatsLayout()
+  .split("|")
+  .map((g) => g.trim().split(/\s+/));
+
 export function memoryStats(): MemoryStats {
-  return call(() => wasm.memoryStats()) as MemoryStats;
+  // Numbers only cross the boundary; the object is built here (see src/api/stats.rs).
+  const n = call(() => wasm.memoryStats());
+  let i = 0;
+  const take = (names: string[]): Record<string, number> =>
+    Object.fromEntries(names.map((k) => [k, n[i++]]));
+  const out = take(TOP) as unknown as MemoryStats;
+  out.devices = {};
+  for (const d of DEVICES) {
+    const present = n[i++] === 1;
+    const stats = take(DEVICE) as unknown as DeviceStats;
+    if (present) out.devices[d] = stats;
+  }
+  out.programCache = take(PROGRAMS) as unknown as MemoryStats["programCache"];
+  out.scan = take(SCAN) as unknown as ScanStats;
+  return out;
 }

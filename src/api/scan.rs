@@ -3,7 +3,6 @@
 //! the `scan` primitive (eagerly: the loop runs here; under a trace: one equation). Path
 //! reporting for `setScanPathCallback` is drained by `scanPathEvents`.
 
-use js_sys::{Array as JsArray, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::{handles, js_error, trace::trace_abort};
@@ -105,17 +104,18 @@ pub fn set_scan_path_reporting(on: bool) {
     scan_eval::set_reporting(on);
 }
 
-/// The scans run since the last call: `[{ path, backend, detail, length }]`, oldest first.
+/// The scans run since the last call, oldest first: `path, backend, detail, length` for each,
+/// flat (strings only: no JS object is built inside the call, see `stats.rs`).
 #[wasm_bindgen(js_name = scanPathEvents)]
-pub fn scan_path_events() -> JsValue {
-    let out = JsArray::new();
+pub fn scan_path_events() -> Vec<String> {
+    let mut out = Vec::new();
     for e in scan_eval::drain_events() {
-        let o = Object::new();
-        let _ = Reflect::set(&o, &"path".into(), &e.path.into());
-        let _ = Reflect::set(&o, &"backend".into(), &e.device.into());
-        let _ = Reflect::set(&o, &"detail".into(), &e.detail.into());
-        let _ = Reflect::set(&o, &"length".into(), &(e.length as f64).into());
-        out.push(&o);
+        out.extend([
+            e.path.to_string(),
+            e.device.to_string(),
+            e.detail.to_string(),
+            e.length.to_string(),
+        ]);
     }
-    out.into()
+    out
 }
