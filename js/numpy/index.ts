@@ -87,7 +87,7 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
     }
   }
   if (options.shape !== undefined) {
-    const n = options.shape.reduce((a, b) => a * b, 1);
+    const n = [...checks.shape("array", options.shape)].reduce((a, b) => a * b, 1);
     if (n !== flat.length) {
       throw new Error(`array: ${flat.length} values do not fill shape [${options.shape}]`);
     }
@@ -105,7 +105,21 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
     TYPED.find(([, d]) => d === dtype)?.[0] ?? (dtype === DType.Bool ? Int32Array : null);
   if (!storage) throw new Error(`array: creating ${dtype} arrays is not supported yet`);
   const data = new storage(flat.length);
-  for (let i = 0; i < flat.length; i++) data[i] = Number(flat[i]);
+  if (dtype === DType.Bool) {
+    // NumPy's truth: any non-zero number, NaN included, is true (stored as 1).
+    for (let i = 0; i < flat.length; i++) data[i] = Number(flat[i]) !== 0 ? 1 : 0;
+  } else if (dtype === DType.Int32 || dtype === DType.Uint32) {
+    const [lo, hi] = dtype === DType.Int32 ? [-(2 ** 31), 2 ** 31 - 1] : [0, 2 ** 32 - 1];
+    for (let i = 0; i < flat.length; i++) {
+      const v = Math.trunc(Number(flat[i]));
+      if (!(v >= lo && v <= hi)) {
+        throw new RangeError(`array: ${Number(flat[i])} is out of range for ${dtype}`);
+      }
+      data[i] = v;
+    }
+  } else {
+    for (let i = 0; i < flat.length; i++) data[i] = Number(flat[i]);
+  }
   const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   return new Array(
     call(() => wasm.arrayFromBytes("array", bytes, new Float64Array(shape), dtype, device)),

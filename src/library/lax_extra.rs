@@ -128,6 +128,10 @@ pub fn top_k(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
     }
     let neg = if x.aval().dtype == DType::Uint32 {
         bin(B::Sub, lit(f64::from(u32::MAX)), v(x))?
+    } else if x.aval().dtype.is_float() {
+        // NaN is the largest value, as in JAX (sort alone puts it last).
+        let nan = cmp(C::Ne, v(x), v(x))?;
+        select(&nan, lit(f64::NEG_INFINITY), v(&un(U::Neg, x)?))?
     } else {
         un(U::Neg, x)?
     };

@@ -41,8 +41,8 @@ pub fn lookup(name: &str) -> Option<Composite> {
         "bitwise_and" => |o| bitwise(B::And, o),
         "bitwise_or" => |o| bitwise(B::Or, o),
         "bitwise_xor" => |o| bitwise(B::Xor, o),
-        "left_shift" => |o| bitwise(B::Shl, o),
-        "right_shift" => |o| bitwise(B::Shr, o),
+        "left_shift" => |o| shift(B::Shl, o),
+        "right_shift" => |o| shift(B::Shr, o),
         "bitwise_not" => |o| {
             let x = arr(&o[0])?;
             integer("bitwiseNot", &x)?;
@@ -195,6 +195,10 @@ fn rint(x: &Value) -> Result<Value> {
     let above = cmp(C::Lt, lit(0.5), v(&d))?;
     let r = select(&above, v(&up), v(&tie))?;
     let r = select(&below, v(&f), v(&r))?;
+    // A result of zero keeps the sign of x (NumPy: rint(-0.5) is -0.0): x·0 is ±0 like x.
+    let is_zero = cmp(C::Eq, v(&r), lit(0.0))?;
+    let signed_zero = bin(B::Mul, v(x), lit(0.0))?;
+    let r = select(&is_zero, v(&signed_zero), v(&r))?;
     // Infinities and NaN pass through (d is NaN for them).
     let finite = cmp(C::Eq, v(&bin(B::Sub, v(x), v(x))?), lit(0.0))?;
     select(&finite, v(&r), v(x))
@@ -260,6 +264,28 @@ fn bitwise(op: B, o: &[Operand]) -> Result<Value> {
         integer("bitwise", x)?;
     }
     bin(op, o[0].clone(), o[1].clone())
+}
+
+/// `x << y` or `x >> y` with XLA's semantics for shift amounts outside `[0, 32)`: 0, or for an
+/// arithmetic right shift the sign bit filled (the primitives take the amount modulo 32).
+fn shift(op: B, o: &[Operand]) -> Result<Value> {
+    let shifted = bitwise(op, o)?;
+    let dtype = shifted.aval().dtype;
+    let fill = match (op, dtype) {
+        (B::Shr, DType::Int32) => bin(B::Shr, o[0].clone(), lit(31.0))?,
+        _ => bin(B::Mul, v(&shifted), lit(0.0))?,
+    };
+    let out_of_range = match &o[1] {
+        Operand::Literal(y) if (0.0..32.0).contains(y) => return Ok(shifted),
+        Operand::Literal(_) => return Ok(fill),
+        Operand::Value(y) if y.aval().dtype == DType::Int32 => {
+            let u = bind(Primitive::Bitcast(DType::Uint32), &[v(y)])?;
+            cmp(C::Lt, lit(31.0), v(&u))?
+        }
+        Operand::Value(y) if y.aval().dtype == DType::Uint32 => cmp(C::Lt, lit(31.0), v(y))?,
+        Operand::Value(_) => return Ok(shifted),
+    };
+    select(&out_of_range, v(&fill), v(&shifted))
 }
 
 /// The number of set bits of each element (of its two's complement for int32), as uint8 in

@@ -103,9 +103,7 @@ pub fn reduce(
             &[Operand::Value(&cast(x, DType::Bool)?)],
         )?,
         ReduceKind::Mean => {
-            if count == 0 {
-                return Err(Error::new(name, "mean of an empty axis"));
-            }
+            // An empty axis gives 0 / 0 = NaN, as NumPy's mean does.
             let wide = if dtype.is_float() {
                 dtype
             } else {

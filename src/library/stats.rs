@@ -23,6 +23,12 @@ pub fn power(o: &[Operand]) -> Result<Value> {
             return integer_power(x, y as i64);
         }
     }
+    let int = |d: DType| matches!(d, DType::Int32 | DType::Uint32);
+    if let Operand::Value(y) = &o[1] {
+        if int(x.aval().dtype) && int(y.aval().dtype) {
+            return int_int_power(x, y);
+        }
+    }
     let x = if x.aval().dtype.is_float() {
         x.clone()
     } else {
@@ -58,6 +64,44 @@ pub fn power(o: &[Operand]) -> Result<Value> {
     let r = bind(Primitive::Where, &[v(&is_neg), v(&neg_base), v(&mag)])?;
     let zero_exp = bind(Primitive::Compare(C::Eq), &[v(&y), lit(0.0)])?;
     bind(Primitive::Where, &[v(&zero_exp), lit(1.0), v(&r)])
+}
+
+/// Integer `x ** y` for an integer array `y` (JAX: an integer result), by squaring over the
+/// 32 bits of `y`; a negative exponent gives 0, or ±1 for a base of ±1.
+fn int_int_power(x: &Value, y: &Value) -> Result<Value> {
+    let zero = binary(B::Mul, v(&binary(B::Mul, v(x), v(y))?), lit(0.0))?;
+    let (mut base, mut e) = (
+        binary(B::Add, v(x), v(&zero))?,
+        binary(B::Add, v(y), v(&zero))?,
+    );
+    let mut acc = binary(B::Add, v(&zero), lit(1.0))?;
+    for _ in 0..32 {
+        let bit = binary(B::And, v(&e), lit(1.0))?;
+        let odd = bind(Primitive::Compare(C::Ne), &[v(&bit), lit(0.0)])?;
+        let times = binary(B::Mul, v(&acc), v(&base))?;
+        acc = bind(Primitive::Where, &[v(&odd), v(&times), v(&acc)])?;
+        base = binary(B::Mul, v(&base), v(&base))?;
+        e = binary(B::Shr, v(&e), lit(1.0))?;
+    }
+    if y.aval().dtype == DType::Uint32 {
+        return Ok(acc);
+    }
+    // (-1) ** y: 1 - 2·(y & 1), in y's integer dtype.
+    let twice_odd = binary(B::Mul, v(&binary(B::And, v(y), lit(1.0))?), lit(2.0))?;
+    let minus_one = binary(
+        B::Add,
+        v(&zero),
+        v(&binary(B::Sub, lit(1.0), v(&twice_odd))?),
+    )?;
+    let is_minus_one = bind(Primitive::Compare(C::Eq), &[v(x), lit(-1.0)])?;
+    let is_one = bind(Primitive::Compare(C::Eq), &[v(x), lit(1.0)])?;
+    let unit = bind(
+        Primitive::Where,
+        &[v(&is_minus_one), v(&minus_one), v(&zero)],
+    )?;
+    let unit = bind(Primitive::Where, &[v(&is_one), lit(1.0), v(&unit)])?;
+    let negative = bind(Primitive::Compare(C::Lt), &[v(y), lit(0.0)])?;
+    bind(Primitive::Where, &[v(&negative), v(&unit), v(&acc)])
 }
 
 fn integer_power(x: &Value, n: i64) -> Result<Value> {

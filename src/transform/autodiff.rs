@@ -280,6 +280,18 @@ impl Vjp {
                         ),
                     ));
                 }
+                let (ct, out) = (c.aval(), o.aval());
+                if out.dtype.is_float() && ct.dtype != out.dtype && !ct.weak {
+                    // JAX: the cotangent's type must be the output's tangent type.
+                    return Err(Error::new(
+                        "vjp",
+                        format!(
+                            "cotangent {i} has dtype {}, but the output is {}",
+                            ct.dtype.name(),
+                            out.dtype.name()
+                        ),
+                    ));
+                }
             }
         }
         let grads = backward(&self.forward, cts)?;

@@ -31,10 +31,16 @@ const SPECIAL = [NaN, 0, -0, Infinity, -Infinity, 2, 2, -1.5, NaN, 3e38, -1e-40]
 const values = Array.from({ length: 105 }, (_, i) =>
   i % 4 === 0 ? SPECIAL[(i / 4) % SPECIAL.length] : Math.round(Math.sin(i * 1.7) * 6) / 2,
 );
+// Integers clamped to their dtype's range (array() refuses values out of range).
+const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 const dtypes = {
   float32: values,
-  int32: values.map((v, i) => (Number.isFinite(v) ? Math.trunc(v * 3) : -2e9 - i)),
-  uint32: values.map((v, i) => (Number.isFinite(v) ? Math.abs(Math.trunc(v * 3)) : 4e9 + i)),
+  int32: values.map((v, i) =>
+    Number.isFinite(v) ? clamp(Math.trunc(v * 3), -(2 ** 31), 2 ** 31 - 1) : -2e9 - i,
+  ),
+  uint32: values.map((v, i) =>
+    Number.isFinite(v) ? clamp(Math.abs(Math.trunc(v * 3)), 0, 2 ** 32 - 1) : 4e9 + i,
+  ),
   bool: values.map((v) => v > 0),
 };
 
