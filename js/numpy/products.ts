@@ -122,13 +122,15 @@ export function fromfunction(
   shape: number[],
   opts: { dtype?: DType } = {},
 ): Array {
-  const grid = indices(shape);
-  const parts = unstack(grid, 0);
-  const cast = parts.map((p) => (opts.dtype ? p.astype(opts.dtype) : p));
+  // Everything made here is freed, also when a step fails (issue 18, item 8).
+  const made: Array[] = [];
+  const keep = (a: Array): Array => (made.push(a), a);
   try {
+    const parts = unstack(keep(indices(shape)), 0).map(keep);
+    const cast = parts.map((p) => (opts.dtype ? keep(p.astype(opts.dtype)) : p));
     return fn(...cast);
   } finally {
-    for (const a of new Set([grid, ...parts, ...cast])) a.dispose();
+    for (const a of new Set(made)) a.dispose();
   }
 }
 
