@@ -36,7 +36,12 @@ export function dot(lhs: Array, rhs: Array, dims: DotDimensionNumbers = {}): Arr
 /** `x[start:limit]` along `axis` (a view). */
 export function sliceInDim(x: Array, start: number, limit: number | null = null, axis = 0): Array {
   if (!(x instanceof Array)) throw new TypeError("sliceInDim: expected an Array");
-  const ax = axis < 0 ? axis + x.ndim : axis;
+  const ax = checks.int("sliceInDim", "axis", axis) + (axis < 0 ? x.ndim : 0);
+  if (ax < 0 || ax >= x.ndim) {
+    throw new RangeError(`sliceInDim: axis ${axis} is out of bounds for rank ${x.ndim}`);
+  }
+  checks.int("sliceInDim", "start", start);
+  if (limit !== null) checks.int("sliceInDim", "limit", limit);
   const index: ([] | [number, number])[] = globalThis.Array.from({ length: x.ndim }, () => []);
   index[ax] = [start, limit ?? x.shape[ax]];
   return x.slice(...index);

@@ -106,7 +106,8 @@ export function broadcastArrays(...arrays: Array[]): Array[] {
 }
 
 /** NumPy's broadcast of shapes (incompatible shapes: TypeError). */
-export function broadcastShapes(...shapes: number[][]): number[] {
+export function broadcastShapes(...given: number[][]): number[] {
+  const shapes = given.map((s) => [...checks.shape("broadcastShapes", s)]);
   const rank = Math.max(0, ...shapes.map((s) => s.length));
   const out: number[] = globalThis.Array(rank).fill(1);
   for (const s of shapes) {
