@@ -1,11 +1,12 @@
 // A jitted associativeScan in Chromium on WebGPU (SwiftShader, 8 storage buffers): case 1 of
 // bench/README.md (Kalman elements (A, b, S), m = 1, n = 100) and the 3-tuple elementwise variant
-// (n = 1000), and case 1 with m = 2, run as ONE dispatch per call (the whole jitted program in
-// one workgroup, its index arithmetic simplified to fit the path's caps); all match the cpu
-// device. Nothing leaks (arrays and webgpu buffers).
+// (n = 1000) runs as ONE dispatch per call (the whole jitted program in one workgroup); case 1
+// (m = 1 and 2), over that path's barrier cap for CPU adapters, as row-partitioned stages, at
+// most one per Kogge–Stone round; all match the cpu device. Nothing leaks (arrays and webgpu
+// buffers).
 import { expect, test } from "@playwright/test";
 
-test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dispatch in Chromium", async ({
+test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dispatch or a few stages in Chromium", async ({
   page,
 }) => {
   const errors: string[] = [];
@@ -93,7 +94,11 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
       leaked: live() - before,
     };
   });
-  expect(result.dispatches).toEqual([1, 1, 1]);
+  // SwiftShader is a CPU adapter: case 1 runs as stages (at most one per round), the 3-tuple
+  // variant as one workgroup's single dispatch.
+  expect(result.dispatches[0]).toBeLessThanOrEqual(7);
+  expect(result.dispatches[1]).toBeLessThanOrEqual(7);
+  expect(result.dispatches[2]).toBe(1);
   expect(result.lengths).toEqual([100 * 3, 100 * 10, 3 * 1000]);
   expect(result.worst).toBeLessThan(1e-4);
   expect(result.leaked).toBe(0);

@@ -61,6 +61,9 @@ Object.assign(assert, {
   match(s, re, message) {
     if (typeof s !== "string" || !re.test(s)) failWith(message, `${show(s)} does not match ${re}`);
   },
+  doesNotMatch(s, re, message) {
+    if (typeof s !== "string" || re.test(s)) failWith(message, `${show(s)} matches ${re}`);
+  },
   fail(message) {
     failWith(message, "Failed");
   },
