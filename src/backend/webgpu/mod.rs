@@ -79,6 +79,8 @@ pub struct WebGpuBackend {
     queue: wgpu::Queue,
     adapter_name: String,
     max_storage_buffers: u32,
+    /// `Backend::max_buffer_bytes`, from the limits at creation (reading them is a JS call).
+    max_buffer_bytes: u64,
     buffers: HashMap<BufferId, Buffer>,
     next_buffer: BufferId,
     kernel_ids: Lru<Kernel, ExeId>,
@@ -159,6 +161,7 @@ impl WebGpuBackend {
             queue,
             adapter_name: adapter.get_info().name,
             max_storage_buffers: storage_buffer_cap.map_or(adapter_limit, |c| c.min(adapter_limit)),
+            max_buffer_bytes: pool::max_buffer_bytes(&limits),
             buffers: HashMap::new(),
             next_buffer: 1,
             kernel_ids: Lru::new(PIPELINE_CACHE_CAPACITY),
@@ -583,10 +586,7 @@ impl Backend for WebGpuBackend {
     }
 
     fn max_buffer_bytes(&self) -> u64 {
-        // The buffer and binding limits less the pool's size-class slack (under 1/8).
-        let l = self.device.limits();
-        let cap = l.max_buffer_size.min(l.max_storage_buffer_binding_size);
-        cap.min(crate::core::shape::MAX_BYTES) * 7 / 8
+        self.max_buffer_bytes
     }
 
     fn limits(&self) -> DeviceLimits {

@@ -20,6 +20,15 @@ pub fn size_class(bytes: u64) -> u64 {
     bytes.div_ceil(step) * step
 }
 
+/// The most bytes of one array on a device of `limits`: its buffer and binding limits less the
+/// slack of the size classes (under 1/8), so the buffer actually created stays within them.
+pub fn max_buffer_bytes(limits: &wgpu::Limits) -> u64 {
+    let cap = limits
+        .max_buffer_size
+        .min(limits.max_storage_buffer_binding_size);
+    cap.min(crate::core::shape::MAX_BYTES) * 7 / 8
+}
+
 #[derive(Default)]
 pub struct Pool {
     free: HashMap<u64, Vec<wgpu::Buffer>>,
