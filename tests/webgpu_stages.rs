@@ -29,25 +29,32 @@ fn shrink(x: &Value, rows: (usize, usize)) -> Value {
     .unwrap()
 }
 
+/// Kogge–Stone rounds over `x` [n, 2, 2]: each round `cur ← concat(cur[:k], f(cur[:n-k],
+/// cur[k:]))`, k = 1, 2, 4, …
+fn rounds(x: &Value, n: usize, f: impl Fn(&Value, &Value) -> Value) -> Value {
+    let mut cur = x.clone();
+    let mut k = 1;
+    while k < n {
+        let q = f(&shrink(&cur, (0, n - k)), &shrink(&cur, (k, n)));
+        let head = shrink(&cur, (0, k));
+        cur = bind(
+            Primitive::Concatenate(0),
+            &[Operand::Value(&head), Operand::Value(&q)],
+        )
+        .unwrap();
+        k *= 2;
+    }
+    cur
+}
+
 /// Kogge–Stone rounds over x [n, 2, 2] (`(a, b) ↦ (b·a + b) / 2`), then, when `tail`, the
 /// sum over the batch and the result times it.
 fn program(n: usize, tail: bool) -> Program {
     let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
-        let mut cur = v[0].clone();
-        let mut k = 1;
-        while k < n {
-            let a = shrink(&cur, (0, n - k));
-            let b = shrink(&cur, (k, n));
-            let p = bind(Primitive::Matmul, &[Operand::Value(&b), Operand::Value(&a)]).unwrap();
-            let q = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &p, &b), 0.5);
-            let head = shrink(&cur, (0, k));
-            cur = bind(
-                Primitive::Concatenate(0),
-                &[Operand::Value(&head), Operand::Value(&q)],
-            )
-            .unwrap();
-            k *= 2;
-        }
+        let cur = rounds(&v[0], n, |a, b| {
+            let p = bind(Primitive::Matmul, &[Operand::Value(b), Operand::Value(a)]).unwrap();
+            lit(BinaryOp::Mul, &bin(BinaryOp::Add, &p, b), 0.5)
+        });
         if !tail {
             return vec![cur];
         }
@@ -140,28 +147,17 @@ fn kogge_stone_rounds_are_one_stage_each_after_the_first_four() {
 /// unit-lower triangle of the product (a batched triangular solve), then `(x + b) / 2`.
 fn routine_program(n: usize) -> Program {
     let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
-        let mut cur = v[0].clone();
-        let mut k = 1;
-        while k < n {
-            let a = shrink(&cur, (0, n - k));
-            let b = shrink(&cur, (k, n));
-            let p = bind(Primitive::Matmul, &[Operand::Value(&b), Operand::Value(&a)]).unwrap();
+        let cur = rounds(&v[0], n, |a, b| {
+            let p = bind(Primitive::Matmul, &[Operand::Value(b), Operand::Value(a)]).unwrap();
             let solve = Primitive::TriangularSolve {
                 left_side: true,
                 lower: true,
                 transpose_a: false,
                 unit_diagonal: true,
             };
-            let x = bind(solve, &[Operand::Value(&p), Operand::Value(&b)]).unwrap();
-            let q = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &x, &b), 0.5);
-            let head = shrink(&cur, (0, k));
-            cur = bind(
-                Primitive::Concatenate(0),
-                &[Operand::Value(&head), Operand::Value(&q)],
-            )
-            .unwrap();
-            k *= 2;
-        }
+            let x = bind(solve, &[Operand::Value(&p), Operand::Value(b)]).unwrap();
+            lit(BinaryOp::Mul, &bin(BinaryOp::Add, &x, b), 0.5)
+        });
         vec![cur]
     });
     lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
