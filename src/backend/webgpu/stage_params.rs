@@ -90,19 +90,12 @@ pub struct Shared {
 pub fn share(sources: &[String]) -> Vec<Shared> {
     let lits: Vec<Vec<Literal>> = sources.iter().map(|s| literals(s)).collect();
     let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut order = Vec::new();
     for (i, s) in sources.iter().enumerate() {
-        let t = template(s, &lits[i]);
-        let g = groups.entry(t).or_default();
-        if g.is_empty() {
-            order.push(i);
-        }
-        g.push(i);
+        groups.entry(template(s, &lits[i])).or_default().push(i);
     }
     let mut out: Vec<Option<Shared>> = vec![None; sources.len()];
-    for first in order {
-        let t = template(&sources[first], &lits[first]);
-        let members = &groups[&t];
+    for members in groups.values() {
+        let first = members[0];
         let count = lits[first].len();
         let varying: Vec<bool> = (0..count)
             .map(|j| {
