@@ -1,6 +1,8 @@
 /**
  * oxjax: JAX for JavaScript, rebuilt in Rust. Importing this module loads the WebAssembly
  * core; `cpu` and `wasm` work at once, `await init()` starts WebGPU where available.
+ *
+ * @module oxjax
  */
 import "./polyfill.js";
 // Every exported function is wrapped so that its errors name it (js/errors.ts, js/named/).

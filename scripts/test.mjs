@@ -88,6 +88,13 @@ const layers = [
     args: ["--test", "tests/api/"],
     count: "node",
   },
+  // Every code example of README.md, pkg.template/README.md and docs/ (tests/docs/examples.mjs).
+  {
+    name: "documentation examples (node --test)",
+    cmd: "node",
+    args: ["--test", "tests/docs/"],
+    count: "node",
+  },
   {
     name: "browser (Playwright, Chromium)",
     cmd: bin("playwright"),

@@ -5,9 +5,15 @@ import { named } from "../errors.js";
 import * as raw from "../lax-linalg.js";
 
 export * from "../lax-linalg.js";
+/** @function */
 export const cholesky = named("cholesky", raw.cholesky);
+/** @function */
 export const eigh = named("eigh", raw.eigh);
+/** @function */
 export const lu = named("lu", raw.lu);
+/** @function */
 export const qr = named("qr", raw.qr);
+/** @function */
 export const svd = named("svd", raw.svd);
+/** @function */
 export const triangularSolve = named("triangularSolve", raw.triangularSolve);

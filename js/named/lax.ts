@@ -6,27 +6,49 @@ import * as raw from "../lax.js";
 
 export * from "../lax.js";
 export * as linalg from "./lax-linalg.js";
+/** @function */
 export const associativeScan = named("associativeScan", raw.associativeScan);
+/** @function */
 export const bitcastConvertType = named("bitcastConvertType", raw.bitcastConvertType);
+/** @function */
 export const blockMap = named("blockMap", raw.blockMap);
+/** @function */
 export const conv = named("conv", raw.conv);
+/** @function */
 export const convGeneralDilated = named("convGeneralDilated", raw.convGeneralDilated);
+/** @function */
 export const convTranspose = named("convTranspose", raw.convTranspose);
+/** @function */
 export const convWithGeneralPadding = named("convWithGeneralPadding", raw.convWithGeneralPadding);
+/** @function */
 export const dot = named("dot", raw.dot);
+/** @function */
 export const dynamicIndexInDim = named("dynamicIndexInDim", raw.dynamicIndexInDim);
+/** @function */
 export const dynamicSlice = named("dynamicSlice", raw.dynamicSlice);
+/** @function */
 export const dynamicUpdateSlice = named("dynamicUpdateSlice", raw.dynamicUpdateSlice);
+/** @function */
 export const erf = named("erf", raw.erf);
+/** @function */
 export const erfc = named("erfc", raw.erfc);
+/** @function */
 export const foriLoop = named("foriLoop", raw.foriLoop);
+/** @function */
 export const reduceWindow = named("reduceWindow", raw.reduceWindow);
+/** @function */
 export const scan = named("scan", raw.scan);
+/** @function */
 export const sliceInDim = named("sliceInDim", raw.sliceInDim);
+/** @function */
 export const stopGradient = named("stopGradient", raw.stopGradient);
+/** @function */
 export const tiledMatmul = named("tiledMatmul", raw.tiledMatmul);
+/** @function */
 export const topK = named("topK", raw.topK);
+/** @function */
 export const uncheckedDynamicSlice = named("uncheckedDynamicSlice", raw.uncheckedDynamicSlice);
+/** @function */
 export const workgroupAssociativeScan = named(
   "workgroupAssociativeScan",
   raw.workgroupAssociativeScan,

@@ -5,35 +5,67 @@ import { named } from "../errors.js";
 import * as raw from "../nn.js";
 
 export * from "../nn.js";
+/** @function */
 export const celu = named("celu", raw.celu);
+/** @function */
 export const dotProductAttention = named("dotProductAttention", raw.dotProductAttention);
+/** @function */
 export const elu = named("elu", raw.elu);
+/** @function */
 export const gelu = named("gelu", raw.gelu);
+/** @function */
 export const glu = named("glu", raw.glu);
+/** @function */
 export const hardSigmoid = named("hardSigmoid", raw.hardSigmoid);
+/** @function */
 export const hardSilu = named("hardSilu", raw.hardSilu);
+/** @function */
 export const hardSwish = named("hardSwish", raw.hardSwish);
+/** @function */
 export const hardTanh = named("hardTanh", raw.hardTanh);
+/** @function */
 export const identity = named("identity", raw.identity);
+/** @function */
 export const leakyRelu = named("leakyRelu", raw.leakyRelu);
+/** @function */
 export const log1mexp = named("log1mexp", raw.log1mexp);
+/** @function */
 export const logSigmoid = named("logSigmoid", raw.logSigmoid);
+/** @function */
 export const logSoftmax = named("logSoftmax", raw.logSoftmax);
+/** @function */
 export const logSumExp = named("logSumExp", raw.logSumExp);
+/** @function */
 export const logmeanexp = named("logmeanexp", raw.logmeanexp);
+/** @function */
 export const logsumexp = named("logsumexp", raw.logsumexp);
+/** @function */
 export const mish = named("mish", raw.mish);
+/** @function */
 export const oneHot = named("oneHot", raw.oneHot);
+/** @function */
 export const relu = named("relu", raw.relu);
+/** @function */
 export const relu6 = named("relu6", raw.relu6);
+/** @function */
 export const selu = named("selu", raw.selu);
+/** @function */
 export const sigmoid = named("sigmoid", raw.sigmoid);
+/** @function */
 export const silu = named("silu", raw.silu);
+/** @function */
 export const softSign = named("softSign", raw.softSign);
+/** @function */
 export const softmax = named("softmax", raw.softmax);
+/** @function */
 export const softplus = named("softplus", raw.softplus);
+/** @function */
 export const sparsePlus = named("sparsePlus", raw.sparsePlus);
+/** @function */
 export const sparseSigmoid = named("sparseSigmoid", raw.sparseSigmoid);
+/** @function */
 export const squareplus = named("squareplus", raw.squareplus);
+/** @function */
 export const standardize = named("standardize", raw.standardize);
+/** @function */
 export const swish = named("swish", raw.swish);

@@ -5,21 +5,39 @@ import { named } from "../errors.js";
 import * as raw from "../numpy/fft.js";
 
 export * from "../numpy/fft.js";
+/** @function */
 export const fft = named("fft", raw.fft);
+/** @function */
 export const fft2 = named("fft2", raw.fft2);
+/** @function */
 export const fftfreq = named("fftfreq", raw.fftfreq);
+/** @function */
 export const fftn = named("fftn", raw.fftn);
+/** @function */
 export const fftshift = named("fftshift", raw.fftshift);
+/** @function */
 export const hfft = named("hfft", raw.hfft);
+/** @function */
 export const ifft = named("ifft", raw.ifft);
+/** @function */
 export const ifft2 = named("ifft2", raw.ifft2);
+/** @function */
 export const ifftn = named("ifftn", raw.ifftn);
+/** @function */
 export const ifftshift = named("ifftshift", raw.ifftshift);
+/** @function */
 export const ihfft = named("ihfft", raw.ihfft);
+/** @function */
 export const irfft = named("irfft", raw.irfft);
+/** @function */
 export const irfft2 = named("irfft2", raw.irfft2);
+/** @function */
 export const irfftn = named("irfftn", raw.irfftn);
+/** @function */
 export const rfft = named("rfft", raw.rfft);
+/** @function */
 export const rfft2 = named("rfft2", raw.rfft2);
+/** @function */
 export const rfftfreq = named("rfftfreq", raw.rfftfreq);
+/** @function */
 export const rfftn = named("rfftn", raw.rfftn);

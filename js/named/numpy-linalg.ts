@@ -5,27 +5,51 @@ import { named } from "../errors.js";
 import * as raw from "../numpy/linalg.js";
 
 export * from "../numpy/linalg.js";
+/** @function */
 export const cholesky = named("cholesky", raw.cholesky);
+/** @function */
 export const cross = named("cross", raw.cross);
+/** @function */
 export const det = named("det", raw.det);
+/** @function */
 export const diagonal = named("diagonal", raw.diagonal);
+/** @function */
 export const eigh = named("eigh", raw.eigh);
+/** @function */
 export const eigvalsh = named("eigvalsh", raw.eigvalsh);
+/** @function */
 export const inv = named("inv", raw.inv);
+/** @function */
 export const lstsq = named("lstsq", raw.lstsq);
+/** @function */
 export const matmul = named("matmul", raw.matmul);
+/** @function */
 export const matrixNorm = named("matrixNorm", raw.matrixNorm);
+/** @function */
 export const matrixPower = named("matrixPower", raw.matrixPower);
+/** @function */
 export const matrixTranspose = named("matrixTranspose", raw.matrixTranspose);
+/** @function */
 export const multiDot = named("multiDot", raw.multiDot);
+/** @function */
 export const norm = named("norm", raw.norm);
+/** @function */
 export const outer = named("outer", raw.outer);
+/** @function */
 export const qr = named("qr", raw.qr);
+/** @function */
 export const slogdet = named("slogdet", raw.slogdet);
+/** @function */
 export const solve = named("solve", raw.solve);
+/** @function */
 export const svd = named("svd", raw.svd);
+/** @function */
 export const svdvals = named("svdvals", raw.svdvals);
+/** @function */
 export const tensordot = named("tensordot", raw.tensordot);
+/** @function */
 export const trace = named("trace", raw.trace);
+/** @function */
 export const vecdot = named("vecdot", raw.vecdot);
+/** @function */
 export const vectorNorm = named("vectorNorm", raw.vectorNorm);

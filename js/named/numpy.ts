@@ -7,240 +7,477 @@ import * as raw from "../numpy/index.js";
 export * from "../numpy/index.js";
 export * as fft from "./numpy-fft.js";
 export * as linalg from "./numpy-linalg.js";
+/** @function */
 export const abs = named("abs", raw.abs);
+/** @function */
 export const absolute = named("absolute", raw.absolute);
+/** @function */
 export const acos = named("acos", raw.acos);
+/** @function */
 export const acosh = named("acosh", raw.acosh);
+/** @function */
 export const add = named("add", raw.add);
+/** @function */
 export const all = named("all", raw.all);
+/** @function */
 export const allclose = named("allclose", raw.allclose);
+/** @function */
 export const any = named("any", raw.any);
+/** @function */
 export const append = named("append", raw.append);
+/** @function */
 export const applyAlongAxis = named("applyAlongAxis", raw.applyAlongAxis);
+/** @function */
 export const applyOverAxes = named("applyOverAxes", raw.applyOverAxes);
+/** @function */
 export const arange = named("arange", raw.arange);
+/** @function */
 export const arccos = named("arccos", raw.arccos);
+/** @function */
 export const arccosh = named("arccosh", raw.arccosh);
+/** @function */
 export const arcsin = named("arcsin", raw.arcsin);
+/** @function */
 export const arcsinh = named("arcsinh", raw.arcsinh);
+/** @function */
 export const arctan = named("arctan", raw.arctan);
+/** @function */
 export const arctan2 = named("arctan2", raw.arctan2);
+/** @function */
 export const arctanh = named("arctanh", raw.arctanh);
+/** @function */
 export const argmax = named("argmax", raw.argmax);
+/** @function */
 export const argmin = named("argmin", raw.argmin);
+/** @function */
 export const argsort = named("argsort", raw.argsort);
+/** @function */
 export const around = named("around", raw.around);
+/** @function */
 export const array = named("array", raw.array);
+/** @function */
 export const arrayEqual = named("arrayEqual", raw.arrayEqual);
+/** @function */
 export const arrayEquiv = named("arrayEquiv", raw.arrayEquiv);
+/** @function */
 export const arraySplit = named("arraySplit", raw.arraySplit);
+/** @function */
 export const asin = named("asin", raw.asin);
+/** @function */
 export const asinh = named("asinh", raw.asinh);
+/** @function */
 export const astype = named("astype", raw.astype);
+/** @function */
 export const atan = named("atan", raw.atan);
+/** @function */
 export const atan2 = named("atan2", raw.atan2);
+/** @function */
 export const atanh = named("atanh", raw.atanh);
+/** @function */
 export const average = named("average", raw.average);
+/** @function */
 export const bartlett = named("bartlett", raw.bartlett);
+/** @function */
 export const bitwiseAnd = named("bitwiseAnd", raw.bitwiseAnd);
+/** @function */
 export const bitwiseCount = named("bitwiseCount", raw.bitwiseCount);
+/** @function */
 export const bitwiseInvert = named("bitwiseInvert", raw.bitwiseInvert);
+/** @function */
 export const bitwiseLeftShift = named("bitwiseLeftShift", raw.bitwiseLeftShift);
+/** @function */
 export const bitwiseNot = named("bitwiseNot", raw.bitwiseNot);
+/** @function */
 export const bitwiseOr = named("bitwiseOr", raw.bitwiseOr);
+/** @function */
 export const bitwiseRightShift = named("bitwiseRightShift", raw.bitwiseRightShift);
+/** @function */
 export const bitwiseXor = named("bitwiseXor", raw.bitwiseXor);
+/** @function */
 export const blackman = named("blackman", raw.blackman);
+/** @function */
 export const broadcastArrays = named("broadcastArrays", raw.broadcastArrays);
+/** @function */
 export const broadcastShapes = named("broadcastShapes", raw.broadcastShapes);
+/** @function */
 export const broadcastTo = named("broadcastTo", raw.broadcastTo);
+/** @function */
 export const cbrt = named("cbrt", raw.cbrt);
+/** @function */
 export const ceil = named("ceil", raw.ceil);
+/** @function */
 export const clip = named("clip", raw.clip);
+/** @function */
 export const columnStack = named("columnStack", raw.columnStack);
+/** @function */
 export const concatenate = named("concatenate", raw.concatenate);
+/** @function */
 export const convolve = named("convolve", raw.convolve);
+/** @function */
 export const copysign = named("copysign", raw.copysign);
+/** @function */
 export const corrcoef = named("corrcoef", raw.corrcoef);
+/** @function */
 export const correlate = named("correlate", raw.correlate);
+/** @function */
 export const cos = named("cos", raw.cos);
+/** @function */
 export const cosh = named("cosh", raw.cosh);
+/** @function */
 export const countNonzero = named("countNonzero", raw.countNonzero);
+/** @function */
 export const cov = named("cov", raw.cov);
+/** @function */
 export const cross = named("cross", raw.cross);
+/** @function */
 export const cumprod = named("cumprod", raw.cumprod);
+/** @function */
 export const cumsum = named("cumsum", raw.cumsum);
+/** @function */
 export const cumulativeProd = named("cumulativeProd", raw.cumulativeProd);
+/** @function */
 export const cumulativeSum = named("cumulativeSum", raw.cumulativeSum);
+/** @function */
 export const deg2rad = named("deg2rad", raw.deg2rad);
+/** @function */
 export const degrees = named("degrees", raw.degrees);
+/** @function */
 export const diag = named("diag", raw.diag);
+/** @function */
 export const diagIndices = named("diagIndices", raw.diagIndices);
+/** @function */
 export const diagIndicesFrom = named("diagIndicesFrom", raw.diagIndicesFrom);
+/** @function */
 export const diagflat = named("diagflat", raw.diagflat);
+/** @function */
 export const diagonal = named("diagonal", raw.diagonal);
+/** @function */
 export const diff = named("diff", raw.diff);
+/** @function */
 export const divide = named("divide", raw.divide);
+/** @function */
 export const divmod = named("divmod", raw.divmod);
+/** @function */
 export const dot = named("dot", raw.dot);
+/** @function */
 export const dsplit = named("dsplit", raw.dsplit);
+/** @function */
 export const dstack = named("dstack", raw.dstack);
+/** @function */
 export const ediff1d = named("ediff1d", raw.ediff1d);
+/** @function */
 export const einsum = named("einsum", raw.einsum);
+/** @function */
 export const equal = named("equal", raw.equal);
+/** @function */
 export const exp = named("exp", raw.exp);
+/** @function */
 export const exp2 = named("exp2", raw.exp2);
+/** @function */
 export const expandDims = named("expandDims", raw.expandDims);
+/** @function */
 export const expm1 = named("expm1", raw.expm1);
+/** @function */
 export const eye = named("eye", raw.eye);
+/** @function */
 export const finfo = named("finfo", raw.finfo);
+/** @function */
 export const flip = named("flip", raw.flip);
+/** @function */
 export const fliplr = named("fliplr", raw.fliplr);
+/** @function */
 export const flipud = named("flipud", raw.flipud);
+/** @function */
 export const floatPower = named("floatPower", raw.floatPower);
+/** @function */
 export const floor = named("floor", raw.floor);
+/** @function */
 export const floorDivide = named("floorDivide", raw.floorDivide);
+/** @function */
 export const fmax = named("fmax", raw.fmax);
+/** @function */
 export const fmin = named("fmin", raw.fmin);
+/** @function */
 export const fmod = named("fmod", raw.fmod);
+/** @function */
 export const frexp = named("frexp", raw.frexp);
+/** @function */
 export const fromfunction = named("fromfunction", raw.fromfunction);
+/** @function */
 export const full = named("full", raw.full);
+/** @function */
 export const fullLike = named("fullLike", raw.fullLike);
+/** @function */
 export const geomspace = named("geomspace", raw.geomspace);
+/** @function */
 export const greater = named("greater", raw.greater);
+/** @function */
 export const greaterEqual = named("greaterEqual", raw.greaterEqual);
+/** @function */
 export const hamming = named("hamming", raw.hamming);
+/** @function */
 export const hann = named("hann", raw.hann);
+/** @function */
 export const heaviside = named("heaviside", raw.heaviside);
+/** @function */
 export const hsplit = named("hsplit", raw.hsplit);
+/** @function */
 export const hstack = named("hstack", raw.hstack);
+/** @function */
 export const hypot = named("hypot", raw.hypot);
+/** @function */
 export const identity = named("identity", raw.identity);
+/** @function */
 export const iinfo = named("iinfo", raw.iinfo);
+/** @function */
 export const indices = named("indices", raw.indices);
+/** @function */
 export const inner = named("inner", raw.inner);
+/** @function */
 export const invert = named("invert", raw.invert);
+/** @function */
 export const isfinite = named("isfinite", raw.isfinite);
+/** @function */
 export const isin = named("isin", raw.isin);
+/** @function */
 export const isinf = named("isinf", raw.isinf);
+/** @function */
 export const isnan = named("isnan", raw.isnan);
+/** @function */
 export const isneginf = named("isneginf", raw.isneginf);
+/** @function */
 export const isposinf = named("isposinf", raw.isposinf);
+/** @function */
 export const isscalar = named("isscalar", raw.isscalar);
+/** @function */
 export const ldexp = named("ldexp", raw.ldexp);
+/** @function */
 export const leftShift = named("leftShift", raw.leftShift);
+/** @function */
 export const less = named("less", raw.less);
+/** @function */
 export const lessEqual = named("lessEqual", raw.lessEqual);
+/** @function */
 export const linspace = named("linspace", raw.linspace);
+/** @function */
 export const log = named("log", raw.log);
+/** @function */
 export const log10 = named("log10", raw.log10);
+/** @function */
 export const log1p = named("log1p", raw.log1p);
+/** @function */
 export const log2 = named("log2", raw.log2);
+/** @function */
 export const logaddexp = named("logaddexp", raw.logaddexp);
+/** @function */
 export const logaddexp2 = named("logaddexp2", raw.logaddexp2);
+/** @function */
 export const logicalAnd = named("logicalAnd", raw.logicalAnd);
+/** @function */
 export const logicalNot = named("logicalNot", raw.logicalNot);
+/** @function */
 export const logicalOr = named("logicalOr", raw.logicalOr);
+/** @function */
 export const logicalXor = named("logicalXor", raw.logicalXor);
+/** @function */
 export const logspace = named("logspace", raw.logspace);
+/** @function */
 export const matmul = named("matmul", raw.matmul);
+/** @function */
 export const matrixTranspose = named("matrixTranspose", raw.matrixTranspose);
+/** @function */
 export const matvec = named("matvec", raw.matvec);
+/** @function */
 export const max = named("max", raw.max);
+/** @function */
 export const maximum = named("maximum", raw.maximum);
+/** @function */
 export const mean = named("mean", raw.mean);
+/** @function */
 export const meshgrid = named("meshgrid", raw.meshgrid);
+/** @function */
 export const min = named("min", raw.min);
+/** @function */
 export const minimum = named("minimum", raw.minimum);
+/** @function */
 export const modf = named("modf", raw.modf);
+/** @function */
 export const moveaxis = named("moveaxis", raw.moveaxis);
+/** @function */
 export const multiply = named("multiply", raw.multiply);
+/** @function */
 export const nanToNum = named("nanToNum", raw.nanToNum);
+/** @function */
 export const nanargmax = named("nanargmax", raw.nanargmax);
+/** @function */
 export const nanargmin = named("nanargmin", raw.nanargmin);
+/** @function */
 export const nancumprod = named("nancumprod", raw.nancumprod);
+/** @function */
 export const nancumsum = named("nancumsum", raw.nancumsum);
+/** @function */
 export const nanmax = named("nanmax", raw.nanmax);
+/** @function */
 export const nanmean = named("nanmean", raw.nanmean);
+/** @function */
 export const nanmin = named("nanmin", raw.nanmin);
+/** @function */
 export const nanprod = named("nanprod", raw.nanprod);
+/** @function */
 export const nanstd = named("nanstd", raw.nanstd);
+/** @function */
 export const nansum = named("nansum", raw.nansum);
+/** @function */
 export const nanvar = named("nanvar", raw.nanvar);
+/** @function */
 export const ndim = named("ndim", raw.ndim);
+/** @function */
 export const negative = named("negative", raw.negative);
+/** @function */
 export const notEqual = named("notEqual", raw.notEqual);
+/** @function */
 export const ones = named("ones", raw.ones);
+/** @function */
 export const onesLike = named("onesLike", raw.onesLike);
+/** @function */
 export const outer = named("outer", raw.outer);
+/** @function */
 export const pad = named("pad", raw.pad);
+/** @function */
 export const permuteDims = named("permuteDims", raw.permuteDims);
+/** @function */
 export const polyadd = named("polyadd", raw.polyadd);
+/** @function */
 export const polyder = named("polyder", raw.polyder);
+/** @function */
 export const polymul = named("polymul", raw.polymul);
+/** @function */
 export const polysub = named("polysub", raw.polysub);
+/** @function */
 export const polyval = named("polyval", raw.polyval);
+/** @function */
 export const positive = named("positive", raw.positive);
+/** @function */
 export const pow = named("pow", raw.pow);
+/** @function */
 export const power = named("power", raw.power);
+/** @function */
 export const prod = named("prod", raw.prod);
+/** @function */
 export const promoteTypes = named("promoteTypes", raw.promoteTypes);
+/** @function */
 export const ptp = named("ptp", raw.ptp);
+/** @function */
 export const rad2deg = named("rad2deg", raw.rad2deg);
+/** @function */
 export const radians = named("radians", raw.radians);
+/** @function */
 export const ravel = named("ravel", raw.ravel);
+/** @function */
 export const reciprocal = named("reciprocal", raw.reciprocal);
+/** @function */
 export const remainder = named("remainder", raw.remainder);
+/** @function */
 export const repeat = named("repeat", raw.repeat);
+/** @function */
 export const reshape = named("reshape", raw.reshape);
+/** @function */
 export const resultType = named("resultType", raw.resultType);
+/** @function */
 export const rightShift = named("rightShift", raw.rightShift);
+/** @function */
 export const rint = named("rint", raw.rint);
+/** @function */
 export const roll = named("roll", raw.roll);
+/** @function */
 export const rot90 = named("rot90", raw.rot90);
+/** @function */
 export const round = named("round", raw.round);
+/** @function */
 export const select = named("select", raw.select);
+/** @function */
 export const shape = named("shape", raw.shape);
+/** @function */
 export const sign = named("sign", raw.sign);
+/** @function */
 export const signbit = named("signbit", raw.signbit);
+/** @function */
 export const sin = named("sin", raw.sin);
+/** @function */
 export const sinc = named("sinc", raw.sinc);
+/** @function */
 export const sinh = named("sinh", raw.sinh);
+/** @function */
 export const size = named("size", raw.size);
+/** @function */
 export const sort = named("sort", raw.sort);
+/** @function */
 export const split = named("split", raw.split);
+/** @function */
 export const sqrt = named("sqrt", raw.sqrt);
+/** @function */
 export const square = named("square", raw.square);
+/** @function */
 export const squeeze = named("squeeze", raw.squeeze);
+/** @function */
 export const stack = named("stack", raw.stack);
+/** @function */
 export const std = named("std", raw.std);
+/** @function */
 export const subtract = named("subtract", raw.subtract);
+/** @function */
 export const sum = named("sum", raw.sum);
+/** @function */
 export const swapaxes = named("swapaxes", raw.swapaxes);
+/** @function */
 export const take = named("take", raw.take);
+/** @function */
 export const takeAlongAxis = named("takeAlongAxis", raw.takeAlongAxis);
+/** @function */
 export const tan = named("tan", raw.tan);
+/** @function */
 export const tanh = named("tanh", raw.tanh);
+/** @function */
 export const tensordot = named("tensordot", raw.tensordot);
+/** @function */
 export const tile = named("tile", raw.tile);
+/** @function */
 export const trace = named("trace", raw.trace);
+/** @function */
 export const transpose = named("transpose", raw.transpose);
+/** @function */
 export const trapezoid = named("trapezoid", raw.trapezoid);
+/** @function */
 export const tri = named("tri", raw.tri);
+/** @function */
 export const tril = named("tril", raw.tril);
+/** @function */
 export const triu = named("triu", raw.triu);
+/** @function */
 export const trueDivide = named("trueDivide", raw.trueDivide);
+/** @function */
 export const trunc = named("trunc", raw.trunc);
+/** @function */
 export const unstack = named("unstack", raw.unstack);
+/** @function */
 export const unwrap = named("unwrap", raw.unwrap);
+/** @function */
 export const vander = named("vander", raw.vander);
+/** @function */
 export const var_ = named("var_", raw.var_);
+/** @function */
 export const vdot = named("vdot", raw.vdot);
+/** @function */
 export const vecdot = named("vecdot", raw.vecdot);
+/** @function */
 export const vecmat = named("vecmat", raw.vecmat);
+/** @function */
 export const vsplit = named("vsplit", raw.vsplit);
+/** @function */
 export const vstack = named("vstack", raw.vstack);
+/** @function */
 export const where = named("where", raw.where);
+/** @function */
 export const zeros = named("zeros", raw.zeros);
+/** @function */
 export const zerosLike = named("zerosLike", raw.zerosLike);

@@ -5,29 +5,55 @@ import { named } from "../errors.js";
 import * as raw from "../random.js";
 
 export * from "../random.js";
+/** @function */
 export const ball = named("ball", raw.ball);
+/** @function */
 export const bernoulli = named("bernoulli", raw.bernoulli);
+/** @function */
 export const bits = named("bits", raw.bits);
+/** @function */
 export const categorical = named("categorical", raw.categorical);
+/** @function */
 export const cauchy = named("cauchy", raw.cauchy);
+/** @function */
 export const choice = named("choice", raw.choice);
+/** @function */
 export const doubleSidedMaxwell = named("doubleSidedMaxwell", raw.doubleSidedMaxwell);
+/** @function */
 export const exponential = named("exponential", raw.exponential);
+/** @function */
 export const geometric = named("geometric", raw.geometric);
+/** @function */
 export const gumbel = named("gumbel", raw.gumbel);
+/** @function */
 export const key = named("key", raw.key);
+/** @function */
 export const laplace = named("laplace", raw.laplace);
+/** @function */
 export const logistic = named("logistic", raw.logistic);
+/** @function */
 export const lognormal = named("lognormal", raw.lognormal);
+/** @function */
 export const maxwell = named("maxwell", raw.maxwell);
+/** @function */
 export const multivariateNormal = named("multivariateNormal", raw.multivariateNormal);
+/** @function */
 export const normal = named("normal", raw.normal);
+/** @function */
 export const pareto = named("pareto", raw.pareto);
+/** @function */
 export const permutation = named("permutation", raw.permutation);
+/** @function */
 export const rademacher = named("rademacher", raw.rademacher);
+/** @function */
 export const randint = named("randint", raw.randint);
+/** @function */
 export const rayleigh = named("rayleigh", raw.rayleigh);
+/** @function */
 export const split = named("split", raw.split);
+/** @function */
 export const triangular = named("triangular", raw.triangular);
+/** @function */
 export const uniform = named("uniform", raw.uniform);
+/** @function */
 export const weibullMin = named("weibullMin", raw.weibullMin);

@@ -5,5 +5,7 @@ import { named } from "../errors.js";
 import * as raw from "../scipy-linalg.js";
 
 export * from "../scipy-linalg.js";
+/** @function */
 export const cholesky = named("cholesky", raw.cholesky);
+/** @function */
 export const solveTriangular = named("solveTriangular", raw.solveTriangular);

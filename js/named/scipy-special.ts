@@ -5,10 +5,17 @@ import { named } from "../errors.js";
 import * as raw from "../scipy-special.js";
 
 export * from "../scipy-special.js";
+/** @function */
 export const erf = named("erf", raw.erf);
+/** @function */
 export const erfc = named("erfc", raw.erfc);
+/** @function */
 export const erfinv = named("erfinv", raw.erfinv);
+/** @function */
 export const logSoftmax = named("logSoftmax", raw.logSoftmax);
+/** @function */
 export const logit = named("logit", raw.logit);
+/** @function */
 export const logsumexp = named("logsumexp", raw.logsumexp);
+/** @function */
 export const softmax = named("softmax", raw.softmax);

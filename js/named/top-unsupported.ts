@@ -5,11 +5,19 @@ import { named } from "../errors.js";
 import * as raw from "../top-unsupported.js";
 
 export * from "../top-unsupported.js";
+/** @function */
 export const _setVerifyEffects = named("_setVerifyEffects", raw._setVerifyEffects);
+/** @function */
 export const aotLinearize = named("aotLinearize", raw.aotLinearize);
+/** @function */
 export const getWebGPUDevice = named("getWebGPUDevice", raw.getWebGPUDevice);
+/** @function */
 export const hasSymbolicDims = named("hasSymbolicDims", raw.hasSymbolicDims);
+/** @function */
 export const isSymbolicDim = named("isSymbolicDim", raw.isSymbolicDim);
+/** @function */
 export const jitCompile = named("jitCompile", raw.jitCompile);
+/** @function */
 export const scatterAdd = named("scatterAdd", raw.scatterAdd);
+/** @function */
 export const verifyJaxprEffects = named("verifyJaxprEffects", raw.verifyJaxprEffects);

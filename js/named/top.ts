@@ -12,29 +12,52 @@ import * as m_vmap from "../vmap.js";
 import * as m_jit from "../jit.js";
 import * as m_backend_info from "../backend-info.js";
 
+/** @function */
 export const init = named("init", m_device.init);
+/** @function */
 export const defaultDevice = named("defaultDevice", m_device.defaultDevice);
+/** @function */
 export const webgpuUnavailableReason = named(
   "webgpuUnavailableReason",
   m_device.webgpuUnavailableReason,
 );
+/** @function */
 export const memoryStats = named("memoryStats", m_stats.memoryStats);
+/** @function */
 export const setDebug = named("setDebug", m_debug.setDebug);
+/** @function */
 export const devicePut = named("devicePut", m_device_put.devicePut);
+/** @function */
 export const blockUntilReady = named("blockUntilReady", m_device_put.blockUntilReady);
+/** @function */
 export const setScanPathCallback = named("setScanPathCallback", m_lax_scan.setScanPathCallback);
+/** @function */
 export const makeJaxpr = named("makeJaxpr", m_transforms.makeJaxpr);
+/** @function */
 export const grad = named("grad", m_transforms.grad);
+/** @function */
 export const valueAndGrad = named("valueAndGrad", m_transforms.valueAndGrad);
+/** @function */
 export const vjp = named("vjp", m_transforms.vjp);
+/** @function */
 export const jvp = named("jvp", m_transforms.jvp);
+/** @function */
 export const vmap = named("vmap", m_vmap.vmap);
+/** @function */
 export const jacfwd = named("jacfwd", m_vmap.jacfwd);
+/** @function */
 export const jacrev = named("jacrev", m_vmap.jacrev);
+/** @function */
 export const jacobian = named("jacobian", m_vmap.jacobian);
+/** @function */
 export const hessian = named("hessian", m_vmap.hessian);
+/** @function */
 export const linearize = named("linearize", m_vmap.linearize);
+/** @function */
 export const jit = named("jit", m_jit.jit);
+/** @function */
 export const clearCaches = named("clearCaches", m_jit.clearCaches);
+/** @function */
 export const getCacheSizes = named("getCacheSizes", m_jit.getCacheSizes);
+/** @function */
 export const getBackend = named("getBackend", m_backend_info.getBackend);

@@ -5,13 +5,23 @@ import { named } from "../errors.js";
 import * as raw from "../tree.js";
 
 export * from "../tree.js";
+/** @function */
 export const consumeData = named("consumeData", raw.consumeData);
+/** @function */
 export const data = named("data", raw.data);
+/** @function */
 export const dispose = named("dispose", raw.dispose);
+/** @function */
 export const flatten = named("flatten", raw.flatten);
+/** @function */
 export const leaves = named("leaves", raw.leaves);
+/** @function */
 export const makeDisposable = named("makeDisposable", raw.makeDisposable);
+/** @function */
 export const map = named("map", raw.map);
+/** @function */
 export const ref = named("ref", raw.ref);
+/** @function */
 export const structure = named("structure", raw.structure);
+/** @function */
 export const unflatten = named("unflatten", raw.unflatten);

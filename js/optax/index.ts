@@ -3,6 +3,8 @@
  * stateful transforms dispose the previous state's arrays). Transforms are thin compositions of
  * numpy calls; Adam's bias correction is computed from the count array in the graph, so
  * optimisers work under jit and inside scan bodies.
+ *
+ * @module oxjax/optax
  */
 export {
   applyUpdates,
