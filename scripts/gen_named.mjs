@@ -5,7 +5,7 @@
 // gains a function (`node scripts/gen_named.mjs`, then build again); tests/api/fuzz.test.mjs
 // fails on a function whose errors do not name it.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -47,6 +47,12 @@ const header = (what) =>
 // TypeDoc documents each wrapper as the function it wraps (its signature and doc comment).
 const FUNCTION_TAG = "/** @function */";
 
+/** The namespace's page in the API reference: docs/reference/<file>.md, where it exists. */
+const namespaceDoc = (file) =>
+  existsSync(join(root, `docs/reference/${file}.md`))
+    ? [`/**`, ` * {@include ../../docs/reference/${file}.md}`, ` *`, ` * @module`, ` */`, ``]
+    : [];
+
 const isFunction = (v) => typeof v === "function" && !/^[A-Z]/.test(v.name || "x");
 
 mkdirSync(join(root, "js/named"), { recursive: true });
@@ -57,6 +63,7 @@ for (const [file, source, subs] of NAMESPACES) {
     .sort();
   const lines = [
     header(`the \`${source}\` namespace`),
+    ...namespaceDoc(file),
     `import { named } from "../errors.js";`,
     `import * as raw from "../${source}.js";`,
     ``,

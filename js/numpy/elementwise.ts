@@ -17,89 +17,427 @@ const binary =
   (x, y) =>
     applyOp(name, op, [x, y]);
 
+/**
+ * `x + y`, element-wise with broadcasting. dtype: the promoted dtype of `x` and `y` (a JS number
+ * takes the other operand's dtype); bool operands are an error. Same as `x.add(y)`.
+ *
+ * @example
+ * ```ts
+ * np.add(np.array([1, 2]), 10); // [11, 12], float32
+ * ```
+ */
 export const add = binary("add", "add");
+/**
+ * `x - y`, element-wise with broadcasting. dtype: the promoted dtype; bool operands are an error.
+ * Same as `x.sub(y)`.
+ *
+ * @example
+ * ```ts
+ * np.subtract([5, 7], np.array([1, 2])); // [4, 5]
+ * ```
+ */
 export const subtract = binary("subtract", "subtract");
+/**
+ * `x * y`, element-wise with broadcasting. dtype: the promoted dtype; bool operands are an error.
+ * Same as `x.mul(y)`.
+ *
+ * @example
+ * ```ts
+ * np.multiply(np.array([1, 2, 3]), 2); // [2, 4, 6]
+ * ```
+ */
 export const multiply = binary("multiply", "mul");
-/** True division: two integer inputs are converted to float32 first. */
+/**
+ * True division `x / y`, element-wise with broadcasting: integer and bool operands are converted
+ * to float32 first, so the result is always floating point (float16/float32/float64 by
+ * promotion). Division by zero gives ±Infinity or NaN, as in IEEE arithmetic. (`x.div(y)` of
+ * two integer arrays truncates instead, as jax-js's method does.)
+ *
+ * @example
+ * ```ts
+ * np.divide(np.array([1, 2], { dtype: np.int32 }), 4); // [0.25, 0.5], float32
+ * ```
+ */
 export const divide = binary("divide", "divide");
+/**
+ * Alias of `divide`.
+ */
 export const trueDivide = divide;
+/**
+ * `floor(x / y)`, element-wise with broadcasting. dtype: the promoted dtype (integers stay
+ * integers, rounding toward −∞).
+ *
+ * @example
+ * ```ts
+ * np.floorDivide(np.array([7, -7], { dtype: np.int32 }), 2); // [3, -4], int32
+ * ```
+ */
 export const floorDivide = binary("floorDivide", "floor_divide");
-/** Remainder with the sign of the divisor (Python's `%`). */
+/**
+ * `x mod y` with the sign of the divisor, as Python's `%` and `np.remainder`. dtype: the promoted
+ * dtype.
+ *
+ * @example
+ * ```ts
+ * np.remainder(np.array([5, -5]), 3); // [2, 1]
+ * ```
+ */
 export const remainder = binary("remainder", "remainder");
-/** Remainder with the sign of the dividend (C's `fmod`). */
+/**
+ * The remainder with the sign of the dividend, as C's `fmod` and JavaScript's `%`. dtype: the
+ * promoted dtype.
+ *
+ * @example
+ * ```ts
+ * np.fmod(np.array([5, -5]), 3); // [2, -2]
+ * ```
+ */
 export const fmod = binary("fmod", "rem");
+/**
+ * The element-wise minimum of `x` and `y` (NaN if either is NaN), with broadcasting. dtype: the
+ * promoted dtype.
+ *
+ * @example
+ * ```ts
+ * np.minimum(np.array([1, 5]), 3); // [1, 3]
+ * ```
+ */
 export const minimum = binary("minimum", "min");
+/**
+ * The element-wise maximum of `x` and `y` (NaN if either is NaN), with broadcasting. dtype: the
+ * promoted dtype.
+ *
+ * @example
+ * ```ts
+ * np.maximum(np.array([1, 5]), 3); // [3, 5]
+ * ```
+ */
 export const maximum = binary("maximum", "max");
+/**
+ * `atan2(y, x)` (NumPy's argument order): the angle of the point `(x, y)`, the arc tangent of
+ * `y / x` in `[-π, π]` with the quadrant from both signs. Integer inputs give float32.
+ *
+ * @example
+ * ```ts
+ * np.atan2(np.array([1]), np.array([-1])); // [2.3561945] (3π/4)
+ * ```
+ */
 export const atan2 = binary("atan2", "atan2");
+/**
+ * Alias of `atan2`.
+ */
 export const arctan2 = atan2;
+/**
+ * `sqrt(x² + y²)` without intermediate overflow, element-wise with broadcasting. Integer inputs
+ * give float32.
+ *
+ * @example
+ * ```ts
+ * np.hypot(np.array([3]), np.array([4])); // [5]
+ * ```
+ */
 export const hypot = binary("hypot", "hypot");
 
+/**
+ * `-x`, element-wise. dtype: that of `x` (bool is an error). Same as `x.neg()`.
+ */
 export const negative = unary("negative", "neg");
+/**
+ * `1 / x`, element-wise. Integer and bool inputs give float32.
+ */
 export const reciprocal = unary("reciprocal", "reciprocal");
+/**
+ * `x * x`, element-wise. dtype: that of `x` (bool is an error).
+ */
 export const square = unary("square", "square");
+/**
+ * The square root, element-wise (NaN for negative inputs). Integer and bool inputs give
+ * float32; webgpu computes it correctly rounded, like the other devices.
+ *
+ * @example
+ * ```ts
+ * np.sqrt(np.array([1, 4, 9])); // [1, 2, 3]
+ * ```
+ */
 export const sqrt = unary("sqrt", "sqrt");
+/**
+ * `eˣ`, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * np.exp(np.array([0, 1])); // [1, 2.7182817]
+ * ```
+ */
 export const exp = unary("exp", "exp");
+/**
+ * `2ˣ`, element-wise. Integer and bool inputs give float32.
+ */
 export const exp2 = unary("exp2", "exp2");
+/**
+ * `eˣ − 1`, accurate for small `x`. Integer and bool inputs give float32.
+ */
 export const expm1 = unary("expm1", "expm1");
+/**
+ * The natural logarithm, element-wise (−Infinity at 0, NaN below). Integer and bool inputs give
+ * float32.
+ *
+ * @example
+ * ```ts
+ * np.log(np.array([1, Math.E])); // ≈ [0, 1]
+ * ```
+ */
 export const log = unary("log", "log");
+/**
+ * The base-2 logarithm, element-wise. Integer and bool inputs give float32.
+ */
 export const log2 = unary("log2", "log2");
+/**
+ * The base-10 logarithm, element-wise. Integer and bool inputs give float32.
+ */
 export const log10 = unary("log10", "log10");
+/**
+ * `log(1 + x)`, accurate for small `x`. Integer and bool inputs give float32.
+ */
 export const log1p = unary("log1p", "log1p");
+/**
+ * The absolute value, element-wise. dtype: that of `x` (bool is an error).
+ *
+ * @example
+ * ```ts
+ * np.abs(np.array([-1.5, 2])); // [1.5, 2]
+ * ```
+ */
 export const abs = unary("abs", "abs");
+/**
+ * Alias of `abs`.
+ */
 export const absolute = abs;
-/** −1, 0 or 1 (NaN stays NaN). */
+/**
+ * The sign of each element: −1, 0 or 1 (NaN stays NaN). dtype: that of `x`; bool gives int32.
+ */
 export const sign = unary("sign", "sign");
+/**
+ * Rounds each element down to an integer value. Floating-point inputs only (an integer or bool
+ * array is an error); the dtype is kept.
+ */
 export const floor = unary("floor", "floor");
+/**
+ * Rounds each element up to an integer value. Floating-point inputs only (an integer or bool
+ * array is an error); the dtype is kept.
+ */
 export const ceil = unary("ceil", "ceil");
+/**
+ * Rounds each element toward zero. The dtype is kept (integer inputs come back unchanged in
+ * value).
+ */
 export const trunc = unary("trunc", "trunc");
+/**
+ * The sine (radians), element-wise. Integer and bool inputs give float32. Transcendental
+ * functions are within a few ulp of the correctly rounded result on every device.
+ *
+ * @example
+ * ```ts
+ * np.sin(np.array([0, Math.PI / 2])); // [0, 1]
+ * ```
+ */
 export const sin = unary("sin", "sin");
+/**
+ * The cosine (radians), element-wise. Integer and bool inputs give float32.
+ */
 export const cos = unary("cos", "cos");
+/**
+ * The tangent (radians), element-wise. Integer and bool inputs give float32.
+ */
 export const tan = unary("tan", "tan");
+/**
+ * The inverse sine, in `[-π/2, π/2]` (NaN outside `[-1, 1]`). Integer and bool inputs give float32.
+ */
 export const arcsin = unary("arcsin", "asin");
+/**
+ * Alias of `arcsin`.
+ */
 export const asin = arcsin;
+/**
+ * The inverse cosine, in `[0, π]` (NaN outside `[-1, 1]`). Integer and bool inputs give float32.
+ */
 export const arccos = unary("arccos", "acos");
+/**
+ * Alias of `arccos`.
+ */
 export const acos = arccos;
+/**
+ * The inverse tangent, in `(-π/2, π/2)`. Integer and bool inputs give float32.
+ */
 export const arctan = unary("arctan", "atan");
+/**
+ * Alias of `arctan`.
+ */
 export const atan = arctan;
+/**
+ * The hyperbolic sine, element-wise. Integer and bool inputs give float32.
+ */
 export const sinh = unary("sinh", "sinh");
+/**
+ * The hyperbolic cosine, element-wise. Integer and bool inputs give float32.
+ */
 export const cosh = unary("cosh", "cosh");
+/**
+ * The hyperbolic tangent, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * np.tanh(np.array([0, 100])); // [0, 1]
+ * ```
+ */
 export const tanh = unary("tanh", "tanh");
+/**
+ * The inverse hyperbolic sine, element-wise. Integer and bool inputs give float32.
+ */
 export const arcsinh = unary("arcsinh", "asinh");
+/**
+ * Alias of `arcsinh`.
+ */
 export const asinh = arcsinh;
+/**
+ * The inverse hyperbolic cosine (NaN below 1). Integer and bool inputs give float32.
+ */
 export const arccosh = unary("arccosh", "acosh");
+/**
+ * Alias of `arccosh`.
+ */
 export const acosh = arccosh;
+/**
+ * The inverse hyperbolic tangent (±Infinity at ±1, NaN outside). Integer and bool inputs give
+ * float32.
+ */
 export const arctanh = unary("arctanh", "atanh");
+/**
+ * Alias of `arctanh`.
+ */
 export const atanh = arctanh;
+/**
+ * Degrees to radians (`x · π/180`). Integer and bool inputs give float32.
+ */
 export const deg2rad = unary("deg2rad", "deg2rad");
+/**
+ * Alias of `deg2rad`.
+ */
 export const radians = deg2rad;
+/**
+ * Radians to degrees (`x · 180/π`). Integer and bool inputs give float32.
+ */
 export const rad2deg = unary("rad2deg", "rad2deg");
+/**
+ * Alias of `rad2deg`.
+ */
 export const degrees = rad2deg;
 
+/**
+ * `x == y`, element-wise with broadcasting, as a bool array (NaN equals nothing).
+ *
+ * @example
+ * ```ts
+ * np.equal(np.array([1, 2, 3]), 2); // [false, true, false]
+ * ```
+ */
 export const equal = binary("equal", "eq");
+/**
+ * `x != y`, element-wise with broadcasting, as a bool array (NaN differs from everything).
+ */
 export const notEqual = binary("notEqual", "ne");
+/**
+ * `x < y`, element-wise with broadcasting, as a bool array.
+ *
+ * @example
+ * ```ts
+ * np.less(np.array([1, 2, 3]), 2); // [true, false, false]
+ * ```
+ */
 export const less = binary("less", "lt");
+/**
+ * `x <= y`, element-wise with broadcasting, as a bool array.
+ */
 export const lessEqual = binary("lessEqual", "le");
+/**
+ * `x > y`, element-wise with broadcasting, as a bool array.
+ */
 export const greater = binary("greater", "greater");
+/**
+ * `x >= y`, element-wise with broadcasting, as a bool array.
+ */
 export const greaterEqual = binary("greaterEqual", "greater_equal");
+/**
+ * Whether each element is NaN, as a bool array (false for integer and bool inputs).
+ *
+ * @example
+ * ```ts
+ * np.isnan(np.array([1, NaN])); // [false, true]
+ * ```
+ */
 export const isnan = unary("isnan", "isnan");
+/**
+ * Whether each element is +Infinity or −Infinity, as a bool array.
+ */
 export const isinf = unary("isinf", "isinf");
+/**
+ * Whether each element is neither infinite nor NaN, as a bool array.
+ */
 export const isfinite = unary("isfinite", "isfinite");
+/**
+ * `!x`, element-wise (non-zero is true), as a bool array.
+ */
 export const logicalNot = unary("logicalNot", "logical_not");
+/**
+ * `x && y`, element-wise with broadcasting (non-zero is true), as a bool array.
+ *
+ * @example
+ * ```ts
+ * np.logicalAnd(np.array([true, true]), np.array([true, false])); // [true, false]
+ * ```
+ */
 export const logicalAnd = binary("logicalAnd", "logical_and");
+/**
+ * `x || y`, element-wise with broadcasting (non-zero is true), as a bool array.
+ */
 export const logicalOr = binary("logicalOr", "logical_or");
+/**
+ * Exclusive or of the truth values of `x` and `y`, element-wise with broadcasting, as a bool array.
+ */
 export const logicalXor = binary("logicalXor", "logical_xor");
 
-/** `cond ? x : y`, elementwise with broadcasting. */
+/**
+ * `cond ? x : y`, element-wise with broadcasting of all three. `cond` is read as truth values
+ * (non-zero is true); the result has the promoted dtype of `x` and `y`. Under `grad`, only the
+ * chosen branch receives a gradient.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-2, 3]);
+ * using pos = np.greater(x, 0);
+ * np.where(pos, x, 0); // [0, 3]
+ * ```
+ */
 export function where(cond: ArrayLike, x: ArrayLike, y: ArrayLike): Array {
   return applyOp("where", "where", [cond, x, y]);
 }
 
-/** The input itself (jax-js returns the same object). */
+/**
+ * Returns `x` itself, as jax-js does (no copy and no new reference: do not dispose it twice).
+ */
 export function positive(x: Array): Array {
   return x;
 }
 
-/** Limits values to [min, max]; either bound may be omitted (then the input is returned). */
+/**
+ * Limits the values of `a` to `[min, max]`: `minimum(maximum(a, min), max)`. Either bound may
+ * be omitted (`null`/`undefined`); with neither, `a` itself is returned (no new reference).
+ * dtype: the promoted dtype of `a` and the bounds.
+ *
+ * @example
+ * ```ts
+ * np.clip(np.array([-1, 0.5, 2]), 0, 1); // [0, 0.5, 1]
+ * ```
+ */
 export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): Array {
   if (min == null && max == null) return a;
   if (min == null) return applyOp("clip", "min", [a, max!]);
@@ -112,11 +450,43 @@ export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): 
   }
 }
 
-/** Matrix product with NumPy's broadcasting of batch axes; 1-D operands act as vectors. */
+/**
+ * The matrix product with NumPy's rules: 2-D operands multiply as matrices, leading axes are
+ * batch axes that broadcast, and a 1-D operand acts as a vector (its axis is dropped from the
+ * result). dtype: the promoted dtype (float16 is computed in float32 and rounded once; bool is an
+ * error). On webgpu large products use a tiled kernel.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * using v = np.array([1, 1]);
+ * np.matmul(a, v); // [3, 7]
+ * ```
+ */
 export const matmul = binary("matmul", "matmul");
-/** `dot` for operands of rank ≤ 2 (scalars multiply). */
+/**
+ * The dot product for operands of rank ≤ 2: vectors give their inner product, matrices their
+ * product, and a scalar operand multiplies. dtype: the promoted dtype.
+ *
+ * @example
+ * ```ts
+ * np.dot(np.array([1, 2, 3]), np.array([4, 5, 6])); // 32 (a 0-d array)
+ * ```
+ */
 export const dot = binary("dot", "dot");
 
-/** `x ** y`; small integer exponents multiply exactly. */
+/**
+ * `x ** y`, element-wise with broadcasting. dtype: the promoted dtype; an integer base with an
+ * integer exponent stays integer (exact, by repeated multiplication), bool operands give
+ * float32. Same as `x.pow(y)`.
+ *
+ * @example
+ * ```ts
+ * np.power(np.array([2, 3]), 2); // [4, 9]
+ * ```
+ */
 export const power = binary("power", "power");
+/**
+ * Alias of `power`.
+ */
 export const pow = power;
