@@ -17,11 +17,36 @@ export interface ReduceOpts {
 
 const JsArray = globalThis.Array;
 
+/**
+ * An `Array`, or a JS number or boolean used as a weakly typed scalar (it takes the dtype of the
+ * array it is combined with).
+ */
 export type ArrayLike = Array | number | boolean;
 
 /** Recursive nested JS arrays, as returned by `js()`. */
 export type NestedValues = number | boolean | NestedValues[];
 
+/**
+ * An n-dimensional array on one device: a handle to data held by oxjax's WebAssembly module (or
+ * by the GPU), with jax-js's methods. Arrays are made by functions such as `numpy.array`,
+ * `numpy.zeros` or `random.uniform`, never with `new`.
+ *
+ * **Ownership.** Methods never consume `this` or their arguments; each returned `Array` is new
+ * and owned by the caller (except where a method says it returns `this`). Release an array with
+ * `dispose()` or a `using` declaration; `.ref` adds an owner. JavaScript's garbage collector
+ * never frees an array's data.
+ *
+ * **Devices.** Methods run on the array's device (`cpu`, `wasm` or `webgpu`), like the numpy
+ * functions of the same names; see the guide's "Devices". `data()` reads on every device,
+ * `dataSync()`/`js()`/`item()` only where a synchronous read is possible (not webgpu).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using y = x.mul(2).sum(0); // (the intermediate x.mul(2) should be disposed too)
+ * console.log(x.shape, x.dtype, await y.data()); // [2, 2] "float32" Float32Array [8, 12]
+ * ```
+ */
 export class Array {
   /** The handle of the Rust value; internal. */
   readonly #handle: number;
@@ -37,22 +62,38 @@ export class Array {
     return this.#handle;
   }
 
+  /**
+   * The size of each axis (a new JS array each time); `[]` for a 0-d array.
+   */
   get shape(): number[] {
     return JsArray.from(call(() => wasm.shape(this.#handle)));
   }
 
+  /**
+   * The number of axes.
+   */
   get ndim(): number {
     return this.shape.length;
   }
 
+  /**
+   * The number of elements (the product of `shape`; 1 for a 0-d array).
+   */
   get size(): number {
     return this.shape.reduce((a, b) => a * b, 1);
   }
 
+  /**
+   * The element type: `"float32"`, `"float16"`, `"float64"`, `"int32"`, `"uint32"` or `"bool"`.
+   */
   get dtype(): DType {
     return call(() => wasm.dtype(this.#handle)) as DType;
   }
 
+  /**
+   * Whether the array is weakly typed (made from a bare JS number): then, in a binary operation
+   * with a strongly typed array, it takes that array's dtype.
+   */
   get weakType(): boolean {
     return call(() => wasm.weakType(this.#handle));
   }
@@ -95,14 +136,23 @@ export class Array {
     call(() => wasm.disposeScoped(this.#handle));
   }
 
+  /**
+   * `this + other`, element-wise with broadcasting (`numpy.add`).
+   */
   add(other: ArrayLike): Array {
     return applyOp("add", "add", [this, other]);
   }
 
+  /**
+   * `this - other`, element-wise with broadcasting (`numpy.subtract`).
+   */
   sub(other: ArrayLike): Array {
     return applyOp("sub", "sub", [this, other]);
   }
 
+  /**
+   * `this * other`, element-wise with broadcasting (`numpy.multiply`).
+   */
   mul(other: ArrayLike): Array {
     return applyOp("mul", "mul", [this, other]);
   }
@@ -117,6 +167,9 @@ export class Array {
     return applyOp("mod", "rem", [this, other]);
   }
 
+  /**
+   * `this ** other`, element-wise with broadcasting (`numpy.power`).
+   */
   pow(other: ArrayLike): Array {
     return applyOp("pow", "power", [this, other]);
   }
@@ -136,58 +189,101 @@ export class Array {
     return new Array(call(() => wasm.sort(this.#handle, axis, true)));
   }
 
+  /**
+   * `-this`, element-wise (`numpy.negative`).
+   */
   neg(): Array {
     return applyOp("neg", "neg", [this]);
   }
 
+  /**
+   * `this == other` as a bool array (`numpy.equal`).
+   */
   equal(other: ArrayLike): Array {
     return applyOp("equal", "eq", [this, other]);
   }
 
+  /**
+   * `this != other` as a bool array (`numpy.notEqual`).
+   */
   notEqual(other: ArrayLike): Array {
     return applyOp("notEqual", "ne", [this, other]);
   }
 
+  /**
+   * `this < other` as a bool array (`numpy.less`).
+   */
   less(other: ArrayLike): Array {
     return applyOp("less", "lt", [this, other]);
   }
 
+  /**
+   * `this <= other` as a bool array (`numpy.lessEqual`).
+   */
   lessEqual(other: ArrayLike): Array {
     return applyOp("lessEqual", "le", [this, other]);
   }
 
+  /**
+   * `this > other` as a bool array (`numpy.greater`).
+   */
   greater(other: ArrayLike): Array {
     return applyOp("greater", "greater", [this, other]);
   }
 
+  /**
+   * `this >= other` as a bool array (`numpy.greaterEqual`).
+   */
   greaterEqual(other: ArrayLike): Array {
     return applyOp("greaterEqual", "greater_equal", [this, other]);
   }
 
+  /**
+   * The sum over `axis` (all axes by default; a number or a list), keeping reduced axes as size 1
+   * with `keepdims` (`numpy.sum`). bool sums as int32.
+   */
   sum(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("sum", this, axis, opts.keepdims);
   }
 
+  /**
+   * The product over `axis` (all axes by default), as `numpy.prod`.
+   */
   prod(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("prod", this, axis, opts.keepdims);
   }
 
+  /**
+   * The mean over `axis` (all axes by default), as `numpy.mean`.
+   */
   mean(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("mean", this, axis, opts.keepdims);
   }
 
+  /**
+   * The maximum over `axis` (all axes by default; NaN if any element is NaN), as `numpy.max`.
+   */
   max(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("max", this, axis, opts.keepdims);
   }
 
+  /**
+   * The minimum over `axis` (all axes by default; NaN if any element is NaN), as `numpy.min`.
+   */
   min(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("min", this, axis, opts.keepdims);
   }
 
+  /**
+   * Whether every element over `axis` is non-zero (all axes by default), as a bool array.
+   */
   all(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("all", this, axis, opts.keepdims);
   }
 
+  /**
+   * Whether any element over `axis` is non-zero (all axes by default), as a bool array.
+   */
   any(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("any", this, axis, opts.keepdims);
   }
@@ -252,10 +348,16 @@ export class Array {
     }
   }
 
+  /**
+   * A 1-D view of the elements in row-major order (`reshape([-1])`).
+   */
   flatten(): Array {
     return this.reshape([-1]);
   }
 
+  /**
+   * A 1-D view of the elements in row-major order (`reshape([-1])`).
+   */
   ravel(): Array {
     return this.reshape([-1]);
   }
@@ -286,6 +388,9 @@ export class Array {
     return data;
   }
 
+  /**
+   * Reads the data synchronously (`dataSync()`), then drops one owner (`dispose()`).
+   */
   consumeDataSync(): DataArray {
     const data = this.dataSync();
     this.dispose();
@@ -297,6 +402,9 @@ export class Array {
     return nest(this.dataSync(), this.shape, this.dtype === DType.Bool);
   }
 
+  /**
+   * The elements as nested JS arrays, read with `await data()` (so it works on webgpu too).
+   */
   async jsAsync(): Promise<NestedValues> {
     return nest(await this.data(), this.shape, this.dtype === DType.Bool);
   }
@@ -309,6 +417,9 @@ export class Array {
     return this.dataSync()[0];
   }
 
+  /**
+   * A short description: `Array:<dtype>[<shape>]`, e.g. `Array:float32[2,3]` (no values).
+   */
   toString(): string {
     return `Array:${this.dtype}[${this.shape.join(",")}]`;
   }
@@ -334,6 +445,9 @@ export class Array {
     throw new Error("gpuBuffer is not supported in oxjax yet");
   }
 
+  /**
+   * jax-js's synchronous WebGPU buffer access; not in oxjax yet (always throws).
+   */
   gpuBufferSync(): never {
     throw new Error("gpuBufferSync is not supported in oxjax yet");
   }

@@ -8,6 +8,7 @@ import { call, wasm } from "./bridge.js";
 import { defaultDevice, devices, type Device } from "./device.js";
 import { memoryStats } from "./stats.js";
 
+/** What `getBackend` returns: a device's name and its count of live buffers. */
 export interface Backend {
   /** The device this backend runs. */
   readonly type: Device;
@@ -15,7 +16,17 @@ export interface Backend {
   slotCount(): number;
 }
 
-/** The backend of `device` (the default device when omitted); it must be available. */
+/**
+ * A descriptor of `device`'s backend (the default device when omitted), which must be
+ * available: its `type` and `slotCount()`, the number of live device buffers (what the fork's
+ * leak checks read). jax-js's raw slot operations (malloc, dispatch…) are not exposed: oxjax's
+ * backends live in Rust behind array handles.
+ *
+ * @example
+ * ```ts
+ * getBackend("wasm").slotCount(); // live buffers on the wasm device
+ * ```
+ */
 export function getBackend(device?: Device): Backend {
   const type = device ?? defaultDevice();
   if (!devices.includes(type)) throw new TypeError(`getBackend: unknown device ${String(type)}`);

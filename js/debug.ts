@@ -6,6 +6,19 @@ import { call, wasm } from "./bridge.js";
 
 let level = 0;
 
+/**
+ * Sets how much oxjax logs to the console: 0 nothing (the default); 1 a line for each
+ * program `jit` lowers (its device, kernel and fallback-step counts); 2 also the program's
+ * steps and each kernel in oxjax's kernel IR. Levels above 2 log as 2. A level that is not a non-negative integer throws a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * setDebug(1);
+ * using f = jit((x) => np.sin(x).mul(2));
+ * using y = f(np.ones([4])); // logs the lowered program once
+ * setDebug(0);
+ * ```
+ */
 export function setDebug(newLevel: number): void {
   if (!Number.isInteger(newLevel) || newLevel < 0) {
     throw new TypeError(`setDebug: the level must be a non-negative integer, got ${newLevel}`);

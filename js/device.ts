@@ -3,17 +3,33 @@
  */
 import { call, callAsync, wasm } from "./bridge.js";
 
+/**
+ * A device name. `cpu`: the reference interpreter; `wasm` (the default): WebAssembly kernels
+ * generated at run time; `webgpu`: WGSL shaders on the platform's WebGPU, after `init()`;
+ * `webgl`: known to jax-js, not implemented by oxjax (never available).
+ */
 export type Device = "cpu" | "wasm" | "webgpu" | "webgl";
 
 /** Every device name jax-js knows, available or not. */
 export const devices: Device[] = ["cpu", "wasm", "webgpu", "webgl"];
 
-/** Gets, or sets and returns, the device new arrays are created on. */
+/**
+ * Gets, or sets and returns, the default device: where arrays made without a `device` option
+ * go, and where operations without array operands run. Setting an unavailable device throws.
+ * Arrays already made stay where they are.
+ *
+ * @example
+ * ```ts
+ * defaultDevice(); // "wasm"
+ * if ((await init()).includes("webgpu")) defaultDevice("webgpu");
+ * ```
+ */
 export function defaultDevice(device?: Device): Device {
   if (device !== undefined) call(() => wasm.setDefaultDevice(device));
   return call(() => wasm.getDefaultDevice()) as Device;
 }
 
+/** Options of `init`. */
 export interface InitOptions {
   /** Plan WebGPU kernels for at most this many storage buffers (tests force 8). */
   maxStorageBuffers?: number;
@@ -22,8 +38,17 @@ export interface InitOptions {
 let webgpuError: string | null = null;
 
 /**
- * Starts the requested devices (all of them when none are named) and resolves to those that
- * are available. Never rejects because WebGPU is missing: it is simply left out.
+ * Starts the requested devices (all of them when none are named) and resolves to those of
+ * them that are available. `cpu` and `wasm` are always available (from import); `webgpu`
+ * starts here where `navigator.gpu` gives an adapter (browsers, Deno with
+ * `--unstable-webgpu`; not Node). It never rejects because WebGPU is missing: it is left out,
+ * and `webgpuUnavailableReason()` says why. Calling it again is cheap.
+ *
+ * @example
+ * ```ts
+ * const devices = await init(); // ["cpu", "wasm"] in Node; plus "webgpu" where it works
+ * await init("webgpu", { maxStorageBuffers: 8 }); // WebGPU only, planned for 8 buffers
+ * ```
  */
 export async function init(...requested: (Device | InitOptions)[]): Promise<Device[]> {
   const options = (requested.find((r) => typeof r === "object") ?? {}) as InitOptions;
@@ -43,7 +68,10 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
   return names.length === 0 ? have : have.filter((d) => names.includes(d));
 }
 
-/** Why the last attempt to start WebGPU failed, if it did. */
+/**
+ * Why the last attempt to start WebGPU failed (the adapter or device request's error), or
+ * `null` when it succeeded or was never tried (no `navigator.gpu`).
+ */
 export function webgpuUnavailableReason(): string | null {
   return webgpuError;
 }

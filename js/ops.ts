@@ -7,6 +7,7 @@ import { Array, type ArrayLike } from "./array.js";
 import { DType } from "./dtype.js";
 import * as checks from "./check.js";
 
+/** An axis, a list of axes (negative counts from the end), or `null` for all axes. */
 export type Axis = number | number[] | null;
 
 /** Applies Rust operation `op` (reported to the user as `fn`) to `args`. */
