@@ -10,6 +10,7 @@ import { applyOp, reduceOp, type Axis } from "./ops.js";
 import { recordCreation, recordRef } from "./leaks.js";
 import { readData } from "./reads.js";
 import * as checks from "./check.js";
+import { Aval } from "./aval.js";
 
 export interface ReduceOpts {
   keepdims?: boolean;
@@ -96,6 +97,11 @@ export class Array {
    */
   get weakType(): boolean {
     return call(() => wasm.weakType(this.#handle));
+  }
+
+  /** The abstract value: shape, dtype and weak type (prints as `float32[2,3]`). */
+  get aval(): Aval {
+    return new Aval(this.shape, this.dtype, this.weakType);
   }
 
   /**

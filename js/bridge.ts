@@ -1,7 +1,9 @@
 /**
- * The only importer of the wasm-bindgen glue. Loads the WebAssembly module at import time (top-
- * level await), so `cpu` and `wasm` work without `init()`: Node reads the `.wasm` file next to
- * this module; browsers (also through Vite) and Deno fetch it by URL relative to the glue.
+ * The only importer of the wasm-bindgen glue besides the loaders. The module is instantiated
+ * when this file is imported, so `cpu` and `wasm` work without `init()`: by `wasm-load.ts`
+ * (ES modules: Node reads the `.wasm` file next to the glue, browsers and Deno fetch it, with a
+ * top-level await), or by `wasm-load-sync.ts`, which the CommonJS build (`require`) puts in its
+ * place (Node only: read and instantiated synchronously).
  *
  * `call` turns a Rust panic (a WebAssembly trap) into an `Error` carrying the panic message,
  * and keeps the instance usable after any call that did not return normally. A trap, or a JS
@@ -11,26 +13,8 @@
  * exports it; no Rust frame is live between calls from JS, decision 1) and voids the abandoned
  * borrows (`recoverAfterTrap`); traces whose abort could not run then are aborted too.
  */
-import initWasm, { initSync } from "./wasm/oxjax.js";
 import * as glue from "./wasm/oxjax.js";
-
-type NodeProcess = { versions?: { node?: string } };
-const g = globalThis as unknown as { process?: NodeProcess; Deno?: unknown };
-const isNode = !!g.process?.versions?.node && g.Deno === undefined;
-
-type Exports = { __stack_pointer?: WebAssembly.Global };
-let exports: Exports;
-if (isNode) {
-  const fsModule = "node:fs/promises";
-  const fs = (await import(/* @vite-ignore */ fsModule)) as {
-    readFile(path: URL): Promise<Uint8Array>;
-  };
-  const bytes = await fs.readFile(new URL("./wasm/oxjax_bg.wasm", import.meta.url));
-  exports = initSync({ module: bytes }) as unknown as Exports;
-} else {
-  const url = new URL("./wasm/oxjax_bg.wasm", import.meta.url);
-  exports = (await initWasm({ module_or_path: url })) as unknown as Exports;
-}
+import { instanceExports as exports } from "./wasm-load.js";
 
 export const wasm = glue;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the publishable package into pkg/: the release wasm (cargo), its wasm-bindgen glue,
-// the compiled TypeScript with .d.ts, and the files of pkg.template/. Prints the wasm's size
-// and gzip size (tracked release to release).
+// the compiled TypeScript with .d.ts (ES modules), the CommonJS targets of every entry point
+// (pkg/cjs/, bundled by rolldown with the synchronous module loader), and the files of
+// pkg.template/. Prints the wasm's size and gzip size (tracked release to release).
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -33,6 +34,37 @@ for (const f of readdirSync(join(root, "js/wasm"))) {
   cpSync(join(root, "js/wasm", f), join(root, "pkg/wasm", f));
 }
 cpSync(join(root, "pkg.template"), join(root, "pkg"), { recursive: true });
+
+// CommonJS: one bundle per entry point sharing one chunk (so `require`d entries share one
+// module instance), with wasm-load-sync.js in place of the top-level-await loader.
+const { rolldown } = await import("rolldown");
+const syncLoader = join(root, "pkg/wasm-load-sync.js");
+const cjs = await rolldown({
+  input: {
+    index: join(root, "pkg/index.js"),
+    optax: join(root, "pkg/optax/index.js"),
+    consuming: join(root, "pkg/consuming/index.js"),
+  },
+  platform: "node",
+  logLevel: "warn",
+  plugins: [
+    {
+      name: "oxjax-sync-loader",
+      resolveId: (source, importer) =>
+        source === "./wasm-load.js" && importer && dirname(importer) === join(root, "pkg")
+          ? syncLoader
+          : null,
+    },
+  ],
+});
+await cjs.write({
+  dir: join(root, "pkg/cjs"),
+  format: "cjs",
+  entryFileNames: "[name].cjs",
+  chunkFileNames: "[name]-[hash].cjs",
+});
+await cjs.close();
+console.log("built pkg/cjs/ (CommonJS targets)");
 
 const wasmOut = join(root, "pkg/wasm/oxjax_bg.wasm");
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;

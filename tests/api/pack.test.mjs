@@ -1,39 +1,101 @@
 // The published package: `npm pack` of pkg/ gives a tarball that installs into a fresh
 // project (no network: oxjax has no dependencies) and works when imported by name, including
-// the `oxjax/optax` sub-path and the type declarations.
-import { test } from "node:test";
+// the `oxjax/optax` and `oxjax/consuming` sub-paths, `require`, and the type declarations;
+// every `js` example of the package README runs as written and leaks nothing; and the Node
+// alias the README documents (a one-file package named `@jax-js/jax` re-exporting
+// `oxjax/consuming`) makes `@jax-js/jax` resolve to the consuming entry.
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
+let dir;
+const run = (cmd, args) =>
+  execFileSync(cmd, args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "oxjax-pack-"));
+  const tarball = run("npm", ["pack", pkg, "--silent"]).trim().split("\n").pop();
+  assert.match(tarball, /^oxjax-\d+\.\d+\.\d+\.tgz$/);
+  // The Node alias of pkg.template/README.md.
+  mkdirSync(join(dir, "jax-js-oxjax"));
+  writeFileSync(
+    join(dir, "jax-js-oxjax/package.json"),
+    JSON.stringify({ name: "@jax-js/jax", version: "0.1.25", type: "module", main: "index.js" }),
+  );
+  writeFileSync(join(dir, "jax-js-oxjax/index.js"), `export * from "oxjax/consuming";\n`);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module" }));
+  run("npm", ["install", "--offline", "--no-audit", "--no-fund", `./${tarball}`, "./jax-js-oxjax"]);
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 test("npm pack of pkg/ installs and runs in a fresh project", () => {
-  const dir = mkdtempSync(join(tmpdir(), "oxjax-pack-"));
-  try {
-    const run = (cmd, args) =>
-      execFileSync(cmd, args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    const tarball = run("npm", ["pack", pkg, "--silent"]).trim().split("\n").pop();
-    assert.match(tarball, /^oxjax-\d+\.\d+\.\d+\.tgz$/);
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module" }));
-    run("npm", ["install", "--offline", "--no-audit", "--no-fund", `./${tarball}`]);
-    for (const f of ["index.js", "index.d.ts", "wasm/oxjax_bg.wasm", "optax/index.js"]) {
-      assert.ok(existsSync(join(dir, "node_modules/oxjax", f)), `installed package has ${f}`);
-    }
-    writeFileSync(
-      join(dir, "main.mjs"),
-      `import { numpy as np } from "oxjax";
-       import * as optax from "oxjax/optax";
-       const x = np.array([1, 2, 3]);
-       const y = x.add(x);
-       console.log(JSON.stringify({ y: y.js(), optax: typeof optax }));`,
-    );
-    const out = JSON.parse(run("node", ["main.mjs"]));
-    assert.deepEqual(out, { y: [2, 4, 6], optax: "object" });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  for (const f of [
+    "index.js",
+    "index.d.ts",
+    "wasm/oxjax_bg.wasm",
+    "optax/index.js",
+    "consuming/index.js",
+    "consuming/index.d.ts",
+    "cjs/index.cjs",
+    "cjs/optax.cjs",
+    "cjs/consuming.cjs",
+    "dist/index.js",
+    "dist/index.cjs",
+  ]) {
+    assert.ok(existsSync(join(dir, "node_modules/oxjax", f)), `installed package has ${f}`);
   }
+  writeFileSync(
+    join(dir, "main.mjs"),
+    `import { numpy as np } from "oxjax";
+     import * as optax from "oxjax/optax";
+     const x = np.array([1, 2, 3]);
+     const y = x.add(x);
+     console.log(JSON.stringify({ y: y.js(), optax: typeof optax }));`,
+  );
+  assert.deepEqual(JSON.parse(run("node", ["main.mjs"])), { y: [2, 4, 6], optax: "object" });
+  writeFileSync(
+    join(dir, "main.cjs"),
+    `const { numpy: np } = require("oxjax");
+     console.log(JSON.stringify(np.arange(3).js()));`,
+  );
+  assert.deepEqual(JSON.parse(run("node", ["main.cjs"])), [0, 1, 2]);
+});
+
+test("every js example of the package README runs as written and leaks nothing", () => {
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.ok(blocks.length >= 2, "the README has its examples");
+  blocks.forEach((code, i) => {
+    writeFileSync(
+      join(dir, `example${i}.mjs`),
+      `${code}\nimport { memoryStats as __stats } from "oxjax";\n` +
+        `console.log("live arrays:", __stats().liveArrays);\n`,
+    );
+    const out = run("node", [`example${i}.mjs`]);
+    assert.match(out, /live arrays: 0\n$/, `example ${i}:\n${out}`);
+  });
+});
+
+test("the documented Node alias resolves @jax-js/jax to oxjax/consuming", () => {
+  writeFileSync(
+    join(dir, "alias.mjs"),
+    `import { numpy as np, memoryStats } from "@jax-js/jax";
+     import * as consuming from "oxjax/consuming";
+     const x = np.array([1, 2]);
+     const y = np.add(x, 1);
+     console.log(JSON.stringify({ same: np === consuming.numpy, x: x.refCount, y: y.js(),
+       live: memoryStats().liveArrays }));`,
+  );
+  assert.deepEqual(JSON.parse(run("node", ["alias.mjs"])), {
+    same: true,
+    x: 0,
+    y: [2, 3],
+    live: 0,
+  });
 });

@@ -20,6 +20,11 @@ export const WEBGPU_SKIP_FILES = {
   "jit_code_size.test.mjs": "the size of the wasm device's compiled kernels",
   "assoc_wasm_calls.test.mjs": "the wasm device's module calls (one per jitted program)",
   "fuzz.test.mjs": "device-independent argument checks, run on cpu and wasm with sync reads",
+  "cjs.test.mjs": "device-independent: require() and file paths of pkg/ in fresh Node processes",
+  "consuming.test.mjs":
+    "ownership rules of the consuming entry, compared with upstream @jax-js/jax (cpu/wasm in Node)",
+  "real_clients.test.mjs":
+    "Node module hooks alias @jax-js/jax for @jax-js/onnx; the clients run beside upstream in Node",
   "kalman-parallel.test.mjs":
     "float64 and cpu/wasm oracles; webgpu runs the same workload in tests/deno/kalman-parallel*.test.ts",
 };
