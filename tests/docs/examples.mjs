@@ -1,7 +1,8 @@
 // The code examples of the user documentation (README.md, pkg.template/README.md, docs/**/*.md),
 // extracted and made runnable in Node. A fenced block whose info string starts with `js` or `ts`
 // is an example; `js norun: <reason>` marks one that cannot run in Node (a browser page, a
-// bundler setting), and the reason is required. Examples import "oxjax" / "oxjax/optax", which
+// bundler setting), and the reason is required. Examples import "oxjax" / "oxjax/optax" /
+// "oxjax/consuming", which
 // are pointed at the built package. An example that declares `using` is compiled first by
 // TypeScript's transpiler (target ES2022), the setting docs/guide/ownership.md documents for
 // runtimes without `using` (Node 20); every other example runs exactly as written. A
@@ -87,6 +88,7 @@ export function usesUsing(code) {
 export function runnableSource(example) {
   let code = example.code
     .replace(/(["'])oxjax\/optax\1/g, JSON.stringify(pkgUrl("optax/index.js")))
+    .replace(/(["'])oxjax\/consuming\1/g, JSON.stringify(pkgUrl("consuming/index.js")))
     .replace(/(["'])oxjax\1/g, JSON.stringify(pkgUrl("index.js")));
   if (usesUsing(code) || example.lang.startsWith("t")) {
     code = ts.transpileModule(code, {
