@@ -58,7 +58,7 @@ const layers = [
       "wasm32-unknown-unknown",
       "--lib",
       "--test",
-      "wasm_kernels",
+      "integration",
       "--",
       "-D",
       "warnings",
@@ -76,7 +76,7 @@ const layers = [
   {
     name: "wasm-bindgen-test (Node)",
     cmd: "cargo",
-    args: ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_kernels"],
+    args: ["test", "--target", "wasm32-unknown-unknown", "--test", "integration"],
     count: "cargo",
   },
   // Without V8 flags: Node 20's V8 (11.3) aborts when a function that inlined a JS→Wasm call

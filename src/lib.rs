@@ -2,7 +2,7 @@
 //!
 //! The crate is layered (see `ARCHITECTURE.md`, which also numbers the fixed decisions that
 //! comments cite as "decision N"): data flows down and a module imports only from lower
-//! layers. `tests/layering.rs` enforces the order below.
+//! layers. `tests/integration/layering.rs` enforces the order below.
 //!
 //! - `util` (L0): errors, bounded caches, slabs.
 //! - `core` (L1): dtypes, shapes, devices, primitives, abstract values.

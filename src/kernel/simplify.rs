@@ -70,7 +70,7 @@ pub fn simplify(exp: &AluExp, index: Range, reduce: Option<Range>) -> AluExp {
         fuel: FUEL,
     };
     // One post-order pass reaches the fixed point: each rewritten node's new parts are
-    // simplified as they are built (`tests/simplify.rs` checks idempotence).
+    // simplified as they are built (`tests/integration/simplify.rs` checks idempotence).
     s.walk(exp)
 }
 

@@ -4,7 +4,7 @@
 // heap to its 4 GB limit — and runs as the host loop: path "fallback" with the reason in its
 // detail, values equal to a float32 oracle in JS (Math.fround, the body's operations in order). With acceptPath ["fused"] the same scan throws a JS
 // Error naming scan and the reason. The module limits themselves (V8's 50,000 locals per
-// function, 7 MiB per module) are tested in tests/scan_limits.rs. Leak-checked.
+// function, 7 MiB per module) are tested in tests/integration/scan_limits.rs. Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { checkLeaksAroundEachTest, np, ox } from "./helpers.mjs";

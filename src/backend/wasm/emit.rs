@@ -311,7 +311,7 @@ mod tests {
     }
 
     /// Every operation on every dtype it takes emits a valid module (executed for real by
-    /// `tests/wasm_kernels.rs` in Node).
+    /// `tests/integration/wasm_kernels.rs` in Node).
     #[test]
     fn every_operation_emits_a_valid_module() {
         use UnaryOp::*;

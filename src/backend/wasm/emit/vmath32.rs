@@ -1,6 +1,6 @@
 //! exp, tanh, sin and cos on f32x4 vectors in float32 arithmetic (the bodies of `vmath`'s
 //! routines), branch-free, within 1 ulp of the correctly rounded result (89–99% of results
-//! equal it; tested against the float64 oracle in `tests/wasm_kernels/vmath.rs`).
+//! equal it; tested against the float64 oracle in `tests/integration/wasm_kernels/vmath.rs`).
 //!
 //! - exp: k = round(x·log₂e), r = x − k·C₁ − k·C₂ (ln 2 in two parts, k·C₁ exact), exp(r) =
 //!   1 + r + r²·P(r) (Cephes' degree-5 fit on |r| ≤ ln2/2), scaled by 2^⌊k/2⌋·2^(k−⌊k/2⌋) so

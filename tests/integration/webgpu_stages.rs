@@ -1,0 +1,192 @@
+//! Whole jitted programs as row-partitioned STAGES on webgpu (`backend::webgpu::stage_plan`,
+//! `scan_stages`), natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced
+//! to 8: a hand-built Kogge–Stone program (each round `cur ← concat(cur[:k], f(cur[:n-k],
+//! cur[k:]))` with a batched 2×2 matmul, an add and a scale: row-local edges inside a round,
+//! the concatenate's shifted by k, the next round's reads of `cur` at two shifts), followed by
+//! a sum over the batch axis and a product with it (edges that are not row-local), too large
+//! for one workgroup, runs as one dispatch per stage — the first four rounds in one (halos:
+//! rows near a band's edges computed by two workgroups), one stage per later round, the tail
+//! in one or two more — and matches the `cpu` device. Also: the planner's shifts and halos.
+
+use crate::common::block_on;
+use crate::common::program::webgpu_vs_cpu;
+use crate::common::trace::{bin, f32v, lit, trace_fn};
+use oxjax::backend::registry;
+use oxjax::backend::webgpu::stage_plan;
+use oxjax::backend::webgpu::WebGpuBackend;
+use oxjax::core::{Device, Primitive};
+use oxjax::kernel::{BinaryOp, ReduceOp};
+use oxjax::lower::{self, Program};
+use oxjax::transform::trace::{bind, Operand, Value};
+
+fn shrink(x: &Value, rows: (usize, usize)) -> Value {
+    bind(
+        Primitive::Shrink(vec![rows, (0, 2), (0, 2)]),
+        &[Operand::Value(x)],
+    )
+    .unwrap()
+}
+
+/// Kogge–Stone rounds over `x` [n, 2, 2]: each round `cur ← concat(cur[:k], f(cur[:n-k],
+/// cur[k:]))`, k = 1, 2, 4, …
+fn rounds(x: &Value, n: usize, f: impl Fn(&Value, &Value) -> Value) -> Value {
+    let mut cur = x.clone();
+    let mut k = 1;
+    while k < n {
+        let q = f(&shrink(&cur, (0, n - k)), &shrink(&cur, (k, n)));
+        let head = shrink(&cur, (0, k));
+        cur = bind(
+            Primitive::Concatenate(0),
+            &[Operand::Value(&head), Operand::Value(&q)],
+        )
+        .unwrap();
+        k *= 2;
+    }
+    cur
+}
+
+/// Kogge–Stone rounds over x [n, 2, 2] (`(a, b) ↦ (b·a + b) / 2`), then, when `tail`, the
+/// sum over the batch and the result times it.
+fn program(n: usize, tail: bool) -> Program {
+    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+        let cur = rounds(&v[0], n, |a, b| {
+            let p = bind(Primitive::Matmul, &[Operand::Value(b), Operand::Value(a)]).unwrap();
+            lit(BinaryOp::Mul, &bin(BinaryOp::Add, &p, b), 0.5)
+        });
+        if !tail {
+            return vec![cur];
+        }
+        let total = bind(
+            Primitive::Reduce {
+                op: ReduceOp::Sum,
+                axes: vec![0],
+            },
+            &[Operand::Value(&cur)],
+        )
+        .unwrap();
+        let scaled = bind(
+            Primitive::Matmul,
+            &[Operand::Value(&cur), Operand::Value(&total)],
+        )
+        .unwrap();
+        vec![cur, total, scaled]
+    });
+    lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+/// Runs `p` on webgpu and cpu, compares, and returns the webgpu dispatches of the run.
+fn check(p: &Program, n: usize) -> u64 {
+    webgpu_vs_cpu(p, n, |_, scale| 1e-5 * scale)
+}
+
+/// The planned stages of `p` (through the Program's one-step loop).
+fn stages(p: &Program) -> Vec<stage_plan::StagePlan> {
+    let plan = p.whole.plan(p).expect("a one-step loop");
+    stage_plan::plan(&plan.body).expect("stages")
+}
+
+#[test]
+fn kogge_stone_rounds_are_one_stage_each_after_the_first_four() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    // 3000 rows: 12 rounds of 12,000-element kernels, more than one workgroup should do.
+    let n = 3000;
+    let rounds = 12;
+    let p = program(n, false);
+    let st = stages(&p);
+    let sizes: Vec<usize> = st.iter().map(|s| s.members.len()).collect();
+    // Rounds k = 1, 2, 4, 8 share the first stage (halos of up to 30 rows), each later round
+    // has one.
+    assert_eq!(st.len(), rounds - 3, "{sizes:?}");
+    let first = &st[0];
+    assert!(first.members.len() >= 8, "{sizes:?}");
+    assert!(first.members.iter().any(|m| m.ext_lo + m.ext_hi > 0));
+    for s in &st {
+        for m in &s.members {
+            assert!(m.ext_lo >= 0 && m.ext_hi >= 0);
+            assert!(m.ext_lo + m.ext_hi <= stage_plan::HALO_ROWS, "{m:?}");
+        }
+    }
+    // Round k's concatenate reads the round's result at rows n - k: it runs k rows later,
+    // with no halo.
+    let last = &st[st.len() - 1];
+    let k = 1 << (rounds - 1);
+    let concat = last.members.last().unwrap();
+    assert_eq!(concat.rows, n);
+    assert!(
+        last.members.iter().all(|m| m.shift == 0 || m.shift == -k),
+        "{last:?}"
+    );
+    assert!(
+        last.members.iter().all(|m| m.ext_lo + m.ext_hi == 0),
+        "{last:?}"
+    );
+    assert_eq!(concat.shift, -k);
+    assert!(p.kernel_count() >= 2 * rounds, "{}", p.describe());
+    let want = st.len() as u64;
+    assert_eq!(check(&p, n), want);
+    assert_eq!(check(&p, n), want, "again, compiled once");
+    // The sum over the batch reads every row (a stage of its own), and what reads the sum
+    // reads its one row from every row (another).
+    let t = program(n, true);
+    let st = stages(&t);
+    assert!(st.len() > rounds - 3 && st.len() <= rounds, "{}", st.len());
+    assert_eq!(check(&t, n), st.len() as u64);
+    // Small sizes: one workgroup's single dispatch still comes first ...
+    let small = program(100, false);
+    assert_eq!(check(&small, 100), 1);
+    // ... except where it is over its caps (a sum of 100 terms): stages.
+    let small = program(100, true);
+    assert_eq!(check(&small, 100), stages(&small).len() as u64);
+    assert!(stages(&small).len() < small.kernel_count());
+    drop(registry::uninstall_webgpu());
+}
+
+/// Rounds like [`program`]'s whose combine runs a routine: `x = solve(L(b·a), b)` with the
+/// unit-lower triangle of the product (a batched triangular solve), then `(x + b) / 2`.
+fn routine_program(n: usize) -> Program {
+    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+        let cur = rounds(&v[0], n, |a, b| {
+            let p = bind(Primitive::Matmul, &[Operand::Value(b), Operand::Value(a)]).unwrap();
+            let solve = Primitive::TriangularSolve {
+                left_side: true,
+                lower: true,
+                transpose_a: false,
+                unit_diagonal: true,
+            };
+            let x = bind(solve, &[Operand::Value(&p), Operand::Value(b)]).unwrap();
+            lit(BinaryOp::Mul, &bin(BinaryOp::Add, &x, b), 0.5)
+        });
+        vec![cur]
+    });
+    lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+#[test]
+fn routines_run_inside_stages_without_halos() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    for n in [100, 1500] {
+        let p = routine_program(n);
+        let st = stages(&p);
+        let body = p.whole.plan(&p).expect("a one-step loop").body.clone();
+        let routine = |m: &stage_plan::Member| {
+            matches!(
+                body.steps[m.step],
+                oxjax::kernel::scan_loop::LoopStep::Routine { .. }
+            )
+        };
+        let members: Vec<_> = st.iter().flat_map(|s| &s.members).collect();
+        // Every round's solve joined a stage of kernels (none is a stage of its own) ...
+        assert!(st.iter().all(|s| s.routine.is_none()), "{st:?}");
+        assert!(members.iter().filter(|m| routine(m)).count() >= 7);
+        // ... computed by one workgroup per row: no halo (it reads back what it wrote).
+        for m in members.iter().filter(|m| routine(m)) {
+            assert_eq!((m.ext_lo, m.ext_hi), (0, 0), "{m:?}");
+            assert_eq!(m.per_row, 1);
+        }
+        assert!(st.len() < p.steps.len());
+        let want = st.len() as u64;
+        assert_eq!(check(&p, n), want);
+        assert_eq!(check(&p, n), want, "again, compiled once");
+    }
+    drop(registry::uninstall_webgpu());
+}
