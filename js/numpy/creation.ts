@@ -5,8 +5,14 @@ import { DType, parseDType } from "../dtype.js";
 import { type Device } from "../device.js";
 import * as checks from "../check.js";
 
+/** The `dtype` and `device` options of creation functions. */
 export interface DTypeAndDevice {
+  /** The dtype (default float32, unless the function says otherwise). */
   dtype?: DType;
+  /**
+   * The device to create the array on, committing it there (default: the default device,
+   * uncommitted).
+   */
   device?: Device;
 }
 
@@ -32,15 +38,39 @@ function fill(
   return new Array(call(() => wasm.full(fn, shapeOf(fn, shape), value, d, device)));
 }
 
+/**
+ * A new array of `shape` filled with 0 (float32 unless `dtype` is given).
+ *
+ * @example
+ * ```ts
+ * using z = np.zeros([2, 3], { dtype: np.int32 });
+ * ```
+ */
 export function zeros(shape: number | number[], opts: DTypeAndDevice = {}): Array {
   return fill("zeros", shape, 0, opts, DType.Float32);
 }
 
+/**
+ * A new array of `shape` filled with 1 (float32 unless `dtype` is given).
+ *
+ * @example
+ * ```ts
+ * using o = np.ones(3); // [1, 1, 1]
+ * ```
+ */
 export function ones(shape: number | number[], opts: DTypeAndDevice = {}): Array {
   return fill("ones", shape, 1, opts, DType.Float32);
 }
 
-/** Filled with `fillValue`; the dtype follows the value (number → float32, boolean → bool). */
+/**
+ * A new array of `shape` filled with `fillValue`. Without `dtype`, the dtype follows the value: a
+ * number gives float32, a boolean bool.
+ *
+ * @example
+ * ```ts
+ * using f = np.full([2], 7); // [7, 7]
+ * ```
+ */
 export function full(
   shape: number | number[],
   fillValue: number | boolean,
@@ -50,7 +80,12 @@ export function full(
   return fill("full", shape, checks.num("full", "fillValue", fillValue), opts, dtype);
 }
 
+/**
+ * Options of the `*Like` functions: by default the result has the shape, dtype and device of the
+ * given array.
+ */
 export interface LikeOptions extends DTypeAndDevice {
+  /** The shape of the result, instead of that of the given array. */
   shape?: number[];
 }
 
@@ -61,19 +96,41 @@ function like(fn: string, a: Array, value: number, opts: LikeOptions): Array {
   return fill(fn, shape ?? a.shape, value, { device: a.device, ...rest }, a.dtype);
 }
 
+/**
+ * A new array of zeros with `a`'s shape, dtype and device (each overridable in `opts`). `a` is
+ * only read for its metadata.
+ *
+ * @example
+ * ```ts
+ * using z = np.zerosLike(x); // same shape and dtype as x
+ * ```
+ */
 export function zerosLike(a: Array, opts: LikeOptions = {}): Array {
   return like("zerosLike", a, 0, opts);
 }
 
+/** A new array of ones with `a`'s shape, dtype and device (each overridable in `opts`). */
 export function onesLike(a: Array, opts: LikeOptions = {}): Array {
   return like("onesLike", a, 1, opts);
 }
 
+/**
+ * A new array filled with `fillValue` with `a`'s shape, dtype and device (each overridable in
+ * `opts`).
+ */
 export function fullLike(a: Array, fillValue: number | boolean, opts: LikeOptions = {}): Array {
   return like("fullLike", a, Number(fillValue), opts);
 }
 
-/** An N×M matrix with ones on diagonal `k` (default float32). */
+/**
+ * An `N × M` matrix (`M` defaults to `N`) with ones on diagonal `k` (0: the main diagonal,
+ * positive above, negative below) and zeros elsewhere; float32 unless `dtype` is given.
+ *
+ * @example
+ * ```ts
+ * using i = np.eye(2, 3); // [[1, 0, 0], [0, 1, 0]]
+ * ```
+ */
 export function eye(
   numRows: number,
   numCols?: number,
@@ -85,13 +142,21 @@ export function eye(
   return new Array(call(() => wasm.eye(numRows, numCols ?? numRows, opts.k ?? 0, dtype, device)));
 }
 
+/** The `n × n` identity matrix (float32 unless `dtype` is given). */
 export function identity(n: number, opts: DTypeAndDevice = {}): Array {
   return eye(n, n, opts);
 }
 
 /**
- * `[start, stop)` in steps of `step`; with one argument, `[0, start)`. Integer arguments give
- * int32 (jax-js's default), fractional ones float32.
+ * Evenly spaced values in `[start, stop)` with step `step` (default 1); with `stop` omitted or
+ * `null`, `[0, start)`. Integer arguments give int32 (jax-js's default), fractional ones float32,
+ * unless `dtype` is given.
+ *
+ * @example
+ * ```ts
+ * using a = np.arange(3); // [0, 1, 2], int32
+ * using b = np.arange(0, 1, 0.25); // [0, 0.25, 0.5, 0.75], float32
+ * ```
  */
 export function arange(
   start: number,
@@ -123,6 +188,15 @@ export function arange(
   return new Array(call(() => wasm.arange(start, stop!, step, dtype, device)));
 }
 
+/**
+ * `num` (default 50) evenly spaced values from `start` to `stop`, including `stop` unless
+ * `endpoint` is false; float32 unless `dtype` is given.
+ *
+ * @example
+ * ```ts
+ * using x = np.linspace(0, 1, 5); // [0, 0.25, 0.5, 0.75, 1]
+ * ```
+ */
 export function linspace(
   start: number,
   stop: number,

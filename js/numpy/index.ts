@@ -12,22 +12,40 @@ export { Array, DType };
 export type { ArrayLike };
 export * as fft from "./fft.js";
 
+/** Euler's number, `Math.E`. */
 export const e = Math.E;
+/** π, `Math.PI`. */
 export const pi = Math.PI;
+/** `Infinity`. */
 export const inf = Infinity;
+/** `NaN`. */
 export const nan = NaN;
+/** The Euler–Mascheroni constant γ ≈ 0.5772156649. */
 export const eulerGamma = 0.5772156649015329;
 
+/** `DType.Float32` (`"float32"`). */
 export const float32 = DType.Float32;
+/** `DType.Int32` (`"int32"`). */
 export const int32 = DType.Int32;
+/** `DType.Uint32` (`"uint32"`). */
 export const uint32 = DType.Uint32;
+/** `DType.Bool` (`"bool"`). */
 export const bool = DType.Bool;
+/** `DType.Float16` (`"float16"`). */
 export const float16 = DType.Float16;
+/** `DType.Float64` (`"float64"`). */
 export const float64 = DType.Float64;
 
+/** Options of `array`. */
 export interface ArrayOptions {
+  /** The shape to give the values (their count must match); by default that of the nesting. */
   shape?: number[];
+  /** The dtype (default: float32 for numbers, bool for booleans, the typed array's own type). */
   dtype?: DType;
+  /**
+   * The device to create the array on, committing it there (default: the default device,
+   * uncommitted).
+   */
   device?: Device;
 }
 
@@ -45,9 +63,18 @@ const Float16Ctor = (globalThis as { Float16Array?: new (n: number) => TypedInpu
 if (Float16Ctor) TYPED.push([Float16Ctor, DType.Float16]);
 
 /**
- * A new array from nested JS arrays, a typed array or a scalar. Numbers give float32 and
- * booleans bool unless `dtype` says otherwise; a bare number without dtype is weakly typed.
- * Given an existing Array (and nothing to change), returns that same object.
+ * A new array from nested JS arrays, a typed array (`Float32Array`, `Float64Array`,
+ * `Int32Array`, `Uint32Array`, `Float16Array` where the runtime has one) or a scalar. Numbers give
+ * float32 and booleans bool unless `dtype` says otherwise; a bare number without a dtype is weakly
+ * typed. The values are copied. Given an existing `Array` with nothing to change, returns that
+ * same object (no new reference), as jax-js does.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]); // float32 [2, 2]
+ * using b = np.array(new Int32Array([1, 2, 3]), { shape: [3, 1] }); // int32 [3, 1]
+ * using c = np.array([1, 2], { dtype: np.float64, device: "cpu" });
+ * ```
  */
 export function array(values: Array | Nested | TypedInput, options: ArrayOptions = {}): Array {
   const unknown = Object.keys(options).filter((k) => !["shape", "dtype", "device"].includes(k));

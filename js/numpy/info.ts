@@ -3,7 +3,15 @@ import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 
-/** The join of two dtypes in the promotion lattice (weak typing ignored). */
+/**
+ * The dtype two strongly typed operands of these dtypes combine to: their join in `bool <
+ * uint32 < int32 < float16 < float32 < float64` (weak typing ignored).
+ *
+ * @example
+ * ```ts
+ * np.promoteTypes(np.int32, np.float16); // "float16"
+ * ```
+ */
 export function promoteTypes(a: DType, b: DType): DType {
   const [d] = call(() =>
     wasm.promoteTypes(parseDType("promoteTypes", a), false, parseDType("promoteTypes", b), false),
@@ -11,7 +19,15 @@ export function promoteTypes(a: DType, b: DType): DType {
   return d as DType;
 }
 
-/** The dtype of combining the arguments (JS numbers are weakly typed float32). */
+/**
+ * The dtype an operation on all of `args` would give: arrays count with their dtype and weak
+ * type, dtype names as strong types, JS numbers as weak float32 and booleans as weak bool.
+ *
+ * @example
+ * ```ts
+ * np.resultType(np.array([1], { dtype: np.int32 }), 2.5); // "int32" (2.5 is weak)
+ * ```
+ */
 export function resultType(...args: (Array | DType | number | boolean)[]): DType {
   let acc: [string, boolean] | null = null;
   for (const x of args) {
@@ -34,27 +50,44 @@ export function resultType(...args: (Array | DType | number | boolean)[]): DType
   return acc[0] as DType;
 }
 
-/** True for JS numbers and booleans and 0-d arrays. */
+/** Whether `x` is a JS number, a JS boolean or a 0-d `Array`. */
 export function isscalar(x: unknown): boolean {
   return typeof x === "number" || typeof x === "boolean" || (x instanceof Array && x.ndim === 0);
 }
 
+/** Machine limits of a floating-point dtype, as NumPy's `finfo` names them. */
 export interface FInfo {
+  /** Bits per element. */
   bits: number;
+  /** The dtype described. */
   dtype: DType;
+  /** The difference between 1 and the next larger representable number. */
   eps: number;
+  /** The difference between 1 and the next smaller representable number. */
   epsneg: number;
+  /** The exponent of `eps` (`eps = 2^machep`). */
   machep: number;
+  /** The largest finite value. */
   max: number;
+  /** The smallest power of 2 that overflows. */
   maxexp: number;
+  /** The most negative finite value (`-max`). */
   min: number;
+  /** The exponent of the smallest normal number. */
   minexp: number;
+  /** The exponent of `epsneg`. */
   negep: number;
+  /** Bits of the exponent. */
   nexp: number;
+  /** Bits of the mantissa (without the implicit bit). */
   nmant: number;
+  /** The approximate number of exact decimal digits. */
   precision: number;
+  /** `10^-precision`. */
   resolution: number;
+  /** The smallest positive normal number. */
   smallestNormal: number;
+  /** The smallest positive subnormal number. */
   smallestSubnormal: number;
 }
 
@@ -112,7 +145,14 @@ const FINFO: Record<string, Omit<FInfo, "dtype">> = {
   },
 };
 
-/** Machine limits of a float dtype. */
+/**
+ * Machine limits of a float dtype (`float16`, `float32`, `float64`); other dtypes throw.
+ *
+ * @example
+ * ```ts
+ * np.finfo(np.float32).eps; // 1.1920928955078125e-7
+ * ```
+ */
 export function finfo(dtype: DType): FInfo {
   const d = parseDType("finfo", dtype);
   const info = FINFO[d];
@@ -120,8 +160,24 @@ export function finfo(dtype: DType): FInfo {
   return { ...info, dtype: d };
 }
 
-/** Limits of an integer dtype. */
-export function iinfo(dtype: DType): { bits: number; dtype: DType; max: number; min: number } {
+/**
+ * The limits of an integer dtype (`int32`, `uint32`, or `bool` as 0 and 1); float dtypes throw.
+ *
+ * @example
+ * ```ts
+ * np.iinfo(np.int32).max; // 2147483647
+ * ```
+ */
+export function iinfo(dtype: DType): {
+  /** Bits per element (8 for bool). */
+  bits: number;
+  /** The dtype described. */
+  dtype: DType;
+  /** The largest value. */
+  max: number;
+  /** The smallest value. */
+  min: number;
+} {
   const d = parseDType("iinfo", dtype);
   if (d === DType.Int32) return { bits: 32, dtype: d, max: 2147483647, min: -2147483648 };
   if (d === DType.Uint32) return { bits: 32, dtype: d, max: 4294967295, min: 0 };

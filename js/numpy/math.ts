@@ -16,64 +16,229 @@ const binary =
   (x: ArrayLike, y: ArrayLike): Array =>
     applyOp(name, op, [x, y]);
 
-/** Real cube root. */
+/**
+ * The real cube root, element-wise (negative for negative inputs). Integer inputs give float32.
+ *
+ * @example
+ * ```ts
+ * np.cbrt(np.array([-8, 27])); // [-2, 3]
+ * ```
+ */
 export const cbrt = unary("cbrt", "cbrt");
-/** Normalised sinc, `sin(πx)/(πx)`. */
+/**
+ * The normalised sinc `sin(πx)/(πx)`, 1 at 0. Integer inputs give float32.
+ *
+ * @example
+ * ```ts
+ * np.sinc(np.array([0, 0.5])); // [1, 0.63661975]
+ * ```
+ */
 export const sinc = unary("sinc", "sinc");
-/** 0 below zero, `x2` at zero, 1 above. */
+/**
+ * The Heaviside step of `x1`: 0 below zero, `x2` at zero, 1 above, with broadcasting. dtype: the
+ * promoted dtype.
+ *
+ * @example
+ * ```ts
+ * np.heaviside(np.array([-1, 0, 2]), 0.5); // [0, 0.5, 1]
+ * ```
+ */
 export const heaviside = binary("heaviside", "heaviside");
+/**
+ * The magnitude of `x1` with the sign of `x2`, element-wise with broadcasting. dtype: the promoted
+ * floating dtype.
+ *
+ * @example
+ * ```ts
+ * np.copysign(np.array([1, -2]), np.array([-1, 1])); // [-1, 2]
+ * ```
+ */
 export const copysign = binary("copysign", "copysign");
-/** True where the sign bit is set (including −0). */
+/**
+ * Whether the sign bit of each element is set (true for −0 and negative values), as a bool array.
+ */
 export const signbit = unary("signbit", "signbit");
+/**
+ * Whether each element is +Infinity, as a bool array.
+ */
 export const isposinf = unary("isposinf", "isposinf");
+/**
+ * Whether each element is −Infinity, as a bool array.
+ */
 export const isneginf = unary("isneginf", "isneginf");
-/** `log(exp(x1) + exp(x2))`, stable. */
+/**
+ * `log(exp(x1) + exp(x2))`, computed without overflow, with broadcasting. Integer inputs give
+ * float32.
+ *
+ * @example
+ * ```ts
+ * np.logaddexp(np.array([0]), np.array([0])); // [0.6931472] (log 2)
+ * ```
+ */
 export const logaddexp = binary("logaddexp", "logaddexp");
-/** `log2(2^x1 + 2^x2)`, stable. */
+/**
+ * `log2(2^x1 + 2^x2)`, computed without overflow, with broadcasting. Integer inputs give float32.
+ */
 export const logaddexp2 = binary("logaddexp2", "logaddexp2");
-/** Elementwise maximum ignoring NaN. */
+/**
+ * The element-wise maximum ignoring NaN (NaN only where both are NaN), with broadcasting.
+ *
+ * @example
+ * ```ts
+ * np.fmax(np.array([NaN, 1]), np.array([2, NaN])); // [2, 1]
+ * ```
+ */
 export const fmax = binary("fmax", "fmax");
-/** Elementwise minimum ignoring NaN. */
+/**
+ * The element-wise minimum ignoring NaN (NaN only where both are NaN), with broadcasting.
+ */
 export const fmin = binary("fmin", "fmin");
-/** Round half to even. */
+/**
+ * Rounds to the nearest integer value, halves to even. The dtype is kept.
+ *
+ * @example
+ * ```ts
+ * np.rint(np.array([0.5, 1.5, 2.5])); // [0, 2, 2]
+ * ```
+ */
 export const rint = unary("rint", "rint");
-/** `x1 · 2^x2` (x2 integer). */
+/**
+ * `x1 · 2^x2` for an integer `x2`, element-wise with broadcasting. The result has `x1`'s floating
+ * dtype.
+ *
+ * @example
+ * ```ts
+ * np.ldexp(np.array([1, 3]), np.array([2, 1], { dtype: np.int32 })); // [4, 6]
+ * ```
+ */
 export const ldexp = binary("ldexp", "ldexp");
-/** Power in floating point (integer inputs become float32). */
+/**
+ * `x1 ** x2` computed in floating point: integer and bool inputs become float32 first.
+ *
+ * @example
+ * ```ts
+ * np.floatPower(np.array([2], { dtype: np.int32 }), 3); // [8], float32
+ * ```
+ */
 export const floatPower = binary("floatPower", "float_power");
+/**
+ * The bitwise AND of integer or bool arrays, with broadcasting (float inputs are an error).
+ *
+ * @example
+ * ```ts
+ * np.bitwiseAnd(np.array([12], { dtype: np.int32 }), 10); // [8]
+ * ```
+ */
 export const bitwiseAnd = binary("bitwiseAnd", "bitwise_and");
+/**
+ * The bitwise OR of integer or bool arrays, with broadcasting (float inputs are an error).
+ */
 export const bitwiseOr = binary("bitwiseOr", "bitwise_or");
+/**
+ * The bitwise XOR of integer or bool arrays, with broadcasting (float inputs are an error).
+ */
 export const bitwiseXor = binary("bitwiseXor", "bitwise_xor");
+/**
+ * `x1 << x2` for integer arrays, with broadcasting. Shifts by 32 or more (or negative) give 0, as
+ * NumPy does.
+ *
+ * @example
+ * ```ts
+ * np.bitwiseLeftShift(np.array([1], { dtype: np.int32 }), 3); // [8]
+ * ```
+ */
 export const bitwiseLeftShift = binary("bitwiseLeftShift", "left_shift");
+/**
+ * Alias of `bitwiseLeftShift`.
+ */
 export const leftShift = bitwiseLeftShift;
+/**
+ * `x1 >> x2` for integer arrays, with broadcasting: arithmetic (sign-filling) for int32, logical
+ * for uint32.
+ *
+ * @example
+ * ```ts
+ * np.bitwiseRightShift(np.array([-8], { dtype: np.int32 }), 1); // [-4]
+ * ```
+ */
 export const bitwiseRightShift = binary("bitwiseRightShift", "right_shift");
+/**
+ * Alias of `bitwiseRightShift`.
+ */
 export const rightShift = bitwiseRightShift;
+/**
+ * The bitwise NOT of an integer array (`~x`), or the logical NOT of a bool array. Float inputs are
+ * an error.
+ */
 export const bitwiseNot = unary("bitwiseNot", "bitwise_not");
+/**
+ * Alias of `bitwiseNot`.
+ */
 export const bitwiseInvert = bitwiseNot;
+/**
+ * Alias of `bitwiseNot`.
+ */
 export const invert = bitwiseNot;
-/** The number of set bits (of the two's complement for int32). */
+/**
+ * The number of set bits of each element (of the two's complement for int32), as int32.
+ *
+ * @example
+ * ```ts
+ * np.bitwiseCount(np.array([7, -1], { dtype: np.int32 })); // [3, 32]
+ * ```
+ */
 export const bitwiseCount = unary("bitwiseCount", "bitwise_count");
 
-/** Rounds to `decimals` places (half to even), as NumPy. */
+/**
+ * Rounds to `decimals` decimal places (default 0), halves to even, as NumPy. The dtype is kept;
+ * `decimals` must be an integer (negative rounds to tens, hundreds…).
+ *
+ * @example
+ * ```ts
+ * np.round(np.array([0.5, 1.5, 2.5])); // [0, 2, 2]
+ * ```
+ */
 export function round(a: ArrayLike, decimals = 0): Array {
   if (!Number.isInteger(decimals)) throw new TypeError("round: decimals must be an integer");
   return applyOp("round", "round", [a, decimals]);
 }
+/**
+ * Alias of `round`.
+ */
 export const around = round;
 
+/**
+ * Options of `nanToNum`: the replacement for NaN (default 0), +Infinity and −Infinity (default:
+ * the dtype's largest and smallest finite values).
+ */
 export interface NanToNumOptions {
   nan?: number;
   posinf?: number | null;
   neginf?: number | null;
 }
 
-/** Replaces NaN (default 0) and infinities (default: the dtype's largest finite values). */
+/**
+ * Replaces NaN with `nan` (default 0), +Infinity with `posinf` and −Infinity with `neginf`
+ * (default: the dtype's largest / smallest finite values). The dtype is kept.
+ *
+ * @example
+ * ```ts
+ * np.nanToNum(np.array([NaN, Infinity])); // [0, 3.4028235e38]
+ * ```
+ */
 export function nanToNum(x: ArrayLike, opts: NanToNumOptions = {}): Array {
   const { nan = 0, posinf = null, neginf = null } = opts;
   return applyOp("nanToNum", "nan_to_num", [x, nan, posinf ?? NaN, neginf ?? NaN]);
 }
 
-/** `[floorDivide(x, y), remainder(x, y)]`. */
+/**
+ * `[floorDivide(x, y), remainder(x, y)]`: two new arrays, both owned by the caller.
+ *
+ * @example
+ * ```ts
+ * const [q, r] = np.divmod(np.array([7, -7]), 2); // q = [3, -4], r = [1, 1]
+ * ```
+ */
 export function divmod(x: ArrayLike, y: ArrayLike): [Array, Array] {
   const q = applyOp("divmod", "floor_divide", [x, y]);
   try {
@@ -84,13 +249,29 @@ export function divmod(x: ArrayLike, y: ArrayLike): [Array, Array] {
   }
 }
 
-/** `[mantissa, exponent]` with `x = mantissa · 2^exponent`, |mantissa| in [0.5, 1). */
+/**
+ * `[mantissa, exponent]` with `x = mantissa · 2^exponent` and `|mantissa|` in `[0.5, 1)` (0 for
+ * 0): the mantissa has `x`'s dtype, the exponent is int32. Both are owned by the caller.
+ *
+ * @example
+ * ```ts
+ * const [m, e] = np.frexp(np.array([8, 0.5])); // m = [0.5, 0.5], e = [4, 0]
+ * ```
+ */
 export function frexp(x: Array): [Array, Array] {
   const [m, e] = libCall("frexp", [x]);
   return [m, e];
 }
 
-/** `[fractional part, integral part]`, both with the sign of `x`. */
+/**
+ * `[fractional part, integral part]` of each element, both with the sign of `x` and `x`'s dtype;
+ * both owned by the caller.
+ *
+ * @example
+ * ```ts
+ * const [f, i] = np.modf(np.array([1.5, -2.25])); // f = [0.5, -0.25], i = [1, -2]
+ * ```
+ */
 export function modf(x: Array): [Array, Array] {
   const [f, i] = libCall("modf", [x]);
   return [f, i];

@@ -6,7 +6,9 @@ import * as checks from "../check.js";
 
 export type { Axis };
 
+/** Options of reductions. */
 export interface ReduceOpts {
+  /** Keep each reduced axis as an axis of size 1 (so the result broadcasts against the input). */
   keepdims?: boolean;
 }
 
@@ -15,14 +17,55 @@ const reduction =
   (a: Array, axis: Axis = null, opts: ReduceOpts = {}): Array =>
     reduceOp(kind, a, axis, opts.keepdims);
 
+/**
+ * The sum of the elements of `a` over `axis` (a number, a list, or `null` for all axes), as a
+ * new array; `keepdims` keeps reduced axes as size 1. bool sums as int32; float16 accumulates in
+ * float32. The summation order is fixed (the same bits on cpu and wasm); on webgpu large sums
+ * use a tree of partial sums.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * np.sum(a); // 10
+ * np.sum(a, 0); // [4, 6]
+ * np.sum(a, 1, { keepdims: true }); // [[3], [7]]
+ * ```
+ */
 export const sum = reduction("sum");
+/**
+ * The product of the elements of `a` over `axis` (all axes by default), optionally keeping
+ * reduced axes.
+ */
 export const prod = reduction("prod");
+/**
+ * The maximum of `a` over `axis` (all axes by default); NaN if any element is NaN (`nanmax`
+ * ignores NaN).
+ */
 export const max = reduction("max");
+/**
+ * The minimum of `a` over `axis` (all axes by default); NaN if any element is NaN (`nanmin`
+ * ignores NaN).
+ */
 export const min = reduction("min");
+/**
+ * The mean of `a` over `axis` (all axes by default), in `a`'s dtype (an int32 input gives an
+ * int32 mean).
+ */
 export const mean = reduction("mean");
+/** Whether every element over `axis` is non-zero (all axes by default), as a bool array. */
 export const all = reduction("all");
+/** Whether any element over `axis` is non-zero (all axes by default), as a bool array. */
 export const any = reduction("any");
 
+/**
+ * `a` converted to `dtype` (floats to integers truncate toward zero). Returns `a` itself when it
+ * already has that dtype (no new reference), as `a.astype(dtype)` does.
+ *
+ * @example
+ * ```ts
+ * using i = np.astype(np.array([1.7, -1.7]), np.int32); // [1, -1]
+ * ```
+ */
 export function astype(a: Array, dtype: Parameters<Array["astype"]>[0]): Array {
   return a.astype(dtype);
 }
@@ -36,9 +79,20 @@ function argExtreme(name: string, max: boolean) {
   };
 }
 
-/** Index of the first maximum (into the flattened array when no axis); int32. */
+/**
+ * The int32 index of the first maximum along `axis`, or into the flattened array when `axis` is
+ * omitted; NaN counts as the maximum.
+ *
+ * @example
+ * ```ts
+ * np.argmax(np.array([[1, 5], [7, 2]]), 1); // [1, 0]
+ * ```
+ */
 export const argmax = argExtreme("argmax", true);
-/** Index of the first minimum (into the flattened array when no axis); int32. */
+/**
+ * The int32 index of the first minimum along `axis`, or into the flattened array when `axis` is
+ * omitted; NaN counts as the minimum.
+ */
 export const argmin = argExtreme("argmin", false);
 
 function running(name: string, op: string) {
@@ -49,14 +103,29 @@ function running(name: string, op: string) {
   };
 }
 
-/** Running sum along an axis (the flattened array when none is given). */
+/**
+ * The running sum along `axis` (of the flattened array when `axis` is omitted); same shape as the
+ * input (flattened: 1-D).
+ *
+ * @example
+ * ```ts
+ * np.cumsum(np.array([1, 2, 3])); // [1, 3, 6]
+ * ```
+ */
 export const cumsum = running("cumsum", "sum");
+/** Alias of `cumsum`. */
 export const cumulativeSum = cumsum;
+/** The running product along `axis` (of the flattened array when `axis` is omitted). */
 export const cumprod = running("cumprod", "prod");
 
+/** Options of `var_` and `std`. */
 export interface VarianceOpts extends ReduceOpts {
-  /** Degrees of freedom subtracted from the count (NumPy's `ddof`). */
+  /**
+   * Degrees of freedom subtracted from the count (NumPy's `ddof`; default 0, the population
+   * variance).
+   */
   correction?: number;
+  /** A precomputed mean: not supported yet in oxjax (giving one throws). */
   mean?: unknown;
 }
 
@@ -72,17 +141,49 @@ function variance(name: string, sqrt: boolean) {
   };
 }
 
-/** Variance (trailing underscore: `var` is reserved). */
+/**
+ * The variance of `x` over `axis` (all axes by default): the mean squared deviation from the
+ * mean, divided by `count − correction`. Named with a trailing underscore (`var` is reserved).
+ *
+ * @example
+ * ```ts
+ * np.var_(np.array([1, 2, 3, 4])); // 1.25
+ * ```
+ */
 export const var_ = variance("var_", false);
+/**
+ * The standard deviation of `x` over `axis` (all axes by default): the square root of `var_`,
+ * with the same options.
+ *
+ * @example
+ * ```ts
+ * np.std(np.array([1, 2, 3, 4]), null, { correction: 1 }); // 1.2909944
+ * ```
+ */
 export const std = variance("std", true);
 
-/** Sorted copy along `axis` (stable; NaN last). */
+/**
+ * A sorted copy of `a` along `axis` (default the last): stable, ascending, NaN last. A routine
+ * on every device (radix sort on wasm, bitonic sort on webgpu); differentiable.
+ *
+ * @example
+ * ```ts
+ * np.sort(np.array([3, 1, 2])); // [1, 2, 3]
+ * ```
+ */
 export function sort(a: Array, axis = -1): Array {
   if (!(a instanceof Array)) throw new TypeError("sort: expected an Array");
   return new Array(call(() => wasm.sort(a._handle, axis, false)));
 }
 
-/** The int32 indices that sort `a` along `axis` (stable; NaN last). */
+/**
+ * The int32 indices that sort `a` along `axis` (default the last): stable, NaN last.
+ *
+ * @example
+ * ```ts
+ * np.argsort(np.array([3, 1, 2])); // [1, 2, 0]
+ * ```
+ */
 export function argsort(a: Array, axis = -1): Array {
   if (!(a instanceof Array)) throw new TypeError("argsort: expected an Array");
   return new Array(call(() => wasm.sort(a._handle, axis, true)));

@@ -20,74 +20,153 @@ function handles(fn: string, xs: Array[]): Float64Array {
   return new Float64Array(xs.map((x) => x._handle));
 }
 
+/**
+ * A view of `x` with shape `shape` (the same elements in row-major order; one entry may be `-1`,
+ * inferred). Shares `x`'s buffer: no copy. Same as `x.reshape(shape)`.
+ *
+ * @example
+ * ```ts
+ * using a = np.arange(6);
+ * using m = np.reshape(a, [2, -1]); // [[0, 1, 2], [3, 4, 5]]
+ * ```
+ */
 export function reshape(x: Array, shape: number | number[]): Array {
   check("reshape", x);
   return x.reshape(shape);
 }
 
+/** A 1-D view of the elements of `a` in row-major order. */
 export function ravel(a: Array): Array {
   check("ravel", a);
   return a.reshape([-1]);
 }
 
+/**
+ * A view of `x` with its axes permuted by `perm` (reversed by default). Same as `x.transpose()`.
+ *
+ * @example
+ * ```ts
+ * np.transpose(np.ones([2, 3, 4])).shape; // [4, 3, 2]
+ * ```
+ */
 export function transpose(x: Array, perm?: number[]): Array {
   check("transpose", x);
   const p = perm === undefined ? undefined : checks.axes("transpose", perm);
   return new Array(call(() => wasm.transpose(x._handle, p)));
 }
 
+/** Alias of `transpose`. */
 export const permuteDims = transpose;
 
+/**
+ * A view of `x` with axis `source` moved to position `destination`, the others in order.
+ *
+ * @example
+ * ```ts
+ * np.moveaxis(np.ones([2, 3, 4]), 0, -1).shape; // [3, 4, 2]
+ * ```
+ */
 export function moveaxis(x: Array, source: number, destination: number): Array {
   check("moveaxis", x);
   return new Array(call(() => wasm.moveaxis(x._handle, source, destination)));
 }
 
-/** Swaps two axes; the same axis twice returns the input object itself (as jax-js does). */
+/**
+ * A view of `a` with axes `axis1` and `axis2` swapped; the same axis twice returns `a` itself (no
+ * new reference), as jax-js does.
+ */
 export function swapaxes(a: Array, axis1: number, axis2: number): Array {
   check("swapaxes", a);
   if (axis1 === axis2) return a;
   return new Array(call(() => wasm.swapaxes(a._handle, axis1, axis2)));
 }
 
-/** Swaps the last two axes. */
+/** A view of `a` with its last two axes swapped (a batch of transposed matrices). */
 export function matrixTranspose(a: Array): Array {
   check("matrixTranspose", a);
   if (a.ndim < 2) throw new Error(`matrixTranspose: needs at least 2 axes, got ${a.ndim}`);
   return new Array(call(() => wasm.swapaxes(a._handle, -2, -1)));
 }
 
+/**
+ * A view of `a` broadcast to `shape` (NumPy's rules: axes of size 1 repeat, new axes are added
+ * in front). No data is copied.
+ *
+ * @example
+ * ```ts
+ * np.broadcastTo(np.array([1, 2]), [2, 2]); // [[1, 2], [1, 2]]
+ * ```
+ */
 export function broadcastTo(a: Array, shape: number[]): Array {
   check("broadcastTo", a);
   const dims = checks.shape("broadcastTo", shape);
   return new Array(call(() => wasm.broadcastTo(a._handle, dims)));
 }
 
+/**
+ * A view of `a` with new axes of size 1 inserted at `axis` (a number or a list of positions in
+ * the result).
+ *
+ * @example
+ * ```ts
+ * np.expandDims(np.ones([3]), [0, 2]).shape; // [1, 3, 1]
+ * ```
+ */
 export function expandDims(a: Array, axis: Axis): Array {
   check("expandDims", a);
   return new Array(call(() => wasm.expandDims(a._handle, list("expandDims", axis))));
 }
 
+/**
+ * A view of `a` without the axes of size 1 in `axis` (all of them by default); naming an axis
+ * whose size is not 1 is an error.
+ */
 export function squeeze(a: Array, axis: Axis | null = null): Array {
   check("squeeze", a);
   return new Array(call(() => wasm.squeeze(a._handle, checks.axes("squeeze", axis))));
 }
 
+/**
+ * `x` with the order of elements reversed along `axis` (all axes by default), as a view.
+ *
+ * @example
+ * ```ts
+ * np.flip(np.array([1, 2, 3])); // [3, 2, 1]
+ * ```
+ */
 export function flip(x: Array, axis: Axis | null = null): Array {
   check("flip", x);
   return new Array(call(() => wasm.flip(x._handle, checks.axes("flip", axis))));
 }
 
+/** `flip(x, 0)`: the rows in reverse order. */
 export const flipud = (x: Array): Array => flip(x, 0);
+/** `flip(x, 1)`: the columns in reverse order. */
 export const fliplr = (x: Array): Array => flip(x, 1);
 
-/** Joins arrays along `axis`; a one-element list returns that element itself (as jax-js). */
+/**
+ * Joins arrays along an existing `axis` (default 0); the other axes must agree and the dtypes
+ * promote. A one-element list returns that element itself (no new reference), as jax-js does.
+ *
+ * @example
+ * ```ts
+ * np.concatenate([np.ones([2]), np.zeros([1])]); // [1, 1, 0]
+ * ```
+ */
 export function concatenate(xs: Array[], axis = 0): Array {
   const hs = handles("concatenate", xs);
   if (xs.length === 1) return xs[0];
   return new Array(call(() => wasm.concatenate(hs, axis)));
 }
 
+/**
+ * Joins arrays of one shape along a new `axis` (default 0).
+ *
+ * @example
+ * ```ts
+ * np.stack([np.ones([2]), np.zeros([2])], 1); // [[1, 0], [1, 0]]
+ * ```
+ */
 export function stack(xs: Array[], axis = 0): Array {
   return new Array(call(() => wasm.stack(handles("stack", xs), axis)));
 }
@@ -110,15 +189,17 @@ function joinAll(fn: string, xs: Array[], rank: number, axis: number): Array {
   }
 }
 
-/** Joins along axis 1 (axis 0 for 1-D arrays). */
+/** Joins arrays along axis 1 (along axis 0 when they are 1-D). */
 export const hstack = (xs: Array[]): Array =>
   joinAll("hstack", xs, 1, xs.every((x) => x.ndim <= 1) ? 0 : 1);
-/** Joins along axis 0, treating 1-D arrays as rows. */
+/** Joins arrays along axis 0, treating 1-D arrays as rows. */
 export const vstack = (xs: Array[]): Array => joinAll("vstack", xs, 2, 0);
-/** Joins along axis 2, lifting arrays to 3-D. */
+/** Joins arrays along axis 2, lifting 1-D and 2-D arrays to 3-D first. */
 export const dstack = (xs: Array[]): Array => joinAll("dstack", xs, 3, 2);
 
-/** Joins 1-D arrays as columns of a 2-D array (2-D arrays as they are). */
+/**
+ * Joins 1-D arrays as the columns of a 2-D array (2-D arrays are joined along axis 1 as they are).
+ */
 export function columnStack(xs: Array[]): Array {
   handles("columnStack", xs);
   const cols = xs.map((x) => (x.ndim < 2 ? x.reshape([-1, 1]) : x));
@@ -129,7 +210,16 @@ export function columnStack(xs: Array[]): Array {
   }
 }
 
-/** Splits into equal sections (a number) or at the given indices (a list). */
+/**
+ * Splits `a` along `axis` (default 0) into `sectionsOrIndices` equal parts (a number, which must
+ * divide the axis) or at the given indices (a list). Returns a JS array of new arrays (views),
+ * each owned by the caller.
+ *
+ * @example
+ * ```ts
+ * const [a, b] = np.split(np.arange(4), 2); // [0, 1] and [2, 3]
+ * ```
+ */
 export function split(a: Array, sectionsOrIndices: number | number[], axis = 0): Array[] {
   check("split", a);
   const sections =
@@ -144,13 +234,32 @@ export function split(a: Array, sectionsOrIndices: number | number[], axis = 0):
   return globalThis.Array.from(hs, (h) => new Array(h));
 }
 
+/**
+ * `a` repeated `reps` times along each axis (a number repeats the last axis).
+ *
+ * @example
+ * ```ts
+ * np.tile(np.array([1, 2]), 2); // [1, 2, 1, 2]
+ * ```
+ */
 export function tile(a: Array, reps: number | number[]): Array {
   check("tile", a);
   const r = checks.shape("tile", reps, "reps");
   return new Array(call(() => wasm.tile(a._handle, r)));
 }
 
-/** Einstein summation, e.g. `einsum("nij,njk->nik", a, b)`; operands may also be one list. */
+/**
+ * Einstein summation over the operands, e.g. `einsum("ij,jk->ik", a, b)` or
+ * `einsum("nij,njk->nik", a, b)`; the operands may also be given as one list.
+ * dtype: the promoted dtype.
+ *
+ * @example
+ * ```ts
+ * using a = np.ones([2, 3]);
+ * using b = np.ones([3, 4]);
+ * np.einsum("ij,jk->ik", a, b).shape; // [2, 4]
+ * ```
+ */
 export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Array {
   if (typeof subscripts !== "string") throw new TypeError("einsum: subscripts must be a string");
   const xs =
@@ -160,13 +269,23 @@ export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Ar
   return new Array(call(() => wasm.einsum(subscripts, handles("einsum", xs))));
 }
 
-/** Diagonal `offset` of the matrices over `axis1` and `axis2`, as the last axis (a view). */
+/**
+ * Diagonal `offset` of the matrices over axes `axis1` and `axis2` (defaults 0 and 1), as a new
+ * last axis; a view.
+ */
 export function diagonal(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
   check("diagonal", a);
   return new Array(call(() => wasm.diagonal(a._handle, offset, axis1, axis2)));
 }
 
-/** The sum of a diagonal. */
+/**
+ * The sum along diagonal `offset` of the matrices over `axis1` and `axis2`.
+ *
+ * @example
+ * ```ts
+ * np.trace(np.eye(3)); // 3
+ * ```
+ */
 export function trace(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
   const d = diagonal(a, offset, axis1, axis2);
   try {
@@ -176,23 +295,45 @@ export function trace(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
   }
 }
 
-/** A 1-D array's matrix with it on diagonal `k`, or a 2-D array's diagonal `k`. */
+/**
+ * With a 1-D `v`: a square matrix with `v` on diagonal `k`. With a 2-D `v`: its diagonal `k` as
+ * a 1-D array.
+ */
 export function diag(v: Array, k = 0): Array {
   check("diag", v);
   return new Array(call(() => wasm.diag(v._handle, k)));
 }
 
+/**
+ * `a` with the elements above diagonal `k` set to zero (the lower triangle of the last two axes).
+ *
+ * @example
+ * ```ts
+ * np.tril(np.ones([2, 2])); // [[1, 0], [1, 1]]
+ * ```
+ */
 export function tril(a: Array, k = 0): Array {
   check("tril", a);
   return new Array(call(() => wasm.triangle(a._handle, k, true)));
 }
 
+/**
+ * `a` with the elements below diagonal `k` set to zero (the upper triangle of the last two axes).
+ */
 export function triu(a: Array, k = 0): Array {
   check("triu", a);
   return new Array(call(() => wasm.triangle(a._handle, k, false)));
 }
 
-/** 1-D discrete convolution, mode "full" (default), "same" or "valid". */
+/**
+ * The 1-D discrete convolution of `x` and `y` (the kernel flipped, as NumPy), mode `"full"`
+ * (default, length n + m − 1), `"same"` (length of `x`) or `"valid"`.
+ *
+ * @example
+ * ```ts
+ * np.convolve(np.array([1, 2, 3]), np.array([0, 1])); // [0, 1, 2, 3]
+ * ```
+ */
 export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "full"): Array {
   check("convolve", x);
   check("convolve", y);
@@ -200,7 +341,10 @@ export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "
   return new Array(call(() => wasm.correlate(x._handle, y._handle, mode, true)));
 }
 
-/** 1-D cross-correlation, mode "valid" (default), "same" or "full". */
+/**
+ * The 1-D cross-correlation of `x` and `y` (no flip), mode `"valid"` (default), `"same"` or
+ * `"full"`.
+ */
 export function correlate(x: Array, y: Array, mode: "full" | "same" | "valid" = "valid"): Array {
   check("correlate", x);
   check("correlate", y);
