@@ -14,6 +14,7 @@ import { traceToJaxpr } from "./transforms.js";
 import { onLeakCheck } from "./leaks.js";
 import { memoryStats } from "./stats.js";
 
+/** Options of `jit`. */
 export interface JitOptions {
   /** Arguments passed by value (not traced); each distinct value compiles anew. */
   staticArgnums?: number | number[];
@@ -21,8 +22,17 @@ export interface JitOptions {
   validateRefs?: boolean;
 }
 
-/** A function that owns resources: release them with `dispose()` or `using`. */
-export type OwnedFunction<F> = F & { dispose(): void; [Symbol.dispose](): void };
+/**
+ * A function that owns resources (compiled programs, captured constants, residuals): call it as
+ * `F`, and release it with `dispose()` or a `using` declaration. Calling it after `dispose()`
+ * throws.
+ */
+export type OwnedFunction<F> = F & {
+  /** Releases what the function owns; calling it afterwards throws. */
+  dispose(): void;
+  /** What `using` calls: `dispose()` unless already disposed; never throws. */
+  [Symbol.dispose](): void;
+};
 
 interface Entry {
   /** The Rust compiled function. */
@@ -81,10 +91,36 @@ function staticNums(opts: JitOptions): number[] {
 }
 
 /**
- * Compiles `f` (arguments: pytrees of Arrays or numbers; outputs: a pytree of Arrays). Calls
- * with a new signature — shapes, dtypes, weak types, tree structure, static values — trace
- * `f` again; later calls with that signature run the compiled program. Arguments are never
- * consumed; outputs are fresh arrays owned by the caller.
+ * Compiles `f`: returns a function that traces `f` once per input signature and then runs the
+ * traced program, lowered to fused kernels.
+ *
+ * - **Arguments** are pytrees of `Array`s or JS numbers (a number is a weak float32 scalar);
+ *   `staticArgnums` marks arguments passed through as JS values (each distinct value compiles
+ *   anew). A signature is the tree structure, each leaf's shape, dtype, weak type and device, and
+ *   the static values.
+ * - **Tracing** calls `f` with tracers: JavaScript side effects run only then, and reading a
+ *   tracer (`data()`, `js()`, `item()`) throws. `using` inside `f` is harmless.
+ * - **Lowering** (once per structure and device, cached globally by structure, so a fresh
+ *   closure of the same code reuses it): element-wise chains, broadcasts and views fuse into
+ *   their consumers and into reductions; kernels are split to the device's buffer limits;
+ *   intermediates are freed at their last use. On `wasm` a program of small kernels runs as one
+ *   call of one generated module; on `webgpu` as one dispatch or a few; otherwise kernel by
+ *   kernel. Routines and scans run as steps of the program.
+ * - **Ownership**: arguments are never consumed; outputs are new arrays owned by the caller. The
+ *   returned function owns its traces and the arrays `f` captured: `dispose()` it (or `using`)
+ *   when done; `clearCaches()` and `checkLeaks.stop()` release them too (it stays callable).
+ * - Called while another trace is open (inside `grad`, `vmap`, a scan body, another `jit`), it
+ *   simply calls `f`: the outer transformation decides what is compiled.
+ *
+ * @example
+ * ```ts
+ * using step = jit((w, x) => np.tanh(np.matmul(x, w)).sum());
+ * using w = np.ones([3, 2]);
+ * using x = np.ones([4, 3]);
+ * using y = step(w, x); // traced and compiled on the first call, then reused
+ * ```
+ *
+ * @typeParam F - The type of `f`; the returned function has its call signature.
  */
 export function jit<F extends (...args: any[]) => any>(
   f: F,
@@ -172,27 +208,40 @@ function flushJit(): void {
 }
 
 /**
- * Drops every cache: each wrapper's traces and captured constants (wrappers stay callable
- * and trace again), the global cache of lowered programs, and each device's compiled kernels,
- * buffer pools and bind groups.
+ * Drops every cache: each jit wrapper's traces and captured constants (wrappers stay callable
+ * and trace again), the global cache of lowered programs, scan plans, and each device's
+ * compiled kernels and loops, shader pipelines, buffer pools and bind groups. Live arrays are
+ * untouched. Use it to release memory after a phase of work, or to measure cold starts.
+ *
+ * @example
+ * ```ts
+ * clearCaches();
+ * getCacheSizes().jitCompile; // 0
+ * ```
  */
 export function clearCaches(): void {
   flushJit();
   call(() => wasm.clearDeviceCaches());
 }
 
+/** What `getCacheSizes()` returns: entry counts of the jit caches. */
 export interface CacheSizes {
   /** Lowered programs in the global program cache. */
   jitCompile: number;
   /** Derived-Jaxpr caches of the fork; oxjax derives these in Rust without caching. */
   jvpJaxpr: number;
+  /** Always 0 in oxjax (the fork caches transposed Jaxprs; oxjax derives them without caching). */
   transposeJaxpr: number;
+  /** Always 0 in oxjax (the fork caches batched Jaxprs; oxjax derives them without caching). */
   vmapJaxpr: number;
   /** Traced signatures held by live jit wrappers. */
   jitFunctions: number;
 }
 
-/** Entry counts of the jit caches (diagnostics). */
+/**
+ * Entry counts of the jit caches (diagnostics, with the fork's field names): lowered programs
+ * (`jitCompile`) and traced signatures of live jit wrappers (`jitFunctions`).
+ */
 export function getCacheSizes(): CacheSizes {
   const stats = memoryStats();
   let traced = 0;

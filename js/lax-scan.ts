@@ -11,26 +11,38 @@ import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
 
 /**
- * Execution paths: `"fused"` (a compiled loop on the device) or `"fallback"` (a host loop). The
- * fork's finer names are accepted as aliases of `"fused"`.
+ * A scan's execution path: `"fused"` (the loop compiled for the device) or `"fallback"` (the host
+ * loop). The fork's finer names (`"compiled-loop"`, `"preencoded-routine"`,
+ * `"preencoded-multi-step"`) are accepted in `acceptPath` as aliases of `"fused"`.
  */
 export type ScanPath =
   "fused" | "fallback" | "compiled-loop" | "preencoded-routine" | "preencoded-multi-step";
 
+/** Options of `lax.scan`. */
 export interface ScanOptions {
   /** The number of steps; required when `xs` is null, else xs' leading size. */
   length?: number;
   /** Run from the last row of xs to the first (ys keep the rows' order). */
   reverse?: boolean;
-  /** Reverse mode: `true` (⌈√N⌉-step segments, recomputed), `false` (keep every carry), or
-   * a segment length. */
+  /**
+   * Reverse mode: `true` (the default: ⌈√N⌉-step segments, recomputed), `false` (keep every
+   * carry), or a segment length.
+   */
   checkpoint?: boolean | number;
-  /** Throw unless the chosen path is listed (an empty list always throws). */
+  /**
+   * Throw unless the chosen path is listed (an empty list always throws); the error says which
+   * path was chosen and why. Default: either path.
+   */
   acceptPath?: ScanPath | ScanPath[];
   /** The older spelling of `acceptPath`. */
   requirePath?: ScanPath | ScanPath[];
 }
 
+/**
+ * The callback of `setScanPathCallback`: called with the path a scan took, the device that ran it
+ * (`"cpu"`, `"wasm"`, `"webgpu"`), and `info`: a `detail` string (on the fallback path, why the
+ * loop was not compiled) and the scan's `length`.
+ */
 export type ScanPathCallback = (
   path: "fused" | "fallback",
   backend: string,
@@ -40,10 +52,18 @@ export type ScanPathCallback = (
 let pathCallback: ScanPathCallback | null = null;
 
 /**
- * Calls `cb(path, backend, info)` for every scan that runs — eagerly, inside `jit` programs,
- * or in gradients — right after the call that ran it (`null` stops). A scan nested in another
- * scan's compiled loop reports once per run of that loop, after it, with the detail
- * `"nested in a fused loop: ran K times …"` (`memoryStats().scan` counts all K runs).
+ * Calls `cb(path, backend, info)` for every scan that runs — eagerly, inside `jit` programs, or
+ * in gradients — right after the call that ran it; `null` stops. A scan nested in another scan's
+ * compiled loop reports once per run of that loop, after it, with the detail
+ * `"nested in a fused loop: ran K times …"` (`memoryStats().scan` counts all K runs). Useful to
+ * find scans that fell back to the host loop, and why.
+ *
+ * @example
+ * ```ts
+ * setScanPathCallback((path, backend, { detail }) => console.log(path, backend, detail));
+ * // … run scans …
+ * setScanPathCallback(null);
+ * ```
  */
 export function setScanPathCallback(cb: ScanPathCallback | null): void {
   pathCallback = cb;
@@ -115,9 +135,41 @@ function leavesOf(name: string, t: unknown, temps: Array[]): [Array[], tree.JsTr
 const OPTIONS = ["length", "reverse", "checkpoint", "acceptPath", "requirePath"];
 
 /**
- * `[finalCarry, ys]`: runs `f(carry, x) → [newCarry, y]` over the rows of `xs` (pytrees). The
- * carry must keep its structure, shapes and dtypes; ys leaves gain a leading axis of `length`
- * (`ys` is null when the body returns a null y). Length 0 returns `init` itself.
+ * `lax.scan(f, init, xs, opts)`: runs `f(carry, x) → [newCarry, y]` over the rows of `xs` (axis
+ * 0 of every leaf; `xs` may be `null` with `opts.length`) and returns `[finalCarry, ys]`, where
+ * `ys` stacks every step's `y` along a new axis 0 (`null` when the body returns a null `y`).
+ * `init`, `xs` and `y` are pytrees of arrays (JS numbers allowed, as float32); the carry must
+ * keep its structure, shapes and dtypes. Options: `length`, `reverse`, `checkpoint`,
+ * `acceptPath` (see `ScanOptions`).
+ *
+ * **How it runs.** The body is traced once per call into a `scan` primitive; then the device runs
+ * the loop on the `"fused"` path where it can: on `wasm` one generated module runs every step (any
+ * body: kernels, routines, nested scans); on `webgpu` a small body runs as one dispatch of a
+ * looping shader and a larger one as every step pre-encoded into one submission. Otherwise —
+ * always on `cpu` — the `"fallback"` path runs a host loop that evaluates the body step by step.
+ * Both paths give the same values; `acceptPath`, `setScanPathCallback` and `memoryStats().scan`
+ * tell or enforce which ran. Inside `jit`, `grad` or `vmap` the scan is staged into the outer
+ * program.
+ *
+ * **Ownership.** `init`, `xs` and arrays the body captures are not consumed; `finalCarry` and
+ * `ys` are new arrays owned by the caller (with length 0, `finalCarry` is `init` itself). The
+ * body runs on tracers: what it creates belongs to the trace, and `using` inside it is a no-op.
+ *
+ * **Differentiation.** Reverse mode stores the carry every ⌈√N⌉ steps and recomputes the
+ * segments (`checkpoint: true`, the default); the gradient is itself made of scans.
+ *
+ * @example
+ * ```ts
+ * using xs = np.array([1, 2, 3, 4]);
+ * using init = np.array(0);
+ * const [total, running] = lax.scan((c, x) => {
+ *   const s = c.add(x);
+ *   return [s, s];
+ * }, init, xs);
+ * // total = 10, running = [1, 3, 6, 10]
+ * total.dispose();
+ * running.dispose();
+ * ```
  */
 export function scan(
   f: (carry: any, x: any) => [any, any],
@@ -210,8 +262,16 @@ export function scan(
 }
 
 /**
- * `body(i, carry)` for `i` from `lower` to `upper - 1` (an int32 scalar), starting from `init`:
- * the final carry. A scan over `i`, so it differentiates with respect to the carry.
+ * `body(i, carry)` for `i` from `lower` to `upper - 1` (an int32 scalar array), starting from
+ * `init`: returns the final carry (a new pytree of arrays, owned by the caller). A `scan` over
+ * `i`, so it runs on the same paths and differentiates with respect to the carry. The carry's
+ * dtype must not change: give `init` its dtype explicitly (a bare number is weak float32).
+ *
+ * @example
+ * ```ts
+ * using one = np.array(1, { dtype: np.int32 });
+ * using fact = lax.foriLoop(1, 6, (i, acc) => acc.mul(i), one); // 120
+ * ```
  */
 export function foriLoop(
   lower: number,

@@ -7,24 +7,42 @@
 import { call, wasm } from "./bridge.js";
 import { memoryStats } from "./stats.js";
 
+/** What `checkLeaks.stop()` returns. */
 export interface LeakReport {
+  /**
+   * The number of arrays created since `start()` that are still alive (at least the number of
+   * `details`).
+   */
   leaked: number;
+  /**
+   * One line per leaked array: its description, reference count and the place in your code that
+   * created it (and, with `trackRefs`, its last `.ref`).
+   */
   details: string[];
+  /** `"No leaks detected."`, or the count followed by the details, one per line. */
   summary: string;
 }
 
+/** One live array in `checkLeaks.snapshot()`. */
 export interface SnapshotEntry {
+  /** The array's description, e.g. `Array:float32[3]`. */
   desc: string;
+  /** Its reference count. */
   rc: number;
+  /** The first stack frame outside oxjax when it was created. */
   location: string;
+  /** Always `null` in oxjax (the fork names the package that created the array). */
   pkg: string | null;
+  /** Where `.ref` was last called on it (with `trackRefs: true`), else `null`. */
   lastRef: string | null;
 }
 
 interface Tracked {
   handle: number;
   describe: () => string;
+  /** The first stack frame outside oxjax when it was created. */
   location: string;
+  /** Where `.ref` was last called on it (with `trackRefs: true`), else `null`. */
   lastRef: string | null;
 }
 
@@ -76,8 +94,26 @@ function alive(): { t: Tracked; rc: number }[] {
   return out;
 }
 
+/**
+ * Leak tracking, as in the fork: `start()` opens a tracking window, `stop()` reports the arrays
+ * created since then that are still alive, each with the line of your code that created it.
+ * Arrays held by `jit` caches are released first (their captured constants are not leaks). It
+ * never throws; your test decides what a leak means. One window at a time (`start()` again
+ * restarts it).
+ *
+ * @example
+ * ```ts
+ * checkLeaks.start();
+ * runMyCode();
+ * const report = checkLeaks.stop();
+ * if (report.leaked) throw new Error(report.summary);
+ * ```
+ */
 export const checkLeaks = {
-  /** Starts (or restarts) tracking. The argument-free return value is `undefined`. */
+  /**
+   * Starts (or restarts) tracking: arrays created from now on are recorded with the place that
+   * created them; `trackRefs: true` also records each `.ref`. Returns `undefined`.
+   */
   start(opts: { trackRefs?: boolean } = {}): void {
     tracked = new Map();
     trackRefs = !!opts.trackRefs;
@@ -115,6 +151,7 @@ export const checkLeaks = {
     return { leaked, details, summary };
   },
 
+  /** Whether a tracking window is open. */
   get active(): boolean {
     return tracked !== null;
   },

@@ -1,11 +1,18 @@
 /** Diagnostics: `memoryStats()` (live arrays, per-device buffers, caches and dispatch counts). */
 import { call, wasm } from "./bridge.js";
 
+/**
+ * One device's counters in `memoryStats().devices`. Counts are cumulative since the device
+ * started (or, for caches, since the last `clearCaches()`); "live" values are current.
+ */
 export interface DeviceStats {
+  /** Device buffers currently held by live arrays, traces and caches (views share one buffer). */
   liveBuffers: number;
+  /** Bytes of those buffers. */
   liveBytes: number;
   /** The most bytes one array may occupy on this device (2 GiB on cpu and wasm). */
   maxBufferBytes: number;
+  /** Kernels, routines and compiled loops run on this device (one call or dispatch each). */
   dispatches: number;
   /** Command submissions (webgpu batches many dispatches per submit; 0 elsewhere). */
   submits: number;
@@ -18,6 +25,7 @@ export interface DeviceStats {
   shaderCompiles: number;
   /** Free device buffers kept for reuse (not counted in liveBuffers/liveBytes). */
   poolBuffers: number;
+  /** Bytes of the free buffers kept for reuse. */
   poolBytes: number;
   /**
    * Staging buffers mapped to read results back (webgpu: one per group of reads requested in
@@ -27,9 +35,13 @@ export interface DeviceStats {
   readbackMaps: number;
   /** Free mappable staging buffers kept for reuse, and their bytes (webgpu; 0 elsewhere). */
   stagingBuffers: number;
+  /** Bytes of those staging buffers. */
   stagingBytes: number;
+  /** Compiled kernels currently cached on this device. */
   kernelCacheEntries: number;
+  /** Kernel compilations avoided because the kernel was cached. */
   kernelCacheHits: number;
+  /** Kernels compiled (not found in the cache). */
   kernelCacheMisses: number;
   /** Bytes of kernel code generated since the last `clearCaches()` (wasm modules; 0 elsewhere). */
   kernelCodeBytes: number;
@@ -41,49 +53,73 @@ export interface DeviceStats {
   loopCacheEntries: number;
   /** Host data written into new buffers of this device (creation, JS scalars, constants). */
   uploads: number;
+  /** Bytes of host data written into this device's buffers. */
   uploadBytes: number;
   /** Buffers of this device read back to the host (`data()`, `dataSync()`, moves). */
   readbacks: number;
+  /** Bytes read back to the host. */
   readbackBytes: number;
   /**
    * Operands the library moved off this device through the host on its own (an array placed
    * by default following a committed operand elsewhere): 0 while work stays on the device.
    */
   moves: number;
+  /** Bytes of those moves. */
   moveBytes: number;
 }
 
+/**
+ * What `memoryStats()` returns: live arrays and programs, WebAssembly memory, the program cache,
+ * per-device counters and scan counters.
+ */
 export interface MemoryStats {
+  /** Arrays alive now (each live `Array` handle, tracers included while a trace is open). */
   liveArrays: number;
   /** `data()` reads begun and not yet handed over (0 when every read has settled). */
   pendingReads: number;
   /** Traced programs held: makeJaxpr results and vjp functions. */
   liveJaxprs: number;
+  /**
+   * The current size of the module's WebAssembly memory, which holds every cpu and wasm array (it
+   * grows and never shrinks).
+   */
   wasmMemoryBytes: number;
   /** The most bytes the module's WebAssembly memory can grow to (4 GiB): every cpu and wasm array lives in it. */
   wasmMemoryLimit: number;
   /** The global cache of lowered jit programs. */
   programCache: {
+    /** Lowered programs cached now. */
     entries: number;
+    /** The most programs the cache holds (least recently used ones are evicted). */
     capacity: number;
+    /** Lowerings avoided: a traced program found by its structure. */
     hits: number;
+    /** Programs lowered. */
     misses: number;
+    /** Programs evicted to stay within `capacity`. */
     evictions: number;
   };
   /** Compiled signatures held by live jit wrappers. */
   jitFunctions: number;
+  /** Counters of each started device (`cpu` and `wasm` always, `webgpu` after `init()`). */
   devices: Partial<Record<"cpu" | "wasm" | "webgpu", DeviceStats>>;
   /** Scans run (`lax.scan` loops, including those of gradients), per path, and their steps. */
   scan: ScanStats;
 }
 
+/** Counters of `lax.scan` runs, in `memoryStats().scan` (cumulative). */
 export interface ScanStats {
+  /** Scans run as a compiled loop (path `"fused"`), nested runs counted. */
   fusedRuns: number;
+  /** Steps of those runs. */
   fusedSteps: number;
+  /** Scans run by the host loop (path `"fallback"`). */
   fallbackRuns: number;
+  /** Steps of those runs. */
   fallbackSteps: number;
   /** Scan bodies planned as loop programs (a bounded cache, emptied by `clearCaches`). */
   planCacheEntries: number;
+  /** The capacity of that cache. */
   planCacheCapacity: number;
 }
 
@@ -94,6 +130,21 @@ const [TOP, DEVICE, PROGRAMS, SCAN] = wasm
   .split("|")
   .map((g) => g.trim().split(/\s+/));
 
+/**
+ * A snapshot of oxjax's memory and counters: live arrays and traced programs, WebAssembly memory,
+ * the jit program cache, per-device buffers, bytes, dispatches, caches and transfers, and scan
+ * runs per path. A new plain object each call (cheap: one call into the module). Use it to check
+ * for leaks (`liveArrays` back to its baseline), to count device work in tests (never time it),
+ * and to see whether programs are reused.
+ *
+ * @example
+ * ```ts
+ * const before = memoryStats().liveArrays;
+ * using x = np.ones([1000]);
+ * memoryStats().liveArrays - before; // 1
+ * memoryStats().devices.wasm?.liveBytes; // includes x's 4000 bytes
+ * ```
+ */
 export function memoryStats(): MemoryStats {
   // Numbers only cross the boundary; the object is built here (see src/api/stats.rs).
   const n = call(() => wasm.memoryStats());

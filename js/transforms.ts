@@ -10,7 +10,10 @@ import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
 
-/** A traced program with the constants it captured. Owns them until `dispose()`. */
+/**
+ * A traced program (a Jaxpr) with the constants it captured, as `makeJaxpr` returns it. It owns
+ * those constants until `dispose()` (or `using`). Print it with `toString()`.
+ */
 export class ClosedJaxpr {
   #id: number;
   #disposed = false;
@@ -30,11 +33,13 @@ export class ClosedJaxpr {
     return this.toString();
   }
 
+  /** Releases the program and its constants. */
   dispose(): void {
     call(() => wasm.jaxprDispose(this.#id));
     this.#disposed = true;
   }
 
+  /** What `using` calls: `dispose()` unless already disposed. */
   [Symbol.dispose](): void {
     if (!this.#disposed) this.dispose();
   }
@@ -43,10 +48,23 @@ export class ClosedJaxpr {
 type Traceable = (...args: Array[]) => Array | Array[];
 
 /**
- * Traces `f` on arrays shaped like `args` and returns its Jaxpr. Outer arrays used inside `f`
- * become constants of the Jaxpr (printed before the `;`).
+ * Traces `f` on tracers shaped like `args` (arrays; not consumed) and returns `{ jaxpr }`, the
+ * program in JAX's notation (`jaxpr.toString()`). Arrays from outside that `f` uses become
+ * constants of the Jaxpr (printed before the `;`), owned by it: dispose the jaxpr when done. `f`
+ * runs once, on tracers; nothing is computed.
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([3]);
+ * const { jaxpr } = makeJaxpr((v) => np.sin(v).mul(2))(x);
+ * console.log(jaxpr.toString()); // { lambda a:f32[3]. let b:f32[3] = sin a … in ( c ) }
+ * jaxpr.dispose();
+ * ```
  */
-export function makeJaxpr(f: Traceable): (...args: Array[]) => { jaxpr: ClosedJaxpr } {
+export function makeJaxpr(f: Traceable): (...args: Array[]) => {
+  /** The traced program, owning its constants. */
+  jaxpr: ClosedJaxpr;
+} {
   return (...args: Array[]) => {
     args.forEach((a, i) => {
       if (!(a instanceof Array)) {
@@ -78,6 +96,7 @@ export function makeJaxpr(f: Traceable): (...args: Array[]) => { jaxpr: ClosedJa
   };
 }
 
+/** Options of `grad` and `valueAndGrad`. */
 export interface GradOptions {
   /** Which arguments to differentiate: an index (the gradient alone) or a list (a tuple). */
   argnums?: number | number[];
@@ -221,7 +240,24 @@ function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unkn
   }
 }
 
-/** The gradient of a scalar function with respect to argument(s) `argnums` (default 0). */
+/**
+ * The gradient of a scalar-valued `f`: `grad(f)(...args)` returns `∂f/∂args[argnums]` (default
+ * argument 0; a list of argnums gives a list of gradients), each a pytree shaped like its
+ * argument. With `hasAux`, `f` returns `[output, aux]` and the call returns `[grads, aux]`.
+ *
+ * `f` must return a float scalar (`Array` of shape `[]`). It is traced once per call and
+ * differentiated in reverse mode by oxjax's rules (every primitive has one, including scans,
+ * sorts and linear algebra). Arguments are not consumed; the gradients (and `aux`) are new
+ * arrays owned by the caller. Composes with itself (`grad(grad(f))`), `jit`, `vmap`; runs on the
+ * device of the arguments.
+ *
+ * @example
+ * ```ts
+ * const f = (x) => x.mul(x).sum();
+ * using x = np.array([1, 2, 3]);
+ * using g = grad(f)(x); // [2, 4, 6]
+ * ```
+ */
 export function grad(f: GradFn, opts: GradOptions = {}): GradFn {
   return (...args: unknown[]) => {
     const { value, aux, grads } = valueAndGradImpl("grad", f, opts, args);
@@ -230,7 +266,16 @@ export function grad(f: GradFn, opts: GradOptions = {}): GradFn {
   };
 }
 
-/** `[value, grads]` (with hasAux: `[[value, aux], grads]`). */
+/**
+ * Like `grad`, but returns `[value, grads]` (with `hasAux`: `[[value, aux], grads]`): the output
+ * of `f` and its gradient from one forward and backward pass. All are new arrays owned by the
+ * caller.
+ *
+ * @example
+ * ```ts
+ * const [loss, g] = valueAndGrad((w) => np.square(w).sum())(w);
+ * ```
+ */
 export function valueAndGrad(f: GradFn, opts: GradOptions = {}): GradFn {
   return (...args: unknown[]) => {
     const { value, aux, grads } = valueAndGradImpl("valueAndGrad", f, opts, args);
@@ -238,15 +283,32 @@ export function valueAndGrad(f: GradFn, opts: GradOptions = {}): GradFn {
   };
 }
 
+/**
+ * The pullback returned by `vjp`: call it with cotangents shaped like `f`'s output to get the
+ * cotangents of every primal (a list of pytrees, new arrays). It holds the forward pass's
+ * residuals until `dispose()` (or `using`); it may be called any number of times.
+ */
 export type VjpFn = ((cotangents: unknown) => unknown[]) & {
+  /** Releases the residuals; calling the function afterwards is an error. */
   dispose(): void;
+  /** What `using` calls: `dispose()` unless already disposed. */
   [Symbol.dispose](): void;
 };
 
 /**
- * `[out, vjpFn]` (with hasAux `[out, vjpFn, aux]`): `vjpFn(cotangents)` — a pytree shaped
- * like `out` — returns the cotangents of all primals (a list of pytrees). The function holds
- * the forward pass's residuals until disposed.
+ * Reverse mode: `[out, vjpFn]` (with `hasAux`: `[out, vjpFn, aux]`). `out` is `f(...primals)`;
+ * `vjpFn(cotangents)` — a pytree shaped like `out` — returns the cotangents of all primals, as a
+ * list with one pytree per primal. `primals` are not consumed; `out`, `aux` and every result of
+ * `vjpFn` are new arrays owned by the caller, and `vjpFn` itself owns the residuals: dispose it.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * const [y, vjpFn] = vjp((v) => v.mul(v), [x]);
+ * using ct = np.ones([2]);
+ * const [dx] = vjpFn(ct); // [2, 4]
+ * for (const a of [y, dx, vjpFn]) a.dispose();
+ * ```
  */
 export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = {}): unknown[] {
   checkOptions("vjp", opts);
@@ -291,9 +353,17 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
 }
 
 /**
- * `[primalsOut, tangentsOut]` (with hasAux `[primalsOut, tangentsOut, aux]`): the outputs of
- * `f` at `primals` and their directional derivatives along `tangents` (pytrees matching
- * `primals`).
+ * Forward mode: `[primalsOut, tangentsOut]` (with `hasAux`: `[primalsOut, tangentsOut, aux]`),
+ * the outputs of `f` at `primals` and their directional derivatives along `tangents` (pytrees
+ * matching `primals`). oxjax computes it by transposing the reverse-mode rules. Inputs are not
+ * consumed; the outputs are new arrays owned by the caller.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using t = np.ones([2]);
+ * const [y, dy] = jvp((v) => v.mul(v), [x], [t]); // y = [1, 4], dy = [2, 4]
+ * ```
  */
 export function jvp(
   f: GradFn,

@@ -52,9 +52,21 @@ function flatAxes(inAxes: unknown, args: unknown[]): (number | null)[] {
 }
 
 /**
- * Vectorizes `f` over axis `inAxes` of its arguments (default 0 of every argument; `null`:
- * not batched; a list gives one entry per argument, each a number, null or a pytree prefix of
- * the argument). Outputs carry the batch axis first.
+ * Vectorises `f`: `vmap(f, inAxes)(...args)` applies `f` to slices of its arguments along their
+ * batch axes and stacks the results along a new axis 0. `inAxes` is 0 by default (every argument
+ * batched on axis 0), a number for all arguments, or a list with one entry per argument: a number,
+ * `null` (not batched) or a pytree prefix of the argument giving axes per leaf.
+ *
+ * `f` is traced once with unbatched tracers and evaluated by oxjax's batching rules (one per
+ * primitive, in Rust), so the batched work is whole-array kernels, not a loop. Arguments are not
+ * consumed; outputs are new arrays owned by the caller. Composes with `grad`, `jit` and itself.
+ *
+ * @example
+ * ```ts
+ * using xs = np.array([[1, 2], [3, 4], [5, 6]]);
+ * using w = np.array([10, 1]);
+ * using ys = vmap((x, w) => np.dot(x, w), [0, null])(xs, w); // [12, 34, 56]
+ * ```
  */
 export function vmap(f: Fn, inAxes: number | unknown[] = 0): Fn {
   return (...args: unknown[]) => {
@@ -119,8 +131,14 @@ function basisOptions(x: Array): { dtype: DType; device?: Device } {
 }
 
 /**
- * The Jacobian by forward mode, as jax-js lays it out: `result[i] = ∂f/∂xᵢ`, shape
- * `[n, ...outShape]` for a 1-D `x` of length n.
+ * The Jacobian of `f` at a 1-D `x` by forward mode (one batched JVP), laid out as jax-js does:
+ * `result[i] = ∂f/∂xᵢ`, shape `[n, ...outShape]`. A new array owned by the caller.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using J = jacfwd((v) => v.mul(v))(x); // [[2, 0], [0, 4]]
+ * ```
  */
 export function jacfwd(f: Fn): (x: Array) => Array {
   return (x: Array) => {
@@ -135,8 +153,15 @@ export function jacfwd(f: Fn): (x: Array) => Array {
 }
 
 /**
- * The Jacobian by reverse mode: `result[i] = ∂fᵢ/∂x`, shape `[...outShape, n]` for a 1-D `x`
- * of length n (jax-js's layout for its square case).
+ * The Jacobian of `f` at a 1-D `x` by reverse mode (one batched VJP): `result[i] = ∂fᵢ/∂x`,
+ * shape `[...outShape, n]` (jax-js's layout for its square case). A new array owned by the
+ * caller.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using J = jacrev((v) => v.sum(0, { keepdims: true }))(x); // [[1, 1, 1]]
+ * ```
  */
 export function jacrev(f: Fn): (x: Array) => Array {
   return (x: Array) => {
@@ -162,22 +187,49 @@ export function jacrev(f: Fn): (x: Array) => Array {
   };
 }
 
-/** The same function as `jacrev`. */
+/** Alias of `jacrev`. */
 export const jacobian = jacrev;
 
-/** `jacfwd(grad(f))`: the `[n, n]` matrix of second derivatives of a scalar `f` of a 1-D x. */
+/**
+ * The Hessian of a scalar `f` at a 1-D `x`: `jacfwd(grad(f))`, the `[n, n]` matrix of second
+ * derivatives. A new array owned by the caller.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using H = hessian((v) => v.mul(v).mul(v).sum())(x); // [[6, 0], [0, 12]]
+ * ```
+ */
 export function hessian(f: Fn): (x: Array) => Array {
   return jacfwd(grad(f));
 }
 
+/**
+ * The linear function returned by `linearize`: call it with tangents (one per primal) to get the
+ * JVP at the fixed primals (new arrays). It holds the forward pass's residuals until `dispose()`
+ * (or `using`).
+ */
 export type LinearFn = ((...tangents: unknown[]) => unknown) & {
+  /** Releases the residuals; calling the function afterwards is an error. */
   dispose(): void;
+  /** What `using` calls: `dispose()` unless already disposed. */
   [Symbol.dispose](): void;
 };
 
 /**
- * `[out, fLin]` (with hasAux `[out, fLin, aux]`): `fLin(...tangents)` evaluates the JVP of `f`
- * at the fixed `primals`. fLin holds the residuals of the forward pass until disposed.
+ * `[out, fLin]` (with `hasAux`: `[out, fLin, aux]`): `out = f(...primals)`, and `fLin(...tangents)`
+ * evaluates the JVP of `f` at those primals without re-running the forward pass. `out`, `aux` and
+ * each result of `fLin` are new arrays owned by the caller; `fLin` owns the residuals: dispose it.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * const [y, fLin] = linearize((v) => v.mul(v), [x]);
+ * using t = np.ones([2]);
+ * using dy = fLin(t); // [2, 4]
+ * y.dispose();
+ * fLin.dispose();
+ * ```
  */
 export function linearize(f: Fn, primals: unknown[], opts: { hasAux?: boolean } = {}): unknown[] {
   checkOptions("linearize", opts);
