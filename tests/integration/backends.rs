@@ -1,9 +1,12 @@
 //! The slice's kernels on every backend that runs natively: the cpu interpreter against an
-//! independent f32/f64 oracle, wasm codegen validated by wasmparser, WGSL validated by naga, and
+//! independent f32/f64 oracle, the cpu interpreter on the whole kernel corpus against
+//! `common::oracle` (results computed from each case's description, transcendentals from
+//! mpmath values in `tests/data/`), wasm codegen validated by wasmparser, WGSL validated by naga, and
 //! WebGPU kernels executed on wgpu over Vulkan (lavapipe on machines without a GPU) and compared
 //! with the cpu interpreter bit for bit.
 
-use crate::common::{block_on, encode, slice_kernels, values};
+use crate::common::corpus::{check, corpus};
+use crate::common::{block_on, encode, oracle, slice_kernels, values};
 use oxjax::backend::cpu::{run_kernel, CpuBackend};
 use oxjax::backend::webgpu::{wgsl, WebGpuBackend};
 use oxjax::backend::{wasm, Backend};
@@ -178,23 +181,39 @@ fn webgpu_on_vulkan_matches_the_cpu_interpreter() {
     assert_eq!((stats.live_buffers, stats.live_bytes), (0, 0));
 }
 
+/// Every dtype of the corpus.
+const CORPUS_DTYPES: [DType; 5] = [
+    DType::Float32,
+    DType::Float64,
+    DType::Int32,
+    DType::Uint32,
+    DType::Bool,
+];
+
 #[test]
-fn the_corpus_runs_on_the_cpu_interpreter() {
-    let all = [
-        DType::Float32,
-        DType::Float64,
-        DType::Int32,
-        DType::Uint32,
-        DType::Bool,
-    ];
-    let cases = crate::common::corpus::corpus(&all);
+fn the_cpu_interpreter_matches_an_independent_oracle_on_the_corpus() {
+    let cases = corpus(&CORPUS_DTYPES);
     assert!(cases.len() > 140, "corpus has {} cases", cases.len());
     for case in cases {
         let refs: Vec<&[u8]> = case.inputs.iter().map(Vec::as_slice).collect();
-        let out = run_kernel(&case.kernel, &refs).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        assert_eq!(
-            out.len(),
-            case.kernel.size * case.kernel.output_dtype().byte_size()
-        );
+        let got = run_kernel(&case.kernel, &refs).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let (want, ulps) = oracle::expected(&case);
+        check(&case, &got, &want, ulps).unwrap();
+    }
+}
+
+/// The oracle is computed from each case's `Spec`, not its kernel: given another operation's
+/// spec, the interpreter's results disagree with it.
+#[test]
+fn the_corpus_oracle_tells_operations_apart() {
+    let cases = corpus(&CORPUS_DTYPES);
+    let pairs = [("Add Int32", "Sub Int32"), ("Exp Float32", "Sin Float32"), ("Lt Float64", "Le Float64")];
+    for (run, spec_of) in pairs {
+        let find = |name: &str| cases.iter().find(|c| c.name == name).unwrap();
+        let (case, other) = (find(run), find(spec_of));
+        let refs: Vec<&[u8]> = case.inputs.iter().map(Vec::as_slice).collect();
+        let got = run_kernel(&case.kernel, &refs).unwrap();
+        let (want, ulps) = oracle::expected(other);
+        assert!(check(case, &got, &want, ulps).is_err(), "{run} passed as {spec_of}");
     }
 }

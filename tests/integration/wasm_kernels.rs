@@ -353,6 +353,7 @@ fn exact_ops_on_all_pairs_of_edge_values() {
         for (name, exp) in exps {
             let kernel = Kernel::elementwise(vec![dtype, dtype], xs.len(), exp);
             let case = Case {
+                spec: None,
                 name: format!("{name} {dtype:?}"),
                 kernel,
                 inputs: inputs.clone(),

@@ -55,6 +55,7 @@ fn cross(name: String, dtype: DType, values: &[f64], exp: AluExp) -> Case {
         .collect();
     let b: Vec<f64> = values.iter().flat_map(|_| values.iter().copied()).collect();
     Case {
+spec: None,
         name,
         kernel: Kernel::elementwise(vec![dtype, dtype], a.len(), exp),
         inputs: vec![bytes(dtype, &a), bytes(dtype, &b)],
@@ -164,6 +165,7 @@ fn extra_cases() -> Vec<Case> {
                 _ => &[0.0, 1.0],
             };
             cases.push(Case {
+spec: None,
                 name: format!("Cast {from:?} -> {to:?} (edges)"),
                 kernel: Kernel::elementwise(
                     vec![from],
@@ -177,6 +179,7 @@ fn extra_cases() -> Vec<Case> {
     }
     // An input that is never loaded still gets its binding.
     cases.push(Case {
+spec: None,
         name: "unused input".into(),
         kernel: Kernel::elementwise(
             vec![DType::Float32, DType::Int32],
@@ -197,6 +200,7 @@ fn extra_cases() -> Vec<Case> {
     }
     let x = sample(DType::Float32, 1);
     cases.push(Case {
+spec: None,
         name: "deep chain".into(),
         kernel: Kernel::elementwise(vec![DType::Float32], x.len(), exp),
         inputs: vec![bytes(DType::Float32, &x)],
@@ -210,6 +214,7 @@ fn extra_cases() -> Vec<Case> {
         load(DType::Float32, 2),
     );
     cases.push(Case {
+spec: None,
         name: "mul then add (no contraction)".into(),
         kernel: Kernel::elementwise(vec![DType::Float32; 3], 2, fma),
         inputs: vec![
@@ -230,6 +235,7 @@ fn extra_cases() -> Vec<Case> {
         AluExp::constant(DType::Int32, i32::MIN as f64),
     );
     cases.push(Case {
+spec: None,
         name: "int constants".into(),
         kernel: Kernel::elementwise(vec![DType::Int32], ints.len(), int_exp),
         inputs: vec![bytes(DType::Int32, &ints)],
@@ -254,6 +260,7 @@ fn extra_cases() -> Vec<Case> {
         size: 500,
     });
     cases.push(Case {
+spec: None,
         name: "long float sum".into(),
         kernel: sum,
         inputs: vec![bytes(DType::Float32, &values)],
@@ -340,6 +347,7 @@ fn division_and_sqrt_are_correctly_rounded() {
     let mut failures = Vec::new();
     for (name, exp) in kernels {
         let case = Case {
+spec: None,
             name: format!("{name} (random bits)"),
             kernel: Kernel::elementwise(vec![f, f], n, exp),
             inputs: vec![a.clone(), b.clone()],
@@ -415,6 +423,7 @@ fn transcendentals_are_within_4_ulp() {
             _ => {}
         }
         let case = Case {
+spec: None,
             name: format!("{op:?} (dense)"),
             kernel: Kernel::elementwise(
                 vec![DType::Float32],

@@ -1,15 +1,36 @@
 //! A corpus of kernels covering every node of the Kernel IR on every dtype it is defined for,
 //! with input data that includes the awkward values (NaN, ±∞, ±0, extremes, division by zero).
-//! Backends are checked against the cpu interpreter over this corpus.
+//! Each case also says what it computes (`Spec`), so `oracle` can compute its results without
+//! the kernel; the cpu interpreter is checked against that oracle, and the other backends
+//! against the cpu interpreter.
 
 use oxjax::core::DType;
 use oxjax::kernel::{AluExp, BinaryOp, CompareOp, Kernel, ReduceOp, Reduction, UnaryOp};
 
 use super::encode;
 
-/// One test case: a name, a kernel and its input buffers.
+/// What a case computes, independently of its kernel: the operation and its operand dtype
+/// (for casts and bitcasts the source and target dtypes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Spec {
+    Unary(UnaryOp, DType),
+    Binary(BinaryOp, DType),
+    Compare(CompareOp, DType),
+    /// `where(cond: bool, x, y)` on x and y of this dtype.
+    Where(DType),
+    Cast(DType, DType),
+    Bitcast(DType, DType),
+    /// `out[i] = 3i < N ? in[3i] : -1` on float32.
+    GuardedLoad,
+    /// `out[i] = op over r < 8 of in[8i + r]`.
+    Reduce(ReduceOp, DType),
+}
+
+/// One test case: a name, what it computes, a kernel and its input buffers.
 pub struct Case {
     pub name: String,
+    /// `None` for cases made outside the corpus, which are checked against the interpreter only.
+    pub spec: Option<Spec>,
     pub kernel: Kernel,
     pub inputs: Vec<Vec<u8>>,
     /// Transcendental results may differ from the cpu interpreter by a few ulp; exact ops must
@@ -72,13 +93,14 @@ pub fn sample(dtype: DType, seed: u32) -> Vec<f64> {
     out
 }
 
-fn case(name: String, inputs: &[DType], exp: AluExp, exact: bool) -> Case {
+fn case(name: String, spec: Spec, inputs: &[DType], exp: AluExp, exact: bool) -> Case {
     let data = inputs
         .iter()
         .enumerate()
         .map(|(i, &d)| encode(d, &sample(d, i as u32 + 1)));
     Case {
         name,
+        spec: Some(spec),
         kernel: Kernel::elementwise(inputs.to_vec(), N, exp),
         inputs: data.collect(),
         exact,
@@ -112,6 +134,7 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
             let exact = matches!(op, Neg | Abs | Reciprocal | Floor | Ceil | Sqrt);
             cases.push(case(
                 format!("{op:?} {d:?}"),
+                Spec::Unary(op, *d),
                 &[*d],
                 AluExp::unary(op, load(*d, 0)),
                 exact,
@@ -122,6 +145,7 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
         for d in [DType::Int32, DType::Uint32].iter().filter(|d| ok(d)) {
             cases.push(case(
                 format!("{op:?} {d:?}"),
+                Spec::Unary(op, *d),
                 &[*d],
                 AluExp::unary(op, load(*d, 0)),
                 true,
@@ -130,6 +154,7 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
     }
     cases.push(case(
         "Not Bool".into(),
+        Spec::Unary(Not, DType::Bool),
         &[DType::Bool],
         AluExp::unary(Not, load(DType::Bool, 0)),
         true,
@@ -138,7 +163,8 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
     for op in [Add, Sub, Mul, Div, Rem, Min, Max] {
         for d in NUMERIC.iter().filter(|d| ok(d)) {
             let exp = AluExp::binary(op, load(*d, 0), load(*d, 1));
-            cases.push(case(format!("{op:?} {d:?}"), &[*d, *d], exp, true));
+            let spec = Spec::Binary(op, *d);
+            cases.push(case(format!("{op:?} {d:?}"), spec, &[*d, *d], exp, true));
         }
     }
     for op in [And, Or, Xor] {
@@ -147,32 +173,43 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
             .filter(|d| ok(d))
         {
             let exp = AluExp::binary(op, load(*d, 0), load(*d, 1));
-            cases.push(case(format!("{op:?} {d:?}"), &[*d, *d], exp, true));
+            let spec = Spec::Binary(op, *d);
+            cases.push(case(format!("{op:?} {d:?}"), spec, &[*d, *d], exp, true));
         }
     }
     for op in [Shl, Shr] {
         for d in [DType::Int32, DType::Uint32].iter().filter(|d| ok(d)) {
             let exp = AluExp::binary(op, load(*d, 0), load(*d, 1));
-            cases.push(case(format!("{op:?} {d:?}"), &[*d, *d], exp, true));
+            let spec = Spec::Binary(op, *d);
+            cases.push(case(format!("{op:?} {d:?}"), spec, &[*d, *d], exp, true));
         }
     }
     for op in [CompareOp::Lt, CompareOp::Le, CompareOp::Eq, CompareOp::Ne] {
         for d in ALL.iter().filter(|d| ok(d)) {
             let exp = AluExp::compare(op, load(*d, 0), load(*d, 1));
-            cases.push(case(format!("{op:?} {d:?}"), &[*d, *d], exp, true));
+            let spec = Spec::Compare(op, *d);
+            cases.push(case(format!("{op:?} {d:?}"), spec, &[*d, *d], exp, true));
         }
     }
     for d in ALL.iter().filter(|d| ok(d)) {
         let exp = AluExp::where_(load(DType::Bool, 0), load(*d, 1), load(*d, 2));
         cases.push(case(
             format!("Where {d:?}"),
+            Spec::Where(*d),
             &[DType::Bool, *d, *d],
             exp,
             true,
         ));
         for to in ALL.iter().filter(|t| ok(t) && *t != d) {
             let exp = AluExp::cast(load(*d, 0), *to);
-            cases.push(case(format!("Cast {d:?} -> {to:?}"), &[*d], exp, true));
+            let spec = Spec::Cast(*d, *to);
+            cases.push(case(
+                format!("Cast {d:?} -> {to:?}"),
+                spec,
+                &[*d],
+                exp,
+                true,
+            ));
         }
     }
     for (from, to) in [
@@ -185,6 +222,7 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
             let exp = AluExp::bitcast(load(from, 0), to);
             cases.push(case(
                 format!("Bitcast {from:?} -> {to:?}"),
+                Spec::Bitcast(from, to),
                 &[from],
                 exp,
                 true,
@@ -208,7 +246,14 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
             AluExp::load(DType::Float32, 0, idx),
             AluExp::constant(DType::Float32, -1.0),
         );
-        cases.push(case("guarded load".into(), &[DType::Float32], exp, true));
+        let spec = Spec::GuardedLoad;
+        cases.push(case(
+            "guarded load".into(),
+            spec,
+            &[DType::Float32],
+            exp,
+            true,
+        ));
     }
     // Reductions: out[i] = op over r of in[i * R + r], with R = 8 (8 outputs of 8).
     for op in [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min] {
@@ -227,6 +272,7 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
             );
             let mut c = case(
                 format!("Reduce {op:?} {d:?}"),
+                Spec::Reduce(op, *d),
                 &[*d],
                 AluExp::load(*d, 0, idx),
                 true,

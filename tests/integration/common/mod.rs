@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod oracle;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod program;
 pub mod trace;
