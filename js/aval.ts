@@ -4,17 +4,27 @@
  */
 import type { DType } from "./dtype.js";
 
+/**
+ * An array's abstract value, what `Array.aval` returns: its shape, dtype and weak type, without
+ * data. Prints as jax-js's `ShapedArray` does (`float32[2,3]`).
+ */
 export class Aval {
+  /** @internal */
   constructor(
+    /** The size of each axis. */
     readonly shape: number[],
+    /** The element type. */
     readonly dtype: DType,
+    /** Whether the array is weakly typed (made from a bare JS number). */
     readonly weakType: boolean,
   ) {}
 
+  /** The number of axes. */
   get ndim(): number {
     return this.shape.length;
   }
 
+  /** The number of elements. */
   get size(): number {
     return this.shape.reduce((a, b) => a * b, 1);
   }
@@ -34,6 +44,7 @@ export class Aval {
     );
   }
 
+  /** `dtype[shape]`, e.g. `float32[2,3]`. */
   toString(): string {
     return `${this.dtype}[${this.shape.join(",")}]`;
   }

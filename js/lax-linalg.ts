@@ -13,8 +13,11 @@ export function eigh(
   return [v, w];
 }
 
+/** Options of `svd`. */
 export interface SvdOptions {
+  /** Complete `u` and `vh` (default true) rather than reduced. */
   fullMatrices?: boolean;
+  /** Return `[u, s, vh]` (default true) rather than `s` alone. */
   computeUv?: boolean;
 }
 
@@ -52,10 +55,15 @@ export function qr(a: Array, opts?: { fullMatrices?: boolean }): [Array, Array] 
   return [q, r];
 }
 
+/** Options of `triangularSolve`. */
 export interface TriangularSolveOptions {
+  /** Solve `a·x = b` (true) or `x·a = b` (false, the default, as JAX). */
   leftSide?: boolean;
+  /** `a` is lower triangular (default false: upper, as JAX). */
   lower?: boolean;
+  /** Use `aᵀ` instead of `a`. */
   transposeA?: boolean;
+  /** Assume ones on `a`'s diagonal without reading it. */
   unitDiagonal?: boolean;
 }
 

@@ -10,10 +10,18 @@ import { lib1, libCall } from "./lib.js";
 import { vmap } from "./vmap.js";
 import * as checks from "./check.js";
 
+/** Which axes `lax.dot` contracts and which it treats as batch axes. */
 export interface DotDimensionNumbers {
+  /** Axes of `lhs` summed over (default: its last axis). */
   lhsContractingDims?: number[];
+  /**
+   * Axes of `rhs` summed over, paired with `lhsContractingDims` (default: its second-to-last
+   * axis, or its only axis when it is 1-D).
+   */
   rhsContractingDims?: number[];
+  /** Batch axes of `lhs` (default none); they lead the result. */
   lhsBatchDims?: number[];
+  /** Batch axes of `rhs`, paired with `lhsBatchDims`. */
   rhsBatchDims?: number[];
 }
 

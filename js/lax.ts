@@ -9,7 +9,19 @@ export type { ScanOptions, ScanPath } from "./lax-scan.js";
 export { associativeScan } from "./lax-assoc.js";
 export type { AssociativeScanOptions } from "./lax-assoc.js";
 
+/**
+ * The error function, element-wise; integer inputs give float32.
+ *
+ * @example
+ * ```ts
+ * lax.erf(np.array([0, 1])); // [0, 0.8427008]
+ * ```
+ */
 export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
+/**
+ * The complementary error function `1 − erf(x)`, accurate for large `x`; integer inputs give
+ * float32.
+ */
 export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
 
 /**
@@ -24,11 +36,23 @@ export function stopGradient(x: Array): Array {
 
 export * as linalg from "./lax-linalg.js";
 
+/**
+ * Convolution padding: `"VALID"` (none), `"SAME"` (output size `ceil(in / stride)`, extra
+ * padding at the end), `"SAME_LOWER"` (extra padding at the start), or one `[low, high]` pair per
+ * spatial axis.
+ */
 export type PaddingType = "VALID" | "SAME" | "SAME_LOWER" | [number, number][];
 
+/** Options of `convGeneralDilated`. */
 export interface ConvOptions {
+  /** Dilation of the input per spatial axis (a transposed convolution's stride); default 1s. */
   lhsDilation?: number[];
+  /** Dilation of the kernel per spatial axis (atrous convolution); default 1s. */
   rhsDilation?: number[];
+  /**
+   * Split the input channels into this many groups, each convolved with its own part of the
+   * kernel (default 1; the channel count for depthwise convolution).
+   */
   featureGroupCount?: number;
 }
 
@@ -89,6 +113,7 @@ export function conv(lhs: Array, rhs: Array, windowStrides: number[], padding: P
   return convGeneralDilated(lhs, rhs, windowStrides, padding);
 }
 
+/** `convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation })`. */
 export function convWithGeneralPadding(
   lhs: Array,
   rhs: Array,

@@ -11,22 +11,32 @@ import * as np from "./numpy/index.js";
 
 type Axis = number | number[] | null;
 
+/** `relu6(x + 3) / 6`, a piecewise-linear sigmoid. */
 export const hardSigmoid = activation("hardSigmoid");
+/** `x · hardSigmoid(x)`. */
 export const hardSilu = activation("hardSilu");
+/** Alias of `hardSilu`. */
 export const hardSwish = hardSilu;
+/** `x` clipped to `[-1, 1]`. */
 export const hardTanh = activation("hardTanh");
+/** `x · tanh(softplus(x))`. */
 export const mish = activation("mish");
+/** The scaled exponential linear unit, with JAX's constants (λ ≈ 1.0507, α ≈ 1.6733). */
 export const selu = activation("selu");
+/** JAX's `sparse_plus`: 0 below −1, `(x + 1)²/4` on `[−1, 1]`, `x` above. */
 export const sparsePlus = activation("sparsePlus");
+/** JAX's `sparse_sigmoid`: 0 below −1, `(x + 1)/2` on `[−1, 1]`, 1 above. */
 export const sparseSigmoid = activation("sparseSigmoid");
 /** `log(1 − exp(−x))`, stable on both sides of ln 2. */
 export const log1mexp = activation("log1mexp");
 
+/** `max(x, 0) + min(0, alpha·(e^(x/alpha) − 1))` (default alpha 1). */
 export function celu(x: Array, alpha = 1): Array {
   check("celu", x);
   return new Array(call(() => wasm.activation("celu", x._handle, alpha)));
 }
 
+/** `(x + √(x² + b)) / 2` (default b 4), a smooth relu. */
 export function squareplus(x: Array, b = 4): Array {
   check("squareplus", x);
   return new Array(call(() => wasm.activation("squareplus", x._handle, b)));
@@ -52,9 +62,13 @@ export function logmeanexp(x: Array, axis: Axis = null, opts: { keepdims?: boole
   return lib1("logmeanexp", [x], [!!opts.keepdims, ...axesParams(axis)]);
 }
 
+/** Options of `standardize`. */
 export interface StandardizeOptions {
+  /** A precomputed mean (default: the mean over `axis`). */
   mean?: Array;
+  /** A precomputed variance (default: the variance over `axis`). */
   variance?: Array;
+  /** Added to the variance before the square root (default 1e-5). */
   epsilon?: number;
 }
 
@@ -75,10 +89,15 @@ export function standardize(x: Array, axis: Axis = -1, opts: StandardizeOptions 
   );
 }
 
+/** Options of `dotProductAttention`. */
 export interface AttentionOptions {
+  /** Added to the attention logits (broadcast to `[B?, N, L, S]`). */
   bias?: Array;
+  /** A bool mask: logits where it is false are set to a large negative value before the softmax. */
   mask?: Array;
+  /** The factor of the logits (default `1/√headDim`). */
   scale?: number;
+  /** Mask out keys after each query (a causal mask). */
   isCausal?: boolean;
 }
 

@@ -6,26 +6,53 @@ import * as checks from "./check.js";
 
 type Axis = number | number[] | null;
 
+/**
+ * `max(x, 0)`, element-wise (gradient 0 at 0). dtype: that of `x`.
+ *
+ * @example
+ * ```ts
+ * nn.relu(np.array([-1, 2])); // [0, 2]
+ * ```
+ */
 export const relu = activation("relu");
+/** `min(max(x, 0), 6)`, element-wise. */
 export const relu6 = activation("relu6");
+/**
+ * The logistic function `1 / (1 + e^−x)`, element-wise; integer inputs give float32.
+ *
+ * @example
+ * ```ts
+ * nn.sigmoid(np.array([0])); // [0.5]
+ * ```
+ */
 export const sigmoid = activation("sigmoid");
+/** `log(1 + eˣ)`, computed without overflow. */
 export const softplus = activation("softplus");
+/** `log(sigmoid(x)) = −softplus(−x)`, computed stably. */
 export const logSigmoid = activation("logSigmoid");
+/** `x · sigmoid(x)` (SiLU, also called swish). */
 export const silu = activation("silu");
+/** Alias of `silu`. */
 export const swish = silu;
+/** `x / (1 + |x|)`. */
 export const softSign = activation("softSign");
 
+/** `x` where positive, `negativeSlope · x` (default 0.01) elsewhere. */
 export function leakyRelu(x: Array, negativeSlope = 0.01): Array {
   check("leakyRelu", x);
   return new Array(call(() => wasm.activation("leakyRelu", x._handle, negativeSlope)));
 }
 
+/** `x` where positive, `alpha · (eˣ − 1)` (default alpha 1) elsewhere. */
 export function elu(x: Array, alpha = 1): Array {
   check("elu", x);
   return new Array(call(() => wasm.activation("elu", x._handle, alpha)));
 }
 
-/** GELU; `approximate` (default true, as in JAX) uses the tanh form. */
+/**
+ * The Gaussian error linear unit. `approximate` (default `true`, as JAX) uses the tanh form
+ * `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))`.
+ */
 export function gelu(x: Array, approximate = true): Array {
   check("gelu", x);
   return new Array(call(() => wasm.activation("gelu", x._handle, approximate ? 1 : 0)));
@@ -33,25 +60,51 @@ export function gelu(x: Array, approximate = true): Array {
 
 const axes = (axis: Axis | undefined, fn = "nn"): Int32Array | undefined => checks.axes(fn, axis);
 
-/** `log(sum(exp(x)))` over `axis` (all axes by default), computed stably. */
+/**
+ * `log(Σ exp(x))` over `axis` (all axes by default), computed stably (the maximum is subtracted
+ * first); `keepdims` keeps the reduced axes.
+ *
+ * @example
+ * ```ts
+ * nn.logsumexp(np.array([0, 0])); // 0.6931472 (log 2)
+ * ```
+ */
 export function logsumexp(x: Array, axis: Axis = null, opts: { keepdims?: boolean } = {}): Array {
   check("logsumexp", x);
   return new Array(call(() => wasm.nnReduce("logsumexp", x._handle, axes(axis), !!opts.keepdims)));
 }
 
+/** Alias of `logsumexp`. */
 export const logSumExp = logsumexp;
 
+/**
+ * `exp(x) / Σ exp(x)` along `axis` (default the last), computed stably; each slice sums to 1.
+ *
+ * @example
+ * ```ts
+ * nn.softmax(np.array([0, 0])); // [0.5, 0.5]
+ * ```
+ */
 export function softmax(x: Array, axis: Axis = -1): Array {
   check("softmax", x);
   return new Array(call(() => wasm.nnReduce("softmax", x._handle, axes(axis), false)));
 }
 
+/** `x − logsumexp(x)` along `axis` (default the last), computed stably. */
 export function logSoftmax(x: Array, axis: Axis = -1): Array {
   check("logSoftmax", x);
   return new Array(call(() => wasm.nnReduce("logSoftmax", x._handle, axes(axis), false)));
 }
 
-/** float32 one-hot encoding of integer classes along a new last axis. */
+/**
+ * A float32 one-hot encoding of the integer classes in `x` along a new last axis of size
+ * `numClasses` (out-of-range classes give all zeros).
+ *
+ * @example
+ * ```ts
+ * nn.oneHot(np.array([0, 2], { dtype: np.int32 }), 3); // [[1, 0, 0], [0, 0, 1]]
+ * ```
+ */
 export function oneHot(x: Array, numClasses: number): Array {
   check("oneHot", x);
   return new Array(call(() => wasm.oneHot(x._handle, numClasses)));

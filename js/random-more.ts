@@ -19,33 +19,56 @@ function draw(name: string, key: Array, shape: Shape, a = NaN, b = NaN, c = NaN)
   return lib1(`random.${name}`, [key], [a, b, c, d.length, ...d]);
 }
 
+/** Standard Cauchy samples (float32) of `shape`, from `key`. */
 export const cauchy = (key: Array, shape: Shape = []): Array => draw("cauchy", key, shape);
+/** Exponential samples with rate 1 (float32) of `shape`, from `key`. */
 export const exponential = (key: Array, shape: Shape = []): Array =>
   draw("exponential", key, shape);
+/** Standard Gumbel samples (float32) of `shape`, from `key`. */
 export const gumbel = (key: Array, shape: Shape = []): Array => draw("gumbel", key, shape);
+/** Standard Laplace samples (float32) of `shape`, from `key`. */
 export const laplace = (key: Array, shape: Shape = []): Array => draw("laplace", key, shape);
+/** Standard logistic samples (float32) of `shape`, from `key`. */
 export const logistic = (key: Array, shape: Shape = []): Array => draw("logistic", key, shape);
+/**
+ * Standard Maxwell samples (float32) of `shape`, from `key` (the norm of a 3-D standard normal).
+ */
 export const maxwell = (key: Array, shape: Shape = []): Array => draw("maxwell", key, shape);
 /** ±1 with equal probability (int32). */
 export const rademacher = (key: Array, shape: Shape = []): Array => draw("rademacher", key, shape);
 
+/** Log-normal samples `exp(sigma · z)` (default sigma 1; float32) of `shape`, from `key`. */
 export const lognormal = (key: Array, sigma = 1, shape: Shape = []): Array =>
   draw("lognormal", key, shape, sigma);
+/** Rayleigh samples with `scale` (default 1; float32) of `shape`, from `key`. */
 export const rayleigh = (key: Array, scale = 1, shape: Shape = []): Array =>
   draw("rayleigh", key, shape, scale);
+/** Pareto samples with shape parameter `b` (float32) of `shape`, from `key`. */
 export const pareto = (key: Array, b: number, shape: Shape = []): Array =>
   draw("pareto", key, shape, b);
+/**
+ * Geometric samples (trials to the first success with probability `p`, from 1; int32) of
+ * `shape`, from `key`.
+ */
 export const geometric = (key: Array, p: number, shape: Shape = []): Array =>
   draw("geometric", key, shape, p);
 
+/**
+ * Double-sided Maxwell samples with location `loc` and `scale` (float32) of `shape`, from `key`.
+ */
 export function doubleSidedMaxwell(key: Array, loc: number, scale: number, shape: Shape = []) {
   return draw("doubleSidedMaxwell", key, shape, loc, scale);
 }
 
+/** Weibull samples with `scale` and `concentration` (float32) of `shape`, from `key`. */
 export function weibullMin(key: Array, scale: number, concentration: number, shape: Shape = []) {
   return draw("weibullMin", key, shape, scale, concentration);
 }
 
+/**
+ * Samples of the triangular distribution on `[left, right]` with mode `mode` (float32) of
+ * `shape`, from `key`.
+ */
 export function triangular(
   key: Array,
   left: number,
@@ -67,9 +90,13 @@ export function randint(key: Array, shape: Shape, minval: number, maxval: number
   return draw("randint", key, shape, minval, maxval);
 }
 
+/** Options of `categorical`. */
 export interface CategoricalOptions {
+  /** The axis of `logits` holding the categories (default −1). */
   axis?: number;
+  /** The shape of the result (default: `logits`' shape without `axis`). */
   shape?: number[];
+  /** Sample with replacement (default `true`); `false` draws distinct categories (Gumbel-top-k). */
   replace?: boolean;
 }
 
@@ -93,6 +120,7 @@ export function multivariateNormal(
   const s = shape === null ? [NaN] : [shape.length, ...checks.shape("multivariateNormal", shape)];
   return lib1("random.multivariateNormal", [key, mean, cov], s);
 }
+/** Samples uniform in the unit ball; not in oxjax yet (throws). */
 export const ball = notYet("ball");
 
 /** A shuffled `arange(x)`, or `x` shuffled along `axis` (rows kept whole unless `independent`). */

@@ -11,16 +11,31 @@ export function scatterAdd(target: Array, indices: ArrayLike | Array, updates: A
   return lib1("scatterAdd", [target, indices as Array, updates], [axis]);
 }
 
+/**
+ * jax-js's access to its WebGPU device; not in oxjax (throws): oxjax's WebGPU device is owned
+ * by wgpu inside the WebAssembly module and cannot be handed out as a JS `GPUDevice`.
+ */
 export const getWebGPUDevice = notYet("getWebGPUDevice");
+/** Ahead-of-time linearization; not in oxjax yet (throws). */
 export const aotLinearize = notYet("aotLinearize");
+/** Ahead-of-time compilation; not in oxjax yet (throws): use `jit`. */
 export const jitCompile = notYet("jitCompile");
+/** Symbolic dimensions; not in oxjax yet (throws). */
 export const hasSymbolicDims = notYet("hasSymbolicDims");
+/** Symbolic dimensions; not in oxjax yet (throws). */
 export const isSymbolicDim = notYet("isSymbolicDim");
+/** The fork's Jaxpr effect checks; not in oxjax yet (throws). */
 export const verifyJaxprEffects = notYet("verifyJaxprEffects");
+/** The fork's Jaxpr effect checks; not in oxjax yet (throws). */
 export const _setVerifyEffects = notYet("_setVerifyEffects");
 
 /** jax-js's Jaxpr object API (oxjax prints programs through ClosedJaxpr). */
 export const Jaxpr = notYetClass("Jaxpr");
 
-/** Upstream's trace profiler. */
-export const profiler = { startTrace: notYet("startTrace"), stopTrace: notYet("stopTrace") };
+/** Upstream's trace profiler; not in oxjax yet (both functions throw). */
+export const profiler = {
+  /** Not in oxjax yet (throws). */
+  startTrace: notYet("startTrace"),
+  /** Not in oxjax yet (throws). */
+  stopTrace: notYet("stopTrace"),
+};

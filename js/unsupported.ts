@@ -5,6 +5,7 @@
 
 /** A function that throws "`name` is not supported in oxjax yet". */
 export function notYet(name: string): (...args: unknown[]) => never {
+  /** Not in oxjax yet: calling it throws `Error("<name> is not supported in oxjax yet")`. */
   const f = (..._args: unknown[]): never => {
     throw new Error(`${name} is not supported in oxjax yet`);
   };
@@ -15,6 +16,7 @@ export function notYet(name: string): (...args: unknown[]) => never {
 /** A class whose constructor throws "`name` is not supported in oxjax yet". */
 export function notYetClass(name: string): new (...args: unknown[]) => never {
   const C = class {
+    /** Not implemented in oxjax yet: constructing one throws an `Error` naming the class. */
     constructor(..._args: unknown[]) {
       throw new Error(`${name} is not supported in oxjax yet`);
     }

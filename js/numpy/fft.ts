@@ -9,7 +9,9 @@ import * as checks from "../check.js";
 
 /** Real and imaginary parts of a complex array, of equal shape and dtype. */
 export interface ComplexPair {
+  /** The real parts. */
   real: Array;
+  /** The imaginary parts (same shape and dtype as `real`). */
   imag: Array;
 }
 
@@ -101,12 +103,15 @@ export function fftn(a: ComplexPair, axes: number[] | null = null): ComplexPair 
   return overAxes(a, axesOf(a.real.ndim, axes), fft);
 }
 
+/** The N-D inverse transform over `axes` (all by default), with the 1/n scaling per axis. */
 export function ifftn(a: ComplexPair, axes: number[] | null = null): ComplexPair {
   checkPair("ifftn", a);
   return overAxes(a, axesOf(a.real.ndim, axes), ifft);
 }
 
+/** The 2-D transform over `axes` (default the last two): `fftn(a, axes)`. */
 export const fft2 = (a: ComplexPair, axes: number[] = [-2, -1]): ComplexPair => fftn(a, axes);
+/** The 2-D inverse transform over `axes` (default the last two): `ifftn(a, axes)`. */
 export const ifft2 = (a: ComplexPair, axes: number[] = [-2, -1]): ComplexPair => ifftn(a, axes);
 
 /** N-D transform of real input: `rfft` over the last axis, then `fft` over the others. */
@@ -136,7 +141,9 @@ export function irfftn(a: ComplexPair, axes: number[] | null = null): Array {
   }
 }
 
+/** The 2-D transform of real input over `axes` (default the last two): `rfftn(a, axes)`. */
 export const rfft2 = (a: Array, axes: number[] = [-2, -1]): ComplexPair => rfftn(a, axes);
+/** The inverse of `rfft2` over `axes` (default the last two): `irfftn(a, axes)`. */
 export const irfft2 = (a: ComplexPair, axes: number[] = [-2, -1]): Array => irfftn(a, axes);
 
 /** Sample frequencies `[0, 1, …, −1]/(d·n)` (float32). */

@@ -46,9 +46,16 @@ export function qr(a: Array, opts?: { mode?: "reduced" | "complete" }): [Array, 
 
 type Ord = number | "fro" | "nuc" | null;
 
+/** Options of `vectorNorm`. */
 export interface VectorNormOptions {
+  /**
+   * The order p (default 2): any p, `Infinity` (max |x|), `-Infinity` (min |x|), 0 (the count of
+   * non-zero elements).
+   */
   ord?: number;
+  /** The axes to reduce (all by default). */
   axis?: number | number[] | null;
+  /** Keep the reduced axes as size 1. */
   keepdims?: boolean;
 }
 
@@ -112,6 +119,7 @@ export function lstsq(a: Array, b: Array): Array {
   return linalgCall("lstsq", "numpy.lstsq", [a, b])[0];
 }
 
+/** Options of `eigh` and `eigvalsh`. */
 export interface EighOptions {
   /** Which triangle to read when not symmetrizing: "L" (default) or "U". */
   UPLO?: "L" | "U";
@@ -140,6 +148,7 @@ export function eigvalsh(a: Array, opts?: EighOptions | "L" | "U"): Array {
   return linalgCall("eigvalsh", "numpy.eigvalsh", [a], eighFlags("eigvalsh", opts))[0];
 }
 
+/** Options of `svd`. */
 export interface SvdOptions {
   /** Complete u and vh (default true) rather than reduced. */
   fullMatrices?: boolean;

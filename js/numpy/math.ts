@@ -212,8 +212,11 @@ export const around = round;
  * the dtype's largest and smallest finite values).
  */
 export interface NanToNumOptions {
+  /** The value for NaN (default 0). */
   nan?: number;
+  /** The value for +Infinity (default: the dtype's largest finite value). */
   posinf?: number | null;
+  /** The value for −Infinity (default: the dtype's most negative finite value). */
   neginf?: number | null;
 }
 

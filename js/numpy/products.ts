@@ -40,8 +40,21 @@ export function vecdot(x: Array, y: Array, opts: { axis?: number } = {}): Array 
 
 /** Evaluates the polynomial with coefficients `p` (highest power first) at `x`. */
 export const polyval = (p: ArrayInput, x: ArrayInput): Array => lib1("polyval", [p, x]);
+/**
+ * The sum of two polynomials given by their coefficients (highest power first), as NumPy's
+ * `polyadd`.
+ */
 export const polyadd = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polyadd", [a1, a2]);
+/** The difference of two polynomials given by their coefficients (highest power first). */
 export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub", [a1, a2]);
+/**
+ * The product of two polynomials given by their coefficients (highest power first).
+ *
+ * @example
+ * ```ts
+ * np.polymul([1, 1], [1, -1]); // [1, 0, -1]: (x + 1)(x − 1)
+ * ```
+ */
 export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polymul", [a1, a2]);
 /** The `m`-th derivative of a polynomial. */
 export const polyder = (p: ArrayInput, m = 1): Array => lib1("polyder", [p], [m]);
@@ -68,9 +81,13 @@ function window(kind: number, name: string) {
   };
 }
 
+/** The Hamming window of `M` points (float32), as NumPy's `hamming`. */
 export const hamming = window(0, "hamming");
+/** The Hann window of `M` points (float32), as NumPy's `hanning`. */
 export const hann = window(1, "hann");
+/** The Bartlett (triangular) window of `M` points (float32). */
 export const bartlett = window(2, "bartlett");
+/** The Blackman window of `M` points (float32). */
 export const blackman = window(3, "blackman");
 
 /** `base ** linspace(start, stop, num)`. */

@@ -74,6 +74,14 @@ export function diff(a: Array, n = 1, axis = -1): Array {
   return lib1("diff", [a], [n, axis]);
 }
 
+/**
+ * The differences between consecutive elements of the flattened array (`diff` of its ravel).
+ *
+ * @example
+ * ```ts
+ * np.ediff1d(np.array([1, 4, 9])); // [3, 5]
+ * ```
+ */
 export function ediff1d(ary: Array): Array {
   check("ediff1d", ary);
   return lib1("ediff1d", [ary], []);
@@ -85,6 +93,17 @@ export function take(a: Array, indices: ArrayInput, axis: number | null = null):
   return lib1("take", [a, indices], [axis]);
 }
 
+/**
+ * Picks values of `arr` along `axis` at `indices` (an int32 array of the same rank, e.g. from
+ * `argsort`), as NumPy's `take_along_axis`.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[3, 1], [2, 4]]);
+ * using i = np.argsort(a, 1);
+ * np.takeAlongAxis(a, i, 1); // [[1, 3], [2, 4]]
+ * ```
+ */
 export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {
   check("takeAlongAxis", arr);
   return lib1("takeAlongAxis", [arr, indices], [axis]);
@@ -101,6 +120,10 @@ export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Ar
   return libCall("meshgrid", xs, [indexing === "ij"]);
 }
 
+/**
+ * The arrays broadcast against each other to one shape: a list of views, one per argument, each
+ * owned by the caller.
+ */
 export function broadcastArrays(...arrays: Array[]): Array[] {
   return libCall("broadcastArrays", arrays, []);
 }
@@ -135,9 +158,12 @@ export function arraySplit(a: Array, sections: number | number[], axis = 0): Arr
   return libCall("arraySplit", [a], [sections, axis]);
 }
 
+/** `split` along axis 1 (axis 0 for 1-D arrays). */
 export const hsplit = (a: Array, sections: number | number[]): Array[] =>
   split(a, sections, a.ndim <= 1 ? 0 : 1);
+/** `split` along axis 0. */
 export const vsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 0);
+/** `split` along axis 2. */
 export const dsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 2);
 
 /** A 2-D array with the flattened input on diagonal `k`. */
@@ -185,6 +211,7 @@ export function diagIndices(n: number, ndim = 2): Array[] {
   return globalThis.Array.from({ length: ndim }, () => arange(n));
 }
 
+/** The index arrays of the main diagonal of `arr` (a square n-D array): `diagIndices(n, ndim)`. */
 export function diagIndicesFrom(arr: Array): Array[] {
   check("diagIndicesFrom", arr);
   if (arr.ndim < 2 || arr.shape.some((d) => d !== arr.shape[0])) {
@@ -228,14 +255,19 @@ const shapeOf = (fn: string, x: unknown): number[] => {
   throw new TypeError(`${fn}: expected an Array or a scalar`);
 };
 
+/** The shape of an array, or `[]` for a JS number or boolean. Reads metadata only. */
 export function shape(x: ArrayLike): number[] {
   return shapeOf("shape", x);
 }
 
+/** The number of axes of an array (0 for a JS number or boolean). */
 export function ndim(x: ArrayLike): number {
   return shapeOf("ndim", x).length;
 }
 
+/**
+ * The number of elements of an array (1 for a JS number or boolean), or the size of axis `axis`.
+ */
 export function size(a: ArrayLike, axis?: number): number {
   const s = shapeOf("size", a);
   if (axis === undefined) return s.reduce((p, d) => p * d, 1);

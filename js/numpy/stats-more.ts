@@ -7,7 +7,9 @@ import { axesParams, lib1, type ArrayInput } from "../lib.js";
 import type { Axis } from "../ops.js";
 import { cumprod } from "./reductions.js";
 
+/** Options of reductions. */
 export interface ReduceOptions {
+  /** Keep each reduced axis as an axis of size 1. */
   keepdims?: boolean;
 }
 
@@ -20,15 +22,29 @@ const reduction =
 export const ptp = reduction("ptp");
 /** The number of non-zero elements (int32). */
 export const countNonzero = reduction("countNonzero");
+/**
+ * The sum over `axis` (all axes by default) treating NaN as 0.
+ *
+ * @example
+ * ```ts
+ * np.nansum(np.array([1, NaN, 2])); // 3
+ * ```
+ */
 export const nansum = reduction("nansum");
+/** The product over `axis` (all axes by default) treating NaN as 1. */
 export const nanprod = reduction("nanprod");
+/** The maximum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN). */
 export const nanmax = reduction("nanmax");
+/** The minimum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN). */
 export const nanmin = reduction("nanmin");
+/** The mean over `axis` (all axes by default) of the elements that are not NaN. */
 export const nanmean = reduction("nanmean");
 
+/** Options of `nanvar` and `nanstd`. */
 export interface NanVarOptions extends ReduceOptions {
   /** Degrees of freedom subtracted from the count (NumPy's `ddof`). */
   correction?: number;
+  /** The same as `correction` (NumPy's name). */
   ddof?: number;
 }
 
@@ -37,7 +53,12 @@ const nanVariance =
   (a: Array, axis: Axis = null, opts: NanVarOptions = {}): Array =>
     lib1(name, [a], [!!opts.keepdims, opts.correction ?? opts.ddof ?? 0, ...axesParams(axis)]);
 
+/**
+ * The variance over `axis` (all axes by default) of the elements that are not NaN, divided by
+ * `count − correction`.
+ */
 export const nanvar = nanVariance("nanvar");
+/** The standard deviation over `axis` (all axes by default) of the elements that are not NaN. */
 export const nanstd = nanVariance("nanstd");
 
 const scan =
@@ -45,10 +66,21 @@ const scan =
   (a: Array, axis?: number | null): Array =>
     lib1(name, [a], [axis ?? NaN]);
 
+/**
+ * The int32 index of the maximum along `axis` (of the flattened array when omitted), ignoring
+ * NaN.
+ */
 export const nanargmax = scan("nanargmax");
+/**
+ * The int32 index of the minimum along `axis` (of the flattened array when omitted), ignoring
+ * NaN.
+ */
 export const nanargmin = scan("nanargmin");
+/** The running sum along `axis` (of the flattened array when omitted), NaN counted as 0. */
 export const nancumsum = scan("nancumsum");
+/** The running product along `axis` (of the flattened array when omitted), NaN counted as 1. */
 export const nancumprod = scan("nancumprod");
+/** Alias of `cumprod`. */
 export const cumulativeProd = cumprod;
 
 /** The (weighted) mean over `axis`. */

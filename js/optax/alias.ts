@@ -19,8 +19,17 @@ export function adam(
   return chain(scaleByAdam(opts), scaleByLearningRate(learningRate));
 }
 
+/** Options of `adamw`: Adam's, plus the weight decay. */
 export interface AdamWOptions extends ScaleByAdamOptions {
+  /**
+   * The decoupled weight-decay factor (default 1e-4; `addDecayedWeights` also takes a schedule).
+   */
   weightDecay?: number;
+  /**
+   * Which parameters decay: a pytree matching the parameters whose array leaves multiply them
+   * (1 or true: decays, 0 or false: does not), or a function of the updates returning one (its
+   * arrays are disposed after use); `null` (default): all.
+   */
   mask?: JsTree<Array> | MaskFn | null;
 }
 
@@ -37,8 +46,11 @@ export function adamw(
   );
 }
 
+/** Options of `sgd`. */
 export interface SgdOptions {
+  /** The momentum decay (default `null`: plain SGD). */
   momentum?: number | null;
+  /** Use Nesterov momentum (default false). */
   nesterov?: boolean;
 }
 

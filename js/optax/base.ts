@@ -13,7 +13,15 @@ export type OptState = JsTree<Array>;
 
 /** `init` makes the state; `update` returns the transformed updates and the new state. */
 export interface GradientTransformation {
+  /** The initial state for `params` (new arrays; `params` is not consumed). */
   init<Params extends JsTree<Array>>(params: Params): OptState;
+  /**
+   * `[newUpdates, newState]` from the gradients `updates`, the previous `state` and (for
+   * transforms that need them) the `params`. `updates` and `params` are not consumed; when run
+   * eagerly, stateful transforms dispose the previous state's arrays (release an old state with
+   * `tree.dispose`, which skips freed leaves); under `jit` dispose the state you passed in
+   * after the call.
+   */
   update<Params extends JsTree<Array>>(
     updates: Params,
     state: OptState,
@@ -23,6 +31,7 @@ export interface GradientTransformation {
 
 /** A step-size schedule: the step count to a number. */
 export type Schedule = (count: number) => number;
+/** A learning rate: a number, or a schedule of the step count. */
 export type ScalarOrSchedule = number | Schedule;
 
 /** The state of stateless transforms. */

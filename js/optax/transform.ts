@@ -44,11 +44,17 @@ function addScaled(a: JsTree<Array>, b: JsTree<Array>, c: number): JsTree<Array>
   );
 }
 
+/** Options of `scaleByAdam` and `adam`. */
 export interface ScaleByAdamOptions {
+  /** The decay of the first moment (default 0.9). */
   b1?: number;
+  /** The decay of the second moment (default 0.999). */
   b2?: number;
+  /** Added to the root of the second moment (default 1e-8). */
   eps?: number;
+  /** Added to the second moment inside the root (default 0). */
   epsRoot?: number;
+  /** Use Nesterov momentum (default false). */
   nesterov?: boolean;
 }
 
@@ -164,10 +170,20 @@ export function clipByGlobalNorm(maxNorm: number): GradientTransformation {
   };
 }
 
+/** A function of the updates returning a mask pytree (see `AddDecayedWeightsOptions.mask`). */
 export type MaskFn = (tree: JsTree<Array>) => JsTree<Array>;
 
+/** Options of `addDecayedWeights`. */
 export interface AddDecayedWeightsOptions {
+  /**
+   * The decoupled weight-decay factor (default 1e-4; `addDecayedWeights` also takes a schedule).
+   */
   weightDecay?: ScalarOrSchedule;
+  /**
+   * Which parameters decay: a pytree matching the parameters whose array leaves multiply them
+   * (1 or true: decays, 0 or false: does not), or a function of the updates returning one (its
+   * arrays are disposed after use); `null` (default): all.
+   */
   mask?: JsTree<Array> | MaskFn | null;
 }
 
@@ -213,8 +229,11 @@ export function addDecayedWeights({
   };
 }
 
+/** Options of `trace`. */
 export interface TraceOptions {
+  /** The momentum decay (default 0.9). */
   decay?: number;
+  /** Use Nesterov momentum (default false). */
   nesterov?: boolean;
 }
 

@@ -17,10 +17,18 @@ export function freeing<T>(temps: Array[], f: () => T): T {
   }
 }
 
+/**
+ * A new pytree of zero arrays with the shapes (and dtypes, unless `dtype` is given) of `t`'s
+ * leaves.
+ */
 export function treeZerosLike(t: JsTree<Array>, dtype?: DType): JsTree<Array> {
   return tree.map((x: Array) => np.zerosLike(x, dtype === undefined ? {} : { dtype }), t);
 }
 
+/**
+ * A new pytree of arrays of ones with the shapes (and dtypes, unless `dtype` is given) of `t`'s
+ * leaves.
+ */
 export function treeOnesLike(t: JsTree<Array>, dtype?: DType): JsTree<Array> {
   return tree.map((x: Array) => np.onesLike(x, dtype === undefined ? {} : { dtype }), t);
 }
@@ -96,6 +104,10 @@ export function treeMax(t: JsTree<Array>): Array {
   );
 }
 
+/**
+ * The norm order of `treeNorm`: 1, 2 (default, also `null`), or infinity (`"inf"`,
+ * `"infinity"`, `Infinity`).
+ */
 export type NormOrd = 1 | 2 | "inf" | "infinity" | number | null;
 
 /** The vector norm of all leaves together (`ord` 2 by default, 1 or infinity). */
