@@ -1,7 +1,9 @@
 /**
  * The `Array` class: a handle to a value in Rust plus jax-js's method surface. Holds no math:
  * every operation goes through the bridge. Operations never consume their inputs; `dispose()`
- * drops one reference (throwing on a freed array), `[Symbol.dispose]` never throws.
+ * drops one reference (throwing on a freed array), `[Symbol.dispose]` never throws. An array
+ * dropped undisposed is released when the garbage collector reclaims it (`reclaim.ts`), and
+ * still counted as a leak.
  */
 import { call, callAsync, wasm } from "./bridge.js";
 import { DType, parseDType, type DataArray } from "./dtype.js";
@@ -11,6 +13,7 @@ import { recordCreation, recordRef } from "./leaks.js";
 import { readData } from "./reads.js";
 import * as checks from "./check.js";
 import { Aval } from "./aval.js";
+import { watchArray } from "./reclaim.js";
 
 export interface ReduceOpts {
   keepdims?: boolean;
@@ -55,7 +58,9 @@ export class Array {
   /** @internal Arrays are created by `np.array`, `np.zeros`, … */
   constructor(handle: number) {
     this.#handle = handle;
-    recordCreation(handle, () => this.toString());
+    // Described by handle: the tracker must not keep this object from the collector.
+    recordCreation(handle, () => describe(handle));
+    watchArray(this, handle);
   }
 
   /** @internal */
@@ -427,7 +432,7 @@ export class Array {
    * A short description: `Array:<dtype>[<shape>]`, e.g. `Array:float32[2,3]` (no values).
    */
   toString(): string {
-    return `Array:${this.dtype}[${this.shape.join(",")}]`;
+    return describe(this.#handle);
   }
 
   /** A 0-d array converts to its number (`+x`, `x == 3`); other shapes throw. */
@@ -462,6 +467,12 @@ export class Array {
   view(_dtype?: DType): never {
     throw new Error("view is not supported in oxjax yet");
   }
+}
+
+/** `Array:float32[2,3]`: what `toString` prints. */
+function describe(handle: number): string {
+  const shape = JsArray.from(call(() => wasm.shape(handle)));
+  return `Array:${call(() => wasm.dtype(handle))}[${shape.join(",")}]`;
 }
 
 function nest(data: DataArray, shape: number[], bool: boolean): NestedValues {

@@ -3,8 +3,8 @@
  * where it is lowered to fused kernels (`src/lower`) and cached by structure. Nested calls
  * inline: while any trace is open (an outer `jit`, `grad`, `vjp`, …) the wrapper simply calls
  * the function, so compositions need no special rules. The wrapper owns its per-signature
- * traces and their captured constants until `dispose()` (or `using`), `clearCaches()` or
- * `checkLeaks.stop()`.
+ * traces and their captured constants until `dispose()` (or `using`), `clearCaches()`,
+ * `checkLeaks.stop()`, or the garbage collector reclaiming it undisposed (`reclaim.ts`).
  */
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
@@ -13,6 +13,7 @@ import * as tree from "./tree.js";
 import { traceToJaxpr } from "./transforms.js";
 import { onLeakCheck } from "./leaks.js";
 import { memoryStats } from "./stats.js";
+import { unwatchOwner, watchOwner } from "./reclaim.js";
 
 /** Options of `jit`. */
 export interface JitOptions {
@@ -46,6 +47,17 @@ const wrappers = new Set<Map<string, Entry>>();
 function flush(cache: Map<string, Entry>): void {
   for (const e of cache.values()) call(() => wasm.jitDispose(e.id));
   cache.clear();
+}
+
+/**
+ * What frees `cache` when its wrapper is collected undisposed. Made outside `jit`: a closure
+ * there would share `jit`'s context, which holds the wrapper, and keep it alive.
+ */
+function releaseCache(cache: Map<string, Entry>): () => void {
+  return () => {
+    flush(cache);
+    wrappers.delete(cache);
+  };
 }
 
 /** Identity numbers for static arguments that are objects, functions or symbols. */
@@ -193,8 +205,11 @@ export function jit<F extends (...args: any[]) => any>(
     if (disposed) throw new Error("jit: the jitted function has already been disposed");
     flush(cache);
     wrappers.delete(cache);
+    unwatchOwner(cache);
     disposed = true;
   };
+  // Dropped undisposed: its programs go with it.
+  watchOwner(fn, releaseCache(cache), cache);
   fn[Symbol.dispose] = () => {
     if (!disposed) fn.dispose();
   };

@@ -6,6 +6,7 @@
  */
 import { call, wasm } from "./bridge.js";
 import { memoryStats } from "./stats.js";
+import { setReclaimListener } from "./reclaim.js";
 
 /** What `checkLeaks.stop()` returns. */
 export interface LeakReport {
@@ -44,6 +45,8 @@ interface Tracked {
   location: string;
   /** Where `.ref` was last called on it (with `trackRefs: true`), else `null`. */
   lastRef: string | null;
+  /** Released by the garbage collector, never disposed (`reclaim.ts`): still a leak. */
+  reclaimed: boolean;
 }
 
 let tracked: Map<number, Tracked> | null = null;
@@ -75,8 +78,19 @@ function callerLocation(): string {
 /** @internal Called by the Array constructor. */
 export function recordCreation(handle: number, describe: () => string): void {
   if (!tracked) return;
-  tracked.set(handle, { handle, describe, location: callerLocation(), lastRef: null });
+  tracked.set(handle, {
+    handle,
+    describe,
+    location: callerLocation(),
+    lastRef: null,
+    reclaimed: false,
+  });
 }
+
+setReclaimListener((handle) => {
+  const t = tracked?.get(handle);
+  if (t) t.reclaimed = true;
+});
 
 /** @internal Called by `.ref` when `trackRefs` is on. */
 export function recordRef(handle: number): void {
@@ -84,15 +98,19 @@ export function recordRef(handle: number): void {
   if (t && trackRefs) t.lastRef = callerLocation();
 }
 
+/** The tracked arrays still alive, and those the garbage collector reclaimed undisposed. */
 function alive(): { t: Tracked; rc: number }[] {
   if (!tracked) return [];
   const out = [];
   for (const t of tracked.values()) {
     const rc = call(() => wasm.refCount(t.handle));
-    if (rc > 0) out.push({ t, rc });
+    if (rc > 0 || t.reclaimed) out.push({ t, rc });
   }
   return out;
 }
+
+const describe = (t: Tracked): string =>
+  t.reclaimed ? "an array reclaimed by the garbage collector, never disposed," : t.describe();
 
 /**
  * Leak tracking, as in the fork: `start()` opens a tracking window, `stop()` reports the arrays
@@ -123,7 +141,7 @@ export const checkLeaks = {
   /** The arrays created since `start()` that are still alive. */
   snapshot(): SnapshotEntry[] {
     return alive().map(({ t, rc }) => ({
-      desc: t.describe(),
+      desc: describe(t),
       rc,
       location: t.location,
       pkg: null,

@@ -1,5 +1,6 @@
 /** Diagnostics: `memoryStats()` (live arrays, per-device buffers, caches and dispatch counts). */
 import { call, wasm } from "./bridge.js";
+import { reclaimedArrays } from "./reclaim.js";
 
 /**
  * One device's counters in `memoryStats().devices`. Counts are cumulative since the device
@@ -75,6 +76,11 @@ export interface DeviceStats {
 export interface MemoryStats {
   /** Arrays alive now (each live `Array` handle, tracers included while a trace is open). */
   liveArrays: number;
+  /**
+   * Arrays the garbage collector reclaimed undisposed (their references released then): each
+   * one is a leak the safety net caught. 0 in a program that disposes everything.
+   */
+  reclaimedArrays: number;
   /** `data()` reads begun and not yet handed over (0 when every read has settled). */
   pendingReads: number;
   /** Traced programs held: makeJaxpr results and vjp functions. */
@@ -160,5 +166,6 @@ export function memoryStats(): MemoryStats {
   }
   out.programCache = take(PROGRAMS) as unknown as MemoryStats["programCache"];
   out.scan = take(SCAN) as unknown as ScanStats;
+  out.reclaimedArrays = reclaimedArrays();
   return out;
 }

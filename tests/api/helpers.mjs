@@ -93,8 +93,9 @@ function snapshot() {
   const s = ox.memoryStats();
   const buffers = Object.values(s.devices).reduce((n, d) => n + d.liveBuffers, 0);
   const bytes = Object.values(s.devices).reduce((n, d) => n + d.liveBytes, 0);
-  const { liveArrays, liveJaxprs, pendingReads } = s;
-  return { liveArrays, liveJaxprs, pendingReads, buffers, bytes };
+  // reclaimedArrays: a leak the garbage collector released mid-test is still a leak.
+  const { liveArrays, liveJaxprs, pendingReads, reclaimedArrays } = s;
+  return { liveArrays, liveJaxprs, pendingReads, reclaimedArrays, buffers, bytes };
 }
 
 /**
