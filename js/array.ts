@@ -47,7 +47,8 @@ export type NestedValues = number | boolean | NestedValues[];
  * @example
  * ```ts
  * using x = np.array([[1, 2], [3, 4]]);
- * using y = x.mul(2).sum(0); // (the intermediate x.mul(2) should be disposed too)
+ * using doubled = x.mul(2); // every intermediate is an array to dispose
+ * using y = doubled.sum(0); // [8, 12]
  * console.log(x.shape, x.dtype, await y.data()); // [2, 2] "float32" Float32Array [8, 12]
  * ```
  */

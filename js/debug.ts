@@ -9,13 +9,15 @@ let level = 0;
 /**
  * Sets how much oxjax logs to the console: 0 nothing (the default); 1 a line for each
  * program `jit` lowers (its device, kernel and fallback-step counts); 2 also the program's
- * steps and each kernel in oxjax's kernel IR. Levels above 2 log as 2. A level that is not a non-negative integer throws a `TypeError`.
+ * steps and each kernel in oxjax's kernel IR. Levels above 2 log as 2. A level that is not
+ * a non-negative integer throws a `TypeError`.
  *
  * @example
  * ```ts
  * setDebug(1);
  * using f = jit((x) => np.sin(x).mul(2));
- * using y = f(np.ones([4])); // logs the lowered program once
+ * using x = np.ones([4]);
+ * using y = f(x); // logs the lowered program once
  * setDebug(0);
  * ```
  */

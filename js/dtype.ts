@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * np.zeros([2], { dtype: DType.Int32 }); // same as { dtype: "int32" } or np.int32
+ * using x = np.zeros([2], { dtype: DType.Int32 }); // same as { dtype: "int32" } or np.int32
  * ```
  */
 export enum DType {

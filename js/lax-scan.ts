@@ -161,11 +161,11 @@ const OPTIONS = ["length", "reverse", "checkpoint", "acceptPath", "requirePath"]
  * @example
  * ```ts
  * using xs = np.array([1, 2, 3, 4]);
- * using init = np.array(0);
+ * using zero = np.array(0);
  * const [total, running] = lax.scan((c, x) => {
  *   const s = c.add(x);
  *   return [s, s];
- * }, init, xs);
+ * }, zero, xs);
  * // total = 10, running = [1, 3, 6, 10]
  * total.dispose();
  * running.dispose();

@@ -14,7 +14,8 @@ export type { AssociativeScanOptions } from "./lax-assoc.js";
  *
  * @example
  * ```ts
- * lax.erf(np.array([0, 1])); // [0, 0.8427008]
+ * using x = np.array([0, 1]);
+ * using y = lax.erf(x); // [0, 0.8427008]
  * ```
  */
 export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);

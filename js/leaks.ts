@@ -122,9 +122,13 @@ const describe = (t: Tracked): string =>
  * @example
  * ```ts
  * checkLeaks.start();
- * runMyCode();
+ * const x = np.ones([3]);
+ * const y = x.mul(2); // never disposed
+ * x.dispose();
  * const report = checkLeaks.stop();
- * if (report.leaked) throw new Error(report.summary);
+ * report.leaked; // 1
+ * console.log(report.summary); // 1 array leaked: Array:float32[3] … created at <your line>
+ * y.dispose();
  * ```
  */
 export const checkLeaks = {

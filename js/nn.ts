@@ -11,7 +11,8 @@ type Axis = number | number[] | null;
  *
  * @example
  * ```ts
- * nn.relu(np.array([-1, 2])); // [0, 2]
+ * using x = np.array([-1, 2]);
+ * using y = nn.relu(x); // [0, 2]
  * ```
  */
 export const relu = activation("relu");
@@ -22,7 +23,8 @@ export const relu6 = activation("relu6");
  *
  * @example
  * ```ts
- * nn.sigmoid(np.array([0])); // [0.5]
+ * using x = np.array([0]);
+ * using y = nn.sigmoid(x); // [0.5]
  * ```
  */
 export const sigmoid = activation("sigmoid");
@@ -66,7 +68,8 @@ const axes = (axis: Axis | undefined, fn = "nn"): Int32Array | undefined => chec
  *
  * @example
  * ```ts
- * nn.logsumexp(np.array([0, 0])); // 0.6931472 (log 2)
+ * using x = np.array([0, 0]);
+ * using y = nn.logsumexp(x); // 0.6931472 (log 2)
  * ```
  */
 export function logsumexp(x: Array, axis: Axis = null, opts: { keepdims?: boolean } = {}): Array {
@@ -82,7 +85,8 @@ export const logSumExp = logsumexp;
  *
  * @example
  * ```ts
- * nn.softmax(np.array([0, 0])); // [0.5, 0.5]
+ * using x = np.array([0, 0]);
+ * using y = nn.softmax(x); // [0.5, 0.5]
  * ```
  */
 export function softmax(x: Array, axis: Axis = -1): Array {
@@ -102,7 +106,8 @@ export function logSoftmax(x: Array, axis: Axis = -1): Array {
  *
  * @example
  * ```ts
- * nn.oneHot(np.array([0, 2], { dtype: np.int32 }), 3); // [[1, 0, 0], [0, 0, 1]]
+ * using x = np.array([0, 2], { dtype: np.int32 });
+ * using y = nn.oneHot(x, 3); // [[1, 0, 0], [0, 0, 1]]
  * ```
  */
 export function oneHot(x: Array, numClasses: number): Array {

@@ -273,7 +273,10 @@ export function grad(f: GradFn, opts: GradOptions = {}): GradFn {
  *
  * @example
  * ```ts
- * const [loss, g] = valueAndGrad((w) => np.square(w).sum())(w);
+ * using w = np.array([1, 2]);
+ * const [loss, g] = valueAndGrad((v) => np.square(v).sum())(w); // loss = 5, g = [2, 4]
+ * loss.dispose();
+ * g.dispose();
  * ```
  */
 export function valueAndGrad(f: GradFn, opts: GradOptions = {}): GradFn {
@@ -363,6 +366,8 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
  * using x = np.array([1, 2]);
  * using t = np.ones([2]);
  * const [y, dy] = jvp((v) => v.mul(v), [x], [t]); // y = [1, 4], dy = [2, 4]
+ * y.dispose();
+ * dy.dispose();
  * ```
  */
 export function jvp(

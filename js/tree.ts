@@ -168,7 +168,10 @@ export function unflatten<T>(treedef: JsTreeDef, leaves: T[]): JsTree<T> {
  *
  * @example
  * ```ts
- * tree.leaves({ b: [x, y], a: z }); // [z, x, y]
+ * using x = np.array(1);
+ * using y = np.array(2);
+ * using z = np.array(3);
+ * tree.leaves({ b: [x, y], a: z }).map((l) => l.item()); // [3, 1, 2]
  * ```
  */
 export function leaves<T>(tree: JsTree<T>): T[] {
@@ -187,7 +190,9 @@ export function structure<T>(tree: JsTree<T>): JsTreeDef {
  *
  * @example
  * ```ts
- * const doubled = tree.map((a) => a.mul(2), { w, b }); // { w: w·2, b: b·2 }, new arrays
+ * using w = np.array([1, 2]);
+ * using b = np.array(3);
+ * const doubled = tree.map((a) => a.mul(2), { w, b }); // new arrays: { w: [2, 4], b: 6 }
  * tree.dispose(doubled);
  * ```
  */
@@ -246,7 +251,9 @@ export function ref<T>(tree: JsTree<T>): JsTree<T> {
  *
  * @example
  * ```ts
- * const { loss, grads } = await tree.data({ loss: l, grads: g });
+ * using l = np.array(0.5);
+ * using g = np.array([1, 2]);
+ * const { loss, grads } = await tree.data({ loss: l, grads: g }); // typed arrays
  * ```
  */
 export async function data(tree: JsTree<unknown>): Promise<JsTree<unknown>> {

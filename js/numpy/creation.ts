@@ -102,7 +102,8 @@ function like(fn: string, a: Array, value: number, opts: LikeOptions): Array {
  *
  * @example
  * ```ts
- * using z = np.zerosLike(x); // same shape and dtype as x
+ * using x = np.ones([2], { dtype: np.int32 });
+ * using z = np.zerosLike(x); // [0, 0], int32
  * ```
  */
 export function zerosLike(a: Array, opts: LikeOptions = {}): Array {

@@ -23,7 +23,8 @@ const binary =
  *
  * @example
  * ```ts
- * np.add(np.array([1, 2]), 10); // [11, 12], float32
+ * using x = np.array([1, 2]);
+ * using y = np.add(x, 10); // [11, 12], float32
  * ```
  */
 export const add = binary("add", "add");
@@ -33,7 +34,8 @@ export const add = binary("add", "add");
  *
  * @example
  * ```ts
- * np.subtract([5, 7], np.array([1, 2])); // [4, 5]
+ * using x = np.array([1, 2]);
+ * using y = np.subtract(10, x); // [9, 8]
  * ```
  */
 export const subtract = binary("subtract", "subtract");
@@ -43,7 +45,8 @@ export const subtract = binary("subtract", "subtract");
  *
  * @example
  * ```ts
- * np.multiply(np.array([1, 2, 3]), 2); // [2, 4, 6]
+ * using x = np.array([1, 2, 3]);
+ * using y = np.multiply(x, 2); // [2, 4, 6]
  * ```
  */
 export const multiply = binary("multiply", "mul");
@@ -55,7 +58,8 @@ export const multiply = binary("multiply", "mul");
  *
  * @example
  * ```ts
- * np.divide(np.array([1, 2], { dtype: np.int32 }), 4); // [0.25, 0.5], float32
+ * using x = np.array([1, 2], { dtype: np.int32 });
+ * using y = np.divide(x, 4); // [0.25, 0.5], float32
  * ```
  */
 export const divide = binary("divide", "divide");
@@ -69,7 +73,8 @@ export const trueDivide = divide;
  *
  * @example
  * ```ts
- * np.floorDivide(np.array([7, -7], { dtype: np.int32 }), 2); // [3, -4], int32
+ * using x = np.array([7, -7], { dtype: np.int32 });
+ * using y = np.floorDivide(x, 2); // [3, -4], int32
  * ```
  */
 export const floorDivide = binary("floorDivide", "floor_divide");
@@ -79,7 +84,8 @@ export const floorDivide = binary("floorDivide", "floor_divide");
  *
  * @example
  * ```ts
- * np.remainder(np.array([5, -5]), 3); // [2, 1]
+ * using x = np.array([5, -5]);
+ * using y = np.remainder(x, 3); // [2, 1]
  * ```
  */
 export const remainder = binary("remainder", "remainder");
@@ -89,7 +95,8 @@ export const remainder = binary("remainder", "remainder");
  *
  * @example
  * ```ts
- * np.fmod(np.array([5, -5]), 3); // [2, -2]
+ * using x = np.array([5, -5]);
+ * using y = np.fmod(x, 3); // [2, -2]
  * ```
  */
 export const fmod = binary("fmod", "rem");
@@ -99,7 +106,8 @@ export const fmod = binary("fmod", "rem");
  *
  * @example
  * ```ts
- * np.minimum(np.array([1, 5]), 3); // [1, 3]
+ * using x = np.array([1, 5]);
+ * using y = np.minimum(x, 3); // [1, 3]
  * ```
  */
 export const minimum = binary("minimum", "min");
@@ -109,7 +117,8 @@ export const minimum = binary("minimum", "min");
  *
  * @example
  * ```ts
- * np.maximum(np.array([1, 5]), 3); // [3, 5]
+ * using x = np.array([1, 5]);
+ * using y = np.maximum(x, 3); // [3, 5]
  * ```
  */
 export const maximum = binary("maximum", "max");
@@ -119,7 +128,9 @@ export const maximum = binary("maximum", "max");
  *
  * @example
  * ```ts
- * np.atan2(np.array([1]), np.array([-1])); // [2.3561945] (3π/4)
+ * using x = np.array([1]);
+ * using y = np.array([-1]);
+ * using z = np.atan2(x, y); // [2.3561945] (3π/4)
  * ```
  */
 export const atan2 = binary("atan2", "atan2");
@@ -133,7 +144,9 @@ export const arctan2 = atan2;
  *
  * @example
  * ```ts
- * np.hypot(np.array([3]), np.array([4])); // [5]
+ * using x = np.array([3]);
+ * using y = np.array([4]);
+ * using z = np.hypot(x, y); // [5]
  * ```
  */
 export const hypot = binary("hypot", "hypot");
@@ -156,7 +169,8 @@ export const square = unary("square", "square");
  *
  * @example
  * ```ts
- * np.sqrt(np.array([1, 4, 9])); // [1, 2, 3]
+ * using x = np.array([1, 4, 9]);
+ * using y = np.sqrt(x); // [1, 2, 3]
  * ```
  */
 export const sqrt = unary("sqrt", "sqrt");
@@ -165,7 +179,8 @@ export const sqrt = unary("sqrt", "sqrt");
  *
  * @example
  * ```ts
- * np.exp(np.array([0, 1])); // [1, 2.7182817]
+ * using x = np.array([0, 1]);
+ * using y = np.exp(x); // [1, 2.7182817]
  * ```
  */
 export const exp = unary("exp", "exp");
@@ -183,7 +198,8 @@ export const expm1 = unary("expm1", "expm1");
  *
  * @example
  * ```ts
- * np.log(np.array([1, Math.E])); // ≈ [0, 1]
+ * using x = np.array([1, Math.E]);
+ * using y = np.log(x); // ≈ [0, 1]
  * ```
  */
 export const log = unary("log", "log");
@@ -204,7 +220,8 @@ export const log1p = unary("log1p", "log1p");
  *
  * @example
  * ```ts
- * np.abs(np.array([-1.5, 2])); // [1.5, 2]
+ * using x = np.array([-1.5, 2]);
+ * using y = np.abs(x); // [1.5, 2]
  * ```
  */
 export const abs = unary("abs", "abs");
@@ -237,7 +254,8 @@ export const trunc = unary("trunc", "trunc");
  *
  * @example
  * ```ts
- * np.sin(np.array([0, Math.PI / 2])); // [0, 1]
+ * using x = np.array([0, Math.PI / 2]);
+ * using y = np.sin(x); // [0, 1]
  * ```
  */
 export const sin = unary("sin", "sin");
@@ -286,7 +304,8 @@ export const cosh = unary("cosh", "cosh");
  *
  * @example
  * ```ts
- * np.tanh(np.array([0, 100])); // [0, 1]
+ * using x = np.array([0, 100]);
+ * using y = np.tanh(x); // [0, 1]
  * ```
  */
 export const tanh = unary("tanh", "tanh");
@@ -337,7 +356,8 @@ export const degrees = rad2deg;
  *
  * @example
  * ```ts
- * np.equal(np.array([1, 2, 3]), 2); // [false, true, false]
+ * using x = np.array([1, 2, 3]);
+ * using y = np.equal(x, 2); // [false, true, false]
  * ```
  */
 export const equal = binary("equal", "eq");
@@ -350,7 +370,8 @@ export const notEqual = binary("notEqual", "ne");
  *
  * @example
  * ```ts
- * np.less(np.array([1, 2, 3]), 2); // [true, false, false]
+ * using x = np.array([1, 2, 3]);
+ * using y = np.less(x, 2); // [true, false, false]
  * ```
  */
 export const less = binary("less", "lt");
@@ -371,7 +392,8 @@ export const greaterEqual = binary("greaterEqual", "greater_equal");
  *
  * @example
  * ```ts
- * np.isnan(np.array([1, NaN])); // [false, true]
+ * using x = np.array([1, NaN]);
+ * using y = np.isnan(x); // [false, true]
  * ```
  */
 export const isnan = unary("isnan", "isnan");
@@ -392,7 +414,9 @@ export const logicalNot = unary("logicalNot", "logical_not");
  *
  * @example
  * ```ts
- * np.logicalAnd(np.array([true, true]), np.array([true, false])); // [true, false]
+ * using x = np.array([true, true]);
+ * using y = np.array([true, false]);
+ * using z = np.logicalAnd(x, y); // [true, false]
  * ```
  */
 export const logicalAnd = binary("logicalAnd", "logical_and");
@@ -414,7 +438,7 @@ export const logicalXor = binary("logicalXor", "logical_xor");
  * ```ts
  * using x = np.array([-2, 3]);
  * using pos = np.greater(x, 0);
- * np.where(pos, x, 0); // [0, 3]
+ * using y = np.where(pos, x, 0); // [0, 3]
  * ```
  */
 export function where(cond: ArrayLike, x: ArrayLike, y: ArrayLike): Array {
@@ -435,7 +459,8 @@ export function positive(x: Array): Array {
  *
  * @example
  * ```ts
- * np.clip(np.array([-1, 0.5, 2]), 0, 1); // [0, 0.5, 1]
+ * using x = np.array([-1, 0.5, 2]);
+ * using y = np.clip(x, 0, 1); // [0, 0.5, 1]
  * ```
  */
 export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): Array {
@@ -460,7 +485,7 @@ export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): 
  * ```ts
  * using a = np.array([[1, 2], [3, 4]]);
  * using v = np.array([1, 1]);
- * np.matmul(a, v); // [3, 7]
+ * using x = np.matmul(a, v); // [3, 7]
  * ```
  */
 export const matmul = binary("matmul", "matmul");
@@ -470,7 +495,9 @@ export const matmul = binary("matmul", "matmul");
  *
  * @example
  * ```ts
- * np.dot(np.array([1, 2, 3]), np.array([4, 5, 6])); // 32 (a 0-d array)
+ * using x = np.array([1, 2, 3]);
+ * using y = np.array([4, 5, 6]);
+ * using z = np.dot(x, y); // 32 (a 0-d array)
  * ```
  */
 export const dot = binary("dot", "dot");
@@ -482,7 +509,8 @@ export const dot = binary("dot", "dot");
  *
  * @example
  * ```ts
- * np.power(np.array([2, 3]), 2); // [4, 9]
+ * using x = np.array([2, 3]);
+ * using y = np.power(x, 2); // [4, 9]
  * ```
  */
 export const power = binary("power", "power");

@@ -25,7 +25,8 @@ export function promoteTypes(a: DType, b: DType): DType {
  *
  * @example
  * ```ts
- * np.resultType(np.array([1], { dtype: np.int32 }), 2.5); // "int32" (2.5 is weak)
+ * using x = np.array([1], { dtype: np.int32 });
+ * np.resultType(x, 2.5); // "int32" (2.5 is weak)
  * ```
  */
 export function resultType(...args: (Array | DType | number | boolean)[]): DType {

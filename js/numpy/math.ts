@@ -21,7 +21,8 @@ const binary =
  *
  * @example
  * ```ts
- * np.cbrt(np.array([-8, 27])); // [-2, 3]
+ * using x = np.array([-8, 27]);
+ * using y = np.cbrt(x); // [-2, 3]
  * ```
  */
 export const cbrt = unary("cbrt", "cbrt");
@@ -30,7 +31,8 @@ export const cbrt = unary("cbrt", "cbrt");
  *
  * @example
  * ```ts
- * np.sinc(np.array([0, 0.5])); // [1, 0.63661975]
+ * using x = np.array([0, 0.5]);
+ * using y = np.sinc(x); // [1, 0.63661975]
  * ```
  */
 export const sinc = unary("sinc", "sinc");
@@ -40,7 +42,8 @@ export const sinc = unary("sinc", "sinc");
  *
  * @example
  * ```ts
- * np.heaviside(np.array([-1, 0, 2]), 0.5); // [0, 0.5, 1]
+ * using x = np.array([-1, 0, 2]);
+ * using y = np.heaviside(x, 0.5); // [0, 0.5, 1]
  * ```
  */
 export const heaviside = binary("heaviside", "heaviside");
@@ -50,7 +53,9 @@ export const heaviside = binary("heaviside", "heaviside");
  *
  * @example
  * ```ts
- * np.copysign(np.array([1, -2]), np.array([-1, 1])); // [-1, 2]
+ * using x = np.array([1, -2]);
+ * using y = np.array([-1, 1]);
+ * using z = np.copysign(x, y); // [-1, 2]
  * ```
  */
 export const copysign = binary("copysign", "copysign");
@@ -72,7 +77,9 @@ export const isneginf = unary("isneginf", "isneginf");
  *
  * @example
  * ```ts
- * np.logaddexp(np.array([0]), np.array([0])); // [0.6931472] (log 2)
+ * using x = np.array([0]);
+ * using y = np.array([0]);
+ * using z = np.logaddexp(x, y); // [0.6931472] (log 2)
  * ```
  */
 export const logaddexp = binary("logaddexp", "logaddexp");
@@ -85,7 +92,9 @@ export const logaddexp2 = binary("logaddexp2", "logaddexp2");
  *
  * @example
  * ```ts
- * np.fmax(np.array([NaN, 1]), np.array([2, NaN])); // [2, 1]
+ * using x = np.array([NaN, 1]);
+ * using y = np.array([2, NaN]);
+ * using z = np.fmax(x, y); // [2, 1]
  * ```
  */
 export const fmax = binary("fmax", "fmax");
@@ -98,7 +107,8 @@ export const fmin = binary("fmin", "fmin");
  *
  * @example
  * ```ts
- * np.rint(np.array([0.5, 1.5, 2.5])); // [0, 2, 2]
+ * using x = np.array([0.5, 1.5, 2.5]);
+ * using y = np.rint(x); // [0, 2, 2]
  * ```
  */
 export const rint = unary("rint", "rint");
@@ -108,7 +118,9 @@ export const rint = unary("rint", "rint");
  *
  * @example
  * ```ts
- * np.ldexp(np.array([1, 3]), np.array([2, 1], { dtype: np.int32 })); // [4, 6]
+ * using x = np.array([1, 3]);
+ * using y = np.array([2, 1], { dtype: np.int32 });
+ * using z = np.ldexp(x, y); // [4, 6]
  * ```
  */
 export const ldexp = binary("ldexp", "ldexp");
@@ -117,7 +129,8 @@ export const ldexp = binary("ldexp", "ldexp");
  *
  * @example
  * ```ts
- * np.floatPower(np.array([2], { dtype: np.int32 }), 3); // [8], float32
+ * using x = np.array([2], { dtype: np.int32 });
+ * using y = np.floatPower(x, 3); // [8], float32
  * ```
  */
 export const floatPower = binary("floatPower", "float_power");
@@ -126,7 +139,8 @@ export const floatPower = binary("floatPower", "float_power");
  *
  * @example
  * ```ts
- * np.bitwiseAnd(np.array([12], { dtype: np.int32 }), 10); // [8]
+ * using x = np.array([12], { dtype: np.int32 });
+ * using y = np.bitwiseAnd(x, 10); // [8]
  * ```
  */
 export const bitwiseAnd = binary("bitwiseAnd", "bitwise_and");
@@ -144,7 +158,8 @@ export const bitwiseXor = binary("bitwiseXor", "bitwise_xor");
  *
  * @example
  * ```ts
- * np.bitwiseLeftShift(np.array([1], { dtype: np.int32 }), 3); // [8]
+ * using x = np.array([1], { dtype: np.int32 });
+ * using y = np.bitwiseLeftShift(x, 3); // [8]
  * ```
  */
 export const bitwiseLeftShift = binary("bitwiseLeftShift", "left_shift");
@@ -158,7 +173,8 @@ export const leftShift = bitwiseLeftShift;
  *
  * @example
  * ```ts
- * np.bitwiseRightShift(np.array([-8], { dtype: np.int32 }), 1); // [-4]
+ * using x = np.array([-8], { dtype: np.int32 });
+ * using y = np.bitwiseRightShift(x, 1); // [-4]
  * ```
  */
 export const bitwiseRightShift = binary("bitwiseRightShift", "right_shift");
@@ -184,7 +200,8 @@ export const invert = bitwiseNot;
  *
  * @example
  * ```ts
- * np.bitwiseCount(np.array([7, -1], { dtype: np.int32 })); // [3, 32]
+ * using x = np.array([7, -1], { dtype: np.int32 });
+ * using y = np.bitwiseCount(x); // [3, 32]
  * ```
  */
 export const bitwiseCount = unary("bitwiseCount", "bitwise_count");
@@ -195,7 +212,8 @@ export const bitwiseCount = unary("bitwiseCount", "bitwise_count");
  *
  * @example
  * ```ts
- * np.round(np.array([0.5, 1.5, 2.5])); // [0, 2, 2]
+ * using x = np.array([0.5, 1.5, 2.5]);
+ * using y = np.round(x); // [0, 2, 2]
  * ```
  */
 export function round(a: ArrayLike, decimals = 0): Array {
@@ -226,7 +244,8 @@ export interface NanToNumOptions {
  *
  * @example
  * ```ts
- * np.nanToNum(np.array([NaN, Infinity])); // [0, 3.4028235e38]
+ * using x = np.array([NaN, Infinity]);
+ * using y = np.nanToNum(x); // [0, 3.4028235e38]
  * ```
  */
 export function nanToNum(x: ArrayLike, opts: NanToNumOptions = {}): Array {
@@ -239,7 +258,10 @@ export function nanToNum(x: ArrayLike, opts: NanToNumOptions = {}): Array {
  *
  * @example
  * ```ts
- * const [q, r] = np.divmod(np.array([7, -7]), 2); // q = [3, -4], r = [1, 1]
+ * using x = np.array([7, -7]);
+ * const [q, r] = np.divmod(x, 2); // q = [3, -4], r = [1, 1]
+ * q.dispose();
+ * r.dispose();
  * ```
  */
 export function divmod(x: ArrayLike, y: ArrayLike): [Array, Array] {
@@ -258,7 +280,10 @@ export function divmod(x: ArrayLike, y: ArrayLike): [Array, Array] {
  *
  * @example
  * ```ts
- * const [m, e] = np.frexp(np.array([8, 0.5])); // m = [0.5, 0.5], e = [4, 0]
+ * using x = np.array([8, 0.5]);
+ * const [m, e] = np.frexp(x); // m = [0.5, 0.5], e = [4, 0]
+ * m.dispose();
+ * e.dispose();
  * ```
  */
 export function frexp(x: Array): [Array, Array] {
@@ -272,7 +297,10 @@ export function frexp(x: Array): [Array, Array] {
  *
  * @example
  * ```ts
- * const [f, i] = np.modf(np.array([1.5, -2.25])); // f = [0.5, -0.25], i = [1, -2]
+ * using x = np.array([1.5, -2.25]);
+ * const [f, i] = np.modf(x); // f = [0.5, -0.25], i = [1, -2]
+ * f.dispose();
+ * i.dispose();
  * ```
  */
 export function modf(x: Array): [Array, Array] {

@@ -52,7 +52,7 @@ export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub"
  *
  * @example
  * ```ts
- * np.polymul([1, 1], [1, -1]); // [1, 0, -1]: (x + 1)(x − 1)
+ * using y = np.polymul([1, 1], [1, -1]); // [1, 0, -1]: (x + 1)(x − 1)
  * ```
  */
 export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polymul", [a1, a2]);

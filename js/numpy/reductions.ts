@@ -26,9 +26,9 @@ const reduction =
  * @example
  * ```ts
  * using a = np.array([[1, 2], [3, 4]]);
- * np.sum(a); // 10
- * np.sum(a, 0); // [4, 6]
- * np.sum(a, 1, { keepdims: true }); // [[3], [7]]
+ * using x = np.sum(a); // 10
+ * using y = np.sum(a, 0); // [4, 6]
+ * using z = np.sum(a, 1, { keepdims: true }); // [[3], [7]]
  * ```
  */
 export const sum = reduction("sum");
@@ -63,7 +63,8 @@ export const any = reduction("any");
  *
  * @example
  * ```ts
- * using i = np.astype(np.array([1.7, -1.7]), np.int32); // [1, -1]
+ * using x = np.array([1.7, -1.7]);
+ * using i = np.astype(x, np.int32); // [1, -1]
  * ```
  */
 export function astype(a: Array, dtype: Parameters<Array["astype"]>[0]): Array {
@@ -85,7 +86,8 @@ function argExtreme(name: string, max: boolean) {
  *
  * @example
  * ```ts
- * np.argmax(np.array([[1, 5], [7, 2]]), 1); // [1, 0]
+ * using x = np.array([[1, 5], [7, 2]]);
+ * using y = np.argmax(x, 1); // [1, 0]
  * ```
  */
 export const argmax = argExtreme("argmax", true);
@@ -109,7 +111,8 @@ function running(name: string, op: string) {
  *
  * @example
  * ```ts
- * np.cumsum(np.array([1, 2, 3])); // [1, 3, 6]
+ * using x = np.array([1, 2, 3]);
+ * using y = np.cumsum(x); // [1, 3, 6]
  * ```
  */
 export const cumsum = running("cumsum", "sum");
@@ -147,7 +150,8 @@ function variance(name: string, sqrt: boolean) {
  *
  * @example
  * ```ts
- * np.var_(np.array([1, 2, 3, 4])); // 1.25
+ * using x = np.array([1, 2, 3, 4]);
+ * using y = np.var_(x); // 1.25
  * ```
  */
 export const var_ = variance("var_", false);
@@ -157,7 +161,8 @@ export const var_ = variance("var_", false);
  *
  * @example
  * ```ts
- * np.std(np.array([1, 2, 3, 4]), null, { correction: 1 }); // 1.2909944
+ * using x = np.array([1, 2, 3, 4]);
+ * using y = np.std(x, null, { correction: 1 }); // 1.2909944
  * ```
  */
 export const std = variance("std", true);
@@ -168,7 +173,8 @@ export const std = variance("std", true);
  *
  * @example
  * ```ts
- * np.sort(np.array([3, 1, 2])); // [1, 2, 3]
+ * using x = np.array([3, 1, 2]);
+ * using y = np.sort(x); // [1, 2, 3]
  * ```
  */
 export function sort(a: Array, axis = -1): Array {
@@ -181,7 +187,8 @@ export function sort(a: Array, axis = -1): Array {
  *
  * @example
  * ```ts
- * np.argsort(np.array([3, 1, 2])); // [1, 2, 0]
+ * using x = np.array([3, 1, 2]);
+ * using y = np.argsort(x); // [1, 2, 0]
  * ```
  */
 export function argsort(a: Array, axis = -1): Array {

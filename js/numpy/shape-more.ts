@@ -79,7 +79,8 @@ export function diff(a: Array, n = 1, axis = -1): Array {
  *
  * @example
  * ```ts
- * np.ediff1d(np.array([1, 4, 9])); // [3, 5]
+ * using x = np.array([1, 4, 9]);
+ * using y = np.ediff1d(x); // [3, 5]
  * ```
  */
 export function ediff1d(ary: Array): Array {
@@ -101,7 +102,7 @@ export function take(a: Array, indices: ArrayInput, axis: number | null = null):
  * ```ts
  * using a = np.array([[3, 1], [2, 4]]);
  * using i = np.argsort(a, 1);
- * np.takeAlongAxis(a, i, 1); // [[1, 3], [2, 4]]
+ * using x = np.takeAlongAxis(a, i, 1); // [[1, 3], [2, 4]]
  * ```
  */
 export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {

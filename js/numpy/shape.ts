@@ -46,7 +46,9 @@ export function ravel(a: Array): Array {
  *
  * @example
  * ```ts
- * np.transpose(np.ones([2, 3, 4])).shape; // [4, 3, 2]
+ * using x = np.ones([2, 3, 4]);
+ * using t = np.transpose(x);
+ * t.shape; // [4, 3, 2]
  * ```
  */
 export function transpose(x: Array, perm?: number[]): Array {
@@ -63,7 +65,9 @@ export const permuteDims = transpose;
  *
  * @example
  * ```ts
- * np.moveaxis(np.ones([2, 3, 4]), 0, -1).shape; // [3, 4, 2]
+ * using x = np.ones([2, 3, 4]);
+ * using m = np.moveaxis(x, 0, -1);
+ * m.shape; // [3, 4, 2]
  * ```
  */
 export function moveaxis(x: Array, source: number, destination: number): Array {
@@ -94,7 +98,8 @@ export function matrixTranspose(a: Array): Array {
  *
  * @example
  * ```ts
- * np.broadcastTo(np.array([1, 2]), [2, 2]); // [[1, 2], [1, 2]]
+ * using x = np.array([1, 2]);
+ * using y = np.broadcastTo(x, [2, 2]); // [[1, 2], [1, 2]]
  * ```
  */
 export function broadcastTo(a: Array, shape: number[]): Array {
@@ -109,7 +114,9 @@ export function broadcastTo(a: Array, shape: number[]): Array {
  *
  * @example
  * ```ts
- * np.expandDims(np.ones([3]), [0, 2]).shape; // [1, 3, 1]
+ * using x = np.ones([3]);
+ * using e = np.expandDims(x, [0, 2]);
+ * e.shape; // [1, 3, 1]
  * ```
  */
 export function expandDims(a: Array, axis: Axis): Array {
@@ -131,7 +138,8 @@ export function squeeze(a: Array, axis: Axis | null = null): Array {
  *
  * @example
  * ```ts
- * np.flip(np.array([1, 2, 3])); // [3, 2, 1]
+ * using x = np.array([1, 2, 3]);
+ * using y = np.flip(x); // [3, 2, 1]
  * ```
  */
 export function flip(x: Array, axis: Axis | null = null): Array {
@@ -150,7 +158,9 @@ export const fliplr = (x: Array): Array => flip(x, 1);
  *
  * @example
  * ```ts
- * np.concatenate([np.ones([2]), np.zeros([1])]); // [1, 1, 0]
+ * using x = np.ones([2]);
+ * using y = np.zeros([1]);
+ * using z = np.concatenate([x, y]); // [1, 1, 0]
  * ```
  */
 export function concatenate(xs: Array[], axis = 0): Array {
@@ -164,7 +174,9 @@ export function concatenate(xs: Array[], axis = 0): Array {
  *
  * @example
  * ```ts
- * np.stack([np.ones([2]), np.zeros([2])], 1); // [[1, 0], [1, 0]]
+ * using x = np.ones([2]);
+ * using y = np.zeros([2]);
+ * using z = np.stack([x, y], 1); // [[1, 0], [1, 0]]
  * ```
  */
 export function stack(xs: Array[], axis = 0): Array {
@@ -217,7 +229,10 @@ export function columnStack(xs: Array[]): Array {
  *
  * @example
  * ```ts
- * const [a, b] = np.split(np.arange(4), 2); // [0, 1] and [2, 3]
+ * using x = np.arange(4);
+ * const [a, b] = np.split(x, 2); // a = [0, 1], b = [2, 3]
+ * a.dispose();
+ * b.dispose();
  * ```
  */
 export function split(a: Array, sectionsOrIndices: number | number[], axis = 0): Array[] {
@@ -239,7 +254,8 @@ export function split(a: Array, sectionsOrIndices: number | number[], axis = 0):
  *
  * @example
  * ```ts
- * np.tile(np.array([1, 2]), 2); // [1, 2, 1, 2]
+ * using x = np.array([1, 2]);
+ * using y = np.tile(x, 2); // [1, 2, 1, 2]
  * ```
  */
 export function tile(a: Array, reps: number | number[]): Array {
@@ -257,7 +273,8 @@ export function tile(a: Array, reps: number | number[]): Array {
  * ```ts
  * using a = np.ones([2, 3]);
  * using b = np.ones([3, 4]);
- * np.einsum("ij,jk->ik", a, b).shape; // [2, 4]
+ * using c = np.einsum("ij,jk->ik", a, b);
+ * c.shape; // [2, 4]
  * ```
  */
 export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Array {
@@ -283,7 +300,8 @@ export function diagonal(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
  *
  * @example
  * ```ts
- * np.trace(np.eye(3)); // 3
+ * using x = np.eye(3);
+ * using y = np.trace(x); // 3
  * ```
  */
 export function trace(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
@@ -309,7 +327,8 @@ export function diag(v: Array, k = 0): Array {
  *
  * @example
  * ```ts
- * np.tril(np.ones([2, 2])); // [[1, 0], [1, 1]]
+ * using x = np.ones([2, 2]);
+ * using y = np.tril(x); // [[1, 0], [1, 1]]
  * ```
  */
 export function tril(a: Array, k = 0): Array {
@@ -331,7 +350,9 @@ export function triu(a: Array, k = 0): Array {
  *
  * @example
  * ```ts
- * np.convolve(np.array([1, 2, 3]), np.array([0, 1])); // [0, 1, 2, 3]
+ * using x = np.array([1, 2, 3]);
+ * using y = np.array([0, 1]);
+ * using z = np.convolve(x, y); // [0, 1, 2, 3]
  * ```
  */
 export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "full"): Array {

@@ -27,7 +27,8 @@ export const countNonzero = reduction("countNonzero");
  *
  * @example
  * ```ts
- * np.nansum(np.array([1, NaN, 2])); // 3
+ * using x = np.array([1, NaN, 2]);
+ * using y = np.nansum(x); // 3
  * ```
  */
 export const nansum = reduction("nansum");
