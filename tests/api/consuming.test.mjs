@@ -175,3 +175,39 @@ test("the consuming entry exports every name of the main entry, namespaces inclu
   const proto = (c) => Reflect.ownKeys(c.prototype).map(String).sort();
   for (const k of proto(core.Array)) assert.ok(proto(ox.Array).includes(k), `Array.${k}`);
 });
+
+test("callbacks written consuming-style: scan, foriLoop, associativeScan, vmap, tree.map", () => {
+  // Each body consumes what it is given (taking .ref for a second use), as upstream code does;
+  // the values equal the main entry's and nothing is left alive.
+  const baseline = ox.memoryStats().liveArrays;
+  const xs = () => ox.numpy.array([1, 2, 3, 4]);
+  const [carry, ys] = ox.lax.scan((c, x) => [c.add(x.ref), x.mul(2)], ox.numpy.array(0), xs());
+  assert.deepEqual([carry.js(), ys.js()], [10, [2, 4, 6, 8]]);
+  const fact = ox.lax.foriLoop(1, 6, (i, acc) => acc.mul(i), ox.numpy.array(1, { dtype: "int32" }));
+  assert.equal(fact.js(), 120);
+  const sums = ox.lax.associativeScan((a, b) => a.add(b), xs());
+  assert.deepEqual(sums.js(), [1, 3, 6, 10]);
+  const id = ox.lax.associativeScan((a, b) => (b.dispose(), a), ox.numpy.array([7]));
+  assert.deepEqual(id.js(), [7]);
+  const sq = ox.vmap((x) => x.ref.mul(x))(xs());
+  assert.deepEqual(sq.js(), [1, 4, 9, 16]);
+  const t = ox.tree.map((a, b) => a.add(b), { p: xs() }, { p: xs() });
+  assert.deepEqual(t.p.js(), [2, 4, 6, 8]);
+  const same = ox.tree.map((a) => a, [xs()]);
+  assert.deepEqual(same[0].js(), [1, 2, 3, 4]);
+  assert.equal(ox.memoryStats().liveArrays, baseline);
+});
+
+test("errors: a call that throws consumes nothing, and names the function", () => {
+  const baseline = ox.memoryStats().liveArrays;
+  const x = ox.numpy.array([1, 2, 3]);
+  assert.throws(() => ox.numpy.reshape(x, [2, 2]), /^Error: reshape: /);
+  assert.throws(() => x.reshape([5]), /reshape/);
+  assert.equal(x.refCount, 1);
+  const f = ox.jit((a) => a.reshape([7]));
+  assert.throws(() => f(x), /reshape/);
+  assert.equal(x.refCount, 1);
+  f.dispose();
+  x.dispose();
+  assert.equal(ox.memoryStats().liveArrays, baseline);
+});
