@@ -10,10 +10,7 @@ import { WEBGPU_SKIP_FILES } from "../api/webgpu_skips.mjs";
 
 // The Kalman scan cases (scan-seeds.test.mjs) take minutes per case on a software GPU: they
 // run on webgpu in Deno (scripts/test.mjs), not here, to keep `npm test` short.
-// fft_large.test.mjs: KNOWN BUG — the webgpu FFT routine's large transforms give wrong values
-// on SwiftShader (14 of 20 cases), while they pass on lavapipe (the Deno API suite, which
-// still runs this file) and on an H200. Remove it from this list with the fix.
-const CHROMIUM_SKIP = ["scan-seeds.test.mjs", "fft_large.test.mjs"];
+const CHROMIUM_SKIP = ["scan-seeds.test.mjs"];
 const files = readdirSync("tests/api")
   .filter((f) => f.endsWith(".test.mjs") && !(f in WEBGPU_SKIP_FILES) && !CHROMIUM_SKIP.includes(f))
   .sort();

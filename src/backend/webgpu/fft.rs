@@ -21,9 +21,10 @@ use crate::core::DType;
 use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
 
-/// Points transformed in workgroup memory at once (two per invocation).
+/// Points transformed in workgroup memory at once.
 const TILE: usize = 1024;
-/// Invocations per workgroup of the global passes.
+/// Invocations per workgroup of every pass: WebGPU's default limit, which every device has
+/// (SwiftShader has no more); `tile`'s invocations take `T / 2 / W` butterflies each.
 const GLOBAL_WG: usize = 256;
 
 const TILE_PASS: usize = 0;
@@ -146,15 +147,17 @@ fn tile(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   workgroupBarrier();
   for (var h = 1u; h < T; h = h << 1u) {
-    let j = lid % h;
-    let i0 = (lid / h) * 2u * h + j;
-    let w = tw(j * (P / (2u * h)));
-    let b = cmul(vec2<f32>(sre[i0 + h], sim[i0 + h]), w);
-    let a = vec2<f32>(sre[i0], sim[i0]);
-    sre[i0] = a.x + b.x;
-    sim[i0] = a.y + b.y;
-    sre[i0 + h] = a.x - b.x;
-    sim[i0 + h] = a.y - b.y;
+    for (var q = lid; q < T / 2u; q = q + W) {
+      let j = q % h;
+      let i0 = (q / h) * 2u * h + j;
+      let w = tw(j * (P / (2u * h)));
+      let b = cmul(vec2<f32>(sre[i0 + h], sim[i0 + h]), w);
+      let a = vec2<f32>(sre[i0], sim[i0]);
+      sre[i0] = a.x + b.x;
+      sim[i0] = a.y + b.y;
+      sre[i0 + h] = a.x - b.x;
+      sim[i0 + h] = a.y - b.y;
+    }
     workgroupBarrier();
   }
   let buf = dest(params.b);
@@ -217,7 +220,7 @@ var<workgroup> sim: array<f32, {t}>;
 ",
         u = k + 1,
         logp = p.trailing_zeros(),
-        w = t / 2,
+        w = (t / 2).min(GLOBAL_WG),
         b = routine.batch,
     ));
     src.push_str(BODY);

@@ -122,6 +122,17 @@ impl WebGpuBackend {
     /// Finds an adapter and opens a device with the adapter's own limits. `storage_buffer_cap`
     /// lowers the storage-buffer limit used for planning (tests force the spec minimum, 8).
     pub async fn new(storage_buffer_cap: Option<u32>) -> Result<WebGpuBackend> {
+        Self::open(storage_buffer_cap, false).await
+    }
+
+    /// Opens a device with WebGPU's default limits whatever the adapter offers (256
+    /// invocations per workgroup, 8 storage buffers, …): tests run what the smallest devices
+    /// (SwiftShader) accept.
+    pub async fn with_default_limits() -> Result<WebGpuBackend> {
+        Self::open(None, true).await
+    }
+
+    async fn open(storage_buffer_cap: Option<u32>, default_limits: bool) -> Result<WebGpuBackend> {
         let fail =
             |what: &str, e: &dyn std::fmt::Display| Error::new("init", format!("{what}: {e}"));
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
@@ -138,7 +149,11 @@ impl WebGpuBackend {
             })
             .await
             .map_err(|e| fail("no WebGPU adapter", &e))?;
-        let limits = adapter.limits();
+        let limits = if default_limits {
+            wgpu::Limits::default()
+        } else {
+            adapter.limits()
+        };
         // float16 arrays need WGSL's f16 (`wgsl_half`): requested wherever the adapter has it.
         let float16 = adapter.features().contains(wgpu::Features::SHADER_F16);
         let features = if float16 {
