@@ -1,8 +1,8 @@
 /**
  * The `Array` of the consuming entry (`oxjax/consuming`): a facade over one core `Array` (the
  * same Rust handle, so both entries share one module instance). Reading properties (`shape`,
- * `dtype`, `aval`, `refCount`, …) never consumes; `.ref` adds an owner and returns this same
- * object; `dispose()` drops one. Every other method consumes `this` and its array arguments,
+ * `dtype`, `aval`, `refCount`, …) never consumes, and like upstream's still works once the
+ * array is freed; `.ref` adds an owner and returns this same object; `dispose()` drops one. Every other method consumes `this` and its array arguments,
  * as in `@jax-js/jax` 0.1.x: `methods.ts` installs them. Each core array has at most one facade
  * (`facadeOf`), so identity (`y === x`) is kept across calls.
  */
@@ -15,6 +15,8 @@ const facades = new WeakMap<CoreArray, Array>();
 
 export class Array {
   readonly #core: CoreArray;
+  /** The abstract value, kept when the last reference goes (upstream reads it after that). */
+  #freed: Aval | null = null;
 
   /** @internal Facades are made by `facadeOf`. */
   constructor(core: CoreArray) {
@@ -32,23 +34,23 @@ export class Array {
   }
 
   get shape(): number[] {
-    return this.#core.shape;
+    return this.#freed ? this.#freed.shape.slice() : this.#core.shape;
   }
 
   get ndim(): number {
-    return this.#core.ndim;
+    return this.#freed ? this.#freed.ndim : this.#core.ndim;
   }
 
   get size(): number {
-    return this.#core.size;
+    return this.#freed ? this.#freed.size : this.#core.size;
   }
 
   get dtype(): DType {
-    return this.#core.dtype;
+    return this.#freed ? this.#freed.dtype : this.#core.dtype;
   }
 
   get weakType(): boolean {
-    return this.#core.weakType;
+    return this.#freed ? this.#freed.weakType : this.#core.weakType;
   }
 
   get device(): Device {
@@ -56,7 +58,7 @@ export class Array {
   }
 
   get aval(): Aval {
-    return this.#core.aval;
+    return this.#freed ?? this.#core.aval;
   }
 
   get refCount(): number {
@@ -71,16 +73,34 @@ export class Array {
 
   /** Drops one owner; frees the data at zero. Throws if the array was already freed. */
   dispose(): void {
+    this.#keepAval();
     this.#core.dispose();
   }
 
   /** What `using` calls: disposes only if still alive, never throws. */
   [Symbol.dispose](): void {
+    this._release();
+  }
+
+  /** @internal Drops one owner if alive (a consumed argument), never throws. */
+  _release(): void {
+    try {
+      this.#keepAval();
+    } catch {
+      // Already freed: nothing to keep, nothing to drop.
+    }
     this.#core[Symbol.dispose]();
   }
 
+  /** Before the last reference goes: keeps the abstract value readable, as upstream does. */
+  #keepAval(): void {
+    if (this.#freed === null && this.#core.refCount === 1) this.#freed = this.#core.aval;
+  }
+
   toString(): string {
-    return this.#core.toString();
+    return this.#freed
+      ? `Array:${this.#freed.dtype}[${this.#freed.shape.join(",")}]`
+      : this.#core.toString();
   }
 }
 

@@ -93,7 +93,7 @@ function checkOwned(name: string, counts: Map<Array, number>): void {
 function release(consumed: Map<Array, number>, returned: Map<CoreArray, number>): void {
   for (const [a, n] of consumed) {
     let k = n - (returned.get(a._core) ?? 0);
-    for (; k > 0; k--) a[Symbol.dispose]();
+    for (; k > 0; k--) a._release();
     // Returned more often than passed: each further place holds a reference of its own.
     for (; k < 0; k++) void a.ref;
   }
@@ -167,7 +167,7 @@ function adaptCallback(cb: Fn): Fn {
     const result = unwrap(cb.apply(this, args), back);
     for (const [a, n] of back) {
       const k = Math.min(n, given.get(a._core) ?? 0);
-      for (let i = 0; i < k; i++) a[Symbol.dispose]();
+      for (let i = 0; i < k; i++) a._release();
     }
     return result;
   };

@@ -211,3 +211,27 @@ test("errors: a call that throws consumes nothing, and names the function", () =
   x.dispose();
   assert.equal(ox.memoryStats().liveArrays, baseline);
 });
+
+test("shape, dtype and aval stay readable once an array is consumed, as upstream", () => {
+  const read = (x) => ({
+    shape: x.shape,
+    dtype: x.dtype,
+    ndim: x.ndim,
+    size: x.size,
+    weakType: x.weakType,
+    aval: String(x.aval),
+    str: x.toString(),
+    rc: x.refCount,
+  });
+  const run = (j) => {
+    const x = j.numpy.ones([2, 3], { dtype: j.numpy.int32 });
+    j.numpy.sum(x).dispose();
+    const y = j.numpy.zeros([4]);
+    y.dispose();
+    return [read(x), read(y)];
+  };
+  const want = run(up);
+  const baseline = ox.memoryStats().liveArrays;
+  assert.deepEqual(run(ox), want);
+  assert.equal(ox.memoryStats().liveArrays, baseline);
+});
