@@ -37,8 +37,9 @@ export type NestedValues = number | boolean | NestedValues[];
  *
  * **Ownership.** Methods never consume `this` or their arguments; each returned `Array` is new
  * and owned by the caller (except where a method says it returns `this`). Release an array with
- * `dispose()` or a `using` declaration; `.ref` adds an owner. JavaScript's garbage collector
- * never frees an array's data.
+ * `dispose()` or a `using` declaration; `.ref` adds an owner. The garbage collector is only a
+ * safety net: an `Array` object it reclaims undisposed has its references released then (when
+ * it runs, perhaps never), and counts as a leak (`memoryStats().reclaimedArrays`).
  *
  * **Devices.** Methods run on the array's device (`cpu`, `wasm` or `webgpu`), like the numpy
  * functions of the same names; see the guide's "Devices". `data()` reads on every device,

@@ -110,7 +110,15 @@ export function zerosLike(a: Array, opts: LikeOptions = {}): Array {
   return like("zerosLike", a, 0, opts);
 }
 
-/** A new array of ones with `a`'s shape, dtype and device (each overridable in `opts`). */
+/**
+ * A new array of ones with `a`'s shape, dtype and device (each overridable in `opts`).
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([2], { dtype: np.int32 });
+ * using o = np.onesLike(x); // [1, 1], int32
+ * ```
+ */
 export function onesLike(a: Array, opts: LikeOptions = {}): Array {
   return like("onesLike", a, 1, opts);
 }
@@ -118,6 +126,12 @@ export function onesLike(a: Array, opts: LikeOptions = {}): Array {
 /**
  * A new array filled with `fillValue` with `a`'s shape, dtype and device (each overridable in
  * `opts`).
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([2]);
+ * using f = np.fullLike(x, 7); // [7, 7]
+ * ```
  */
 export function fullLike(a: Array, fillValue: number | boolean, opts: LikeOptions = {}): Array {
   return like("fullLike", a, Number(fillValue), opts);
@@ -143,7 +157,14 @@ export function eye(
   return new Array(call(() => wasm.eye(numRows, numCols ?? numRows, opts.k ?? 0, dtype, device)));
 }
 
-/** The `n × n` identity matrix (float32 unless `dtype` is given). */
+/**
+ * The `n × n` identity matrix (float32 unless `dtype` is given).
+ *
+ * @example
+ * ```ts
+ * using i = np.identity(2); // [[1, 0], [0, 1]]
+ * ```
+ */
 export function identity(n: number, opts: DTypeAndDevice = {}): Array {
   return eye(n, n, opts);
 }

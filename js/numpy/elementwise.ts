@@ -153,14 +153,32 @@ export const hypot = binary("hypot", "hypot");
 
 /**
  * `-x`, element-wise. dtype: that of `x` (bool is an error). Same as `x.neg()`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, -2]);
+ * using y = np.negative(x); // [-1, 2]
+ * ```
  */
 export const negative = unary("negative", "neg");
 /**
  * `1 / x`, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([2, 4]);
+ * using y = np.reciprocal(x); // [0.5, 0.25]
+ * ```
  */
 export const reciprocal = unary("reciprocal", "reciprocal");
 /**
  * `x * x`, element-wise. dtype: that of `x` (bool is an error).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-3, 2]);
+ * using y = np.square(x); // [9, 4]
+ * ```
  */
 export const square = unary("square", "square");
 /**
@@ -186,10 +204,22 @@ export const sqrt = unary("sqrt", "sqrt");
 export const exp = unary("exp", "exp");
 /**
  * `2ˣ`, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 3]);
+ * using y = np.exp2(x); // [1, 8]
+ * ```
  */
 export const exp2 = unary("exp2", "exp2");
 /**
  * `eˣ − 1`, accurate for small `x`. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1e-7]);
+ * using y = np.expm1(x); // [0, 1e-7]
+ * ```
  */
 export const expm1 = unary("expm1", "expm1");
 /**
@@ -205,14 +235,32 @@ export const expm1 = unary("expm1", "expm1");
 export const log = unary("log", "log");
 /**
  * The base-2 logarithm, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 8]);
+ * using y = np.log2(x); // [0, 3]
+ * ```
  */
 export const log2 = unary("log2", "log2");
 /**
  * The base-10 logarithm, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 1000]);
+ * using y = np.log10(x); // [0, 3]
+ * ```
  */
 export const log10 = unary("log10", "log10");
 /**
  * `log(1 + x)`, accurate for small `x`. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1e-7]);
+ * using y = np.log1p(x); // [0, 1e-7]
+ * ```
  */
 export const log1p = unary("log1p", "log1p");
 /**
@@ -231,21 +279,45 @@ export const abs = unary("abs", "abs");
 export const absolute = abs;
 /**
  * The sign of each element: −1, 0 or 1 (NaN stays NaN). dtype: that of `x`; bool gives int32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-2, 0, 3]);
+ * using y = np.sign(x); // [-1, 0, 1]
+ * ```
  */
 export const sign = unary("sign", "sign");
 /**
  * Rounds each element down to an integer value. Floating-point inputs only (an integer or bool
  * array is an error); the dtype is kept.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-1.5, 1.5]);
+ * using y = np.floor(x); // [-2, 1]
+ * ```
  */
 export const floor = unary("floor", "floor");
 /**
  * Rounds each element up to an integer value. Floating-point inputs only (an integer or bool
  * array is an error); the dtype is kept.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-1.5, 1.5]);
+ * using y = np.ceil(x); // [-1, 2]
+ * ```
  */
 export const ceil = unary("ceil", "ceil");
 /**
  * Rounds each element toward zero. The dtype is kept (integer inputs come back unchanged in
  * value).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-1.5, 1.5]);
+ * using y = np.trunc(x); // [-1, 1]
+ * ```
  */
 export const trunc = unary("trunc", "trunc");
 /**
@@ -261,14 +333,32 @@ export const trunc = unary("trunc", "trunc");
 export const sin = unary("sin", "sin");
 /**
  * The cosine (radians), element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, Math.PI]);
+ * using y = np.cos(x); // [1, -1]
+ * ```
  */
 export const cos = unary("cos", "cos");
 /**
  * The tangent (radians), element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, Math.PI / 4]);
+ * using y = np.tan(x); // [0, 1]
+ * ```
  */
 export const tan = unary("tan", "tan");
 /**
  * The inverse sine, in `[-π/2, π/2]` (NaN outside `[-1, 1]`). Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = np.arcsin(x); // [0, 1.5707964]
+ * ```
  */
 export const arcsin = unary("arcsin", "asin");
 /**
@@ -277,6 +367,12 @@ export const arcsin = unary("arcsin", "asin");
 export const asin = arcsin;
 /**
  * The inverse cosine, in `[0, π]` (NaN outside `[-1, 1]`). Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 0]);
+ * using y = np.arccos(x); // [0, 1.5707964]
+ * ```
  */
 export const arccos = unary("arccos", "acos");
 /**
@@ -285,6 +381,12 @@ export const arccos = unary("arccos", "acos");
 export const acos = arccos;
 /**
  * The inverse tangent, in `(-π/2, π/2)`. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = np.arctan(x); // [0, 0.7853982]
+ * ```
  */
 export const arctan = unary("arctan", "atan");
 /**
@@ -293,10 +395,22 @@ export const arctan = unary("arctan", "atan");
 export const atan = arctan;
 /**
  * The hyperbolic sine, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = np.sinh(x); // [0, 1.1752012]
+ * ```
  */
 export const sinh = unary("sinh", "sinh");
 /**
  * The hyperbolic cosine, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = np.cosh(x); // [1, 1.5430806]
+ * ```
  */
 export const cosh = unary("cosh", "cosh");
 /**
@@ -311,6 +425,12 @@ export const cosh = unary("cosh", "cosh");
 export const tanh = unary("tanh", "tanh");
 /**
  * The inverse hyperbolic sine, element-wise. Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = np.arcsinh(x); // [0, 0.8813736]
+ * ```
  */
 export const arcsinh = unary("arcsinh", "asinh");
 /**
@@ -319,6 +439,12 @@ export const arcsinh = unary("arcsinh", "asinh");
 export const asinh = arcsinh;
 /**
  * The inverse hyperbolic cosine (NaN below 1). Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using y = np.arccosh(x); // [0, 1.3169578]
+ * ```
  */
 export const arccosh = unary("arccosh", "acosh");
 /**
@@ -328,6 +454,12 @@ export const acosh = arccosh;
 /**
  * The inverse hyperbolic tangent (±Infinity at ±1, NaN outside). Integer and bool inputs give
  * float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 0.5]);
+ * using y = np.arctanh(x); // [0, 0.54930615]
+ * ```
  */
 export const arctanh = unary("arctanh", "atanh");
 /**
@@ -336,6 +468,12 @@ export const arctanh = unary("arctanh", "atanh");
 export const atanh = arctanh;
 /**
  * Degrees to radians (`x · π/180`). Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([180]);
+ * using y = np.deg2rad(x); // [3.1415927]
+ * ```
  */
 export const deg2rad = unary("deg2rad", "deg2rad");
 /**
@@ -344,6 +482,12 @@ export const deg2rad = unary("deg2rad", "deg2rad");
 export const radians = deg2rad;
 /**
  * Radians to degrees (`x · 180/π`). Integer and bool inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([Math.PI]);
+ * using y = np.rad2deg(x); // [180]
+ * ```
  */
 export const rad2deg = unary("rad2deg", "rad2deg");
 /**
@@ -363,6 +507,12 @@ export const degrees = rad2deg;
 export const equal = binary("equal", "eq");
 /**
  * `x != y`, element-wise with broadcasting, as a bool array (NaN differs from everything).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using y = np.notEqual(x, 2); // [true, false]
+ * ```
  */
 export const notEqual = binary("notEqual", "ne");
 /**
@@ -377,14 +527,32 @@ export const notEqual = binary("notEqual", "ne");
 export const less = binary("less", "lt");
 /**
  * `x <= y`, element-wise with broadcasting, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using y = np.lessEqual(x, 2); // [true, true, false]
+ * ```
  */
 export const lessEqual = binary("lessEqual", "le");
 /**
  * `x > y`, element-wise with broadcasting, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using y = np.greater(x, 2); // [false, false, true]
+ * ```
  */
 export const greater = binary("greater", "greater");
 /**
  * `x >= y`, element-wise with broadcasting, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using y = np.greaterEqual(x, 2); // [false, true, true]
+ * ```
  */
 export const greaterEqual = binary("greaterEqual", "greater_equal");
 /**
@@ -399,14 +567,32 @@ export const greaterEqual = binary("greaterEqual", "greater_equal");
 export const isnan = unary("isnan", "isnan");
 /**
  * Whether each element is +Infinity or −Infinity, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([Infinity, -Infinity, 1, NaN]);
+ * using y = np.isinf(x); // [true, true, false, false]
+ * ```
  */
 export const isinf = unary("isinf", "isinf");
 /**
  * Whether each element is neither infinite nor NaN, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([Infinity, 1, NaN]);
+ * using y = np.isfinite(x); // [false, true, false]
+ * ```
  */
 export const isfinite = unary("isfinite", "isfinite");
 /**
  * `!x`, element-wise (non-zero is true), as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 2]);
+ * using y = np.logicalNot(x); // [true, false]
+ * ```
  */
 export const logicalNot = unary("logicalNot", "logical_not");
 /**
@@ -422,10 +608,24 @@ export const logicalNot = unary("logicalNot", "logical_not");
 export const logicalAnd = binary("logicalAnd", "logical_and");
 /**
  * `x || y`, element-wise with broadcasting (non-zero is true), as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([true, false]);
+ * using z = np.array([false, false]);
+ * using y = np.logicalOr(x, z); // [true, false]
+ * ```
  */
 export const logicalOr = binary("logicalOr", "logical_or");
 /**
  * Exclusive or of the truth values of `x` and `y`, element-wise with broadcasting, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([true, true]);
+ * using z = np.array([true, false]);
+ * using y = np.logicalXor(x, z); // [false, true]
+ * ```
  */
 export const logicalXor = binary("logicalXor", "logical_xor");
 
@@ -447,6 +647,12 @@ export function where(cond: ArrayLike, x: ArrayLike, y: ArrayLike): Array {
 
 /**
  * Returns `x` itself, as jax-js does (no copy and no new reference: do not dispose it twice).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * np.positive(x) === x; // true
+ * ```
  */
 export function positive(x: Array): Array {
   return x;

@@ -61,14 +61,32 @@ export const heaviside = binary("heaviside", "heaviside");
 export const copysign = binary("copysign", "copysign");
 /**
  * Whether the sign bit of each element is set (true for −0 and negative values), as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-0, 1, -2]);
+ * using s = np.signbit(x); // [true, false, true]
+ * ```
  */
 export const signbit = unary("signbit", "signbit");
 /**
  * Whether each element is +Infinity, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([Infinity, -Infinity, 1]);
+ * using y = np.isposinf(x); // [true, false, false]
+ * ```
  */
 export const isposinf = unary("isposinf", "isposinf");
 /**
  * Whether each element is −Infinity, as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([Infinity, -Infinity, 1]);
+ * using y = np.isneginf(x); // [false, true, false]
+ * ```
  */
 export const isneginf = unary("isneginf", "isneginf");
 /**
@@ -85,6 +103,12 @@ export const isneginf = unary("isneginf", "isneginf");
 export const logaddexp = binary("logaddexp", "logaddexp");
 /**
  * `log2(2^x1 + 2^x2)`, computed without overflow, with broadcasting. Integer inputs give float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1]);
+ * using y = np.logaddexp2(x, x); // [2]
+ * ```
  */
 export const logaddexp2 = binary("logaddexp2", "logaddexp2");
 /**
@@ -100,6 +124,13 @@ export const logaddexp2 = binary("logaddexp2", "logaddexp2");
 export const fmax = binary("fmax", "fmax");
 /**
  * The element-wise minimum ignoring NaN (NaN only where both are NaN), with broadcasting.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([NaN, 1]);
+ * using z = np.array([2, NaN]);
+ * using y = np.fmin(x, z); // [2, 1]
+ * ```
  */
 export const fmin = binary("fmin", "fmin");
 /**
@@ -146,10 +177,22 @@ export const floatPower = binary("floatPower", "float_power");
 export const bitwiseAnd = binary("bitwiseAnd", "bitwise_and");
 /**
  * The bitwise OR of integer or bool arrays, with broadcasting (float inputs are an error).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([12], { dtype: np.int32 });
+ * using y = np.bitwiseOr(x, 3); // [15]
+ * ```
  */
 export const bitwiseOr = binary("bitwiseOr", "bitwise_or");
 /**
  * The bitwise XOR of integer or bool arrays, with broadcasting (float inputs are an error).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([12], { dtype: np.int32 });
+ * using y = np.bitwiseXor(x, 10); // [6]
+ * ```
  */
 export const bitwiseXor = binary("bitwiseXor", "bitwise_xor");
 /**
@@ -185,6 +228,12 @@ export const rightShift = bitwiseRightShift;
 /**
  * The bitwise NOT of an integer array (`~x`), or the logical NOT of a bool array. Float inputs are
  * an error.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 5], { dtype: np.int32 });
+ * using y = np.bitwiseNot(x); // [-1, -6]
+ * ```
  */
 export const bitwiseNot = unary("bitwiseNot", "bitwise_not");
 /**

@@ -35,26 +35,66 @@ export const sum = reduction("sum");
 /**
  * The product of the elements of `a` over `axis` (all axes by default), optionally keeping
  * reduced axes.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using p = np.prod(x, 1); // [2, 12]
+ * ```
  */
 export const prod = reduction("prod");
 /**
  * The maximum of `a` over `axis` (all axes by default); NaN if any element is NaN (`nanmax`
  * ignores NaN).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 5], [3, 2]]);
+ * using m = np.max(x, 0); // [3, 5]
+ * ```
  */
 export const max = reduction("max");
 /**
  * The minimum of `a` over `axis` (all axes by default); NaN if any element is NaN (`nanmin`
  * ignores NaN).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 5], [3, 2]]);
+ * using m = np.min(x); // 1
+ * ```
  */
 export const min = reduction("min");
 /**
  * The mean of `a` over `axis` (all axes by default), in `a`'s dtype (an int32 input gives an
  * int32 mean).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using m = np.mean(x, 0); // [2, 3]
+ * ```
  */
 export const mean = reduction("mean");
-/** Whether every element over `axis` is non-zero (all axes by default), as a bool array. */
+/**
+ * Whether every element over `axis` is non-zero (all axes by default), as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 0], [1, 1]]);
+ * using a = np.all(x, 1); // [false, true]
+ * ```
+ */
 export const all = reduction("all");
-/** Whether any element over `axis` is non-zero (all axes by default), as a bool array. */
+/**
+ * Whether any element over `axis` is non-zero (all axes by default), as a bool array.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[0, 0], [1, 0]]);
+ * using a = np.any(x, 1); // [false, true]
+ * ```
+ */
 export const any = reduction("any");
 
 /**
@@ -94,6 +134,12 @@ export const argmax = argExtreme("argmax", true);
 /**
  * The int32 index of the first minimum along `axis`, or into the flattened array when `axis` is
  * omitted; NaN counts as the minimum.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([3, 1, 2]);
+ * using i = np.argmin(x); // 1
+ * ```
  */
 export const argmin = argExtreme("argmin", false);
 
@@ -118,7 +164,15 @@ function running(name: string, op: string) {
 export const cumsum = running("cumsum", "sum");
 /** Alias of `cumsum`. */
 export const cumulativeSum = cumsum;
-/** The running product along `axis` (of the flattened array when `axis` is omitted). */
+/**
+ * The running product along `axis` (of the flattened array when `axis` is omitted).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using c = np.cumprod(x); // [1, 2, 6]
+ * ```
+ */
 export const cumprod = running("cumprod", "prod");
 
 /** Options of `var_` and `std`. */

@@ -14,7 +14,15 @@ function check(fn: string, x: unknown): asserts x is Array {
   if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
 }
 
-/** Each element `repeats` times along `axis` (the flattened array when none). */
+/**
+ * Each element `repeats` times along `axis` (the flattened array when none).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using r = np.repeat(x, 2); // [1, 1, 2, 2]
+ * ```
+ */
 export function repeat(a: Array, repeats: number, axis: number | null = null): Array {
   check("repeat", a);
   return lib1("repeat", [a], [repeats, axis]);
@@ -22,7 +30,15 @@ export function repeat(a: Array, repeats: number, axis: number | null = null): A
 
 type Pair = [number, number];
 
-/** Zero padding: one width for all sides, a pair for all axes, a pair per axis, or by axis. */
+/**
+ * Zero padding: one width for all sides, a pair for all axes, a pair per axis, or by axis.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using p = np.pad(x, 1); // [0, 1, 2, 0]
+ * ```
+ */
 export function pad(x: Array, width: number | Pair | Pair[] | Record<number, Pair>): Array {
   check("pad", x);
   const rank = x.ndim;
@@ -43,7 +59,15 @@ export function pad(x: Array, width: number | Pair | Pair[] | Record<number, Pai
   return new Array(call(() => wasm.pad(x._handle, before, after)));
 }
 
-/** Shifts elements cyclically along `axis` (the flattened array when none). */
+/**
+ * Shifts elements cyclically along `axis` (the flattened array when none).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using r = np.roll(x, 1); // [3, 1, 2]
+ * ```
+ */
 export function roll(
   a: Array,
   shift: number | number[],
@@ -56,19 +80,43 @@ export function roll(
   return lib1("roll", [a], [shifts.length, ...shifts, ...axes]);
 }
 
-/** Rotates by 90° `k` times from the first of `axes` towards the second. */
+/**
+ * Rotates by 90° `k` times from the first of `axes` towards the second.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using r = np.rot90(x); // [[2, 4], [1, 3]]
+ * ```
+ */
 export function rot90(m: Array, k = 1, axes: [number, number] = [0, 1]): Array {
   check("rot90", m);
   return lib1("rot90", [m], [k, axes[0], axes[1]]);
 }
 
-/** `values` appended along `axis` (both flattened when none). */
+/**
+ * `values` appended along `axis` (both flattened when none).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using a = np.append(x, [3]); // [1, 2, 3]
+ * ```
+ */
 export function append(arr: Array, values: ArrayInput, axis: number | null = null): Array {
   check("append", arr);
   return lib1("append", [arr, values], [axis]);
 }
 
-/** The `n`-th discrete difference along `axis`. */
+/**
+ * The `n`-th discrete difference along `axis`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 4, 9, 16]);
+ * using d = np.diff(x); // [3, 5, 7]
+ * ```
+ */
 export function diff(a: Array, n = 1, axis = -1): Array {
   check("diff", a);
   return lib1("diff", [a], [n, axis]);
@@ -88,7 +136,16 @@ export function ediff1d(ary: Array): Array {
   return lib1("ediff1d", [ary], []);
 }
 
-/** Elements at `indices` along `axis` (the flattened array when none); indices clamp. */
+/**
+ * Elements at `indices` along `axis` (the flattened array when none); indices clamp.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([10, 20, 30]);
+ * using i = np.array([2, 0], { dtype: np.int32 });
+ * using t = np.take(x, i); // [30, 10]
+ * ```
+ */
 export function take(a: Array, indices: ArrayInput, axis: number | null = null): Array {
   check("take", a);
   return lib1("take", [a, indices], [axis]);
@@ -110,7 +167,18 @@ export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {
   return lib1("takeAlongAxis", [arr, indices], [axis]);
 }
 
-/** Coordinate grids of 1-D arrays; with ≤ 1 input, the input list itself (as jax-js). */
+/**
+ * Coordinate grids of 1-D arrays; with ≤ 1 input, the input list itself (as jax-js).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using y = np.array([4, 5]);
+ * const [gx, gy] = np.meshgrid([x, y]); // gx = [[1, 2, 3], [1, 2, 3]], gy = [[4, 4, 4], [5, 5, 5]]
+ * gx.dispose();
+ * gy.dispose();
+ * ```
+ */
 export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Array[] {
   if (!globalThis.Array.isArray(xs)) throw new TypeError("meshgrid: expected a list of Arrays");
   if (xs.length <= 1) return xs;
@@ -124,12 +192,28 @@ export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Ar
 /**
  * The arrays broadcast against each other to one shape: a list of views, one per argument, each
  * owned by the caller.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using y = np.array([[1], [2]]);
+ * const [bx, by] = np.broadcastArrays(x, y); // bx = [[1, 2], [1, 2]], by = [[1, 1], [2, 2]]
+ * bx.dispose();
+ * by.dispose();
+ * ```
  */
 export function broadcastArrays(...arrays: Array[]): Array[] {
   return libCall("broadcastArrays", arrays, []);
 }
 
-/** NumPy's broadcast of shapes (incompatible shapes: TypeError). */
+/**
+ * NumPy's broadcast of shapes (incompatible shapes: TypeError).
+ *
+ * @example
+ * ```ts
+ * np.broadcastShapes([2, 1], [3]); // [2, 3]
+ * ```
+ */
 export function broadcastShapes(...given: number[][]): number[] {
   const shapes = given.map((s) => [...checks.shape("broadcastShapes", s)]);
   const rank = Math.max(0, ...shapes.map((s) => s.length));
@@ -146,28 +230,86 @@ export function broadcastShapes(...given: number[][]): number[] {
   return out;
 }
 
-/** The slices along `axis`, each without it. */
+/**
+ * The slices along `axis`, each without it.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * const [r0, r1] = np.unstack(x); // r0 = [1, 2], r1 = [3, 4]
+ * r0.dispose();
+ * r1.dispose();
+ * ```
+ */
 export function unstack(x: Array, axis = 0): Array[] {
   check("unstack", x);
   return libCall("unstack", [x], [axis]);
 }
 
-/** Like `split`, but a section count need not divide the axis. */
+/**
+ * Like `split`, but a section count need not divide the axis.
+ *
+ * @example
+ * ```ts
+ * using x = np.arange(5);
+ * const parts = np.arraySplit(x, 2); // sizes 3 and 2
+ * parts.map((p) => p.size); // [3, 2]
+ * parts.forEach((p) => p.dispose());
+ * ```
+ */
 export function arraySplit(a: Array, sections: number | number[], axis = 0): Array[] {
   check("arraySplit", a);
   if (typeof sections !== "number") return split(a, sections, axis);
   return libCall("arraySplit", [a], [sections, axis]);
 }
 
-/** `split` along axis 1 (axis 0 for 1-D arrays). */
+/**
+ * `split` along axis 1 (axis 0 for 1-D arrays).
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([2, 4]);
+ * const [a, b] = np.hsplit(x, 2); // two [2, 2] arrays
+ * a.dispose();
+ * b.dispose();
+ * ```
+ */
 export const hsplit = (a: Array, sections: number | number[]): Array[] =>
   split(a, sections, a.ndim <= 1 ? 0 : 1);
-/** `split` along axis 0. */
+/**
+ * `split` along axis 0.
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([4, 2]);
+ * const [a, b] = np.vsplit(x, 2); // two [2, 2] arrays
+ * a.dispose();
+ * b.dispose();
+ * ```
+ */
 export const vsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 0);
-/** `split` along axis 2. */
+/**
+ * `split` along axis 2.
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([1, 1, 4]);
+ * const [a, b] = np.dsplit(x, 2); // two [1, 1, 2] arrays
+ * a.dispose();
+ * b.dispose();
+ * ```
+ */
 export const dsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 2);
 
-/** A 2-D array with the flattened input on diagonal `k`. */
+/**
+ * A 2-D array with the flattened input on diagonal `k`.
+ *
+ * @example
+ * ```ts
+ * using v = np.array([1, 2]);
+ * using d = np.diagflat(v); // [[1, 0], [0, 2]]
+ * ```
+ */
 export function diagflat(v: Array, k = 0): Array {
   check("diagflat", v);
   const f = v.reshape([-1]);
@@ -178,7 +320,14 @@ export function diagflat(v: Array, k = 0): Array {
   }
 }
 
-/** Ones at and below diagonal `k` of an N×M matrix. */
+/**
+ * Ones at and below diagonal `k` of an N×M matrix.
+ *
+ * @example
+ * ```ts
+ * using t = np.tri(2, 3); // [[1, 0, 0], [1, 1, 0]]
+ * ```
+ */
 export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}): Array {
   // Built in float32 (tril of a bool array would promote), then converted.
   const o = ones([n, m], { device: opts.device });
@@ -196,23 +345,57 @@ export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}):
   }
 }
 
-/** The Vandermonde matrix of 1-D `x` (powers decreasing unless `increasing`). */
+/**
+ * The Vandermonde matrix of 1-D `x` (powers decreasing unless `increasing`).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using v = np.vander(x); // [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
+ * ```
+ */
 export function vander(x: Array, n: number | null = null, increasing = false): Array {
   check("vander", x);
   return lib1("vander", [x], [n, increasing]);
 }
 
-/** Index grids: shape `[dims.length, ...dims]` (int32). */
+/**
+ * Index grids: shape `[dims.length, ...dims]` (int32).
+ *
+ * @example
+ * ```ts
+ * using i = np.indices([2, 2]); // [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
+ * ```
+ */
 export function indices(dimensions: number[]): Array {
   return lib1("indices", [], dimensions);
 }
 
-/** The indices of the main diagonal of an `n`-wide array of rank `ndim`. */
+/**
+ * The indices of the main diagonal of an `n`-wide array of rank `ndim`.
+ *
+ * @example
+ * ```ts
+ * const [i, j] = np.diagIndices(3); // i = [0, 1, 2], j = [0, 1, 2]
+ * i.dispose();
+ * j.dispose();
+ * ```
+ */
 export function diagIndices(n: number, ndim = 2): Array[] {
   return globalThis.Array.from({ length: ndim }, () => arange(n));
 }
 
-/** The index arrays of the main diagonal of `arr` (a square n-D array): `diagIndices(n, ndim)`. */
+/**
+ * The index arrays of the main diagonal of `arr` (a square n-D array): `diagIndices(n, ndim)`.
+ *
+ * @example
+ * ```ts
+ * using m = np.zeros([2, 2]);
+ * const [i, j] = np.diagIndicesFrom(m); // i = [0, 1], j = [0, 1]
+ * i.dispose();
+ * j.dispose();
+ * ```
+ */
 export function diagIndicesFrom(arr: Array): Array[] {
   check("diagIndicesFrom", arr);
   if (arr.ndim < 2 || arr.shape.some((d) => d !== arr.shape[0])) {
@@ -221,7 +404,17 @@ export function diagIndicesFrom(arr: Array): Array[] {
   return diagIndices(arr.shape[0], arr.ndim);
 }
 
-/** The choice of the first true condition, else `default`. */
+/**
+ * The choice of the first true condition, else `default`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-1, 0, 2]);
+ * using neg = np.less(x, 0);
+ * using pos = np.greater(x, 0);
+ * using s = np.select([neg, pos], [-10, 10], 0); // [-10, 0, 10]
+ * ```
+ */
 export function select(
   condlist: ArrayInput[],
   choicelist: ArrayInput[],
@@ -235,7 +428,15 @@ export function select(
   return lib1("select", [...condlist, ...choicelist, defaultValue], [condlist.length]);
 }
 
-/** Whether each element occurs in `testElements`. */
+/**
+ * Whether each element occurs in `testElements`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using m = np.isin(x, [2, 3]); // [false, true, true]
+ * ```
+ */
 export function isin(
   element: ArrayInput,
   testElements: ArrayInput,
@@ -244,7 +445,15 @@ export function isin(
   return lib1("isin", [element, testElements], [!!opts.invert]);
 }
 
-/** Integral by the trapezoid rule along `axis`, at points `x` or with spacing `dx`. */
+/**
+ * Integral by the trapezoid rule along `axis`, at points `x` or with spacing `dx`.
+ *
+ * @example
+ * ```ts
+ * using y = np.array([0, 1, 2]);
+ * using area = np.trapezoid(y); // 2
+ * ```
+ */
 export function trapezoid(y: Array, x: Array | null = null, dx = 1, axis = -1): Array {
   check("trapezoid", y);
   return lib1("trapezoid", x ? [y, x] : [y], [dx, axis]);
@@ -256,18 +465,40 @@ const shapeOf = (fn: string, x: unknown): number[] => {
   throw new TypeError(`${fn}: expected an Array or a scalar`);
 };
 
-/** The shape of an array, or `[]` for a JS number or boolean. Reads metadata only. */
+/**
+ * The shape of an array, or `[]` for a JS number or boolean. Reads metadata only.
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([2, 3]);
+ * np.shape(x); // [2, 3]
+ * ```
+ */
 export function shape(x: ArrayLike): number[] {
   return shapeOf("shape", x);
 }
 
-/** The number of axes of an array (0 for a JS number or boolean). */
+/**
+ * The number of axes of an array (0 for a JS number or boolean).
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([2, 3]);
+ * np.ndim(x); // 2
+ * ```
+ */
 export function ndim(x: ArrayLike): number {
   return shapeOf("ndim", x).length;
 }
 
 /**
  * The number of elements of an array (1 for a JS number or boolean), or the size of axis `axis`.
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([2, 3]);
+ * np.size(x); // 6
+ * ```
  */
 export function size(a: ArrayLike, axis?: number): number {
   const s = shapeOf("size", a);

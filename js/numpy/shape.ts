@@ -35,7 +35,15 @@ export function reshape(x: Array, shape: number | number[]): Array {
   return x.reshape(shape);
 }
 
-/** A 1-D view of the elements of `a` in row-major order. */
+/**
+ * A 1-D view of the elements of `a` in row-major order.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using r = np.ravel(x); // [1, 2, 3, 4]
+ * ```
+ */
 export function ravel(a: Array): Array {
   check("ravel", a);
   return a.reshape([-1]);
@@ -78,6 +86,13 @@ export function moveaxis(x: Array, source: number, destination: number): Array {
 /**
  * A view of `a` with axes `axis1` and `axis2` swapped; the same axis twice returns `a` itself (no
  * new reference), as jax-js does.
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([2, 3]);
+ * using s = np.swapaxes(x, 0, 1);
+ * s.shape; // [3, 2]
+ * ```
  */
 export function swapaxes(a: Array, axis1: number, axis2: number): Array {
   check("swapaxes", a);
@@ -85,7 +100,16 @@ export function swapaxes(a: Array, axis1: number, axis2: number): Array {
   return new Array(call(() => wasm.swapaxes(a._handle, axis1, axis2)));
 }
 
-/** A view of `a` with its last two axes swapped (a batch of transposed matrices). */
+/**
+ * A view of `a` with its last two axes swapped (a batch of transposed matrices).
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([5, 2, 3]);
+ * using t = np.matrixTranspose(x);
+ * t.shape; // [5, 3, 2]
+ * ```
+ */
 export function matrixTranspose(a: Array): Array {
   check("matrixTranspose", a);
   if (a.ndim < 2) throw new Error(`matrixTranspose: needs at least 2 axes, got ${a.ndim}`);
@@ -127,6 +151,13 @@ export function expandDims(a: Array, axis: Axis): Array {
 /**
  * A view of `a` without the axes of size 1 in `axis` (all of them by default); naming an axis
  * whose size is not 1 is an error.
+ *
+ * @example
+ * ```ts
+ * using x = np.zeros([1, 3, 1]);
+ * using s = np.squeeze(x);
+ * s.shape; // [3]
+ * ```
  */
 export function squeeze(a: Array, axis: Axis | null = null): Array {
   check("squeeze", a);
@@ -147,9 +178,25 @@ export function flip(x: Array, axis: Axis | null = null): Array {
   return new Array(call(() => wasm.flip(x._handle, checks.axes("flip", axis))));
 }
 
-/** `flip(x, 0)`: the rows in reverse order. */
+/**
+ * `flip(x, 0)`: the rows in reverse order.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using f = np.flipud(x); // [[3, 4], [1, 2]]
+ * ```
+ */
 export const flipud = (x: Array): Array => flip(x, 0);
-/** `flip(x, 1)`: the columns in reverse order. */
+/**
+ * `flip(x, 1)`: the columns in reverse order.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using f = np.fliplr(x); // [[2, 1], [4, 3]]
+ * ```
+ */
 export const fliplr = (x: Array): Array => flip(x, 1);
 
 /**
@@ -201,16 +248,50 @@ function joinAll(fn: string, xs: Array[], rank: number, axis: number): Array {
   }
 }
 
-/** Joins arrays along axis 1 (along axis 0 when they are 1-D). */
+/**
+ * Joins arrays along axis 1 (along axis 0 when they are 1-D).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 2]);
+ * using b = np.array([3]);
+ * using h = np.hstack([a, b]); // [1, 2, 3]
+ * ```
+ */
 export const hstack = (xs: Array[]): Array =>
   joinAll("hstack", xs, 1, xs.every((x) => x.ndim <= 1) ? 0 : 1);
-/** Joins arrays along axis 0, treating 1-D arrays as rows. */
+/**
+ * Joins arrays along axis 0, treating 1-D arrays as rows.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 2]);
+ * using b = np.array([3, 4]);
+ * using v = np.vstack([a, b]); // [[1, 2], [3, 4]]
+ * ```
+ */
 export const vstack = (xs: Array[]): Array => joinAll("vstack", xs, 2, 0);
-/** Joins arrays along axis 2, lifting 1-D and 2-D arrays to 3-D first. */
+/**
+ * Joins arrays along axis 2, lifting 1-D and 2-D arrays to 3-D first.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 2]);
+ * using b = np.array([3, 4]);
+ * using d = np.dstack([a, b]); // [[[1, 3], [2, 4]]]
+ * ```
+ */
 export const dstack = (xs: Array[]): Array => joinAll("dstack", xs, 3, 2);
 
 /**
  * Joins 1-D arrays as the columns of a 2-D array (2-D arrays are joined along axis 1 as they are).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 2]);
+ * using b = np.array([3, 4]);
+ * using c = np.columnStack([a, b]); // [[1, 3], [2, 4]]
+ * ```
  */
 export function columnStack(xs: Array[]): Array {
   handles("columnStack", xs);
@@ -289,6 +370,12 @@ export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Ar
 /**
  * Diagonal `offset` of the matrices over axes `axis1` and `axis2` (defaults 0 and 1), as a new
  * last axis; a view.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using d = np.diagonal(x); // [1, 4]
+ * ```
  */
 export function diagonal(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
   check("diagonal", a);
@@ -316,6 +403,12 @@ export function trace(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
 /**
  * With a 1-D `v`: a square matrix with `v` on diagonal `k`. With a 2-D `v`: its diagonal `k` as
  * a 1-D array.
+ *
+ * @example
+ * ```ts
+ * using v = np.array([1, 2]);
+ * using m = np.diag(v); // [[1, 0], [0, 2]]
+ * ```
  */
 export function diag(v: Array, k = 0): Array {
   check("diag", v);
@@ -338,6 +431,12 @@ export function tril(a: Array, k = 0): Array {
 
 /**
  * `a` with the elements below diagonal `k` set to zero (the upper triangle of the last two axes).
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([2, 2]);
+ * using u = np.triu(x); // [[1, 1], [0, 1]]
+ * ```
  */
 export function triu(a: Array, k = 0): Array {
   check("triu", a);
@@ -365,6 +464,13 @@ export function convolve(x: Array, y: Array, mode: "full" | "same" | "valid" = "
 /**
  * The 1-D cross-correlation of `x` and `y` (no flip), mode `"valid"` (default), `"same"` or
  * `"full"`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using k = np.array([0, 1]);
+ * using c = np.correlate(x, k); // [2, 3]
+ * ```
  */
 export function correlate(x: Array, y: Array, mode: "full" | "same" | "valid" = "valid"): Array {
   check("correlate", x);
