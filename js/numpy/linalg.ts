@@ -5,35 +5,89 @@ import { axesOpt, flag, linalgCall, options, ordOpt } from "../linalg-call.js";
 export { diagonal, matmul, matrixTranspose, trace } from "./index.js";
 export { outer, tensordot, vecdot } from "./products.js";
 
-/** The Cholesky factor of each matrix of `a [..., n, n]`, symmetrized first by default. */
+/**
+ * The Cholesky factor of each matrix of `a [..., n, n]`, symmetrized first by default.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[4, 2], [2, 5]]);
+ * using l = np.linalg.cholesky(a); // [[2, 0], [1, 2]]
+ * ```
+ */
 export function cholesky(a: Array, opts?: { upper?: boolean; symmetrizeInput?: boolean }): Array {
   const o = options("cholesky", opts, ["upper", "symmetrizeInput"]);
   const flags = [flag(o.upper, false), flag(o.symmetrizeInput, true)];
   return linalgCall("cholesky", "numpy.cholesky", [a], flags)[0];
 }
 
-/** Solves `a x = b` for `a [..., N, N]`, `b [N]` or `[..., N, M]` (LU; batch axes broadcast). */
+/**
+ * Solves `a x = b` for `a [..., N, N]`, `b [N]` or `[..., N, M]` (LU; batch axes broadcast).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[2, 0], [0, 4]]);
+ * using b = np.array([2, 8]);
+ * using x = np.linalg.solve(a, b); // [1, 2]
+ * ```
+ */
 export function solve(a: Array, b: Array): Array {
   return linalgCall("solve", "numpy.solve", [a, b])[0];
 }
 
-/** The inverse of each matrix of `a [..., N, N]` (LU). */
+/**
+ * The inverse of each matrix of `a [..., N, N]` (LU).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[2, 0], [0, 4]]);
+ * using i = np.linalg.inv(a); // [[0.5, 0], [0, 0.25]]
+ * ```
+ */
 export function inv(a: Array): Array {
   return linalgCall("inv", "numpy.inv", [a])[0];
 }
 
-/** The determinant of each matrix of `a [..., N, N]` (LU). */
+/**
+ * The determinant of each matrix of `a [..., N, N]` (LU).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * using d = np.linalg.det(a); // -2
+ * ```
+ */
 export function det(a: Array): Array {
   return linalgCall("det", "numpy.det", [a])[0];
 }
 
-/** `[sign, log|det|]` of each matrix of `a [..., N, N]` (LU); singular: sign 0, -Infinity. */
+/**
+ * `[sign, log|det|]` of each matrix of `a [..., N, N]` (LU); singular: sign 0, -Infinity.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * const [sign, logabs] = np.linalg.slogdet(a); // sign = -1, logabs = 0.6931472
+ * sign.dispose();
+ * logabs.dispose();
+ * ```
+ */
 export function slogdet(a: Array): [Array, Array] {
   const [sign, logdet] = linalgCall("slogdet", "numpy.slogdet", [a]);
   return [sign, logdet];
 }
 
-/** QR by Householder reflections: `[q, r]`, reduced (default) or complete (`mode`). */
+/**
+ * QR by Householder reflections: `[q, r]`, reduced (default) or complete (`mode`).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[3, 0], [4, 5]]);
+ * const [q, r] = np.linalg.qr(a);
+ * using qr = np.matmul(q, r); // [[3, 0], [4, 5]]
+ * q.dispose();
+ * r.dispose();
+ * ```
+ */
 export function qr(a: Array, opts?: { mode?: "reduced" | "complete" }): [Array, Array] {
   const o = options("qr", opts, ["mode"]);
   const mode = o.mode ?? "reduced";
@@ -59,7 +113,15 @@ export interface VectorNormOptions {
   keepdims?: boolean;
 }
 
-/** The vector p-norm over `axis` (all axes by default); ord ±Infinity, 0 or any p. */
+/**
+ * The vector p-norm over `axis` (all axes by default); ord ±Infinity, 0 or any p.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([3, 4]);
+ * using n = np.linalg.vectorNorm(x); // 5
+ * ```
+ */
 export function vectorNorm(x: Array, opts?: VectorNormOptions): Array {
   const o = options("vectorNorm", opts, ["ord", "axis", "keepdims"]);
   const [ord] = ordOpt("vectorNorm", o.ord ?? 2);
@@ -67,7 +129,15 @@ export function vectorNorm(x: Array, opts?: VectorNormOptions): Array {
   return linalgCall("vectorNorm", "numpy.vectorNorm", [x], flags)[0];
 }
 
-/** The matrix norm over the last two axes: "fro" (default), 1, -1, Infinity, -Infinity. */
+/**
+ * The matrix norm over the last two axes: "fro" (default), 1, -1, Infinity, -Infinity.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * using n = np.linalg.matrixNorm(a); // 5.4772258 (Frobenius)
+ * ```
+ */
 export function matrixNorm(x: Array, opts?: { ord?: Ord; keepdims?: boolean } | Ord): Array {
   const o =
     typeof opts === "object" && opts !== null
@@ -80,6 +150,13 @@ export function matrixNorm(x: Array, opts?: { ord?: Ord; keepdims?: boolean } | 
 /**
  * NumPy's `norm(x, ord, axis, keepdims)`: a vector norm over one axis, a matrix norm over two,
  * the 2-norm of everything without either. Also accepts `norm(x, { ord, axis, keepdims })`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([3, 4]);
+ * using n2 = np.linalg.norm(x); // 5
+ * using n1 = np.linalg.norm(x, 1); // 7
+ * ```
  */
 export function norm(
   x: Array,
@@ -96,25 +173,61 @@ export function norm(
   return linalgCall("norm", "numpy.norm", [x], flags, text)[0];
 }
 
-/** The cross product of 3-vectors along `axis` (default -1). */
+/**
+ * The cross product of 3-vectors along `axis` (default -1).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([0, 0, 1]);
+ * using b = np.array([1, 0, 0]);
+ * using c = np.linalg.cross(a, b); // [0, 1, 0]
+ * ```
+ */
 export function cross(x1: Array, x2: Array, axis = -1): Array {
   if (!Number.isInteger(axis)) throw new TypeError(`cross: axis must be an integer`);
   return linalgCall("cross", "numpy.cross", [x1, x2], [axis])[0];
 }
 
-/** The product of a chain of matrices (the first and last may be vectors). */
+/**
+ * The product of a chain of matrices (the first and last may be vectors).
+ *
+ * @example
+ * ```ts
+ * using a = np.eye(2);
+ * using b = np.array([[1, 2], [3, 4]]);
+ * using v = np.array([1, 1]);
+ * using p = np.linalg.multiDot([a, b, v]); // [3, 7]
+ * ```
+ */
 export function multiDot(arrays: Array[]): Array {
   if (!globalThis.Array.isArray(arrays)) throw new TypeError(`multiDot: expected a list of Arrays`);
   return linalgCall("multiDot", "numpy.multiDot", arrays)[0];
 }
 
-/** `a` to the integer power `n` (repeated squaring). */
+/**
+ * `a` to the integer power `n` (repeated squaring).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 1], [0, 1]]);
+ * using p = np.linalg.matrixPower(a, 3); // [[1, 3], [0, 1]]
+ * ```
+ */
 export function matrixPower(a: Array, n: number): Array {
   if (typeof n !== "number") throw new TypeError(`matrixPower: n must be an integer`);
   return linalgCall("matrixPower", "numpy.matrixPower", [a], [n])[0];
 }
 
-/** Least squares `a [M, N] x ≈ b` (normal equations with a Cholesky factor, as jax-js). */
+/**
+ * Least squares `a [M, N] x ≈ b` (normal equations with a Cholesky factor, as jax-js).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 0], [0, 1], [1, 1]]);
+ * using b = np.array([1, 2, 3]);
+ * using x = np.linalg.lstsq(a, b); // [1, 2]
+ * ```
+ */
 export function lstsq(a: Array, b: Array): Array {
   return linalgCall("lstsq", "numpy.lstsq", [a, b])[0];
 }
@@ -137,13 +250,31 @@ function eighFlags(fn: string, opts: EighOptions | "L" | "U" | undefined): numbe
   return [uplo === "L" ? 1 : 0, flag(o.symmetrizeInput, true)];
 }
 
-/** `[w, v]`: eigenvalues (ascending) and eigenvectors (columns) of symmetric `a [..., n, n]`. */
+/**
+ * `[w, v]`: eigenvalues (ascending) and eigenvectors (columns) of symmetric `a [..., n, n]`.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[2, 1], [1, 2]]);
+ * const [w, v] = np.linalg.eigh(a); // w = [1, 3]
+ * w.dispose();
+ * v.dispose();
+ * ```
+ */
 export function eigh(a: Array, opts?: EighOptions | "L" | "U"): [Array, Array] {
   const [w, v] = linalgCall("eigh", "numpy.eigh", [a], eighFlags("eigh", opts));
   return [w, v];
 }
 
-/** The eigenvalues (ascending) of symmetric `a [..., n, n]`. */
+/**
+ * The eigenvalues (ascending) of symmetric `a [..., n, n]`.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[2, 1], [1, 2]]);
+ * using w = np.linalg.eigvalsh(a); // [1, 3]
+ * ```
+ */
 export function eigvalsh(a: Array, opts?: EighOptions | "L" | "U"): Array {
   return linalgCall("eigvalsh", "numpy.eigvalsh", [a], eighFlags("eigvalsh", opts))[0];
 }
@@ -156,7 +287,16 @@ export interface SvdOptions {
   computeUv?: boolean;
 }
 
-/** The singular value decomposition `[u, s, vh]` of `a [..., M, N]` (s descending), or `s`. */
+/**
+ * The singular value decomposition `[u, s, vh]` of `a [..., M, N]` (s descending), or `s`.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[3, 0], [0, -2]]);
+ * const [u, s, vh] = np.linalg.svd(a); // s = [3, 2]
+ * for (const m of [u, s, vh]) m.dispose();
+ * ```
+ */
 export function svd(a: Array, opts?: SvdOptions & { computeUv?: true }): [Array, Array, Array];
 export function svd(a: Array, opts: SvdOptions & { computeUv: false }): Array;
 export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array];
@@ -167,7 +307,15 @@ export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array] 
   return out.length === 1 ? out[0] : [out[0], out[1], out[2]];
 }
 
-/** The singular values (descending) of `a [..., M, N]`. */
+/**
+ * The singular values (descending) of `a [..., M, N]`.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[3, 0], [0, -2]]);
+ * using s = np.linalg.svdvals(a); // [3, 2]
+ * ```
+ */
 export function svdvals(a: Array): Array {
   return linalgCall("svdvals", "numpy.svdvals", [a])[0];
 }

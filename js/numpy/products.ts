@@ -12,7 +12,17 @@ import { moveaxis, transpose } from "./shape.js";
 import { vmap } from "../vmap.js";
 import * as checks from "../check.js";
 
-/** Contracts the last `axes` axes of `a` with the first of `b`, or the listed axis pairs. */
+/**
+ * Contracts the last `axes` axes of `a` with the first of `b`, or the listed axis pairs.
+ *
+ * @example
+ * ```ts
+ * using a = np.ones([2, 3]);
+ * using b = np.ones([3, 4]);
+ * using t = np.tensordot(a, b, 1); // every element is 3
+ * t.shape; // [2, 4]
+ * ```
+ */
 export function tensordot(a: Array, b: Array, axes: number | [number[], number[]] = 2): Array {
   if (typeof axes === "number") return lib1("tensordot", [a, b], [axes]);
   const [ia, ib] = axes.map((x) => (typeof x === "number" ? [x] : x));
@@ -20,32 +30,111 @@ export function tensordot(a: Array, b: Array, axes: number | [number[], number[]
   return lib1("tensordot", [a, b], [NaN, ia.length, ...ia, ...ib]);
 }
 
-/** Contracts the last axes. */
+/**
+ * Contracts the last axes.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 2, 3]);
+ * using b = np.array([4, 5, 6]);
+ * using i = np.inner(a, b); // 32
+ * ```
+ */
 export const inner = (a: Array, b: Array): Array => lib1("inner", [a, b]);
-/** The outer product of the flattened inputs. */
+/**
+ * The outer product of the flattened inputs.
+ *
+ * @example
+ * ```ts
+ * using o = np.outer([1, 2], [3, 4]); // [[3, 4], [6, 8]]
+ * ```
+ */
 export const outer = (a: ArrayInput, b: ArrayInput): Array => lib1("outer", [a, b]);
-/** The dot product of the flattened inputs. */
+/**
+ * The dot product of the flattened inputs.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * using v = np.vdot(a, a); // 30
+ * ```
+ */
 export const vdot = (a: Array, b: Array): Array => lib1("vdot", [a, b]);
-/** Matrix-vector product, batched. */
+/**
+ * Matrix-vector product, batched.
+ *
+ * @example
+ * ```ts
+ * using m = np.array([[1, 2], [3, 4]]);
+ * using v = np.array([1, 1]);
+ * using y = np.matvec(m, v); // [3, 7]
+ * ```
+ */
 export const matvec = (x1: Array, x2: Array): Array => lib1("matvec", [x1, x2]);
-/** Vector-matrix product, batched. */
+/**
+ * Vector-matrix product, batched.
+ *
+ * @example
+ * ```ts
+ * using v = np.array([1, 1]);
+ * using m = np.array([[1, 2], [3, 4]]);
+ * using y = np.vecmat(v, m); // [4, 6]
+ * ```
+ */
 export const vecmat = (x1: Array, x2: Array): Array => lib1("vecmat", [x1, x2]);
-/** Cross product along the last axis (length 3, or 2 for the z component). */
+/**
+ * Cross product along the last axis (length 3, or 2 for the z component).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 0, 0]);
+ * using b = np.array([0, 1, 0]);
+ * using c = np.cross(a, b); // [0, 0, 1]
+ * ```
+ */
 export const cross = (a: Array, b: Array): Array => lib1("cross", [a, b]);
 
-/** The dot product along `axis` (broadcasting the other axes). */
+/**
+ * The dot product along `axis` (broadcasting the other axes).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[1, 2], [3, 4]]);
+ * using b = np.array([[1, 1], [1, 1]]);
+ * using d = np.vecdot(a, b); // [3, 7]
+ * ```
+ */
 export function vecdot(x: Array, y: Array, opts: { axis?: number } = {}): Array {
   return lib1("vecdot", [x, y], [opts.axis ?? -1]);
 }
 
-/** Evaluates the polynomial with coefficients `p` (highest power first) at `x`. */
+/**
+ * Evaluates the polynomial with coefficients `p` (highest power first) at `x`.
+ *
+ * @example
+ * ```ts
+ * using y = np.polyval([1, 0, -1], [0, 2]); // [-1, 3]: x² − 1
+ * ```
+ */
 export const polyval = (p: ArrayInput, x: ArrayInput): Array => lib1("polyval", [p, x]);
 /**
  * The sum of two polynomials given by their coefficients (highest power first), as NumPy's
  * `polyadd`.
+ *
+ * @example
+ * ```ts
+ * using p = np.polyadd([1, 2], [1, 0, 0]); // [1, 1, 2]
+ * ```
  */
 export const polyadd = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polyadd", [a1, a2]);
-/** The difference of two polynomials given by their coefficients (highest power first). */
+/**
+ * The difference of two polynomials given by their coefficients (highest power first).
+ *
+ * @example
+ * ```ts
+ * using p = np.polysub([1, 2], [1, 1]); // [0, 1]
+ * ```
+ */
 export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub", [a1, a2]);
 /**
  * The product of two polynomials given by their coefficients (highest power first).
@@ -56,10 +145,25 @@ export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub"
  * ```
  */
 export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polymul", [a1, a2]);
-/** The `m`-th derivative of a polynomial. */
+/**
+ * The `m`-th derivative of a polynomial.
+ *
+ * @example
+ * ```ts
+ * using d = np.polyder([1, 0, -1]); // [2, 0]
+ * ```
+ */
 export const polyder = (p: ArrayInput, m = 1): Array => lib1("polyder", [p], [m]);
 
-/** Removes jumps larger than `discont` by adding multiples of `period`. */
+/**
+ * Removes jumps larger than `discont` by adding multiples of `period`.
+ *
+ * @example
+ * ```ts
+ * using p = np.array([0, 3, 6.5]);
+ * using u = np.unwrap(p); // ≈ [0, 3, 0.21681469]
+ * ```
+ */
 export function unwrap(
   p: Array,
   opts: { discont?: number | null; axis?: number; period?: number } = {},
@@ -81,16 +185,51 @@ function window(kind: number, name: string) {
   };
 }
 
-/** The Hamming window of `M` points (float32), as NumPy's `hamming`. */
+/**
+ * The Hamming window of `M` points (float32), as NumPy's `hamming`.
+ *
+ * @example
+ * ```ts
+ * using w = np.hamming(3); // [0.08, 1, 0.08]
+ * ```
+ */
 export const hamming = window(0, "hamming");
-/** The Hann window of `M` points (float32), as NumPy's `hanning`. */
+/**
+ * The Hann window of `M` points (float32), as NumPy's `hanning`.
+ *
+ * @example
+ * ```ts
+ * using w = np.hann(3); // [0, 1, 0]
+ * ```
+ */
 export const hann = window(1, "hann");
-/** The Bartlett (triangular) window of `M` points (float32). */
+/**
+ * The Bartlett (triangular) window of `M` points (float32).
+ *
+ * @example
+ * ```ts
+ * using w = np.bartlett(3); // [0, 1, 0]
+ * ```
+ */
 export const bartlett = window(2, "bartlett");
-/** The Blackman window of `M` points (float32). */
+/**
+ * The Blackman window of `M` points (float32).
+ *
+ * @example
+ * ```ts
+ * using w = np.blackman(3); // ≈ [0, 1, 0]
+ * ```
+ */
 export const blackman = window(3, "blackman");
 
-/** `base ** linspace(start, stop, num)`. */
+/**
+ * `base ** linspace(start, stop, num)`.
+ *
+ * @example
+ * ```ts
+ * using x = np.logspace(0, 2, 3); // [1, 10, 100]
+ * ```
+ */
 export function logspace(
   start: number,
   stop: number,
@@ -107,7 +246,14 @@ export function logspace(
   }
 }
 
-/** Numbers spaced evenly on a log scale from `start` to `stop` (same sign, non-zero). */
+/**
+ * Numbers spaced evenly on a log scale from `start` to `stop` (same sign, non-zero).
+ *
+ * @example
+ * ```ts
+ * using x = np.geomspace(1, 8, 4); // [1, 2, 4, 8]
+ * ```
+ */
 export function geomspace(
   start: number,
   stop: number,
@@ -133,7 +279,18 @@ export function geomspace(
   }
 }
 
-/** `fn(i0, i1, …)` on index grids of `shape` (int32 unless `dtype` says otherwise). */
+/**
+ * `fn(i0, i1, …)` on index grids of `shape` (int32 unless `dtype` says otherwise).
+ *
+ * @example
+ * ```ts
+ * const f = (i, j) => {
+ *   using tens = i.mul(10); // fn runs eagerly: its intermediates are the caller's to free
+ *   return tens.add(j);
+ * };
+ * using x = np.fromfunction(f, [2, 2]); // [[0, 1], [10, 11]]
+ * ```
+ */
 export function fromfunction(
   fn: (...idx: Array[]) => Array,
   shape: number[],
@@ -151,7 +308,15 @@ export function fromfunction(
   }
 }
 
-/** Applies `fn(a, axis)` over each axis in turn, keeping the rank. */
+/**
+ * Applies `fn(a, axis)` over each axis in turn, keeping the rank.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using s = np.applyOverAxes((a, ax) => np.sum(a, ax), x, [0, 1]); // [[10]]
+ * ```
+ */
 export function applyOverAxes(
   fn: (a: Array, axis: number) => Array,
   a: Array,
@@ -189,7 +354,15 @@ function applyOnce(fn: (a: Array, axis: number) => Array, a: Array, cur: Array, 
   return r;
 }
 
-/** `func1d` applied to every 1-D slice along `axis` (through nested vmap). */
+/**
+ * `func1d` applied to every 1-D slice along `axis` (through nested vmap).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using s = np.applyAlongAxis((row) => np.sum(row), 1, x); // [3, 7]
+ * ```
+ */
 export function applyAlongAxis(
   func1d: (x: Array, ...args: unknown[]) => Array,
   axis: number,

@@ -18,9 +18,25 @@ const reduction =
   (a: Array, axis: Axis = null, opts: ReduceOptions = {}): Array =>
     lib1(name, [a], [!!opts.keepdims, NaN, ...axesParams(axis)]);
 
-/** max − min. */
+/**
+ * max − min.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([3, 7, 1]);
+ * using r = np.ptp(x); // 6
+ * ```
+ */
 export const ptp = reduction("ptp");
-/** The number of non-zero elements (int32). */
+/**
+ * The number of non-zero elements (int32).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 2, 0, 5]);
+ * using n = np.countNonzero(x); // 2
+ * ```
+ */
 export const countNonzero = reduction("countNonzero");
 /**
  * The sum over `axis` (all axes by default) treating NaN as 0.
@@ -32,13 +48,45 @@ export const countNonzero = reduction("countNonzero");
  * ```
  */
 export const nansum = reduction("nansum");
-/** The product over `axis` (all axes by default) treating NaN as 1. */
+/**
+ * The product over `axis` (all axes by default) treating NaN as 1.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([2, NaN, 3]);
+ * using p = np.nanprod(x); // 6
+ * ```
+ */
 export const nanprod = reduction("nanprod");
-/** The maximum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN). */
+/**
+ * The maximum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using m = np.nanmax(x); // 3
+ * ```
+ */
 export const nanmax = reduction("nanmax");
-/** The minimum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN). */
+/**
+ * The minimum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using m = np.nanmin(x); // 1
+ * ```
+ */
 export const nanmin = reduction("nanmin");
-/** The mean over `axis` (all axes by default) of the elements that are not NaN. */
+/**
+ * The mean over `axis` (all axes by default) of the elements that are not NaN.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using m = np.nanmean(x); // 2
+ * ```
+ */
 export const nanmean = reduction("nanmean");
 
 /** Options of `nanvar` and `nanstd`. */
@@ -57,9 +105,23 @@ const nanVariance =
 /**
  * The variance over `axis` (all axes by default) of the elements that are not NaN, divided by
  * `count − correction`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using v = np.nanvar(x); // 1
+ * ```
  */
 export const nanvar = nanVariance("nanvar");
-/** The standard deviation over `axis` (all axes by default) of the elements that are not NaN. */
+/**
+ * The standard deviation over `axis` (all axes by default) of the elements that are not NaN.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using s = np.nanstd(x); // 1
+ * ```
+ */
 export const nanstd = nanVariance("nanstd");
 
 const scan =
@@ -70,27 +132,71 @@ const scan =
 /**
  * The int32 index of the maximum along `axis` (of the flattened array when omitted), ignoring
  * NaN.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using i = np.nanargmax(x); // 2
+ * ```
  */
 export const nanargmax = scan("nanargmax");
 /**
  * The int32 index of the minimum along `axis` (of the flattened array when omitted), ignoring
  * NaN.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 0]);
+ * using i = np.nanargmin(x); // 2
+ * ```
  */
 export const nanargmin = scan("nanargmin");
-/** The running sum along `axis` (of the flattened array when omitted), NaN counted as 0. */
+/**
+ * The running sum along `axis` (of the flattened array when omitted), NaN counted as 0.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, NaN, 3]);
+ * using c = np.nancumsum(x); // [1, 1, 4]
+ * ```
+ */
 export const nancumsum = scan("nancumsum");
-/** The running product along `axis` (of the flattened array when omitted), NaN counted as 1. */
+/**
+ * The running product along `axis` (of the flattened array when omitted), NaN counted as 1.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([2, NaN, 3]);
+ * using c = np.nancumprod(x); // [2, 2, 6]
+ * ```
+ */
 export const nancumprod = scan("nancumprod");
 /** Alias of `cumprod`. */
 export const cumulativeProd = cumprod;
 
-/** The (weighted) mean over `axis`. */
+/**
+ * The (weighted) mean over `axis`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2, 3]);
+ * using m = np.average(x, null, [3, 1, 0]); // 1.25
+ * ```
+ */
 export function average(a: Array, axis: Axis = null, weights: ArrayInput | null = null): Array {
   const inputs = weights == null ? [a] : [a, weights];
   return lib1("average", inputs, axesParams(axis));
 }
 
-/** Covariance of the rows (variables) of `x` (and `y`), divisor N − 1 by default. */
+/**
+ * Covariance of the rows (variables) of `x` (and `y`), divisor N − 1 by default.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2, 3], [2, 4, 6]]);
+ * using c = np.cov(x); // [[1, 2], [2, 4]]
+ * ```
+ */
 export function cov(
   x: Array,
   y: Array | null = null,
@@ -99,7 +205,15 @@ export function cov(
   return lib1("cov", y ? [x, y] : [x], [opts.rowvar ?? true, opts.ddof ?? NaN]);
 }
 
-/** Pearson correlation coefficients of the rows of `x` (and `y`). */
+/**
+ * Pearson correlation coefficients of the rows of `x` (and `y`).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2, 3], [3, 2, 1]]);
+ * using r = np.corrcoef(x); // [[1, -1], [-1, 1]]
+ * ```
+ */
 export function corrcoef(x: Array, y: Array | null = null, opts: { rowvar?: boolean } = {}): Array {
   return lib1("corrcoef", y ? [x, y] : [x], [opts.rowvar ?? true]);
 }
@@ -107,7 +221,16 @@ export function corrcoef(x: Array, y: Array | null = null, opts: { rowvar?: bool
 const sameShape = (a: Array, b: Array): boolean =>
   a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
 
-/** Whether every element is close (`|a − b| ≤ atol + rtol·|b|`, NaNs at the same places). */
+/**
+ * Whether every element is close (`|a − b| ≤ atol + rtol·|b|`, NaNs at the same places).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using y = np.array([1, 2.0000001]);
+ * np.allclose(x, y); // true
+ * ```
+ */
 export function allclose(
   actual: Array,
   expected: Array,
@@ -129,13 +252,31 @@ function falseScalar(): Array {
   return lib1("arrayEqual", [[1], [2]], []);
 }
 
-/** A bool scalar: same shape and equal elements (NaNs equal with `equalNan`). */
+/**
+ * A bool scalar: same shape and equal elements (NaNs equal with `equalNan`).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using y = np.array([1, 2]);
+ * using eq = np.arrayEqual(x, y); // true
+ * ```
+ */
 export function arrayEqual(a1: Array, a2: Array, opts: { equalNan?: boolean } = {}): Array {
   if (!sameShape(a1, a2)) return falseScalar();
   return lib1("arrayEqual", [a1, a2], [!!opts.equalNan]);
 }
 
-/** A bool scalar: broadcastable and equal elements. */
+/**
+ * A bool scalar: broadcastable and equal elements.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2]);
+ * using y = np.array([[1, 2], [1, 2]]);
+ * using eq = np.arrayEquiv(x, y); // true
+ * ```
+ */
 export function arrayEquiv(a1: Array, a2: Array): Array {
   const [s1, s2] = [a1.shape, a2.shape];
   const rank = Math.max(s1.length, s2.length);
