@@ -27,7 +27,17 @@ export interface DotDimensionNumbers {
 
 const list = (d?: number[]): number[] => (d === undefined ? [NaN] : [d.length, ...d]);
 
-/** General dot product; output axes: batch, lhs free, rhs free. */
+/**
+ * General dot product; output axes: batch, lhs free, rhs free.
+ *
+ * @example
+ * ```ts
+ * using a = np.ones([2, 3]);
+ * using b = np.ones([3, 4]);
+ * using c = lax.dot(a, b); // every element is 3
+ * c.shape; // [2, 4]
+ * ```
+ */
 export function dot(lhs: Array, rhs: Array, dims: DotDimensionNumbers = {}): Array {
   return lib1(
     "lax.dot",
@@ -41,7 +51,15 @@ export function dot(lhs: Array, rhs: Array, dims: DotDimensionNumbers = {}): Arr
   );
 }
 
-/** `x[start:limit]` along `axis` (a view). */
+/**
+ * `x[start:limit]` along `axis` (a view).
+ *
+ * @example
+ * ```ts
+ * using x = np.arange(6);
+ * using s = lax.sliceInDim(x, 2, 5); // [2, 3, 4]
+ * ```
+ */
 export function sliceInDim(x: Array, start: number, limit: number | null = null, axis = 0): Array {
   if (!(x instanceof Array)) throw new TypeError("sliceInDim: expected an Array");
   const ax = checks.int("sliceInDim", "axis", axis) + (axis < 0 ? x.ndim : 0);
@@ -55,7 +73,16 @@ export function sliceInDim(x: Array, start: number, limit: number | null = null,
   return x.slice(...index);
 }
 
-/** A `sliceSizes` block starting at `startIndices` (clamped to fit; starts may be traced). */
+/**
+ * A `sliceSizes` block starting at `startIndices` (clamped to fit; starts may be traced).
+ *
+ * @example
+ * ```ts
+ * using x = np.arange(6);
+ * using i = np.array(2, { dtype: np.int32 });
+ * using s = lax.dynamicSlice(x, [i], [3]); // [2, 3, 4]
+ * ```
+ */
 export function dynamicSlice(x: Array, startIndices: ArrayLike[], sliceSizes: number[]): Array {
   const starts = checks.list<ArrayLike>("dynamicSlice", "startIndices", startIndices);
   return lib1(
@@ -67,17 +94,44 @@ export function dynamicSlice(x: Array, startIndices: ArrayLike[], sliceSizes: nu
 
 export const uncheckedDynamicSlice = dynamicSlice;
 
-/** Element `index` along `axis` (the axis kept with `keepdims`). */
+/**
+ * Element `index` along `axis` (the axis kept with `keepdims`).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([[1, 2], [3, 4]]);
+ * using r = lax.dynamicIndexInDim(x, 1); // [3, 4]
+ * ```
+ */
 export function dynamicIndexInDim(x: Array, index: ArrayLike, axis = 0, keepdims = false): Array {
   return lib1("lax.dynamicIndexInDim", [x, index], [axis, keepdims]);
 }
 
-/** `dst` with `src` written at `offset` along `axis` (clamped to fit); inputs not consumed. */
+/**
+ * `dst` with `src` written at `offset` along `axis` (clamped to fit); inputs not consumed.
+ *
+ * @example
+ * ```ts
+ * using dst = np.zeros([4]);
+ * using src = np.ones([2]);
+ * using y = lax.dynamicUpdateSlice(dst, src, 1); // [0, 1, 1, 0]
+ * ```
+ */
 export function dynamicUpdateSlice(dst: Array, src: Array, offset: ArrayLike, axis = 0): Array {
   return lib1("lax.dynamicUpdateSlice", [dst, src, offset], [axis]);
 }
 
-/** `[values, indices]` of the `k` largest elements along `axis` (stable; int32 indices). */
+/**
+ * `[values, indices]` of the `k` largest elements along `axis` (stable; int32 indices).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([3, 1, 4, 1, 5]);
+ * const [values, indices] = lax.topK(x, 2); // values = [5, 4], indices = [4, 2]
+ * values.dispose();
+ * indices.dispose();
+ * ```
+ */
 export function topK(x: Array, k: number, axis = -1): [Array, Array] {
   const [values, indices] = libCall("lax.topK", [x], [k, axis]);
   return [values, indices];
@@ -88,6 +142,13 @@ export function topK(x: Array, k: number, axis = -1): [Array, Array] {
  * axis order): `lhs` dilated by `strides`, with JAX's conv_transpose padding for "SAME" and
  * "VALID", or explicit pairs giving the forward convolution's padding (as jax-js);
  * `transposeKernel` flips the spatial axes of `rhs` and swaps its channel axes.
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([1, 1, 2]);
+ * using k = np.ones([1, 1, 2]);
+ * using y = lax.convTranspose(x, k, [2], "VALID"); // [[[1, 1, 1, 1]]]
+ * ```
  */
 export function convTranspose(
   lhs: Array,
@@ -125,6 +186,12 @@ export function convTranspose(
  * `windowDimensions.length` axes, no padding, `windowStrides` default 1), as jax-js: the windows
  * are gathered into trailing axes in Rust and `computation` (a window `[w₁ … w_k]` → a
  * scalar, e.g. `np.max`) is vmapped over the leading ones.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 3, 2, 5, 4]);
+ * using m = lax.reduceWindow(x, (w) => np.max(w), [2]); // [3, 3, 5, 5]
+ * ```
  */
 export function reduceWindow(
   operand: Array,
@@ -154,7 +221,15 @@ export function reduceWindow(
   }
 }
 
-/** Reinterprets the bits as `dtype` (same size). */
+/**
+ * Reinterprets the bits as `dtype` (same size).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1]);
+ * using b = lax.bitcastConvertType(x, np.int32); // [1065353216]
+ * ```
+ */
 export function bitcastConvertType(x: Array, dtype: DType): Array {
   if (!(x instanceof Array)) throw new TypeError("bitcastConvertType: expected an Array");
   const d = parseDType("bitcastConvertType", dtype);

@@ -22,12 +22,25 @@ export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
 /**
  * The complementary error function `1 − erf(x)`, accurate for large `x`; integer inputs give
  * float32.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 3]);
+ * using y = lax.erfc(x); // [1, 0.00002209]
+ * ```
  */
 export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
 
 /**
  * The identity with a zero derivative. A concrete array (eager mode) comes back as the same
  * object, as in jax-js; a tracer gets a `stop_gradient` equation.
+ *
+ * @example
+ * ```ts
+ * const f = (x) => x.mul(lax.stopGradient(x)).sum(); // the second factor is a constant to grad
+ * using x = np.array([3]);
+ * using g = grad(f)(x); // [3]
+ * ```
  */
 export function stopGradient(x: Array): Array {
   if (!(x instanceof Array)) throw new TypeError(`stopGradient: expected an Array`);
@@ -64,6 +77,14 @@ function check(fn: string, x: unknown): asserts x is Array {
 /**
  * General dilated convolution: lhs `[N, C, …]`, rhs `[O, C/groups, …]` → `[N, O, …]`.
  * `padding` is "VALID", "SAME", "SAME_LOWER" or one `[lo, hi]` pair per spatial axis.
+ *
+ * @example
+ * ```ts
+ * using img = np.ones([1, 1, 4, 4]); // [N, C, H, W]
+ * using k = np.ones([1, 1, 3, 3]); // [O, I, kh, kw]
+ * using y = lax.convGeneralDilated(img, k, [1, 1], "VALID"); // every element is 9
+ * y.shape; // [1, 1, 2, 2]
+ * ```
  */
 export function convGeneralDilated(
   lhs: Array,
@@ -109,12 +130,31 @@ export function convGeneralDilated(
   );
 }
 
-/** `convGeneralDilated` without dilation. */
+/**
+ * `convGeneralDilated` without dilation.
+ *
+ * @example
+ * ```ts
+ * using img = np.ones([1, 1, 4, 4]);
+ * using k = np.ones([1, 1, 3, 3]);
+ * using y = lax.conv(img, k, [1, 1], "SAME");
+ * y.shape; // [1, 1, 4, 4]
+ * ```
+ */
 export function conv(lhs: Array, rhs: Array, windowStrides: number[], padding: PaddingType): Array {
   return convGeneralDilated(lhs, rhs, windowStrides, padding);
 }
 
-/** `convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation })`. */
+/**
+ * `convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation })`.
+ *
+ * @example
+ * ```ts
+ * using img = np.ones([1, 1, 3]);
+ * using k = np.ones([1, 1, 2]);
+ * using y = lax.convWithGeneralPadding(img, k, [1], [[1, 1]]); // [[[1, 2, 2, 1]]]
+ * ```
+ */
 export function convWithGeneralPadding(
   lhs: Array,
   rhs: Array,

@@ -19,48 +19,170 @@ function draw(name: string, key: Array, shape: Shape, a = NaN, b = NaN, c = NaN)
   return lib1(`random.${name}`, [key], [a, b, c, d.length, ...d]);
 }
 
-/** Standard Cauchy samples (float32) of `shape`, from `key`. */
+/**
+ * Standard Cauchy samples (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.cauchy(key, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const cauchy = (key: Array, shape: Shape = []): Array => draw("cauchy", key, shape);
-/** Exponential samples with rate 1 (float32) of `shape`, from `key`. */
+/**
+ * Exponential samples with rate 1 (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.exponential(key, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const exponential = (key: Array, shape: Shape = []): Array =>
   draw("exponential", key, shape);
-/** Standard Gumbel samples (float32) of `shape`, from `key`. */
+/**
+ * Standard Gumbel samples (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.gumbel(key, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const gumbel = (key: Array, shape: Shape = []): Array => draw("gumbel", key, shape);
-/** Standard Laplace samples (float32) of `shape`, from `key`. */
+/**
+ * Standard Laplace samples (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.laplace(key, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const laplace = (key: Array, shape: Shape = []): Array => draw("laplace", key, shape);
-/** Standard logistic samples (float32) of `shape`, from `key`. */
+/**
+ * Standard logistic samples (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.logistic(key, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const logistic = (key: Array, shape: Shape = []): Array => draw("logistic", key, shape);
 /**
  * Standard Maxwell samples (float32) of `shape`, from `key` (the norm of a 3-D standard normal).
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.maxwell(key, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
  */
 export const maxwell = (key: Array, shape: Shape = []): Array => draw("maxwell", key, shape);
-/** ±1 with equal probability (int32). */
+/**
+ * ±1 with equal probability (int32).
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.rademacher(key, [3]);
+ * s.dtype; // "int32"
+ * ```
+ */
 export const rademacher = (key: Array, shape: Shape = []): Array => draw("rademacher", key, shape);
 
-/** Log-normal samples `exp(sigma · z)` (default sigma 1; float32) of `shape`, from `key`. */
+/**
+ * Log-normal samples `exp(sigma · z)` (default sigma 1; float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.lognormal(key, 0.5, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const lognormal = (key: Array, sigma = 1, shape: Shape = []): Array =>
   draw("lognormal", key, shape, sigma);
-/** Rayleigh samples with `scale` (default 1; float32) of `shape`, from `key`. */
+/**
+ * Rayleigh samples with `scale` (default 1; float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.rayleigh(key, 2, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const rayleigh = (key: Array, scale = 1, shape: Shape = []): Array =>
   draw("rayleigh", key, shape, scale);
-/** Pareto samples with shape parameter `b` (float32) of `shape`, from `key`. */
+/**
+ * Pareto samples with shape parameter `b` (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.pareto(key, 3, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export const pareto = (key: Array, b: number, shape: Shape = []): Array =>
   draw("pareto", key, shape, b);
 /**
  * Geometric samples (trials to the first success with probability `p`, from 1; int32) of
  * `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.geometric(key, 0.5, [3]);
+ * s.dtype; // "int32"
+ * ```
  */
 export const geometric = (key: Array, p: number, shape: Shape = []): Array =>
   draw("geometric", key, shape, p);
 
 /**
  * Double-sided Maxwell samples with location `loc` and `scale` (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.doubleSidedMaxwell(key, 0, 1, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
  */
 export function doubleSidedMaxwell(key: Array, loc: number, scale: number, shape: Shape = []) {
   return draw("doubleSidedMaxwell", key, shape, loc, scale);
 }
 
-/** Weibull samples with `scale` and `concentration` (float32) of `shape`, from `key`. */
+/**
+ * Weibull samples with `scale` and `concentration` (float32) of `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.weibullMin(key, 1, 1.5, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
+ */
 export function weibullMin(key: Array, scale: number, concentration: number, shape: Shape = []) {
   return draw("weibullMin", key, shape, scale, concentration);
 }
@@ -68,6 +190,14 @@ export function weibullMin(key: Array, scale: number, concentration: number, sha
 /**
  * Samples of the triangular distribution on `[left, right]` with mode `mode` (float32) of
  * `shape`, from `key`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.triangular(key, 0, 1, 3, [3]);
+ * s.dtype; // "float32"
+ * s.shape; // [3]
+ * ```
  */
 export function triangular(
   key: Array,
@@ -82,7 +212,16 @@ export function triangular(
   return draw("triangular", key, shape, left, mode, right);
 }
 
-/** Integers in [minval, maxval) (int32). */
+/**
+ * Integers in [minval, maxval) (int32).
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.randint(key, [4], 0, 10); // int32 values in [0, 10)
+ * s.dtype; // "int32"
+ * ```
+ */
 export function randint(key: Array, shape: Shape, minval: number, maxval: number): Array {
   if (!Number.isInteger(minval) || !Number.isInteger(maxval)) {
     throw new TypeError("randint: minval and maxval must be integers");
@@ -103,6 +242,15 @@ export interface CategoricalOptions {
 /**
  * Category indices drawn from `softmax(logits)` along `axis` (int32): by Gumbel-max, or
  * without replacement (`replace: false`) by Gumbel-top-k, as JAX.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using probs = np.array([0.1, 0.9]);
+ * using logits = np.log(probs);
+ * using c = random.categorical(key, logits, { shape: [5] }); // indices 0 or 1, mostly 1
+ * c.shape; // [5]
+ * ```
  */
 export function categorical(key: Array, logits: Array, opts: CategoricalOptions = {}): Array {
   const shape = opts.shape === undefined ? [NaN] : [opts.shape.length, ...opts.shape];
@@ -110,7 +258,18 @@ export function categorical(key: Array, logits: Array, opts: CategoricalOptions 
   return lib1("random.categorical", [key, logits], [opts.axis ?? -1, ...shape, replace]);
 }
 
-/** Samples `mean + L·z` with `L = cholesky(cov)` (shape `[...shape, n]`). */
+/**
+ * Samples `mean + L·z` with `L = cholesky(cov)` (shape `[...shape, n]`).
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using mean = np.zeros([2]);
+ * using cov = np.eye(2);
+ * using s = random.multivariateNormal(key, mean, cov, [4]);
+ * s.shape; // [4, 2]
+ * ```
+ */
 export function multivariateNormal(
   key: Array,
   mean: Array,
@@ -123,7 +282,16 @@ export function multivariateNormal(
 /** Samples uniform in the unit ball; not in oxjax yet (throws). */
 export const ball = notYet("ball");
 
-/** A shuffled `arange(x)`, or `x` shuffled along `axis` (rows kept whole unless `independent`). */
+/**
+ * A shuffled `arange(x)`, or `x` shuffled along `axis` (rows kept whole unless `independent`).
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using p = random.permutation(key, 4); // the numbers 0…3 in a random order
+ * p.shape; // [4]
+ * ```
+ */
 export function permutation(key: Array, x: number | Array, axis = 0, independent = false): Array {
   if (typeof x === "number") {
     if (!Number.isInteger(x) || x < 0) throw new TypeError("permutation: x must be a count");
@@ -132,7 +300,16 @@ export function permutation(key: Array, x: number | Array, axis = 0, independent
   return lib1("random.permutation", [key, x], [NaN, axis, independent]);
 }
 
-/** Samples of `a` (or of `arange(a)` for a number), with or without replacement and weights `p`. */
+/**
+ * Samples of `a` (or of `arange(a)` for a number), with or without replacement and weights `p`.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using c = random.choice(key, 10, [3], false); // three distinct values of 0…9
+ * c.shape; // [3]
+ * ```
+ */
 export function choice(
   key: Array,
   a: number | Array,

@@ -20,13 +20,30 @@ function draw(kind: string, key: Array, shape: number | number[], a = 0, b = 0):
   return new Array(call(() => wasm.random(kind, key._handle, dims(shape), a, b)));
 }
 
-/** A key from an integer seed: `[0, seed]`. */
+/**
+ * A key from an integer seed: `[0, seed]`.
+ *
+ * @example
+ * ```ts
+ * using k = random.key(42); // [0, 42], uint32
+ * k.dtype; // "uint32"
+ * ```
+ */
 export function key(seed: number, opts: { device?: Device } = {}): Array {
   if (typeof seed !== "number") throw new TypeError("key: the seed must be a number");
   return new Array(call(() => wasm.randomKey(seed, checks.device("key", opts.device))));
 }
 
-/** `num` new keys (shape `[...num, 2]`). */
+/**
+ * `num` new keys (shape `[...num, 2]`).
+ *
+ * @example
+ * ```ts
+ * using k = random.key(0);
+ * using ks = random.split(k, 3);
+ * ks.shape; // [3, 2]
+ * ```
+ */
 export function split(k: Array, num: number | number[] = 2): Array {
   const shape = typeof num === "number" ? [num] : num;
   const n = shape.reduce((a, b) => a * b, 1);
@@ -39,12 +56,30 @@ export function split(k: Array, num: number | number[] = 2): Array {
   }
 }
 
-/** 32 random bits per element (uint32). */
+/**
+ * 32 random bits per element (uint32).
+ *
+ * @example
+ * ```ts
+ * using k = random.key(0);
+ * using b = random.bits(k, [2]);
+ * b.dtype; // "uint32"
+ * ```
+ */
 export function bits(k: Array, shape: number | number[] = []): Array {
   return draw("bits", k, shape);
 }
 
-/** Uniform float32 in `[minval, maxval)`. */
+/**
+ * Uniform float32 in `[minval, maxval)`.
+ *
+ * @example
+ * ```ts
+ * using k = random.key(0);
+ * using u = random.uniform(k, [2, 3], { minval: -1, maxval: 1 });
+ * u.shape; // [2, 3]
+ * ```
+ */
 export function uniform(
   k: Array,
   shape: number | number[] = [],
@@ -56,12 +91,30 @@ export function uniform(
   return draw("uniform", k, shape, minval, maxval);
 }
 
-/** Standard normal float32 (JAX's inverse-erf construction). */
+/**
+ * Standard normal float32 (JAX's inverse-erf construction).
+ *
+ * @example
+ * ```ts
+ * using k = random.key(0);
+ * using z = random.normal(k, [1000]);
+ * using m = np.mean(z); // close to 0
+ * ```
+ */
 export function normal(k: Array, shape: number | number[] = []): Array {
   return draw("normal", k, shape);
 }
 
-/** Bool, true with probability `p`. */
+/**
+ * Bool, true with probability `p`.
+ *
+ * @example
+ * ```ts
+ * using k = random.key(0);
+ * using b = random.bernoulli(k, 0.3, [4]);
+ * b.dtype; // "bool"
+ * ```
+ */
 export function bernoulli(k: Array, p = 0.5, shape: number | number[] = []): Array {
   return draw("bernoulli", k, shape, p);
 }

@@ -2,7 +2,16 @@
 import { Array } from "./array.js";
 import { flag, linalgCall, options } from "./linalg-call.js";
 
-/** Solves `op(a) x = b` for triangular `a`; `b` is `[k]` or `[..., k, n]`; trans 0, 1 or 2 (= 1). */
+/**
+ * Solves `op(a) x = b` for triangular `a`; `b` is `[k]` or `[..., k, n]`; trans 0, 1 or 2 (= 1).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[2, 0], [1, 1]]);
+ * using b = np.array([2, 3]);
+ * using x = scipyLinalg.solveTriangular(a, b, { lower: true }); // [1, 2]
+ * ```
+ */
 export function solveTriangular(
   a: Array,
   b: Array,
@@ -20,7 +29,15 @@ export function solveTriangular(
   return linalgCall("solveTriangular", "scipy.solveTriangular", [a, b], flags)[0];
 }
 
-/** The Cholesky factor: upper (a = Uᵀ U, from the upper triangle) unless `lower`. */
+/**
+ * The Cholesky factor: upper (a = Uᵀ U, from the upper triangle) unless `lower`.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([[4, 2], [2, 5]]);
+ * using u = scipyLinalg.cholesky(a); // [[2, 1], [0, 2]] (upper by default)
+ * ```
+ */
 export function cholesky(a: Array, opts?: { lower?: boolean }): Array {
   const o = options("cholesky", opts, ["lower"]);
   return linalgCall("cholesky", "scipy.cholesky", [a], [flag(o.lower, false)])[0];
