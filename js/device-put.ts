@@ -9,9 +9,18 @@ import { flatten, unflatten, type JsTree } from "./tree.js";
 import * as checks from "./check.js";
 
 /**
- * Copies the Array leaves of `tree` to `device` (committed there); JS numbers and booleans
- * become arrays. Without a device, or for leaves already there, the same Array objects are
- * returned (as in jax-js).
+ * Copies the Array leaves of `tree` to `device` (committed there), through host memory; JS
+ * numbers and booleans become arrays. Resolves to a new tree of the same structure. Without a
+ * device, or for leaves already there, the same Array objects are returned (as in jax-js, with
+ * no new reference); the copies are new arrays owned by the caller. Nothing is consumed.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 2], { device: "cpu" });
+ * const { y } = await devicePut({ y: x }, "wasm");
+ * y.device; // "wasm"
+ * y.dispose();
+ * ```
  */
 export async function devicePut<T>(tree: T, device?: Device): Promise<T> {
   if (device !== undefined) checks.device("devicePut", device);
@@ -31,7 +40,18 @@ export async function devicePut<T>(tree: T, device?: Device): Promise<T> {
   return unflatten(def, moved) as T;
 }
 
-/** Waits until every Array leaf's pending work is done; returns the same tree. */
+/**
+ * Waits until every Array leaf's pending device work is done, without reading anything back,
+ * and resolves to the same tree (for timing: on webgpu work is queued asynchronously; on cpu
+ * and wasm it has already run). Nothing is consumed or copied.
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([1000]);
+ * using y = np.sin(x);
+ * (await blockUntilReady(y)) === y; // true
+ * ```
+ */
 export async function blockUntilReady<T>(tree: T): Promise<T> {
   const [leaves] = flatten(tree as JsTree<unknown>);
   await Promise.all(leaves.map((l) => (l instanceof Array ? l.blockUntilReady() : l)));

@@ -10,7 +10,10 @@ import { call, callAsync, wasm } from "./bridge.js";
  */
 export type Device = "cpu" | "wasm" | "webgpu" | "webgl";
 
-/** Every device name jax-js knows, available or not. */
+/**
+ * Every device name jax-js knows, available or not: `["cpu", "wasm", "webgpu", "webgl"]`.
+ * `init()` says which are available.
+ */
 export const devices: Device[] = ["cpu", "wasm", "webgpu", "webgl"];
 
 /**

@@ -16,7 +16,15 @@ type Axis = number | number[] | null;
  * ```
  */
 export const relu = activation("relu");
-/** `min(max(x, 0), 6)`, element-wise. */
+/**
+ * `min(max(x, 0), 6)`, element-wise.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-1, 3, 8]);
+ * using y = nn.relu6(x); // [0, 3, 6]
+ * ```
+ */
 export const relu6 = activation("relu6");
 /**
  * The logistic function `1 / (1 + e^−x)`, element-wise; integer inputs give float32.
@@ -28,24 +36,72 @@ export const relu6 = activation("relu6");
  * ```
  */
 export const sigmoid = activation("sigmoid");
-/** `log(1 + eˣ)`, computed without overflow. */
+/**
+ * `log(1 + eˣ)`, computed without overflow.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0]);
+ * using y = nn.softplus(x); // [0.6931472]
+ * ```
+ */
 export const softplus = activation("softplus");
-/** `log(sigmoid(x)) = −softplus(−x)`, computed stably. */
+/**
+ * `log(sigmoid(x)) = −softplus(−x)`, computed stably.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0]);
+ * using y = nn.logSigmoid(x); // [-0.6931472]
+ * ```
+ */
 export const logSigmoid = activation("logSigmoid");
-/** `x · sigmoid(x)` (SiLU, also called swish). */
+/**
+ * `x · sigmoid(x)` (SiLU, also called swish).
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = nn.silu(x); // [0, 0.7310586]
+ * ```
+ */
 export const silu = activation("silu");
 /** Alias of `silu`. */
 export const swish = silu;
-/** `x / (1 + |x|)`. */
+/**
+ * `x / (1 + |x|)`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-1, 3]);
+ * using y = nn.softSign(x); // [-0.5, 0.75]
+ * ```
+ */
 export const softSign = activation("softSign");
 
-/** `x` where positive, `negativeSlope · x` (default 0.01) elsewhere. */
+/**
+ * `x` where positive, `negativeSlope · x` (default 0.01) elsewhere.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([-2, 3]);
+ * using y = nn.leakyRelu(x, 0.1); // [-0.2, 3]
+ * ```
+ */
 export function leakyRelu(x: Array, negativeSlope = 0.01): Array {
   check("leakyRelu", x);
   return new Array(call(() => wasm.activation("leakyRelu", x._handle, negativeSlope)));
 }
 
-/** `x` where positive, `alpha · (eˣ − 1)` (default alpha 1) elsewhere. */
+/**
+ * `x` where positive, `alpha · (eˣ − 1)` (default alpha 1) elsewhere.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 2]);
+ * using y = nn.elu(x); // [0, 2]
+ * ```
+ */
 export function elu(x: Array, alpha = 1): Array {
   check("elu", x);
   return new Array(call(() => wasm.activation("elu", x._handle, alpha)));
@@ -54,6 +110,12 @@ export function elu(x: Array, alpha = 1): Array {
 /**
  * The Gaussian error linear unit. `approximate` (default `true`, as JAX) uses the tanh form
  * `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 1]);
+ * using y = nn.gelu(x); // [0, 0.841192]
+ * ```
  */
 export function gelu(x: Array, approximate = true): Array {
   check("gelu", x);
@@ -94,7 +156,15 @@ export function softmax(x: Array, axis: Axis = -1): Array {
   return new Array(call(() => wasm.nnReduce("softmax", x._handle, axes(axis), false)));
 }
 
-/** `x − logsumexp(x)` along `axis` (default the last), computed stably. */
+/**
+ * `x − logsumexp(x)` along `axis` (default the last), computed stably.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([0, 0]);
+ * using y = nn.logSoftmax(x); // [-0.6931472, -0.6931472]
+ * ```
+ */
 export function logSoftmax(x: Array, axis: Axis = -1): Array {
   check("logSoftmax", x);
   return new Array(call(() => wasm.nnReduce("logSoftmax", x._handle, axes(axis), false)));

@@ -6,7 +6,18 @@ import { notYet, notYetClass } from "./unsupported.js";
 import { Array, type ArrayLike } from "./array.js";
 import { lib1 } from "./lib.js";
 
-/** `target` with `updates` added at `indices` along `axis` (a new array; duplicates add up). */
+/**
+ * `target` with `updates` added at `indices` along `axis` (a new array; repeated indices add
+ * up). `target` is not consumed.
+ *
+ * @example
+ * ```ts
+ * using t = np.zeros([3]);
+ * using i = np.array([0, 2, 0], { dtype: np.int32 });
+ * using u = np.array([1, 2, 3]);
+ * using y = scatterAdd(t, i, u); // [4, 0, 2]
+ * ```
+ */
 export function scatterAdd(target: Array, indices: ArrayLike | Array, updates: Array, axis = 0) {
   return lib1("scatterAdd", [target, indices as Array, updates], [axis]);
 }

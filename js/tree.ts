@@ -120,7 +120,18 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** The leaves (depth first; object keys in sorted order, as JAX) and the structure. */
+/**
+ * The leaves (depth first; object keys in sorted order, as JAX) and the structure.
+ *
+ * @example
+ * ```ts
+ * using x = np.array(1);
+ * using y = np.array(2);
+ * const [leaves, def] = tree.flatten({ b: y, a: [x] });
+ * leaves.map((l) => l.item()); // [1, 2]
+ * def.numLeaves; // 2
+ * ```
+ */
 export function flatten<T>(tree: JsTree<T>): [T[], JsTreeDef] {
   const leaves: T[] = [];
   const walk = (t: unknown): JsTreeDef => {
@@ -141,7 +152,18 @@ export function flatten<T>(tree: JsTree<T>): [T[], JsTreeDef] {
   return [leaves, def];
 }
 
-/** Rebuilds a pytree of `treedef`'s structure from `leaves`. */
+/**
+ * Rebuilds a pytree of `treedef`'s structure from `leaves`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array(1);
+ * using y = np.array(2);
+ * const def = tree.structure({ a: 0, b: [0] });
+ * const t = tree.unflatten(def, [x, y]); // { a: x, b: [y] }
+ * t.b[0].item(); // 2
+ * ```
+ */
 export function unflatten<T>(treedef: JsTreeDef, leaves: T[]): JsTree<T> {
   if (leaves.length !== treedef.numLeaves) {
     throw new Error(`unflatten: ${leaves.length} leaves for a structure with ${treedef.numLeaves}`);
@@ -178,7 +200,14 @@ export function leaves<T>(tree: JsTree<T>): T[] {
   return flatten(tree)[0];
 }
 
-/** The structure of `tree` without its leaves: `flatten(tree)[1]`. */
+/**
+ * The structure of `tree` without its leaves: `flatten(tree)[1]`.
+ *
+ * @example
+ * ```ts
+ * tree.structure({ a: 1, b: [2, 3] }).numLeaves; // 3
+ * ```
+ */
 export function structure<T>(tree: JsTree<T>): JsTreeDef {
   return flatten(tree)[1];
 }
@@ -227,6 +256,14 @@ export function dispose(tree: JsTree<unknown>): void {
  * Makes `tree` (an object or array) disposable: `using t = tree.makeDisposable({ a, b })`
  * disposes its array leaves when the block ends. Returns the same object, with a
  * `[Symbol.dispose]` method added.
+ *
+ * @example
+ * ```ts
+ * {
+ *   using params = tree.makeDisposable({ w: np.ones([2]), b: np.zeros([1]) });
+ *   params.w.shape; // [2]
+ * } // w and b are disposed here
+ * ```
  */
 export function makeDisposable<T>(tree: T): T & Disposable {
   const target = (typeof tree === "object" && tree !== null ? tree : {}) as T & Disposable;
@@ -239,6 +276,14 @@ export function makeDisposable<T>(tree: T): T & Disposable {
 
 /**
  * `.ref` on every `Array` leaf (one more owner each): a new container tree with the same leaves.
+ *
+ * @example
+ * ```ts
+ * using x = np.array(1);
+ * const t = tree.ref({ x }); // x now has two owners
+ * x.refCount; // 2
+ * tree.dispose(t);
+ * ```
  */
 export function ref<T>(tree: JsTree<T>): JsTree<T> {
   return map((l: T) => (l instanceof Array ? (l.ref as T) : l), tree);
@@ -262,7 +307,16 @@ export async function data(tree: JsTree<unknown>): Promise<JsTree<unknown>> {
   return unflatten(def, read);
 }
 
-/** `data(tree)`, then `dispose(tree)`: reads every leaf and releases them. */
+/**
+ * `data(tree)`, then `dispose(tree)`: reads every leaf and releases them.
+ *
+ * @example
+ * ```ts
+ * const t = { w: np.array([1, 2]) };
+ * const data = await tree.consumeData(t); // reads, then disposes t's arrays
+ * Array.from(data.w); // [1, 2]
+ * ```
+ */
 export async function consumeData(tree: JsTree<unknown>): Promise<JsTree<unknown>> {
   try {
     return await data(tree);

@@ -11,7 +11,20 @@ import {
 import type { Array } from "../array.js";
 import type { JsTree } from "../tree.js";
 
-/** Adam: `chain(scaleByAdam(opts), scaleByLearningRate(lr))`. */
+/**
+ * Adam: `chain(scaleByAdam(opts), scaleByLearningRate(lr))`.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.adam(0.1);
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [-0.1, -0.1]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function adam(
   learningRate: ScalarOrSchedule,
   opts: ScaleByAdamOptions = {},
@@ -33,7 +46,20 @@ export interface AdamWOptions extends ScaleByAdamOptions {
   mask?: JsTree<Array> | MaskFn | null;
 }
 
-/** Adam with decoupled weight decay (default 1e-4). */
+/**
+ * Adam with decoupled weight decay (default 1e-4).
+ *
+ * @example
+ * ```ts
+ * const opt = optax.adamw(0.1, { weightDecay: 0.5 });
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [-0.15, -0.2]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function adamw(
   learningRate: ScalarOrSchedule,
   opts: AdamWOptions = {},
@@ -54,7 +80,20 @@ export interface SgdOptions {
   nesterov?: boolean;
 }
 
-/** Stochastic gradient descent, with optional (Nesterov) momentum. */
+/**
+ * Stochastic gradient descent, with optional (Nesterov) momentum.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.sgd(0.1);
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [-0.1, -0.1]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function sgd(learningRate: ScalarOrSchedule, opts: SgdOptions = {}): GradientTransformation {
   const { momentum = null, nesterov = false } = opts;
   if (momentum === null || momentum === undefined) return scaleByLearningRate(learningRate);

@@ -39,7 +39,17 @@ export function initEmptyState(_params: JsTree<Array>): OptState {
   return [];
 }
 
-/** Leaves updates and state untouched (the same objects come back). */
+/**
+ * Leaves updates and state untouched (the same objects come back).
+ *
+ * @example
+ * ```ts
+ * const opt = optax.identity();
+ * using g = np.array([1, 2]);
+ * const [u] = opt.update(g, opt.init(g));
+ * u === g; // true
+ * ```
+ */
 export function identity(): GradientTransformation {
   return {
     init: initEmptyState,
@@ -47,7 +57,20 @@ export function identity(): GradientTransformation {
   };
 }
 
-/** Maps every update to zero. */
+/**
+ * Maps every update to zero.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.setToZero();
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [0, 0]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function setToZero(): GradientTransformation {
   return {
     init: initEmptyState,
@@ -57,7 +80,16 @@ export function setToZero(): GradientTransformation {
   };
 }
 
-/** `params + updates`, leafwise; neither input is consumed. */
+/**
+ * `params + updates`, leafwise; neither input is consumed.
+ *
+ * @example
+ * ```ts
+ * using w = np.array([1, 2]);
+ * using u = np.array([-0.5, 0.5]);
+ * using w2 = optax.applyUpdates(w, u); // [0.5, 2.5]
+ * ```
+ */
 export function applyUpdates<Params extends JsTree<Array>>(
   params: Params,
   updates: Params,
@@ -73,7 +105,20 @@ function disposeExcept(t: JsTree<Array>, keepA: JsTree<Array>, keepB: JsTree<Arr
   }
 }
 
-/** Applies `transforms` in order; the state is the list of their states. */
+/**
+ * Applies `transforms` in order; the state is the list of their states.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.chain(optax.clipByGlobalNorm(1), optax.scale(-0.1));
+ * using w = np.array([1, 2]);
+ * using g = np.array([3, 4]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [-0.06, -0.08]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function chain(...transforms: GradientTransformation[]): GradientTransformation {
   return {
     init(params) {

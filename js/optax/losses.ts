@@ -8,7 +8,16 @@ function sameShape(fn: string, a: Array, b: Array): void {
   }
 }
 
-/** `(predictions − targets)²` (or `predictions²` without targets). */
+/**
+ * `(predictions − targets)²` (or `predictions²` without targets).
+ *
+ * @example
+ * ```ts
+ * using p = np.array([1, 2]);
+ * using t = np.array([0, 4]);
+ * using e = optax.squaredError(p, t); // [1, 4]
+ * ```
+ */
 export function squaredError(predictions: Array, targets?: Array): Array {
   if (!targets) return predictions.mul(predictions);
   sameShape("squaredError", predictions, targets);
@@ -16,7 +25,16 @@ export function squaredError(predictions: Array, targets?: Array): Array {
   return freeing([d], () => d.mul(d));
 }
 
-/** Half the squared error. */
+/**
+ * Half the squared error.
+ *
+ * @example
+ * ```ts
+ * using p = np.array([1, 2]);
+ * using t = np.array([0, 4]);
+ * using e = optax.l2Loss(p, t); // [0.5, 2]
+ * ```
+ */
 export function l2Loss(predictions: Array, targets?: Array): Array {
   const e = squaredError(predictions, targets);
   return freeing([e], () => e.mul(0.5));

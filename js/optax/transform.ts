@@ -58,7 +58,20 @@ export interface ScaleByAdamOptions {
   nesterov?: boolean;
 }
 
-/** Adam's rescaling: bias-corrected first moment over the root of the second. */
+/**
+ * Adam's rescaling: bias-corrected first moment over the root of the second.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.scaleByAdam();
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u ≈ [1, 1]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function scaleByAdam({
   b1 = 0.9,
   b2 = 0.999,
@@ -111,7 +124,20 @@ export function scaleByAdam({
   };
 }
 
-/** Multiplies updates by a constant. */
+/**
+ * Multiplies updates by a constant.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.scale(-2);
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [-2, -2]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function scale(stepSize: number): GradientTransformation {
   return {
     init: initEmptyState,
@@ -121,7 +147,20 @@ export function scale(stepSize: number): GradientTransformation {
   };
 }
 
-/** Multiplies updates by `stepSizeFn(count)`; reads the count back, so eager only. */
+/**
+ * Multiplies updates by `stepSizeFn(count)`; reads the count back, so eager only.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.scaleBySchedule((count) => 1 / (count + 1));
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [1, 1]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function scaleBySchedule(stepSizeFn: Schedule): GradientTransformation {
   return {
     init: (params) => ({ count: zeroCount(params) }),
@@ -138,7 +177,20 @@ export function scaleBySchedule(stepSizeFn: Schedule): GradientTransformation {
   };
 }
 
-/** Multiplies by −learningRate (descent); a schedule is evaluated per step. */
+/**
+ * Multiplies by −learningRate (descent); a schedule is evaluated per step.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.scaleByLearningRate(0.5);
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [-0.5, -0.5]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function scaleByLearningRate(
   learningRate: ScalarOrSchedule,
   flipSign = true,
@@ -151,7 +203,20 @@ export function scaleByLearningRate(
   return scale(m * learningRate);
 }
 
-/** Scales all updates down so that their global norm is at most `maxNorm`. */
+/**
+ * Scales all updates down so that their global norm is at most `maxNorm`.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.clipByGlobalNorm(1);
+ * using w = np.array([1, 2]);
+ * using g = np.array([3, 4]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [0.6, 0.8]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function clipByGlobalNorm(maxNorm: number): GradientTransformation {
   return {
     init: initEmptyState,
@@ -187,7 +252,20 @@ export interface AddDecayedWeightsOptions {
   mask?: JsTree<Array> | MaskFn | null;
 }
 
-/** Adds `weightDecay · params` (optionally masked) to the updates; needs `params`. */
+/**
+ * Adds `weightDecay · params` (optionally masked) to the updates; needs `params`.
+ *
+ * @example
+ * ```ts
+ * const opt = optax.addDecayedWeights({ weightDecay: 0.1 });
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [1.1, 1.2]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function addDecayedWeights({
   weightDecay = 0,
   mask = null,
@@ -237,7 +315,20 @@ export interface TraceOptions {
   nesterov?: boolean;
 }
 
-/** Momentum: `trace = g + decay·trace`; updates are the trace (or `g + decay·trace`). */
+/**
+ * Momentum: `trace = g + decay·trace`; updates are the trace (or `g + decay·trace`).
+ *
+ * @example
+ * ```ts
+ * const opt = optax.trace({ decay: 0.9 });
+ * using w = np.array([1, 2]);
+ * using g = np.array([1, 1]);
+ * const state = opt.init(w);
+ * const [u, newState] = opt.update(g, state, w); // u = [1, 1]
+ * u.dispose();
+ * tree.dispose([state, newState]);
+ * ```
+ */
 export function trace({
   decay = 0.9,
   nesterov = false,

@@ -20,6 +20,14 @@ export function freeing<T>(temps: Array[], f: () => T): T {
 /**
  * A new pytree of zero arrays with the shapes (and dtypes, unless `dtype` is given) of `t`'s
  * leaves.
+ *
+ * @example
+ * ```ts
+ * using w = np.array([1, 2]);
+ * const z = optax.treeZerosLike({ w }); // a new tree of zeros
+ * z.w.js(); // [0, 0]
+ * tree.dispose(z);
+ * ```
  */
 export function treeZerosLike(t: JsTree<Array>, dtype?: DType): JsTree<Array> {
   return tree.map((x: Array) => np.zerosLike(x, dtype === undefined ? {} : { dtype }), t);
@@ -28,6 +36,14 @@ export function treeZerosLike(t: JsTree<Array>, dtype?: DType): JsTree<Array> {
 /**
  * A new pytree of arrays of ones with the shapes (and dtypes, unless `dtype` is given) of `t`'s
  * leaves.
+ *
+ * @example
+ * ```ts
+ * using w = np.array([1, 2]);
+ * const o = optax.treeOnesLike({ w });
+ * o.w.js(); // [1, 1]
+ * tree.dispose(o);
+ * ```
  */
 export function treeOnesLike(t: JsTree<Array>, dtype?: DType): JsTree<Array> {
   return tree.map((x: Array) => np.onesLike(x, dtype === undefined ? {} : { dtype }), t);

@@ -5,7 +5,7 @@
 // TypeScript's transpiler (target ES2022: type annotations and `using` on Node 20).
 //
 // A value in a line's trailing comment is checked: `using y = f(x); // [1, 2]` compares `y`,
-// `const [a, b] = f(x); // a = [1], b = [2]` compares `a` and `b`, and a bare expression
+// `const [a, b] = f(x); // a = [1], b ≈ [2]` compares `a` and `b`, and a bare expression
 // `f(x); // 3` compares its value (an Array result is read with `js()`, then disposed). The
 // comment's value is a JSON number, boolean, string or nested list (NaN and ±Infinity allowed)
 // at its start, optionally after `≈ ` (then compared to 1e-3 relative); anything after it is
@@ -63,7 +63,7 @@ const PRELUDE = [
   `const { numpy: np, lax, nn, random, tree, scipySpecial, scipyLinalg } = ox;`,
   `const { grad, valueAndGrad, vjp, jvp, vmap, jacfwd, jacrev, hessian, linearize, jit,`,
   `  makeJaxpr, init, defaultDevice, devicePut, blockUntilReady, memoryStats, checkLeaks,`,
-  `  clearCaches, getCacheSizes, setDebug, setScanPathCallback, getBackend, DType } = ox;`,
+  `  clearCaches, getCacheSizes, setDebug, setScanPathCallback, getBackend, DType, scatterAdd } = ox;`,
 ].join("\n");
 
 /** The value at the start of a comment (see the module doc), as JSON text, or null. */
@@ -116,9 +116,10 @@ function withChecks(code, at) {
       m = DESTRUCTURED.exec(line);
       if (m) {
         const pairs = [
-          ...m[2].matchAll(/([A-Za-z_$][\w$]*) = ([^=]+?)(?=, [A-Za-z_$][\w$]* = |$)/g),
+          ...m[2].matchAll(/([A-Za-z_$][\w$]*) (=|≈) (.+?)(?=, [A-Za-z_$][\w$]* (?:=|≈) |$)/g),
         ];
-        return `${line}\n${m[1]}${pairs.map((p) => check(p[1], p[2], false) ?? "").join(" ")}`;
+        const checks = pairs.map((p) => check(p[1], p[2] === "≈" ? `≈ ${p[3]}` : p[3], false));
+        return `${line}\n${m[1]}${checks.map((c) => c ?? "").join(" ")}`;
       }
       m = EXPRESSION.exec(line);
       if (m) {
