@@ -11,20 +11,11 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::shape::{moveaxis, normalize_axis};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, bind_multi};
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
-    bind(
-        Primitive::Iota {
-            shape,
-            axis,
-            dtype: DType::Int32,
-        },
-        &[],
-    )
-}
 
 fn float(x: &Value) -> Result<Value> {
     super::math::float(&v(x))
@@ -202,7 +193,10 @@ pub fn fftfreq(name: &str, p: &Params) -> Result<Value> {
     }
     let d = p.num(1, 1.0);
     let len = if name == "rfftfreq" { n / 2 + 1 } else { n };
-    let i = bind(Primitive::Cast(DType::Float32), &[v(&iota(vec![len], 0)?)])?;
+    let i = bind(
+        Primitive::Cast(DType::Float32),
+        &[v(&lax::iota_i32(&mut Binder, vec![len], 0)?)],
+    )?;
     let i = if name == "rfftfreq" {
         i
     } else {

@@ -10,7 +10,9 @@
 use super::emit::v;
 use crate::core::dtype::promote;
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::Result;
 
@@ -24,10 +26,6 @@ fn meet_as_f16(values: &[Value]) -> bool {
         return false;
     };
     avals.fold(first, |(d, w), (e, x)| promote(d, w, e, x)).0 == DType::Float16
-}
-
-fn cast(x: &Value, dtype: DType) -> Result<Value> {
-    bind(Primitive::Cast(dtype), &[v(x)])
 }
 
 /// Runs `f` on `args` with every float16 array cast to float32. When the arguments meet as
@@ -44,7 +42,7 @@ pub fn in_f32(
     let wide = args
         .iter()
         .map(|x| match x.aval().dtype {
-            DType::Float16 => cast(x, DType::Float32),
+            DType::Float16 => lax::cast(&mut Binder, x, DType::Float32),
             _ => Ok(x.clone()),
         })
         .collect::<Result<Vec<_>>>()?;
@@ -54,7 +52,7 @@ pub fn in_f32(
     }
     outs.iter()
         .map(|y| match y.aval().dtype {
-            DType::Float32 => cast(y, DType::Float16),
+            DType::Float32 => lax::cast(&mut Binder, y, DType::Float16),
             _ => Ok(y.clone()),
         })
         .collect()

@@ -6,6 +6,8 @@ use super::lax_linalg::rename;
 use super::shape::normalize_axis;
 use crate::core::ops::{BinaryOp, CompareOp, ReduceOp};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, bind_multi, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -45,14 +47,7 @@ pub fn arg_extreme(
     let hit = bind(Primitive::Compare(CompareOp::Eq), &[v(&x), v(&m)])?;
     let nan = bind(Primitive::Compare(CompareOp::Ne), &[v(&x), v(&x)])?;
     let hit = bind(Primitive::Binary(BinaryOp::Or), &[v(&hit), v(&nan)])?;
-    let idx = bind(
-        Primitive::Iota {
-            shape: shape.clone(),
-            axis,
-            dtype: DType::Int32,
-        },
-        &[],
-    )?;
+    let idx = lax::iota_i32(&mut Binder, shape.clone(), axis)?;
     let candidates = bind(
         Primitive::Where,
         &[v(&hit), v(&idx), Operand::Literal(n as f64)],

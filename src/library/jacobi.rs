@@ -17,6 +17,8 @@
 use super::emit::{bin, cmp, lit, select, un, v};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{self, bind, Value};
 use crate::util::Result;
 
@@ -35,23 +37,10 @@ fn concat(xs: &[Value], axis: usize) -> Result<Value> {
     barrier(&bind(Primitive::Concatenate(axis), &ops)?)
 }
 
-fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
-    bind(Primitive::Reshape(shape), &[v(x)])
-}
-
 /// An identity mask of `shape` (in `dtype`) that is one where the indices along axes `a` and
 /// `b` agree.
 pub fn identity_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<Value> {
-    let iota = |axis| {
-        bind(
-            Primitive::Iota {
-                shape: shape.clone(),
-                axis,
-                dtype: DType::Int32,
-            },
-            &[],
-        )
-    };
+    let iota = |axis| lax::iota_i32(&mut Binder, shape.clone(), axis);
     let eq = cmp(C::Eq, v(&iota(a)?), v(&iota(b)?))?;
     bind(Primitive::Cast(dtype), &[v(&eq)])
 }
@@ -66,15 +55,8 @@ pub fn eye_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<V
 pub fn permute_columns(x: &Value, order: &Value) -> Result<Value> {
     let s = x.aval().shape.clone();
     let (b, n) = (s[0], s[2]);
-    let order = reshape(order, vec![b, 1, n])?;
-    let rows = bind(
-        Primitive::Iota {
-            shape: vec![1, n, 1],
-            axis: 1,
-            dtype: DType::Int32,
-        },
-        &[],
-    )?;
+    let order = lax::reshape(&mut Binder, order, vec![b, 1, n])?;
+    let rows = lax::iota_i32(&mut Binder, vec![1, n, 1], 1)?;
     let hot = cmp(C::Eq, v(&rows), v(&order))?;
     let hot = bind(Primitive::Cast(x.aval().dtype), &[v(&hot)])?;
     bind(Primitive::Matmul, &[v(x), v(&hot)])
@@ -109,7 +91,7 @@ fn barrier(x: &Value) -> Result<Value> {
     let mut shape = x.aval().shape.clone();
     shape.push(1);
     let r = shape.len();
-    sum(&reshape(x, shape)?, vec![r - 1])
+    sum(&lax::reshape(&mut Binder, x, shape)?, vec![r - 1])
 }
 
 /// `(c, s)` of the rotation that zeroes `apq` in `[[app, apq], [apq, aqq]]`; `(1, 0)` when
@@ -180,10 +162,17 @@ fn to_layout(x: &Value, axis: usize) -> Result<Value> {
     let mut half = shape[..axis].to_vec();
     half.extend([1, h]);
     half.extend_from_slice(&shape[axis + 1..]);
-    let top = barrier(&reshape(&shrink_axis(x, axis, 0, h)?, half.clone())?)?;
+    let top = barrier(&lax::reshape(
+        &mut Binder,
+        &shrink_axis(x, axis, 0, h)?,
+        half.clone(),
+    )?)?;
     let bot = shrink_axis(x, axis, h, 2 * h)?;
     let bot = barrier(&bind(Primitive::Flip(vec![axis]), &[v(&bot)])?)?;
-    concat(&[top, barrier(&reshape(&bot, half)?)?], axis)
+    concat(
+        &[top, barrier(&lax::reshape(&mut Binder, &bot, half)?)?],
+        axis,
+    )
 }
 
 /// The inverse of [`to_layout`]: axes `axis, axis + 1` back to one axis in index order.
@@ -191,8 +180,16 @@ fn from_layout(x: &Value, axis: usize) -> Result<Value> {
     let shape = x.aval().shape.clone();
     let mut one = shape[..axis].to_vec();
     one.extend_from_slice(&shape[axis + 1..]);
-    let top = barrier(&reshape(&shrink_axis(x, axis, 0, 1)?, one.clone())?)?;
-    let bot = barrier(&reshape(&shrink_axis(x, axis, 1, 2)?, one)?)?;
+    let top = barrier(&lax::reshape(
+        &mut Binder,
+        &shrink_axis(x, axis, 0, 1)?,
+        one.clone(),
+    )?)?;
+    let bot = barrier(&lax::reshape(
+        &mut Binder,
+        &shrink_axis(x, axis, 1, 2)?,
+        one,
+    )?)?;
     let bot = barrier(&bind(Primitive::Flip(vec![axis]), &[v(&bot)])?)?;
     concat(&[top, bot], axis)
 }
@@ -242,14 +239,14 @@ fn eigh_sweeps(a: &Value, count: usize) -> Result<(Value, Value)> {
             let blocks = sum(&bin(B::Mul, v(&x), v(&mask))?, vec![4])?;
             let at = |e: usize, f: usize| -> Result<Value> {
                 let r = shrink_axis(&shrink_axis(&blocks, 1, e, e + 1)?, 3, f, f + 1)?;
-                reshape(&r, vec![b, h])
+                lax::reshape(&mut Binder, &r, vec![b, h])
             };
             let (c, sn) = rotation(&at(0, 0)?, &at(1, 1)?, &at(0, 1)?)?;
-            let rows = |y: &Value| reshape(y, vec![b, 1, h, 1, 1]);
-            let cols = |y: &Value| reshape(y, vec![b, 1, 1, 1, h]);
+            let rows = |y: &Value| lax::reshape(&mut Binder, y, vec![b, 1, h, 1, 1]);
+            let cols = |y: &Value| lax::reshape(&mut Binder, y, vec![b, 1, 1, 1, h]);
             x = rotate(&x, 1, &rows(&c)?, &rows(&sn)?)?;
             x = rotate(&x, 3, &cols(&c)?, &cols(&sn)?)?;
-            let vc = |y: &Value| reshape(y, vec![b, 1, 1, h]);
+            let vc = |y: &Value| lax::reshape(&mut Binder, y, vec![b, 1, 1, h]);
             vecs = rotate(&vecs, 2, &vc(&c)?, &vc(&sn)?)?;
             x = advance(&advance(&x, 1)?, 3)?;
             vecs = advance(&vecs, 2)?;
@@ -290,10 +287,14 @@ pub fn orthogonalize_columns(a: &Value) -> Result<(Value, Value)> {
             let p = shrink_axis(&w, 2, 0, 1)?;
             let q = shrink_axis(&w, 2, 1, 2)?;
             let dot = |x: &Value, y: &Value| -> Result<Value> {
-                reshape(&sum(&bin(B::Mul, v(x), v(y))?, vec![1, 2])?, vec![b, h])
+                lax::reshape(
+                    &mut Binder,
+                    &sum(&bin(B::Mul, v(x), v(y))?, vec![1, 2])?,
+                    vec![b, h],
+                )
             };
             let (c, sn) = rotation(&dot(&p, &p)?, &dot(&q, &q)?, &dot(&p, &q)?)?;
-            let cols = |y: &Value| reshape(y, vec![b, 1, 1, h]);
+            let cols = |y: &Value| lax::reshape(&mut Binder, y, vec![b, 1, 1, h]);
             w = rotate(&w, 2, &cols(&c)?, &cols(&sn)?)?;
             vecs = rotate(&vecs, 2, &cols(&c)?, &cols(&sn)?)?;
             w = advance(&w, 2)?;

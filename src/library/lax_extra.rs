@@ -7,24 +7,11 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::shape::{normalize_axis, reshape};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn shape(x: &Value) -> Vec<usize> {
-    x.aval().shape.clone()
-}
-
-fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
-    bind(
-        Primitive::Iota {
-            shape,
-            axis,
-            dtype: DType::Int32,
-        },
-        &[],
-    )
-}
 
 /// A scalar start index as int32, clamped to `[0, hi]`.
 fn start_index(name: &str, s: &Value, hi: usize) -> Result<Value> {
@@ -49,7 +36,7 @@ fn gather_all(x: &Value, index: &[Value]) -> Result<Value> {
 
 /// `x[s0:s0+n0, s1:s1+n1, …]` with traced starts, clamped so the slice fits (as XLA).
 pub fn dynamic_slice(x: &Value, starts: &[Value], sizes: &[usize]) -> Result<Value> {
-    let s = shape(x);
+    let s = x.aval().shape.clone();
     if starts.len() != s.len() || sizes.len() != s.len() {
         return Err(Error::new(
             "dynamicSlice",
@@ -65,14 +52,18 @@ pub fn dynamic_slice(x: &Value, starts: &[Value], sizes: &[usize]) -> Result<Val
             ));
         }
         let st = start_index("dynamicSlice", &starts[k], s[k] - sizes[k])?;
-        index.push(bin(B::Add, v(&iota(sizes.to_vec(), k)?), v(&st))?);
+        index.push(bin(
+            B::Add,
+            v(&lax::iota_i32(&mut Binder, sizes.to_vec(), k)?),
+            v(&st),
+        )?);
     }
     gather_all(x, &index)
 }
 
 /// `dst` with `src` written at `offset` along `axis` (offset clamped so `src` fits).
 pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64) -> Result<Value> {
-    let (ds, ss) = (shape(dst), shape(src));
+    let (ds, ss) = (dst.aval().shape.clone(), src.aval().shape.clone());
     let ax = normalize_axis("dynamicUpdateSlice", axis, ds.len())?;
     let fits = ds.len() == ss.len()
         && ds
@@ -91,7 +82,7 @@ pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64)
         return Ok(dst.clone());
     }
     let off = start_index("dynamicUpdateSlice", offset, ds[ax] - m)?;
-    let i = iota(ds.clone(), ax)?;
+    let i = lax::iota_i32(&mut Binder, ds.clone(), ax)?;
     let rel = bin(B::Sub, v(&i), v(&off))?;
     let inside = bin(
         B::And,
@@ -108,7 +99,7 @@ pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64)
             if k == ax {
                 Ok(clamped.clone())
             } else {
-                iota(ds.clone(), k)
+                lax::iota_i32(&mut Binder, ds.clone(), k)
             }
         })
         .collect::<Result<_>>()?;
@@ -118,7 +109,7 @@ pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64)
 
 /// `[values, indices]` of the `k` largest elements along `axis` (ties: lower index first).
 pub fn top_k(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
-    let s = shape(x);
+    let s = x.aval().shape.clone();
     let ax = normalize_axis("topK", axis, s.len())?;
     if k > s[ax] {
         return Err(Error::new(
@@ -161,7 +152,10 @@ const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /// default): lhs contracting, rhs contracting, lhs batch, rhs batch. Output axes: batch, lhs
 /// free, rhs free. Defaults contract lhs's last axis with rhs's second-to-last (or only) one.
 pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
-    let (rl, rr) = (shape(lhs).len(), shape(rhs).len());
+    let (rl, rr) = (
+        lhs.aval().shape.clone().len(),
+        rhs.aval().shape.clone().len(),
+    );
     if rl + rr > LETTERS.len() || rl == 0 || rr == 0 {
         return Err(Error::new("dot", "needs operands of rank 1 or more"));
     }
@@ -187,7 +181,7 @@ pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
     let ll: Vec<char> = (0..rl).map(|k| LETTERS[k] as char).collect();
     let mut lr: Vec<char> = (0..rr).map(|k| LETTERS[rl + k] as char).collect();
     for (&a, &b) in lc.iter().zip(&rc).chain(lb.iter().zip(&rb)) {
-        if shape(lhs)[a] != shape(rhs)[b] {
+        if lhs.aval().shape.clone()[a] != rhs.aval().shape.clone()[b] {
             return Err(Error::new(
                 "dot",
                 format!("axis {a} and axis {b} differ in size"),
@@ -221,7 +215,7 @@ pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
 /// `mean + L·z` with `L = cholesky(cov)` and `z` standard normal of shape `shape + [n]`
 /// (parameters: the shape as count and dimensions; NaN count: the broadcast batch shape).
 pub fn multivariate_normal(key: &Value, mean: &Value, cov: &Value, p: &Params) -> Result<Value> {
-    let (ms, cs) = (shape(mean), shape(cov));
+    let (ms, cs) = (mean.aval().shape.clone(), cov.aval().shape.clone());
     let n = *ms
         .last()
         .ok_or_else(|| Error::new("multivariateNormal", "mean must be at least 1-D"))?;
@@ -247,7 +241,7 @@ pub fn multivariate_normal(key: &Value, mean: &Value, cov: &Value, p: &Params) -
     let mut col = zs.clone();
     col.push(1);
     let lz = super::apply("matmul", &[v(&l), Operand::Value(&reshape(&z, col)?)])?;
-    let mut out = shape(&lz);
+    let mut out = lz.aval().shape.clone();
     out.pop();
     bin(B::Add, v(mean), v(&reshape(&lz, out)?))
 }

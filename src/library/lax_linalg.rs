@@ -6,8 +6,9 @@ use super::emit::v;
 use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
 use crate::rules::autodiff_linalg as rl;
-use crate::transform::autodiff::Binder;
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -69,11 +70,11 @@ pub fn common_batch(name: &str, a: &Value, b: &Value) -> Result<(Value, Value)> 
 }
 
 pub fn mt(x: &Value) -> Result<Value> {
-    rl::mt(&mut Binder, x)
+    lax::swap_last2(&mut Binder, x)
 }
 
 pub fn matmul(a: &Value, b: &Value) -> Result<Value> {
-    rl::matmul(&mut Binder, a, b)
+    lax::matmul(&mut Binder, a, b)
 }
 
 pub fn cholesky_lower(name: &str, a: &Value) -> Result<Value> {

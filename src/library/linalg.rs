@@ -2,13 +2,11 @@
 //! result drops again.
 
 use crate::core::Primitive;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
-    bind(Primitive::Reshape(shape), &[Operand::Value(x)])
-}
 
 fn array<'a>(name: &str, o: &Operand<'a>) -> Result<&'a Value> {
     o.value()
@@ -26,12 +24,12 @@ pub fn matmul(o: &[Operand]) -> Result<Value> {
         ));
     }
     let a2 = if sa.len() == 1 {
-        reshape(a, vec![1, sa[0]])?
+        lax::reshape(&mut Binder, a, vec![1, sa[0]])?
     } else {
         a.clone()
     };
     let b2 = if sb.len() == 1 {
-        reshape(b, vec![sb[0], 1])?
+        lax::reshape(&mut Binder, b, vec![sb[0], 1])?
     } else {
         b.clone()
     };
@@ -48,7 +46,7 @@ pub fn matmul(o: &[Operand]) -> Result<Value> {
             shape.remove(rank - 1);
         }
     }
-    reshape(&out, shape)
+    lax::reshape(&mut Binder, &out, shape)
 }
 
 /// NumPy's `dot` for operands of rank ≤ 2 (scalars multiply).

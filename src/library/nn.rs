@@ -5,7 +5,9 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::reduce::{reduce, ReduceKind};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -120,14 +122,7 @@ pub fn one_hot(x: &Value, num: usize) -> Result<Value> {
     let mut shape = x.aval().shape.clone();
     let rank = shape.len();
     shape.push(num);
-    let classes = bind(
-        Primitive::Iota {
-            shape: shape.clone(),
-            axis: rank,
-            dtype: DType::Int32,
-        },
-        &[],
-    )?;
+    let classes = lax::iota_i32(&mut Binder, shape.clone(), rank)?;
     let axes = (0..rank).collect();
     let xi = bind(Primitive::Cast(DType::Int32), &[v(x)])?;
     let xb = bind(Primitive::Broadcast { shape, axes }, &[v(&xi)])?;

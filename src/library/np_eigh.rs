@@ -17,13 +17,10 @@ use super::lax_linalg::{float_matrix, matmul, mt};
 use crate::core::ops::{BinaryOp as B, CompareOp as C};
 use crate::core::Primitive;
 use crate::rules::autodiff_linalg as rl;
-use crate::transform::autodiff::Binder;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Value};
 use crate::util::Result;
-
-pub fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
-    bind(Primitive::Reshape(shape), &[v(x)])
-}
 
 /// `x [..., r, c]` as `[batch, r, c]`, and the batch shape.
 pub fn flatten_batch(x: &Value) -> Result<(Value, Vec<usize>)> {
@@ -31,14 +28,17 @@ pub fn flatten_batch(x: &Value) -> Result<(Value, Vec<usize>)> {
     let r = s.len();
     let batch = s[..r - 2].to_vec();
     let b = batch.iter().product();
-    Ok((reshape(x, vec![b, s[r - 2], s[r - 1]])?, batch))
+    Ok((
+        lax::reshape(&mut Binder, x, vec![b, s[r - 2], s[r - 1]])?,
+        batch,
+    ))
 }
 
 pub fn with_batch(x: &Value, batch: &[usize]) -> Result<Value> {
     let s = x.aval().shape.clone();
     let mut shape = batch.to_vec();
     shape.extend_from_slice(&s[1..]);
-    reshape(x, shape)
+    lax::reshape(&mut Binder, x, shape)
 }
 
 /// The diagonal `[b, n]` of `x [b, n, n]`.
@@ -53,8 +53,8 @@ pub fn diag(x: &Value) -> Result<Value> {
 pub fn reciprocal_gaps(x: &Value, diff: impl Fn(&Value, &Value) -> Result<Value>) -> Result<Value> {
     let s = x.aval().shape.clone();
     let (b, n) = (s[0], s[1]);
-    let row = reshape(x, vec![b, 1, n])?;
-    let col = reshape(x, vec![b, n, 1])?;
+    let row = lax::reshape(&mut Binder, x, vec![b, 1, n])?;
+    let col = lax::reshape(&mut Binder, x, vec![b, n, 1])?;
     let d = diff(&row, &col)?;
     let zero = cmp(C::Eq, v(&d), lit(0.0))?;
     let safe = select(&zero, lit(1.0), v(&d))?;
@@ -93,7 +93,7 @@ pub fn eigh(name: &str, a: &Value, lower: bool, symmetrize: bool) -> Result<(Val
         // Nothing to decompose: empty eigenvalues and eigenvectors.
         let mut ws = a.aval().shape.clone();
         ws.pop();
-        return Ok((reshape(&a, ws)?, a));
+        return Ok((lax::reshape(&mut Binder, &a, ws)?, a));
     }
     let (a, batch) = flatten_batch(&a)?;
     let fixed = stop_gradient(&a)?;

@@ -7,23 +7,13 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::lax_linalg::{float_matrix, matmul, mt};
 use super::reduce::{reduce, ReduceKind};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::Primitive;
 use crate::rules::autodiff_linalg as rl;
-use crate::transform::autodiff::Binder;
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::Result;
-
-fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
-    bind(
-        Primitive::Iota {
-            shape,
-            axis,
-            dtype: DType::Int32,
-        },
-        &[],
-    )
-}
 
 fn shrink(x: &Value, last2: [(usize, usize); 2]) -> Result<Value> {
     let s = &x.aval().shape;
@@ -47,12 +37,12 @@ pub fn qr(name: &str, a: &Value, complete: bool) -> Result<(Value, Value)> {
     qshape[rank - 1] = m;
     let eye = cmp(
         C::Eq,
-        v(&iota(qshape.clone(), rank - 2)?),
-        v(&iota(qshape, rank - 1)?),
+        v(&lax::iota_i32(&mut Binder, qshape.clone(), rank - 2)?),
+        v(&lax::iota_i32(&mut Binder, qshape, rank - 1)?),
     )?;
     let mut q = bind(Primitive::Cast(dtype), &[v(&eye)])?;
     let mut r = a.clone();
-    let rows = iota(vec![m, 1], 0)?;
+    let rows = lax::iota_i32(&mut Binder, vec![m, 1], 0)?;
     let sum_rows = |x: &Value| reduce(name, ReduceKind::Sum, x, Some(&[-2]), true);
     for j in 0..k {
         if j + 1 == m {

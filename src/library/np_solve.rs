@@ -10,7 +10,8 @@ use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
 use crate::rules::autodiff_linalg as rl;
-use crate::transform::autodiff::Binder;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, bind_multi};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -41,14 +42,7 @@ fn permutation_matrix(perm: &Value, n: usize, dtype: DType) -> Result<Value> {
     let col = bind(Primitive::Reshape(shape.clone()), &[v(perm)])?;
     let r = shape.len();
     shape[r - 1] = n;
-    let j = bind(
-        Primitive::Iota {
-            shape,
-            axis: r - 1,
-            dtype: DType::Int32,
-        },
-        &[],
-    )?;
+    let j = lax::iota_i32(&mut Binder, shape, r - 1)?;
     let hit = cmp(C::Eq, v(&col), v(&j))?;
     bind(Primitive::Cast(dtype), &[v(&hit)])
 }
@@ -114,14 +108,7 @@ fn factor_diagonal(name: &str, a: &Value) -> Result<(Value, Value)> {
     let d = diagonal(&outs[0], 0, -2, -1)?;
     let shape = outs[1].aval().shape.clone();
     let r = shape.len();
-    let steps = bind(
-        Primitive::Iota {
-            shape,
-            axis: r - 1,
-            dtype: DType::Int32,
-        },
-        &[],
-    )?;
+    let steps = lax::iota_i32(&mut Binder, shape, r - 1)?;
     let swapped = cmp(C::Ne, v(&outs[1]), v(&steps))?;
     let swaps = bind(Primitive::Cast(DType::Int32), &[v(&swapped)])?;
     let count = reduce(name, ReduceKind::Sum, &swaps, Some(&[-1]), false)?;

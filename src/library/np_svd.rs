@@ -15,9 +15,11 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::indexing::sort;
 use super::jacobi::{self, eye_mask, sum};
 use super::lax_linalg::{float_matrix, matmul, mt};
-use super::np_eigh::{self, flatten_batch, is_traced, reciprocal_gaps, reshape, stop_gradient};
+use super::np_eigh::{self, flatten_batch, is_traced, reciprocal_gaps, stop_gradient};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Value};
 use crate::util::{Error, Result};
 
@@ -59,11 +61,15 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
             &[v(&sv)],
         )?;
         let tol = bin(B::Mul, v(&largest), lit(m as f64 * eps))?;
-        let tol = reshape(&tol, vec![b, 1])?;
+        let tol = lax::reshape(&mut Binder, &tol, vec![b, 1])?;
         let good = cmp(C::Lt, v(&tol), v(&sv))?;
         let safe = select(&good, v(&sv), lit(1.0))?;
-        let u = bin(B::Div, v(&w), v(&reshape(&safe, vec![b, 1, k])?))?;
-        let good_cols = reshape(&good, vec![b, 1, k])?;
+        let u = bin(
+            B::Div,
+            v(&w),
+            v(&lax::reshape(&mut Binder, &safe, vec![b, 1, k])?),
+        )?;
+        let good_cols = lax::reshape(&mut Binder, &good, vec![b, 1, k])?;
         let u = select(&good_cols, v(&u), lit(0.0))?;
         let eye = eye_mask(vec![1, m, m], 1, 2, dtype)?;
         let projector = bin(B::Sub, v(&eye), v(&matmul(&u, &mt(&u)?)?))?;
@@ -105,8 +111,8 @@ fn attach_derivatives(a: &Value, outs: &mut [Value]) -> Result<()> {
     let (u_all, vecs) = (outs[1].clone(), outs[2].clone());
     let u = shrink_last(&u_all, k)?;
     let ds = ds_of(&u, &vecs)?; // [b, k, k]
-    let row = reshape(&sv, vec![b, 1, k])?;
-    let col = reshape(&sv, vec![b, k, 1])?;
+    let row = lax::reshape(&mut Binder, &sv, vec![b, 1, k])?;
+    let col = lax::reshape(&mut Binder, &sv, vec![b, k, 1])?;
     let f = reciprocal_gaps(&sv, |r, c| {
         let sum = bin(B::Add, v(r), v(c))?;
         bin(B::Mul, v(&sum), v(&bin(B::Sub, v(r), v(c))?))

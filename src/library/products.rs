@@ -2,6 +2,8 @@
 //! (polyval, polyadd, polysub, polymul, polyder), unwrap, window functions and logspace, as
 //! compositions of einsum, matmul, conv and elementwise primitives.
 
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use std::f64::consts::PI;
 
 use super::call::Params;
@@ -9,41 +11,27 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{concatenate, normalize_axis, reshape};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::Primitive;
 use crate::transform::trace::bind;
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn shape(x: &Value) -> Vec<usize> {
-    x.aval().shape.clone()
-}
-
-fn flat(x: &Value) -> Result<Value> {
-    reshape(x, vec![x.aval().size()])
-}
-
-fn part(x: &Value, ax: usize, start: usize, end: usize) -> Result<Value> {
-    let mut ranges: Vec<(usize, usize)> = shape(x).iter().map(|&d| (0, d)).collect();
-    ranges[ax] = (start, end);
-    bind(Primitive::Shrink(ranges), &[v(x)])
-}
 
 const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `tensordot` contracting `a_axes` of `a` with `b_axes` of `b`, through einsum.
 fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]) -> Result<Value> {
-    let (ra, rb) = (shape(a).len(), shape(b).len());
+    let (ra, rb) = (a.aval().shape.clone().len(), b.aval().shape.clone().len());
     if ra + rb > LETTERS.len() {
         return Err(Error::new("tensordot", "too many axes"));
     }
     for (&i, &j) in a_axes.iter().zip(b_axes) {
-        if shape(a)[i] != shape(b)[j] {
+        if a.aval().shape.clone()[i] != b.aval().shape.clone()[j] {
             return Err(Error::new(
                 "tensordot",
                 format!(
                     "axis {i} of {:?} and axis {j} of {:?} differ",
-                    shape(a),
-                    shape(b)
+                    a.aval().shape.clone(),
+                    b.aval().shape.clone()
                 ),
             ));
         }
@@ -77,7 +65,7 @@ fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]) -> Result
 /// Products of two arrays. tensordot's parameters: one number n (the last n axes of `a` with
 /// the first n of `b`), or NaN, k, then k axes of `a` and k of `b`. vecdot's: the axis.
 pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
-    let (ra, rb) = (shape(a).len(), shape(b).len());
+    let (ra, rb) = (a.aval().shape.clone().len(), b.aval().shape.clone().len());
     match name {
         "tensordot" => {
             let (ax_a, ax_b): (Vec<usize>, Vec<usize>) = match p.int_opt(0)? {
@@ -104,12 +92,16 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
         "inner" if ra == 0 || rb == 0 => bin(B::Mul, v(a), v(b)),
         "inner" => tensordot(a, b, &[ra - 1], &[rb - 1]),
         "outer" => {
-            let (fa, fb) = (flat(a)?, flat(b)?);
+            let (fa, fb) = (lax::ravel(&mut Binder, a)?, lax::ravel(&mut Binder, b)?);
             let col = reshape(&fa, vec![a.aval().size(), 1])?;
             bin(B::Mul, v(&col), v(&fb))
         }
         "vdot" => {
-            let prod = bin(B::Mul, v(&flat(a)?), v(&flat(b)?))?;
+            let prod = bin(
+                B::Mul,
+                v(&lax::ravel(&mut Binder, a)?),
+                v(&lax::ravel(&mut Binder, b)?),
+            )?;
             reduce(name, K::Sum, &prod, None, false)
         }
         "vecdot" => {
@@ -118,7 +110,7 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
         }
         "matvec" | "vecmat" => {
             let (matrix, vector) = if name == "matvec" { (a, b) } else { (b, a) };
-            if shape(matrix).len() < 2 || shape(vector).is_empty() {
+            if matrix.aval().shape.clone().len() < 2 || vector.aval().shape.clone().is_empty() {
                 return Err(Error::new(
                     name,
                     format!(
@@ -129,11 +121,11 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
                 ));
             }
             let expanded = if name == "matvec" {
-                let mut s = shape(b);
+                let mut s = b.aval().shape.clone();
                 s.push(1);
                 reshape(b, s)?
             } else {
-                let mut s = shape(a);
+                let mut s = a.aval().shape.clone();
                 s.insert(s.len().saturating_sub(1), 1);
                 reshape(a, s)?
             };
@@ -143,7 +135,7 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
                 (expanded, b.clone())
             };
             let m = super::apply("matmul", &[v(&l), v(&r)])?;
-            let mut s = shape(&m);
+            let mut s = m.aval().shape.clone();
             s.remove(if name == "matvec" {
                 s.len() - 1
             } else {
@@ -158,11 +150,14 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
 
 /// The cross product of 3-vectors along the last axis (2-vectors: the z component).
 fn cross(a: &Value, b: &Value) -> Result<Value> {
-    let (na, nb) = (shape(a).last().copied(), shape(b).last().copied());
+    let (na, nb) = (
+        a.aval().shape.clone().last().copied(),
+        b.aval().shape.clone().last().copied(),
+    );
     let comp = |x: &Value, i: usize| -> Result<Value> {
-        let r = shape(x).len() - 1;
-        let c = part(x, r, i, i + 1)?;
-        let mut s = shape(x);
+        let r = x.aval().shape.clone().len() - 1;
+        let c = lax::slice_axis(&mut Binder, x, r, i, i + 1)?;
+        let mut s = x.aval().shape.clone();
         s.pop();
         reshape(&c, s)
     };
@@ -185,7 +180,7 @@ fn cross(a: &Value, b: &Value) -> Result<Value> {
 }
 
 fn one_d(name: &str, x: &Value) -> Result<usize> {
-    match shape(x).as_slice() {
+    match x.aval().shape.clone().as_slice() {
         [n] => Ok(*n),
         s => Err(Error::new(
             name,
@@ -196,7 +191,7 @@ fn one_d(name: &str, x: &Value) -> Result<usize> {
 
 /// Coefficient `i` (highest power first) as a 0-d view.
 fn coef(p: &Value, i: usize) -> Result<Value> {
-    reshape(&part(p, 0, i, i + 1)?, vec![])
+    reshape(&lax::slice_axis(&mut Binder, p, 0, i, i + 1)?, vec![])
 }
 
 /// `x` with `k` zeros in front (1-D).
@@ -239,19 +234,20 @@ pub fn polyder(p: &Value, m: usize) -> Result<Value> {
     for _ in 0..m {
         let n = one_d("polyder", &p)?;
         if n <= 1 {
-            return bin(B::Mul, v(&part(&p, 0, 0, n.min(1))?), lit(0.0));
+            return bin(
+                B::Mul,
+                v(&lax::slice_axis(&mut Binder, &p, 0, 0, n.min(1))?),
+                lit(0.0),
+            );
         }
-        let powers = bind(
-            Primitive::Iota {
-                shape: vec![n - 1],
-                axis: 0,
-                dtype: DType::Int32,
-            },
-            &[],
-        )?;
+        let powers = lax::iota_i32(&mut Binder, vec![n - 1], 0)?;
         let powers = bin(B::Sub, lit((n - 1) as f64), v(&powers))?;
         let powers = bind(Primitive::Cast(p.aval().dtype), &[v(&powers)])?;
-        p = bin(B::Mul, v(&part(&p, 0, 0, n - 1)?), v(&powers))?;
+        p = bin(
+            B::Mul,
+            v(&lax::slice_axis(&mut Binder, &p, 0, 0, n - 1)?),
+            v(&powers),
+        )?;
     }
     Ok(p)
 }
@@ -261,12 +257,16 @@ pub fn unwrap(x: &Value, p: &Params) -> Result<Value> {
     let x = super::math::float(&v(x))?;
     let period = p.num(2, 2.0 * PI);
     let discont = p.opt(0).unwrap_or(period / 2.0).max(period / 2.0);
-    let ax = normalize_axis("unwrap", p.int(1, -1)?, shape(&x).len())?;
-    let n = shape(&x)[ax];
+    let ax = normalize_axis("unwrap", p.int(1, -1)?, x.aval().shape.clone().len())?;
+    let n = x.aval().shape.clone()[ax];
     if n < 2 {
         return Ok(x);
     }
-    let dd = bin(B::Sub, v(&part(&x, ax, 1, n)?), v(&part(&x, ax, 0, n - 1)?))?;
+    let dd = bin(
+        B::Sub,
+        v(&lax::slice_axis(&mut Binder, &x, ax, 1, n)?),
+        v(&lax::slice_axis(&mut Binder, &x, ax, 0, n - 1)?),
+    )?;
     let half = period / 2.0;
     let shifted = bin(B::Add, v(&dd), lit(half))?;
     let ddmod = super::apply("remainder", &[v(&shifted), lit(period)])?;
@@ -286,8 +286,15 @@ pub fn unwrap(x: &Value, p: &Params) -> Result<Value> {
         &correct,
         Some(ax as i64),
     )?;
-    let rest = bin(B::Add, v(&part(&x, ax, 1, n)?), v(&total))?;
-    concatenate(&[part(&x, ax, 0, 1)?, rest], ax as i64)
+    let rest = bin(
+        B::Add,
+        v(&lax::slice_axis(&mut Binder, &x, ax, 1, n)?),
+        v(&total),
+    )?;
+    concatenate(
+        &[lax::slice_axis(&mut Binder, &x, ax, 0, 1)?, rest],
+        ax as i64,
+    )
 }
 
 /// Window `kind` (0 hamming, 1 hann, 2 bartlett, 3 blackman) of length `m` over the sample

@@ -6,7 +6,9 @@
 use super::emit::{bin, lit, v};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -58,14 +60,7 @@ fn threefry(k0: &Value, k1: &Value, x0: &Value, x1: &Value) -> Result<(Value, Va
 /// threefry of `key` on counters `(0, i)` for `i` in `0..n`.
 fn counters(key: &Value, n: usize) -> Result<(Value, Value)> {
     let (k0, k1) = key_words(key)?;
-    let lo = bind(
-        Primitive::Iota {
-            shape: vec![n],
-            axis: 0,
-            dtype: DType::Uint32,
-        },
-        &[],
-    )?;
+    let lo = lax::iota(&mut Binder, vec![n], 0, DType::Uint32)?;
     let hi = bin(B::Mul, v(&lo), lit(0.0))?;
     threefry(&k0, &k1, &hi, &lo)
 }

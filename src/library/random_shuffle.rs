@@ -9,23 +9,14 @@ use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{moveaxis, normalize_axis, reshape};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
-fn shape(x: &Value) -> Vec<usize> {
-    x.aval().shape.clone()
-}
-
 fn arange(n: usize) -> Result<Value> {
-    bind(
-        Primitive::Iota {
-            shape: vec![n],
-            axis: 0,
-            dtype: DType::Int32,
-        },
-        &[],
-    )
+    lax::iota_i32(&mut Binder, vec![n], 0)
 }
 
 fn halves(key: &Value) -> Result<(Value, Value)> {
@@ -45,7 +36,7 @@ fn shuffle(key: &Value, x: &Value, axis: usize) -> Result<Value> {
     for _ in 0..rounds {
         let (k, sub) = halves(&key)?;
         key = k;
-        let sort_keys = bits(&sub, &shape(&x))?;
+        let sort_keys = bits(&sub, &x.aval().shape.clone())?;
         let order = super::indexing::sort("permutation", &sort_keys, axis as i64, true)?;
         x = super::shape_extra::take_along_axis(&x, &order, axis as i64)?;
     }
@@ -58,7 +49,7 @@ pub fn permutation(key: &Value, x: Option<&Value>, p: &Params) -> Result<Value> 
     let Some(x) = x else {
         return shuffle(key, &arange(p.usize(0, 0)?)?, 0);
     };
-    let rank = shape(x).len();
+    let rank = x.aval().shape.clone().len();
     if rank == 0 {
         return Err(Error::new(
             "permutation",
@@ -69,7 +60,7 @@ pub fn permutation(key: &Value, x: Option<&Value>, p: &Params) -> Result<Value> 
     if p.flag(2) || rank == 1 {
         return shuffle(key, x, axis);
     }
-    let order = shuffle(key, &arange(shape(x)[axis])?, 0)?;
+    let order = shuffle(key, &arange(x.aval().shape.clone()[axis])?, 0)?;
     super::shape_extra::take(x, &order, Some(axis as i64))
 }
 
@@ -84,15 +75,15 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
     let draws = crate::core::shape::size(&shape_out);
     let (n, axis) = match a {
         None => (p.usize(0, 0)?, 0),
-        Some(a) if shape(a).is_empty() => {
+        Some(a) if a.aval().shape.clone().is_empty() => {
             return Err(Error::new(
                 "choice",
                 "a must be a count or an array of at least one axis, not a 0-d array",
             ))
         }
         Some(a) => {
-            let ax = normalize_axis("choice", p.int(2, 0)?, shape(a).len())?;
-            (shape(a)[ax], ax)
+            let ax = normalize_axis("choice", p.int(2, 0)?, a.aval().shape.clone().len())?;
+            (a.aval().shape.clone()[ax], ax)
         }
     };
     if n == 0 {
@@ -137,7 +128,7 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
     let Some(a) = a else { return Ok(ind) };
     let flat = reshape(&ind, vec![draws])?;
     let taken = super::shape_extra::take(a, &flat, Some(axis as i64))?;
-    let s = shape(a);
+    let s = a.aval().shape.clone();
     let mut out: Vec<usize> = s[..axis].to_vec();
     out.extend(&shape_out);
     out.extend(&s[axis + 1..]);
@@ -147,9 +138,9 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
 /// `target` plus `updates` added at `indices` along `axis` (duplicates accumulate; indices
 /// out of range are dropped).
 pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) -> Result<Value> {
-    let ts = shape(target);
+    let ts = target.aval().shape.clone();
     let ax = normalize_axis("scatterAdd", axis, ts.len())?;
-    let m = match shape(indices).as_slice() {
+    let m = match indices.aval().shape.clone().as_slice() {
         [m] => *m,
         s => {
             return Err(Error::new(
@@ -160,23 +151,19 @@ pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) 
     };
     let mut want = ts.clone();
     want[ax] = m;
-    if shape(updates) != want {
+    if updates.aval().shape.clone() != want {
         return Err(Error::new(
             "scatterAdd",
-            format!("updates must have shape {want:?}, got {:?}", shape(updates)),
+            format!(
+                "updates must have shape {want:?}, got {:?}",
+                updates.aval().shape.clone()
+            ),
         ));
     }
     let n = ts[ax];
     let idx = bind(Primitive::Cast(DType::Int32), &[v(indices)])?;
     let col = reshape(&idx, vec![m, 1])?;
-    let grid = bind(
-        Primitive::Iota {
-            shape: vec![m, n],
-            axis: 1,
-            dtype: DType::Int32,
-        },
-        &[],
-    )?;
+    let grid = lax::iota_i32(&mut Binder, vec![m, n], 1)?;
     let hot = cmp(C::Eq, v(&col), v(&grid))?;
     let hot = bind(Primitive::Cast(updates.aval().dtype), &[v(&hot)])?;
     let hot_t = super::shape::transpose(&hot, None)?;
@@ -189,7 +176,7 @@ pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) 
         .product();
     let u2 = reshape(&u, vec![m, rest])?;
     let added = bind(Primitive::Matmul, &[v(&hot_t), v(&u2)])?;
-    let mut moved = shape(&u);
+    let mut moved = u.aval().shape.clone();
     moved[0] = n;
     let back = moveaxis(&reshape(&added, moved)?, 0, ax as i64)?;
     bin(B::Add, v(target), v(&back))

@@ -3,6 +3,8 @@
 
 use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -31,13 +33,6 @@ impl ReduceKind {
             other => return Err(Error::new(other, "unknown reduction")),
         })
     }
-}
-
-fn cast(x: &Value, dtype: DType) -> Result<Value> {
-    if x.aval().dtype == dtype {
-        return Ok(x.clone());
-    }
-    bind(Primitive::Cast(dtype), &[Operand::Value(x)])
 }
 
 /// Reduces `x` over `axes` (any order, negative allowed, `None` = all); with `keepdims` the
@@ -81,7 +76,7 @@ pub fn reduce(
     let out = match kind {
         ReduceKind::Sum | ReduceKind::Prod => {
             let x = if dtype == DType::Bool {
-                cast(x, DType::Int32)?
+                lax::convert(&mut Binder, x, DType::Int32)?
             } else {
                 x.clone()
             };
@@ -96,11 +91,11 @@ pub fn reduce(
         ReduceKind::Min => bind(prim(ReduceOp::Min), &[Operand::Value(x)])?,
         ReduceKind::All => bind(
             prim(ReduceOp::Min),
-            &[Operand::Value(&cast(x, DType::Bool)?)],
+            &[Operand::Value(&lax::convert(&mut Binder, x, DType::Bool)?)],
         )?,
         ReduceKind::Any => bind(
             prim(ReduceOp::Max),
-            &[Operand::Value(&cast(x, DType::Bool)?)],
+            &[Operand::Value(&lax::convert(&mut Binder, x, DType::Bool)?)],
         )?,
         ReduceKind::Mean => {
             // An empty axis gives 0 / 0 = NaN, as NumPy's mean does.
@@ -109,12 +104,15 @@ pub fn reduce(
             } else {
                 DType::Float32
             };
-            let total = bind(prim(ReduceOp::Sum), &[Operand::Value(&cast(x, wide)?)])?;
+            let total = bind(
+                prim(ReduceOp::Sum),
+                &[Operand::Value(&lax::convert(&mut Binder, x, wide)?)],
+            )?;
             let m = bind(
                 Primitive::Binary(BinaryOp::Div),
                 &[Operand::Value(&total), Operand::Literal(count as f64)],
             )?;
-            cast(&m, dtype)?
+            lax::convert(&mut Binder, &m, dtype)?
         }
     };
     if !keepdims {

@@ -7,16 +7,11 @@ use super::emit::{bin, cmp, lit, select, un, v};
 use super::reduce::{reduce, ReduceKind as K};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn cast(x: &Value, d: DType) -> Result<Value> {
-    if x.aval().dtype == d {
-        return Ok(x.clone());
-    }
-    bind(Primitive::Cast(d), &[v(x)])
-}
 
 fn isnan(x: &Value) -> Result<Value> {
     cmp(C::Ne, v(x), v(x))
@@ -52,7 +47,13 @@ fn count_valid(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Value>
     } else {
         DType::Float32
     };
-    reduce("count", K::Sum, &cast(&ok, d)?, axes, keepdims)
+    reduce(
+        "count",
+        K::Sum,
+        &lax::convert(&mut Binder, &ok, d)?,
+        axes,
+        keepdims,
+    )
 }
 
 /// Parameters: keepdims, correction (nanvar/nanstd), then the axes (count, axes…).
@@ -68,7 +69,13 @@ pub fn reduction(name: &str, x: &Value, p: &Params) -> Result<Value> {
         }
         "countNonzero" => {
             let nz = cmp(C::Ne, v(x), lit(0.0))?;
-            reduce(name, K::Sum, &cast(&nz, DType::Int32)?, axes, keepdims)
+            reduce(
+                name,
+                K::Sum,
+                &lax::convert(&mut Binder, &nz, DType::Int32)?,
+                axes,
+                keepdims,
+            )
         }
         "nansum" => reduce(name, K::Sum, &fill_nan(x, 0.0)?, axes, keepdims),
         "nanprod" => reduce(name, K::Prod, &fill_nan(x, 1.0)?, axes, keepdims),
@@ -245,14 +252,22 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
     let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(&x)])?;
     let magnitude = bin(B::And, v(&bits), u(0x7fff_ffff))?;
     let sub = cmp(C::Lt, v(&magnitude), u(0x0080_0000))?;
-    let fraction = cast(&bin(B::And, v(&bits), u(0x007f_ffff))?, DType::Float32)?;
+    let fraction = lax::convert(
+        &mut Binder,
+        &bin(B::And, v(&bits), u(0x007f_ffff))?,
+        DType::Float32,
+    )?;
     let fbits = bind(Primitive::Bitcast(DType::Uint32), &[v(&fraction)])?;
     let sign = bin(B::And, v(&bits), u(0x8000_0000))?;
     let src = select(&sub, v(&bin(B::Or, v(&fbits), v(&sign))?), v(&bits))?;
     let biased = bin(B::And, v(&bin(B::Shr, v(&src), lit(23.0))?), lit(255.0))?;
-    let e = cast(&biased, DType::Int32)?;
+    let e = lax::convert(&mut Binder, &biased, DType::Int32)?;
     let offset = select(&sub, lit(126.0 + 149.0), lit(126.0))?;
-    let e = bin(B::Sub, v(&e), v(&cast(&offset, DType::Int32)?))?;
+    let e = bin(
+        B::Sub,
+        v(&e),
+        v(&lax::convert(&mut Binder, &offset, DType::Int32)?),
+    )?;
     let mbits = bin(B::And, v(&src), u(0x807f_ffff))?;
     let mbits = bin(B::Or, v(&mbits), u(126 << 23))?;
     let m = bind(Primitive::Bitcast(DType::Float32), &[v(&mbits)])?;

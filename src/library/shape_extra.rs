@@ -8,24 +8,11 @@ use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{broadcast_to, concatenate, flip, normalize_axis, reshape, split, transpose};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-fn shape(x: &Value) -> Vec<usize> {
-    x.aval().shape.clone()
-}
-
-fn flat(x: &Value) -> Result<Value> {
-    reshape(x, vec![x.aval().size()])
-}
-
-/// `[start, end)` of axis `ax` (a view).
-fn part(x: &Value, ax: usize, start: usize, end: usize) -> Result<Value> {
-    let mut ranges: Vec<(usize, usize)> = shape(x).iter().map(|&d| (0, d)).collect();
-    ranges[ax] = (start, end);
-    bind(Primitive::Shrink(ranges), &[v(x)])
-}
 
 fn int32(x: &Value) -> Result<Value> {
     if x.aval().dtype == DType::Int32 {
@@ -37,17 +24,6 @@ fn int32(x: &Value) -> Result<Value> {
     bind(Primitive::Cast(DType::Int32), &[v(x)])
 }
 
-fn iota(shape: Vec<usize>, axis: usize) -> Result<Value> {
-    bind(
-        Primitive::Iota {
-            shape,
-            axis,
-            dtype: DType::Int32,
-        },
-        &[],
-    )
-}
-
 /// `numpy.indices(dims)`: shape `[len(dims), ...dims]`, int32.
 pub fn indices(p: &Params) -> Result<Vec<Value>> {
     let dims: Vec<usize> = p
@@ -56,10 +32,13 @@ pub fn indices(p: &Params) -> Result<Vec<Value>> {
         .map(|d| usize::try_from(d).map_err(|_| Error::new("indices", "negative dimension")))
         .collect::<Result<_>>()?;
     let grids = (0..dims.len())
-        .map(|k| iota(dims.clone(), k))
+        .map(|k| lax::iota_i32(&mut Binder, dims.clone(), k))
         .collect::<Result<Vec<_>>>()?;
     if grids.is_empty() {
-        return Ok(vec![reshape(&iota(vec![0], 0)?, vec![0])?]);
+        return Ok(vec![reshape(
+            &lax::iota_i32(&mut Binder, vec![0], 0)?,
+            vec![0],
+        )?]);
     }
     Ok(vec![super::shape::stack(&grids, 0)?])
 }
@@ -67,10 +46,13 @@ pub fn indices(p: &Params) -> Result<Vec<Value>> {
 /// Each element `r` times along `axis` (the flattened array when `None`).
 pub fn repeat(x: &Value, r: usize, axis: Option<i64>) -> Result<Value> {
     let (x, ax) = match axis {
-        None => (flat(x)?, 0),
-        Some(a) => (x.clone(), normalize_axis("repeat", a, shape(x).len())?),
+        None => (lax::ravel(&mut Binder, x)?, 0),
+        Some(a) => (
+            x.clone(),
+            normalize_axis("repeat", a, x.aval().shape.clone().len())?,
+        ),
     };
-    let s = shape(&x);
+    let s = x.aval().shape.clone();
     let mut lifted = s.clone();
     lifted.insert(ax + 1, 1);
     let mut wide = s.clone();
@@ -82,7 +64,7 @@ pub fn repeat(x: &Value, r: usize, axis: Option<i64>) -> Result<Value> {
 }
 
 pub fn roll_axis(x: &Value, shift: i64, ax: usize) -> Result<Value> {
-    let n = shape(x)[ax];
+    let n = x.aval().shape.clone()[ax];
     if n == 0 {
         return Ok(x.clone());
     }
@@ -90,8 +72,8 @@ pub fn roll_axis(x: &Value, shift: i64, ax: usize) -> Result<Value> {
     if s == 0 {
         return Ok(x.clone());
     }
-    let tail = part(x, ax, n - s, n)?;
-    let head = part(x, ax, 0, n - s)?;
+    let tail = lax::slice_axis(&mut Binder, x, ax, n - s, n)?;
+    let head = lax::slice_axis(&mut Binder, x, ax, 0, n - s)?;
     concatenate(&[tail, head], ax as i64)
 }
 
@@ -102,12 +84,12 @@ pub fn roll(x: &Value, p: &Params) -> Result<Value> {
         if k != 1 {
             return Err(Error::new("roll", "without axes, shift must be one number"));
         }
-        let r = roll_axis(&flat(x)?, p.int(1, 0)?, 0)?;
-        return reshape(&r, shape(x));
+        let r = roll_axis(&lax::ravel(&mut Binder, x)?, p.int(1, 0)?, 0)?;
+        return reshape(&r, x.aval().shape.clone());
     }
     let mut y = x.clone();
     for i in 0..k {
-        let ax = normalize_axis("roll", p.int(1 + k + i, 0)?, shape(x).len())?;
+        let ax = normalize_axis("roll", p.int(1 + k + i, 0)?, x.aval().shape.clone().len())?;
         y = roll_axis(&y, p.int(1 + i, 0)?, ax)?;
     }
     Ok(y)
@@ -115,7 +97,7 @@ pub fn roll(x: &Value, p: &Params) -> Result<Value> {
 
 /// Rotates by 90° `k` times in the plane of axes `a0`, `a1` (from the first towards the second).
 pub fn rot90(x: &Value, k: i64, a0: i64, a1: i64) -> Result<Value> {
-    let rank = shape(x).len();
+    let rank = x.aval().shape.clone().len();
     let (a0, a1) = (
         normalize_axis("rot90", a0, rank)?,
         normalize_axis("rot90", a1, rank)?,
@@ -136,22 +118,28 @@ pub fn rot90(x: &Value, k: i64, a0: i64, a1: i64) -> Result<Value> {
 /// `values` appended to `x` along `axis` (both flattened when `None`).
 pub fn append(x: &Value, values: &Value, axis: Option<i64>) -> Result<Value> {
     match axis {
-        None => concatenate(&[flat(x)?, flat(values)?], 0),
+        None => concatenate(
+            &[
+                lax::ravel(&mut Binder, x)?,
+                lax::ravel(&mut Binder, values)?,
+            ],
+            0,
+        ),
         Some(a) => concatenate(&[x.clone(), values.clone()], a),
     }
 }
 
 /// The `n`-th discrete difference along `axis`.
 pub fn diff(x: &Value, n: usize, axis: i64) -> Result<Value> {
-    let ax = normalize_axis("diff", axis, shape(x).len())?;
+    let ax = normalize_axis("diff", axis, x.aval().shape.clone().len())?;
     let mut y = x.clone();
     for _ in 0..n {
-        let len = shape(&y)[ax];
+        let len = y.aval().shape.clone()[ax];
         if len == 0 {
             break;
         }
-        let hi = part(&y, ax, 1, len)?;
-        let lo = part(&y, ax, 0, len - 1)?;
+        let hi = lax::slice_axis(&mut Binder, &y, ax, 1, len)?;
+        let lo = lax::slice_axis(&mut Binder, &y, ax, 0, len - 1)?;
         y = if y.aval().dtype == DType::Bool {
             cmp(C::Ne, v(&hi), v(&lo))?
         } else {
@@ -165,8 +153,11 @@ pub fn diff(x: &Value, n: usize, axis: i64) -> Result<Value> {
 /// indices clamp.
 pub fn take(x: &Value, idx: &Value, axis: Option<i64>) -> Result<Value> {
     let (x, ax) = match axis {
-        None => (flat(x)?, 0),
-        Some(a) => (x.clone(), normalize_axis("take", a, shape(x).len())?),
+        None => (lax::ravel(&mut Binder, x)?, 0),
+        Some(a) => (
+            x.clone(),
+            normalize_axis("take", a, x.aval().shape.clone().len())?,
+        ),
     };
     bind(
         Primitive::Gather {
@@ -179,7 +170,7 @@ pub fn take(x: &Value, idx: &Value, axis: Option<i64>) -> Result<Value> {
 
 /// `x[..., idx, ...]` pairing `idx`'s positions with `x`'s along every other axis.
 pub fn take_along_axis(x: &Value, idx: &Value, axis: i64) -> Result<Value> {
-    let (xs, is) = (shape(x), shape(idx));
+    let (xs, is) = (x.aval().shape.clone(), idx.aval().shape.clone());
     if xs.len() != is.len() {
         return Err(Error::new(
             "takeAlongAxis",
@@ -206,7 +197,7 @@ pub fn take_along_axis(x: &Value, idx: &Value, axis: i64) -> Result<Value> {
         grids.push(if j == ax {
             index.clone()
         } else {
-            iota(out.clone(), j)?
+            lax::iota_i32(&mut Binder, out.clone(), j)?
         });
     }
     let mut operands = vec![v(x)];
@@ -224,7 +215,7 @@ pub fn take_along_axis(x: &Value, idx: &Value, axis: i64) -> Result<Value> {
 pub fn meshgrid(xs: &[Value], ij: bool) -> Result<Vec<Value>> {
     let mut dims: Vec<usize> = Vec::with_capacity(xs.len());
     for x in xs {
-        match shape(x).as_slice() {
+        match x.aval().shape.clone().as_slice() {
             [n] => dims.push(*n),
             s => {
                 return Err(Error::new(
@@ -275,19 +266,24 @@ pub fn broadcast_shape(name: &str, shapes: &[Vec<usize>]) -> Result<Vec<usize>> 
 }
 
 pub fn broadcast_arrays(xs: &[Value]) -> Result<Vec<Value>> {
-    let shapes: Vec<Vec<usize>> = xs.iter().map(shape).collect();
+    let shapes: Vec<Vec<usize>> = xs.iter().map(|x| x.aval().shape.clone()).collect();
     let target = broadcast_shape("broadcastArrays", &shapes)?;
     xs.iter().map(|x| broadcast_to(x, target.clone())).collect()
 }
 
 /// The slices along `axis`, each without that axis.
 pub fn unstack(x: &Value, axis: i64) -> Result<Vec<Value>> {
-    let s = shape(x);
+    let s = x.aval().shape.clone();
     let ax = normalize_axis("unstack", axis, s.len())?;
     let mut rest = s.clone();
     rest.remove(ax);
     (0..s[ax])
-        .map(|i| reshape(&part(x, ax, i, i + 1)?, rest.clone()))
+        .map(|i| {
+            reshape(
+                &lax::slice_axis(&mut Binder, x, ax, i, i + 1)?,
+                rest.clone(),
+            )
+        })
         .collect()
 }
 
@@ -300,8 +296,8 @@ pub fn array_split(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
         ));
     }
     super::shape::check_parts("arraySplit", k)?;
-    let ax = normalize_axis("arraySplit", axis, shape(x).len())?;
-    let n = shape(x)[ax];
+    let ax = normalize_axis("arraySplit", axis, x.aval().shape.clone().len())?;
+    let n = x.aval().shape.clone()[ax];
     let (q, r) = (n / k, n % k);
     let mut cuts = Vec::with_capacity(k);
     let mut at = 0;
@@ -315,7 +311,7 @@ pub fn array_split(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
 /// The Vandermonde matrix of 1-D `x` with `n` columns (default len(x)): powers decreasing, or
 /// increasing when asked.
 pub fn vander(x: &Value, n: Option<usize>, increasing: bool) -> Result<Value> {
-    let m = match shape(x).as_slice() {
+    let m = match x.aval().shape.clone().as_slice() {
         [m] => *m,
         s => {
             return Err(Error::new(
@@ -328,7 +324,7 @@ pub fn vander(x: &Value, n: Option<usize>, increasing: bool) -> Result<Value> {
     let col = reshape(x, vec![m, 1])?;
     let ones = bin(B::Add, v(&bin(B::Mul, v(&col), lit(0.0))?), lit(1.0))?;
     if n == 0 {
-        return part(&ones, 1, 0, 0);
+        return lax::slice_axis(&mut Binder, &ones, 1, 0, 0);
     }
     let mut cols = vec![ones];
     if n > 1 {
@@ -361,9 +357,13 @@ pub fn select(arrays: &[Value], k: usize) -> Result<Value> {
 
 /// Whether each element of `x` occurs in `test` (or not, with `invert`).
 pub fn isin(x: &Value, test: &Value, invert: bool) -> Result<Value> {
-    let mut s = shape(x);
+    let mut s = x.aval().shape.clone();
     s.push(1);
-    let eq = cmp(C::Eq, v(&reshape(x, s)?), v(&flat(test)?))?;
+    let eq = cmp(
+        C::Eq,
+        v(&reshape(x, s)?),
+        v(&lax::ravel(&mut Binder, test)?),
+    )?;
     let any = reduce("isin", K::Any, &eq, Some(&[-1]), false)?;
     if invert {
         un(U::Not, &any)
@@ -375,24 +375,36 @@ pub fn isin(x: &Value, test: &Value, invert: bool) -> Result<Value> {
 /// The trapezoid rule along `axis`, with sample points `x` or spacing `dx`.
 pub fn trapezoid(y: &Value, x: Option<&Value>, dx: f64, axis: i64) -> Result<Value> {
     let y = super::math::float(&v(y))?;
-    let ax = normalize_axis("trapezoid", axis, shape(&y).len())?;
-    let n = shape(&y)[ax];
+    let ax = normalize_axis("trapezoid", axis, y.aval().shape.clone().len())?;
+    let n = y.aval().shape.clone()[ax];
     if n == 0 {
         return reduce("trapezoid", K::Sum, &y, Some(&[ax as i64]), false);
     }
-    let mid = bin(B::Add, v(&part(&y, ax, 1, n)?), v(&part(&y, ax, 0, n - 1)?))?;
+    let mid = bin(
+        B::Add,
+        v(&lax::slice_axis(&mut Binder, &y, ax, 1, n)?),
+        v(&lax::slice_axis(&mut Binder, &y, ax, 0, n - 1)?),
+    )?;
     let mid = bin(B::Mul, v(&mid), lit(0.5))?;
     let terms = match x {
         None => bin(B::Mul, v(&mid), lit(dx))?,
         Some(x) => {
-            let x = if shape(x).len() == 1 && shape(&y).len() > 1 {
-                let mut s = vec![1; shape(&y).len()];
-                s[ax] = shape(x)[0];
+            let x = if x.aval().shape.clone().len() == 1 && y.aval().shape.clone().len() > 1 {
+                let mut s = vec![1; y.aval().shape.clone().len()];
+                s[ax] = x.aval().shape.clone()[0];
                 reshape(x, s)?
             } else {
                 x.clone()
             };
-            let d = diff(&x, 1, if shape(&x).len() == 1 { 0 } else { ax as i64 })?;
+            let d = diff(
+                &x,
+                1,
+                if x.aval().shape.clone().len() == 1 {
+                    0
+                } else {
+                    ax as i64
+                },
+            )?;
             bin(B::Mul, v(&mid), v(&d))?
         }
     };

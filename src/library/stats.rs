@@ -7,6 +7,8 @@ use super::reduce::{reduce, ReduceKind};
 use super::shape::{normalize_axis, transpose};
 use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -227,16 +229,7 @@ pub fn triangle(x: &Value, k: i64, lower: bool) -> Result<Value> {
         return Err(Error::new(name, "needs an array of at least 2 dimensions"));
     }
     let (n, m) = (shape[rank - 2], shape[rank - 1]);
-    let iota = |axis| {
-        bind(
-            Primitive::Iota {
-                shape: vec![n, m],
-                axis,
-                dtype: DType::Int32,
-            },
-            &[],
-        )
-    };
+    let iota = |axis| lax::iota_i32(&mut Binder, vec![n, m], axis);
     let (i, j) = (iota(0)?, iota(1)?);
     let diff = binary(B::Sub, v(&j), v(&i))?; // j - i
     let keep = if lower {
@@ -274,16 +267,7 @@ pub fn diag(x: &Value, k: i64) -> Result<Value> {
                 },
                 &[v(&padded)],
             )?;
-            let iota = |axis| {
-                bind(
-                    Primitive::Iota {
-                        shape: vec![size, size],
-                        axis,
-                        dtype: DType::Int32,
-                    },
-                    &[],
-                )
-            };
+            let iota = |axis| lax::iota_i32(&mut Binder, vec![size, size], axis);
             let diff = binary(B::Sub, v(&iota(1)?), v(&iota(0)?))?;
             let on = bind(Primitive::Compare(C::Eq), &[v(&diff), lit(k as f64)])?;
             keep_or_zero(&on, &grid)

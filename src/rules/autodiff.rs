@@ -3,17 +3,10 @@
 //! (and therefore differentiable again: `grad(grad(f))` works). `None` is a zero cotangent.
 
 use super::emit::{Arg, Emit};
+use super::lax;
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
 use crate::core::{Aval, Primitive};
 use crate::util::Result;
-
-fn bin<E: Emit>(e: &mut E, op: B, a: Arg<E::V>, b: Arg<E::V>) -> Result<E::V> {
-    e.bind(Primitive::Binary(op), &[a, b])
-}
-
-fn un<E: Emit>(e: &mut E, op: U, a: &E::V) -> Result<E::V> {
-    e.bind(Primitive::Unary(op), &[Arg::V(a)])
-}
 
 use Arg::{Lit, V};
 
@@ -38,7 +31,7 @@ pub fn unbroadcast<E: Emit>(e: &mut E, g: &E::V, shape: &[usize]) -> Result<E::V
             &[V(g)],
         )?
     };
-    e.bind(Primitive::Reshape(shape.to_vec()), &[V(&summed)])
+    lax::reshape(e, &summed, shape.to_vec())
 }
 
 /// `g` broadcast from a reduction's output back over the reduced `axes` of `shape`.
@@ -46,7 +39,7 @@ fn expand<E: Emit>(e: &mut E, g: &E::V, shape: &[usize], axes: &[usize]) -> Resu
     let kept: Vec<usize> = (0..shape.len())
         .map(|a| if axes.contains(&a) { 1 } else { shape[a] })
         .collect();
-    let r = e.bind(Primitive::Reshape(kept), &[V(g)])?;
+    let r = lax::reshape(e, g, kept)?;
     let all = (0..shape.len()).collect();
     e.bind(
         Primitive::Broadcast {
@@ -70,58 +63,58 @@ pub fn vjp<E: Emit>(
         Primitive::Unary(op) => {
             let x = &ins[0];
             let d = match op {
-                U::Neg => un(e, U::Neg, g)?,
+                U::Neg => lax::unary(e, U::Neg, g)?,
                 U::Abs => {
-                    let pos = e.bind(Primitive::Compare(C::Lt), &[Lit(0.0), V(x)])?;
-                    let neg = e.bind(Primitive::Compare(C::Lt), &[V(x), Lit(0.0)])?;
-                    let ng = un(e, U::Neg, g)?;
-                    let z = bin(e, B::Mul, V(g), Lit(0.0))?;
-                    let inner = e.bind(Primitive::Where, &[V(&neg), V(&ng), V(&z)])?;
-                    e.bind(Primitive::Where, &[V(&pos), V(g), V(&inner)])?
+                    let pos = lax::compare(e, C::Lt, Lit(0.0), V(x))?;
+                    let neg = lax::compare(e, C::Lt, V(x), Lit(0.0))?;
+                    let ng = lax::unary(e, U::Neg, g)?;
+                    let z = lax::binary(e, B::Mul, V(g), Lit(0.0))?;
+                    let inner = lax::select(e, V(&neg), V(&ng), V(&z))?;
+                    lax::select(e, V(&pos), V(g), V(&inner))?
                 }
                 U::Reciprocal => {
-                    let y2 = bin(e, B::Mul, V(out), V(out))?;
-                    let t = bin(e, B::Mul, V(g), V(&y2))?;
-                    un(e, U::Neg, &t)?
+                    let y2 = lax::binary(e, B::Mul, V(out), V(out))?;
+                    let t = lax::binary(e, B::Mul, V(g), V(&y2))?;
+                    lax::unary(e, U::Neg, &t)?
                 }
                 U::Sqrt => {
-                    let two_y = bin(e, B::Mul, V(out), Lit(2.0))?;
-                    bin(e, B::Div, V(g), V(&two_y))?
+                    let two_y = lax::binary(e, B::Mul, V(out), Lit(2.0))?;
+                    lax::binary(e, B::Div, V(g), V(&two_y))?
                 }
-                U::Exp => bin(e, B::Mul, V(g), V(out))?,
-                U::Log => bin(e, B::Div, V(g), V(x))?,
+                U::Exp => lax::binary(e, B::Mul, V(g), V(out))?,
+                U::Log => lax::binary(e, B::Div, V(g), V(x))?,
                 U::Sin => {
-                    let c = un(e, U::Cos, x)?;
-                    bin(e, B::Mul, V(g), V(&c))?
+                    let c = lax::unary(e, U::Cos, x)?;
+                    lax::binary(e, B::Mul, V(g), V(&c))?
                 }
                 U::Cos => {
-                    let s = un(e, U::Sin, x)?;
-                    let t = bin(e, B::Mul, V(g), V(&s))?;
-                    un(e, U::Neg, &t)?
+                    let s = lax::unary(e, U::Sin, x)?;
+                    let t = lax::binary(e, B::Mul, V(g), V(&s))?;
+                    lax::unary(e, U::Neg, &t)?
                 }
                 U::Tanh => {
-                    let y2 = bin(e, B::Mul, V(out), V(out))?;
-                    let d = bin(e, B::Sub, Lit(1.0), V(&y2))?;
-                    bin(e, B::Mul, V(g), V(&d))?
+                    let y2 = lax::binary(e, B::Mul, V(out), V(out))?;
+                    let d = lax::binary(e, B::Sub, Lit(1.0), V(&y2))?;
+                    lax::binary(e, B::Mul, V(g), V(&d))?
                 }
                 U::Asin | U::Atan => {
-                    let x2 = bin(e, B::Mul, V(x), V(x))?;
+                    let x2 = lax::binary(e, B::Mul, V(x), V(x))?;
                     let d = if *op == U::Asin {
-                        let one_minus = bin(e, B::Sub, Lit(1.0), V(&x2))?;
-                        un(e, U::Sqrt, &one_minus)?
+                        let one_minus = lax::binary(e, B::Sub, Lit(1.0), V(&x2))?;
+                        lax::unary(e, U::Sqrt, &one_minus)?
                     } else {
-                        bin(e, B::Add, Lit(1.0), V(&x2))?
+                        lax::binary(e, B::Add, Lit(1.0), V(&x2))?
                     };
-                    bin(e, B::Div, V(g), V(&d))?
+                    lax::binary(e, B::Div, V(g), V(&d))?
                 }
                 U::Erf | U::Erfc => {
-                    let x2 = bin(e, B::Mul, V(x), V(x))?;
-                    let nx2 = un(e, U::Neg, &x2)?;
-                    let ex = un(e, U::Exp, &nx2)?;
+                    let x2 = lax::binary(e, B::Mul, V(x), V(x))?;
+                    let nx2 = lax::unary(e, U::Neg, &x2)?;
+                    let ex = lax::unary(e, U::Exp, &nx2)?;
                     let k =
                         2.0 / std::f64::consts::PI.sqrt() * if *op == U::Erf { 1.0 } else { -1.0 };
-                    let d = bin(e, B::Mul, V(&ex), Lit(k))?;
-                    bin(e, B::Mul, V(g), V(&d))?
+                    let d = lax::binary(e, B::Mul, V(&ex), Lit(k))?;
+                    lax::binary(e, B::Mul, V(g), V(&d))?
                 }
                 U::Floor | U::Ceil | U::Not => return Ok(vec![None]),
             };
@@ -131,33 +124,33 @@ pub fn vjp<E: Emit>(
             let (a, b) = (&ins[0], &ins[1]);
             let (ga, gb) = match op {
                 B::Add => (Some(g.clone()), Some(g.clone())),
-                B::Sub => (Some(g.clone()), Some(un(e, U::Neg, g)?)),
+                B::Sub => (Some(g.clone()), Some(lax::unary(e, U::Neg, g)?)),
                 B::Mul => (
-                    Some(bin(e, B::Mul, V(g), V(b))?),
-                    Some(bin(e, B::Mul, V(g), V(a))?),
+                    Some(lax::binary(e, B::Mul, V(g), V(b))?),
+                    Some(lax::binary(e, B::Mul, V(g), V(a))?),
                 ),
                 B::Div => {
-                    let ga = bin(e, B::Div, V(g), V(b))?;
-                    let q = bin(e, B::Mul, V(&ga), V(out))?;
-                    (Some(ga), Some(un(e, U::Neg, &q)?))
+                    let ga = lax::binary(e, B::Div, V(g), V(b))?;
+                    let q = lax::binary(e, B::Mul, V(&ga), V(out))?;
+                    (Some(ga), Some(lax::unary(e, U::Neg, &q)?))
                 }
                 B::Max | B::Min => {
                     // The chosen operand gets the cotangent (ties: the first).
                     let (lo, hi) = if *op == B::Max { (b, a) } else { (a, b) };
-                    let first = e.bind(Primitive::Compare(C::Le), &[V(lo), V(hi)])?;
-                    let z = bin(e, B::Mul, V(g), Lit(0.0))?;
-                    let ga = e.bind(Primitive::Where, &[V(&first), V(g), V(&z)])?;
-                    let gb = e.bind(Primitive::Where, &[V(&first), V(&z), V(g)])?;
+                    let first = lax::compare(e, C::Le, V(lo), V(hi))?;
+                    let z = lax::binary(e, B::Mul, V(g), Lit(0.0))?;
+                    let ga = lax::select(e, V(&first), V(g), V(&z))?;
+                    let gb = lax::select(e, V(&first), V(&z), V(g))?;
                     (Some(ga), Some(gb))
                 }
                 B::Rem => {
                     // d/da = 1, d/db = -trunc(a / b).
-                    let q = bin(e, B::Div, V(a), V(b))?;
-                    let neg = e.bind(Primitive::Compare(C::Lt), &[V(&q), Lit(0.0)])?;
-                    let (c, f) = (un(e, U::Ceil, &q)?, un(e, U::Floor, &q)?);
-                    let t = e.bind(Primitive::Where, &[V(&neg), V(&c), V(&f)])?;
-                    let gt = bin(e, B::Mul, V(g), V(&t))?;
-                    (Some(g.clone()), Some(un(e, U::Neg, &gt)?))
+                    let q = lax::binary(e, B::Div, V(a), V(b))?;
+                    let neg = lax::compare(e, C::Lt, V(&q), Lit(0.0))?;
+                    let (c, f) = (lax::unary(e, U::Ceil, &q)?, lax::unary(e, U::Floor, &q)?);
+                    let t = lax::select(e, V(&neg), V(&c), V(&f))?;
+                    let gt = lax::binary(e, B::Mul, V(g), V(&t))?;
+                    (Some(g.clone()), Some(lax::unary(e, U::Neg, &gt)?))
                 }
                 B::And | B::Or | B::Xor | B::Shl | B::Shr => (None, None),
             };
@@ -179,9 +172,9 @@ pub fn vjp<E: Emit>(
         }
         Primitive::Where => {
             let c = &ins[0];
-            let z = bin(e, B::Mul, V(g), Lit(0.0))?;
-            let ga = e.bind(Primitive::Where, &[V(c), V(g), V(&z)])?;
-            let gb = e.bind(Primitive::Where, &[V(c), V(&z), V(g)])?;
+            let z = lax::binary(e, B::Mul, V(g), Lit(0.0))?;
+            let ga = lax::select(e, V(c), V(g), V(&z))?;
+            let gb = lax::select(e, V(c), V(&z), V(g))?;
             vec![
                 None,
                 Some(unbroadcast(e, &ga, &shape(e, 1))?),
@@ -191,7 +184,7 @@ pub fn vjp<E: Emit>(
         Primitive::Cast(_) => {
             let from = e.aval(&ins[0]).dtype;
             if from.is_float() {
-                vec![Some(e.bind(Primitive::Cast(from), &[V(g)])?)]
+                vec![Some(lax::cast(e, g, from)?)]
             } else {
                 vec![None]
             }
@@ -203,15 +196,15 @@ pub fn vjp<E: Emit>(
                 ReduceOp::Sum => gb,
                 ReduceOp::Prod => {
                     let yb = expand(e, out, &xs, axes)?;
-                    let r = bin(e, B::Div, V(&yb), V(&ins[0]))?;
-                    bin(e, B::Mul, V(&gb), V(&r))?
+                    let r = lax::binary(e, B::Div, V(&yb), V(&ins[0]))?;
+                    lax::binary(e, B::Mul, V(&gb), V(&r))?
                 }
                 ReduceOp::Max | ReduceOp::Min => {
                     // Split equally among the extreme elements.
                     let yb = expand(e, out, &xs, axes)?;
-                    let hit = e.bind(Primitive::Compare(C::Eq), &[V(&ins[0]), V(&yb)])?;
+                    let hit = lax::compare(e, C::Eq, V(&ins[0]), V(&yb))?;
                     let dtype = e.aval(g).dtype;
-                    let hitf = e.bind(Primitive::Cast(dtype), &[V(&hit)])?;
+                    let hitf = lax::cast(e, &hit, dtype)?;
                     let count = e.bind(
                         Primitive::Reduce {
                             op: ReduceOp::Sum,
@@ -220,8 +213,8 @@ pub fn vjp<E: Emit>(
                         &[V(&hitf)],
                     )?;
                     let cb = expand(e, &count, &xs, axes)?;
-                    let share = bin(e, B::Div, V(&hitf), V(&cb))?;
-                    bin(e, B::Mul, V(&gb), V(&share))?
+                    let share = lax::binary(e, B::Div, V(&hitf), V(&cb))?;
+                    lax::binary(e, B::Mul, V(&gb), V(&share))?
                 }
             };
             vec![Some(d)]
@@ -241,13 +234,13 @@ pub fn vjp<E: Emit>(
             )?;
             vec![Some(r)]
         }
-        Primitive::Reshape(_) => vec![Some(e.bind(Primitive::Reshape(shape(e, 0)), &[V(g)])?)],
+        Primitive::Reshape(_) => vec![Some(lax::reshape(e, g, shape(e, 0))?)],
         Primitive::Transpose(perm) => {
             let mut inv = vec![0; perm.len()];
             for (i, &p) in perm.iter().enumerate() {
                 inv[p] = i;
             }
-            vec![Some(e.bind(Primitive::Transpose(inv), &[V(g)])?)]
+            vec![Some(lax::transpose(e, g, inv)?)]
         }
         Primitive::Broadcast { shape: to, axes } => {
             let others: Vec<usize> = (0..to.len()).filter(|a| !axes.contains(a)).collect();
@@ -272,7 +265,7 @@ pub fn vjp<E: Emit>(
                     &[V(g)],
                 )?
             };
-            vec![Some(e.bind(Primitive::Reshape(from), &[V(&s)])?)]
+            vec![Some(lax::reshape(e, &s, from)?)]
         }
         Primitive::Shrink(ranges) => {
             let xs = shape(e, 0);
@@ -281,7 +274,7 @@ pub fn vjp<E: Emit>(
                 .zip(&xs)
                 .map(|(&(s, t), &n)| (s, n - t))
                 .collect();
-            vec![Some(e.bind(Primitive::Pad(widths), &[V(g)])?)]
+            vec![Some(lax::pad(e, g, widths)?)]
         }
         Primitive::Pad(widths) => {
             let gs = e.aval(g).shape;
@@ -290,9 +283,9 @@ pub fn vjp<E: Emit>(
                 .zip(&gs)
                 .map(|(&(lo, hi), &n)| (lo, n - hi))
                 .collect();
-            vec![Some(e.bind(Primitive::Shrink(ranges), &[V(g)])?)]
+            vec![Some(lax::shrink(e, g, ranges)?)]
         }
-        Primitive::Flip(axes) => vec![Some(e.bind(Primitive::Flip(axes.clone()), &[V(g)])?)],
+        Primitive::Flip(axes) => vec![Some(lax::flip(e, g, axes.clone())?)],
         Primitive::Concatenate(axis) => {
             let gs = e.aval(g).shape;
             let mut start = 0;
@@ -301,7 +294,7 @@ pub fn vjp<E: Emit>(
                 let n = shape(e, i)[*axis];
                 let mut r: Vec<(usize, usize)> = gs.iter().map(|&d| (0, d)).collect();
                 r[*axis] = (start, start + n);
-                outs.push(Some(e.bind(Primitive::Shrink(r), &[V(g)])?));
+                outs.push(Some(lax::shrink(e, g, r)?));
                 start += n;
             }
             outs
@@ -312,12 +305,12 @@ pub fn vjp<E: Emit>(
                 let r = e.aval(x).shape.len();
                 let mut perm: Vec<usize> = (0..r).collect();
                 perm.swap(r - 2, r - 1);
-                e.bind(Primitive::Transpose(perm), &[V(x)])
+                lax::transpose(e, x, perm)
             };
             let bt = swap(e, b)?;
             let at = swap(e, a)?;
-            let ga = e.bind(Primitive::Matmul, &[V(g), V(&bt)])?;
-            let gb = e.bind(Primitive::Matmul, &[V(&at), V(g)])?;
+            let ga = lax::matmul(e, g, &bt)?;
+            let gb = lax::matmul(e, &at, g)?;
             vec![
                 Some(unbroadcast(e, &ga, &shape(e, 0))?),
                 Some(unbroadcast(e, &gb, &shape(e, 1))?),

@@ -5,54 +5,22 @@
 //! handled).
 
 use super::emit::{Arg, Emit};
+use super::lax;
 use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp};
 use crate::core::{ConvParams, DType, Primitive};
 use crate::util::Result;
 
 use Arg::{Lit, V};
 
-fn reshape<E: Emit>(e: &mut E, v: &E::V, shape: Vec<usize>) -> Result<E::V> {
-    e.bind(Primitive::Reshape(shape), &[V(v)])
-}
-
-fn transpose<E: Emit>(e: &mut E, v: &E::V, perm: Vec<usize>) -> Result<E::V> {
-    e.bind(Primitive::Transpose(perm), &[V(v)])
-}
-
-fn moveaxis<E: Emit>(e: &mut E, v: &E::V, from: usize, to: usize) -> Result<E::V> {
-    if from == to {
-        return Ok(v.clone());
-    }
-    let rank = e.aval(v).shape.len();
-    let mut perm: Vec<usize> = (0..rank).filter(|&a| a != from).collect();
-    perm.insert(to, from);
-    transpose(e, v, perm)
-}
-
-fn iota<E: Emit>(e: &mut E, shape: Vec<usize>, axis: usize) -> Result<E::V> {
-    e.bind(
-        Primitive::Iota {
-            shape,
-            axis,
-            dtype: DType::Int32,
-        },
-        &[],
-    )
-}
-
-fn bin<E: Emit>(e: &mut E, op: B, a: Arg<E::V>, b: Arg<E::V>) -> Result<E::V> {
-    e.bind(Primitive::Binary(op), &[a, b])
-}
-
 /// The index arrays of a gather as in-range int32 positions (negative ones wrapped, the rest
 /// clamped, as the kernel reads them).
 fn positions<E: Emit>(e: &mut E, idx: &E::V, n: usize) -> Result<E::V> {
-    let i = e.bind(Primitive::Cast(DType::Int32), &[V(idx)])?;
-    let neg = e.bind(Primitive::Compare(C::Lt), &[V(&i), Lit(0.0)])?;
-    let up = bin(e, B::Add, V(&i), Lit(n as f64))?;
-    let w = e.bind(Primitive::Where, &[V(&neg), V(&up), V(&i)])?;
-    let lo = bin(e, B::Max, V(&w), Lit(0.0))?;
-    bin(e, B::Min, V(&lo), Lit(n.saturating_sub(1) as f64))
+    let i = lax::cast(e, idx, DType::Int32)?;
+    let neg = lax::compare(e, C::Lt, V(&i), Lit(0.0))?;
+    let up = lax::binary(e, B::Add, V(&i), Lit(n as f64))?;
+    let w = lax::select(e, V(&neg), V(&up), V(&i))?;
+    let lo = lax::binary(e, B::Max, V(&w), Lit(0.0))?;
+    lax::binary(e, B::Min, V(&lo), Lit(n.saturating_sub(1) as f64))
 }
 
 /// Cotangent of `x` for `gather(x, idx…)` with output cotangent `g`.
@@ -83,35 +51,35 @@ pub fn gather<E: Emit>(
             &[V(&pos)],
         )?;
         let stride: usize = sizes[k + 1..].iter().product();
-        let scaled = bin(e, B::Mul, V(&pos), Lit(stride as f64))?;
+        let scaled = lax::binary(e, B::Mul, V(&pos), Lit(stride as f64))?;
         flat = Some(match flat {
             None => scaled,
-            Some(f) => bin(e, B::Add, V(&f), V(&scaled))?,
+            Some(f) => lax::binary(e, B::Add, V(&f), V(&scaled))?,
         });
     }
     let flat = flat.expect("gather has index arrays");
     let count: usize = idx_shape.iter().product();
-    let flat = reshape(e, &flat, vec![count, 1])?;
-    let cols = iota(e, vec![1, total], 1)?;
-    let hit = e.bind(Primitive::Compare(C::Eq), &[V(&flat), V(&cols)])?;
+    let flat = lax::reshape(e, &flat, vec![count, 1])?;
+    let cols = lax::iota_i32(e, vec![1, total], 1)?;
+    let hit = lax::compare(e, C::Eq, V(&flat), V(&cols))?;
     let dtype = e.aval(g).dtype;
-    let onehot = e.bind(Primitive::Cast(dtype), &[V(&hit)])?;
+    let onehot = lax::cast(e, &hit, dtype)?;
     // g as [index elements, rest]: index axes first.
     let mut perm: Vec<usize> = (out_dim..out_dim + idx_rank).collect();
     perm.extend((0..out_dim).chain(out_dim + idx_rank..gs.len()));
-    let gt = transpose(e, g, perm)?;
+    let gt = lax::transpose(e, g, perm)?;
     let rest: Vec<usize> = (0..xs.len())
         .filter(|a| !axes.contains(a))
         .map(|a| xs[a])
         .collect();
     let rest_size: usize = rest.iter().product();
-    let g2 = reshape(e, &gt, vec![count, rest_size])?;
-    let oh_t = transpose(e, &onehot, vec![1, 0])?;
-    let summed = e.bind(Primitive::Matmul, &[V(&oh_t), V(&g2)])?;
+    let g2 = lax::reshape(e, &gt, vec![count, rest_size])?;
+    let oh_t = lax::transpose(e, &onehot, vec![1, 0])?;
+    let summed = lax::matmul(e, &oh_t, &g2)?;
     // [indexed axes (in `axes` order)…, rest…] back to x's axis order.
     let mut shape = sizes.clone();
     shape.extend(&rest);
-    let full = reshape(e, &summed, shape)?;
+    let full = lax::reshape(e, &summed, shape)?;
     let mut next_rest = axes.len();
     let perm = (0..xs.len())
         .map(|a| match axes.iter().position(|&b| b == a) {
@@ -122,7 +90,7 @@ pub fn gather<E: Emit>(
             }
         })
         .collect();
-    transpose(e, &full, perm)
+    lax::transpose(e, &full, perm)
 }
 
 fn dilate(size: usize, d: usize) -> i64 {
@@ -145,14 +113,14 @@ pub fn conv<E: Emit>(e: &mut E, p: &ConvParams, ins: &[E::V], g: &E::V) -> Resul
     // lhs: conv of g with the flipped kernel, its in/out features swapped within each group.
     let mut r = vec![groups, og, cg];
     r.extend(&rs[2..]);
-    let k = reshape(e, rhs, r)?;
+    let k = lax::reshape(e, rhs, r)?;
     let mut perm = vec![0, 2, 1];
     perm.extend(3..3 + n_sp);
-    let k = transpose(e, &k, perm)?;
+    let k = lax::transpose(e, &k, perm)?;
     let mut r = vec![groups * cg, og];
     r.extend(&rs[2..]);
-    let k = reshape(e, &k, r)?;
-    let k = e.bind(Primitive::Flip(spatial.clone()), &[V(&k)])?;
+    let k = lax::reshape(e, &k, r)?;
+    let k = lax::flip(e, &k, spatial.clone())?;
     let mut pad_l = Vec::with_capacity(n_sp);
     let mut pad_r = Vec::with_capacity(n_sp);
     for d in 0..n_sp {
@@ -177,14 +145,14 @@ pub fn conv<E: Emit>(e: &mut E, p: &ConvParams, ins: &[E::V], g: &E::V) -> Resul
     let (n, c) = (ls[0], ls[1]);
     let mut r = vec![n, groups, c / groups];
     r.extend(&ls[2..]);
-    let x = reshape(e, lhs, r)?;
+    let x = lax::reshape(e, lhs, r)?;
     let mut perm = vec![2, 1, 0];
     perm.extend(3..3 + n_sp);
-    let x = transpose(e, &x, perm)?;
+    let x = lax::transpose(e, &x, perm)?;
     let mut r = vec![c / groups, groups * n];
     r.extend(&ls[2..]);
-    let x = reshape(e, &x, r)?;
-    let kg = moveaxis(e, g, 1, 0)?;
+    let x = lax::reshape(e, &x, r)?;
+    let kg = lax::moveaxis(e, g, 1, 0)?;
     let q = ConvParams {
         strides: p.rhs_dilation.clone(),
         padding: pad_r,
@@ -193,7 +161,7 @@ pub fn conv<E: Emit>(e: &mut E, p: &ConvParams, ins: &[E::V], g: &E::V) -> Resul
         groups,
     };
     let gr = e.bind(Primitive::Conv(q), &[V(&x), V(&kg)])?;
-    let gr = moveaxis(e, &gr, 1, 0)?;
+    let gr = lax::moveaxis(e, &gr, 1, 0)?;
     Ok([gl, gr])
 }
 
@@ -210,9 +178,9 @@ pub fn cumulative<E: Emit>(
     let rank = e.aval(x).shape.len();
     let last = rank - 1;
     let (x, y, g) = (
-        moveaxis(e, x, axis, last)?,
-        moveaxis(e, y, axis, last)?,
-        moveaxis(e, g, axis, last)?,
+        lax::moveaxis(e, x, axis, last)?,
+        lax::moveaxis(e, y, axis, last)?,
+        lax::moveaxis(e, g, axis, last)?,
     );
     let s = e.aval(&x).shape;
     let n = s[last];
@@ -229,11 +197,11 @@ pub fn cumulative<E: Emit>(
             &[V(v)],
         )
     };
-    let jj = iota(e, vec![n, n], 0)?;
-    let ii = iota(e, vec![n, n], 1)?;
-    let j_lt_i = e.bind(Primitive::Compare(C::Lt), &[V(&jj), V(&ii)])?;
-    let j_le_i = e.bind(Primitive::Compare(C::Le), &[V(&jj), V(&ii)])?;
-    let i_lt_j = e.bind(Primitive::Compare(C::Lt), &[V(&ii), V(&jj)])?;
+    let jj = lax::iota_i32(e, vec![n, n], 0)?;
+    let ii = lax::iota_i32(e, vec![n, n], 1)?;
+    let j_lt_i = lax::compare(e, C::Lt, V(&jj), V(&ii))?;
+    let j_le_i = lax::compare(e, C::Le, V(&jj), V(&ii))?;
+    let i_lt_j = lax::compare(e, C::Lt, V(&ii), V(&jj))?;
     let xi = along(e, &x, rank)?;
     let gi = along(e, &g, rank)?;
     let sum_i = |e: &mut E, v: &E::V| {
@@ -248,7 +216,7 @@ pub fn cumulative<E: Emit>(
     let grad = match op {
         ReduceOp::Prod => {
             // ∂yᵢ/∂xⱼ = Π_{k<j} x_k · Π_{j<k≤i} x_k for j ≤ i.
-            let a = e.bind(Primitive::Where, &[V(&j_lt_i), V(&xi), Lit(1.0)])?;
+            let a = lax::select(e, V(&j_lt_i), V(&xi), Lit(1.0))?;
             let c = e.bind(
                 Primitive::Cumulative {
                     op: ReduceOp::Prod,
@@ -257,10 +225,10 @@ pub fn cumulative<E: Emit>(
                 },
                 &[V(&a)],
             )?;
-            let m = e.bind(Primitive::Where, &[V(&j_le_i), V(&c), Lit(0.0)])?;
-            let mg = bin(e, B::Mul, V(&m), V(&gi))?;
+            let m = lax::select(e, V(&j_le_i), V(&c), Lit(0.0))?;
+            let mg = lax::binary(e, B::Mul, V(&m), V(&gi))?;
             let s = sum_i(e, &mg)?;
-            let b = e.bind(Primitive::Where, &[V(&i_lt_j), V(&xi), Lit(1.0)])?;
+            let b = lax::select(e, V(&i_lt_j), V(&xi), Lit(1.0))?;
             let before = e.bind(
                 Primitive::Reduce {
                     op: ReduceOp::Prod,
@@ -268,7 +236,7 @@ pub fn cumulative<E: Emit>(
                 },
                 &[V(&b)],
             )?;
-            bin(e, B::Mul, V(&before), V(&s))?
+            lax::binary(e, B::Mul, V(&before), V(&s))?
         }
         _ => {
             // Each yᵢ comes from the first position j ≤ i that reached it (a new record):
@@ -280,9 +248,9 @@ pub fn cumulative<E: Emit>(
             } else {
                 (&xj, &xi)
             };
-            let not_beaten = e.bind(Primitive::Compare(C::Lt), &[V(lo), V(hi)])?;
-            let ok = e.bind(Primitive::Where, &[V(&i_lt_j), V(&not_beaten), Lit(1.0)])?;
-            let okf = e.bind(Primitive::Cast(DType::Int32), &[V(&ok)])?;
+            let not_beaten = lax::compare(e, C::Lt, V(lo), V(hi))?;
+            let ok = lax::select(e, V(&i_lt_j), V(&not_beaten), Lit(1.0))?;
+            let okf = lax::cast(e, &ok, DType::Int32)?;
             let all = e.bind(
                 Primitive::Reduce {
                     op: ReduceOp::Min,
@@ -290,19 +258,19 @@ pub fn cumulative<E: Emit>(
                 },
                 &[V(&okf)],
             )?;
-            let record = e.bind(Primitive::Compare(C::Eq), &[V(&all), Lit(1.0)])?;
+            let record = lax::compare(e, C::Eq, V(&all), Lit(1.0))?;
             let yi = along(e, &y, rank)?;
             let yj = along(e, &y, last)?;
-            let same = e.bind(Primitive::Compare(C::Eq), &[V(&yi), V(&yj)])?;
-            let zero = bin(e, B::Mul, V(&gi), Lit(0.0))?;
-            let run = e.bind(Primitive::Where, &[V(&same), V(&gi), V(&zero)])?;
-            let run = e.bind(Primitive::Where, &[V(&j_le_i), V(&run), V(&zero)])?;
+            let same = lax::compare(e, C::Eq, V(&yi), V(&yj))?;
+            let zero = lax::binary(e, B::Mul, V(&gi), Lit(0.0))?;
+            let run = lax::select(e, V(&same), V(&gi), V(&zero))?;
+            let run = lax::select(e, V(&j_le_i), V(&run), V(&zero))?;
             let s = sum_i(e, &run)?;
-            let z = bin(e, B::Mul, V(&s), Lit(0.0))?;
-            e.bind(Primitive::Where, &[V(&record), V(&s), V(&z)])?
+            let z = lax::binary(e, B::Mul, V(&s), Lit(0.0))?;
+            lax::select(e, V(&record), V(&s), V(&z))?
         }
     };
-    moveaxis(e, &grad, last, axis)
+    lax::moveaxis(e, &grad, last, axis)
 }
 
 /// The structured primitives' cotangents (`None`: zero), for `autodiff::vjp`.

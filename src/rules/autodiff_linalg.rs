@@ -12,62 +12,42 @@
 //!   `Ā = Pᵀ L⁻ᵀ M̄ U⁻ᵀ`. The integer outputs have no cotangent.
 
 use super::emit::{Arg, Emit};
+use super::lax;
 use crate::core::ops::{BinaryOp as B, CompareOp as C};
-use crate::core::{DType, Primitive};
+use crate::core::Primitive;
 use crate::util::Result;
 
 use Arg::{Lit, V};
-
-/// Swaps the last two axes.
-pub fn mt<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
-    let r = e.aval(x).shape.len();
-    let mut perm: Vec<usize> = (0..r).collect();
-    perm.swap(r - 2, r - 1);
-    e.bind(Primitive::Transpose(perm), &[V(x)])
-}
-
-pub fn matmul<E: Emit>(e: &mut E, a: &E::V, b: &E::V) -> Result<E::V> {
-    e.bind(Primitive::Matmul, &[V(a), V(b)])
-}
 
 /// `(row, col)` index arrays (int32) of the shape of `x`.
 fn rows_cols<E: Emit>(e: &mut E, x: &E::V) -> Result<(E::V, E::V)> {
     let shape = e.aval(x).shape;
     let r = shape.len();
-    let iota = |e: &mut E, axis| {
-        e.bind(
-            Primitive::Iota {
-                shape: shape.clone(),
-                axis,
-                dtype: DType::Int32,
-            },
-            &[],
-        )
-    };
-    Ok((iota(e, r - 2)?, iota(e, r - 1)?))
+    let rows = lax::iota_i32(e, shape.clone(), r - 2)?;
+    Ok((rows, lax::iota_i32(e, shape, r - 1)?))
 }
 
 /// The elements of `x` with `col - row <= k` (`lower`) or `col - row >= k`; zeros elsewhere
 /// (NumPy's `tril(x, k)` / `triu(x, k)` on the last two axes).
 pub fn triangle<E: Emit>(e: &mut E, x: &E::V, lower: bool, k: i64) -> Result<E::V> {
     let (rows, cols) = rows_cols(e, x)?;
-    let shifted = e.bind(Primitive::Binary(B::Add), &[V(&rows), Lit(k as f64)])?;
+    let shifted = lax::binary(e, B::Add, V(&rows), Lit(k as f64))?;
     let keep = if lower {
-        e.bind(Primitive::Compare(C::Le), &[V(&cols), V(&shifted)])?
+        lax::compare(e, C::Le, V(&cols), V(&shifted))?
     } else {
-        e.bind(Primitive::Compare(C::Le), &[V(&shifted), V(&cols)])?
+        lax::compare(e, C::Le, V(&shifted), V(&cols))?
     };
-    e.bind(Primitive::Where, &[V(&keep), V(x), Lit(0.0)])
+    lax::select(e, V(&keep), V(x), Lit(0.0))
 }
 
 /// `Φ(x)`: the lower triangle with the diagonal halved.
 fn phi<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
     let (rows, cols) = rows_cols(e, x)?;
-    let below = e.bind(Primitive::Compare(C::Lt), &[V(&cols), V(&rows)])?;
-    let diag = e.bind(Primitive::Compare(C::Eq), &[V(&cols), V(&rows)])?;
-    let half = e.bind(Primitive::Binary(B::Mul), &[V(x), Lit(0.5)])?;
-    let d = e.bind(Primitive::Where, &[V(&diag), V(&half), Lit(0.0)])?;
-    e.bind(Primitive::Where, &[V(&below), V(x), V(&d)])
+    let below = lax::compare(e, C::Lt, V(&cols), V(&rows))?;
+    let diag = lax::compare(e, C::Eq, V(&cols), V(&rows))?;
+    let half = lax::binary(e, B::Mul, V(x), Lit(0.5))?;
+    let d = lax::select(e, V(&diag), V(&half), Lit(0.0))?;
+    lax::select(e, V(&below), V(x), V(&d))
 }
 
 pub fn solve<E: Emit>(
@@ -113,32 +93,32 @@ pub fn lu_vjp<E: Emit>(
     let dtype = e.aval(lu).dtype;
     // L (unit lower) and U from the packed factor.
     let (rows, cols) = rows_cols(e, lu)?;
-    let diag = e.bind(Primitive::Compare(C::Eq), &[V(&rows), V(&cols)])?;
-    let eye = e.bind(Primitive::Cast(dtype), &[V(&diag)])?;
+    let diag = lax::compare(e, C::Eq, V(&rows), V(&cols))?;
+    let eye = lax::cast(e, &diag, dtype)?;
     let strict = triangle(e, lu, true, -1)?;
-    let l = e.bind(Primitive::Binary(B::Add), &[V(&strict), V(&eye)])?;
+    let l = lax::binary(e, B::Add, V(&strict), V(&eye))?;
     let u = triangle(e, lu, false, 0)?;
     let lt_g = {
-        let lt = mt(e, &l)?;
-        matmul(e, &lt, g)?
+        let lt = lax::swap_last2(e, &l)?;
+        lax::matmul(e, &lt, g)?
     };
     let g_ut = {
-        let ut = mt(e, &u)?;
-        matmul(e, g, &ut)?
+        let ut = lax::swap_last2(e, &u)?;
+        lax::matmul(e, g, &ut)?
     };
     let lower = triangle(e, &lt_g, true, -1)?;
     let upper = triangle(e, &g_ut, false, 0)?;
-    let m_bar = e.bind(Primitive::Binary(B::Add), &[V(&lower), V(&upper)])?;
+    let m_bar = lax::binary(e, B::Add, V(&lower), V(&upper))?;
     let y = solve(e, lu, &m_bar, true, true, true, true)?;
     let z = solve(e, lu, &y, false, false, true, false)?;
     // Ā = Pᵀ Z with P[i, j] = (permutation[i] == j).
     let mut pshape = e.aval(perm).shape;
     pshape.push(1);
-    let p_col = e.bind(Primitive::Reshape(pshape), &[V(perm)])?;
-    let hit = e.bind(Primitive::Compare(C::Eq), &[V(&p_col), V(&cols)])?;
-    let p = e.bind(Primitive::Cast(dtype), &[V(&hit)])?;
-    let pt = mt(e, &p)?;
-    Ok(vec![Some(matmul(e, &pt, &z)?)])
+    let p_col = lax::reshape(e, perm, pshape)?;
+    let hit = lax::compare(e, C::Eq, V(&p_col), V(&cols))?;
+    let p = lax::cast(e, &hit, dtype)?;
+    let pt = lax::swap_last2(e, &p)?;
+    Ok(vec![Some(lax::matmul(e, &pt, &z)?)])
 }
 
 /// The input cotangents of routine `prim` (inputs `ins`, output `out`) for cotangent `g`.
@@ -152,8 +132,8 @@ pub fn vjp<E: Emit>(
     match *prim {
         Primitive::Cholesky => {
             let lt_g = {
-                let lt = mt(e, out)?;
-                matmul(e, &lt, g)?
+                let lt = lax::swap_last2(e, out)?;
+                lax::matmul(e, &lt, g)?
             };
             let p = phi(e, &lt_g)?;
             let x = solve(e, out, &p, true, true, true, false)?;
@@ -169,13 +149,13 @@ pub fn vjp<E: Emit>(
             let gb = solve(e, a, g, left_side, lower, !transpose_a, unit_diagonal)?;
             // The cotangent of op(a), then of a.
             let (p, q) = match (left_side, transpose_a) {
-                (true, false) => (gb.clone(), mt(e, out)?),
-                (true, true) => (out.clone(), mt(e, &gb)?),
-                (false, false) => (mt(e, out)?, gb.clone()),
-                (false, true) => (mt(e, &gb)?, out.clone()),
+                (true, false) => (gb.clone(), lax::swap_last2(e, out)?),
+                (true, true) => (out.clone(), lax::swap_last2(e, &gb)?),
+                (false, false) => (lax::swap_last2(e, out)?, gb.clone()),
+                (false, true) => (lax::swap_last2(e, &gb)?, out.clone()),
             };
-            let prod = matmul(e, &p, &q)?;
-            let neg = e.bind(Primitive::Binary(B::Mul), &[V(&prod), Lit(-1.0)])?;
+            let prod = lax::matmul(e, &p, &q)?;
+            let neg = lax::binary(e, B::Mul, V(&prod), Lit(-1.0))?;
             let k = match (lower, unit_diagonal) {
                 (true, true) => -1,
                 (false, true) => 1,

@@ -13,6 +13,7 @@
 
 use super::batch_index;
 use super::emit::{Arg, Emit};
+use super::lax;
 use crate::core::Primitive;
 use crate::util::{Error, Result};
 
@@ -36,17 +37,6 @@ impl<V> BArg<'_, V> {
 /// A result of a batched operation: the value and its batch axis.
 pub type Batched<V> = (V, Option<usize>);
 
-/// `v` with axis `from` moved to position `to` (a transpose view; itself when equal).
-pub fn moveaxis<E: Emit>(e: &mut E, v: &E::V, from: usize, to: usize) -> Result<E::V> {
-    if from == to {
-        return Ok(v.clone());
-    }
-    let rank = e.aval(v).shape.len();
-    let mut perm: Vec<usize> = (0..rank).filter(|&a| a != from).collect();
-    perm.insert(to, from);
-    e.bind(Primitive::Transpose(perm), &[Arg::V(v)])
-}
-
 /// `v` with its batch axis at `to`: moved there, or (unbatched) broadcast to `size` there.
 pub fn batch_at<E: Emit>(
     e: &mut E,
@@ -56,7 +46,7 @@ pub fn batch_at<E: Emit>(
     to: usize,
 ) -> Result<E::V> {
     match bdim {
-        Some(b) => moveaxis(e, v, b, to),
+        Some(b) => lax::moveaxis(e, v, b, to),
         None => {
             let from = e.aval(v).shape;
             let mut shape = from.clone();
@@ -117,7 +107,7 @@ fn aligned<E: Emit>(e: &mut E, ins: &[BArg<E::V>], rank: usize) -> Result<Vec<Ow
     for a in ins {
         out.push(match a {
             BArg::V(v, Some(b)) => {
-                let front = moveaxis(e, v, *b, 0)?;
+                let front = lax::moveaxis(e, v, *b, 0)?;
                 let s = e.aval(&front).shape;
                 if s.len() == rank + 1 {
                     Owned::V(front)
@@ -125,7 +115,7 @@ fn aligned<E: Emit>(e: &mut E, ins: &[BArg<E::V>], rank: usize) -> Result<Vec<Ow
                     let mut shape = vec![s[0]];
                     shape.extend(std::iter::repeat_n(1, rank + 1 - s.len()));
                     shape.extend_from_slice(&s[1..]);
-                    Owned::V(e.bind(Primitive::Reshape(shape), &[Arg::V(&front)])?)
+                    Owned::V(lax::reshape(e, &front, shape)?)
                 }
             }
             BArg::V(v, None) => Owned::V((*v).clone()),
@@ -214,32 +204,32 @@ pub fn batch<E: Emit>(
             let (v, b) = single()?;
             let mut ranges = ranges.clone();
             ranges.insert(b, (0, size));
-            one(e.bind(Primitive::Shrink(ranges), &[Arg::V(v)])?, b)
+            one(lax::shrink(e, v, ranges)?, b)
         }
         Primitive::Pad(widths) => {
             let (v, b) = single()?;
             let mut widths = widths.clone();
             widths.insert(b, (0, 0));
-            one(e.bind(Primitive::Pad(widths), &[Arg::V(v)])?, b)
+            one(lax::pad(e, v, widths)?, b)
         }
         Primitive::Reshape(shape) => {
             let (v, b) = single()?;
-            let front = moveaxis(e, v, b, 0)?;
+            let front = lax::moveaxis(e, v, b, 0)?;
             let mut shape = shape.clone();
             shape.insert(0, size);
-            one(e.bind(Primitive::Reshape(shape), &[Arg::V(&front)])?, 0)
+            one(lax::reshape(e, &front, shape)?, 0)
         }
         Primitive::Transpose(perm) => {
             let (v, b) = single()?;
-            let front = moveaxis(e, v, b, 0)?;
+            let front = lax::moveaxis(e, v, b, 0)?;
             let perm = std::iter::once(0)
                 .chain(perm.iter().map(|p| p + 1))
                 .collect();
-            one(e.bind(Primitive::Transpose(perm), &[Arg::V(&front)])?, 0)
+            one(lax::transpose(e, &front, perm)?, 0)
         }
         Primitive::Broadcast { shape, axes } => {
             let (v, b) = single()?;
-            let front = moveaxis(e, v, b, 0)?;
+            let front = lax::moveaxis(e, v, b, 0)?;
             let shape = std::iter::once(size).chain(shape.iter().copied()).collect();
             let axes = std::iter::once(0)
                 .chain(axes.iter().map(|a| a + 1))

@@ -4,14 +4,11 @@
 //! more indexed axis, read at an `iota` over the batch. Convolution folds the batch axis into
 //! the image count (batched lhs) or into feature groups (batched rhs, or both).
 
-use super::batch::{moveaxis, to_front, value, BArg, Batched};
+use super::batch::{to_front, value, BArg, Batched};
 use super::emit::{Arg, Emit};
-use crate::core::{ConvParams, DType, Primitive};
+use super::lax;
+use crate::core::{ConvParams, Primitive};
 use crate::util::Result;
-
-fn reshape<E: Emit>(e: &mut E, v: &E::V, shape: Vec<usize>) -> Result<E::V> {
-    e.bind(Primitive::Reshape(shape), &[Arg::V(v)])
-}
 
 /// `gather` with `x = ins[0]` and index arrays `ins[1..]` for `axes`.
 pub fn gather<E: Emit>(
@@ -29,7 +26,7 @@ pub fn gather<E: Emit>(
     let idx = &ins[1..];
     if idx.iter().all(|a| a.bdim().is_none()) {
         // Only x is batched: its batch axis is one more kept (leading) axis.
-        let front = moveaxis(e, x, xb.expect("a batched operand"), 0)?;
+        let front = lax::moveaxis(e, x, xb.expect("a batched operand"), 0)?;
         let axes: Vec<usize> = axes.iter().map(|a| a + 1).collect();
         let mut ops = vec![front];
         for a in idx {
@@ -58,12 +55,12 @@ pub fn gather<E: Emit>(
         indices.push(match b {
             None => v.clone(),
             Some(b) => {
-                let front = moveaxis(e, v, b, 0)?;
+                let front = lax::moveaxis(e, v, b, 0)?;
                 let s = e.aval(&front).shape;
                 let mut shape = vec![size];
                 shape.extend(std::iter::repeat_n(1, rank + 1 - s.len()));
                 shape.extend_from_slice(&s[1..]);
-                reshape(e, &front, shape)?
+                lax::reshape(e, &front, shape)?
             }
         });
     }
@@ -71,17 +68,10 @@ pub fn gather<E: Emit>(
         None => (x.clone(), axes.to_vec()),
         Some(b) => {
             // x's batch axis is indexed by the batch position itself.
-            let front = moveaxis(e, x, b, 0)?;
+            let front = lax::moveaxis(e, x, b, 0)?;
             let mut shape = vec![size];
             shape.extend(std::iter::repeat_n(1, rank));
-            let iota = e.bind(
-                Primitive::Iota {
-                    shape,
-                    axis: 0,
-                    dtype: DType::Int32,
-                },
-                &[],
-            )?;
+            let iota = lax::iota_i32(e, shape, 0)?;
             indices.insert(0, iota);
             let axes = std::iter::once(0).chain(axes.iter().map(|a| a + 1));
             (front, axes.collect())
@@ -111,13 +101,13 @@ pub fn conv<E: Emit>(
             let s = e.aval(&lhs).shape;
             let mut merged = vec![s[0] * s[1]];
             merged.extend_from_slice(&s[2..]);
-            let lhs = reshape(e, &lhs, merged)?;
+            let lhs = lax::reshape(e, &lhs, merged)?;
             let rhs = value(&prim, &ins[1])?.0;
             let out = e.bind(prim.clone(), &[Arg::V(&lhs), Arg::V(rhs)])?;
             let o = e.aval(&out).shape;
             let mut split = vec![b, s[1]];
             split.extend_from_slice(&o[1..]);
-            Ok(vec![(reshape(e, &out, split)?, Some(0))])
+            Ok(vec![(lax::reshape(e, &out, split)?, Some(0))])
         }
         (None, Some(_)) => {
             // Batch members are more output features, within each group: the kernel's
@@ -127,38 +117,38 @@ pub fn conv<E: Emit>(
             let (o, cg, k) = (s[1], s[2], s[3..].to_vec());
             let mut grouped = vec![b, g, o / g, cg];
             grouped.extend_from_slice(&k);
-            let r = reshape(e, &rhs, grouped)?;
-            let r = moveaxis(e, &r, 1, 0)?;
+            let r = lax::reshape(e, &rhs, grouped)?;
+            let r = lax::moveaxis(e, &r, 1, 0)?;
             let mut merged = vec![g * b * (o / g), cg];
             merged.extend_from_slice(&k);
-            let rhs = reshape(e, &r, merged)?;
+            let rhs = lax::reshape(e, &r, merged)?;
             let lhs = value(&prim, &ins[0])?.0;
             let out = e.bind(prim.clone(), &[Arg::V(lhs), Arg::V(&rhs)])?;
             // [N, g·B·O/g, …] → [N, g, B, O/g, …] → [N, B, g, O/g, …] → [N, B, O, …].
             let os = e.aval(&out).shape;
             let mut split = vec![os[0], g, b, o / g];
             split.extend_from_slice(&os[2..]);
-            let out = reshape(e, &out, split)?;
-            let out = moveaxis(e, &out, 2, 1)?;
+            let out = lax::reshape(e, &out, split)?;
+            let out = lax::moveaxis(e, &out, 2, 1)?;
             let mut back = vec![os[0], b, o];
             back.extend_from_slice(&os[2..]);
-            Ok(vec![(reshape(e, &out, back)?, Some(1))])
+            Ok(vec![(lax::reshape(e, &out, back)?, Some(1))])
         }
         _ => {
             // Both batched: each batch member is its own set of groups. lhs [B, N, C, …] →
             // [N, B·C, …]; rhs [B, O, Cg, …] → [B·O, Cg, …]; B·g groups.
             let lhs = to_front(e, &prim, &ins[0], size)?;
-            let lhs = moveaxis(e, &lhs, 0, 1)?;
+            let lhs = lax::moveaxis(e, &lhs, 0, 1)?;
             let s = e.aval(&lhs).shape;
             let mut merged = vec![s[0], b * s[2]];
             merged.extend_from_slice(&s[3..]);
-            let lhs = reshape(e, &lhs, merged)?;
+            let lhs = lax::reshape(e, &lhs, merged)?;
             let rhs = to_front(e, &prim, &ins[1], size)?;
             let r = e.aval(&rhs).shape;
             let o = r[1];
             let mut rmerged = vec![b * o];
             rmerged.extend_from_slice(&r[2..]);
-            let rhs = reshape(e, &rhs, rmerged)?;
+            let rhs = lax::reshape(e, &rhs, rmerged)?;
             let q = ConvParams {
                 groups: b * g,
                 ..p.clone()
@@ -167,7 +157,7 @@ pub fn conv<E: Emit>(
             let os = e.aval(&out).shape;
             let mut split = vec![os[0], b, o];
             split.extend_from_slice(&os[2..]);
-            Ok(vec![(reshape(e, &out, split)?, Some(1))])
+            Ok(vec![(lax::reshape(e, &out, split)?, Some(1))])
         }
     }
 }

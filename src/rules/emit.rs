@@ -1,5 +1,5 @@
 //! The interface through which rules that build new operations (derivatives, batching) emit
-//! them. Rules are written against [`Emit`]; the transform layer implements it by binding on
+//! them. Rules are written against [`Emit`] (through the builders of `lax`); the transform layer implements it by binding on
 //! the trace stack, so a rule's operations run eagerly or are staged like any other.
 
 use crate::core::{Aval, Primitive};
@@ -9,6 +9,18 @@ use crate::util::Result;
 pub enum Arg<'a, V> {
     V(&'a V),
     Lit(f64),
+}
+
+impl<'a, V> From<&'a V> for Arg<'a, V> {
+    fn from(v: &'a V) -> Self {
+        Arg::V(v)
+    }
+}
+
+impl<V> From<f64> for Arg<'_, V> {
+    fn from(x: f64) -> Self {
+        Arg::Lit(x)
+    }
 }
 
 pub trait Emit {

@@ -17,6 +17,7 @@ pub mod emit;
 pub mod fft;
 pub mod gather;
 pub mod index;
+pub mod lax;
 pub mod linalg;
 pub mod movement;
 pub mod reduce;

@@ -3,6 +3,7 @@
 //! rule. Sorting along another axis, and argsort, are compositions in `library::indexing`.
 
 use super::emit::{Arg, Emit};
+use super::lax;
 use crate::core::{Aval, DType, Primitive};
 use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
@@ -51,14 +52,7 @@ pub fn take_along_last<E: Emit>(e: &mut E, x: &E::V, idx: &E::V) -> Result<E::V>
     for axis in 0..r - 1 {
         let mut along = vec![1; r];
         along[axis] = shape[axis];
-        index.push(e.bind(
-            Primitive::Iota {
-                shape: along,
-                axis,
-                dtype: DType::Int32,
-            },
-            &[],
-        )?);
+        index.push(lax::iota_i32(e, along, axis)?);
     }
     index.push(idx.clone());
     let mut ops = vec![Arg::V(x)];

@@ -6,46 +6,12 @@
 
 use std::collections::HashMap;
 
-use super::trace::{bind, bind_multi, ClosedJaxpr, Operand, Value};
+use super::trace::{bind, bind_multi, Binder, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Var};
 use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::core::{Aval, DType, Primitive};
 use crate::rules::autodiff::{is_differentiable, vjp, vjp_multi};
-use crate::rules::emit::{Arg, Emit};
 use crate::util::{Error, Result};
-
-/// Emits operations by binding them on the trace stack.
-pub struct Binder;
-
-impl Emit for Binder {
-    type V = Value;
-
-    fn bind(&mut self, prim: Primitive, ins: &[Arg<'_, Value>]) -> Result<Value> {
-        let ops: Vec<Operand> = ins
-            .iter()
-            .map(|a| match a {
-                Arg::V(v) => Operand::Value(v),
-                Arg::Lit(x) => Operand::Literal(*x),
-            })
-            .collect();
-        bind(prim, &ops)
-    }
-
-    fn bind_multi(&mut self, prim: Primitive, ins: &[Arg<'_, Value>]) -> Result<Vec<Value>> {
-        let ops: Vec<Operand> = ins
-            .iter()
-            .map(|a| match a {
-                Arg::V(v) => Operand::Value(v),
-                Arg::Lit(x) => Operand::Literal(*x),
-            })
-            .collect();
-        bind_multi(prim, &ops)
-    }
-
-    fn aval(&self, v: &Value) -> Aval {
-        v.aval().clone()
-    }
-}
 
 /// The forward pass: every variable's value.
 pub struct Forward {

@@ -3,13 +3,14 @@
 //! (axis 0 is the loop), unbatched ones stay as they are. The body is batched by tracing `vmap`
 //! of it on those avals; the new scan's ys come out batched at axis 1.
 
-use super::autodiff::Binder;
 use super::scan::{bind_scan, trace_body, Loop};
+use super::trace::Binder;
 use super::trace::{ClosedJaxpr, Value};
 use super::vmap::vmap;
 use crate::core::scan::ScanParams;
 use crate::core::Aval;
-use crate::rules::batch::{batch_at, moveaxis, BArg, Batched};
+use crate::rules::batch::{batch_at, BArg, Batched};
+use crate::rules::lax::moveaxis;
 use crate::util::{Error, Result};
 
 fn with_axis(a: &Aval, at: usize, size: usize) -> Aval {

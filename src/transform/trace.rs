@@ -18,6 +18,7 @@ use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, DType, Device, Primitive};
 use crate::rules;
+use crate::rules::emit::{Arg, Emit};
 use crate::util::{Error, Result};
 
 /// A value being traced: a variable of a frame's Jaxpr.
@@ -352,4 +353,33 @@ fn bind_eager(
     let refs: Vec<&ArrayValue> = held.iter().collect();
     let outs = eval::apply_multi(&prim, &refs)?;
     Ok(outs.into_iter().map(Value::Concrete).collect())
+}
+
+/// Emits operations by binding them on the trace stack: the emitter of the rules and of the
+/// `rules::lax` builders wherever values are [`Value`]s (transformations and the library).
+pub struct Binder;
+
+fn operands<'a>(ins: &'a [Arg<'_, Value>]) -> Vec<Operand<'a>> {
+    ins.iter()
+        .map(|a| match a {
+            Arg::V(v) => Operand::Value(v),
+            Arg::Lit(x) => Operand::Literal(*x),
+        })
+        .collect()
+}
+
+impl Emit for Binder {
+    type V = Value;
+
+    fn bind(&mut self, prim: Primitive, ins: &[Arg<'_, Value>]) -> Result<Value> {
+        bind(prim, &operands(ins))
+    }
+
+    fn bind_multi(&mut self, prim: Primitive, ins: &[Arg<'_, Value>]) -> Result<Vec<Value>> {
+        bind_multi(prim, &operands(ins))
+    }
+
+    fn aval(&self, v: &Value) -> Aval {
+        v.aval().clone()
+    }
 }

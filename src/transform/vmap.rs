@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::autodiff::Binder;
+use super::trace::Binder;
 use super::trace::{bind_multi, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Var};
 use crate::core::{Aval, Primitive};

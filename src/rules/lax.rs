@@ -1,0 +1,241 @@
+//! Builders that bind one primitive each through an [`Emit`]: the one way rules (derivatives,
+//! batching), transformations and the library write operations. `lax::add(e, &x, 1.0)` binds
+//! `Binary(Add)` on `x` and a literal; operands that may be literals take anything that
+//! converts into an [`Arg`] (`&value` or an `f64`). Each builder binds exactly its primitive
+//! (no shortcuts for empty axis lists or identity permutations) unless its doc says otherwise,
+//! so a rewrite onto these builders does not change the operations a trace records.
+
+use super::emit::{Arg, Emit};
+use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use crate::core::{DType, Primitive};
+use crate::util::Result;
+
+/// `op(x)`.
+pub fn unary<E: Emit>(e: &mut E, op: UnaryOp, x: &E::V) -> Result<E::V> {
+    e.bind(Primitive::Unary(op), &[Arg::V(x)])
+}
+
+/// `op(a, b)`, NumPy broadcasting.
+pub fn binary<'a, E: Emit>(
+    e: &mut E,
+    op: BinaryOp,
+    a: impl Into<Arg<'a, E::V>>,
+    b: impl Into<Arg<'a, E::V>>,
+) -> Result<E::V>
+where
+    E::V: 'a,
+{
+    e.bind(Primitive::Binary(op), &[a.into(), b.into()])
+}
+
+/// `op(a, b)` as bool, NumPy broadcasting.
+pub fn compare<'a, E: Emit>(
+    e: &mut E,
+    op: CompareOp,
+    a: impl Into<Arg<'a, E::V>>,
+    b: impl Into<Arg<'a, E::V>>,
+) -> Result<E::V>
+where
+    E::V: 'a,
+{
+    e.bind(Primitive::Compare(op), &[a.into(), b.into()])
+}
+
+macro_rules! unary_builders {
+    ($($name:ident = $op:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($op), "(x)`.")]
+        pub fn $name<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
+            unary(e, UnaryOp::$op, x)
+        }
+    )*};
+}
+
+macro_rules! binary_builders {
+    ($fun:ident, $ty:ident: $($name:ident = $op:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($op), "(a, b)`.")]
+        pub fn $name<'a, E: Emit>(
+            e: &mut E,
+            a: impl Into<Arg<'a, E::V>>,
+            b: impl Into<Arg<'a, E::V>>,
+        ) -> Result<E::V>
+        where
+            E::V: 'a,
+        {
+            $fun(e, $ty::$op, a, b)
+        }
+    )*};
+}
+
+unary_builders!(
+    neg = Neg,
+    abs = Abs,
+    reciprocal = Reciprocal,
+    floor = Floor,
+    ceil = Ceil,
+    sqrt = Sqrt,
+    exp = Exp,
+    log = Log,
+    sin = Sin,
+    cos = Cos,
+    tanh = Tanh,
+);
+binary_builders!(binary, BinaryOp: add = Add, sub = Sub, mul = Mul, div = Div, rem = Rem, max = Max, min = Min);
+binary_builders!(compare, CompareOp: lt = Lt, le = Le, eq = Eq, ne = Ne);
+
+/// `c ? a : b` elementwise (`where`).
+pub fn select<'a, E: Emit>(
+    e: &mut E,
+    c: impl Into<Arg<'a, E::V>>,
+    a: impl Into<Arg<'a, E::V>>,
+    b: impl Into<Arg<'a, E::V>>,
+) -> Result<E::V>
+where
+    E::V: 'a,
+{
+    e.bind(Primitive::Where, &[c.into(), a.into(), b.into()])
+}
+
+/// `x * 0`: zeros of `x`'s shape and dtype that stay a function of `x` (NaN where `x` is).
+pub fn zeros_like<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
+    mul(e, x, 0.0)
+}
+
+/// `x` converted to `dtype`.
+pub fn cast<E: Emit>(e: &mut E, x: &E::V, dtype: DType) -> Result<E::V> {
+    e.bind(Primitive::Cast(dtype), &[Arg::V(x)])
+}
+
+/// `x` as `dtype`: `x` itself when it already is (JAX's `convert_element_type`), else a cast.
+pub fn convert<E: Emit>(e: &mut E, x: &E::V, dtype: DType) -> Result<E::V> {
+    if e.aval(x).dtype == dtype {
+        return Ok(x.clone());
+    }
+    cast(e, x, dtype)
+}
+
+/// `x` with `shape` (same size).
+pub fn reshape<E: Emit>(e: &mut E, x: &E::V, shape: Vec<usize>) -> Result<E::V> {
+    e.bind(Primitive::Reshape(shape), &[Arg::V(x)])
+}
+
+/// `x` as one axis of its size.
+pub fn ravel<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
+    let size = e.aval(x).size();
+    reshape(e, x, vec![size])
+}
+
+/// `x` with its axes permuted: output axis `i` is input axis `perm[i]`.
+pub fn transpose<E: Emit>(e: &mut E, x: &E::V, perm: Vec<usize>) -> Result<E::V> {
+    e.bind(Primitive::Transpose(perm), &[Arg::V(x)])
+}
+
+/// `x` with axis `from` moved to position `to` (a transpose; `x` itself when they are equal).
+pub fn moveaxis<E: Emit>(e: &mut E, x: &E::V, from: usize, to: usize) -> Result<E::V> {
+    if from == to {
+        return Ok(x.clone());
+    }
+    let rank = e.aval(x).shape.len();
+    let mut perm: Vec<usize> = (0..rank).filter(|&a| a != from).collect();
+    perm.insert(to, from);
+    transpose(e, x, perm)
+}
+
+/// `x` with its last two axes swapped (the matrix transpose of a stack).
+pub fn swap_last2<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
+    let r = e.aval(x).shape.len();
+    let mut perm: Vec<usize> = (0..r).collect();
+    perm.swap(r - 2, r - 1);
+    transpose(e, x, perm)
+}
+
+/// `x` broadcast to `shape`, its axes landing at `axes` (`broadcast_in_dim`).
+pub fn broadcast<E: Emit>(
+    e: &mut E,
+    x: &E::V,
+    shape: Vec<usize>,
+    axes: Vec<usize>,
+) -> Result<E::V> {
+    e.bind(Primitive::Broadcast { shape, axes }, &[Arg::V(x)])
+}
+
+/// `x[ranges]`: `[start, end)` on every axis.
+pub fn shrink<E: Emit>(e: &mut E, x: &E::V, ranges: Vec<(usize, usize)>) -> Result<E::V> {
+    e.bind(Primitive::Shrink(ranges), &[Arg::V(x)])
+}
+
+/// `[start, end)` of axis `axis` of `x`, the other axes whole.
+pub fn slice_axis<E: Emit>(
+    e: &mut E,
+    x: &E::V,
+    axis: usize,
+    start: usize,
+    end: usize,
+) -> Result<E::V> {
+    let mut ranges: Vec<(usize, usize)> = e.aval(x).shape.iter().map(|&d| (0, d)).collect();
+    ranges[axis] = (start, end);
+    shrink(e, x, ranges)
+}
+
+/// `x` padded with zeros: `(before, after)` on every axis.
+pub fn pad<E: Emit>(e: &mut E, x: &E::V, widths: Vec<(usize, usize)>) -> Result<E::V> {
+    e.bind(Primitive::Pad(widths), &[Arg::V(x)])
+}
+
+/// `x` reversed along `axes`.
+pub fn flip<E: Emit>(e: &mut E, x: &E::V, axes: Vec<usize>) -> Result<E::V> {
+    e.bind(Primitive::Flip(axes), &[Arg::V(x)])
+}
+
+/// `xs` joined along `axis`.
+pub fn concatenate<E: Emit>(e: &mut E, xs: &[E::V], axis: usize) -> Result<E::V> {
+    let args: Vec<Arg<E::V>> = xs.iter().map(Arg::V).collect();
+    e.bind(Primitive::Concatenate(axis), &args)
+}
+
+/// `op` over `axes` of `x` (the axes dropped).
+pub fn reduce<E: Emit>(e: &mut E, op: ReduceOp, x: &E::V, axes: Vec<usize>) -> Result<E::V> {
+    e.bind(Primitive::Reduce { op, axes }, &[Arg::V(x)])
+}
+
+/// The sum over `axes` of `x` (the axes dropped).
+pub fn sum<E: Emit>(e: &mut E, x: &E::V, axes: Vec<usize>) -> Result<E::V> {
+    reduce(e, ReduceOp::Sum, x, axes)
+}
+
+/// The running `op` along `axis` of `x` (from the end when `reverse`).
+pub fn cumulative<E: Emit>(
+    e: &mut E,
+    op: ReduceOp,
+    x: &E::V,
+    axis: usize,
+    reverse: bool,
+) -> Result<E::V> {
+    e.bind(Primitive::Cumulative { op, axis, reverse }, &[Arg::V(x)])
+}
+
+/// Positions along `axis` over an array of `shape`, as `dtype`.
+pub fn iota<E: Emit>(e: &mut E, shape: Vec<usize>, axis: usize, dtype: DType) -> Result<E::V> {
+    e.bind(Primitive::Iota { shape, axis, dtype }, &[])
+}
+
+/// int32 positions along `axis` over an array of `shape`.
+pub fn iota_i32<E: Emit>(e: &mut E, shape: Vec<usize>, axis: usize) -> Result<E::V> {
+    iota(e, shape, axis, DType::Int32)
+}
+
+/// The matrix product of stacks `a [..., m, k]` and `b [..., k, n]`.
+pub fn matmul<E: Emit>(e: &mut E, a: &E::V, b: &E::V) -> Result<E::V> {
+    e.bind(Primitive::Matmul, &[Arg::V(a), Arg::V(b)])
+}
+
+/// `x` indexed on `axes` by the broadcast `indices` (their axes placed at `out_dim`).
+pub fn gather<E: Emit>(
+    e: &mut E,
+    x: &E::V,
+    indices: &[E::V],
+    axes: Vec<usize>,
+    out_dim: usize,
+) -> Result<E::V> {
+    let args: Vec<Arg<E::V>> = std::iter::once(x).chain(indices).map(Arg::V).collect();
+    e.bind(Primitive::Gather { axes, out_dim }, &args)
+}
