@@ -72,6 +72,12 @@ export class Array {
 
   /**
    * The size of each axis (a new JS array each time); `[]` for a 0-d array.
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3]);
+   * x.shape; // [2, 3]
+   * ```
    */
   get shape(): number[] {
     return JsArray.from(call(() => wasm.shape(this.#handle)));
@@ -79,6 +85,12 @@ export class Array {
 
   /**
    * The number of axes.
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3]);
+   * x.ndim; // 2
+   * ```
    */
   get ndim(): number {
     return this.shape.length;
@@ -86,6 +98,12 @@ export class Array {
 
   /**
    * The number of elements (the product of `shape`; 1 for a 0-d array).
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3]);
+   * x.size; // 6
+   * ```
    */
   get size(): number {
     return this.shape.reduce((a, b) => a * b, 1);
@@ -93,6 +111,12 @@ export class Array {
 
   /**
    * The element type: `"float32"`, `"float16"`, `"float64"`, `"int32"`, `"uint32"` or `"bool"`.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2], { dtype: np.int32 });
+   * x.dtype; // "int32"
+   * ```
    */
   get dtype(): DType {
     return call(() => wasm.dtype(this.#handle)) as DType;
@@ -101,12 +125,28 @@ export class Array {
   /**
    * Whether the array is weakly typed (made from a bare JS number): then, in a binary operation
    * with a strongly typed array, it takes that array's dtype.
+   *
+   * @example
+   * ```ts
+   * using w = np.array(2);
+   * using s = np.array([2]);
+   * w.weakType; // true
+   * s.weakType; // false
+   * ```
    */
   get weakType(): boolean {
     return call(() => wasm.weakType(this.#handle));
   }
 
-  /** The abstract value: shape, dtype and weak type (prints as `float32[2,3]`). */
+  /**
+   * The abstract value: shape, dtype and weak type (prints as `float32[2,3]`).
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3]);
+   * x.aval.toString(); // "float32[2,3]"
+   * ```
+   */
   get aval(): Aval {
     return new Aval(this.shape, this.dtype, this.weakType);
   }
@@ -114,24 +154,58 @@ export class Array {
   /**
    * The device holding the data; for a tracer, that of the arrays its trace was opened on (else
    * the default device).
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2], { device: "cpu" });
+   * x.device; // "cpu"
+   * ```
    */
   get device(): Device {
     return (call(() => wasm.placedOn(this.#handle)) as Device | undefined) ?? defaultDevice();
   }
 
-  /** The number of owners; 0 once freed. */
+  /**
+   * The number of owners; 0 once freed.
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2]);
+   * x.refCount; // 1
+   * ```
+   */
   get refCount(): number {
     return call(() => wasm.refCount(this.#handle));
   }
 
-  /** Adds an owner and returns this same object. */
+  /**
+   * Adds an owner and returns this same object.
+   *
+   * @example
+   * ```ts
+   * const x = np.zeros([2]);
+   * x.ref === x; // true
+   * x.refCount; // 2
+   * x.dispose();
+   * x.dispose(); // the second owner frees it
+   * ```
+   */
   get ref(): this {
     call(() => wasm.incRef(this.#handle));
     recordRef(this.#handle);
     return this;
   }
 
-  /** Drops one owner; frees the data at zero. Throws if the array was already freed. */
+  /**
+   * Drops one owner; frees the data at zero. Throws if the array was already freed.
+   *
+   * @example
+   * ```ts
+   * const x = np.zeros([2]);
+   * x.dispose();
+   * x.refCount; // 0
+   * ```
+   */
   dispose(): void {
     try {
       call(() => wasm.dispose(this.#handle));
@@ -151,6 +225,12 @@ export class Array {
 
   /**
    * `this + other`, element-wise with broadcasting (`numpy.add`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using y = x.add(10); // [11, 12]
+   * ```
    */
   add(other: ArrayLike): Array {
     return applyOp("add", "add", [this, other]);
@@ -158,6 +238,12 @@ export class Array {
 
   /**
    * `this - other`, element-wise with broadcasting (`numpy.subtract`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using y = x.sub(1); // [0, 1]
+   * ```
    */
   sub(other: ArrayLike): Array {
     return applyOp("sub", "sub", [this, other]);
@@ -165,45 +251,103 @@ export class Array {
 
   /**
    * `this * other`, element-wise with broadcasting (`numpy.multiply`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using y = x.mul(x); // [1, 4]
+   * ```
    */
   mul(other: ArrayLike): Array {
     return applyOp("mul", "mul", [this, other]);
   }
 
-  /** Division; two integer arrays divide with truncation (as jax-js does). */
+  /**
+   * Division; two integer arrays divide with truncation (as jax-js does).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([7, -7], { dtype: np.int32 });
+   * using q = x.div(2); // [3, -3], int32 (truncated)
+   * ```
+   */
   div(other: ArrayLike): Array {
     return applyOp("div", "div", [this, other]);
   }
 
-  /** JavaScript's `%`: the result has the dividend's sign. */
+  /**
+   * JavaScript's `%`: the result has the dividend's sign.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([5, -5]);
+   * using r = x.mod(3); // [2, -2]
+   * ```
+   */
   mod(other: ArrayLike): Array {
     return applyOp("mod", "rem", [this, other]);
   }
 
   /**
    * `this ** other`, element-wise with broadcasting (`numpy.power`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([2, 3]);
+   * using y = x.pow(2); // [4, 9]
+   * ```
    */
   pow(other: ArrayLike): Array {
     return applyOp("pow", "power", [this, other]);
   }
 
-  /** Diagonal `offset` over `axis1`/`axis2`, appended as the last axis (a view). */
+  /**
+   * Diagonal `offset` over `axis1`/`axis2`, appended as the last axis (a view).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using d = x.diagonal(); // [1, 4]
+   * ```
+   */
   diagonal(offset = 0, axis1 = 0, axis2 = 1): Array {
     return new Array(call(() => wasm.diagonal(this.#handle, offset, axis1, axis2)));
   }
 
-  /** Sorted copy along `axis` (stable; NaN last). */
+  /**
+   * Sorted copy along `axis` (stable; NaN last).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([3, 1, 2]);
+   * using s = x.sort(); // [1, 2, 3]
+   * ```
+   */
   sort(axis = -1): Array {
     return new Array(call(() => wasm.sort(this.#handle, axis, false)));
   }
 
-  /** The int32 indices that sort along `axis` (stable). */
+  /**
+   * The int32 indices that sort along `axis` (stable).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([3, 1, 2]);
+   * using i = x.argsort(); // [1, 2, 0]
+   * ```
+   */
   argsort(axis = -1): Array {
     return new Array(call(() => wasm.sort(this.#handle, axis, true)));
   }
 
   /**
    * `-this`, element-wise (`numpy.negative`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, -2]);
+   * using y = x.neg(); // [-1, 2]
+   * ```
    */
   neg(): Array {
     return applyOp("neg", "neg", [this]);
@@ -211,6 +355,12 @@ export class Array {
 
   /**
    * `this == other` as a bool array (`numpy.equal`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using e = x.equal(2); // [false, true]
+   * ```
    */
   equal(other: ArrayLike): Array {
     return applyOp("equal", "eq", [this, other]);
@@ -218,6 +368,12 @@ export class Array {
 
   /**
    * `this != other` as a bool array (`numpy.notEqual`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using e = x.notEqual(2); // [true, false]
+   * ```
    */
   notEqual(other: ArrayLike): Array {
     return applyOp("notEqual", "ne", [this, other]);
@@ -225,6 +381,12 @@ export class Array {
 
   /**
    * `this < other` as a bool array (`numpy.less`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using l = x.less(2); // [true, false]
+   * ```
    */
   less(other: ArrayLike): Array {
     return applyOp("less", "lt", [this, other]);
@@ -232,6 +394,12 @@ export class Array {
 
   /**
    * `this <= other` as a bool array (`numpy.lessEqual`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using l = x.lessEqual(2); // [true, true]
+   * ```
    */
   lessEqual(other: ArrayLike): Array {
     return applyOp("lessEqual", "le", [this, other]);
@@ -239,6 +407,12 @@ export class Array {
 
   /**
    * `this > other` as a bool array (`numpy.greater`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using g = x.greater(1); // [false, true]
+   * ```
    */
   greater(other: ArrayLike): Array {
     return applyOp("greater", "greater", [this, other]);
@@ -246,6 +420,12 @@ export class Array {
 
   /**
    * `this >= other` as a bool array (`numpy.greaterEqual`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * using g = x.greaterEqual(1); // [true, true]
+   * ```
    */
   greaterEqual(other: ArrayLike): Array {
     return applyOp("greaterEqual", "greater_equal", [this, other]);
@@ -254,6 +434,12 @@ export class Array {
   /**
    * The sum over `axis` (all axes by default; a number or a list), keeping reduced axes as size 1
    * with `keepdims` (`numpy.sum`). bool sums as int32.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using s = x.sum(1); // [3, 7]
+   * ```
    */
   sum(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("sum", this, axis, opts.keepdims);
@@ -261,6 +447,12 @@ export class Array {
 
   /**
    * The product over `axis` (all axes by default), as `numpy.prod`.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using p = x.prod(); // 24
+   * ```
    */
   prod(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("prod", this, axis, opts.keepdims);
@@ -268,6 +460,12 @@ export class Array {
 
   /**
    * The mean over `axis` (all axes by default), as `numpy.mean`.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using m = x.mean(0); // [2, 3]
+   * ```
    */
   mean(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("mean", this, axis, opts.keepdims);
@@ -275,6 +473,12 @@ export class Array {
 
   /**
    * The maximum over `axis` (all axes by default; NaN if any element is NaN), as `numpy.max`.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using m = x.max(1, { keepdims: true }); // [[2], [4]]
+   * ```
    */
   max(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("max", this, axis, opts.keepdims);
@@ -282,6 +486,12 @@ export class Array {
 
   /**
    * The minimum over `axis` (all axes by default; NaN if any element is NaN), as `numpy.min`.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using m = x.min(); // 1
+   * ```
    */
   min(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("min", this, axis, opts.keepdims);
@@ -289,6 +499,12 @@ export class Array {
 
   /**
    * Whether every element over `axis` is non-zero (all axes by default), as a bool array.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 0]);
+   * using a = x.all(); // false
+   * ```
    */
   all(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("all", this, axis, opts.keepdims);
@@ -296,25 +512,56 @@ export class Array {
 
   /**
    * Whether any element over `axis` is non-zero (all axes by default), as a bool array.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 0]);
+   * using a = x.any(); // true
+   * ```
    */
   any(axis: Axis = null, opts: ReduceOpts = {}): Array {
     return reduceOp("any", this, axis, opts.keepdims);
   }
 
-  /** Converts to `dtype`; returns this same object when the dtype already matches. */
+  /**
+   * Converts to `dtype`; returns this same object when the dtype already matches.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1.5, -1.5]);
+   * using i = x.astype(np.int32); // [1, -1]
+   * x.astype(np.float32) === x; // true
+   * ```
+   */
   astype(dtype: DType): Array {
     const d = parseDType("astype", dtype);
     if (d === this.dtype) return this;
     return new Array(call(() => wasm.convert(this.#handle, d, false)));
   }
 
-  /** A new array with the same elements in row-major order; one `-1` is inferred. */
+  /**
+   * A new array with the same elements in row-major order; one `-1` is inferred.
+   *
+   * @example
+   * ```ts
+   * using x = np.arange(6);
+   * using m = x.reshape([2, 3]); // [[0, 1, 2], [3, 4, 5]]
+   * ```
+   */
   reshape(shape: number | number[]): Array {
     const dims = new Float64Array(checks.intList("reshape", "shape", shape));
     return new Array(call(() => wasm.reshape(this.#handle, dims)));
   }
 
-  /** Permutes the axes (reverses them by default). */
+  /**
+   * Permutes the axes (reverses them by default).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using t = x.transpose(); // [[1, 3], [2, 4]]
+   * ```
+   */
   transpose(perm?: number[]): Array {
     return new Array(
       call(() =>
@@ -326,7 +573,15 @@ export class Array {
     );
   }
 
-  /** The transpose (axes reversed). */
+  /**
+   * The transpose (axes reversed).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2, 3]]);
+   * using t = x.T; // [[1], [2], [3]]
+   * ```
+   */
   get T(): Array {
     return this.transpose();
   }
@@ -336,6 +591,16 @@ export class Array {
    * `[start, end]` keep a half-open range, `null` inserts an axis (negative indices count from
    * the end), and an integer Array gathers (advanced indexing, NumPy placement rules). Basic
    * indexing returns a view.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2, 3], [4, 5, 6]]);
+   * using row = x.slice(1); // [4, 5, 6]
+   * using col = x.slice([], 0); // [1, 4]
+   * using part = x.slice([0, 1], [1, 3]); // [[2, 3]]
+   * using i = np.array([2, 0], { dtype: np.int32 });
+   * using picked = x.slice(0, i); // [3, 1]
+   * ```
    */
   slice(...index: (number | [] | [number] | [number, number] | null | Array)[]): Array {
     const spec: number[] = [];
@@ -363,6 +628,12 @@ export class Array {
 
   /**
    * A 1-D view of the elements in row-major order (`reshape([-1])`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using f = x.flatten(); // [1, 2, 3, 4]
+   * ```
    */
   flatten(): Array {
     return this.reshape([-1]);
@@ -370,6 +641,12 @@ export class Array {
 
   /**
    * A 1-D view of the elements in row-major order (`reshape([-1])`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * using f = x.ravel(); // [1, 2, 3, 4]
+   * ```
    */
   ravel(): Array {
     return this.reshape([-1]);
@@ -378,23 +655,55 @@ export class Array {
   /**
    * The elements as a fresh typed array (row-major). Works on every device; on webgpu, reads
    * requested in the same tick (`Promise.all` of `data()` calls) share one map (`reads.ts`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2]);
+   * const d = await x.data(); // Float32Array [1, 2]
+   * Array.from(d); // [1, 2]
+   * ```
    */
   data(): Promise<DataArray> {
     return readData("data", this.#handle);
   }
 
-  /** Resolves to this array once its pending device work is done (no readback, no ownership change). */
+  /**
+   * Resolves to this array once its pending device work is done (no readback, no ownership change).
+   *
+   * @example
+   * ```ts
+   * using x = np.ones([4]);
+   * (await x.blockUntilReady()) === x; // true
+   * ```
+   */
   async blockUntilReady(): Promise<this> {
     await callAsync(() => wasm.blockUntilReady(this.#handle));
     return this;
   }
 
-  /** The elements, read synchronously; on webgpu use `await data()` instead. */
+  /**
+   * The elements, read synchronously; on webgpu use `await data()` instead.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([1, 2], { dtype: np.int32 });
+   * Array.from(x.dataSync()); // [1, 2]
+   * ```
+   */
   dataSync(): DataArray {
     return call(() => wasm.readSync("dataSync", this.#handle)) as DataArray;
   }
 
-  /** Reads the data, then drops one owner. */
+  /**
+   * Reads the data, then drops one owner.
+   *
+   * @example
+   * ```ts
+   * const x = np.array([1, 2]);
+   * const d = await x.consumeData(); // x is disposed
+   * x.refCount; // 0
+   * ```
+   */
   async consumeData(): Promise<DataArray> {
     const data = await this.data();
     this.dispose();
@@ -403,6 +712,12 @@ export class Array {
 
   /**
    * Reads the data synchronously (`dataSync()`), then drops one owner (`dispose()`).
+   *
+   * @example
+   * ```ts
+   * const x = np.array([1, 2]);
+   * Array.from(x.consumeDataSync()); // [1, 2]
+   * ```
    */
   consumeDataSync(): DataArray {
     const data = this.dataSync();
@@ -410,19 +725,41 @@ export class Array {
     return data;
   }
 
-  /** Nested JS arrays (bool dtype gives booleans; 0-d gives a bare value). */
+  /**
+   * Nested JS arrays (bool dtype gives booleans; 0-d gives a bare value).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * x.js(); // [[1, 2], [3, 4]]
+   * ```
+   */
   js(): NestedValues {
     return nest(this.dataSync(), this.shape, this.dtype === DType.Bool);
   }
 
   /**
    * The elements as nested JS arrays, read with `await data()` (so it works on webgpu too).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([true, false]);
+   * await x.jsAsync(); // [true, false]
+   * ```
    */
   async jsAsync(): Promise<NestedValues> {
     return nest(await this.data(), this.shape, this.dtype === DType.Bool);
   }
 
-  /** The single element of a size-1 array. */
+  /**
+   * The single element of a size-1 array.
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[5]]);
+   * x.item(); // 5
+   * ```
+   */
   item(): number {
     if (this.size !== 1) {
       throw new TypeError(`item: the array has ${this.size} elements, not 1`);
@@ -432,6 +769,12 @@ export class Array {
 
   /**
    * A short description: `Array:<dtype>[<shape>]`, e.g. `Array:float32[2,3]` (no values).
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3]);
+   * x.toString(); // "Array:float32[2,3]"
+   * ```
    */
   toString(): string {
     return describe(this.#handle);

@@ -13,6 +13,12 @@ export type Device = "cpu" | "wasm" | "webgpu" | "webgl";
 /**
  * Every device name jax-js knows, available or not: `["cpu", "wasm", "webgpu", "webgl"]`.
  * `init()` says which are available.
+ *
+ * @example
+ * ```ts
+ * import { devices } from "oxjax";
+ * console.log(devices.length); // 4
+ * ```
  */
 export const devices: Device[] = ["cpu", "wasm", "webgpu", "webgl"];
 
@@ -74,6 +80,12 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
 /**
  * Why the last attempt to start WebGPU failed (the adapter or device request's error), or
  * `null` when it succeeded or was never tried (no `navigator.gpu`).
+ *
+ * @example
+ * ```ts
+ * await init();
+ * webgpuUnavailableReason(); // null where nothing failed (in Node: no navigator.gpu to try)
+ * ```
  */
 export function webgpuUnavailableReason(): string | null {
   return webgpuError;

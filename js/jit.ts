@@ -256,6 +256,15 @@ export interface CacheSizes {
 /**
  * Entry counts of the jit caches (diagnostics, with the fork's field names): lowered programs
  * (`jitCompile`) and traced signatures of live jit wrappers (`jitFunctions`).
+ *
+ * @example
+ * ```ts
+ * clearCaches();
+ * using f = jit((x) => x.add(1));
+ * using x = np.ones([2]);
+ * using y = f(x);
+ * getCacheSizes().jitFunctions; // 1
+ * ```
  */
 export function getCacheSizes(): CacheSizes {
   const stats = memoryStats();

@@ -28,6 +28,15 @@ export type Array = core.Array;
  * The `numpy` namespace (see `oxjax`'s `numpy` for what each function computes), with
  * upstream's ownership: each function consumes its array arguments (`shape`, `ndim` and `size`
  * only read them); results are new arrays owned by the caller.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const x = np.array([1, 2]);
+ * const y = np.multiply(x.ref, x); // x is consumed by its last use
+ * console.log(y.js()); // [1, 4]; js() consumed y
+ * x.refCount; // 0
+ * ```
  */
 export const numpy: typeof core.numpy = consumingNamespace(core.numpy, {
   shape: "none",
@@ -37,6 +46,17 @@ export const numpy: typeof core.numpy = consumingNamespace(core.numpy, {
 /**
  * The `lax` namespace (see `oxjax`'s `lax`); functions consume their array arguments, and a
  * scan body or `associativeScan` combiner owns the arrays it is given.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const xs = np.array([1, 2, 3]);
+ * const [total, ys] = lax.scan((c, x) => {
+ *   const s = c.add(x);
+ *   return [s.ref, s];
+ * }, np.array(0), xs); // init and xs are consumed
+ * console.log(total.js(), ys.js()); // 6 [1, 3, 6]
+ * ```
  */
 export const lax: typeof core.lax = consumingNamespace(core.lax);
 /**
@@ -54,6 +74,14 @@ export const scipyLinalg: typeof core.scipyLinalg = consumingNamespace(core.scip
  * The `tree` namespace (see `oxjax`'s `tree`). Its functions consume the array leaves they are
  * given, as upstream's (a leaf returned unchanged keeps its reference); `structure`, `dispose`,
  * `consumeData` and `makeDisposable` take them as they are.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const t = { a: np.array([1, 2]) };
+ * const doubled = tree.map((x) => x.mul(2), t); // t's leaves are consumed
+ * doubled.a.js(); // [2, 4]
+ * ```
  */
 export const tree: typeof core.tree = consumingNamespace(core.tree, {
   structure: "none",
@@ -107,6 +135,15 @@ export const setScanPathCallback = consuming("setScanPathCallback", core.setScan
 /**
  * `oxjax`'s `devicePut`, consuming the arrays of the tree it moves (an array already on the
  * device comes back as the same object, its reference moved into the result).
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const x = np.array([1, 2], { device: "cpu" });
+ * const y = await devicePut(x, "wasm"); // x is consumed
+ * y.device; // "wasm"
+ * y.dispose();
+ * ```
  */
 export const devicePut = consuming("devicePut", core.devicePut);
 /** `oxjax`'s `blockUntilReady`; it does not consume (the tree comes back as it is). */
@@ -114,15 +151,44 @@ export const blockUntilReady = consuming("blockUntilReady", core.blockUntilReady
 /**
  * `oxjax`'s `grad`; the returned function consumes its array arguments, and `f` owns the tracers
  * it is given.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const g = grad((x) => x.ref.mul(x).sum())(np.array([1, 2])); // the argument is consumed
+ * g.js(); // [2, 4]
+ * ```
  */
 export const grad = consuming("grad", core.grad);
 /** `oxjax`'s `valueAndGrad`; the returned function consumes its array arguments. */
 export const valueAndGrad = consuming("valueAndGrad", core.valueAndGrad);
-/** `oxjax`'s `vjp`, consuming the primals; the returned `vjpFn` consumes its cotangents. */
+/**
+ * `oxjax`'s `vjp`, consuming the primals; the returned `vjpFn` consumes its cotangents.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const [y, pullback] = vjp((x) => x.ref.mul(x), [np.array([1, 2])]);
+ * const [dx] = pullback(np.ones([2])); // the cotangent is consumed
+ * dx.js(); // [2, 4]
+ * y.dispose();
+ * pullback.dispose();
+ * ```
+ */
 export const vjp = consuming("vjp", core.vjp);
 /** `oxjax`'s `jvp`, consuming the primals and tangents. */
 export const jvp = consuming("jvp", core.jvp);
-/** `oxjax`'s `vmap`; the returned function consumes its array arguments. */
+/**
+ * `oxjax`'s `vmap`; the returned function consumes its array arguments.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, lax, tree, grad, vjp, vmap, devicePut } from "oxjax/consuming";
+ * const f = vmap((row) => row.sum());
+ * const s = f(np.array([[1, 2], [3, 4]])); // the argument is consumed
+ * s.js(); // [3, 7]
+ * ```
+ */
 export const vmap = consuming("vmap", core.vmap);
 /** `oxjax`'s `jacfwd`; the returned function consumes its argument. */
 export const jacfwd = consuming("jacfwd", core.jacfwd);

@@ -51,7 +51,16 @@ export function resultType(...args: (Array | DType | number | boolean)[]): DType
   return acc[0] as DType;
 }
 
-/** Whether `x` is a JS number, a JS boolean or a 0-d `Array`. */
+/**
+ * Whether `x` is a JS number, a JS boolean or a 0-d `Array`.
+ *
+ * @example
+ * ```ts
+ * using x = np.array(3);
+ * np.isscalar(x); // true
+ * np.isscalar(3); // true
+ * ```
+ */
 export function isscalar(x: unknown): boolean {
   return typeof x === "number" || typeof x === "boolean" || (x instanceof Array && x.ndim === 0);
 }

@@ -49,7 +49,16 @@ export function treeOnesLike(t: JsTree<Array>, dtype?: DType): JsTree<Array> {
   return tree.map((x: Array) => np.onesLike(x, dtype === undefined ? {} : { dtype }), t);
 }
 
-/** `(1 - decay)·g^order + decay·m`, leafwise. */
+/**
+ * `(1 - decay)·g^order + decay·m`, leafwise.
+ *
+ * @example
+ * ```ts
+ * using g = np.array([1, 2]);
+ * using m = np.zeros([2]);
+ * using m2 = optax.treeUpdateMoment(g, m, 0.9, 1); // [0.1, 0.2]
+ * ```
+ */
 export function treeUpdateMoment(
   updates: JsTree<Array>,
   moments: JsTree<Array>,
@@ -75,6 +84,7 @@ export function treeUpdateMoment(
  * `1 - decay^count` from the count array, in the graph (so it works under jit and in scan
  * bodies). `decay^count` is rounded to float32 from a float64 evaluation where the device has
  * float64, as optax's float32 power is; WebGPU evaluates it in float32.
+
  */
 export function biasCorrectionDenominator(decay: number, count: Array): Array {
   const wide = count.device === "webgpu" ? DType.Float32 : DType.Float64;
@@ -88,7 +98,16 @@ export function biasCorrectionDenominator(decay: number, count: Array): Array {
   });
 }
 
-/** Divides each moment by `1 - decay^count` (count: a scalar array). */
+/**
+ * Divides each moment by `1 - decay^count` (count: a scalar array).
+ *
+ * @example
+ * ```ts
+ * using m = np.array([0.1, 0.2]);
+ * using count = np.array(1, { dtype: np.uint32 });
+ * using c = optax.treeBiasCorrection(m, 0.9, count); // [1, 2]
+ * ```
+ */
 export function treeBiasCorrection(
   moments: JsTree<Array>,
   decay: number,
@@ -98,7 +117,16 @@ export function treeBiasCorrection(
   return freeing([den], () => tree.map((m: Array) => m.div(den), moments));
 }
 
-/** The sum of every element of every leaf. */
+/**
+ * The sum of every element of every leaf.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 2]);
+ * using b = np.array(3);
+ * using s = optax.treeSum({ a, b }); // 6
+ * ```
+ */
 export function treeSum(t: JsTree<Array>): Array {
   return tree.leaves(t).reduce(
     (total: Array, leaf: Array) => {
@@ -109,7 +137,16 @@ export function treeSum(t: JsTree<Array>): Array {
   );
 }
 
-/** The maximum element over every leaf. */
+/**
+ * The maximum element over every leaf.
+ *
+ * @example
+ * ```ts
+ * using a = np.array([1, 5]);
+ * using b = np.array(3);
+ * using m = optax.treeMax({ a, b }); // 5
+ * ```
+ */
 export function treeMax(t: JsTree<Array>): Array {
   return tree.leaves(t).reduce(
     (best: Array, leaf: Array) => {
@@ -126,7 +163,16 @@ export function treeMax(t: JsTree<Array>): Array {
  */
 export type NormOrd = 1 | 2 | "inf" | "infinity" | number | null;
 
-/** The vector norm of all leaves together (`ord` 2 by default, 1 or infinity). */
+/**
+ * The vector norm of all leaves together (`ord` 2 by default, 1 or infinity).
+ *
+ * @example
+ * ```ts
+ * using a = np.array([3]);
+ * using b = np.array([4]);
+ * using n = optax.treeNorm({ a, b }); // 5
+ * ```
+ */
 export function treeNorm(t: JsTree<Array>, ord: NormOrd = null, squared = false): Array {
   const leafwise = (f: (x: Array) => Array, combine: (x: JsTree<Array>) => Array): Array => {
     const mapped = tree.map(f, t);

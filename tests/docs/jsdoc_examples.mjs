@@ -61,9 +61,10 @@ const PRELUDE = [
   `import * as ox from ${JSON.stringify(pkgUrl("index.js"))};`,
   `import * as optax from ${JSON.stringify(pkgUrl("optax/index.js"))};`,
   `const { numpy: np, lax, nn, random, tree, scipySpecial, scipyLinalg } = ox;`,
-  `const { grad, valueAndGrad, vjp, jvp, vmap, jacfwd, jacrev, hessian, linearize, jit,`,
-  `  makeJaxpr, init, defaultDevice, devicePut, blockUntilReady, memoryStats, checkLeaks,`,
-  `  clearCaches, getCacheSizes, setDebug, setScanPathCallback, getBackend, DType, scatterAdd } = ox;`,
+  `const { grad, valueAndGrad, vjp, jvp, vmap, jacfwd, jacrev, hessian, linearize, jit } = ox;`,
+  `const { makeJaxpr, init, defaultDevice, webgpuUnavailableReason, devicePut } = ox;`,
+  `const { blockUntilReady, memoryStats, checkLeaks, clearCaches, getCacheSizes } = ox;`,
+  `const { setDebug, setScanPathCallback, getBackend, DType, scatterAdd } = ox;`,
 ].join("\n");
 
 /** The value at the start of a comment (see the module doc), as JSON text, or null. */
