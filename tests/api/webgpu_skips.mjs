@@ -25,6 +25,8 @@ export const WEBGPU_SKIP_FILES = {
     "ownership rules of the consuming entry, compared with upstream @jax-js/jax (cpu/wasm in Node)",
   "real_clients.test.mjs":
     "Node module hooks alias @jax-js/jax for @jax-js/onnx; the clients run beside upstream in Node",
+  "reclaim.test.mjs":
+    "device-independent: drives the garbage collector with Node's V8 gc() (node:v8, node:vm)",
   "kalman-parallel.test.mjs":
     "float64 and cpu/wasm oracles; webgpu runs the same workload in tests/deno/kalman-parallel*.test.ts",
 };
