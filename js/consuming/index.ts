@@ -27,7 +27,8 @@ export type Array = core.Array;
 /**
  * The `numpy` namespace (see `oxjax`'s `numpy` for what each function computes), with
  * upstream's ownership: each function consumes its array arguments (`shape`, `ndim` and `size`
- * only read them); results are new arrays owned by the caller.
+ * only read them, as do `isscalar` and `resultType`); results are new arrays owned by the
+ * caller.
  *
  * @example
  * ```ts
@@ -42,6 +43,8 @@ export const numpy: typeof core.numpy = consumingNamespace(core.numpy, {
   shape: "none",
   ndim: "none",
   size: "none",
+  isscalar: "none",
+  resultType: "none",
 });
 /**
  * The `lax` namespace (see `oxjax`'s `lax`); functions consume their array arguments, and a
