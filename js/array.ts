@@ -216,8 +216,15 @@ export class Array {
 
   /**
    * What `using` calls: disposes only if the array is still alive, never throws. A no-op on
-   * tracers (values inside jit, grad, scan bodies…), which their trace owns (ARCHITECTURE.md,
-   * decision 3).
+   * tracers (values inside jit, grad, scan bodies…), which their trace owns.
+   *
+   * @example
+   * ```ts
+   * {
+   *   using x = np.ones([2]); // disposed when the block ends, even on an exception
+   *   x.shape; // [2]
+   * }
+   * ```
    */
   [Symbol.dispose](): void {
     call(() => wasm.disposeScoped(this.#handle));
@@ -780,7 +787,15 @@ export class Array {
     return describe(this.#handle);
   }
 
-  /** A 0-d array converts to its number (`+x`, `x == 3`); other shapes throw. */
+  /**
+   * A 0-d array converts to its number (`+x`, `x == 3`); other shapes throw.
+   *
+   * @example
+   * ```ts
+   * using s = np.array(2.5);
+   * +s * 2; // 5
+   * ```
+   */
   [Symbol.toPrimitive](hint: string): number | string {
     if (hint === "string") return this.toString();
     if (this.ndim !== 0) {
@@ -789,7 +804,17 @@ export class Array {
     return this.item();
   }
 
-  /** Iterates over axis 0, yielding new owned arrays (`const [a, b] = x`). */
+  /**
+   * Iterates over axis 0, yielding new owned arrays (`const [a, b] = x`).
+   *
+   * @example
+   * ```ts
+   * using x = np.array([[1, 2], [3, 4]]);
+   * const [r0, r1] = x; // r0 = [1, 2], r1 = [3, 4]
+   * r0.dispose();
+   * r1.dispose();
+   * ```
+   */
   *[Symbol.iterator](): Iterator<Array> {
     const n = this.shape[0];
     if (n === undefined) throw new TypeError("iteration over a 0-d array");

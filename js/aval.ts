@@ -29,12 +29,29 @@ export class Aval {
     return this.shape.reduce((a, b) => a * b, 1);
   }
 
-  /** The same dtype and weak type with shape `[]`. */
+  /**
+   * The same dtype and weak type with shape `[]`.
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3]);
+   * x.aval.scalar().toString(); // "float32[]"
+   * ```
+   */
   scalar(): Aval {
     return new Aval([], this.dtype, this.weakType);
   }
 
-  /** Equal shapes and dtypes. */
+  /**
+   * Equal shapes and dtypes.
+   *
+   * @example
+   * ```ts
+   * using a = np.zeros([2]);
+   * using b = np.ones([2]);
+   * a.aval.equals(b.aval); // true
+   * ```
+   */
   equals(other: Aval): boolean {
     return (
       this === other ||
@@ -44,7 +61,15 @@ export class Aval {
     );
   }
 
-  /** `dtype[shape]`, e.g. `float32[2,3]`. */
+  /**
+   * `dtype[shape]`, e.g. `float32[2,3]`.
+   *
+   * @example
+   * ```ts
+   * using x = np.zeros([2, 3], { dtype: np.int32 });
+   * x.aval.toString(); // "int32[2,3]"
+   * ```
+   */
   toString(): string {
     return `${this.dtype}[${this.shape.join(",")}]`;
   }

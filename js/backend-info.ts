@@ -12,7 +12,16 @@ import { memoryStats } from "./stats.js";
 export interface Backend {
   /** The device this backend runs. */
   readonly type: Device;
-  /** Live device buffers (jax-js's allocated slots). */
+  /**
+   * Live device buffers (jax-js's allocated slots).
+   *
+   * @example
+   * ```ts
+   * const before = getBackend("cpu").slotCount();
+   * using x = np.ones([2], { device: "cpu" });
+   * getBackend("cpu").slotCount() - before; // 1
+   * ```
+   */
   slotCount(): number;
 }
 

@@ -135,6 +135,13 @@ export const checkLeaks = {
   /**
    * Starts (or restarts) tracking: arrays created from now on are recorded with the place that
    * created them; `trackRefs: true` also records each `.ref`. Returns `undefined`.
+   *
+   * @example
+   * ```ts
+   * checkLeaks.start({ trackRefs: true });
+   * checkLeaks.active; // true
+   * checkLeaks.stop().leaked; // 0
+   * ```
    */
   start(opts: { trackRefs?: boolean } = {}): void {
     tracked = new Map();
@@ -142,7 +149,17 @@ export const checkLeaks = {
     baseline = liveArrays();
   },
 
-  /** The arrays created since `start()` that are still alive. */
+  /**
+   * The arrays created since `start()` that are still alive, without ending the window.
+   *
+   * @example
+   * ```ts
+   * checkLeaks.start();
+   * using x = np.ones([3]);
+   * checkLeaks.snapshot().map((e) => e.desc); // ["Array:float32[3]"]
+   * checkLeaks.stop();
+   * ```
+   */
   snapshot(): SnapshotEntry[] {
     return alive().map(({ t, rc }) => ({
       desc: describe(t),
@@ -153,7 +170,19 @@ export const checkLeaks = {
     }));
   },
 
-  /** Ends tracking and reports what is still alive. Extra arguments are ignored. */
+  /**
+   * Ends tracking and reports what is still alive (after releasing what `jit` caches hold).
+   * Extra arguments are ignored.
+   *
+   * @example
+   * ```ts
+   * checkLeaks.start();
+   * const kept = np.zeros([2]);
+   * const report = checkLeaks.stop();
+   * report.leaked; // 1
+   * kept.dispose();
+   * ```
+   */
   stop(..._ignored: unknown[]): LeakReport {
     if (!tracked) return { leaked: 0, details: [], summary: "No leaks detected." };
     for (const flush of flushes) flush();

@@ -23,17 +23,44 @@ export class ClosedJaxpr {
     this.#id = id;
   }
 
-  /** The program in JAX's notation. */
+  /**
+   * The program in JAX's notation.
+   *
+   * @example
+   * ```ts
+   * using x = np.ones([2]);
+   * using j = makeJaxpr((v) => v.mul(2))(x).jaxpr;
+   * j.toString(); // { lambda a:f32[2]. let b:f32[2] = mul a 2.0 in ( b ) } on several lines
+   * ```
+   */
   toString(): string {
     return call(() => wasm.jaxprText(this.#id));
   }
 
-  /** The same printout (jax-js spells it both ways). */
+  /**
+   * The same printout (jax-js spells it both ways).
+   *
+   * @example
+   * ```ts
+   * using x = np.ones([2]);
+   * using j = makeJaxpr((v) => np.exp(v))(x).jaxpr;
+   * j.pprint() === j.toString(); // true
+   * ```
+   */
   pprint(): string {
     return this.toString();
   }
 
-  /** Releases the program and its constants. */
+  /**
+   * Releases the program and its constants.
+   *
+   * @example
+   * ```ts
+   * using x = np.ones([2]);
+   * const { jaxpr } = makeJaxpr((v) => v.add(x))(x); // x is captured as a constant
+   * jaxpr.dispose(); // releases the program and its constant
+   * ```
+   */
   dispose(): void {
     call(() => wasm.jaxprDispose(this.#id));
     this.#disposed = true;

@@ -68,7 +68,16 @@ export class JsTreeDef {
     return this.kind === "leaf" ? 1 : this.children.reduce((n, c) => n + c.numLeaves, 0);
   }
 
-  /** Whether `other` has the same structure (kinds, keys and children, recursively). */
+  /**
+   * Whether `other` has the same structure (kinds, keys and children, recursively).
+   *
+   * @example
+   * ```ts
+   * const a = tree.structure({ x: 1, y: [2] });
+   * const b = tree.structure({ y: [0], x: 0 });
+   * a.equals(b); // true
+   * ```
+   */
   equals(other: JsTreeDef): boolean {
     return (
       this.kind === other.kind &&
@@ -99,7 +108,14 @@ export class JsTreeDef {
     }
   }
 
-  /** A printout of the structure, e.g. `{a: *, b: [*, *]}` with `*` for leaves. */
+  /**
+   * A printout of the structure, e.g. `{a: *, b: [*, *]}` with `*` for leaves.
+   *
+   * @example
+   * ```ts
+   * tree.structure({ b: [1, 2], a: 0 }).toString(); // "{a: *, b: [*, *]}"
+   * ```
+   */
   toString(): string {
     switch (this.kind) {
       case "leaf":

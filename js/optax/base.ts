@@ -13,7 +13,17 @@ export type OptState = JsTree<Array>;
 
 /** `init` makes the state; `update` returns the transformed updates and the new state. */
 export interface GradientTransformation {
-  /** The initial state for `params` (new arrays; `params` is not consumed). */
+  /**
+   * The initial state for `params` (new arrays; `params` is not consumed).
+   *
+   * @example
+   * ```ts
+   * const opt = optax.adam(0.01);
+   * using w = np.zeros([2]);
+   * const state = opt.init(w); // [{ count, mu, nu }, []]: new arrays
+   * tree.dispose(state);
+   * ```
+   */
   init<Params extends JsTree<Array>>(params: Params): OptState;
   /**
    * `[newUpdates, newState]` from the gradients `updates`, the previous `state` and (for
@@ -21,6 +31,16 @@ export interface GradientTransformation {
    * eagerly, stateful transforms dispose the previous state's arrays (release an old state with
    * `tree.dispose`, which skips freed leaves); under `jit` dispose the state you passed in
    * after the call.
+   *
+   * @example
+   * ```ts
+   * const opt = optax.sgd(0.5);
+   * using w = np.array([1, 2]);
+   * using g = np.array([2, 2]);
+   * const state = opt.init(w);
+   * const [u, next] = opt.update(g, state, w); // u = [-1, -1]
+   * tree.dispose([u, state, next]);
+   * ```
    */
   update<Params extends JsTree<Array>>(
     updates: Params,
