@@ -66,7 +66,15 @@ export class ClosedJaxpr {
     this.#disposed = true;
   }
 
-  /** What `using` calls: `dispose()` unless already disposed. */
+  /**
+   * What `using` calls: `dispose()` unless already disposed.
+   *
+   * @example
+   * ```ts
+   * using x = np.ones([2]);
+   * using jaxpr = makeJaxpr((v) => v.add(1))(x).jaxpr; // released when the block ends
+   * ```
+   */
   [Symbol.dispose](): void {
     if (!this.#disposed) this.dispose();
   }

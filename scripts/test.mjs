@@ -73,7 +73,8 @@ const layers = [
   },
   { name: "prettier --check", cmd: bin("prettier"), args: ["--check", "."], count: "check" },
   // The API reference and guide (typedoc.json) into www/reference/, which the Playwright layer
-  // then loads; any warning (an export without a doc comment, a broken link) fails the layer.
+  // then loads; any warning (an export without a doc comment, a function without an example,
+  // a broken link) fails the layer.
   { name: "API reference (TypeDoc)", cmd: bin("typedoc"), args: [], count: "check" },
   { name: "cargo test (native)", cmd: "cargo", args: ["test"], count: "cargo" },
   {
