@@ -1,8 +1,8 @@
 /**
  * The safety net for what a program drops without disposing: when the garbage collector
  * reclaims an `Array` object whose handle is still alive, every reference it held is released
- * (no code can reach the handle any more, so none could release them), and a jitted function's
- * compiled programs are freed with it. It is a net, not ownership: a reclaimed array is still a
+ * (no code can reach the handle any more, so none could release them), and the programs of a
+ * jitted function, a `vjp`/`linearize` function or a `makeJaxpr` result are freed with it. It is a net, not ownership: a reclaimed array is still a
  * leak — `memoryStats().reclaimedArrays` counts them and `checkLeaks` reports each one — and
  * the collector runs when it likes, maybe never. Handles carry a generation, so a handle freed
  * meanwhile (disposed, or released with its trace) is recognised and left alone.
@@ -42,7 +42,11 @@ export function watchArray(array: object, handle: number): void {
   arrays?.register(array, handle);
 }
 
-/** @internal Runs `release` when `owner` (e.g. a jitted function) is collected undisposed. */
+/**
+ * @internal Runs `release` when `owner` (e.g. a jitted function) is collected undisposed. Make
+ * `release` in a function of its own: a closure created beside `owner` shares its context and
+ * would keep `owner` alive.
+ */
 export function watchOwner(owner: object, release: () => void, token: object): void {
   owners?.register(owner, release, token);
 }

@@ -5,10 +5,16 @@
  * `vjp`, `jvp`.
  */
 import { abortTrace, call, wasm } from "./bridge.js";
+import { unwatchOwner, watchOwner } from "./reclaim.js";
 import { Array } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
+
+/** Frees traced program `id` (a closure over nothing else, so it keeps no owner alive). */
+const freeJaxpr = (id: number) => () => call(() => wasm.jaxprDispose(id));
+/** Frees vjp program `id` (made here: a closure in `vjp` would keep `vjpFn` alive). */
+const freeVjp = (id: number) => () => call(() => wasm.vjpDispose(id));
 
 /**
  * A traced program (a Jaxpr) with the constants it captured, as `makeJaxpr` returns it. It owns
@@ -21,6 +27,8 @@ export class ClosedJaxpr {
   /** @internal */
   constructor(id: number) {
     this.#id = id;
+    // Dropped undisposed: the program and its constants go with it.
+    watchOwner(this, freeJaxpr(id), this);
   }
 
   /**
@@ -63,6 +71,7 @@ export class ClosedJaxpr {
    */
   dispose(): void {
     call(() => wasm.jaxprDispose(this.#id));
+    unwatchOwner(this);
     this.#disposed = true;
   }
 
@@ -380,13 +389,17 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
       tree.unflatten(d, grads.slice(t.starts[i], t.starts[i] + d.numLeaves)),
     );
   }) as VjpFn;
+  const token = {};
   fn.dispose = () => {
     call(() => wasm.vjpDispose(id));
+    unwatchOwner(token);
     disposed = true;
   };
   fn[Symbol.dispose] = () => {
     if (!disposed) fn.dispose();
   };
+  // Dropped undisposed: its residuals go with it.
+  watchOwner(fn, freeVjp(id), token);
   return opts.hasAux ? [out, fn, aux] : [out, fn];
 }
 

@@ -4,6 +4,7 @@
  * jvp/vjp/grad, with jax-js's layouts) and `linearize`. Argument parsing and pytrees only.
  */
 import { call, wasm } from "./bridge.js";
+import { unwatchOwner, watchOwner } from "./reclaim.js";
 import { Array } from "./array.js";
 import { defaultDevice, type Device } from "./device.js";
 import type { DType } from "./dtype.js";
@@ -209,6 +210,9 @@ export function hessian(f: Fn): (x: Array) => Array {
  * JVP at the fixed primals (new arrays). It holds the forward pass's residuals until `dispose()`
  * (or `using`).
  */
+/** Frees linearized program `id` (made here: a closure in `linearize` would keep `fLin` alive). */
+const freeLinearized = (id: number) => () => call(() => wasm.linearizeDispose(id));
+
 export type LinearFn = ((...tangents: unknown[]) => unknown) & {
   /** Releases the residuals; calling the function afterwards is an error. */
   dispose(): void;
@@ -265,12 +269,16 @@ export function linearize(f: Fn, primals: unknown[], opts: { hasAux?: boolean } 
       globalThis.Array.from(res, (h) => new Array(h)),
     );
   }) as LinearFn;
+  const token = {};
   fn.dispose = () => {
     call(() => wasm.linearizeDispose(id));
+    unwatchOwner(token);
     disposed = true;
   };
   fn[Symbol.dispose] = () => {
     if (!disposed) fn.dispose();
   };
+  // Dropped undisposed: its residuals go with it.
+  watchOwner(fn, freeLinearized(id), token);
   return opts.hasAux ? [out, fn, aux] : [out, fn];
 }

@@ -98,3 +98,50 @@ test("disposed arrays and tracers are never released twice", async () => {
   other.dispose();
   assert.equal(ox.memoryStats().liveArrays, base.liveArrays);
 });
+
+test("vjp and linearize functions and makeJaxpr results dropped undisposed are freed", async () => {
+  const base = ox.memoryStats();
+  const x = np.array([1, 2, 3]);
+  (() => {
+    const [y, vjpFn] = ox.vjp((t) => t.mul(t).sum(), [x]);
+    const ct = np.array(1);
+    const [g] = vjpFn(ct);
+    const [z, fLin] = ox.linearize((t) => t.mul(2), [x]);
+    const dx = np.ones([3]);
+    const dz = fLin(dx);
+    const { jaxpr } = ox.makeJaxpr((t) => t.add(1))(x);
+    for (const a of [y, ct, g, z, dx, dz]) a.dispose();
+    assert.ok(String(jaxpr).includes("add"));
+    assert.equal(ox.memoryStats().liveJaxprs, base.liveJaxprs + 3);
+  })();
+  await collectUntil(() => ox.memoryStats().liveJaxprs === base.liveJaxprs);
+  assert.equal(ox.memoryStats().liveJaxprs, base.liveJaxprs);
+  x.dispose();
+  assert.equal(ox.memoryStats().liveArrays, base.liveArrays);
+  assert.equal(ox.memoryStats().reclaimedArrays, base.reclaimedArrays, "no array was dropped");
+});
+
+test("a disposed vjp function is not freed again when collected", async () => {
+  const base = ox.memoryStats();
+  const x = np.array([1, 2]);
+  let kept;
+  (() => {
+    const [y, vjpFn] = ox.vjp((t) => t.mul(3), [x]);
+    y.dispose();
+    vjpFn.dispose();
+    // A later program must survive the first one's collection.
+    kept = ox.vjp((t) => t.mul(5), [x]);
+  })();
+  for (let i = 0; i < 5; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  const [y2, vjpFn2] = kept;
+  const ct = np.ones([2]);
+  const [g] = vjpFn2(ct);
+  assert.deepEqual(g.js(), [5, 5]);
+  for (const a of [y2, g, ct, x]) a.dispose();
+  vjpFn2.dispose();
+  assert.equal(ox.memoryStats().liveJaxprs, base.liveJaxprs);
+  assert.equal(ox.memoryStats().liveArrays, base.liveArrays);
+});
