@@ -73,6 +73,9 @@ export const min = reduction("min");
  * ```ts
  * using x = np.array([[1, 2], [3, 4]]);
  * using m = np.mean(x, 0); // [2, 3]
+ * using i = np.array([1, 2], { dtype: np.int32 });
+ * using mi = np.mean(i); // 1 (int32 in, int32 out)
+ * mi.dtype; // "int32"
  * ```
  */
 export const mean = reduction("mean");
