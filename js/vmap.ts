@@ -205,14 +205,14 @@ export function hessian(f: Fn): (x: Array) => Array {
   return jacfwd(grad(f));
 }
 
+/** Frees linearized program `id` (made here: a closure in `linearize` would keep `fLin` alive). */
+const freeLinearized = (id: number) => () => call(() => wasm.linearizeDispose(id));
+
 /**
  * The linear function returned by `linearize`: call it with tangents (one per primal) to get the
  * JVP at the fixed primals (new arrays). It holds the forward pass's residuals until `dispose()`
  * (or `using`).
  */
-/** Frees linearized program `id` (made here: a closure in `linearize` would keep `fLin` alive). */
-const freeLinearized = (id: number) => () => call(() => wasm.linearizeDispose(id));
-
 export type LinearFn = ((...tangents: unknown[]) => unknown) & {
   /** Releases the residuals; calling the function afterwards is an error. */
   dispose(): void;
