@@ -1,7 +1,8 @@
 // The code examples of the user documentation (README.md, pkg.template/README.md, docs/**/*.md),
 // extracted and made runnable in Node. A fenced block whose info string starts with `js` or `ts`
 // is an example; `js norun: <reason>` marks one that cannot run in Node (a browser page, a
-// bundler setting), and the reason is required. Examples import "oxjax" / "oxjax/optax" /
+// bundler setting), and the reason is required; `js deno` marks a Deno program, which
+// tests/deno/guide_examples.test.ts runs. Examples import "oxjax" / "oxjax/optax" /
 // "oxjax/consuming", which
 // are pointed at the built package. An example that declares `using` is compiled first by
 // TypeScript's transpiler (target ES2022), the setting docs/guide/ownership.md documents for
@@ -59,6 +60,11 @@ export function examples() {
   for (const file of documentationFiles()) {
     for (const b of codeBlocks(file)) {
       if (!["js", "ts", "javascript", "typescript"].includes(b.lang)) continue;
+      // `js deno`: a Deno program, run by tests/deno/guide_examples.test.ts instead.
+      if (/^deno\b/.test(b.info)) {
+        out.push({ ...b, run: false, reason: "runs in Deno (tests/deno/guide_examples.test.ts)" });
+        continue;
+      }
       const norun = /^norun\b:?\s*(.*)$/.exec(b.info);
       out.push({ ...b, run: !norun, reason: norun ? norun[1].trim() : "" });
     }
