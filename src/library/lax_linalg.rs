@@ -5,8 +5,8 @@
 use super::emit::v;
 use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
-use crate::rules::autodiff_linalg as rl;
 use crate::rules::lax;
+use crate::rules::routine as rl;
 use crate::transform::trace::bind;
 use crate::transform::trace::Binder;
 use crate::transform::Value;

@@ -5,15 +5,16 @@
 //! only called when at least one operand is batched; they return every output with its batch
 //! axis.
 //!
-//! Adding a primitive: give it an arm in [`batch`]. Most primitives that accept leading batch
-//! dimensions (linalg routines on `[..., n, n]`, elementwise-like ops) need only
-//! [`batch_leading`], which moves every batched operand's batch axis to the front, broadcasts
-//! the unbatched ones, and applies the primitive unchanged (the output's batch axis is 0).
-//! Gather and convolution live in `batch_index.rs`.
+//! This file holds the interface and the combinators; each family's rules live in its file
+//! (`reduce::batch`, `movement::batch`, `gather::batch`, `conv::batch`), and [`batch`] dispatches
+//! to them with one arm per primitive. Most primitives need only a combinator: [`batch_aligned`]
+//! for operands that broadcast NumPy-style (elementwise primitives, `matmul`), [`batch_leading`]
+//! for primitives that map over leading axes (routines on `[..., n, n]`, `concatenate`), which
+//! moves every batched operand's batch axis to the front, broadcasts the unbatched ones, and
+//! applies the primitive unchanged (the output's batch axis is 0).
 
-use super::batch_index;
 use super::emit::{Arg, Emit};
-use super::lax;
+use super::{conv, gather, lax, movement, reduce};
 use crate::core::Primitive;
 use crate::util::{Error, Result};
 
@@ -144,8 +145,32 @@ pub fn batch_leading<E: Emit>(
 }
 
 /// Per-example axis `a` of an operand batched at `b`, as an axis of the batched operand.
-fn full(a: usize, b: usize) -> usize {
+pub fn full_axis(a: usize, b: usize) -> usize {
     a + usize::from(a >= b)
+}
+
+/// Applies `prim` to operands that broadcast NumPy-style: each batched operand's batch axis
+/// goes to the front, padded with unit axes so it lines up with every other operand's. The
+/// output's batch axis is 0.
+pub fn batch_aligned<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    ins: &[BArg<E::V>],
+) -> Result<Vec<Batched<E::V>>> {
+    let rank = ins.iter().map(|a| example_rank(e, a)).max().unwrap_or(0);
+    let owned = aligned(e, ins, rank)?;
+    Ok(vec![(e.bind(prim.clone(), &args(&owned))?, Some(0))])
+}
+
+/// The single operand of a one-operand primitive, which must be batched, and its batch axis.
+fn single<'a, V>(prim: &Primitive, ins: &'a [BArg<V>]) -> Result<(&'a V, usize)> {
+    match ins {
+        [BArg::V(v, Some(b))] => Ok((*v, *b)),
+        _ => Err(Error::new(
+            prim.name(),
+            "internal error: expected one batched operand",
+        )),
+    }
 }
 
 /// The outputs of `prim` applied to batched operands `ins` (batch size `size`).
@@ -155,17 +180,7 @@ pub fn batch<E: Emit>(
     ins: &[BArg<E::V>],
     size: usize,
 ) -> Result<Vec<Batched<E::V>>> {
-    let one = |v: E::V, b: usize| Ok(vec![(v, Some(b))]);
-    // The single operand of a unary primitive and its batch axis.
-    let single = || -> Result<(&E::V, usize)> {
-        match ins {
-            [BArg::V(v, Some(b))] => Ok((*v, *b)),
-            _ => Err(Error::new(
-                prim.name(),
-                "internal error: expected one batched operand",
-            )),
-        }
-    };
+    // One arm per primitive (no wildcard), so a new primitive cannot miss its rule.
     match prim {
         Primitive::Unary(_)
         | Primitive::Binary(_)
@@ -174,86 +189,35 @@ pub fn batch<E: Emit>(
         | Primitive::Cast(_)
         | Primitive::Bitcast(_)
         | Primitive::StopGradient
-        | Primitive::Matmul => {
-            let rank = ins.iter().map(|a| example_rank(e, a)).max().unwrap_or(0);
-            let owned = aligned(e, ins, rank)?;
-            one(e.bind(prim.clone(), &args(&owned))?, 0)
-        }
-        Primitive::Reduce { op, axes } => {
-            let (v, b) = single()?;
-            let below = axes.iter().filter(|&&a| a < b).count();
-            let axes = axes.iter().map(|&a| full(a, b)).collect();
-            let r = e.bind(Primitive::Reduce { op: *op, axes }, &[Arg::V(v)])?;
-            one(r, b - below)
-        }
-        Primitive::Cumulative { op, axis, reverse } => {
-            let (v, b) = single()?;
-            let p = Primitive::Cumulative {
-                op: *op,
-                axis: full(*axis, b),
-                reverse: *reverse,
-            };
-            one(e.bind(p, &[Arg::V(v)])?, b)
-        }
-        Primitive::Flip(axes) => {
-            let (v, b) = single()?;
-            let p = Primitive::Flip(axes.iter().map(|&a| full(a, b)).collect());
-            one(e.bind(p, &[Arg::V(v)])?, b)
-        }
-        Primitive::Shrink(ranges) => {
-            let (v, b) = single()?;
-            let mut ranges = ranges.clone();
-            ranges.insert(b, (0, size));
-            one(lax::shrink(e, v, ranges)?, b)
-        }
-        Primitive::Pad(widths) => {
-            let (v, b) = single()?;
-            let mut widths = widths.clone();
-            widths.insert(b, (0, 0));
-            one(lax::pad(e, v, widths)?, b)
-        }
-        Primitive::Reshape(shape) => {
-            let (v, b) = single()?;
-            let front = lax::moveaxis(e, v, b, 0)?;
-            let mut shape = shape.clone();
-            shape.insert(0, size);
-            one(lax::reshape(e, &front, shape)?, 0)
-        }
-        Primitive::Transpose(perm) => {
-            let (v, b) = single()?;
-            let front = lax::moveaxis(e, v, b, 0)?;
-            let perm = std::iter::once(0)
-                .chain(perm.iter().map(|p| p + 1))
-                .collect();
-            one(lax::transpose(e, &front, perm)?, 0)
-        }
-        Primitive::Broadcast { shape, axes } => {
-            let (v, b) = single()?;
-            let front = lax::moveaxis(e, v, b, 0)?;
-            let shape = std::iter::once(size).chain(shape.iter().copied()).collect();
-            let axes = std::iter::once(0)
-                .chain(axes.iter().map(|a| a + 1))
-                .collect();
-            one(
-                e.bind(Primitive::Broadcast { shape, axes }, &[Arg::V(&front)])?,
-                0,
-            )
+        | Primitive::Matmul => batch_aligned(e, prim, ins),
+        Primitive::Reduce { .. } | Primitive::Cumulative { .. } => {
+            let (v, b) = single(prim, ins)?;
+            Ok(vec![reduce::batch(e, prim, v, b)?])
         }
         Primitive::Concatenate(axis) => {
             batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size)
+        }
+        Primitive::Reshape(_)
+        | Primitive::Transpose(_)
+        | Primitive::Broadcast { .. }
+        | Primitive::Shrink(_)
+        | Primitive::Pad(_)
+        | Primitive::Flip(_) => {
+            let (v, b) = single(prim, ins)?;
+            Ok(vec![movement::batch(e, prim, v, b, size)?])
         }
         Primitive::Iota { .. } => Err(Error::new(
             prim.name(),
             "internal error: iota has no operands to batch",
         )),
+        Primitive::Conv(p) => conv::batch(e, p, ins, size),
+        Primitive::Gather { axes, out_dim } => gather::batch(e, axes, *out_dim, ins, size),
         // Routines over `[..., n, n]` (or `[..., n]`) with equal batch axes.
         Primitive::Cholesky
         | Primitive::TriangularSolve { .. }
         | Primitive::Lu
         | Primitive::Sort
         | Primitive::Fft { .. } => batch_leading(e, prim, ins, size),
-        Primitive::Gather { axes, out_dim } => batch_index::gather(e, axes, *out_dim, ins, size),
-        Primitive::Conv(p) => batch_index::conv(e, p, ins, size),
         // Batched by `transform::scan_vmap` (it batches the body).
         Primitive::Scan(_) => Err(Error::new(
             prim.name(),

@@ -1,7 +1,12 @@
 //! Elementwise primitives: unary and binary math, comparisons, `where`, casts, bitcasts and
 //! `stop_gradient`. Operands broadcast (NumPy rules) and promote (jax-js rules, weak types).
+//! Their abstract evaluation, kernel and VJP rules; batching is `batch::batch_aligned` (the
+//! batch axis moved to the front and the operands aligned, as broadcasting lines them up).
 
+use super::autodiff::{negated, over, route, times, unbroadcast_to};
+use super::emit::Emit;
 use super::index::broadcast_index;
+use super::lax;
 use crate::core::dtype::promote;
 use crate::core::ops::{BinaryOp, UnaryOp};
 use crate::core::shape::broadcast_shapes;
@@ -139,4 +144,136 @@ pub fn kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Kernel {
         }
     };
     Kernel::elementwise(inputs.iter().map(|a| a.dtype).collect(), out.size(), exp)
+}
+
+/// The input cotangents of an elementwise primitive (inputs `ins`, output `out`) for the output
+/// cotangent `g`, each summed back over the axes its operand was broadcast along.
+pub fn vjp<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    ins: &[E::V],
+    out: &E::V,
+    g: &E::V,
+) -> Result<Vec<Option<E::V>>> {
+    Ok(match prim {
+        Primitive::Unary(op) => vec![unary_vjp(e, *op, &ins[0], out, g)?],
+        Primitive::Binary(op) => {
+            let (ga, gb) = binary_vjp(e, *op, &ins[0], &ins[1], out, g)?;
+            vec![
+                unbroadcast_to(e, ga, &ins[0])?,
+                unbroadcast_to(e, gb, &ins[1])?,
+            ]
+        }
+        Primitive::Where => {
+            let (ga, gb) = route(e, &ins[0], g)?;
+            vec![
+                None,
+                unbroadcast_to(e, Some(ga), &ins[1])?,
+                unbroadcast_to(e, Some(gb), &ins[2])?,
+            ]
+        }
+        Primitive::Cast(_) => {
+            let from = e.aval(&ins[0]).dtype;
+            vec![if from.is_float() {
+                Some(lax::cast(e, g, from)?)
+            } else {
+                None
+            }]
+        }
+        Primitive::Compare(_) | Primitive::Bitcast(_) | Primitive::StopGradient => {
+            vec![None; ins.len()]
+        }
+        _ => unreachable!("not elementwise"),
+    })
+}
+
+fn unary_vjp<E: Emit>(
+    e: &mut E,
+    op: UnaryOp,
+    x: &E::V,
+    out: &E::V,
+    g: &E::V,
+) -> Result<Option<E::V>> {
+    use UnaryOp as U;
+    Ok(Some(match op {
+        U::Neg => lax::neg(e, g)?,
+        U::Abs => {
+            let pos = lax::lt(e, 0.0, x)?;
+            let neg = lax::lt(e, x, 0.0)?;
+            let ng = lax::neg(e, g)?;
+            let z = lax::zeros_like(e, g)?;
+            let inner = lax::select(e, &neg, &ng, &z)?;
+            lax::select(e, &pos, g, &inner)?
+        }
+        U::Reciprocal => negated(e, |e| times(e, g, |e| lax::mul(e, out, out)))?,
+        U::Sqrt => over(e, g, |e| lax::mul(e, out, 2.0))?,
+        U::Exp => lax::mul(e, g, out)?,
+        U::Log => lax::div(e, g, x)?,
+        U::Sin => times(e, g, |e| lax::cos(e, x))?,
+        U::Cos => negated(e, |e| times(e, g, |e| lax::sin(e, x)))?,
+        U::Tanh => times(e, g, |e| one_minus_square(e, out))?,
+        U::Asin => over(e, g, |e| {
+            let d = one_minus_square(e, x)?;
+            lax::sqrt(e, &d)
+        })?,
+        U::Atan => over(e, g, |e| {
+            let x2 = lax::mul(e, x, x)?;
+            lax::add(e, 1.0, &x2)
+        })?,
+        U::Erf | U::Erfc => times(e, g, |e| {
+            // d/dx erf = 2/√π · exp(−x²); erfc's is its negation.
+            let x2 = lax::mul(e, x, x)?;
+            let nx2 = lax::neg(e, &x2)?;
+            let ex = lax::exp(e, &nx2)?;
+            let k = 2.0 / std::f64::consts::PI.sqrt() * if op == U::Erf { 1.0 } else { -1.0 };
+            lax::mul(e, &ex, k)
+        })?,
+        U::Floor | U::Ceil | U::Not => return Ok(None),
+    }))
+}
+
+/// `1 − v²`.
+fn one_minus_square<E: Emit>(e: &mut E, v: &E::V) -> Result<E::V> {
+    let v2 = lax::mul(e, v, v)?;
+    lax::sub(e, 1.0, &v2)
+}
+
+/// The cotangents of `a op b` (before unbroadcasting).
+type Pair<V> = (Option<V>, Option<V>);
+
+fn binary_vjp<E: Emit>(
+    e: &mut E,
+    op: BinaryOp,
+    a: &E::V,
+    b: &E::V,
+    out: &E::V,
+    g: &E::V,
+) -> Result<Pair<E::V>> {
+    use BinaryOp as B;
+    Ok(match op {
+        B::Add => (Some(g.clone()), Some(g.clone())),
+        B::Sub => (Some(g.clone()), Some(lax::neg(e, g)?)),
+        B::Mul => (Some(lax::mul(e, g, b)?), Some(lax::mul(e, g, a)?)),
+        B::Div => {
+            let ga = lax::div(e, g, b)?;
+            let gb = negated(e, |e| lax::mul(e, &ga, out))?;
+            (Some(ga), Some(gb))
+        }
+        B::Max | B::Min => {
+            // The chosen operand gets the cotangent (ties: the first).
+            let (lo, hi) = if op == B::Max { (b, a) } else { (a, b) };
+            let first = lax::le(e, lo, hi)?;
+            let (ga, gb) = route(e, &first, g)?;
+            (Some(ga), Some(gb))
+        }
+        B::Rem => {
+            // d/da = 1, d/db = −trunc(a / b).
+            let q = lax::div(e, a, b)?;
+            let neg = lax::lt(e, &q, 0.0)?;
+            let (c, f) = (lax::ceil(e, &q)?, lax::floor(e, &q)?);
+            let t = lax::select(e, &neg, &c, &f)?;
+            (Some(g.clone()), Some(negated(e, |e| lax::mul(e, g, &t))?))
+        }
+        B::And | B::Or | B::Xor | B::Shl | B::Shr => (None, None),
+    })
 }

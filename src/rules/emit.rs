@@ -1,6 +1,7 @@
-//! The interface through which rules that build new operations (derivatives, batching) emit
-//! them. Rules are written against [`Emit`] (through the builders of `lax`); the transform layer implements it by binding on
-//! the trace stack, so a rule's operations run eagerly or are staged like any other.
+//! The interface through which rules that build new operations (derivatives, batching) emit them.
+//! Rules are written against [`Emit`] (through the builders of `lax`); the transform layer
+//! implements it by binding on the trace stack, so a rule's operations run eagerly or are staged
+//! like any other.
 
 use crate::core::{Aval, Primitive};
 use crate::util::Result;

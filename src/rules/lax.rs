@@ -7,7 +7,7 @@
 
 use super::emit::{Arg, Emit};
 use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
-use crate::core::{DType, Primitive};
+use crate::core::{ConvParams, DType, Primitive};
 use crate::util::Result;
 
 /// `op(x)`.
@@ -79,7 +79,8 @@ unary_builders!(
     cos = Cos,
     tanh = Tanh,
 );
-binary_builders!(binary, BinaryOp: add = Add, sub = Sub, mul = Mul, div = Div, rem = Rem, max = Max, min = Min);
+binary_builders!(binary, BinaryOp:
+    add = Add, sub = Sub, mul = Mul, div = Div, rem = Rem, max = Max, min = Min);
 binary_builders!(compare, CompareOp: lt = Lt, le = Le, eq = Eq, ne = Ne);
 
 /// `c ? a : b` elementwise (`where`).
@@ -238,4 +239,9 @@ pub fn gather<E: Emit>(
 ) -> Result<E::V> {
     let args: Vec<Arg<E::V>> = std::iter::once(x).chain(indices).map(Arg::V).collect();
     e.bind(Primitive::Gather { axes, out_dim }, &args)
+}
+
+/// `conv_general_dilated(lhs, rhs)` with `params`.
+pub fn conv<E: Emit>(e: &mut E, lhs: &E::V, rhs: &E::V, params: ConvParams) -> Result<E::V> {
+    e.bind(Primitive::Conv(params), &[Arg::V(lhs), Arg::V(rhs)])
 }

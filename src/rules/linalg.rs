@@ -1,7 +1,11 @@
 //! Linear algebra primitives. First: `matmul`, a batched matrix product whose batch axes
-//! broadcast, as one reducing kernel (the contraction is the reduction axis).
+//! broadcast, as one reducing kernel (the contraction is the reduction axis), and its VJP
+//! (batching: `batch::batch_aligned`, as for elementwise primitives).
 
+use super::autodiff::unbroadcast_to;
+use super::emit::Emit;
 use super::index::{ravel, unravel};
+use super::lax;
 use crate::core::dtype::promote;
 use crate::core::shape::broadcast_shapes;
 use crate::core::{Aval, DType};
@@ -93,4 +97,17 @@ pub fn matmul_kernel(a: &Aval, b: &Aval, out: &Aval) -> Kernel {
         });
     }
     kernel
+}
+
+/// The cotangents of `matmul(a, b)`: `g·bᵀ` and `aᵀ·g`, summed over broadcast batch axes.
+pub fn matmul_vjp<E: Emit>(e: &mut E, ins: &[E::V], g: &E::V) -> Result<Vec<Option<E::V>>> {
+    let (a, b) = (&ins[0], &ins[1]);
+    let bt = lax::swap_last2(e, b)?;
+    let at = lax::swap_last2(e, a)?;
+    let ga = lax::matmul(e, g, &bt)?;
+    let gb = lax::matmul(e, &at, g)?;
+    Ok(vec![
+        unbroadcast_to(e, Some(ga), a)?,
+        unbroadcast_to(e, Some(gb), b)?,
+    ])
 }

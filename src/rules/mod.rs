@@ -1,15 +1,14 @@
 //! L3: the rules of every primitive, one file per family. [`family`] sorts primitives into
 //! families with one exhaustive match, so a new primitive cannot miss its rules; each family's
-//! file holds its abstract evaluation and kernel.
+//! file holds its abstract evaluation, kernel, VJP and batching rules (`autodiff.rs` and
+//! `batch.rs` hold the interfaces, the dispatch and the combinators). Rules write operations
+//! with the builders of `lax.rs`.
 //!
 //! Kernels built here read their inputs as logical, row-major, contiguous arrays (a load's index
 //! is the flat logical index); the evaluator maps those loads through each input's view.
 
 pub mod autodiff;
-pub mod autodiff_index;
-pub mod autodiff_linalg;
 pub mod batch;
-pub mod batch_index;
 pub mod conv;
 pub mod creation;
 pub mod elementwise;

@@ -2,8 +2,11 @@
 //! of the operand (`core::view`) — and concatenate, which builds a new array.
 //!
 //! Their kernels (used when a view must be materialised) load the operand through the view
-//! the primitive makes of a contiguous array.
+//! the primitive makes of a contiguous array. Their VJP and batching rules are here too.
 
+use super::batch::{full_axis, Batched};
+use super::emit::Emit;
+use super::lax;
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, DType, Primitive};
 use crate::kernel::{view_index, AluExp, CompareOp, Kernel};
@@ -156,4 +159,117 @@ fn concatenate_kernel(axis: usize, inputs: &[&Aval], out: &Aval) -> Kernel {
         exp = AluExp::where_(inside, load, exp);
     }
     Kernel::elementwise(inputs.iter().map(|a| a.dtype).collect(), out.size(), exp)
+}
+
+/// The input cotangents of a movement primitive for the output cotangent `g`: the inverse
+/// movement (a sum over broadcast axes; one slice of `g` per concatenated operand).
+pub fn vjp<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    ins: &[E::V],
+    g: &E::V,
+) -> Result<Vec<Option<E::V>>> {
+    let shape0 = e.aval(&ins[0]).shape;
+    let one = |v: E::V| Ok(vec![Some(v)]);
+    match prim {
+        Primitive::Reshape(_) => one(lax::reshape(e, g, shape0)?),
+        Primitive::Transpose(perm) => {
+            let mut inv = vec![0; perm.len()];
+            for (i, &p) in perm.iter().enumerate() {
+                inv[p] = i;
+            }
+            one(lax::transpose(e, g, inv)?)
+        }
+        Primitive::Broadcast { shape: to, axes } => {
+            // Sum over the new axes and the size-1 axes that were stretched.
+            let stretched = |a: &usize| {
+                axes.iter()
+                    .position(|b| b == a)
+                    .is_none_or(|i| shape0[i] == 1 && to[*a] != 1)
+            };
+            let sum_axes: Vec<usize> = (0..to.len()).filter(stretched).collect();
+            let s = if sum_axes.is_empty() {
+                g.clone()
+            } else {
+                lax::sum(e, g, sum_axes)?
+            };
+            one(lax::reshape(e, &s, shape0)?)
+        }
+        Primitive::Shrink(ranges) => {
+            let widths = ranges.iter().zip(&shape0);
+            one(lax::pad(
+                e,
+                g,
+                widths.map(|(&(s, t), &n)| (s, n - t)).collect(),
+            )?)
+        }
+        Primitive::Pad(widths) => {
+            let gs = e.aval(g).shape;
+            let ranges = widths.iter().zip(&gs);
+            one(lax::shrink(
+                e,
+                g,
+                ranges.map(|(&(lo, hi), &n)| (lo, n - hi)).collect(),
+            )?)
+        }
+        Primitive::Flip(axes) => one(lax::flip(e, g, axes.clone())?),
+        Primitive::Concatenate(axis) => {
+            let mut start = 0;
+            let mut outs = Vec::with_capacity(ins.len());
+            for x in ins {
+                let n = e.aval(x).shape[*axis];
+                outs.push(Some(lax::slice_axis(e, g, *axis, start, start + n)?));
+                start += n;
+            }
+            Ok(outs)
+        }
+        _ => unreachable!("not a movement primitive"),
+    }
+}
+
+/// Batching of a movement primitive whose single operand `v` is batched at `b` (batch size
+/// `size`): slices, pads and flips keep the batch axis where it is; reshapes, transposes and
+/// broadcasts move it to the front. Concatenate is `batch_leading` on the next axis.
+pub fn batch<E: Emit>(
+    e: &mut E,
+    prim: &Primitive,
+    v: &E::V,
+    b: usize,
+    size: usize,
+) -> Result<Batched<E::V>> {
+    Ok(match prim {
+        Primitive::Flip(axes) => {
+            let axes = axes.iter().map(|&a| full_axis(a, b)).collect();
+            (lax::flip(e, v, axes)?, Some(b))
+        }
+        Primitive::Shrink(ranges) => {
+            let mut ranges = ranges.clone();
+            ranges.insert(b, (0, size));
+            (lax::shrink(e, v, ranges)?, Some(b))
+        }
+        Primitive::Pad(widths) => {
+            let mut widths = widths.clone();
+            widths.insert(b, (0, 0));
+            (lax::pad(e, v, widths)?, Some(b))
+        }
+        Primitive::Reshape(shape) => {
+            let front = lax::moveaxis(e, v, b, 0)?;
+            let shape = std::iter::once(size).chain(shape.iter().copied()).collect();
+            (lax::reshape(e, &front, shape)?, Some(0))
+        }
+        Primitive::Transpose(perm) => {
+            let front = lax::moveaxis(e, v, b, 0)?;
+            let perm = std::iter::once(0).chain(perm.iter().map(|p| p + 1));
+            (lax::transpose(e, &front, perm.collect())?, Some(0))
+        }
+        Primitive::Broadcast { shape, axes } => {
+            let front = lax::moveaxis(e, v, b, 0)?;
+            let shape = std::iter::once(size).chain(shape.iter().copied()).collect();
+            let axes = std::iter::once(0)
+                .chain(axes.iter().map(|a| a + 1))
+                .collect();
+            (lax::broadcast(e, &front, shape, axes)?, Some(0))
+        }
+        _ => unreachable!("batched as several operands"),
+    })
 }
