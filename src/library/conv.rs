@@ -3,6 +3,8 @@
 
 use super::shape::{flip, reshape};
 use crate::core::{ConvParams, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -149,7 +151,7 @@ pub fn conv_transpose(
         let flipped = flip(rhs, Some(&axes))?;
         let mut perm: Vec<usize> = (0..rs.len()).collect();
         perm.swap(0, 1);
-        bind(Primitive::Transpose(perm), &[Operand::Value(&flipped)])?
+        lax::transpose(&mut Binder, &flipped, perm)?
     } else {
         rhs.clone()
     };
@@ -172,20 +174,20 @@ fn strided(x: &Value, axis: usize, o: usize, s: usize, count: usize) -> Result<V
     let x = if need > shape[axis] {
         let mut pads = vec![(0, 0); shape.len()];
         pads[axis] = (0, need - shape[axis]);
-        bind(Primitive::Pad(pads), &[Operand::Value(x)])?
+        lax::pad(&mut Binder, x, pads)?
     } else {
         x.clone()
     };
     let mut ranges: Vec<(usize, usize)> = x.aval().shape.iter().map(|&d| (0, d)).collect();
     ranges[axis] = (o, need);
-    let x = bind(Primitive::Shrink(ranges), &[Operand::Value(&x)])?;
+    let x = lax::shrink(&mut Binder, &x, ranges)?;
     let mut split = shape.clone();
     split[axis] = count;
     split.insert(axis + 1, s);
     let x = reshape(&x, split.clone())?;
     let mut ranges: Vec<(usize, usize)> = split.iter().map(|&d| (0, d)).collect();
     ranges[axis + 1] = (0, 1);
-    let x = bind(Primitive::Shrink(ranges), &[Operand::Value(&x)])?;
+    let x = lax::shrink(&mut Binder, &x, ranges)?;
     split.remove(axis + 1);
     reshape(&x, split)
 }

@@ -1,6 +1,7 @@
-//! Shorthands the library's compositions use to bind primitives.
+//! Operand shorthands for the library's direct `bind` calls (`v(&x)`, `lit(2.0)`); operations
+//! are written with the `rules::lax` builders.
 
-use crate::core::ops::{BinaryOp, CompareOp, UnaryOp};
+use crate::core::ops::BinaryOp;
 use crate::core::Primitive;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
@@ -16,16 +17,4 @@ pub fn lit(x: f64) -> Operand<'static> {
 
 pub fn bin(op: BinaryOp, a: Operand, b: Operand) -> Result<Value> {
     bind(Primitive::Binary(op), &[a, b])
-}
-
-pub fn un(op: UnaryOp, a: &Value) -> Result<Value> {
-    bind(Primitive::Unary(op), &[v(a)])
-}
-
-pub fn cmp(op: CompareOp, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Compare(op), &[a, b])
-}
-
-pub fn select(c: &Value, a: Operand, b: Operand) -> Result<Value> {
-    bind(Primitive::Where, &[v(c), a, b])
 }

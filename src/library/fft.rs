@@ -7,9 +7,8 @@
 //! shifts and sample frequencies.
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::v;
 use super::shape::{moveaxis, normalize_axis};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -26,7 +25,7 @@ fn cut(x: &Value, start: usize, end: usize) -> Result<Value> {
     let s = x.aval().shape.clone();
     let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
     ranges[s.len() - 1] = (start, end);
-    bind(Primitive::Shrink(ranges), &[v(x)])
+    lax::shrink(&mut Binder, x, ranges)
 }
 
 /// Length `n` along the last axis: truncated or zero-padded.
@@ -43,7 +42,7 @@ fn fit(x: &Value, n: usize) -> Result<Value> {
     }
     let mut pads = vec![(0, 0); s.len()];
     pads[r] = (0, n - len);
-    bind(Primitive::Pad(pads), &[v(x)])
+    lax::pad(&mut Binder, x, pads)
 }
 
 /// Zeros of `x`'s shape and dtype (a view: no operation reads `x`'s values).
@@ -55,7 +54,7 @@ fn zeros_like(x: &Value) -> Result<Value> {
 /// The `fft` routine along the last axis (float16 computed in float32).
 fn transform(re: &Value, im: &Value, inverse: bool) -> Result<(Value, Value)> {
     let half = re.aval().dtype == DType::Float16;
-    let cast = |x: &Value, d: DType| bind(Primitive::Cast(d), &[v(x)]);
+    let cast = |x: &Value, d: DType| lax::cast(&mut Binder, x, d);
     let (re, im) = if half {
         (cast(re, DType::Float32)?, cast(im, DType::Float32)?)
     } else {
@@ -71,7 +70,7 @@ fn transform(re: &Value, im: &Value, inverse: bool) -> Result<(Value, Value)> {
 }
 
 fn scale(x: &Value, by: f64) -> Result<Value> {
-    bin(B::Mul, v(x), lit(by))
+    lax::mul(&mut Binder, x, by)
 }
 
 /// The full spectrum of length `n` whose first `n/2 + 1` terms are `(re, im)` (Hermitian:
@@ -83,11 +82,11 @@ fn hermitian(re: &Value, im: &Value, n: usize) -> Result<(Value, Value)> {
         return Ok((re.clone(), im.clone()));
     }
     let last = re.aval().shape.len() - 1;
-    let mirror = |x: &Value| bind(Primitive::Flip(vec![last]), &[v(&cut(x, 1, 1 + tail)?)]);
+    let mirror = |x: &Value| lax::flip(&mut Binder, &cut(x, 1, 1 + tail)?, vec![last]);
     let join = |a: &Value, b: &Value| bind(Primitive::Concatenate(last), &[v(a), v(b)]);
     Ok((
         join(re, &mirror(re)?)?,
-        join(im, &un(U::Neg, &mirror(im)?)?)?,
+        join(im, &lax::neg(&mut Binder, &mirror(im)?)?)?,
     ))
 }
 
@@ -155,7 +154,11 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
             let n = length(name, p, 2 * len.saturating_sub(1))?;
             let m = n / 2 + 1;
             let (re, im) = (fit(&parts[0], m)?, fit(&parts[1], m)?);
-            let im = if name == "hfft" { un(U::Neg, &im)? } else { im };
+            let im = if name == "hfft" {
+                lax::neg(&mut Binder, &im)?
+            } else {
+                im
+            };
             let (re, im) = hermitian(&re, &im, n)?;
             let (out, _) = transform(&re, &im, true).map_err(rename)?;
             let k = if name == "irfft" { 1.0 / n as f64 } else { 1.0 };
@@ -193,15 +196,21 @@ pub fn fftfreq(name: &str, p: &Params) -> Result<Value> {
     }
     let d = p.num(1, 1.0);
     let len = if name == "rfftfreq" { n / 2 + 1 } else { n };
-    let i = bind(
-        Primitive::Cast(DType::Float32),
-        &[v(&lax::iota_i32(&mut Binder, vec![len], 0)?)],
+    let i = lax::cast(
+        &mut Binder,
+        &lax::iota_i32(&mut Binder, vec![len], 0)?,
+        DType::Float32,
     )?;
     let i = if name == "rfftfreq" {
         i
     } else {
-        let wrap = cmp(C::Lt, v(&i), lit(n.div_ceil(2) as f64))?;
-        select(&wrap, v(&i), v(&bin(B::Sub, v(&i), lit(n as f64))?))?
+        let wrap = lax::lt(&mut Binder, &i, n.div_ceil(2) as f64)?;
+        lax::select(
+            &mut Binder,
+            &wrap,
+            &i,
+            &lax::sub(&mut Binder, &i, n as f64)?,
+        )?
     };
-    bin(B::Mul, v(&i), lit(1.0 / (d * n as f64)))
+    lax::mul(&mut Binder, &i, 1.0 / (d * n as f64))
 }

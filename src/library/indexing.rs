@@ -4,11 +4,11 @@
 use super::emit::v;
 use super::lax_linalg::rename;
 use super::shape::normalize_axis;
-use crate::core::ops::{BinaryOp, CompareOp, ReduceOp};
+use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, bind_multi, Operand};
+use crate::transform::trace::{bind, bind_multi};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -22,7 +22,7 @@ pub fn arg_extreme(
     max: bool,
 ) -> Result<Value> {
     let (x, axis) = match axis {
-        None => (bind(Primitive::Reshape(vec![x.aval().size()]), &[v(x)])?, 0),
+        None => (lax::reshape(&mut Binder, x, vec![x.aval().size()])?, 0),
         Some(a) => (x.clone(), normalize_axis(name, a, x.aval().shape.len())?),
     };
     let shape = x.aval().shape.clone();
@@ -43,15 +43,12 @@ pub fn arg_extreme(
     )?;
     let mut kept = shape.clone();
     kept[axis] = 1;
-    let m = bind(Primitive::Reshape(kept.clone()), &[v(&m)])?;
-    let hit = bind(Primitive::Compare(CompareOp::Eq), &[v(&x), v(&m)])?;
-    let nan = bind(Primitive::Compare(CompareOp::Ne), &[v(&x), v(&x)])?;
-    let hit = bind(Primitive::Binary(BinaryOp::Or), &[v(&hit), v(&nan)])?;
+    let m = lax::reshape(&mut Binder, &m, kept.clone())?;
+    let hit = lax::eq(&mut Binder, &x, &m)?;
+    let nan = lax::ne(&mut Binder, &x, &x)?;
+    let hit = lax::binary(&mut Binder, BinaryOp::Or, &hit, &nan)?;
     let idx = lax::iota_i32(&mut Binder, shape.clone(), axis)?;
-    let candidates = bind(
-        Primitive::Where,
-        &[v(&hit), v(&idx), Operand::Literal(n as f64)],
-    )?;
+    let candidates = lax::select(&mut Binder, &hit, &idx, n as f64)?;
     let first = bind(
         Primitive::Reduce {
             op: ReduceOp::Min,
@@ -60,7 +57,7 @@ pub fn arg_extreme(
         &[v(&candidates)],
     )?;
     if keepdims {
-        bind(Primitive::Reshape(kept), &[v(&first)])
+        lax::reshape(&mut Binder, &first, kept)
     } else {
         Ok(first)
     }
@@ -69,11 +66,11 @@ pub fn arg_extreme(
 /// A running reduction along `axis` (the flattened array when `None`). Bool sums count.
 pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Result<Value> {
     let (x, axis) = match axis {
-        None => (bind(Primitive::Reshape(vec![x.aval().size()]), &[v(x)])?, 0),
+        None => (lax::reshape(&mut Binder, x, vec![x.aval().size()])?, 0),
         Some(a) => (x.clone(), normalize_axis(name, a, x.aval().shape.len())?),
     };
     let x = if x.aval().dtype == DType::Bool {
-        bind(Primitive::Cast(DType::Int32), &[v(&x)])?
+        lax::cast(&mut Binder, &x, DType::Int32)?
     } else {
         x
     };
@@ -102,7 +99,7 @@ pub fn sort(name: &str, x: &Value, axis: i64, indices: bool) -> Result<Value> {
         }
         let mut perm: Vec<usize> = (0..rank).filter(|&a| a != from).collect();
         perm.insert(to, from);
-        bind(Primitive::Transpose(perm), &[v(x)])
+        lax::transpose(&mut Binder, x, perm)
     };
     let xs = moved(x, axis, last)?;
     let mut outs = bind_multi(Primitive::Sort, &[v(&xs)]).map_err(|e| rename(e, name))?;

@@ -14,8 +14,8 @@
 //! Each pair is rotated by `J = [[c, s], [-s, c]]` with `t = s / c` the smaller root that
 //! zeroes the pair's off-diagonal element (Golub & Van Loan, Algorithm 8.5.2).
 
-use super::emit::{bin, cmp, lit, select, un, v};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use super::emit::v;
+use crate::core::ops::ReduceOp;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -25,7 +25,7 @@ use crate::util::Result;
 fn shrink_axis(x: &Value, axis: usize, lo: usize, hi: usize) -> Result<Value> {
     let mut ranges: Vec<(usize, usize)> = x.aval().shape.iter().map(|&d| (0, d)).collect();
     ranges[axis] = (lo, hi);
-    barrier(&bind(Primitive::Shrink(ranges), &[v(x)])?)
+    barrier(&lax::shrink(&mut Binder, x, ranges)?)
 }
 
 fn concat(xs: &[Value], axis: usize) -> Result<Value> {
@@ -41,8 +41,8 @@ fn concat(xs: &[Value], axis: usize) -> Result<Value> {
 /// `b` agree.
 pub fn identity_mask(shape: Vec<usize>, a: usize, b: usize, dtype: DType) -> Result<Value> {
     let iota = |axis| lax::iota_i32(&mut Binder, shape.clone(), axis);
-    let eq = cmp(C::Eq, v(&iota(a)?), v(&iota(b)?))?;
-    bind(Primitive::Cast(dtype), &[v(&eq)])
+    let eq = lax::eq(&mut Binder, &iota(a)?, &iota(b)?)?;
+    lax::cast(&mut Binder, &eq, dtype)
 }
 
 /// [`identity_mask`] computed into its own buffer when traced (see [`barrier`]).
@@ -57,9 +57,9 @@ pub fn permute_columns(x: &Value, order: &Value) -> Result<Value> {
     let (b, n) = (s[0], s[2]);
     let order = lax::reshape(&mut Binder, order, vec![b, 1, n])?;
     let rows = lax::iota_i32(&mut Binder, vec![1, n, 1], 1)?;
-    let hot = cmp(C::Eq, v(&rows), v(&order))?;
-    let hot = bind(Primitive::Cast(x.aval().dtype), &[v(&hot)])?;
-    bind(Primitive::Matmul, &[v(x), v(&hot)])
+    let hot = lax::eq(&mut Binder, &rows, &order)?;
+    let hot = lax::cast(&mut Binder, &hot, x.aval().dtype)?;
+    lax::matmul(&mut Binder, x, &hot)
 }
 
 /// Sum over `axes`.
@@ -97,26 +97,31 @@ fn barrier(x: &Value) -> Result<Value> {
 /// `(c, s)` of the rotation that zeroes `apq` in `[[app, apq], [apq, aqq]]`; `(1, 0)` when
 /// there is nothing to rotate.
 fn rotation(app: &Value, aqq: &Value, apq: &Value) -> Result<(Value, Value)> {
-    let d = bin(B::Sub, v(aqq), v(app))?;
-    let neg = cmp(C::Lt, v(&d), lit(0.0))?;
-    let sign = select(&neg, lit(-1.0), lit(1.0))?;
-    let a2 = bin(B::Mul, v(apq), v(apq))?;
-    let root = un(
-        U::Sqrt,
-        &bin(
-            B::Add,
-            v(&bin(B::Mul, v(&d), v(&d))?),
-            v(&bin(B::Mul, v(&a2), lit(4.0))?),
+    let d = lax::sub(&mut Binder, aqq, app)?;
+    let neg = lax::lt(&mut Binder, &d, 0.0)?;
+    let sign = lax::select(&mut Binder, &neg, -1.0, 1.0)?;
+    let a2 = lax::mul(&mut Binder, apq, apq)?;
+    let root = lax::sqrt(
+        &mut Binder,
+        &lax::add(
+            &mut Binder,
+            &lax::mul(&mut Binder, &d, &d)?,
+            &lax::mul(&mut Binder, &a2, 4.0)?,
         )?,
     )?;
-    let den = bin(B::Add, v(&un(U::Abs, &d)?), v(&root))?;
-    let zero = cmp(C::Eq, v(&den), lit(0.0))?;
-    let safe = select(&zero, lit(1.0), v(&den))?;
-    let num = bin(B::Mul, v(&bin(B::Mul, v(apq), v(&sign))?), lit(2.0))?;
-    let t = select(&zero, lit(0.0), v(&bin(B::Div, v(&num), v(&safe))?))?;
-    let t2 = bin(B::Add, v(&bin(B::Mul, v(&t), v(&t))?), lit(1.0))?;
-    let c = bin(B::Div, lit(1.0), v(&un(U::Sqrt, &t2)?))?;
-    let s = bin(B::Mul, v(&t), v(&c))?;
+    let den = lax::add(&mut Binder, &lax::abs(&mut Binder, &d)?, &root)?;
+    let zero = lax::eq(&mut Binder, &den, 0.0)?;
+    let safe = lax::select(&mut Binder, &zero, 1.0, &den)?;
+    let num = lax::mul(&mut Binder, &lax::mul(&mut Binder, apq, &sign)?, 2.0)?;
+    let t = lax::select(
+        &mut Binder,
+        &zero,
+        0.0,
+        &lax::div(&mut Binder, &num, &safe)?,
+    )?;
+    let t2 = lax::add(&mut Binder, &lax::mul(&mut Binder, &t, &t)?, 1.0)?;
+    let c = lax::div(&mut Binder, 1.0, &lax::sqrt(&mut Binder, &t2)?)?;
+    let s = lax::mul(&mut Binder, &t, &c)?;
     Ok((c, s))
 }
 
@@ -125,9 +130,9 @@ fn rotation(app: &Value, aqq: &Value, apq: &Value) -> Result<(Value, Value)> {
 fn rotate(x: &Value, e: usize, c: &Value, s: &Value) -> Result<Value> {
     let p = shrink_axis(x, e, 0, 1)?;
     let q = shrink_axis(x, e, 1, 2)?;
-    let mul = |a: &Value, b: &Value| bin(B::Mul, v(a), v(b));
-    let np = bin(B::Sub, v(&mul(c, &p)?), v(&mul(s, &q)?))?;
-    let nq = bin(B::Add, v(&mul(s, &p)?), v(&mul(c, &q)?))?;
+    let mul = |a: &Value, b: &Value| lax::mul(&mut Binder, a, b);
+    let np = lax::sub(&mut Binder, &mul(c, &p)?, &mul(s, &q)?)?;
+    let nq = lax::add(&mut Binder, &mul(s, &p)?, &mul(c, &q)?)?;
     concat(&[np, nq], e)
 }
 
@@ -168,7 +173,7 @@ fn to_layout(x: &Value, axis: usize) -> Result<Value> {
         half.clone(),
     )?)?;
     let bot = shrink_axis(x, axis, h, 2 * h)?;
-    let bot = barrier(&bind(Primitive::Flip(vec![axis]), &[v(&bot)])?)?;
+    let bot = barrier(&lax::flip(&mut Binder, &bot, vec![axis])?)?;
     concat(
         &[top, barrier(&lax::reshape(&mut Binder, &bot, half)?)?],
         axis,
@@ -190,7 +195,7 @@ fn from_layout(x: &Value, axis: usize) -> Result<Value> {
         &shrink_axis(x, axis, 1, 2)?,
         one,
     )?)?;
-    let bot = barrier(&bind(Primitive::Flip(vec![axis]), &[v(&bot)])?)?;
+    let bot = barrier(&lax::flip(&mut Binder, &bot, vec![axis])?)?;
     concat(&[top, bot], axis)
 }
 
@@ -201,7 +206,7 @@ fn pad_odd(x: &Value, k: usize, odd: bool) -> Result<Value> {
     }
     let r = x.aval().shape.len();
     let pads = (0..r).map(|i| (0, usize::from(i >= r - k))).collect();
-    bind(Primitive::Pad(pads), &[v(x)])
+    lax::pad(&mut Binder, x, pads)
 }
 
 /// The identity `[N, N]` with its columns in the starting layout `[N, 2, N/2]`, broadcast to
@@ -236,7 +241,7 @@ fn eigh_sweeps(a: &Value, count: usize) -> Result<(Value, Value)> {
     for _ in 0..count {
         for _ in 0..big - 1 {
             // The 2×2 diagonal blocks [b, 2, h, 2]: the pairs' own elements.
-            let blocks = sum(&bin(B::Mul, v(&x), v(&mask))?, vec![4])?;
+            let blocks = sum(&lax::mul(&mut Binder, &x, &mask)?, vec![4])?;
             let at = |e: usize, f: usize| -> Result<Value> {
                 let r = shrink_axis(&shrink_axis(&blocks, 1, e, e + 1)?, 3, f, f + 1)?;
                 lax::reshape(&mut Binder, &r, vec![b, h])
@@ -254,10 +259,10 @@ fn eigh_sweeps(a: &Value, count: usize) -> Result<(Value, Value)> {
     }
     let full = from_layout(&from_layout(&x, 3)?, 1)?; // [b, N, N]
     let w = sum(
-        &bin(
-            B::Mul,
-            v(&full),
-            v(&eye_mask(vec![1, big, big], 1, 2, dtype)?),
+        &lax::mul(
+            &mut Binder,
+            &full,
+            &eye_mask(vec![1, big, big], 1, 2, dtype)?,
         )?,
         vec![2],
     )?;
@@ -276,7 +281,7 @@ pub fn orthogonalize_columns(a: &Value) -> Result<(Value, Value)> {
     let big = n + n % 2;
     let h = big / 2;
     let padded = if n % 2 == 1 {
-        bind(Primitive::Pad(vec![(0, 0), (0, 0), (0, 1)]), &[v(a)])?
+        lax::pad(&mut Binder, a, vec![(0, 0), (0, 0), (0, 1)])?
     } else {
         a.clone()
     };
@@ -289,7 +294,7 @@ pub fn orthogonalize_columns(a: &Value) -> Result<(Value, Value)> {
             let dot = |x: &Value, y: &Value| -> Result<Value> {
                 lax::reshape(
                     &mut Binder,
-                    &sum(&bin(B::Mul, v(x), v(y))?, vec![1, 2])?,
+                    &sum(&lax::mul(&mut Binder, x, y)?, vec![1, 2])?,
                     vec![b, h],
                 )
             };

@@ -3,9 +3,9 @@
 //! transformation), and `topK` (stable argsort). Also `random.multivariateNormal`.
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::v;
 use super::shape::{normalize_axis, reshape};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::ops::BinaryOp as B;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -18,8 +18,8 @@ fn start_index(name: &str, s: &Value, hi: usize) -> Result<Value> {
     if !s.aval().shape.is_empty() {
         return Err(Error::new(name, "start indices must be scalars"));
     }
-    let s = bind(Primitive::Cast(DType::Int32), &[v(s)])?;
-    bin(B::Min, v(&bin(B::Max, v(&s), lit(0.0))?), lit(hi as f64))
+    let s = lax::cast(&mut Binder, s, DType::Int32)?;
+    lax::min(&mut Binder, &lax::max(&mut Binder, &s, 0.0)?, hi as f64)
 }
 
 fn gather_all(x: &Value, index: &[Value]) -> Result<Value> {
@@ -52,10 +52,10 @@ pub fn dynamic_slice(x: &Value, starts: &[Value], sizes: &[usize]) -> Result<Val
             ));
         }
         let st = start_index("dynamicSlice", &starts[k], s[k] - sizes[k])?;
-        index.push(bin(
-            B::Add,
-            v(&lax::iota_i32(&mut Binder, sizes.to_vec(), k)?),
-            v(&st),
+        index.push(lax::add(
+            &mut Binder,
+            &lax::iota_i32(&mut Binder, sizes.to_vec(), k)?,
+            &st,
         )?);
     }
     gather_all(x, &index)
@@ -83,16 +83,17 @@ pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64)
     }
     let off = start_index("dynamicUpdateSlice", offset, ds[ax] - m)?;
     let i = lax::iota_i32(&mut Binder, ds.clone(), ax)?;
-    let rel = bin(B::Sub, v(&i), v(&off))?;
-    let inside = bin(
+    let rel = lax::sub(&mut Binder, &i, &off)?;
+    let inside = lax::binary(
+        &mut Binder,
         B::And,
-        v(&cmp(C::Le, lit(0.0), v(&rel))?),
-        v(&cmp(C::Lt, v(&rel), lit(m as f64))?),
+        &lax::le(&mut Binder, 0.0, &rel)?,
+        &lax::lt(&mut Binder, &rel, m as f64)?,
     )?;
-    let clamped = bin(
-        B::Min,
-        v(&bin(B::Max, v(&rel), lit(0.0))?),
-        lit((m - 1) as f64),
+    let clamped = lax::min(
+        &mut Binder,
+        &lax::max(&mut Binder, &rel, 0.0)?,
+        (m - 1) as f64,
     )?;
     let index: Vec<Value> = (0..ds.len())
         .map(|k| {
@@ -104,7 +105,7 @@ pub fn dynamic_update_slice(dst: &Value, src: &Value, offset: &Value, axis: i64)
         })
         .collect::<Result<_>>()?;
     let placed = gather_all(src, &index)?;
-    select(&inside, v(&placed), v(dst))
+    lax::select(&mut Binder, &inside, &placed, dst)
 }
 
 /// `[values, indices]` of the `k` largest elements along `axis` (ties: lower index first).
@@ -118,18 +119,23 @@ pub fn top_k(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
         ));
     }
     let neg = if x.aval().dtype == DType::Uint32 {
-        bin(B::Sub, lit(f64::from(u32::MAX)), v(x))?
+        lax::sub(&mut Binder, f64::from(u32::MAX), x)?
     } else if x.aval().dtype.is_float() {
         // NaN is the largest value, as in JAX (sort alone puts it last).
-        let nan = cmp(C::Ne, v(x), v(x))?;
-        select(&nan, lit(f64::NEG_INFINITY), v(&un(U::Neg, x)?))?
+        let nan = lax::ne(&mut Binder, x, x)?;
+        lax::select(
+            &mut Binder,
+            &nan,
+            f64::NEG_INFINITY,
+            &lax::neg(&mut Binder, x)?,
+        )?
     } else {
-        un(U::Neg, x)?
+        lax::neg(&mut Binder, x)?
     };
     let order = super::indexing::sort("topK", &neg, ax as i64, true)?;
     let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
     ranges[ax] = (0, k);
-    let idx = bind(Primitive::Shrink(ranges), &[v(&order)])?;
+    let idx = lax::shrink(&mut Binder, &order, ranges)?;
     let values = super::shape_extra::take_along_axis(x, &idx, ax as i64)?;
     Ok(vec![values, idx])
 }
@@ -243,5 +249,5 @@ pub fn multivariate_normal(key: &Value, mean: &Value, cov: &Value, p: &Params) -
     let lz = super::apply("matmul", &[v(&l), Operand::Value(&reshape(&z, col)?)])?;
     let mut out = lz.aval().shape.clone();
     out.pop();
-    bin(B::Add, v(mean), v(&reshape(&lz, out)?))
+    lax::add(&mut Binder, mean, &reshape(&lz, out)?)
 }

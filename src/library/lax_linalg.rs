@@ -30,7 +30,7 @@ pub fn float_matrix(name: &str, x: &Value, min_rank: usize) -> Result<Value> {
             name,
             "float16 is not supported by linear algebra routines (use float32)",
         )),
-        _ => bind(Primitive::Cast(DType::Float32), &[v(x)]),
+        _ => lax::cast(&mut Binder, x, DType::Float32),
     }
 }
 
@@ -41,7 +41,7 @@ pub fn promote_pair(name: &str, a: &Value, b: &Value) -> Result<(Value, Value)> 
     if da == db {
         return Ok((a, b));
     }
-    let cast = |x: &Value| bind(Primitive::Cast(DType::Float64), &[v(x)]);
+    let cast = |x: &Value| lax::cast(&mut Binder, x, DType::Float64);
     Ok(if da == DType::Float64 {
         (a, cast(&b)?)
     } else {
@@ -136,7 +136,7 @@ pub fn solve_triangular(
     let vector = b.aval().shape.len() == 1;
     let b2 = if vector {
         let k = b.aval().shape[0];
-        bind(Primitive::Reshape(vec![k, 1]), &[v(b)])?
+        lax::reshape(&mut Binder, b, vec![k, 1])?
     } else {
         b.clone()
     };
@@ -144,7 +144,7 @@ pub fn solve_triangular(
     if vector {
         let mut shape = x.aval().shape.clone();
         shape.pop();
-        bind(Primitive::Reshape(shape), &[v(&x)])
+        lax::reshape(&mut Binder, &x, shape)
     } else {
         Ok(x)
     }

@@ -2,9 +2,11 @@
 //! rounding, sign handling, log-add-exp, NaN-aware extrema, bitwise operations, logit and
 //! powers of two. Reached by name through [`super::apply`], so JS numbers may be operands.
 
-use super::emit::{bin, cmp, lit, select, un, v};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use super::emit::{lit, v};
+use crate::core::ops::{BinaryOp as B, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -21,12 +23,12 @@ pub fn lookup(name: &str) -> Option<Composite> {
             let x = float(&o[0])?;
             let y = array_of(&o[1], &x)?;
             let neg = signbit(&y)?;
-            let a = un(U::Abs, &x)?;
-            select(&neg, v(&un(U::Neg, &a)?), v(&a))
+            let a = lax::abs(&mut Binder, &x)?;
+            lax::select(&mut Binder, &neg, &lax::neg(&mut Binder, &a)?, &a)
         },
         "signbit" => |o| signbit(&arr(&o[0])?),
-        "isposinf" => |o| cmp(C::Eq, o[0].clone(), lit(f64::INFINITY)),
-        "isneginf" => |o| cmp(C::Eq, o[0].clone(), lit(f64::NEG_INFINITY)),
+        "isposinf" => |o| lax::eq(&mut Binder, o[0].clone(), f64::INFINITY),
+        "isneginf" => |o| lax::eq(&mut Binder, o[0].clone(), f64::NEG_INFINITY),
         "logaddexp" => |o| logaddexp(o, 1.0),
         "logaddexp2" => |o| logaddexp(o, std::f64::consts::LN_2),
         "fmax" => |o| nan_extremum(o, B::Max),
@@ -46,13 +48,13 @@ pub fn lookup(name: &str) -> Option<Composite> {
         "bitwise_not" => |o| {
             let x = arr(&o[0])?;
             integer("bitwiseNot", &x)?;
-            un(U::Not, &x)
+            lax::unary(&mut Binder, U::Not, &x)
         },
         "bitwise_count" => |o| popcount(&arr(&o[0])?),
         "logit" => |o| {
             let x = float(&o[0])?;
-            let q = bin(B::Sub, lit(1.0), v(&x))?;
-            un(U::Log, &bin(B::Div, v(&x), v(&q))?)
+            let q = lax::sub(&mut Binder, 1.0, &x)?;
+            lax::log(&mut Binder, &lax::div(&mut Binder, &x, &q)?)
         },
         "nan_to_num" => nan_to_num,
         _ => return None,
@@ -71,7 +73,7 @@ pub fn float(o: &Operand) -> Result<Value> {
     if x.aval().dtype.is_float() {
         Ok(x)
     } else {
-        bind(Primitive::Cast(DType::Float32), &[v(&x)])
+        lax::cast(&mut Binder, &x, DType::Float32)
     }
 }
 
@@ -103,82 +105,90 @@ fn array_of(o: &Operand, like: &Value) -> Result<Value> {
     match o {
         Operand::Value(x) => Ok((*x).clone()),
         Operand::Literal(n) => {
-            let zero = bin(B::Mul, v(like), lit(0.0))?;
-            let s = bin(B::Add, v(&zero), lit(*n))?;
+            let zero = lax::mul(&mut Binder, like, 0.0)?;
+            let s = lax::add(&mut Binder, &zero, *n)?;
             Ok(s)
         }
     }
 }
 
 fn isnan(x: &Value) -> Result<Value> {
-    cmp(C::Ne, v(x), v(x))
+    lax::ne(&mut Binder, x, x)
 }
 
 /// `sign(x)·|x|^(1/3)`.
 fn cbrt(x: &Value) -> Result<Value> {
-    let a = un(U::Abs, x)?;
-    let r = un(U::Exp, &bin(B::Mul, v(&un(U::Log, &a)?), lit(1.0 / 3.0))?)?;
-    let neg = cmp(C::Lt, v(x), lit(0.0))?;
-    select(&neg, v(&un(U::Neg, &r)?), v(&r))
+    let a = lax::abs(&mut Binder, x)?;
+    let r = lax::exp(
+        &mut Binder,
+        &lax::mul(&mut Binder, &lax::log(&mut Binder, &a)?, 1.0 / 3.0)?,
+    )?;
+    let neg = lax::lt(&mut Binder, x, 0.0)?;
+    lax::select(&mut Binder, &neg, &lax::neg(&mut Binder, &r)?, &r)
 }
 
 /// Normalised sinc: `sin(πx)/(πx)`, 1 at 0.
 fn sinc(x: &Value) -> Result<Value> {
-    let zero = cmp(C::Eq, v(x), lit(0.0))?;
-    let safe = select(&zero, lit(1.0), v(x))?;
-    let px = bin(B::Mul, v(&safe), lit(std::f64::consts::PI))?;
-    let s = bin(B::Div, v(&un(U::Sin, &px)?), v(&px))?;
-    select(&zero, lit(1.0), v(&s))
+    let zero = lax::eq(&mut Binder, x, 0.0)?;
+    let safe = lax::select(&mut Binder, &zero, 1.0, x)?;
+    let px = lax::mul(&mut Binder, &safe, std::f64::consts::PI)?;
+    let s = lax::div(&mut Binder, &lax::sin(&mut Binder, &px)?, &px)?;
+    lax::select(&mut Binder, &zero, 1.0, &s)
 }
 
 /// 0 for x < 0, `h` at 0, 1 for x > 0 (NaN stays NaN).
 fn heaviside(o: &[Operand]) -> Result<Value> {
     let x = float(&o[0])?;
-    let neg = cmp(C::Lt, v(&x), lit(0.0))?;
-    let pos = cmp(C::Lt, lit(0.0), v(&x))?;
-    let at_zero = select(&pos, lit(1.0), o[1].clone())?;
-    let out = select(&neg, lit(0.0), v(&at_zero))?;
-    select(&isnan(&x)?, v(&x), v(&out))
+    let neg = lax::lt(&mut Binder, &x, 0.0)?;
+    let pos = lax::lt(&mut Binder, 0.0, &x)?;
+    let at_zero = lax::select(&mut Binder, &pos, 1.0, o[1].clone())?;
+    let out = lax::select(&mut Binder, &neg, 0.0, &at_zero)?;
+    lax::select(&mut Binder, &isnan(&x)?, &x, &out)
 }
 
 /// True where the sign is negative, including −0 (integers: x < 0).
 fn signbit(x: &Value) -> Result<Value> {
-    let neg = cmp(C::Lt, v(x), lit(0.0))?;
+    let neg = lax::lt(&mut Binder, x, 0.0)?;
     if !x.aval().dtype.is_float() {
         return Ok(neg);
     }
-    let zero = cmp(C::Eq, v(x), lit(0.0))?;
-    let inv_neg = cmp(C::Lt, v(&un(U::Reciprocal, x)?), lit(0.0))?;
-    bin(B::Or, v(&neg), v(&bin(B::And, v(&zero), v(&inv_neg))?))
+    let zero = lax::eq(&mut Binder, x, 0.0)?;
+    let inv_neg = lax::lt(&mut Binder, &lax::reciprocal(&mut Binder, x)?, 0.0)?;
+    lax::binary(
+        &mut Binder,
+        B::Or,
+        &neg,
+        &lax::binary(&mut Binder, B::And, &zero, &inv_neg)?,
+    )
 }
 
 /// `log(b^x + b^y)/log(b)` for base `e` (`ln_b` = 1) or 2, stable for large arguments.
 fn logaddexp(o: &[Operand], ln_b: f64) -> Result<Value> {
     let x = float(&o[0])?;
     let y = float_operand(&o[1])?;
-    let m = bin(B::Max, v(&x), y.as_operand())?;
-    let d = bin(B::Sub, v(&x), y.as_operand())?;
-    let nd = un(U::Neg, &un(U::Abs, &d)?)?;
+    let m = lax::max(&mut Binder, &x, y.as_operand())?;
+    let d = lax::sub(&mut Binder, &x, y.as_operand())?;
+    let nd = lax::neg(&mut Binder, &lax::abs(&mut Binder, &d)?)?;
     // log_b(1 + b^(−|d|)) = log(1 + exp(−|d|·ln b)) / ln b
-    let e = un(U::Exp, &bin(B::Mul, v(&nd), lit(ln_b))?)?;
-    let l = bin(
-        B::Div,
-        v(&un(U::Log, &bin(B::Add, v(&e), lit(1.0))?)?),
-        lit(ln_b),
+    let e = lax::exp(&mut Binder, &lax::mul(&mut Binder, &nd, ln_b)?)?;
+    let l = lax::div(
+        &mut Binder,
+        &lax::log(&mut Binder, &lax::add(&mut Binder, &e, 1.0)?)?,
+        ln_b,
     )?;
-    let out = bin(B::Add, v(&m), v(&l))?;
+    let out = lax::add(&mut Binder, &m, &l)?;
     // Equal infinities give NaN in d: the answer is then x + y.
-    let s = bin(B::Add, v(&x), y.as_operand())?;
-    select(&isnan(&d)?, v(&s), v(&out))
+    let s = lax::add(&mut Binder, &x, y.as_operand())?;
+    lax::select(&mut Binder, &isnan(&d)?, &s, &out)
 }
 
 /// `fmax`/`fmin`: the extremum, ignoring a NaN operand.
 fn nan_extremum(o: &[Operand], op: B) -> Result<Value> {
     let x = arr(&o[0])?;
     let y = array_of(&o[1], &x)?;
-    let m = bin(op, v(&x), v(&y))?;
-    let y_or = select(&isnan(&y)?, v(&x), v(&m))?;
-    select(&isnan(&x)?, v(&y), v(&y_or))
+    let m = lax::binary(&mut Binder, op, &x, &y)?;
+    let y_or = lax::select(&mut Binder, &isnan(&y)?, &x, &m)?;
+    lax::select(&mut Binder, &isnan(&x)?, &y, &y_or)
 }
 
 /// Round half to even (integers unchanged).
@@ -186,22 +196,22 @@ fn rint(x: &Value) -> Result<Value> {
     if !x.aval().dtype.is_float() {
         return Ok(x.clone());
     }
-    let f = un(U::Floor, x)?;
-    let d = bin(B::Sub, v(x), v(&f))?; // exact below 2^mantissa, 0 above
-    let up = bin(B::Add, v(&f), lit(1.0))?;
-    let f_even = cmp(C::Eq, v(&bin(B::Rem, v(&f), lit(2.0))?), lit(0.0))?;
-    let tie = select(&f_even, v(&f), v(&up))?;
-    let below = cmp(C::Lt, v(&d), lit(0.5))?;
-    let above = cmp(C::Lt, lit(0.5), v(&d))?;
-    let r = select(&above, v(&up), v(&tie))?;
-    let r = select(&below, v(&f), v(&r))?;
+    let f = lax::floor(&mut Binder, x)?;
+    let d = lax::sub(&mut Binder, x, &f)?; // exact below 2^mantissa, 0 above
+    let up = lax::add(&mut Binder, &f, 1.0)?;
+    let f_even = lax::eq(&mut Binder, &lax::rem(&mut Binder, &f, 2.0)?, 0.0)?;
+    let tie = lax::select(&mut Binder, &f_even, &f, &up)?;
+    let below = lax::lt(&mut Binder, &d, 0.5)?;
+    let above = lax::lt(&mut Binder, 0.5, &d)?;
+    let r = lax::select(&mut Binder, &above, &up, &tie)?;
+    let r = lax::select(&mut Binder, &below, &f, &r)?;
     // A result of zero keeps the sign of x (NumPy: rint(-0.5) is -0.0): x·0 is ±0 like x.
-    let is_zero = cmp(C::Eq, v(&r), lit(0.0))?;
-    let signed_zero = bin(B::Mul, v(x), lit(0.0))?;
-    let r = select(&is_zero, v(&signed_zero), v(&r))?;
+    let is_zero = lax::eq(&mut Binder, &r, 0.0)?;
+    let signed_zero = lax::mul(&mut Binder, x, 0.0)?;
+    let r = lax::select(&mut Binder, &is_zero, &signed_zero, &r)?;
     // Infinities and NaN pass through (d is NaN for them).
-    let finite = cmp(C::Eq, v(&bin(B::Sub, v(x), v(x))?), lit(0.0))?;
-    select(&finite, v(&r), v(x))
+    let finite = lax::eq(&mut Binder, &lax::sub(&mut Binder, x, x)?, 0.0)?;
+    lax::select(&mut Binder, &finite, &r, x)
 }
 
 /// `round(x, decimals)`: `rint(x·10^d)/10^d` (NumPy's method).
@@ -216,14 +226,14 @@ fn round(o: &[Operand]) -> Result<Value> {
         return rint(&x);
     }
     let s = 10f64.powf(decimals);
-    let r = rint(&bin(B::Mul, v(&x), lit(s))?)?;
-    bin(B::Div, v(&r), lit(s))
+    let r = rint(&lax::mul(&mut Binder, &x, s)?)?;
+    lax::div(&mut Binder, &r, s)
 }
 
 /// `2^n` as float32 for integer `n` in [−126, 127], built from the exponent bits (exact).
 fn pow2(n: &Value) -> Result<Value> {
-    let biased = bin(B::Add, v(n), lit(127.0))?;
-    let bits = bin(B::Shl, v(&biased), lit(23.0))?;
+    let biased = lax::add(&mut Binder, n, 127.0)?;
+    let bits = lax::binary(&mut Binder, B::Shl, &biased, 23.0)?;
     bind(Primitive::Bitcast(DType::Float32), &[v(&bits)])
 }
 
@@ -234,19 +244,19 @@ fn ldexp(o: &[Operand]) -> Result<Value> {
         Operand::Value(n) if n.aval().dtype.is_float() => {
             return Err(Error::new("ldexp", "the exponent must be an integer array"))
         }
-        Operand::Value(n) => bind(Primitive::Cast(DType::Int32), &[v(n)])?,
+        Operand::Value(n) => lax::cast(&mut Binder, n, DType::Int32)?,
         Operand::Literal(k) => {
-            let zero = bind(Primitive::Cast(DType::Int32), &[v(&x)])?;
-            let zero = bin(B::Mul, v(&zero), lit(0.0))?;
-            bin(B::Add, v(&zero), lit(*k))?
+            let zero = lax::cast(&mut Binder, &x, DType::Int32)?;
+            let zero = lax::mul(&mut Binder, &zero, 0.0)?;
+            lax::add(&mut Binder, &zero, *k)?
         }
     };
     // Two factors cover exponents in [−252, 254] without overflow of either.
-    let n = bin(B::Min, v(&bin(B::Max, v(&n), lit(-252.0))?), lit(254.0))?;
-    let half = bin(B::Div, v(&n), lit(2.0))?;
-    let rest = bin(B::Sub, v(&n), v(&half))?;
-    let y = bin(B::Mul, v(&x), v(&pow2(&half)?))?;
-    bin(B::Mul, v(&y), v(&pow2(&rest)?))
+    let n = lax::min(&mut Binder, &lax::max(&mut Binder, &n, -252.0)?, 254.0)?;
+    let half = lax::div(&mut Binder, &n, 2.0)?;
+    let rest = lax::sub(&mut Binder, &n, &half)?;
+    let y = lax::mul(&mut Binder, &x, &pow2(&half)?)?;
+    lax::mul(&mut Binder, &y, &pow2(&rest)?)
 }
 
 fn integer(name: &str, x: &Value) -> Result<()> {
@@ -263,7 +273,7 @@ fn bitwise(op: B, o: &[Operand]) -> Result<Value> {
     for x in o.iter().filter_map(Operand::value) {
         integer("bitwise", x)?;
     }
-    bin(op, o[0].clone(), o[1].clone())
+    lax::binary(&mut Binder, op, o[0].clone(), o[1].clone())
 }
 
 /// `x << y` or `x >> y` with XLA's semantics for shift amounts outside `[0, 32)`: 0, or for an
@@ -272,20 +282,20 @@ fn shift(op: B, o: &[Operand]) -> Result<Value> {
     let shifted = bitwise(op, o)?;
     let dtype = shifted.aval().dtype;
     let fill = match (op, dtype) {
-        (B::Shr, DType::Int32) => bin(B::Shr, o[0].clone(), lit(31.0))?,
-        _ => bin(B::Mul, v(&shifted), lit(0.0))?,
+        (B::Shr, DType::Int32) => lax::binary(&mut Binder, B::Shr, o[0].clone(), 31.0)?,
+        _ => lax::mul(&mut Binder, &shifted, 0.0)?,
     };
     let out_of_range = match &o[1] {
         Operand::Literal(y) if (0.0..32.0).contains(y) => return Ok(shifted),
         Operand::Literal(_) => return Ok(fill),
         Operand::Value(y) if y.aval().dtype == DType::Int32 => {
             let u = bind(Primitive::Bitcast(DType::Uint32), &[v(y)])?;
-            cmp(C::Lt, lit(31.0), v(&u))?
+            lax::lt(&mut Binder, 31.0, &u)?
         }
-        Operand::Value(y) if y.aval().dtype == DType::Uint32 => cmp(C::Lt, lit(31.0), v(y))?,
+        Operand::Value(y) if y.aval().dtype == DType::Uint32 => lax::lt(&mut Binder, 31.0, *y)?,
         Operand::Value(_) => return Ok(shifted),
     };
-    select(&out_of_range, v(&fill), v(&shifted))
+    lax::select(&mut Binder, &out_of_range, &fill, &shifted)
 }
 
 /// The number of set bits of each element (of its two's complement for int32), as uint8 in
@@ -294,14 +304,19 @@ fn popcount(x: &Value) -> Result<Value> {
     integer("bitwiseCount", x)?;
     let d = x.aval().dtype;
     let u = match d {
-        DType::Bool => bind(Primitive::Cast(DType::Uint32), &[v(x)])?,
+        DType::Bool => lax::cast(&mut Binder, x, DType::Uint32)?,
         DType::Int32 => bind(Primitive::Bitcast(DType::Uint32), &[v(x)])?,
         _ => x.clone(),
     };
     let step = |u: &Value, shift: f64, mask: f64| -> Result<Value> {
-        let a = bin(B::And, v(u), lit(mask))?;
-        let b = bin(B::And, v(&bin(B::Shr, v(u), lit(shift))?), lit(mask))?;
-        bin(B::Add, v(&a), v(&b))
+        let a = lax::binary(&mut Binder, B::And, u, mask)?;
+        let b = lax::binary(
+            &mut Binder,
+            B::And,
+            &lax::binary(&mut Binder, B::Shr, u, shift)?,
+            mask,
+        )?;
+        lax::add(&mut Binder, &a, &b)
     };
     let mut c = step(&u, 1.0, 1431655765.0)?; // 0x55555555
     c = step(&c, 2.0, 858993459.0)?; // 0x33333333
@@ -309,7 +324,7 @@ fn popcount(x: &Value) -> Result<Value> {
     c = step(&c, 8.0, 16711935.0)?; // 0x00ff00ff
     c = step(&c, 16.0, 65535.0)?;
     let out = if d == DType::Bool { DType::Int32 } else { d };
-    bind(Primitive::Cast(out), &[v(&c)])
+    lax::cast(&mut Binder, &c, out)
 }
 
 /// Replaces NaN by `o[1]`, +∞ by `o[2]` and −∞ by `o[3]` (a NaN number: the dtype's largest
@@ -330,15 +345,17 @@ fn nan_to_num(o: &[Operand]) -> Result<Value> {
         Some(op) => op.clone(),
         None => lit(default),
     };
-    let y = select(
-        &cmp(C::Eq, v(&x), lit(f64::NEG_INFINITY))?,
+    let y = lax::select(
+        &mut Binder,
+        &lax::eq(&mut Binder, &x, f64::NEG_INFINITY)?,
         value(3, -max),
-        v(&x),
+        &x,
     )?;
-    let y = select(
-        &cmp(C::Eq, v(&x), lit(f64::INFINITY))?,
+    let y = lax::select(
+        &mut Binder,
+        &lax::eq(&mut Binder, &x, f64::INFINITY)?,
         value(2, max),
-        v(&y),
+        &y,
     )?;
-    select(&isnan(&x)?, value(1, 0.0), v(&y))
+    lax::select(&mut Binder, &isnan(&x)?, value(1, 0.0), &y)
 }

@@ -1,9 +1,9 @@
 //! `nn`: activations and normalisers as compositions of primitives (JAX's formulas, so values
 //! agree with `jax.nn`), with axis parameters resolved here.
 
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::v;
 use super::reduce::{reduce, ReduceKind};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::ops::UnaryOp as U;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::bind;
@@ -14,67 +14,69 @@ use crate::util::{Error, Result};
 fn float(name: &str, x: &Value) -> Result<Value> {
     match x.aval().dtype {
         d if d.is_float() => Ok(x.clone()),
-        DType::Bool | DType::Int32 | DType::Uint32 => {
-            bind(Primitive::Cast(DType::Float32), &[v(x)])
-        }
+        DType::Bool | DType::Int32 | DType::Uint32 => lax::cast(&mut Binder, x, DType::Float32),
         d => Err(Error::new(name, format!("unsupported dtype {}", d.name()))),
     }
 }
 
 fn sigmoid(x: &Value) -> Result<Value> {
-    let e = un(U::Exp, &un(U::Neg, x)?)?;
-    bin(B::Div, lit(1.0), v(&bin(B::Add, lit(1.0), v(&e))?))
+    let e = lax::exp(&mut Binder, &lax::neg(&mut Binder, x)?)?;
+    lax::div(&mut Binder, 1.0, &lax::add(&mut Binder, 1.0, &e)?)
 }
 
 /// `max(x, 0) + log1p(exp(-|x|))`, stable for large |x|.
 fn softplus(x: &Value) -> Result<Value> {
-    let relu = bin(B::Max, v(x), lit(0.0))?;
-    let e = un(U::Exp, &un(U::Neg, &un(U::Abs, x)?)?)?;
-    let l = un(U::Log, &bin(B::Add, lit(1.0), v(&e))?)?;
-    bin(B::Add, v(&relu), v(&l))
+    let relu = lax::max(&mut Binder, x, 0.0)?;
+    let e = lax::exp(
+        &mut Binder,
+        &lax::neg(&mut Binder, &lax::abs(&mut Binder, x)?)?,
+    )?;
+    let l = lax::log(&mut Binder, &lax::add(&mut Binder, 1.0, &e)?)?;
+    lax::add(&mut Binder, &relu, &l)
 }
 
 /// Elementwise activations; `a` is the parameter of those that take one.
 pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
     let x = float(name, x)?;
     match name {
-        "relu" => bin(B::Max, v(&x), lit(0.0)),
-        "relu6" => bin(B::Min, v(&bin(B::Max, v(&x), lit(0.0))?), lit(6.0)),
+        "relu" => lax::max(&mut Binder, &x, 0.0),
+        "relu6" => lax::min(&mut Binder, &lax::max(&mut Binder, &x, 0.0)?, 6.0),
         "sigmoid" => sigmoid(&x),
         "softplus" => softplus(&x),
-        "logSigmoid" => un(U::Neg, &softplus(&un(U::Neg, &x)?)?),
-        "silu" | "swish" => bin(B::Mul, v(&x), v(&sigmoid(&x)?)),
+        "logSigmoid" => lax::neg(&mut Binder, &softplus(&lax::neg(&mut Binder, &x)?)?),
+        "silu" | "swish" => lax::mul(&mut Binder, &x, &sigmoid(&x)?),
         "softSign" => {
-            let d = bin(B::Add, v(&un(U::Abs, &x)?), lit(1.0))?;
-            bin(B::Div, v(&x), v(&d))
+            let d = lax::add(&mut Binder, &lax::abs(&mut Binder, &x)?, 1.0)?;
+            lax::div(&mut Binder, &x, &d)
         }
         "leakyRelu" => {
-            let pos = cmp(C::Le, lit(0.0), v(&x))?;
-            select(&pos, v(&x), v(&bin(B::Mul, v(&x), lit(a))?))
+            let pos = lax::le(&mut Binder, 0.0, &x)?;
+            lax::select(&mut Binder, &pos, &x, &lax::mul(&mut Binder, &x, a)?)
         }
         "elu" => {
-            let pos = cmp(C::Lt, lit(0.0), v(&x))?;
-            let em1 = bin(B::Sub, v(&un(U::Exp, &x)?), lit(1.0))?;
-            select(&pos, v(&x), v(&bin(B::Mul, v(&em1), lit(a))?))
+            let pos = lax::lt(&mut Binder, 0.0, &x)?;
+            let em1 = lax::sub(&mut Binder, &lax::exp(&mut Binder, &x)?, 1.0)?;
+            lax::select(&mut Binder, &pos, &x, &lax::mul(&mut Binder, &em1, a)?)
         }
         "gelu" if a != 0.0 => {
             // tanh approximation: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
-            let x3 = bin(B::Mul, v(&bin(B::Mul, v(&x), v(&x))?), v(&x))?;
-            let inner = bin(B::Add, v(&x), v(&bin(B::Mul, v(&x3), lit(0.044715))?))?;
-            let t = un(
-                U::Tanh,
-                &bin(B::Mul, v(&inner), lit((2.0 / std::f64::consts::PI).sqrt()))?,
+            let x3 = lax::mul(&mut Binder, &lax::mul(&mut Binder, &x, &x)?, &x)?;
+            let inner = lax::add(&mut Binder, &x, &lax::mul(&mut Binder, &x3, 0.044715)?)?;
+            let t = lax::tanh(
+                &mut Binder,
+                &lax::mul(&mut Binder, &inner, (2.0 / std::f64::consts::PI).sqrt())?,
             )?;
-            let half = bin(B::Mul, v(&x), lit(0.5))?;
-            bin(B::Mul, v(&half), v(&bin(B::Add, v(&t), lit(1.0))?))
+            let half = lax::mul(&mut Binder, &x, 0.5)?;
+            lax::mul(&mut Binder, &half, &lax::add(&mut Binder, &t, 1.0)?)
         }
         "gelu" => {
-            let e = un(
+            let e = lax::unary(
+                &mut Binder,
                 U::Erf,
-                &bin(B::Mul, v(&x), lit(std::f64::consts::FRAC_1_SQRT_2))?,
+                &lax::mul(&mut Binder, &x, std::f64::consts::FRAC_1_SQRT_2)?,
             )?;
-            let half = bin(B::Mul, v(&x), lit(0.5))?;
-            bin(B::Mul, v(&half), v(&bin(B::Add, v(&e), lit(1.0))?))
+            let half = lax::mul(&mut Binder, &x, 0.5)?;
+            lax::mul(&mut Binder, &half, &lax::add(&mut Binder, &e, 1.0)?)
         }
         other => super::nn_extra::activation(other, &x, a),
     }
@@ -84,19 +86,19 @@ pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
 pub fn logsumexp(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Value> {
     let x = float("logsumexp", x)?;
     let m = reduce("logsumexp", ReduceKind::Max, &x, axes, true)?;
-    let finite = cmp(C::Eq, v(&bin(B::Sub, v(&m), v(&m))?), lit(0.0))?;
+    let finite = lax::eq(&mut Binder, &lax::sub(&mut Binder, &m, &m)?, 0.0)?;
     let m = bind(
         Primitive::StopGradient,
-        &[v(&select(&finite, v(&m), lit(0.0))?)],
+        &[v(&lax::select(&mut Binder, &finite, &m, 0.0)?)],
     )?;
-    let e = un(U::Exp, &bin(B::Sub, v(&x), v(&m))?)?;
+    let e = lax::exp(&mut Binder, &lax::sub(&mut Binder, &x, &m)?)?;
     let s = reduce("logsumexp", ReduceKind::Sum, &e, axes, keepdims)?;
     let m = if keepdims {
         m
     } else {
         reduce("logsumexp", ReduceKind::Max, &m, axes, false)?
     };
-    bin(B::Add, v(&un(U::Log, &s)?), v(&m))
+    lax::add(&mut Binder, &lax::log(&mut Binder, &s)?, &m)
 }
 
 /// softmax (or its log) along `axes`.
@@ -104,13 +106,13 @@ pub fn softmax(x: &Value, axes: &[i64], log: bool) -> Result<Value> {
     let x = float("softmax", x)?;
     let m = reduce("softmax", ReduceKind::Max, &x, Some(axes), true)?;
     let m = bind(Primitive::StopGradient, &[v(&m)])?;
-    let shifted = bin(B::Sub, v(&x), v(&m))?;
-    let e = un(U::Exp, &shifted)?;
+    let shifted = lax::sub(&mut Binder, &x, &m)?;
+    let e = lax::exp(&mut Binder, &shifted)?;
     let s = reduce("softmax", ReduceKind::Sum, &e, Some(axes), true)?;
     if log {
-        bin(B::Sub, v(&shifted), v(&un(U::Log, &s)?))
+        lax::sub(&mut Binder, &shifted, &lax::log(&mut Binder, &s)?)
     } else {
-        bin(B::Div, v(&e), v(&s))
+        lax::div(&mut Binder, &e, &s)
     }
 }
 
@@ -124,8 +126,8 @@ pub fn one_hot(x: &Value, num: usize) -> Result<Value> {
     shape.push(num);
     let classes = lax::iota_i32(&mut Binder, shape.clone(), rank)?;
     let axes = (0..rank).collect();
-    let xi = bind(Primitive::Cast(DType::Int32), &[v(x)])?;
+    let xi = lax::cast(&mut Binder, x, DType::Int32)?;
     let xb = bind(Primitive::Broadcast { shape, axes }, &[v(&xi)])?;
-    let eq = cmp(C::Eq, v(&xb), v(&classes))?;
-    bind(Primitive::Cast(DType::Float32), &[v(&eq)])
+    let eq = lax::eq(&mut Binder, &xb, &classes)?;
+    lax::cast(&mut Binder, &eq, DType::Float32)
 }

@@ -1,34 +1,36 @@
 //! More `nn` functions as compositions of primitives with `jax.nn`'s formulas: hard and sparse
 //! activations, mish, selu, celu, squareplus, log1mexp, glu, logmeanexp, standardize.
 
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::v;
 use super::reduce::{reduce, ReduceKind};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
-use crate::core::Primitive;
-use crate::transform::trace::bind;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
 fn relu6(x: &Value) -> Result<Value> {
-    bin(B::Min, v(&bin(B::Max, v(x), lit(0.0))?), lit(6.0))
+    lax::min(&mut Binder, &lax::max(&mut Binder, x, 0.0)?, 6.0)
 }
 
 fn hard_sigmoid(x: &Value) -> Result<Value> {
-    bin(B::Div, v(&relu6(&bin(B::Add, v(x), lit(3.0))?)?), lit(6.0))
+    lax::div(&mut Binder, &relu6(&lax::add(&mut Binder, x, 3.0)?)?, 6.0)
 }
 
 fn expm1(x: &Value) -> Result<Value> {
-    bin(B::Sub, v(&un(U::Exp, x)?), lit(1.0))
+    lax::sub(&mut Binder, &lax::exp(&mut Binder, x)?, 1.0)
 }
 
 /// `max(x, 0) + log1p(exp(-|x|))`.
 fn softplus(x: &Value) -> Result<Value> {
-    let relu = bin(B::Max, v(x), lit(0.0))?;
-    let e = un(U::Exp, &un(U::Neg, &un(U::Abs, x)?)?)?;
-    bin(
-        B::Add,
-        v(&relu),
-        v(&un(U::Log, &bin(B::Add, lit(1.0), v(&e))?)?),
+    let relu = lax::max(&mut Binder, x, 0.0)?;
+    let e = lax::exp(
+        &mut Binder,
+        &lax::neg(&mut Binder, &lax::abs(&mut Binder, x)?)?,
+    )?;
+    lax::add(
+        &mut Binder,
+        &relu,
+        &lax::log(&mut Binder, &lax::add(&mut Binder, 1.0, &e)?)?,
     )
 }
 
@@ -36,45 +38,49 @@ fn softplus(x: &Value) -> Result<Value> {
 pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
     match name {
         "hardSigmoid" => hard_sigmoid(x),
-        "hardSilu" | "hardSwish" => bin(B::Mul, v(x), v(&hard_sigmoid(x)?)),
-        "hardTanh" => bin(B::Max, v(&bin(B::Min, v(x), lit(1.0))?), lit(-1.0)),
-        "mish" => bin(B::Mul, v(x), v(&un(U::Tanh, &softplus(x)?)?)),
+        "hardSilu" | "hardSwish" => lax::mul(&mut Binder, x, &hard_sigmoid(x)?),
+        "hardTanh" => lax::max(&mut Binder, &lax::min(&mut Binder, x, 1.0)?, -1.0),
+        "mish" => lax::mul(&mut Binder, x, &lax::tanh(&mut Binder, &softplus(x)?)?),
         "selu" => {
             const ALPHA: f64 = 1.673_263_242_354_377_3;
             const SCALE: f64 = 1.050_700_987_355_480_5;
-            let pos = cmp(C::Lt, lit(0.0), v(x))?;
-            let neg = bin(B::Mul, v(&expm1(x)?), lit(ALPHA))?;
-            bin(B::Mul, v(&select(&pos, v(x), v(&neg))?), lit(SCALE))
+            let pos = lax::lt(&mut Binder, 0.0, x)?;
+            let neg = lax::mul(&mut Binder, &expm1(x)?, ALPHA)?;
+            lax::mul(
+                &mut Binder,
+                &lax::select(&mut Binder, &pos, x, &neg)?,
+                SCALE,
+            )
         }
         "celu" => {
-            let low = bin(B::Div, v(&bin(B::Min, v(x), lit(0.0))?), lit(a))?;
-            let neg = bin(B::Mul, v(&expm1(&low)?), lit(a))?;
-            bin(B::Add, v(&bin(B::Max, v(x), lit(0.0))?), v(&neg))
+            let low = lax::div(&mut Binder, &lax::min(&mut Binder, x, 0.0)?, a)?;
+            let neg = lax::mul(&mut Binder, &expm1(&low)?, a)?;
+            lax::add(&mut Binder, &lax::max(&mut Binder, x, 0.0)?, &neg)
         }
         "squareplus" => {
-            let x2 = bin(B::Mul, v(x), v(x))?;
-            let r = un(U::Sqrt, &bin(B::Add, v(&x2), lit(a))?)?;
-            bin(B::Div, v(&bin(B::Add, v(x), v(&r))?), lit(2.0))
+            let x2 = lax::mul(&mut Binder, x, x)?;
+            let r = lax::sqrt(&mut Binder, &lax::add(&mut Binder, &x2, a)?)?;
+            lax::div(&mut Binder, &lax::add(&mut Binder, x, &r)?, 2.0)
         }
         "sparsePlus" => {
-            let x1 = bin(B::Add, v(x), lit(1.0))?;
-            let quad = bin(B::Div, v(&bin(B::Mul, v(&x1), v(&x1))?), lit(4.0))?;
-            let high = cmp(C::Le, lit(1.0), v(x))?;
-            let mid = select(&high, v(x), v(&quad))?;
-            select(&cmp(C::Le, v(x), lit(-1.0))?, lit(0.0), v(&mid))
+            let x1 = lax::add(&mut Binder, x, 1.0)?;
+            let quad = lax::div(&mut Binder, &lax::mul(&mut Binder, &x1, &x1)?, 4.0)?;
+            let high = lax::le(&mut Binder, 1.0, x)?;
+            let mid = lax::select(&mut Binder, &high, x, &quad)?;
+            lax::select(&mut Binder, &lax::le(&mut Binder, x, -1.0)?, 0.0, &mid)
         }
         "sparseSigmoid" => {
-            let c = bin(B::Min, v(&bin(B::Max, v(x), lit(-1.0))?), lit(1.0))?;
-            bin(B::Mul, v(&bin(B::Add, v(&c), lit(1.0))?), lit(0.5))
+            let c = lax::min(&mut Binder, &lax::max(&mut Binder, x, -1.0)?, 1.0)?;
+            lax::mul(&mut Binder, &lax::add(&mut Binder, &c, 1.0)?, 0.5)
         }
         "log1mexp" => {
             // log(1 − exp(−x)): log(−expm1(−x)) below ln 2, log1p(−exp(−x)) above.
-            let e = un(U::Exp, &un(U::Neg, x)?)?;
-            let small = un(U::Log, &bin(B::Sub, lit(1.0), v(&e))?)?;
-            let nx = un(U::Neg, x)?;
-            let near = un(U::Log, &un(U::Neg, &expm1(&nx)?)?)?;
-            let below = cmp(C::Lt, v(x), lit(std::f64::consts::LN_2))?;
-            select(&below, v(&near), v(&small))
+            let e = lax::exp(&mut Binder, &lax::neg(&mut Binder, x)?)?;
+            let small = lax::log(&mut Binder, &lax::sub(&mut Binder, 1.0, &e)?)?;
+            let nx = lax::neg(&mut Binder, x)?;
+            let near = lax::log(&mut Binder, &lax::neg(&mut Binder, &expm1(&nx)?)?)?;
+            let below = lax::lt(&mut Binder, x, std::f64::consts::LN_2)?;
+            lax::select(&mut Binder, &below, &near, &small)
         }
         other => Err(Error::new(other, "unknown activation")),
     }
@@ -92,9 +98,9 @@ pub fn glu(x: &Value, axis: i64) -> Result<Value> {
         ));
     }
     let parts = super::shape::split(x, Some(2), &[], ax as i64)?;
-    let e = un(U::Exp, &un(U::Neg, &parts[1])?)?;
-    let s = bin(B::Div, lit(1.0), v(&bin(B::Add, lit(1.0), v(&e))?))?;
-    bin(B::Mul, v(&parts[0]), v(&s))
+    let e = lax::exp(&mut Binder, &lax::neg(&mut Binder, &parts[1])?)?;
+    let s = lax::div(&mut Binder, 1.0, &lax::add(&mut Binder, 1.0, &e)?)?;
+    lax::mul(&mut Binder, &parts[0], &s)
 }
 
 /// `logsumexp − log(count)` over `axes`.
@@ -107,7 +113,7 @@ pub fn logmeanexp(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Val
     } else {
         total as f64
     };
-    bin(B::Sub, v(&lse), lit(count.ln()))
+    lax::sub(&mut Binder, &lse, count.ln())
 }
 
 /// `(x − mean)/√(var + ε)` over `axes`, with `var = E[x²] − E[x]²` clipped at 0 (jax.nn's
@@ -127,15 +133,12 @@ pub fn standardize(
     let var = match variance {
         Some(s) => s.clone(),
         None => {
-            let x2 = bin(B::Mul, v(&x), v(&x))?;
+            let x2 = lax::mul(&mut Binder, &x, &x)?;
             let ex2 = reduce("standardize", ReduceKind::Mean, &x2, Some(axes), true)?;
-            let d = bin(B::Sub, v(&ex2), v(&bin(B::Mul, v(&m), v(&m))?))?;
-            bin(B::Max, v(&d), lit(0.0))?
+            let d = lax::sub(&mut Binder, &ex2, &lax::mul(&mut Binder, &m, &m)?)?;
+            lax::max(&mut Binder, &d, 0.0)?
         }
     };
-    let inv = bind(
-        Primitive::Unary(U::Sqrt),
-        &[v(&bin(B::Add, v(&var), lit(epsilon))?)],
-    )?;
-    bin(B::Div, v(&bin(B::Sub, v(&x), v(&m))?), v(&inv))
+    let inv = lax::sqrt(&mut Binder, &lax::add(&mut Binder, &var, epsilon)?)?;
+    lax::div(&mut Binder, &lax::sub(&mut Binder, &x, &m)?, &inv)
 }

@@ -10,11 +10,10 @@
 //! (`2 Σ_j S_ij² / (w_i − w_j)`); higher derivatives, and second derivatives of the
 //! eigenvectors, are not those of the exact function.
 
-use super::emit::{bin, cmp, lit, select, v};
+use super::emit::v;
 use super::indexing::sort;
 use super::jacobi::{self, eye_mask, sum};
 use super::lax_linalg::{float_matrix, matmul, mt};
-use crate::core::ops::{BinaryOp as B, CompareOp as C};
 use crate::core::Primitive;
 use crate::rules::lax;
 use crate::rules::routine as rl;
@@ -45,7 +44,7 @@ pub fn with_batch(x: &Value, batch: &[usize]) -> Result<Value> {
 pub fn diag(x: &Value) -> Result<Value> {
     let s = x.aval().shape.clone();
     let mask = eye_mask(vec![1, s[1], s[2]], 1, 2, x.aval().dtype)?;
-    sum(&bin(B::Mul, v(x), v(&mask))?, vec![2])
+    sum(&lax::mul(&mut Binder, x, &mask)?, vec![2])
 }
 
 /// `[b, n, n]` with element `[i, j] = 1 / (x_j − x_i)` (0 where `x_j = x_i`) of `x [b, n]`,
@@ -56,9 +55,9 @@ pub fn reciprocal_gaps(x: &Value, diff: impl Fn(&Value, &Value) -> Result<Value>
     let row = lax::reshape(&mut Binder, x, vec![b, 1, n])?;
     let col = lax::reshape(&mut Binder, x, vec![b, n, 1])?;
     let d = diff(&row, &col)?;
-    let zero = cmp(C::Eq, v(&d), lit(0.0))?;
-    let safe = select(&zero, lit(1.0), v(&d))?;
-    select(&zero, lit(0.0), v(&bin(B::Div, lit(1.0), v(&safe))?))
+    let zero = lax::eq(&mut Binder, &d, 0.0)?;
+    let safe = lax::select(&mut Binder, &zero, 1.0, &d)?;
+    lax::select(&mut Binder, &zero, 0.0, &lax::div(&mut Binder, 1.0, &safe)?)
 }
 
 pub fn stop_gradient(x: &Value) -> Result<Value> {
@@ -83,11 +82,11 @@ pub fn eigh(name: &str, a: &Value, lower: bool, symmetrize: bool) -> Result<(Val
     let a = float_matrix(name, a, 2)?;
     let n = super::np_solve::check_square(name, &a)?;
     let a = if symmetrize {
-        bin(B::Mul, v(&bin(B::Add, v(&a), v(&mt(&a)?))?), lit(0.5))?
+        lax::mul(&mut Binder, &lax::add(&mut Binder, &a, &mt(&a)?)?, 0.5)?
     } else {
         let tri = rl::triangle(&mut Binder, &a, lower, 0)?;
         let strict = rl::triangle(&mut Binder, &a, lower, if lower { -1 } else { 1 })?;
-        bin(B::Add, v(&tri), v(&mt(&strict)?))?
+        lax::add(&mut Binder, &tri, &mt(&strict)?)?
     };
     if n == 0 {
         // Nothing to decompose: empty eigenvalues and eigenvectors.
@@ -100,17 +99,17 @@ pub fn eigh(name: &str, a: &Value, lower: bool, symmetrize: bool) -> Result<(Val
     let outs = sorted(name, &fixed)?;
     let (mut w, mut vecs) = (outs[0].clone(), outs[1].clone());
     if is_traced(&a) {
-        let delta = bin(B::Sub, v(&a), v(&stop_gradient(&a)?))?;
+        let delta = lax::sub(&mut Binder, &a, &stop_gradient(&a)?)?;
         let vt = mt(&vecs)?;
         let s = matmul(&vt, &matmul(&delta, &vecs)?)?;
-        let f = reciprocal_gaps(&w, |row, col| bin(B::Sub, v(row), v(col)))?;
-        let v1 = bin(
-            B::Add,
-            v(&vecs),
-            v(&matmul(&vecs, &bin(B::Mul, v(&f), v(&s))?)?),
+        let f = reciprocal_gaps(&w, |row, col| lax::sub(&mut Binder, row, col))?;
+        let v1 = lax::add(
+            &mut Binder,
+            &vecs,
+            &matmul(&vecs, &lax::mul(&mut Binder, &f, &s)?)?,
         )?;
         let dw = diag(&matmul(&vt, &matmul(&delta, &v1)?)?)?;
-        w = bin(B::Add, v(&w), v(&dw))?;
+        w = lax::add(&mut Binder, &w, &dw)?;
         vecs = v1;
     }
     Ok((with_batch(&w, &batch)?, with_batch(&vecs, &batch)?))

@@ -1,11 +1,11 @@
 //! `numpy.linalg`: compositions of the routine primitives and ordinary operations (JAX's
 //! formulas), so each is differentiable and works under every transformation.
 
-use super::emit::{bin, lit, v};
 use super::lax_linalg::{cholesky_lower, float_matrix, mt};
 use super::np_norms::{self, Ord};
 use super::np_solve;
-use crate::core::ops::BinaryOp as B;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -15,8 +15,8 @@ pub fn cholesky(a: &Value, upper: bool, symmetrize: bool) -> Result<Value> {
     let a = float_matrix(name, a, 2)?;
     np_solve::check_square(name, &a)?; // before symmetrizing adds aᵀ
     let a = if symmetrize {
-        let s = bin(B::Add, v(&a), v(&mt(&a)?))?;
-        bin(B::Mul, v(&s), lit(0.5))?
+        let s = lax::add(&mut Binder, &a, &mt(&a)?)?;
+        lax::mul(&mut Binder, &s, 0.5)?
     } else {
         a
     };

@@ -2,15 +2,14 @@
 //! them), cross, multiDot, matrixPower, lstsq — compositions of ordinary operations and the
 //! routine primitives, so each is differentiable.
 
-use super::emit::{bin, cmp, lit, un, v};
+use super::emit::{lit, v};
 use super::lax_linalg::{cholesky_lower, float_matrix, matmul, mt, triangular_solve};
 use super::np_solve::check_square;
 use super::reduce::{reduce, ReduceKind};
 use super::shape::normalize_axis;
 use super::stats::power;
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
-use crate::core::Primitive;
-use crate::transform::trace::bind;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -36,7 +35,7 @@ impl Ord {
 }
 
 fn abs(x: &Value) -> Result<Value> {
-    un(U::Abs, x)
+    lax::abs(&mut Binder, x)
 }
 
 fn sum(name: &str, x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Value> {
@@ -58,15 +57,18 @@ pub fn vector_norm(
     } else if ord == f64::NEG_INFINITY {
         r(ReduceKind::Min, &abs(&x)?)
     } else if ord == 0.0 {
-        let nz = cmp(C::Ne, v(&x), lit(0.0))?;
+        let nz = lax::ne(&mut Binder, &x, 0.0)?;
         r(
             ReduceKind::Sum,
-            &bind(Primitive::Cast(x.aval().dtype), &[v(&nz)])?,
+            &lax::cast(&mut Binder, &nz, x.aval().dtype)?,
         )
     } else if ord == 1.0 {
         r(ReduceKind::Sum, &abs(&x)?)
     } else if ord == 2.0 {
-        un(U::Sqrt, &r(ReduceKind::Sum, &bin(B::Mul, v(&x), v(&x))?)?)
+        lax::sqrt(
+            &mut Binder,
+            &r(ReduceKind::Sum, &lax::mul(&mut Binder, &x, &x)?)?,
+        )
     } else if ord.is_nan() {
         Err(Error::new(name, "the norm order must be a number"))
     } else {
@@ -102,9 +104,9 @@ pub fn matrix_norm(
     }
     let both = [r as i64, c as i64];
     let out = match ord {
-        Ord::Fro => un(
-            U::Sqrt,
-            &sum(name, &bin(B::Mul, v(&x), v(&x))?, Some(&both), true)?,
+        Ord::Fro => lax::sqrt(
+            &mut Binder,
+            &sum(name, &lax::mul(&mut Binder, &x, &x)?, Some(&both), true)?,
         )?,
         Ord::Num(p) if p.abs() == 1.0 || p.is_infinite() => {
             // 1: the largest column sum (sum over rows, then max over columns); ∞: rows.
@@ -122,7 +124,7 @@ pub fn matrix_norm(
             let others: Vec<usize> = (0..rank).filter(|&a| a != r && a != c).collect();
             let mut perm = others.clone();
             perm.extend([r, c]);
-            let moved = bind(Primitive::Transpose(perm), &[v(&x)])?;
+            let moved = lax::transpose(&mut Binder, &x, perm)?;
             let sv = super::np_svd::svd(name, &moved, false, false)?.remove(0);
             let kind = match ord {
                 Ord::Nuc => ReduceKind::Sum,
@@ -139,7 +141,7 @@ pub fn matrix_norm(
                     }
                 })
                 .collect();
-            bind(Primitive::Reshape(kept), &[v(&out)])?
+            lax::reshape(&mut Binder, &out, kept)?
         }
         other => return Err(bad_order(name, other)),
     };
@@ -150,7 +152,7 @@ pub fn matrix_norm(
         .filter(|&a| a != r && a != c)
         .map(|a| x.aval().shape[a])
         .collect();
-    bind(Primitive::Reshape(shape), &[v(&out)])
+    lax::reshape(&mut Binder, &out, shape)
 }
 
 /// NumPy's `norm(x, ord, axis, keepdims)`.
@@ -189,7 +191,7 @@ fn component(x: &Value, axis: usize, k: usize) -> Result<Value> {
         .enumerate()
         .map(|(i, &d)| if i == axis { (k, k + 1) } else { (0, d) })
         .collect();
-    bind(Primitive::Shrink(ranges), &[v(x)])
+    lax::shrink(&mut Binder, x, ranges)
 }
 
 /// The cross product of 3-vectors along `axis` (batch axes broadcast).
@@ -219,9 +221,9 @@ pub fn cross(a: &Value, b: &Value, axis: i64) -> Result<Value> {
         .map(|k| component(&b, xb, k))
         .collect::<Result<_>>()?;
     let term = |i: usize, j: usize| -> Result<Value> {
-        let p = bin(B::Mul, v(&ca[i]), v(&cb[j]))?;
-        let q = bin(B::Mul, v(&ca[j]), v(&cb[i]))?;
-        bin(B::Sub, v(&p), v(&q))
+        let p = lax::mul(&mut Binder, &ca[i], &cb[j])?;
+        let q = lax::mul(&mut Binder, &ca[j], &cb[i])?;
+        lax::sub(&mut Binder, &p, &q)
     };
     let parts = [term(1, 2)?, term(2, 0)?, term(0, 1)?];
     let out_rank = parts[0].aval().shape.len() as i64;
@@ -307,7 +309,7 @@ pub fn lstsq(a: &Value, b: &Value) -> Result<Value> {
     }
     let vector = sb.len() == 1;
     let b = if vector {
-        bind(Primitive::Reshape(vec![sb[0], 1]), &[v(&b)])?
+        lax::reshape(&mut Binder, &b, vec![sb[0], 1])?
     } else {
         b
     };
@@ -323,7 +325,7 @@ pub fn lstsq(a: &Value, b: &Value) -> Result<Value> {
         matmul(&at, &solve_spd(&matmul(&a, &at)?, &b)?)?
     };
     if vector {
-        bind(Primitive::Reshape(vec![sa[1]]), &[v(&x)])
+        lax::reshape(&mut Binder, &x, vec![sa[1]])
     } else {
         Ok(x)
     }

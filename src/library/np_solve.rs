@@ -2,17 +2,16 @@
 //! det, slogdet — the LU routine, a permutation matrix and two triangular solves, so each is
 //! differentiable through the routines' VJP rules.
 
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::v;
 use super::lax_linalg::{broadcast_batch, float_matrix, matmul, promote_pair, rename};
 use super::reduce::{reduce, ReduceKind};
 use super::stats::diagonal;
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::rules::routine as rl;
+use crate::transform::trace::bind_multi;
 use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, bind_multi};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -39,12 +38,12 @@ pub(super) fn check_square(name: &str, a: &Value) -> Result<usize> {
 fn permutation_matrix(perm: &Value, n: usize, dtype: DType) -> Result<Value> {
     let mut shape = perm.aval().shape.clone();
     shape.push(1);
-    let col = bind(Primitive::Reshape(shape.clone()), &[v(perm)])?;
+    let col = lax::reshape(&mut Binder, perm, shape.clone())?;
     let r = shape.len();
     shape[r - 1] = n;
     let j = lax::iota_i32(&mut Binder, shape, r - 1)?;
-    let hit = cmp(C::Eq, v(&col), v(&j))?;
-    bind(Primitive::Cast(dtype), &[v(&hit)])
+    let hit = lax::eq(&mut Binder, &col, &j)?;
+    lax::cast(&mut Binder, &hit, dtype)
 }
 
 /// `solve(a [..., N, N], b [N] or [..., N, M])`: LU with partial pivoting, batch axes broadcast.
@@ -60,7 +59,7 @@ pub fn solve(name: &str, a: &Value, b: &Value) -> Result<Value> {
     }
     let vector = sb.len() == 1;
     let b = if vector {
-        bind(Primitive::Reshape(vec![sb[0], 1]), &[v(&b)])?
+        lax::reshape(&mut Binder, &b, vec![sb[0], 1])?
     } else {
         b
     };
@@ -86,7 +85,7 @@ pub fn solve(name: &str, a: &Value, b: &Value) -> Result<Value> {
     if vector {
         let mut shape = x.aval().shape.clone();
         shape.pop();
-        bind(Primitive::Reshape(shape), &[v(&x)])
+        lax::reshape(&mut Binder, &x, shape)
     } else {
         Ok(x)
     }
@@ -109,17 +108,17 @@ fn factor_diagonal(name: &str, a: &Value) -> Result<(Value, Value)> {
     let shape = outs[1].aval().shape.clone();
     let r = shape.len();
     let steps = lax::iota_i32(&mut Binder, shape, r - 1)?;
-    let swapped = cmp(C::Ne, v(&outs[1]), v(&steps))?;
-    let swaps = bind(Primitive::Cast(DType::Int32), &[v(&swapped)])?;
+    let swapped = lax::ne(&mut Binder, &outs[1], &steps)?;
+    let swaps = lax::cast(&mut Binder, &swapped, DType::Int32)?;
     let count = reduce(name, ReduceKind::Sum, &swaps, Some(&[-1]), false)?;
     Ok((d, count))
 }
 
 /// `(-1)^count` in `dtype`.
 fn sign_of(count: &Value, dtype: DType) -> Result<Value> {
-    let odd = bin(B::Rem, v(count), lit(2.0))?;
-    let oddf = bind(Primitive::Cast(dtype), &[v(&odd)])?;
-    bin(B::Sub, lit(1.0), v(&bin(B::Mul, v(&oddf), lit(2.0))?))
+    let odd = lax::rem(&mut Binder, count, 2.0)?;
+    let oddf = lax::cast(&mut Binder, &odd, dtype)?;
+    lax::sub(&mut Binder, 1.0, &lax::mul(&mut Binder, &oddf, 2.0)?)
 }
 
 /// `det(a)`: the product of the LU diagonal, signed by the pivoting.
@@ -128,7 +127,7 @@ pub fn det(a: &Value) -> Result<Value> {
     let (d, swaps) = factor_diagonal(name, a)?;
     let prod = reduce(name, ReduceKind::Prod, &d, Some(&[-1]), false)?;
     let sign = sign_of(&swaps, d.aval().dtype)?;
-    bin(B::Mul, v(&prod), v(&sign))
+    lax::mul(&mut Binder, &prod, &sign)
 }
 
 /// `slogdet(a)`: `[sign, log|det|]`; a singular matrix gives sign 0 and -∞, as JAX.
@@ -136,15 +135,15 @@ pub fn slogdet(a: &Value) -> Result<Vec<Value>> {
     let name = "slogdet";
     let (d, swaps) = factor_diagonal(name, a)?;
     let dtype = d.aval().dtype;
-    let neg = cmp(C::Lt, v(&d), lit(0.0))?;
-    let negs = bind(Primitive::Cast(DType::Int32), &[v(&neg)])?;
+    let neg = lax::lt(&mut Binder, &d, 0.0)?;
+    let negs = lax::cast(&mut Binder, &neg, DType::Int32)?;
     let neg_count = reduce(name, ReduceKind::Sum, &negs, Some(&[-1]), false)?;
-    let count = bin(B::Add, v(&swaps), v(&neg_count))?;
+    let count = lax::add(&mut Binder, &swaps, &neg_count)?;
     let sign = sign_of(&count, dtype)?;
-    let zero = cmp(C::Eq, v(&d), lit(0.0))?;
+    let zero = lax::eq(&mut Binder, &d, 0.0)?;
     let any_zero = reduce(name, ReduceKind::Any, &zero, Some(&[-1]), false)?;
-    let sign = select(&any_zero, lit(0.0), v(&sign))?;
-    let log_abs = un(U::Log, &un(U::Abs, &d)?)?;
+    let sign = lax::select(&mut Binder, &any_zero, 0.0, &sign)?;
+    let log_abs = lax::log(&mut Binder, &lax::abs(&mut Binder, &d)?)?;
     let logdet = reduce(name, ReduceKind::Sum, &log_abs, Some(&[-1]), false)?;
     Ok(vec![sign, logdet])
 }

@@ -11,12 +11,12 @@
 //! `v̇ = v (F ∘ (diag(s) dS + dSᵀ diag(s)))`. First derivatives only; the completed columns
 //! of a complete `u` have none (JAX does not differentiate `fullMatrices` at all).
 
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::v;
 use super::indexing::sort;
 use super::jacobi::{self, eye_mask, sum};
 use super::lax_linalg::{float_matrix, matmul, mt};
 use super::np_eigh::{self, flatten_batch, is_traced, reciprocal_gaps, stop_gradient};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use crate::core::ops::ReduceOp;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -28,7 +28,7 @@ fn shrink_last(x: &Value, k: usize) -> Result<Value> {
     let r = s.len();
     let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
     ranges[r - 1] = (0, k);
-    bind(Primitive::Shrink(ranges), &[v(x)])
+    lax::shrink(&mut Binder, x, ranges)
 }
 
 /// Singular values `s [b, k]` (descending), and with `uv` the factors `u [b, m, k or m]` and
@@ -43,9 +43,9 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
     };
     {
         let (w, vecs) = jacobi::orthogonalize_columns(a)?;
-        let norms = un(U::Sqrt, &sum(&bin(B::Mul, v(&w), v(&w))?, vec![1])?)?; // [b, k]
-        let neg = un(U::Neg, &norms)?;
-        let sv = un(U::Neg, &sort(name, &neg, -1, false)?)?;
+        let norms = lax::sqrt(&mut Binder, &sum(&lax::mul(&mut Binder, &w, &w)?, vec![1])?)?; // [b, k]
+        let neg = lax::neg(&mut Binder, &norms)?;
+        let sv = lax::neg(&mut Binder, &sort(name, &neg, -1, false)?)?;
         if !uv {
             return Ok(vec![sv]);
         }
@@ -60,30 +60,30 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
             },
             &[v(&sv)],
         )?;
-        let tol = bin(B::Mul, v(&largest), lit(m as f64 * eps))?;
+        let tol = lax::mul(&mut Binder, &largest, m as f64 * eps)?;
         let tol = lax::reshape(&mut Binder, &tol, vec![b, 1])?;
-        let good = cmp(C::Lt, v(&tol), v(&sv))?;
-        let safe = select(&good, v(&sv), lit(1.0))?;
-        let u = bin(
-            B::Div,
-            v(&w),
-            v(&lax::reshape(&mut Binder, &safe, vec![b, 1, k])?),
+        let good = lax::lt(&mut Binder, &tol, &sv)?;
+        let safe = lax::select(&mut Binder, &good, &sv, 1.0)?;
+        let u = lax::div(
+            &mut Binder,
+            &w,
+            &lax::reshape(&mut Binder, &safe, vec![b, 1, k])?,
         )?;
         let good_cols = lax::reshape(&mut Binder, &good, vec![b, 1, k])?;
-        let u = select(&good_cols, v(&u), lit(0.0))?;
+        let u = lax::select(&mut Binder, &good_cols, &u, 0.0)?;
         let eye = eye_mask(vec![1, m, m], 1, 2, dtype)?;
-        let projector = bin(B::Sub, v(&eye), v(&matmul(&u, &mt(&u)?)?))?;
+        let projector = lax::sub(&mut Binder, &eye, &matmul(&u, &mt(&u)?)?)?;
         let (pw, pv) = jacobi::eigh(&projector)?;
         let basis = jacobi::permute_columns(&pv, &sort(name, &pw, -1, true)?)?;
         let width = if full { m } else { k };
         let basis = shrink_last(&basis, width)?;
         let u = if width > k {
             let pad: Vec<(usize, usize)> = vec![(0, 0), (0, 0), (0, width - k)];
-            let u = bind(Primitive::Pad(pad.clone()), &[v(&u)])?;
-            let g = bind(Primitive::Cast(DType::Int32), &[v(&good_cols)])?;
-            let g = bind(Primitive::Pad(pad), &[v(&g)])?;
-            let g = cmp(C::Ne, v(&g), lit(0.0))?;
-            select(&g, v(&u), v(&basis))?
+            let u = lax::pad(&mut Binder, &u, pad.clone())?;
+            let g = lax::cast(&mut Binder, &good_cols, DType::Int32)?;
+            let g = lax::pad(&mut Binder, &g, pad)?;
+            let g = lax::ne(&mut Binder, &g, 0.0)?;
+            lax::select(&mut Binder, &g, &u, &basis)?
         } else {
             let g = bind(
                 Primitive::Broadcast {
@@ -92,7 +92,7 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
                 },
                 &[v(&good_cols)],
             )?;
-            select(&g, v(&u), v(&basis))?
+            lax::select(&mut Binder, &g, &u, &basis)?
         };
         Ok(vec![sv, u, vecs])
     }
@@ -102,7 +102,7 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
 fn attach_derivatives(a: &Value, outs: &mut [Value]) -> Result<()> {
     let s = a.aval().shape.clone();
     let (b, m, k) = (s[0], s[1], s[2]);
-    let delta = bin(B::Sub, v(a), v(&stop_gradient(a)?))?;
+    let delta = lax::sub(&mut Binder, a, &stop_gradient(a)?)?;
     let sv = outs[0].clone();
     let ds_of = |u: &Value, vecs: &Value| matmul(&mt(u)?, &matmul(&delta, vecs)?);
     if outs.len() == 1 {
@@ -114,38 +114,36 @@ fn attach_derivatives(a: &Value, outs: &mut [Value]) -> Result<()> {
     let row = lax::reshape(&mut Binder, &sv, vec![b, 1, k])?;
     let col = lax::reshape(&mut Binder, &sv, vec![b, k, 1])?;
     let f = reciprocal_gaps(&sv, |r, c| {
-        let sum = bin(B::Add, v(r), v(c))?;
-        bin(B::Mul, v(&sum), v(&bin(B::Sub, v(r), v(c))?))
+        let sum = lax::add(&mut Binder, r, c)?;
+        lax::mul(&mut Binder, &sum, &lax::sub(&mut Binder, r, c)?)
     })?;
-    let dss = bin(B::Mul, v(&ds), v(&row))?;
-    let sds = bin(B::Mul, v(&col), v(&ds))?;
-    let sym = |x: &Value| bin(B::Add, v(x), v(&mt(x)?));
-    let mut du = matmul(&u, &bin(B::Mul, v(&f), v(&sym(&dss)?))?)?;
-    let dv = matmul(&vecs, &bin(B::Mul, v(&f), v(&sym(&sds)?))?)?;
+    let dss = lax::mul(&mut Binder, &ds, &row)?;
+    let sds = lax::mul(&mut Binder, &col, &ds)?;
+    let sym = |x: &Value| lax::add(&mut Binder, x, &mt(x)?);
+    let mut du = matmul(&u, &lax::mul(&mut Binder, &f, &sym(&dss)?)?)?;
+    let dv = matmul(&vecs, &lax::mul(&mut Binder, &f, &sym(&sds)?)?)?;
     if m > k {
-        let zero = cmp(C::Eq, v(&row), lit(0.0))?;
-        let inv = select(
+        let zero = lax::eq(&mut Binder, &row, 0.0)?;
+        let inv = lax::select(
+            &mut Binder,
             &zero,
-            lit(0.0),
-            v(&bin(
-                B::Div,
-                lit(1.0),
-                v(&select(&zero, lit(1.0), v(&row))?),
-            )?),
+            0.0,
+            &lax::div(
+                &mut Binder,
+                1.0,
+                &lax::select(&mut Binder, &zero, 1.0, &row)?,
+            )?,
         )?;
         let dav = matmul(&delta, &vecs)?;
-        let rest = bin(B::Sub, v(&dav), v(&matmul(&u, &matmul(&mt(&u)?, &dav)?)?))?;
-        du = bin(B::Add, v(&du), v(&bin(B::Mul, v(&rest), v(&inv))?))?;
+        let rest = lax::sub(&mut Binder, &dav, &matmul(&u, &matmul(&mt(&u)?, &dav)?)?)?;
+        du = lax::add(&mut Binder, &du, &lax::mul(&mut Binder, &rest, &inv)?)?;
     }
     let width = u_all.aval().shape[2];
     if width > k {
-        du = bind(
-            Primitive::Pad(vec![(0, 0), (0, 0), (0, width - k)]),
-            &[v(&du)],
-        )?;
+        du = lax::pad(&mut Binder, &du, vec![(0, 0), (0, 0), (0, width - k)])?;
     }
-    outs[1] = bin(B::Add, v(&u_all), v(&du))?;
-    outs[2] = bin(B::Add, v(&vecs), v(&dv))?;
+    outs[1] = lax::add(&mut Binder, &u_all, &du)?;
+    outs[2] = lax::add(&mut Binder, &vecs, &dv)?;
     Ok(())
 }
 
@@ -168,7 +166,7 @@ pub fn svd(name: &str, a: &Value, full: bool, uv: bool) -> Result<Vec<Value>> {
     let mut outs = tall(name, &stop_gradient(&t)?, uv, full)?;
     if is_traced(&t) {
         let ds = diag(&t, &outs)?;
-        outs[0] = bin(B::Add, v(&outs[0]), v(&ds))?;
+        outs[0] = lax::add(&mut Binder, &outs[0], &ds)?;
         attach_derivatives(&t, &mut outs)?;
     }
     let out = |x: &Value| np_eigh::with_batch(x, &batch);
@@ -189,7 +187,7 @@ pub fn svd(name: &str, a: &Value, full: bool, uv: bool) -> Result<Vec<Value>> {
 fn diag(a: &Value, outs: &[Value]) -> Result<Value> {
     let s = a.aval().shape.clone();
     let k = s[2];
-    let delta = bin(B::Sub, v(a), v(&stop_gradient(a)?))?;
+    let delta = lax::sub(&mut Binder, a, &stop_gradient(a)?)?;
     let (u, vecs) = if outs.len() == 3 {
         (shrink_last(&outs[1], k)?, outs[2].clone())
     } else {

@@ -1,11 +1,13 @@
 //! Elementwise numpy functions that are compositions of primitives, with NumPy's conventions
 //! (integer inputs to float functions become float32; `remainder` takes the divisor's sign).
 
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use std::f64::consts::{LN_10, LN_2, PI};
 
-use super::emit::{bin as binary, cmp as compare, v as val};
+use super::emit::v as val;
 
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::ops::{BinaryOp as B, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
@@ -16,11 +18,11 @@ type Composite = fn(&[Operand]) -> Result<Value>;
 /// The composition implementing numpy function `name`, if it is one.
 pub fn lookup(name: &str) -> Option<Composite> {
     Some(match name {
-        "subtract" => |o| binary(B::Sub, o[0].clone(), o[1].clone()),
+        "subtract" => |o| lax::sub(&mut Binder, o[0].clone(), o[1].clone()),
         "divide" => divide,
         "floor_divide" => floor_divide,
         "remainder" => remainder,
-        "square" => |o| binary(B::Mul, o[0].clone(), o[0].clone()),
+        "square" => |o| lax::mul(&mut Binder, o[0].clone(), o[0].clone()),
         "exp2" => |o| float_unary(U::Exp, val(&mul_const(to_float(o[0].clone())?.op(), LN_2)?)),
         "expm1" => |o| add_const(val(&float_unary(U::Exp, o[0].clone())?), -1.0),
         "log2" => |o| div_const(val(&float_unary(U::Log, o[0].clone())?), LN_2),
@@ -31,11 +33,11 @@ pub fn lookup(name: &str) -> Option<Composite> {
         "tan" => |o| {
             let x = to_float(o[0].clone())?;
             let (s, c) = (float_unary(U::Sin, x.op())?, float_unary(U::Cos, x.op())?);
-            binary(B::Div, val(&s), val(&c))
+            lax::div(&mut Binder, &s, &c)
         },
         "acos" => |o| {
             let a = float_unary(U::Asin, o[0].clone())?;
-            binary(B::Sub, Operand::Literal(PI / 2.0), val(&a))
+            lax::sub(&mut Binder, PI / 2.0, &a)
         },
         "sinh" => |o| hyperbolic(o[0].clone(), -1.0),
         "cosh" => |o| hyperbolic(o[0].clone(), 1.0),
@@ -46,32 +48,32 @@ pub fn lookup(name: &str) -> Option<Composite> {
         "hypot" => |o| {
             let (x, y) = (to_float(o[0].clone())?, to_float(o[1].clone())?);
             let (x2, y2) = (
-                binary(B::Mul, x.op(), x.op())?,
-                binary(B::Mul, y.op(), y.op())?,
+                lax::mul(&mut Binder, x.op(), x.op())?,
+                lax::mul(&mut Binder, y.op(), y.op())?,
             );
-            float_unary(U::Sqrt, val(&binary(B::Add, val(&x2), val(&y2))?))
+            float_unary(U::Sqrt, val(&lax::add(&mut Binder, &x2, &y2)?))
         },
         "deg2rad" => |o| mul_const(to_float(o[0].clone())?.op(), PI / 180.0),
         "rad2deg" => |o| mul_const(to_float(o[0].clone())?.op(), 180.0 / PI),
-        "greater" => |o| compare(C::Lt, o[1].clone(), o[0].clone()),
-        "greater_equal" => |o| compare(C::Le, o[1].clone(), o[0].clone()),
-        "isnan" => |o| compare(C::Ne, o[0].clone(), o[0].clone()),
+        "greater" => |o| lax::lt(&mut Binder, o[1].clone(), o[0].clone()),
+        "greater_equal" => |o| lax::le(&mut Binder, o[1].clone(), o[0].clone()),
+        "isnan" => |o| lax::ne(&mut Binder, o[0].clone(), o[0].clone()),
         "isinf" => |o| {
             let x = value_of("isinf", &o[0])?;
             if !x.aval().dtype.is_float() {
-                return compare(C::Ne, o[0].clone(), o[0].clone());
+                return lax::ne(&mut Binder, o[0].clone(), o[0].clone());
             }
             let a = bind(Primitive::Unary(U::Abs), &[o[0].clone()])?;
-            compare(C::Eq, val(&a), Operand::Literal(f64::INFINITY))
+            lax::eq(&mut Binder, &a, f64::INFINITY)
         },
         "isfinite" => |o| match o[0].value() {
             Some(x) => super::reduce_extra::isfinite(x),
             None => {
-                let d = binary(B::Sub, o[0].clone(), o[0].clone())?;
-                compare(C::Eq, val(&d), Operand::Literal(0.0))
+                let d = lax::sub(&mut Binder, o[0].clone(), o[0].clone())?;
+                lax::eq(&mut Binder, &d, 0.0)
             }
         },
-        "logical_not" => |o| bind(Primitive::Unary(U::Not), &[val(&to_bool(o[0].clone())?)]),
+        "logical_not" => |o| lax::unary(&mut Binder, U::Not, &to_bool(o[0].clone())?),
         "logical_and" => |o| logical(B::And, o),
         "logical_or" => |o| logical(B::Or, o),
         "logical_xor" => |o| logical(B::Xor, o),
@@ -96,15 +98,15 @@ fn value_of<'a>(name: &str, o: &Operand<'a>) -> Result<&'a Value> {
 }
 
 fn add_const(x: Operand, c: f64) -> Result<Value> {
-    binary(B::Add, x, Operand::Literal(c))
+    lax::add(&mut Binder, x, c)
 }
 
 fn mul_const(x: Operand, c: f64) -> Result<Value> {
-    binary(B::Mul, x, Operand::Literal(c))
+    lax::mul(&mut Binder, x, c)
 }
 
 fn div_const(x: Operand, c: f64) -> Result<Value> {
-    binary(B::Div, x, Operand::Literal(c))
+    lax::div(&mut Binder, x, c)
 }
 
 /// An operand produced inside a composition: a new array, or an operand passed through.
@@ -149,59 +151,55 @@ fn both_integer(o: &[Operand]) -> bool {
 /// True division; two integer operands are converted to float32 first (as jax-js does).
 fn divide(o: &[Operand]) -> Result<Value> {
     if !both_integer(o) {
-        return binary(B::Div, o[0].clone(), o[1].clone());
+        return lax::div(&mut Binder, o[0].clone(), o[1].clone());
     }
     let (a, b) = (to_float(o[0].clone())?, to_float(o[1].clone())?);
-    binary(B::Div, a.op(), b.op())
+    lax::div(&mut Binder, a.op(), b.op())
 }
 
 /// `true` where the remainder `r` of `x / y` is non-zero and its sign differs from `y`'s: the
 /// places where floor division and Python's `%` differ from truncating division and `rem`.
 fn needs_floor_fix(r: &Value, y: Operand) -> Result<Value> {
-    let nonzero = compare(C::Ne, val(r), Operand::Literal(0.0))?;
-    let r_neg = compare(C::Lt, val(r), Operand::Literal(0.0))?;
+    let nonzero = lax::ne(&mut Binder, r, 0.0)?;
+    let r_neg = lax::lt(&mut Binder, r, 0.0)?;
     let differ = match y {
-        Operand::Literal(y) if y < 0.0 => bind(Primitive::Unary(U::Not), &[val(&r_neg)])?,
+        Operand::Literal(y) if y < 0.0 => lax::unary(&mut Binder, U::Not, &r_neg)?,
         Operand::Literal(_) => r_neg,
-        y => binary(
-            B::Xor,
-            val(&r_neg),
-            val(&compare(C::Lt, y, Operand::Literal(0.0))?),
-        )?,
+        y => lax::binary(&mut Binder, B::Xor, &r_neg, &lax::lt(&mut Binder, y, 0.0)?)?,
     };
-    binary(B::And, val(&nonzero), val(&differ))
+    lax::binary(&mut Binder, B::And, &nonzero, &differ)
 }
 
 fn floor_divide(o: &[Operand]) -> Result<Value> {
-    let q = binary(B::Div, o[0].clone(), o[1].clone())?;
+    let q = lax::div(&mut Binder, o[0].clone(), o[1].clone())?;
     if q.aval().dtype.is_float() {
-        return bind(Primitive::Unary(U::Floor), &[val(&q)]);
+        return lax::floor(&mut Binder, &q);
     }
-    let r = binary(B::Rem, o[0].clone(), o[1].clone())?;
+    let r = lax::rem(&mut Binder, o[0].clone(), o[1].clone())?;
     let fix = needs_floor_fix(&r, o[1].clone())?;
-    let q1 = binary(B::Sub, val(&q), Operand::Literal(1.0))?;
-    bind(Primitive::Where, &[val(&fix), val(&q1), val(&q)])
+    let q1 = lax::sub(&mut Binder, &q, 1.0)?;
+    lax::select(&mut Binder, &fix, &q1, &q)
 }
 
 fn remainder(o: &[Operand]) -> Result<Value> {
-    let r = binary(B::Rem, o[0].clone(), o[1].clone())?;
+    let r = lax::rem(&mut Binder, o[0].clone(), o[1].clone())?;
     let fix = needs_floor_fix(&r, o[1].clone())?;
-    let shifted = binary(B::Add, val(&r), o[1].clone())?;
-    bind(Primitive::Where, &[val(&fix), val(&shifted), val(&r)])
+    let shifted = lax::add(&mut Binder, &r, o[1].clone())?;
+    lax::select(&mut Binder, &fix, &shifted, &r)
 }
 
 /// `sign(x)`: −1, 0 or 1, keeping NaN (and −0).
 fn sign(o: &[Operand]) -> Result<Value> {
     let lit = Operand::Literal;
-    let pos = compare(C::Lt, lit(0.0), o[0].clone())?;
+    let pos = lax::lt(&mut Binder, lit(0.0), o[0].clone())?;
     let x = value_of("sign", &o[0])?;
     let inner = if x.aval().dtype == DType::Uint32 {
         x.clone()
     } else {
-        let neg = compare(C::Lt, o[0].clone(), lit(0.0))?;
-        bind(Primitive::Where, &[val(&neg), lit(-1.0), o[0].clone()])?
+        let neg = lax::lt(&mut Binder, o[0].clone(), lit(0.0))?;
+        lax::select(&mut Binder, &neg, lit(-1.0), o[0].clone())?
     };
-    bind(Primitive::Where, &[val(&pos), lit(1.0), val(&inner)])
+    lax::select(&mut Binder, &pos, lit(1.0), &inner)
 }
 
 fn trunc(o: &[Operand]) -> Result<Value> {
@@ -209,10 +207,10 @@ fn trunc(o: &[Operand]) -> Result<Value> {
     if !x.aval().dtype.is_float() {
         return Ok(x.clone());
     }
-    let neg = compare(C::Lt, o[0].clone(), Operand::Literal(0.0))?;
+    let neg = lax::lt(&mut Binder, o[0].clone(), 0.0)?;
     let up = bind(Primitive::Unary(U::Ceil), &[o[0].clone()])?;
     let down = bind(Primitive::Unary(U::Floor), &[o[0].clone()])?;
-    bind(Primitive::Where, &[val(&neg), val(&up), val(&down)])
+    lax::select(&mut Binder, &neg, &up, &down)
 }
 
 /// `(exp(x) + s·exp(−x)) / 2`: cosh for s = 1, sinh for s = −1.
@@ -221,22 +219,22 @@ fn hyperbolic(o: Operand, s: f64) -> Result<Value> {
     let e = float_unary(U::Exp, x.op())?;
     let neg = bind(Primitive::Unary(U::Neg), &[x.op()])?;
     let e_neg = mul_const(val(&float_unary(U::Exp, val(&neg))?), s)?;
-    mul_const(val(&binary(B::Add, val(&e), val(&e_neg))?), 0.5)
+    mul_const(val(&lax::add(&mut Binder, &e, &e_neg)?), 0.5)
 }
 
 /// `log(x + sqrt(x² + s))`: asinh for s = 1, acosh for s = −1.
 fn inverse_hyperbolic(o: Operand, s: f64) -> Result<Value> {
     let x = to_float(o)?;
-    let x2 = binary(B::Mul, x.op(), x.op())?;
+    let x2 = lax::mul(&mut Binder, x.op(), x.op())?;
     let root = float_unary(U::Sqrt, val(&add_const(val(&x2), s)?))?;
-    float_unary(U::Log, val(&binary(B::Add, x.op(), val(&root))?))
+    float_unary(U::Log, val(&lax::add(&mut Binder, x.op(), &root)?))
 }
 
 fn atanh(o: &[Operand]) -> Result<Value> {
     let x = to_float(o[0].clone())?;
     let num = add_const(x.op(), 1.0)?;
-    let den = binary(B::Sub, Operand::Literal(1.0), x.op())?;
-    let l = float_unary(U::Log, val(&binary(B::Div, val(&num), val(&den))?))?;
+    let den = lax::sub(&mut Binder, 1.0, x.op())?;
+    let l = float_unary(U::Log, val(&lax::div(&mut Binder, &num, &den)?))?;
     mul_const(val(&l), 0.5)
 }
 
@@ -245,27 +243,21 @@ fn atan2(o: &[Operand]) -> Result<Value> {
     let lit = Operand::Literal;
     let (y, x) = (to_float(o[0].clone())?, to_float(o[1].clone())?);
     let (y, x) = (y.op(), x.op());
-    let base = float_unary(U::Atan, val(&binary(B::Div, y.clone(), x.clone())?))?;
-    let y_nonneg = compare(C::Le, lit(0.0), y.clone())?;
-    let half_turn = bind(Primitive::Where, &[val(&y_nonneg), lit(PI), lit(-PI)])?;
-    let left = binary(B::Add, val(&base), val(&half_turn))?;
-    let y_pos = compare(C::Lt, lit(0.0), y.clone())?;
-    let y_neg = compare(C::Lt, y.clone(), lit(0.0))?;
-    let axis_neg = bind(Primitive::Where, &[val(&y_neg), lit(-PI / 2.0), y])?;
-    let axis = bind(
-        Primitive::Where,
-        &[val(&y_pos), lit(PI / 2.0), val(&axis_neg)],
-    )?;
-    let x_pos = compare(C::Lt, lit(0.0), x.clone())?;
-    let x_neg = compare(C::Lt, x, lit(0.0))?;
-    let not_right = bind(Primitive::Where, &[val(&x_neg), val(&left), val(&axis)])?;
-    bind(
-        Primitive::Where,
-        &[val(&x_pos), val(&base), val(&not_right)],
-    )
+    let base = float_unary(U::Atan, val(&lax::div(&mut Binder, y.clone(), x.clone())?))?;
+    let y_nonneg = lax::le(&mut Binder, lit(0.0), y.clone())?;
+    let half_turn = lax::select(&mut Binder, &y_nonneg, lit(PI), lit(-PI))?;
+    let left = lax::add(&mut Binder, &base, &half_turn)?;
+    let y_pos = lax::lt(&mut Binder, lit(0.0), y.clone())?;
+    let y_neg = lax::lt(&mut Binder, y.clone(), lit(0.0))?;
+    let axis_neg = lax::select(&mut Binder, &y_neg, lit(-PI / 2.0), y)?;
+    let axis = lax::select(&mut Binder, &y_pos, lit(PI / 2.0), &axis_neg)?;
+    let x_pos = lax::lt(&mut Binder, lit(0.0), x.clone())?;
+    let x_neg = lax::lt(&mut Binder, x, lit(0.0))?;
+    let not_right = lax::select(&mut Binder, &x_neg, &left, &axis)?;
+    lax::select(&mut Binder, &x_pos, &base, &not_right)
 }
 
 fn logical(op: B, o: &[Operand]) -> Result<Value> {
     let (a, b) = (to_bool(o[0].clone())?, to_bool(o[1].clone())?);
-    binary(op, val(&a), val(&b))
+    lax::binary(&mut Binder, op, &a, &b)
 }

@@ -7,12 +7,10 @@ use crate::transform::trace::Binder;
 use std::f64::consts::PI;
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::{lit, v};
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{concatenate, normalize_axis, reshape};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
-use crate::core::Primitive;
-use crate::transform::trace::bind;
+use crate::core::ops::BinaryOp as B;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -89,23 +87,23 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
             };
             tensordot(a, b, &ax_a, &ax_b)
         }
-        "inner" if ra == 0 || rb == 0 => bin(B::Mul, v(a), v(b)),
+        "inner" if ra == 0 || rb == 0 => lax::mul(&mut Binder, a, b),
         "inner" => tensordot(a, b, &[ra - 1], &[rb - 1]),
         "outer" => {
             let (fa, fb) = (lax::ravel(&mut Binder, a)?, lax::ravel(&mut Binder, b)?);
             let col = reshape(&fa, vec![a.aval().size(), 1])?;
-            bin(B::Mul, v(&col), v(&fb))
+            lax::mul(&mut Binder, &col, &fb)
         }
         "vdot" => {
-            let prod = bin(
-                B::Mul,
-                v(&lax::ravel(&mut Binder, a)?),
-                v(&lax::ravel(&mut Binder, b)?),
+            let prod = lax::mul(
+                &mut Binder,
+                &lax::ravel(&mut Binder, a)?,
+                &lax::ravel(&mut Binder, b)?,
             )?;
             reduce(name, K::Sum, &prod, None, false)
         }
         "vecdot" => {
-            let prod = bin(B::Mul, v(a), v(b))?;
+            let prod = lax::mul(&mut Binder, a, b)?;
             reduce(name, K::Sum, &prod, Some(&[p.int(0, -1)?]), false)
         }
         "matvec" | "vecmat" => {
@@ -162,9 +160,9 @@ fn cross(a: &Value, b: &Value) -> Result<Value> {
         reshape(&c, s)
     };
     let term = |i: usize, j: usize| -> Result<Value> {
-        let l = bin(B::Mul, v(&comp(a, i)?), v(&comp(b, j)?))?;
-        let r = bin(B::Mul, v(&comp(a, j)?), v(&comp(b, i)?))?;
-        bin(B::Sub, v(&l), v(&r))
+        let l = lax::mul(&mut Binder, &comp(a, i)?, &comp(b, j)?)?;
+        let r = lax::mul(&mut Binder, &comp(a, j)?, &comp(b, i)?)?;
+        lax::sub(&mut Binder, &l, &r)
     };
     match (na, nb) {
         (Some(3), Some(3)) => {
@@ -199,7 +197,7 @@ fn pad_front(x: &Value, k: usize) -> Result<Value> {
     if k == 0 {
         return Ok(x.clone());
     }
-    bind(Primitive::Pad(vec![(k, 0)]), &[v(x)])
+    lax::pad(&mut Binder, x, vec![(k, 0)])
 }
 
 /// polyval(p, x) by Horner's rule; polyadd/polysub/polymul of two coefficient arrays.
@@ -207,14 +205,14 @@ pub fn poly(name: &str, a: &Value, b: &Value) -> Result<Value> {
     let n = one_d(name, a)?;
     if name == "polyval" {
         if n == 0 {
-            return bin(B::Mul, v(b), lit(0.0));
+            return lax::mul(&mut Binder, b, 0.0);
         }
         let mut y = coef(a, 0)?;
         for i in 1..n {
-            y = bin(B::Add, v(&bin(B::Mul, v(&y), v(b))?), v(&coef(a, i)?))?;
+            y = lax::add(&mut Binder, &lax::mul(&mut Binder, &y, b)?, &coef(a, i)?)?;
         }
         // A constant polynomial still takes x's shape.
-        return bin(B::Add, v(&y), v(&bin(B::Mul, v(b), lit(0.0))?));
+        return lax::add(&mut Binder, &y, &lax::mul(&mut Binder, b, 0.0)?);
     }
     let m = one_d(name, b)?;
     match name {
@@ -223,7 +221,7 @@ pub fn poly(name: &str, a: &Value, b: &Value) -> Result<Value> {
             let len = n.max(m);
             let (pa, pb) = (pad_front(a, len - n)?, pad_front(b, len - m)?);
             let op = if name == "polyadd" { B::Add } else { B::Sub };
-            bin(op, v(&pa), v(&pb))
+            lax::binary(&mut Binder, op, &pa, &pb)
         }
     }
 }
@@ -234,19 +232,19 @@ pub fn polyder(p: &Value, m: usize) -> Result<Value> {
     for _ in 0..m {
         let n = one_d("polyder", &p)?;
         if n <= 1 {
-            return bin(
-                B::Mul,
-                v(&lax::slice_axis(&mut Binder, &p, 0, 0, n.min(1))?),
-                lit(0.0),
+            return lax::mul(
+                &mut Binder,
+                &lax::slice_axis(&mut Binder, &p, 0, 0, n.min(1))?,
+                0.0,
             );
         }
         let powers = lax::iota_i32(&mut Binder, vec![n - 1], 0)?;
-        let powers = bin(B::Sub, lit((n - 1) as f64), v(&powers))?;
-        let powers = bind(Primitive::Cast(p.aval().dtype), &[v(&powers)])?;
-        p = bin(
-            B::Mul,
-            v(&lax::slice_axis(&mut Binder, &p, 0, 0, n - 1)?),
-            v(&powers),
+        let powers = lax::sub(&mut Binder, (n - 1) as f64, &powers)?;
+        let powers = lax::cast(&mut Binder, &powers, p.aval().dtype)?;
+        p = lax::mul(
+            &mut Binder,
+            &lax::slice_axis(&mut Binder, &p, 0, 0, n - 1)?,
+            &powers,
         )?;
     }
     Ok(p)
@@ -262,34 +260,35 @@ pub fn unwrap(x: &Value, p: &Params) -> Result<Value> {
     if n < 2 {
         return Ok(x);
     }
-    let dd = bin(
-        B::Sub,
-        v(&lax::slice_axis(&mut Binder, &x, ax, 1, n)?),
-        v(&lax::slice_axis(&mut Binder, &x, ax, 0, n - 1)?),
+    let dd = lax::sub(
+        &mut Binder,
+        &lax::slice_axis(&mut Binder, &x, ax, 1, n)?,
+        &lax::slice_axis(&mut Binder, &x, ax, 0, n - 1)?,
     )?;
     let half = period / 2.0;
-    let shifted = bin(B::Add, v(&dd), lit(half))?;
+    let shifted = lax::add(&mut Binder, &dd, half)?;
     let ddmod = super::apply("remainder", &[v(&shifted), lit(period)])?;
-    let ddmod = bin(B::Sub, v(&ddmod), lit(half))?;
-    let at_edge = bin(
+    let ddmod = lax::sub(&mut Binder, &ddmod, half)?;
+    let at_edge = lax::binary(
+        &mut Binder,
         B::And,
-        v(&cmp(C::Eq, v(&ddmod), lit(-half))?),
-        v(&cmp(C::Lt, lit(0.0), v(&dd))?),
+        &lax::eq(&mut Binder, &ddmod, -half)?,
+        &lax::lt(&mut Binder, 0.0, &dd)?,
     )?;
-    let ddmod = select(&at_edge, lit(half), v(&ddmod))?;
-    let correct = bin(B::Sub, v(&ddmod), v(&dd))?;
-    let small = cmp(C::Lt, v(&un(U::Abs, &dd)?), lit(discont))?;
-    let correct = select(&small, lit(0.0), v(&correct))?;
+    let ddmod = lax::select(&mut Binder, &at_edge, half, &ddmod)?;
+    let correct = lax::sub(&mut Binder, &ddmod, &dd)?;
+    let small = lax::lt(&mut Binder, &lax::abs(&mut Binder, &dd)?, discont)?;
+    let correct = lax::select(&mut Binder, &small, 0.0, &correct)?;
     let total = super::indexing::cumulative(
         "unwrap",
         crate::core::ops::ReduceOp::Sum,
         &correct,
         Some(ax as i64),
     )?;
-    let rest = bin(
-        B::Add,
-        v(&lax::slice_axis(&mut Binder, &x, ax, 1, n)?),
-        v(&total),
+    let rest = lax::add(
+        &mut Binder,
+        &lax::slice_axis(&mut Binder, &x, ax, 1, n)?,
+        &total,
     )?;
     concatenate(
         &[lax::slice_axis(&mut Binder, &x, ax, 0, 1)?, rest],
@@ -302,24 +301,26 @@ pub fn unwrap(x: &Value, p: &Params) -> Result<Value> {
 pub fn window(n: &Value, kind: i64, m: usize) -> Result<Value> {
     let n = super::math::float(&v(n))?;
     if m <= 1 {
-        return bin(B::Add, v(&bin(B::Mul, v(&n), lit(0.0))?), lit(1.0));
+        return lax::add(&mut Binder, &lax::mul(&mut Binder, &n, 0.0)?, 1.0);
     }
     let den = (m - 1) as f64;
-    let cos = |k: f64| -> Result<Value> { un(U::Cos, &bin(B::Mul, v(&n), lit(k * PI / den))?) };
+    let cos = |k: f64| -> Result<Value> {
+        lax::cos(&mut Binder, &lax::mul(&mut Binder, &n, k * PI / den)?)
+    };
     let affine = |c: &Value, a: f64, b: f64| -> Result<Value> {
-        bin(B::Add, lit(a), v(&bin(B::Mul, v(c), lit(b))?))
+        lax::add(&mut Binder, a, &lax::mul(&mut Binder, c, b)?)
     };
     match kind {
         0 => affine(&cos(2.0)?, 0.54, -0.46),
         1 => affine(&cos(2.0)?, 0.5, -0.5),
         2 => {
-            let t = bin(B::Mul, v(&n), lit(2.0 / den))?;
-            let rising = cmp(C::Le, v(&n), lit(den / 2.0))?;
-            select(&rising, v(&t), v(&bin(B::Sub, lit(2.0), v(&t))?))
+            let t = lax::mul(&mut Binder, &n, 2.0 / den)?;
+            let rising = lax::le(&mut Binder, &n, den / 2.0)?;
+            lax::select(&mut Binder, &rising, &t, &lax::sub(&mut Binder, 2.0, &t)?)
         }
         3 => {
             let c2 = affine(&cos(2.0)?, 0.42, -0.5)?;
-            bin(B::Add, v(&c2), v(&bin(B::Mul, v(&cos(4.0)?), lit(0.08))?))
+            lax::add(&mut Binder, &c2, &lax::mul(&mut Binder, &cos(4.0)?, 0.08)?)
         }
         k => Err(Error::new("window", format!("unknown window {k}"))),
     }
@@ -328,5 +329,5 @@ pub fn window(n: &Value, kind: i64, m: usize) -> Result<Value> {
 /// `base^x`.
 pub fn logspace(x: &Value, base: f64) -> Result<Value> {
     let x = super::math::float(&v(x))?;
-    un(U::Exp, &bin(B::Mul, v(&x), lit(base.ln()))?)
+    lax::exp(&mut Binder, &lax::mul(&mut Binder, &x, base.ln())?)
 }

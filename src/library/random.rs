@@ -3,8 +3,8 @@
 //! threefry2x32(key, (0, i)), and `split(key, n)[i]` is `(x0, x1)`. Built from integer
 //! primitives, so it runs (and traces) like any other operation.
 
-use super::emit::{bin, lit, v};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use super::emit::v;
+use crate::core::ops::BinaryOp as B;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::bind;
@@ -24,35 +24,35 @@ fn key_words(key: &Value) -> Result<(Value, Value)> {
         ));
     }
     let word = |i| -> Result<Value> {
-        let s = bind(Primitive::Shrink(vec![(i, i + 1)]), &[v(key)])?;
-        bind(Primitive::Reshape(vec![]), &[v(&s)])
+        let s = lax::shrink(&mut Binder, key, vec![(i, i + 1)])?;
+        lax::reshape(&mut Binder, &s, vec![])
     };
     Ok((word(0)?, word(1)?))
 }
 
 fn rotl(x: &Value, r: u32) -> Result<Value> {
-    let hi = bin(B::Shl, v(x), lit(r as f64))?;
-    let lo = bin(B::Shr, v(x), lit((32 - r) as f64))?;
-    bin(B::Or, v(&hi), v(&lo))
+    let hi = lax::binary(&mut Binder, B::Shl, x, r as f64)?;
+    let lo = lax::binary(&mut Binder, B::Shr, x, (32 - r) as f64)?;
+    lax::binary(&mut Binder, B::Or, &hi, &lo)
 }
 
 /// threefry2x32 with key words `k0`, `k1` on counters `(x0, x1)` (uint32, same shape).
 fn threefry(k0: &Value, k1: &Value, x0: &Value, x1: &Value) -> Result<(Value, Value)> {
-    let parity = bin(B::Xor, v(k0), v(k1))?;
-    let k2 = bin(B::Xor, v(&parity), lit(0x1BD1_1BDA as f64))?;
+    let parity = lax::binary(&mut Binder, B::Xor, k0, k1)?;
+    let k2 = lax::binary(&mut Binder, B::Xor, &parity, 0x1BD1_1BDA as f64)?;
     let ks = [k0.clone(), k1.clone(), k2];
     const ROTATIONS: [[u32; 4]; 2] = [[13, 15, 26, 6], [17, 29, 16, 24]];
-    let mut a = bin(B::Add, v(x0), v(&ks[0]))?;
-    let mut b = bin(B::Add, v(x1), v(&ks[1]))?;
+    let mut a = lax::add(&mut Binder, x0, &ks[0])?;
+    let mut b = lax::add(&mut Binder, x1, &ks[1])?;
     for i in 0..5 {
         for &r in &ROTATIONS[i % 2] {
-            a = bin(B::Add, v(&a), v(&b))?;
+            a = lax::add(&mut Binder, &a, &b)?;
             b = rotl(&b, r)?;
-            b = bin(B::Xor, v(&a), v(&b))?;
+            b = lax::binary(&mut Binder, B::Xor, &a, &b)?;
         }
-        a = bin(B::Add, v(&a), v(&ks[(i + 1) % 3]))?;
-        let inject = bin(B::Add, v(&ks[(i + 2) % 3]), lit((i + 1) as f64))?;
-        b = bin(B::Add, v(&b), v(&inject))?;
+        a = lax::add(&mut Binder, &a, &ks[(i + 1) % 3])?;
+        let inject = lax::add(&mut Binder, &ks[(i + 2) % 3], (i + 1) as f64)?;
+        b = lax::add(&mut Binder, &b, &inject)?;
     }
     Ok((a, b))
 }
@@ -61,7 +61,7 @@ fn threefry(k0: &Value, k1: &Value, x0: &Value, x1: &Value) -> Result<(Value, Va
 fn counters(key: &Value, n: usize) -> Result<(Value, Value)> {
     let (k0, k1) = key_words(key)?;
     let lo = lax::iota(&mut Binder, vec![n], 0, DType::Uint32)?;
-    let hi = bin(B::Mul, v(&lo), lit(0.0))?;
+    let hi = lax::mul(&mut Binder, &lo, 0.0)?;
     threefry(&k0, &k1, &hi, &lo)
 }
 
@@ -70,14 +70,14 @@ pub fn bits(key: &Value, shape: &[usize]) -> Result<Value> {
     crate::core::shape::check("random", shape, 4)?;
     let n = crate::core::shape::size(shape);
     let (a, b) = counters(key, n)?;
-    let x = bin(B::Xor, v(&a), v(&b))?;
-    bind(Primitive::Reshape(shape.to_vec()), &[v(&x)])
+    let x = lax::binary(&mut Binder, B::Xor, &a, &b)?;
+    lax::reshape(&mut Binder, &x, shape.to_vec())
 }
 
 /// `num` new keys (uint32 `[num, 2]`).
 pub fn split(key: &Value, num: usize) -> Result<Value> {
     let (a, b) = counters(key, num)?;
-    let col = |x: &Value| bind(Primitive::Reshape(vec![num, 1]), &[v(x)]);
+    let col = |x: &Value| lax::reshape(&mut Binder, x, vec![num, 1]);
     let (a, b) = (col(&a)?, col(&b)?);
     bind(Primitive::Concatenate(1), &[v(&a), v(&b)])
 }
@@ -86,13 +86,13 @@ pub fn split(key: &Value, num: usize) -> Result<Value> {
 /// minus 1, scaled, clamped below by `minval` (JAX's construction).
 pub fn uniform(key: &Value, shape: &[usize], minval: f64, maxval: f64) -> Result<Value> {
     let b = bits(key, shape)?;
-    let mantissa = bin(B::Shr, v(&b), lit(9.0))?;
-    let one_bits = bin(B::Or, v(&mantissa), lit(f64::from(1.0f32.to_bits())))?;
+    let mantissa = lax::binary(&mut Binder, B::Shr, &b, 9.0)?;
+    let one_bits = lax::binary(&mut Binder, B::Or, &mantissa, f64::from(1.0f32.to_bits()))?;
     let in_one_two = bind(Primitive::Bitcast(DType::Float32), &[v(&one_bits)])?;
-    let unit = bin(B::Sub, v(&in_one_two), lit(1.0))?;
-    let scaled = bin(B::Mul, v(&unit), lit(maxval - minval))?;
-    let shifted = bin(B::Add, v(&scaled), lit(minval))?;
-    bin(B::Max, v(&shifted), lit(minval))
+    let unit = lax::sub(&mut Binder, &in_one_two, 1.0)?;
+    let scaled = lax::mul(&mut Binder, &unit, maxval - minval)?;
+    let shifted = lax::add(&mut Binder, &scaled, minval)?;
+    lax::max(&mut Binder, &shifted, minval)
 }
 
 /// Standard normal float32: `√2 · erfinv(u)` with `u` uniform in (−1, 1) (JAX's construction).
@@ -100,13 +100,13 @@ pub fn normal(key: &Value, shape: &[usize]) -> Result<Value> {
     let lo = f64::from(f32::from_bits((-1.0f32).to_bits() - 1)); // nextafter(−1, 0)
     let u = uniform(key, shape, lo, 1.0)?;
     let e = erfinv(&u)?;
-    bin(B::Mul, v(&e), lit(std::f64::consts::SQRT_2))
+    lax::mul(&mut Binder, &e, std::f64::consts::SQRT_2)
 }
 
 /// `true` with probability `p`.
 pub fn bernoulli(key: &Value, p: f64, shape: &[usize]) -> Result<Value> {
     let u = uniform(key, shape, 0.0, 1.0)?;
-    bind(Primitive::Compare(C::Lt), &[v(&u), lit(p)])
+    lax::lt(&mut Binder, &u, p)
 }
 
 /// The inverse error function, Giles' single-precision approximation (what XLA uses).
@@ -133,24 +133,24 @@ pub fn erfinv(x: &Value) -> Result<Value> {
         1.00167406,
         2.83297682,
     ];
-    let one_minus = bin(B::Sub, lit(1.0), v(x))?;
-    let one_plus = bin(B::Add, lit(1.0), v(x))?;
-    let prod = bin(B::Mul, v(&one_minus), v(&one_plus))?;
-    let log = bind(Primitive::Unary(U::Log), &[v(&prod)])?;
-    let w = bind(Primitive::Unary(U::Neg), &[v(&log)])?;
+    let one_minus = lax::sub(&mut Binder, 1.0, x)?;
+    let one_plus = lax::add(&mut Binder, 1.0, x)?;
+    let prod = lax::mul(&mut Binder, &one_minus, &one_plus)?;
+    let log = lax::log(&mut Binder, &prod)?;
+    let w = lax::neg(&mut Binder, &log)?;
     let horner = |w: &Value, coeffs: &[f64]| -> Result<Value> {
-        let mut p = bin(B::Mul, v(w), lit(0.0))?;
-        p = bin(B::Add, v(&p), lit(coeffs[0]))?;
+        let mut p = lax::mul(&mut Binder, w, 0.0)?;
+        p = lax::add(&mut Binder, &p, coeffs[0])?;
         for &c in &coeffs[1..] {
-            let pw = bin(B::Mul, v(&p), v(w))?;
-            p = bin(B::Add, lit(c), v(&pw))?;
+            let pw = lax::mul(&mut Binder, &p, w)?;
+            p = lax::add(&mut Binder, c, &pw)?;
         }
         Ok(p)
     };
-    let small = horner(&bin(B::Sub, v(&w), lit(2.5))?, &SMALL)?;
-    let root = bind(Primitive::Unary(U::Sqrt), &[v(&w)])?;
-    let large = horner(&bin(B::Sub, v(&root), lit(3.0))?, &LARGE)?;
-    let is_small = bind(Primitive::Compare(C::Lt), &[v(&w), lit(5.0)])?;
-    let p = bind(Primitive::Where, &[v(&is_small), v(&small), v(&large)])?;
-    bin(B::Mul, v(&p), v(x))
+    let small = horner(&lax::sub(&mut Binder, &w, 2.5)?, &SMALL)?;
+    let root = lax::sqrt(&mut Binder, &w)?;
+    let large = horner(&lax::sub(&mut Binder, &root, 3.0)?, &LARGE)?;
+    let is_small = lax::lt(&mut Binder, &w, 5.0)?;
+    let p = lax::select(&mut Binder, &is_small, &small, &large)?;
+    lax::mul(&mut Binder, &p, x)
 }

@@ -3,12 +3,13 @@
 //! `categorical` by the Gumbel-max trick. Float32 samples.
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::{lit, v};
 use super::random::{bits, normal, split, uniform};
 use super::reduce::{reduce, ReduceKind as K};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
 use crate::core::{DType, Primitive};
+use crate::rules::lax;
 use crate::transform::trace::bind;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -18,17 +19,23 @@ const TINY: f64 = 1.175_494_4e-38; // finfo(float32).tiny
 
 fn log1p_neg(u: &Value) -> Result<Value> {
     // log(1 − u): exact argument for uniform samples (multiples of 2^-23).
-    un(U::Log, &bin(B::Sub, lit(1.0), v(u))?)
+    lax::log(&mut Binder, &lax::sub(&mut Binder, 1.0, u)?)
 }
 
 fn exponential(key: &Value, shape: &[usize]) -> Result<Value> {
     let u = uniform(key, shape, 0.0, 1.0)?;
-    un(U::Neg, &log1p_neg(&u)?)
+    lax::neg(&mut Binder, &log1p_neg(&u)?)
 }
 
 pub(super) fn gumbel(key: &Value, shape: &[usize]) -> Result<Value> {
     let u = uniform(key, shape, TINY, 1.0)?;
-    un(U::Neg, &un(U::Log, &un(U::Neg, &un(U::Log, &u)?)?)?)
+    lax::neg(
+        &mut Binder,
+        &lax::log(
+            &mut Binder,
+            &lax::neg(&mut Binder, &lax::log(&mut Binder, &u)?)?,
+        )?,
+    )
 }
 
 fn maxwell(key: &Value, shape: &[usize]) -> Result<Value> {
@@ -38,25 +45,25 @@ fn maxwell(key: &Value, shape: &[usize]) -> Result<Value> {
     let sq = reduce(
         "maxwell",
         K::Sum,
-        &bin(B::Mul, v(&n), v(&n))?,
+        &lax::mul(&mut Binder, &n, &n)?,
         Some(&[-1]),
         false,
     )?;
-    un(U::Sqrt, &sq)
+    lax::sqrt(&mut Binder, &sq)
 }
 
 fn rademacher(key: &Value, shape: &[usize], dtype: DType) -> Result<Value> {
     let b = super::random::bernoulli(key, 0.5, shape)?;
-    let b = bind(Primitive::Cast(dtype), &[v(&b)])?;
-    bin(B::Sub, v(&bin(B::Mul, v(&b), lit(2.0))?), lit(1.0))
+    let b = lax::cast(&mut Binder, &b, dtype)?;
+    lax::sub(&mut Binder, &lax::mul(&mut Binder, &b, 2.0)?, 1.0)
 }
 
 /// The two halves of `split(key)`.
 fn two_keys(key: &Value) -> Result<(Value, Value)> {
     let ks = split(key, 2)?;
     let row = |i: usize| -> Result<Value> {
-        let r = bind(Primitive::Shrink(vec![(i, i + 1), (0, 2)]), &[v(&ks)])?;
-        bind(Primitive::Reshape(vec![2]), &[v(&r)])
+        let r = lax::shrink(&mut Binder, &ks, vec![(i, i + 1), (0, 2)])?;
+        lax::reshape(&mut Binder, &r, vec![2])
     };
     Ok((row(0)?, row(1)?))
 }
@@ -77,16 +84,16 @@ pub(super) fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) ->
     let (k1, k2) = two_keys(key)?;
     let (high, low) = (bits(&k1, shape)?, bits(&k2, shape)?);
     let s = f64::from(span);
-    let a = bin(
-        B::Mul,
-        v(&bin(B::Rem, v(&high), lit(s))?),
-        lit(f64::from(multiplier)),
+    let a = lax::mul(
+        &mut Binder,
+        &lax::rem(&mut Binder, &high, s)?,
+        f64::from(multiplier),
     )?;
-    let offset = bin(B::Add, v(&a), v(&bin(B::Rem, v(&low), lit(s))?))?;
-    let offset = bin(B::Rem, v(&offset), lit(s))?;
+    let offset = lax::add(&mut Binder, &a, &lax::rem(&mut Binder, &low, s)?)?;
+    let offset = lax::rem(&mut Binder, &offset, s)?;
     // Wrapping int32 addition of the offset's bits to minval.
     let off = bind(Primitive::Bitcast(DType::Int32), &[v(&offset)])?;
-    bin(B::Add, v(&off), lit(lo))
+    lax::add(&mut Binder, &off, lo)
 }
 
 /// Samples of distribution `name` with parameters `p` (three distribution parameters, then the
@@ -104,71 +111,83 @@ pub fn sample(name: &str, key: &Value, p: &Params) -> Result<Value> {
         "gumbel" => gumbel(key, shape),
         "cauchy" => {
             let u = uniform(key, shape, EPS, 1.0)?;
-            let t = bin(
-                B::Mul,
-                v(&bin(B::Sub, v(&u), lit(0.5))?),
-                lit(std::f64::consts::PI),
+            let t = lax::mul(
+                &mut Binder,
+                &lax::sub(&mut Binder, &u, 0.5)?,
+                std::f64::consts::PI,
             )?;
             super::apply("tan", &[v(&t)])
         }
         "laplace" => {
             let u = uniform(key, shape, -1.0 + EPSNEG, 1.0)?;
-            let l = log1p_neg(&un(U::Abs, &u)?)?;
-            bin(B::Mul, v(&super::apply("sign", &[v(&u)])?), v(&l))
+            let l = log1p_neg(&lax::abs(&mut Binder, &u)?)?;
+            lax::mul(&mut Binder, &super::apply("sign", &[v(&u)])?, &l)
         }
         "logistic" => {
             let x = uniform(key, shape, TINY, 1.0)?;
-            bin(B::Sub, v(&un(U::Log, &x)?), v(&log1p_neg(&x)?))
+            lax::sub(&mut Binder, &lax::log(&mut Binder, &x)?, &log1p_neg(&x)?)
         }
-        "lognormal" => un(U::Exp, &bin(B::Mul, v(&normal(key, shape)?), lit(a))?),
+        "lognormal" => lax::exp(
+            &mut Binder,
+            &lax::mul(&mut Binder, &normal(key, shape)?, a)?,
+        ),
         "rademacher" => rademacher(key, shape, DType::Int32),
         "rayleigh" => {
             let u = uniform(key, shape, 0.0, 1.0)?;
-            let r = un(U::Sqrt, &bin(B::Mul, v(&un(U::Log, &u)?), lit(-2.0))?)?;
-            bin(B::Mul, lit(a), v(&r))
+            let r = lax::sqrt(
+                &mut Binder,
+                &lax::mul(&mut Binder, &lax::log(&mut Binder, &u)?, -2.0)?,
+            )?;
+            lax::mul(&mut Binder, a, &r)
         }
         "maxwell" => maxwell(key, shape),
         "doubleSidedMaxwell" => {
             let (k1, k2) = two_keys(key)?;
             let m = maxwell(&k1, shape)?;
             let s = rademacher(&k2, shape, DType::Float32)?;
-            let x = bin(B::Mul, v(&bin(B::Mul, v(&s), v(&m))?), lit(b))?;
-            bin(B::Add, v(&x), lit(a))
+            let x = lax::mul(&mut Binder, &lax::mul(&mut Binder, &s, &m)?, b)?;
+            lax::add(&mut Binder, &x, a)
         }
         "weibullMin" => {
             let u = uniform(key, shape, 0.0, 1.0)?;
-            let e = un(U::Neg, &log1p_neg(&u)?)?;
+            let e = lax::neg(&mut Binder, &log1p_neg(&u)?)?;
             let pw = super::stats::power(&[v(&e), lit(1.0 / b)])?;
-            bin(B::Mul, v(&pw), lit(a))
+            lax::mul(&mut Binder, &pw, a)
         }
-        "pareto" => un(U::Exp, &bin(B::Div, v(&exponential(key, shape)?), lit(a))?),
+        "pareto" => lax::exp(
+            &mut Binder,
+            &lax::div(&mut Binder, &exponential(key, shape)?, a)?,
+        ),
         "triangular" => {
             let f = |x: f64| f64::from(x as f32);
             let (left, mode, right) = (f(a), f(b), f(c));
             let fc = f((mode - left) as f32 as f64 / ((right - left) as f32 as f64));
             let u = uniform(key, shape, 0.0, 1.0)?;
-            let t1 = bin(
-                B::Mul,
-                v(&bin(B::Mul, v(&u), lit(right - left))?),
-                lit(mode - left),
+            let t1 = lax::mul(
+                &mut Binder,
+                &lax::mul(&mut Binder, &u, right - left)?,
+                mode - left,
             )?;
-            let out1 = bin(B::Add, lit(left), v(&un(U::Sqrt, &t1)?))?;
-            let q = bin(B::Sub, lit(1.0), v(&u))?;
-            let t2 = bin(
-                B::Mul,
-                v(&bin(B::Mul, v(&q), lit(right - left))?),
-                lit(right - mode),
+            let out1 = lax::add(&mut Binder, left, &lax::sqrt(&mut Binder, &t1)?)?;
+            let q = lax::sub(&mut Binder, 1.0, &u)?;
+            let t2 = lax::mul(
+                &mut Binder,
+                &lax::mul(&mut Binder, &q, right - left)?,
+                right - mode,
             )?;
-            let out2 = bin(B::Sub, lit(right), v(&un(U::Sqrt, &t2)?))?;
-            select(&cmp(C::Lt, v(&u), lit(fc))?, v(&out1), v(&out2))
+            let out2 = lax::sub(&mut Binder, right, &lax::sqrt(&mut Binder, &t2)?)?;
+            lax::select(&mut Binder, &lax::lt(&mut Binder, &u, fc)?, &out1, &out2)
         }
         "geometric" => {
             let u = uniform(key, shape, 0.0, 1.0)?;
-            let u = select(&cmp(C::Eq, v(&u), lit(0.0))?, lit(1.0), v(&u))?;
+            let u = lax::select(&mut Binder, &lax::eq(&mut Binder, &u, 0.0)?, 1.0, &u)?;
             let denom = f64::from((-(a as f32) as f64).ln_1p() as f32);
-            let g = un(U::Floor, &bin(B::Div, v(&un(U::Log, &u)?), lit(denom))?)?;
-            let g = bin(B::Add, v(&g), lit(1.0))?;
-            bind(Primitive::Cast(DType::Int32), &[v(&g)])
+            let g = lax::floor(
+                &mut Binder,
+                &lax::div(&mut Binder, &lax::log(&mut Binder, &u)?, denom)?,
+            )?;
+            let g = lax::add(&mut Binder, &g, 1.0)?;
+            lax::cast(&mut Binder, &g, DType::Int32)
         }
         "randint" => randint(key, shape, a, b),
         _ => Err(Error::new(name, "unknown distribution")),
@@ -197,15 +216,15 @@ fn without_replacement(
     }
     let g = gumbel(key, &ls)?;
     let l = super::math::float(&v(logits))?;
-    let z = bin(B::Add, v(&l), v(&g))?;
+    let z = lax::add(&mut Binder, &l, &g)?;
     let mut perm: Vec<usize> = (0..nd).filter(|&a| a != axis).collect();
     perm.push(axis);
-    let z = bind(Primitive::Transpose(perm), &[v(&z)])?;
+    let z = lax::transpose(&mut Binder, &z, perm)?;
     let idx = super::lax_extra::top_k(&z, k, -1)?.remove(1); // [batch…, k]
     let mut back = vec![nd - 1];
     back.extend(0..nd - 1);
-    let idx = bind(Primitive::Transpose(back), &[v(&idx)])?;
-    bind(Primitive::Reshape(shape.to_vec()), &[v(&idx)])
+    let idx = lax::transpose(&mut Binder, &idx, back)?;
+    lax::reshape(&mut Binder, &idx, shape.to_vec())
 }
 
 pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
@@ -242,8 +261,8 @@ pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
     let g = gumbel(key, &sample_shape)?;
     let mut lshape = vec![1; prefix];
     lshape.extend(&ls);
-    let l = bind(Primitive::Reshape(lshape), &[v(logits)])?;
+    let l = lax::reshape(&mut Binder, logits, lshape)?;
     let l = super::math::float(&v(&l))?;
-    let z = bin(B::Add, v(&g), v(&l))?;
+    let z = lax::add(&mut Binder, &g, &l)?;
     super::indexing::arg_extreme("categorical", &z, Some((prefix + axis) as i64), false, true)
 }

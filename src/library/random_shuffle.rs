@@ -3,14 +3,13 @@
 //! so it differentiates and batches like matmul).
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, v};
+use super::emit::v;
 use super::random::{bits, split, uniform};
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{moveaxis, normalize_axis, reshape};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::ops::ReduceOp;
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::bind;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -22,7 +21,7 @@ fn arange(n: usize) -> Result<Value> {
 fn halves(key: &Value) -> Result<(Value, Value)> {
     let ks = split(key, 2)?;
     let row = |i: usize| -> Result<Value> {
-        let r = bind(Primitive::Shrink(vec![(i, i + 1), (0, 2)]), &[v(&ks)])?;
+        let r = lax::shrink(&mut Binder, &ks, vec![(i, i + 1), (0, 2)])?;
         reshape(&r, vec![2])
     };
     Ok((row(0)?, row(1)?))
@@ -99,28 +98,25 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
         (None, true) => super::random_dist::randint(key, &shape_out, 0.0, n as f64)?,
         (None, false) => {
             let perm = shuffle(key, &arange(n)?, 0)?;
-            let first = bind(Primitive::Shrink(vec![(0, draws)]), &[v(&perm)])?;
+            let first = lax::shrink(&mut Binder, &perm, vec![(0, draws)])?;
             reshape(&first, shape_out.clone())?
         }
         (Some(pr), true) => {
             let pr = super::math::float(&v(pr))?;
             let cdf = super::indexing::cumulative("choice", ReduceOp::Sum, &pr, Some(0))?;
-            let total = reshape(
-                &bind(Primitive::Shrink(vec![(n - 1, n)]), &[v(&cdf)])?,
-                vec![],
-            )?;
+            let total = reshape(&lax::shrink(&mut Binder, &cdf, vec![(n - 1, n)])?, vec![])?;
             let u = uniform(key, &shape_out, 0.0, 1.0)?;
-            let r = bin(B::Mul, v(&total), v(&bin(B::Sub, lit(1.0), v(&u))?))?;
+            let r = lax::mul(&mut Binder, &total, &lax::sub(&mut Binder, 1.0, &u)?)?;
             let mut col = shape_out.clone();
             col.push(1);
-            let below = cmp(C::Lt, v(&cdf), v(&reshape(&r, col)?))?;
-            let below = bind(Primitive::Cast(DType::Int32), &[v(&below)])?;
+            let below = lax::lt(&mut Binder, &cdf, &reshape(&r, col)?)?;
+            let below = lax::cast(&mut Binder, &below, DType::Int32)?;
             reduce("choice", K::Sum, &below, Some(&[-1]), false)?
         }
         (Some(pr), false) => {
             let pr = super::math::float(&v(pr))?;
             let g = super::random_dist::gumbel(key, &[n])?;
-            let z = bin(B::Add, v(&g), v(&super::emit::un(U::Log, &pr)?))?;
+            let z = lax::add(&mut Binder, &g, &lax::log(&mut Binder, &pr)?)?;
             let top = super::lax_extra::top_k(&z, draws, 0)?;
             reshape(&top[1], shape_out.clone())?
         }
@@ -161,11 +157,11 @@ pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) 
         ));
     }
     let n = ts[ax];
-    let idx = bind(Primitive::Cast(DType::Int32), &[v(indices)])?;
+    let idx = lax::cast(&mut Binder, indices, DType::Int32)?;
     let col = reshape(&idx, vec![m, 1])?;
     let grid = lax::iota_i32(&mut Binder, vec![m, n], 1)?;
-    let hot = cmp(C::Eq, v(&col), v(&grid))?;
-    let hot = bind(Primitive::Cast(updates.aval().dtype), &[v(&hot)])?;
+    let hot = lax::eq(&mut Binder, &col, &grid)?;
+    let hot = lax::cast(&mut Binder, &hot, updates.aval().dtype)?;
     let hot_t = super::shape::transpose(&hot, None)?;
     let u = moveaxis(updates, ax as i64, 0)?;
     let rest: usize = ts
@@ -175,9 +171,9 @@ pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) 
         .map(|(_, d)| d)
         .product();
     let u2 = reshape(&u, vec![m, rest])?;
-    let added = bind(Primitive::Matmul, &[v(&hot_t), v(&u2)])?;
+    let added = lax::matmul(&mut Binder, &hot_t, &u2)?;
     let mut moved = u.aval().shape.clone();
     moved[0] = n;
     let back = moveaxis(&reshape(&added, moved)?, 0, ax as i64)?;
-    bin(B::Add, v(target), v(&back))
+    lax::add(&mut Binder, target, &back)
 }

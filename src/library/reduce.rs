@@ -1,7 +1,7 @@
 //! numpy reductions over axes, with jax-js's dtype rules: `sum`/`prod` of bool count in int32,
 //! `mean` accumulates in at least float32 and returns the input dtype, `all`/`any` work on bool.
 
-use crate::core::ops::{BinaryOp, ReduceOp};
+use crate::core::ops::ReduceOp;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -108,10 +108,7 @@ pub fn reduce(
                 prim(ReduceOp::Sum),
                 &[Operand::Value(&lax::convert(&mut Binder, x, wide)?)],
             )?;
-            let m = bind(
-                Primitive::Binary(BinaryOp::Div),
-                &[Operand::Value(&total), Operand::Literal(count as f64)],
-            )?;
+            let m = lax::div(&mut Binder, &total, count as f64)?;
             lax::convert(&mut Binder, &m, dtype)?
         }
     };
@@ -121,5 +118,5 @@ pub fn reduce(
     let kept: Vec<usize> = (0..shape.len())
         .map(|a| if axes.contains(&a) { 1 } else { shape[a] })
         .collect();
-    bind(Primitive::Reshape(kept), &[Operand::Value(&out)])
+    lax::reshape(&mut Binder, &out, kept)
 }

@@ -3,9 +3,9 @@
 //! two-output `frexp`/`modf`.
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, select, un, v};
+use super::emit::{lit, v};
 use super::reduce::{reduce, ReduceKind as K};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use crate::core::ops::{BinaryOp as B, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::bind;
@@ -14,7 +14,7 @@ use crate::transform::Value;
 use crate::util::{Error, Result};
 
 fn isnan(x: &Value) -> Result<Value> {
-    cmp(C::Ne, v(x), v(x))
+    lax::ne(&mut Binder, x, x)
 }
 
 /// Whether each element is finite. float32 tests the exponent bits (not all ones): the usual
@@ -25,10 +25,10 @@ pub fn isfinite(x: &Value) -> Result<Value> {
     let d = x.aval().dtype;
     if d == DType::Float32 {
         let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(x)])?;
-        let exponent = bin(B::And, v(&bits), lit(f64::from(0x7f80_0000u32)))?;
-        return cmp(C::Ne, v(&exponent), lit(f64::from(0x7f80_0000u32)));
+        let exponent = lax::binary(&mut Binder, B::And, &bits, f64::from(0x7f80_0000u32))?;
+        return lax::ne(&mut Binder, &exponent, f64::from(0x7f80_0000u32));
     }
-    cmp(C::Eq, v(&bin(B::Sub, v(x), v(x))?), lit(0.0))
+    lax::eq(&mut Binder, &lax::sub(&mut Binder, x, x)?, 0.0)
 }
 
 /// `x` with NaN replaced by `fill` (integers unchanged).
@@ -36,12 +36,12 @@ fn fill_nan(x: &Value, fill: f64) -> Result<Value> {
     if !x.aval().dtype.is_float() {
         return Ok(x.clone());
     }
-    select(&isnan(x)?, lit(fill), v(x))
+    lax::select(&mut Binder, &isnan(x)?, fill, x)
 }
 
 /// The number of non-NaN elements over `axes`, as `x`'s float dtype.
 fn count_valid(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Value> {
-    let ok = un(U::Not, &isnan(x)?)?;
+    let ok = lax::unary(&mut Binder, U::Not, &isnan(x)?)?;
     let d = if x.aval().dtype.is_float() {
         x.aval().dtype
     } else {
@@ -65,10 +65,10 @@ pub fn reduction(name: &str, x: &Value, p: &Params) -> Result<Value> {
         "ptp" => {
             let hi = reduce(name, K::Max, x, axes, keepdims)?;
             let lo = reduce(name, K::Min, x, axes, keepdims)?;
-            bin(B::Sub, v(&hi), v(&lo))
+            lax::sub(&mut Binder, &hi, &lo)
         }
         "countNonzero" => {
-            let nz = cmp(C::Ne, v(x), lit(0.0))?;
+            let nz = lax::ne(&mut Binder, x, 0.0)?;
             reduce(
                 name,
                 K::Sum,
@@ -89,28 +89,34 @@ pub fn reduction(name: &str, x: &Value, p: &Params) -> Result<Value> {
             if !x.aval().dtype.is_float() {
                 return Ok(m);
             }
-            let none = cmp(C::Eq, v(&count_valid(x, axes, keepdims)?), lit(0.0))?;
-            select(&none, lit(f64::NAN), v(&m))
+            let none = lax::eq(&mut Binder, &count_valid(x, axes, keepdims)?, 0.0)?;
+            lax::select(&mut Binder, &none, f64::NAN, &m)
         }
         "nanmean" => {
             let x = super::math::float(&v(x))?;
             let s = reduce(name, K::Sum, &fill_nan(&x, 0.0)?, axes, keepdims)?;
-            bin(B::Div, v(&s), v(&count_valid(&x, axes, keepdims)?))
+            lax::div(&mut Binder, &s, &count_valid(&x, axes, keepdims)?)
         }
         "nanvar" | "nanstd" => {
             let x = super::math::float(&v(x))?;
             let n = count_valid(&x, axes, true)?;
             let s = reduce(name, K::Sum, &fill_nan(&x, 0.0)?, axes, true)?;
-            let mean = bin(B::Div, v(&s), v(&n))?;
-            let d = fill_nan(&bin(B::Sub, v(&x), v(&mean))?, 0.0)?;
-            let ss = reduce(name, K::Sum, &bin(B::Mul, v(&d), v(&d))?, axes, keepdims)?;
+            let mean = lax::div(&mut Binder, &s, &n)?;
+            let d = fill_nan(&lax::sub(&mut Binder, &x, &mean)?, 0.0)?;
+            let ss = reduce(
+                name,
+                K::Sum,
+                &lax::mul(&mut Binder, &d, &d)?,
+                axes,
+                keepdims,
+            )?;
             let n = count_valid(&x, axes, keepdims)?;
-            let dof = bin(B::Sub, v(&n), lit(p.num(1, 0.0)))?;
-            let var = bin(B::Div, v(&ss), v(&bin(B::Max, v(&dof), lit(0.0))?))?;
+            let dof = lax::sub(&mut Binder, &n, p.num(1, 0.0))?;
+            let var = lax::div(&mut Binder, &ss, &lax::max(&mut Binder, &dof, 0.0)?)?;
             if name == "nanvar" {
                 Ok(var)
             } else {
-                un(U::Sqrt, &var)
+                lax::sqrt(&mut Binder, &var)
             }
         }
         _ => Err(Error::new(name, "unknown reduction")),
@@ -159,13 +165,13 @@ pub fn average(x: &Value, weights: Option<&Value>, p: &Params) -> Result<Value> 
     let num = reduce(
         "average",
         K::Sum,
-        &bin(B::Mul, v(&x), v(&w))?,
+        &lax::mul(&mut Binder, &x, &w)?,
         axes.as_deref(),
         false,
     )?;
     let wb = super::shape::broadcast_to(&w, x.aval().shape.clone())?;
     let den = reduce("average", K::Sum, &wb, axes.as_deref(), false)?;
-    bin(B::Div, v(&num), v(&den))
+    lax::div(&mut Binder, &num, &den)
 }
 
 /// `allclose` (parameters rtol, atol; NaN positions must coincide), `arrayEqual`/`arrayEquiv`
@@ -173,21 +179,26 @@ pub fn average(x: &Value, weights: Option<&Value>, p: &Params) -> Result<Value> 
 pub fn compare(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
     let same = if name == "allclose" {
         let (rtol, atol) = (p.num(0, 1e-5), p.num(1, 1e-7));
-        let diff = un(U::Abs, &bin(B::Sub, v(a), v(b))?)?;
-        let tol = bin(
-            B::Add,
-            v(&bin(B::Mul, v(&un(U::Abs, b)?), lit(rtol))?),
-            lit(atol),
+        let diff = lax::abs(&mut Binder, &lax::sub(&mut Binder, a, b)?)?;
+        let tol = lax::add(
+            &mut Binder,
+            &lax::mul(&mut Binder, &lax::abs(&mut Binder, b)?, rtol)?,
+            atol,
         )?;
-        let close = cmp(C::Le, v(&diff), v(&tol))?;
-        let equal = cmp(C::Eq, v(a), v(b))?; // equal infinities
-        let both_nan = bin(B::And, v(&isnan(a)?), v(&isnan(b)?))?;
-        bin(B::Or, v(&bin(B::Or, v(&close), v(&equal))?), v(&both_nan))?
+        let close = lax::le(&mut Binder, &diff, &tol)?;
+        let equal = lax::eq(&mut Binder, a, b)?; // equal infinities
+        let both_nan = lax::binary(&mut Binder, B::And, &isnan(a)?, &isnan(b)?)?;
+        lax::binary(
+            &mut Binder,
+            B::Or,
+            &lax::binary(&mut Binder, B::Or, &close, &equal)?,
+            &both_nan,
+        )?
     } else {
-        let equal = cmp(C::Eq, v(a), v(b))?;
+        let equal = lax::eq(&mut Binder, a, b)?;
         if p.flag(0) {
-            let both_nan = bin(B::And, v(&isnan(a)?), v(&isnan(b)?))?;
-            bin(B::Or, v(&equal), v(&both_nan))?
+            let both_nan = lax::binary(&mut Binder, B::And, &isnan(a)?, &isnan(b)?)?;
+            lax::binary(&mut Binder, B::Or, &equal, &both_nan)?
         } else {
             equal
         }
@@ -217,18 +228,18 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, p: &Params) -> Result<Value
     }
     let (vars, n) = (m.aval().shape[0], m.aval().shape[1]);
     let mean = reduce(name, K::Mean, &m, Some(&[1]), true)?;
-    let c = bin(B::Sub, v(&m), v(&mean))?;
+    let c = lax::sub(&mut Binder, &m, &mean)?;
     let ct = super::shape::transpose(&c, None)?;
     let prod = super::half::bind_pair(Primitive::Matmul, &c, &ct)?;
     let ddof = p.num(1, 1.0);
-    let cov = bin(B::Div, v(&prod), lit(n as f64 - ddof))?;
+    let cov = lax::div(&mut Binder, &prod, n as f64 - ddof)?;
     let out = if name == "corrcoef" {
         let d = super::stats::diagonal(&cov, 0, 0, 1)?;
-        let sd = un(U::Sqrt, &d)?;
+        let sd = lax::sqrt(&mut Binder, &d)?;
         let col = super::shape::reshape(&sd, vec![vars, 1])?;
         let row = super::shape::reshape(&sd, vec![1, vars])?;
-        let r = bin(B::Div, v(&bin(B::Div, v(&cov), v(&col))?), v(&row))?;
-        bin(B::Max, v(&bin(B::Min, v(&r), lit(1.0))?), lit(-1.0))?
+        let r = lax::div(&mut Binder, &lax::div(&mut Binder, &cov, &col)?, &row)?;
+        lax::max(&mut Binder, &lax::min(&mut Binder, &r, 1.0)?, -1.0)?
     } else {
         cov
     };
@@ -250,33 +261,48 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
     }
     let u = |c: u32| lit(f64::from(c));
     let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(&x)])?;
-    let magnitude = bin(B::And, v(&bits), u(0x7fff_ffff))?;
-    let sub = cmp(C::Lt, v(&magnitude), u(0x0080_0000))?;
+    let magnitude = lax::binary(&mut Binder, B::And, &bits, u(0x7fff_ffff))?;
+    let sub = lax::lt(&mut Binder, &magnitude, u(0x0080_0000))?;
     let fraction = lax::convert(
         &mut Binder,
-        &bin(B::And, v(&bits), u(0x007f_ffff))?,
+        &lax::binary(&mut Binder, B::And, &bits, u(0x007f_ffff))?,
         DType::Float32,
     )?;
     let fbits = bind(Primitive::Bitcast(DType::Uint32), &[v(&fraction)])?;
-    let sign = bin(B::And, v(&bits), u(0x8000_0000))?;
-    let src = select(&sub, v(&bin(B::Or, v(&fbits), v(&sign))?), v(&bits))?;
-    let biased = bin(B::And, v(&bin(B::Shr, v(&src), lit(23.0))?), lit(255.0))?;
-    let e = lax::convert(&mut Binder, &biased, DType::Int32)?;
-    let offset = select(&sub, lit(126.0 + 149.0), lit(126.0))?;
-    let e = bin(
-        B::Sub,
-        v(&e),
-        v(&lax::convert(&mut Binder, &offset, DType::Int32)?),
+    let sign = lax::binary(&mut Binder, B::And, &bits, u(0x8000_0000))?;
+    let src = lax::select(
+        &mut Binder,
+        &sub,
+        &lax::binary(&mut Binder, B::Or, &fbits, &sign)?,
+        &bits,
     )?;
-    let mbits = bin(B::And, v(&src), u(0x807f_ffff))?;
-    let mbits = bin(B::Or, v(&mbits), u(126 << 23))?;
+    let biased = lax::binary(
+        &mut Binder,
+        B::And,
+        &lax::binary(&mut Binder, B::Shr, &src, 23.0)?,
+        255.0,
+    )?;
+    let e = lax::convert(&mut Binder, &biased, DType::Int32)?;
+    let offset = lax::select(&mut Binder, &sub, 126.0 + 149.0, 126.0)?;
+    let e = lax::sub(
+        &mut Binder,
+        &e,
+        &lax::convert(&mut Binder, &offset, DType::Int32)?,
+    )?;
+    let mbits = lax::binary(&mut Binder, B::And, &src, u(0x807f_ffff))?;
+    let mbits = lax::binary(&mut Binder, B::Or, &mbits, u(126 << 23))?;
     let m = bind(Primitive::Bitcast(DType::Float32), &[v(&mbits)])?;
-    let zero = cmp(C::Eq, v(&magnitude), lit(0.0))?;
+    let zero = lax::eq(&mut Binder, &magnitude, 0.0)?;
     let finite = isfinite(&x)?;
-    let special = bin(B::Or, v(&zero), v(&un(U::Not, &finite)?))?;
+    let special = lax::binary(
+        &mut Binder,
+        B::Or,
+        &zero,
+        &lax::unary(&mut Binder, U::Not, &finite)?,
+    )?;
     Ok(vec![
-        select(&special, v(&x), v(&m))?,
-        select(&special, lit(0.0), v(&e))?,
+        lax::select(&mut Binder, &special, &x, &m)?,
+        lax::select(&mut Binder, &special, 0.0, &e)?,
     ])
 }
 
@@ -284,7 +310,7 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
 pub fn modf(x: &Value) -> Result<Vec<Value>> {
     let x = super::math::float(&v(x))?;
     let int = super::apply("trunc", &[v(&x)])?;
-    let frac = bin(B::Sub, v(&x), v(&int))?;
-    let inf = cmp(C::Eq, v(&un(U::Abs, &x)?), lit(f64::INFINITY))?;
-    Ok(vec![select(&inf, lit(0.0), v(&frac))?, int])
+    let frac = lax::sub(&mut Binder, &x, &int)?;
+    let inf = lax::eq(&mut Binder, &lax::abs(&mut Binder, &x)?, f64::INFINITY)?;
+    Ok(vec![lax::select(&mut Binder, &inf, 0.0, &frac)?, int])
 }

@@ -3,10 +3,10 @@
 //! broadcastArrays, unstack, arraySplit, vander, indices, select, isin, trapezoid.
 
 use super::call::Params;
-use super::emit::{bin, cmp, lit, select as pick, un, v};
+use super::emit::v;
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{broadcast_to, concatenate, flip, normalize_axis, reshape, split, transpose};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, ReduceOp, UnaryOp as U};
+use crate::core::ops::{ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::bind;
@@ -21,7 +21,7 @@ fn int32(x: &Value) -> Result<Value> {
     if x.aval().dtype.is_float() {
         return Err(Error::new("take", "indices must be integers"));
     }
-    bind(Primitive::Cast(DType::Int32), &[v(x)])
+    lax::cast(&mut Binder, x, DType::Int32)
 }
 
 /// `numpy.indices(dims)`: shape `[len(dims), ...dims]`, int32.
@@ -141,9 +141,9 @@ pub fn diff(x: &Value, n: usize, axis: i64) -> Result<Value> {
         let hi = lax::slice_axis(&mut Binder, &y, ax, 1, len)?;
         let lo = lax::slice_axis(&mut Binder, &y, ax, 0, len - 1)?;
         y = if y.aval().dtype == DType::Bool {
-            cmp(C::Ne, v(&hi), v(&lo))?
+            lax::ne(&mut Binder, &hi, &lo)?
         } else {
-            bin(B::Sub, v(&hi), v(&lo))?
+            lax::sub(&mut Binder, &hi, &lo)?
         };
     }
     Ok(y)
@@ -322,7 +322,7 @@ pub fn vander(x: &Value, n: Option<usize>, increasing: bool) -> Result<Value> {
     };
     let n = n.unwrap_or(m);
     let col = reshape(x, vec![m, 1])?;
-    let ones = bin(B::Add, v(&bin(B::Mul, v(&col), lit(0.0))?), lit(1.0))?;
+    let ones = lax::add(&mut Binder, &lax::mul(&mut Binder, &col, 0.0)?, 1.0)?;
     if n == 0 {
         return lax::slice_axis(&mut Binder, &ones, 1, 0, 0);
     }
@@ -349,8 +349,8 @@ pub fn select(arrays: &[Value], k: usize) -> Result<Value> {
     }
     let mut out = arrays[2 * k].clone();
     for i in (0..k).rev() {
-        let c = bind(Primitive::Cast(DType::Bool), &[v(&arrays[i])])?;
-        out = pick(&c, v(&arrays[k + i]), v(&out))?;
+        let c = lax::cast(&mut Binder, &arrays[i], DType::Bool)?;
+        out = lax::select(&mut Binder, &c, &arrays[k + i], &out)?;
     }
     Ok(out)
 }
@@ -359,14 +359,14 @@ pub fn select(arrays: &[Value], k: usize) -> Result<Value> {
 pub fn isin(x: &Value, test: &Value, invert: bool) -> Result<Value> {
     let mut s = x.aval().shape.clone();
     s.push(1);
-    let eq = cmp(
-        C::Eq,
-        v(&reshape(x, s)?),
-        v(&lax::ravel(&mut Binder, test)?),
+    let eq = lax::eq(
+        &mut Binder,
+        &reshape(x, s)?,
+        &lax::ravel(&mut Binder, test)?,
     )?;
     let any = reduce("isin", K::Any, &eq, Some(&[-1]), false)?;
     if invert {
-        un(U::Not, &any)
+        lax::unary(&mut Binder, U::Not, &any)
     } else {
         Ok(any)
     }
@@ -380,14 +380,14 @@ pub fn trapezoid(y: &Value, x: Option<&Value>, dx: f64, axis: i64) -> Result<Val
     if n == 0 {
         return reduce("trapezoid", K::Sum, &y, Some(&[ax as i64]), false);
     }
-    let mid = bin(
-        B::Add,
-        v(&lax::slice_axis(&mut Binder, &y, ax, 1, n)?),
-        v(&lax::slice_axis(&mut Binder, &y, ax, 0, n - 1)?),
+    let mid = lax::add(
+        &mut Binder,
+        &lax::slice_axis(&mut Binder, &y, ax, 1, n)?,
+        &lax::slice_axis(&mut Binder, &y, ax, 0, n - 1)?,
     )?;
-    let mid = bin(B::Mul, v(&mid), lit(0.5))?;
+    let mid = lax::mul(&mut Binder, &mid, 0.5)?;
     let terms = match x {
-        None => bin(B::Mul, v(&mid), lit(dx))?,
+        None => lax::mul(&mut Binder, &mid, dx)?,
         Some(x) => {
             let x = if x.aval().shape.clone().len() == 1 && y.aval().shape.clone().len() > 1 {
                 let mut s = vec![1; y.aval().shape.clone().len()];
@@ -405,7 +405,7 @@ pub fn trapezoid(y: &Value, x: Option<&Value>, dx: f64, axis: i64) -> Result<Val
                     ax as i64
                 },
             )?;
-            bin(B::Mul, v(&mid), v(&d))?
+            lax::mul(&mut Binder, &mid, &d)?
         }
     };
     reduce("trapezoid", K::Sum, &terms, Some(&[ax as i64]), false)

@@ -2,10 +2,10 @@
 //! and the matrix helpers `diagonal`, `trace`, `tril`, `triu` (diagonals as views: a flattened
 //! matrix padded by one row reads its diagonal as a column).
 
-use super::emit::{bin as binary, lit, v};
+use super::emit::v;
 use super::reduce::{reduce, ReduceKind};
 use super::shape::{normalize_axis, transpose};
-use crate::core::ops::{BinaryOp as B, CompareOp as C, UnaryOp as U};
+use crate::core::ops::BinaryOp as B;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -34,82 +34,69 @@ pub fn power(o: &[Operand]) -> Result<Value> {
     let x = if x.aval().dtype.is_float() {
         x.clone()
     } else {
-        bind(Primitive::Cast(DType::Float32), &[v(x)])?
+        lax::cast(&mut Binder, x, DType::Float32)?
     };
-    let ax = bind(Primitive::Unary(U::Abs), &[v(&x)])?;
-    let log = bind(Primitive::Unary(U::Log), &[v(&ax)])?;
-    let mag = bind(
-        Primitive::Unary(U::Exp),
-        &[v(&binary(B::Mul, o[1].clone(), v(&log))?)],
-    )?;
-    let negated = bind(Primitive::Unary(U::Neg), &[v(&mag)])?;
-    let is_neg = bind(Primitive::Compare(C::Lt), &[v(&x), lit(0.0)])?;
+    let ax = lax::abs(&mut Binder, &x)?;
+    let log = lax::log(&mut Binder, &ax)?;
+    let mag = lax::exp(&mut Binder, &lax::mul(&mut Binder, o[1].clone(), &log)?)?;
+    let negated = lax::neg(&mut Binder, &mag)?;
+    let is_neg = lax::lt(&mut Binder, &x, 0.0)?;
     let y = match &o[1] {
         // A numeric exponent: its integrality and parity are known here.
         Operand::Literal(y) if y.fract() != 0.0 => {
-            return bind(Primitive::Where, &[v(&is_neg), lit(f64::NAN), v(&mag)])
+            return lax::select(&mut Binder, &is_neg, f64::NAN, &mag)
         }
         Operand::Literal(y) if y.rem_euclid(2.0) == 1.0 => {
-            return bind(Primitive::Where, &[v(&is_neg), v(&negated), v(&mag)])
+            return lax::select(&mut Binder, &is_neg, &negated, &mag)
         }
         Operand::Literal(_) => return Ok(mag),
-        Operand::Value(y) => bind(Primitive::Cast(x.aval().dtype), &[v(y)])?,
+        Operand::Value(y) => lax::cast(&mut Binder, y, x.aval().dtype)?,
     };
-    let floor = bind(Primitive::Unary(U::Floor), &[v(&y)])?;
-    let is_int = bind(Primitive::Compare(C::Eq), &[v(&floor), v(&y)])?;
-    let odd = bind(
-        Primitive::Compare(C::Ne),
-        &[v(&binary(B::Rem, v(&y), lit(2.0))?), lit(0.0)],
-    )?;
-    let signed = bind(Primitive::Where, &[v(&odd), v(&negated), v(&mag)])?;
-    let neg_base = bind(Primitive::Where, &[v(&is_int), v(&signed), lit(f64::NAN)])?;
-    let r = bind(Primitive::Where, &[v(&is_neg), v(&neg_base), v(&mag)])?;
-    let zero_exp = bind(Primitive::Compare(C::Eq), &[v(&y), lit(0.0)])?;
-    bind(Primitive::Where, &[v(&zero_exp), lit(1.0), v(&r)])
+    let floor = lax::floor(&mut Binder, &y)?;
+    let is_int = lax::eq(&mut Binder, &floor, &y)?;
+    let odd = lax::ne(&mut Binder, &lax::rem(&mut Binder, &y, 2.0)?, 0.0)?;
+    let signed = lax::select(&mut Binder, &odd, &negated, &mag)?;
+    let neg_base = lax::select(&mut Binder, &is_int, &signed, f64::NAN)?;
+    let r = lax::select(&mut Binder, &is_neg, &neg_base, &mag)?;
+    let zero_exp = lax::eq(&mut Binder, &y, 0.0)?;
+    lax::select(&mut Binder, &zero_exp, 1.0, &r)
 }
 
 /// Integer `x ** y` for an integer array `y` (JAX: an integer result), by squaring over the
 /// 32 bits of `y`; a negative exponent gives 0, or ±1 for a base of ±1.
 fn int_int_power(x: &Value, y: &Value) -> Result<Value> {
-    let zero = binary(B::Mul, v(&binary(B::Mul, v(x), v(y))?), lit(0.0))?;
+    let zero = lax::mul(&mut Binder, &lax::mul(&mut Binder, x, y)?, 0.0)?;
     let (mut base, mut e) = (
-        binary(B::Add, v(x), v(&zero))?,
-        binary(B::Add, v(y), v(&zero))?,
+        lax::add(&mut Binder, x, &zero)?,
+        lax::add(&mut Binder, y, &zero)?,
     );
-    let mut acc = binary(B::Add, v(&zero), lit(1.0))?;
+    let mut acc = lax::add(&mut Binder, &zero, 1.0)?;
     for _ in 0..32 {
-        let bit = binary(B::And, v(&e), lit(1.0))?;
-        let odd = bind(Primitive::Compare(C::Ne), &[v(&bit), lit(0.0)])?;
-        let times = binary(B::Mul, v(&acc), v(&base))?;
-        acc = bind(Primitive::Where, &[v(&odd), v(&times), v(&acc)])?;
-        base = binary(B::Mul, v(&base), v(&base))?;
-        e = binary(B::Shr, v(&e), lit(1.0))?;
+        let bit = lax::binary(&mut Binder, B::And, &e, 1.0)?;
+        let odd = lax::ne(&mut Binder, &bit, 0.0)?;
+        let times = lax::mul(&mut Binder, &acc, &base)?;
+        acc = lax::select(&mut Binder, &odd, &times, &acc)?;
+        base = lax::mul(&mut Binder, &base, &base)?;
+        e = lax::binary(&mut Binder, B::Shr, &e, 1.0)?;
     }
     if y.aval().dtype == DType::Uint32 {
         return Ok(acc);
     }
     // (-1) ** y: 1 - 2·(y & 1), in y's integer dtype.
-    let twice_odd = binary(B::Mul, v(&binary(B::And, v(y), lit(1.0))?), lit(2.0))?;
-    let minus_one = binary(
-        B::Add,
-        v(&zero),
-        v(&binary(B::Sub, lit(1.0), v(&twice_odd))?),
-    )?;
-    let is_minus_one = bind(Primitive::Compare(C::Eq), &[v(x), lit(-1.0)])?;
-    let is_one = bind(Primitive::Compare(C::Eq), &[v(x), lit(1.0)])?;
-    let unit = bind(
-        Primitive::Where,
-        &[v(&is_minus_one), v(&minus_one), v(&zero)],
-    )?;
-    let unit = bind(Primitive::Where, &[v(&is_one), lit(1.0), v(&unit)])?;
-    let negative = bind(Primitive::Compare(C::Lt), &[v(y), lit(0.0)])?;
-    bind(Primitive::Where, &[v(&negative), v(&unit), v(&acc)])
+    let twice_odd = lax::mul(&mut Binder, &lax::binary(&mut Binder, B::And, y, 1.0)?, 2.0)?;
+    let minus_one = lax::add(&mut Binder, &zero, &lax::sub(&mut Binder, 1.0, &twice_odd)?)?;
+    let is_minus_one = lax::eq(&mut Binder, x, -1.0)?;
+    let is_one = lax::eq(&mut Binder, x, 1.0)?;
+    let unit = lax::select(&mut Binder, &is_minus_one, &minus_one, &zero)?;
+    let unit = lax::select(&mut Binder, &is_one, 1.0, &unit)?;
+    let negative = lax::lt(&mut Binder, y, 0.0)?;
+    lax::select(&mut Binder, &negative, &unit, &acc)
 }
 
 fn integer_power(x: &Value, n: i64) -> Result<Value> {
     if n == 0 {
-        let z = binary(B::Mul, v(x), lit(0.0))?;
-        return binary(B::Add, v(&z), lit(1.0));
+        let z = lax::mul(&mut Binder, x, 0.0)?;
+        return lax::add(&mut Binder, &z, 1.0);
     }
     // Square-and-multiply on |n|, then a reciprocal for negative exponents.
     let (mut base, mut acc): (Value, Option<Value>) = (x.clone(), None);
@@ -118,19 +105,19 @@ fn integer_power(x: &Value, n: i64) -> Result<Value> {
         if k & 1 == 1 {
             acc = Some(match acc {
                 None => base.clone(),
-                Some(a) => binary(B::Mul, v(&a), v(&base))?,
+                Some(a) => lax::mul(&mut Binder, &a, &base)?,
             });
         }
         k >>= 1;
         if k > 0 {
-            base = binary(B::Mul, v(&base), v(&base))?;
+            base = lax::mul(&mut Binder, &base, &base)?;
         }
     }
     let acc = acc.expect("n != 0");
     if n > 0 {
         Ok(acc)
     } else {
-        binary(B::Div, lit(1.0), v(&acc))
+        lax::div(&mut Binder, 1.0, &acc)
     }
 }
 
@@ -139,11 +126,11 @@ pub fn var(x: &Value, axes: Option<&[i64]>, correction: f64, keepdims: bool) -> 
     let x = if x.aval().dtype.is_float() {
         x.clone()
     } else {
-        bind(Primitive::Cast(DType::Float32), &[v(x)])?
+        lax::cast(&mut Binder, x, DType::Float32)?
     };
     let m = reduce("var", ReduceKind::Mean, &x, axes, true)?;
-    let d = binary(B::Sub, v(&x), v(&m))?;
-    let d2 = binary(B::Mul, v(&d), v(&d))?;
+    let d = lax::sub(&mut Binder, &x, &m)?;
+    let d2 = lax::mul(&mut Binder, &d, &d)?;
     let total = reduce("var", ReduceKind::Sum, &d2, axes, keepdims)?;
     let n = x.aval().size() / total.aval().size().max(1);
     let count = n as f64 - correction;
@@ -153,12 +140,12 @@ pub fn var(x: &Value, axes: Option<&[i64]>, correction: f64, keepdims: bool) -> 
             format!("{n} elements leave no degrees of freedom"),
         ));
     }
-    binary(B::Div, v(&total), lit(count))
+    lax::div(&mut Binder, &total, count)
 }
 
 pub fn std(x: &Value, axes: Option<&[i64]>, correction: f64, keepdims: bool) -> Result<Value> {
     let s = var(x, axes, correction, keepdims)?;
-    bind(Primitive::Unary(U::Sqrt), &[v(&s)])
+    lax::sqrt(&mut Binder, &s)
 }
 
 /// The `offset` diagonal of the matrices formed by `axis1` and `axis2`, appended as the last
@@ -195,28 +182,28 @@ pub fn diagonal(x: &Value, offset: i64, axis1: i64, axis2: i64) -> Result<Value>
     };
     let mut ranges: Vec<(usize, usize)> = batch.iter().map(|&d| (0, d)).collect();
     ranges.extend([(rows.start, rows.end), (cols.start, cols.end)]);
-    let sub = bind(Primitive::Shrink(ranges), &[v(&t)])?;
+    let sub = lax::shrink(&mut Binder, &t, ranges)?;
     let (n, m) = (rows.len(), cols.len());
     let k = n.min(m);
     let mut flat_shape = batch.to_vec();
     flat_shape.push(n * m);
-    let flat = bind(Primitive::Reshape(flat_shape), &[v(&sub)])?;
+    let flat = lax::reshape(&mut Binder, &sub, flat_shape)?;
     // [.., n·m] padded to [.., k·(m+1)] then read as [.., k, m+1]: column 0 is the diagonal.
     let mut pad: Vec<(usize, usize)> = batch.iter().map(|_| (0, 0)).collect();
     pad.push((0, (k * (m + 1)).saturating_sub(n * m)));
-    let padded = bind(Primitive::Pad(pad), &[v(&flat)])?;
+    let padded = lax::pad(&mut Binder, &flat, pad)?;
     let mut keep: Vec<(usize, usize)> = batch.iter().map(|&d| (0, d)).collect();
     keep.push((0, k * (m + 1)));
-    let trimmed = bind(Primitive::Shrink(keep), &[v(&padded)])?;
+    let trimmed = lax::shrink(&mut Binder, &padded, keep)?;
     let mut rows_shape = batch.to_vec();
     rows_shape.extend([k, m + 1]);
-    let grid = bind(Primitive::Reshape(rows_shape), &[v(&trimmed)])?;
+    let grid = lax::reshape(&mut Binder, &trimmed, rows_shape)?;
     let mut col0: Vec<(usize, usize)> = batch.iter().map(|&d| (0, d)).collect();
     col0.extend([(0, k), (0, 1)]);
-    let column = bind(Primitive::Shrink(col0), &[v(&grid)])?;
+    let column = lax::shrink(&mut Binder, &grid, col0)?;
     let mut out_shape = batch.to_vec();
     out_shape.push(k);
-    bind(Primitive::Reshape(out_shape), &[v(&column)])
+    lax::reshape(&mut Binder, &column, out_shape)
 }
 
 /// The lower (`lower`) or upper triangle of the last two axes, the rest zero; diagonal `k`
@@ -231,11 +218,11 @@ pub fn triangle(x: &Value, k: i64, lower: bool) -> Result<Value> {
     let (n, m) = (shape[rank - 2], shape[rank - 1]);
     let iota = |axis| lax::iota_i32(&mut Binder, vec![n, m], axis);
     let (i, j) = (iota(0)?, iota(1)?);
-    let diff = binary(B::Sub, v(&j), v(&i))?; // j - i
+    let diff = lax::sub(&mut Binder, &j, &i)?; // j - i
     let keep = if lower {
-        bind(Primitive::Compare(C::Le), &[v(&diff), lit(k as f64)])?
+        lax::le(&mut Binder, &diff, k as f64)?
     } else {
-        bind(Primitive::Compare(C::Le), &[lit(k as f64), v(&diff)])?
+        lax::le(&mut Binder, k as f64, &diff)?
     };
     keep_or_zero(&keep, x)
 }
@@ -244,9 +231,9 @@ pub fn triangle(x: &Value, k: i64, lower: bool) -> Result<Value> {
 /// bare 0 meeting a bool array would be an int32 number).
 fn keep_or_zero(keep: &Value, x: &Value) -> Result<Value> {
     if x.aval().dtype == DType::Bool {
-        binary(B::And, v(keep), v(x))
+        lax::binary(&mut Binder, B::And, keep, x)
     } else {
-        bind(Primitive::Where, &[v(keep), v(x), lit(0.0)])
+        lax::select(&mut Binder, keep, x, 0.0)
     }
 }
 
@@ -258,7 +245,7 @@ pub fn diag(x: &Value, k: i64) -> Result<Value> {
             let n = x.aval().shape[0];
             let size = n + k.unsigned_abs() as usize;
             // out[i, j] = x[i] (k ≥ 0) or x[j] (k < 0) where j − i = k.
-            let padded = bind(Primitive::Pad(vec![(0, size - n)]), &[v(x)])?;
+            let padded = lax::pad(&mut Binder, x, vec![(0, size - n)])?;
             let axes = vec![if k >= 0 { 0 } else { 1 }];
             let grid = bind(
                 Primitive::Broadcast {
@@ -268,8 +255,8 @@ pub fn diag(x: &Value, k: i64) -> Result<Value> {
                 &[v(&padded)],
             )?;
             let iota = |axis| lax::iota_i32(&mut Binder, vec![size, size], axis);
-            let diff = binary(B::Sub, v(&iota(1)?), v(&iota(0)?))?;
-            let on = bind(Primitive::Compare(C::Eq), &[v(&diff), lit(k as f64)])?;
+            let diff = lax::sub(&mut Binder, &iota(1)?, &iota(0)?)?;
+            let on = lax::eq(&mut Binder, &diff, k as f64)?;
             keep_or_zero(&on, &grid)
         }
         r => Err(Error::new(

@@ -355,6 +355,16 @@ fn bind_eager(
     Ok(outs.into_iter().map(Value::Concrete).collect())
 }
 
+/// An operand of a bind as an operand of the `rules::lax` builders.
+impl<'a> From<Operand<'a>> for Arg<'a, Value> {
+    fn from(o: Operand<'a>) -> Self {
+        match o {
+            Operand::Value(v) => Arg::V(v),
+            Operand::Literal(x) => Arg::Lit(x),
+        }
+    }
+}
+
 /// Emits operations by binding them on the trace stack: the emitter of the rules and of the
 /// `rules::lax` builders wherever values are [`Value`]s (transformations and the library).
 pub struct Binder;
