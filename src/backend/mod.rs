@@ -9,6 +9,7 @@ pub mod buffer;
 pub mod cpu;
 pub mod fft;
 mod fft_radix2;
+pub mod jacobi;
 pub mod registry;
 pub mod routines;
 pub mod transfers;

@@ -106,6 +106,16 @@ pub enum Primitive {
     /// `lu`, `pivots` (int32 `[..., min(m, n)]`) and `permutation` (int32 `[..., m]`) (a
     /// routine: see `kernel::RoutineKind::Lu`).
     Lu,
+    /// Two-sided Jacobi of each symmetric matrix of `[..., n, n]`; two outputs: the rotated
+    /// matrix (eigenvalues on its diagonal, unsorted) and the eigenvectors as columns (a
+    /// routine: see `kernel::RoutineKind::JacobiEigh`). Internal to the library, which applies
+    /// it only to values whose gradient is stopped and attaches the derivatives itself: its
+    /// rule passes no cotangent back.
+    JacobiEigh,
+    /// One-sided Jacobi of the columns of each matrix of `[..., m, n]`; two outputs: the
+    /// mutually orthogonal columns `w = a v` and the orthogonal `v [..., n, n]` (a routine:
+    /// see `kernel::RoutineKind::JacobiColumns`). Internal, as `JacobiEigh`.
+    JacobiColumns,
 }
 
 impl Primitive {
@@ -183,6 +193,8 @@ impl Primitive {
             Primitive::TriangularSolve { .. } => "triangular_solve",
             Primitive::Scan(_) => "scan",
             Primitive::Lu => "lu",
+            Primitive::JacobiEigh => "jacobi_eigh",
+            Primitive::JacobiColumns => "jacobi_columns",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",

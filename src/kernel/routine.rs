@@ -40,6 +40,15 @@ pub enum RoutineKind {
     /// `re, im [batch, n]` → `re, im [batch, n]`: `X[k] = Σ_t x[t]·e^(∓2πi·k·t/n)` for each row
     /// (sign `-`, or `+` when `inverse`; no scaling), in the float dtype `dtype`. `m` is 1.
     Fft { inverse: bool },
+    /// `a [batch, n, n]` (symmetric, both triangles read) → `d [batch, n, n]`,
+    /// `v [batch, n, n]`: cyclic two-sided Jacobi rotations, `d = vᵀ a v` with `v`
+    /// orthogonal, until the off-diagonal part is negligible — the eigenvalues are the
+    /// diagonal of `d` (unsorted), the eigenvectors the columns of `v`. `m = n`.
+    JacobiEigh,
+    /// `a [batch, m, n]` → `w [batch, m, n]`, `v [batch, n, n]`: cyclic one-sided Jacobi
+    /// rotations of the columns, `w = a v` with `v` orthogonal, until the columns of `w` are
+    /// mutually orthogonal (the singular values are their norms).
+    JacobiColumns,
 }
 
 /// One routine over a batch of matrices of one shape and dtype.
@@ -64,6 +73,8 @@ impl Routine {
             RoutineKind::Lu => "lu",
             RoutineKind::Sort => "sort",
             RoutineKind::Fft { .. } => "fft",
+            RoutineKind::JacobiEigh => "eigh",
+            RoutineKind::JacobiColumns => "svd",
         }
     }
 
@@ -81,7 +92,11 @@ impl Routine {
     pub fn inputs(&self) -> Vec<(DType, usize)> {
         let (b, m, n) = (self.batch, self.m, self.n);
         match self.kind {
-            RoutineKind::Cholesky | RoutineKind::Lu | RoutineKind::Sort => {
+            RoutineKind::Cholesky
+            | RoutineKind::Lu
+            | RoutineKind::Sort
+            | RoutineKind::JacobiEigh
+            | RoutineKind::JacobiColumns => {
                 vec![(self.dtype, b * m * n)]
             }
             RoutineKind::TriangularSolve { .. } => {
@@ -106,6 +121,9 @@ impl Routine {
             ],
             RoutineKind::Sort => vec![(self.dtype, b * n), (DType::Int32, b * n)],
             RoutineKind::Fft { .. } => vec![(self.dtype, b * n), (self.dtype, b * n)],
+            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+                vec![(self.dtype, b * m * n), (self.dtype, b * n * n)]
+            }
         }
     }
 

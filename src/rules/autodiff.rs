@@ -109,9 +109,11 @@ pub fn vjp<E: Emit>(
             routine::vjp(e, prim, ins, out, g)
         }
         // Multi-output: differentiated by `vjp_multi` (scan: in `transform::scan_ad`).
-        Primitive::Scan(_) | Primitive::Sort | Primitive::Fft { .. } => {
-            Err(not_differentiable(prim))
-        }
+        Primitive::Scan(_)
+        | Primitive::Sort
+        | Primitive::Fft { .. }
+        | Primitive::JacobiEigh
+        | Primitive::JacobiColumns => Err(not_differentiable(prim)),
     }
 }
 
@@ -140,6 +142,9 @@ pub fn vjp_multi<E: Emit>(
             None => None,
         }]),
         Primitive::Fft { inverse } => super::fft::vjp(e, *inverse, outs, gs),
+        // Only ever applied to a value whose gradient is stopped (`library::jacobi`), so no
+        // cotangent flows back through them: the library attaches the derivatives itself.
+        Primitive::JacobiEigh | Primitive::JacobiColumns => Ok(vec![None]),
         _ => Err(not_differentiable(prim)),
     }
 }

@@ -217,7 +217,9 @@ pub fn batch<E: Emit>(
         | Primitive::TriangularSolve { .. }
         | Primitive::Lu
         | Primitive::Sort
-        | Primitive::Fft { .. } => batch_leading(e, prim, ins, size),
+        | Primitive::Fft { .. }
+        | Primitive::JacobiEigh
+        | Primitive::JacobiColumns => batch_leading(e, prim, ins, size),
         // Batched by `transform::scan_vmap` (it batches the body).
         Primitive::Scan(_) => Err(Error::new(
             prim.name(),

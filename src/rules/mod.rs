@@ -71,7 +71,9 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::TriangularSolve { .. }
         | Primitive::Lu
         | Primitive::Sort
-        | Primitive::Fft { .. } => Family::Routine,
+        | Primitive::Fft { .. }
+        | Primitive::JacobiEigh
+        | Primitive::JacobiColumns => Family::Routine,
         Primitive::Scan(_) => Family::Control,
     }
 }

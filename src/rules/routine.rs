@@ -1,4 +1,5 @@
-//! Routine primitives (`cholesky`, `triangular_solve`, `lu`; `sort` and `fft` through
+//! Routine primitives (`cholesky`, `triangular_solve`, `lu`, the Jacobi rotations of `eigh`
+//! and `svd`; `sort` and `fft` through
 //! `sort.rs` and `fft.rs`): abstract evaluation, the [`Routine`] that computes each on a
 //! device, and the VJP rules of the linear algebra routines. They batch over leading axes
 //! (`batch::batch_leading`): every matrix (or row, for the sort and the FFT) of the batch is
@@ -34,6 +35,8 @@ pub fn is_routine(prim: &Primitive) -> bool {
             | Primitive::Lu
             | Primitive::Sort
             | Primitive::Fft { .. }
+            | Primitive::JacobiEigh
+            | Primitive::JacobiColumns
     )
 }
 
@@ -141,6 +144,21 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
                 Aval::new(with(&[m]), DType::Int32),
             ])
         }
+        Primitive::JacobiEigh => {
+            arity(prim, inputs, 1)?;
+            square(name, "the operand", inputs[0])?;
+            let a = inputs[0];
+            Ok(vec![a.clone(), a.clone()])
+        }
+        Primitive::JacobiColumns => {
+            arity(prim, inputs, 1)?;
+            let (batch, _, n) = matrix(name, "the operand", inputs[0])?;
+            let a = inputs[0];
+            Ok(vec![
+                a.clone(),
+                Aval::new([batch, &[n, n]].concat(), a.dtype),
+            ])
+        }
         _ => Err(Error::new(name, "internal error: not a routine")),
     }
 }
@@ -161,6 +179,8 @@ pub fn routine(prim: &Primitive, inputs: &[&Aval]) -> Result<Routine> {
     let kind = match *prim {
         Primitive::Cholesky => RoutineKind::Cholesky,
         Primitive::Lu => RoutineKind::Lu,
+        Primitive::JacobiEigh => RoutineKind::JacobiEigh,
+        Primitive::JacobiColumns => RoutineKind::JacobiColumns,
         Primitive::TriangularSolve {
             left_side,
             lower,

@@ -36,6 +36,19 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
         );
         return Ok(vec![re, im]);
     }
+    if matches!(
+        routine.kind,
+        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns
+    ) {
+        let size = routine.dtype.byte_size();
+        let outs = routine.outputs();
+        if inputs[0].len() < want[0].1 * size {
+            return Err(internal(routine, "input buffer too small"));
+        }
+        let (mut first, mut second) = (vec![0; outs[0].1 * size], vec![0; outs[1].1 * size]);
+        crate::backend::jacobi::run(routine, inputs[0], &mut first, &mut second);
+        return Ok(vec![first, second]);
+    }
     let mut ins = Vec::with_capacity(inputs.len());
     for (bytes, &(dtype, count)) in inputs.iter().zip(&want) {
         let values = decode(dtype, bytes)?;
@@ -64,7 +77,10 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
             }
             vec![out]
         }
-        RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("computed above"),
+        RoutineKind::Sort
+        | RoutineKind::Fft { .. }
+        | RoutineKind::JacobiEigh
+        | RoutineKind::JacobiColumns => unreachable!("computed above"),
         RoutineKind::Lu => {
             let p = m.min(n);
             let mut lu = ins[0][..b * m * n].to_vec();

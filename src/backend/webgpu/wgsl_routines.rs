@@ -28,6 +28,8 @@ fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'sta
         RoutineKind::TriangularSolve { .. } => &["x"],
         RoutineKind::Sort => &["sorted", "perm"],
         RoutineKind::Fft { .. } => &["out_re", "out_im"],
+        RoutineKind::JacobiEigh => &["d", "vecs"],
+        RoutineKind::JacobiColumns => &["w", "vecs"],
     };
     (ins, outs)
 }
@@ -42,6 +44,8 @@ fn body(routine: &Routine) -> String {
             routine,
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
+        RoutineKind::JacobiEigh => jacobi_eigh(routine.n),
+        RoutineKind::JacobiColumns => jacobi_columns(routine.m, routine.n),
         RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a multi-pass routine"),
     }
 }
@@ -137,6 +141,131 @@ pub fn packed_routine(
         }
     }
     Ok(Some((code, accessors)))
+}
+
+/// The relative tolerance of a Jacobi rotation over `rows`-long columns, in f32
+/// (`backend/jacobi.rs` has the f64 one).
+fn jacobi_tolerance(rows: usize) -> f32 {
+    (rows as f32).sqrt().max(4.0) * f32::EPSILON
+}
+
+/// The rotation of pair `(p, q)` of `backend/jacobi.rs`, skipped when `apq` is negligible
+/// (`tol`, `tiny` in scope): sets `c`, `s` and `rotated`, or continues.
+const JACOBI_ROTATION: &str = "
+        if (apq == 0.0f || abs(apq) <= tol * sqrt(abs(app * aqq)) || abs(apq) <= tiny) {
+          continue;
+        }
+        rotated = true;
+        let dd = aqq - app;
+        var t = 2.0f * apq / (abs(dd) + sqrt(dd * dd + 4.0f * apq * apq));
+        if (dd < 0.0f) { t = -t; }
+        let c = 1.0f / sqrt(1.0f + t * t);
+        let s = t * c;";
+
+/// Columns `p`, `q` of the `rows × cols` matrix operand `name` at `base` rotated by `c`, `s`.
+fn rotate_columns(name: &str, base: &str, rows: usize, cols: usize) -> String {
+    format!(
+        "
+        for (var k = 0u; k < {rows}u; k++) {{
+          let x = ld_{name}({base} + k * {cols}u + p);
+          let y = ld_{name}({base} + k * {cols}u + q);
+          st_{name}({base} + k * {cols}u + p, c * x - s * y);
+          st_{name}({base} + k * {cols}u + q, s * x + c * y);
+        }}"
+    )
+}
+
+/// Cyclic sweeps over the pairs `p < q` with `pair` run for each, until none rotates.
+fn jacobi_sweeps(n: usize, pair: &str) -> String {
+    format!(
+        "  for (var sweep = 0u; sweep < {sweeps}u; sweep++) {{
+    var rotated = false;
+    for (var p = 0u; p < {n}u; p++) {{
+      for (var q = p + 1u; q < {n}u; q++) {{{pair}
+      }}
+    }}
+    if (!rotated) {{ break; }}
+  }}
+",
+        sweeps = crate::backend::jacobi::MAX_SWEEPS
+    )
+}
+
+/// Two-sided Jacobi (`backend/jacobi.rs`'s `eigh`) in f32: `d` rotated in place from `a`.
+fn jacobi_eigh(n: usize) -> String {
+    let pair = format!(
+        "
+        let app = ld_d(base + p * {n}u + p);
+        let aqq = ld_d(base + q * {n}u + q);
+        let apq = ld_d(base + p * {n}u + q);{JACOBI_ROTATION}{cols}
+        for (var k = 0u; k < {n}u; k++) {{
+          let x = ld_d(base + p * {n}u + k);
+          let y = ld_d(base + q * {n}u + k);
+          st_d(base + p * {n}u + k, c * x - s * y);
+          st_d(base + q * {n}u + k, s * x + c * y);
+        }}
+        st_d(base + p * {n}u + q, 0.0f);
+        st_d(base + q * {n}u + p, 0.0f);{vecs}",
+        cols = rotate_columns("d", "base", n, n),
+        vecs = rotate_columns("vecs", "base", n, n),
+    );
+    format!(
+        "  let base = bi * {nn}u;
+  var norm = 0.0f;
+  for (var e = 0u; e < {nn}u; e++) {{
+    let x = ld_a(base + e);
+    st_d(base + e, x);
+    norm = norm + x * x;
+    st_vecs(base + e, select(0.0f, 1.0f, e / {n}u == e % {n}u));
+  }}
+  let tol = {tol:e}f;
+  let tiny = {eps:e}f * sqrt(norm) / {n}.0f;
+{sweeps}",
+        nn = n * n,
+        tol = jacobi_tolerance(n),
+        eps = f32::EPSILON,
+        sweeps = jacobi_sweeps(n, &pair),
+    )
+}
+
+/// One-sided Jacobi (`backend/jacobi.rs`'s `columns`) in f32: `w` rotated in place from `a`.
+fn jacobi_columns(m: usize, n: usize) -> String {
+    let pair = format!(
+        "
+        var app = 0.0f;
+        var aqq = 0.0f;
+        var apq = 0.0f;
+        for (var k = 0u; k < {m}u; k++) {{
+          let x = ld_w(wb + k * {n}u + p);
+          let y = ld_w(wb + k * {n}u + q);
+          app = app + x * x;
+          aqq = aqq + y * y;
+          apq = apq + x * y;
+        }}{JACOBI_ROTATION}{cols}{vecs}",
+        cols = rotate_columns("w", "wb", m, n),
+        vecs = rotate_columns("vecs", "vb", n, n),
+    );
+    format!(
+        "  let wb = bi * {mn}u;
+  let vb = bi * {nn}u;
+  var norm2 = 0.0f;
+  for (var e = 0u; e < {mn}u; e++) {{
+    let x = ld_a(wb + e);
+    st_w(wb + e, x);
+    norm2 = norm2 + x * x;
+  }}
+  for (var e = 0u; e < {nn}u; e++) {{
+    st_vecs(vb + e, select(0.0f, 1.0f, e / {n}u == e % {n}u));
+  }}
+  let tol = {tol:e}f;
+  let tiny = {eps2:e}f * norm2;
+{sweeps}",
+        mn = m * n,
+        nn = n * n,
+        tol = jacobi_tolerance(m),
+        eps2 = f32::EPSILON * f32::EPSILON,
+        sweeps = jacobi_sweeps(n, &pair),
+    )
 }
 
 fn cholesky(n: usize) -> String {

@@ -145,7 +145,10 @@ pub(super) fn routine_function(
             }
         }
         RoutineKind::Lu => lu(&mut cx, routine.m, routine.n, &bases[..3], bases[3]),
-        RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a host routine"),
+        RoutineKind::Sort
+        | RoutineKind::Fft { .. }
+        | RoutineKind::JacobiEigh
+        | RoutineKind::JacobiColumns => unreachable!("a host routine"),
     };
     let bi = cx.var(ValType::I32);
     let mut step: Vec<S> = body;
@@ -176,13 +179,14 @@ fn host_call(mut module: Module, routine: &Routine, name: &str) -> (Module, Func
     let import = match module.imports.get_func("env", name) {
         Ok(f) => f,
         Err(_) => {
-            let ty = module.types.add(&vec![ValType::I32; count + 3], &[]);
+            let ty = module.types.add(&vec![ValType::I32; count + 4], &[]);
             module.add_import_func("env", name, ty).0
         }
     };
     let mut args = vec![
         i32c(crate::backend::wasm::host::dtype_code(routine.dtype)),
         params[0].get(),
+        c(routine.m),
         c(routine.n),
     ];
     args.extend(params[1..].iter().map(|p| p.get()));
