@@ -47,27 +47,92 @@ pub(super) fn grid(groups: u32) -> (u32, u32) {
 }
 
 /// Compiles a WGSL compute shader (entry `main`) into a pipeline, with `layout` or the
-/// shader's own. Every pipeline of the device is made here and counted in `compiles`
-/// (`BackendStats::shader_compiles`).
+/// shader's own. Every pipeline of the device is made here or by [`compile_entries`] and
+/// counted in `compiles` (`BackendStats::shader_compiles`).
 pub(super) fn compile_shader(
     device: &wgpu::Device,
     compiles: &Cell<u64>,
     source: String,
     layout: Option<&wgpu::PipelineLayout>,
 ) -> wgpu::ComputePipeline {
-    compiles.set(compiles.get() + 1);
+    let mut one = compile_entries(device, compiles, source, layout, &["main"]);
+    one.pop().expect("one entry point")
+}
+
+/// Compiles one pipeline per entry point of a WGSL module, with `layout` or the shader's own
+/// (each counted in `compiles`).
+pub(super) fn compile_entries(
+    device: &wgpu::Device,
+    compiles: &Cell<u64>,
+    source: String,
+    layout: Option<&wgpu::PipelineLayout>,
+    entries: &[&str],
+) -> Vec<wgpu::ComputePipeline> {
+    compiles.set(compiles.get() + entries.len() as u64);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: None,
         source: wgpu::ShaderSource::Wgsl(source.into()),
     });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+    let pipeline = |entry: &&str| {
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: None,
+            layout,
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    };
+    entries.iter().map(pipeline).collect()
+}
+
+/// A bind group layout of storage buffers (binding `i` read-only when `read_only[i]`) then
+/// one 16-byte uniform read at a dynamic offset, and the pipeline layout of it alone (a
+/// derived layout has no dynamic offsets).
+pub(super) fn dynamic_layout(
+    device: &wgpu::Device,
+    read_only: &[bool],
+) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+    let buffer =
+        |binding: usize, ty, has_dynamic_offset, min_binding_size| wgpu::BindGroupLayoutEntry {
+            binding: binding as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset,
+                min_binding_size,
+            },
+            count: None,
+        };
+    let mut entries: Vec<_> = read_only
+        .iter()
+        .enumerate()
+        .map(|(b, &read_only)| {
+            buffer(
+                b,
+                wgpu::BufferBindingType::Storage { read_only },
+                false,
+                None,
+            )
+        })
+        .collect();
+    let uniform = wgpu::BufferBindingType::Uniform;
+    entries.push(buffer(
+        read_only.len(),
+        uniform,
+        true,
+        wgpu::BufferSize::new(16),
+    ));
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: None,
-        layout,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    })
+        entries: &entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: None,
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    (layout, pipeline_layout)
 }
 
 impl WebGpuBackend {

@@ -15,7 +15,7 @@
 //! Bindings: `in_re`, `in_im`, `out_re`, `out_im`, (Bluestein: `scratch`), `kst` (the constant
 //! table: twiddles over `P`, then the chirp and the filter), `params`.
 
-use super::passes::{Extra, Pass, Passes, PARAMS_WGSL};
+use super::passes::{header, Extra, Pass, Passes};
 use super::routines::Gpu;
 use crate::core::DType;
 use crate::kernel::{Routine, RoutineKind};
@@ -192,36 +192,28 @@ pub fn source(routine: &Routine) -> Result<String> {
         ));
     }
     let (n, p, t, blue) = sizes(routine);
-    let mut src = String::from(
-        "@group(0) @binding(0) var<storage, read> in_re: array<f32>;
-@group(0) @binding(1) var<storage, read> in_im: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out_re: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out_im: array<f32>;
-",
-    );
-    let k = if blue {
-        src.push_str("@group(0) @binding(4) var<storage, read_write> scratch: array<f32>;\n");
-        5
-    } else {
-        4
-    };
+    let mut storage = vec![
+        ("in_re", false, "f32"),
+        ("in_im", false, "f32"),
+        ("out_re", true, "f32"),
+        ("out_im", true, "f32"),
+    ];
+    if blue {
+        storage.push(("scratch", true, "f32"));
+    }
+    storage.push(("kst", false, "f32"));
+    let consts = [
+        ("N", n),
+        ("P", p),
+        ("LOGP", p.trailing_zeros() as usize),
+        ("T", t),
+        ("W", (t / 2).min(GLOBAL_WG)),
+        ("B", routine.batch),
+        ("GWG", GLOBAL_WG),
+    ];
+    let mut src = header(&storage, &consts);
     src.push_str(&format!(
-        "@group(0) @binding({k}) var<storage, read> kst: array<f32>;
-{PARAMS_WGSL}@group(0) @binding({u}) var<uniform> params: Params;
-const N: u32 = {n}u;
-const P: u32 = {p}u;
-const LOGP: u32 = {logp}u;
-const T: u32 = {t}u;
-const W: u32 = {w}u;
-const B: u32 = {b}u;
-const GWG: u32 = {GLOBAL_WG}u;
-var<workgroup> sre: array<f32, {t}>;
-var<workgroup> sim: array<f32, {t}>;
-",
-        u = k + 1,
-        logp = p.trailing_zeros(),
-        w = (t / 2).min(GLOBAL_WG),
-        b = routine.batch,
+        "var<workgroup> sre: array<f32, {t}>;\nvar<workgroup> sim: array<f32, {t}>;\n"
     ));
     src.push_str(BODY);
     src.push_str(accessors(blue));

@@ -5,11 +5,11 @@
 //! its parameters from a uniform block (`Params`, four u32, the last binding) at its own
 //! dynamic offset of one uniform buffer, so a routine of any size is one shader module. The
 //! passes run in order inside the batch's compute pass (WebGPU orders storage writes between
-//! dispatches).
+//! dispatches). [`header`] declares those bindings for a routine's shader.
 
 use std::num::NonZeroU64;
 
-use super::exe::grid;
+use super::exe::{compile_entries, dynamic_layout, grid};
 use super::routines::Gpu;
 use super::{WebGpuBackend, MAX_BATCH};
 use crate::backend::{Backend, BufferId};
@@ -17,7 +17,27 @@ use crate::util::{Error, Result};
 
 /// The uniform block each pass reads (`var<uniform> params: Params`, binding after the
 /// storage buffers).
-pub const PARAMS_WGSL: &str = "struct Params { a: u32, b: u32, c: u32, d: u32 }\n";
+const PARAMS_WGSL: &str = "struct Params { a: u32, b: u32, c: u32, d: u32 }\n";
+
+/// The WGSL declarations of a multi-pass routine: its storage bindings in [`Passes::new`]'s
+/// order, each `(name, read_write, element type)`, then `params` (the uniform block), and a
+/// `u32` constant for each `(name, value)` of `consts`.
+pub fn header(storage: &[(&str, bool, &str)], consts: &[(&str, usize)]) -> String {
+    let mut src = String::new();
+    for (i, (name, write, ty)) in storage.iter().enumerate() {
+        let access = if *write { "read_write" } else { "read" };
+        src += &format!("@group(0) @binding({i}) var<storage, {access}> {name}: array<{ty}>;\n");
+    }
+    src += PARAMS_WGSL;
+    src += &format!(
+        "@group(0) @binding({}) var<uniform> params: Params;\n",
+        storage.len()
+    );
+    for (name, value) in consts {
+        src += &format!("const {name}: u32 = {value}u;\n");
+    }
+    src
+}
 
 /// One dispatch: entry point `entry` (an index into the routine's entry points) over `groups`
 /// workgroups, with parameters `params`.
@@ -48,19 +68,6 @@ pub struct Passes {
     constants: Vec<wgpu::Buffer>,
 }
 
-fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl Passes {
     /// Compiles `source` (bindings: `inputs` read-only storage buffers, then `outputs` and
     /// `extra.scratch` read-write ones, then `extra.constants` read-only, then `params`) with
@@ -77,46 +84,18 @@ impl Passes {
         let device = &gpu.device;
         let writable = outputs + extra.scratch.len() as u32;
         let storages = inputs + writable + extra.constants.len() as u32;
-        let mut layout_entries: Vec<_> = (0..storages)
-            .map(|b| storage(b, b < inputs || b >= inputs + writable))
+        let read_only: Vec<bool> = (0..storages)
+            .map(|b| b < inputs || b >= inputs + writable)
             .collect();
-        layout_entries.push(wgpu::BindGroupLayoutEntry {
-            binding: storages,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: NonZeroU64::new(16),
-            },
-            count: None,
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(label),
-            entries: &layout_entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(label),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        gpu.compiles.set(gpu.compiles.get() + entries.len() as u64);
-        let pipelines = entries
-            .iter()
-            .map(|entry| {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(label),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-            })
-            .collect();
+        let (layout, pipeline_layout) = dynamic_layout(device, &read_only);
+        let source = source.to_string();
+        let pipelines = compile_entries(
+            device,
+            &gpu.compiles,
+            source,
+            Some(&pipeline_layout),
+            entries,
+        );
         let stride = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
         let mut data = vec![0u8; (stride as usize) * list.len().max(1)];
         for (k, pass) in list.iter().enumerate() {

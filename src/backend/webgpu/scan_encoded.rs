@@ -182,41 +182,9 @@ impl WebGpuBackend {
         source: String,
         inputs: usize,
     ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let mut entries: Vec<_> = (0..inputs as u32).map(|b| storage(b, true)).collect();
-        entries.push(storage(inputs as u32, false));
-        entries.push(wgpu::BindGroupLayoutEntry {
-            binding: inputs as u32 + 1,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(16),
-            },
-            count: None,
-        });
-        let layout = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &entries,
-            });
-        let pipeline_layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
+        let mut read_only = vec![true; inputs];
+        read_only.push(false);
+        let (layout, pipeline_layout) = super::exe::dynamic_layout(&self.device, &read_only);
         let pipeline = self.compile_shader(source, Some(&pipeline_layout));
         (pipeline, layout)
     }

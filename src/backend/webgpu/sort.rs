@@ -9,7 +9,7 @@
 //! the block), global `clean` passes (half-cleaners) for strides `j ≥ T`, and a `merge` pass
 //! finishing the strides below `T` in workgroup memory; `gather` writes the sorted values.
 
-use super::passes::{Extra, Pass, Passes, PARAMS_WGSL};
+use super::passes::{header, Extra, Pass, Passes};
 use super::routines::Gpu;
 use crate::core::DType;
 use crate::kernel::Routine;
@@ -199,25 +199,24 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups
 /// The shader of a sort of `routine`: bindings `x`, `vals`, `perm`, `params`.
 pub fn source(routine: &Routine) -> Result<String> {
     let (n, p, t) = sizes(routine);
-    let mut src = format!(
-        "@group(0) @binding(0) var<storage, read> x: array<u32>;
-@group(0) @binding(1) var<storage, read_write> vals: array<u32>;
-@group(0) @binding(2) var<storage, read_write> perm: array<u32>;
-{PARAMS_WGSL}@group(0) @binding(3) var<uniform> params: Params;
-const N: u32 = {n}u;
-const P: u32 = {p}u;
-const T: u32 = {t}u;
-const W: u32 = {w}u;
-const B: u32 = {b}u;
-const TILES: u32 = {tiles}u;
-const GWG: u32 = {GLOBAL_WG}u;
-var<workgroup> sk: array<u32, {t}>;
-var<workgroup> si: array<u32, {t}>;
-",
-        w = t / 2,
-        b = routine.batch,
-        tiles = p / t,
-    );
+    let storage = [
+        ("x", false, "u32"),
+        ("vals", true, "u32"),
+        ("perm", true, "u32"),
+    ];
+    let consts = [
+        ("N", n),
+        ("P", p),
+        ("T", t),
+        ("W", t / 2),
+        ("B", routine.batch),
+        ("TILES", p / t),
+        ("GWG", GLOBAL_WG),
+    ];
+    let mut src = header(&storage, &consts);
+    src.push_str(&format!(
+        "var<workgroup> sk: array<u32, {t}>;\nvar<workgroup> si: array<u32, {t}>;\n"
+    ));
     src.push_str(kload(routine.dtype)?);
     src.push_str(NETWORK);
     src.push_str(gather(routine.dtype));
