@@ -63,7 +63,8 @@ pub fn arg_extreme(
     }
 }
 
-/// A running reduction along `axis` (the flattened array when `None`). Bool sums count.
+/// A running reduction along `axis` (the flattened array when `None`), blocked on long axes
+/// (`rules::lax::running`). Bool sums count.
 pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Result<Value> {
     let (x, axis) = match axis {
         None => (lax::reshape(&mut Binder, x, vec![x.aval().size()])?, 0),
@@ -74,14 +75,7 @@ pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Res
     } else {
         x
     };
-    bind(
-        Primitive::Cumulative {
-            op,
-            axis,
-            reverse: false,
-        },
-        &[v(&x)],
-    )
+    lax::running(&mut Binder, op, &x, axis, false)
 }
 
 /// Sorts along `axis` (stable, NaN last), or returns the int32 positions that would

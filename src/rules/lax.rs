@@ -214,6 +214,62 @@ pub fn cumulative<E: Emit>(
     e.bind(Primitive::Cumulative { op, axis, reverse }, &[Arg::V(x)])
 }
 
+/// Axes of a running reduction longer than this are cut into blocks of it ([`running`]).
+pub const RUNNING_BLOCK: usize = 32;
+
+/// A running reduction `op` along `axis` (from the end when `reverse`) of any length, in
+/// `O(length · RUNNING_BLOCK)` work where one `Cumulative` over the axis is quadratic in its
+/// length: `Cumulative` itself on an axis of at most `RUNNING_BLOCK` elements. A longer axis is
+/// zero-padded at its end (no earlier position reads the padding) and cut into blocks, each
+/// block's running reduction is taken, the blocks' last elements are reduced by `running` in
+/// turn, and each block but the first is combined with the running total before it.
+pub fn running<E: Emit>(
+    e: &mut E,
+    op: ReduceOp,
+    x: &E::V,
+    axis: usize,
+    reverse: bool,
+) -> Result<E::V> {
+    let shape = e.aval(x).shape.clone();
+    let (len, b) = (shape[axis], RUNNING_BLOCK);
+    if len <= b {
+        return cumulative(e, op, x, axis, reverse);
+    }
+    if reverse {
+        let flipped = flip(e, x, vec![axis])?;
+        let out = running(e, op, &flipped, axis, false)?;
+        return flip(e, &out, vec![axis]);
+    }
+    let blocks = len.div_ceil(b);
+    let mut widths = vec![(0, 0); shape.len()];
+    widths[axis] = (0, blocks * b - len);
+    let padded = pad(e, x, widths)?;
+    let mut padded_shape = shape.clone();
+    padded_shape[axis] = blocks * b;
+    let mut split = shape[..axis].to_vec();
+    split.extend([blocks, b]);
+    split.extend_from_slice(&shape[axis + 1..]);
+    let tiles = reshape(e, &padded, split)?;
+    let inner = cumulative(e, op, &tiles, axis + 1, false)?;
+    let last = slice_axis(e, &inner, axis + 1, b - 1, b)?;
+    let totals = running(e, op, &last, axis, false)?;
+    let before = slice_axis(e, &totals, axis, 0, blocks - 1)?;
+    let rest = slice_axis(e, &inner, axis, 1, blocks)?;
+    let combine = match (op, e.aval(x).dtype) {
+        (ReduceOp::Sum, _) => BinaryOp::Add,
+        (ReduceOp::Prod, _) => BinaryOp::Mul,
+        (ReduceOp::Max, DType::Bool) => BinaryOp::Or,
+        (ReduceOp::Min, DType::Bool) => BinaryOp::And,
+        (ReduceOp::Max, _) => BinaryOp::Max,
+        (ReduceOp::Min, _) => BinaryOp::Min,
+    };
+    let combined = binary(e, combine, &before, &rest)?;
+    let first = slice_axis(e, &inner, axis, 0, 1)?;
+    let joined = concatenate(e, &[first, combined], axis)?;
+    let flat = reshape(e, &joined, padded_shape)?;
+    slice_axis(e, &flat, axis, 0, len)
+}
+
 /// Positions along `axis` over an array of `shape`, as `dtype`.
 pub fn iota<E: Emit>(e: &mut E, shape: Vec<usize>, axis: usize, dtype: DType) -> Result<E::V> {
     e.bind(Primitive::Iota { shape, axis, dtype }, &[])

@@ -163,7 +163,7 @@ pub fn vjp<E: Emit>(
             op: ReduceOp::Sum,
             axis,
             reverse,
-        } => lax::cumulative(e, ReduceOp::Sum, g, *axis, !reverse)?,
+        } => lax::running(e, ReduceOp::Sum, g, *axis, !reverse)?,
         Primitive::Cumulative { op, axis, reverse } => {
             let flip = |e: &mut E, v: &E::V| -> Result<E::V> {
                 if *reverse {
