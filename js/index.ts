@@ -2,6 +2,22 @@
  * oxjax: JAX for JavaScript, rebuilt in Rust. Importing this module loads the WebAssembly
  * core; `cpu` and `wasm` work at once, `await init()` starts WebGPU where available.
  *
+ * The namespaces (`numpy`, `lax`, `nn`, `random`, `tree`, `scipySpecial`, `scipyLinalg`) hold
+ * the operations; the top-level functions transform functions (`grad`, `vmap`, `jit`…),
+ * manage devices (`init`, `devicePut`) and report on memory (`memoryStats`, `checkLeaks`).
+ * Operations never consume their arguments: dispose every array you get, once.
+ *
+ * @example
+ * ```ts
+ * import { numpy as np, grad, jit } from "oxjax";
+ *
+ * const loss = (w) => np.square(w).sum();
+ * using w = np.array([1, -2]);
+ * using g = grad(loss)(w); // [2, -4]
+ * using fastLoss = jit(loss);
+ * using l = fastLoss(w); // 5
+ * ```
+ *
  * @module oxjax
  */
 import "./polyfill.js";
