@@ -108,8 +108,8 @@ function staticNums(opts: JitOptions): number[] {
  *
  * - **Arguments** are pytrees of `Array`s or JS numbers (a number is a weak float32 scalar);
  *   `staticArgnums` marks arguments passed through as JS values (each distinct value compiles
- *   anew). A signature is the tree structure, each leaf's shape, dtype, weak type and device, and
- *   the static values.
+ *   anew). A signature is the tree structure, each leaf's shape, dtype and weak type, and the
+ *   static values; the traced program is lowered once per device it runs on.
  * - **Tracing** calls `f` with tracers: JavaScript side effects run only then, and reading a
  *   tracer (`data()`, `js()`, `item()`) throws. `using` inside `f` is harmless.
  * - **Lowering** (once per structure and device, cached globally by structure, so a fresh
