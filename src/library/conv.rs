@@ -4,8 +4,7 @@
 use super::shape::{flip, reshape};
 use crate::core::{ConvParams, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{bind, Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

@@ -5,7 +5,8 @@
 use super::shape::{reshape, transpose};
 use crate::core::ops::ReduceOp;
 use crate::core::Primitive;
-use crate::transform::trace::{bind, Operand};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -76,13 +77,7 @@ impl Term {
         if axes.is_empty() {
             return Ok(self);
         }
-        let value = bind(
-            Primitive::Reduce {
-                op: ReduceOp::Sum,
-                axes: axes.clone(),
-            },
-            &[Operand::Value(&self.value)],
-        )?;
+        let value = lax::reduce(&mut Binder, ReduceOp::Sum, &self.value, axes.clone())?;
         let subs = (0..self.subs.len())
             .filter(|a| !axes.contains(a))
             .map(|a| self.subs[a])

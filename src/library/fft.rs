@@ -11,8 +11,7 @@ use super::emit::v;
 use super::shape::{moveaxis, normalize_axis};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, bind_multi};
+use crate::transform::trace::{bind, bind_multi, Binder};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

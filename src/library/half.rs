@@ -11,8 +11,7 @@ use super::emit::v;
 use crate::core::dtype::promote;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::bind;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{bind, Binder};
 use crate::transform::Value;
 use crate::util::Result;
 

@@ -7,8 +7,7 @@ use super::shape::normalize_axis;
 use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, bind_multi};
+use crate::transform::trace::{bind_multi, Binder};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -34,13 +33,7 @@ pub fn arg_extreme(
         ));
     }
     let op = if max { ReduceOp::Max } else { ReduceOp::Min };
-    let m = bind(
-        Primitive::Reduce {
-            op,
-            axes: vec![axis],
-        },
-        &[v(&x)],
-    )?;
+    let m = lax::reduce(&mut Binder, op, &x, vec![axis])?;
     let mut kept = shape.clone();
     kept[axis] = 1;
     let m = lax::reshape(&mut Binder, &m, kept.clone())?;
@@ -49,13 +42,7 @@ pub fn arg_extreme(
     let hit = lax::binary(&mut Binder, BinaryOp::Or, &hit, &nan)?;
     let idx = lax::iota_i32(&mut Binder, shape.clone(), axis)?;
     let candidates = lax::select(&mut Binder, &hit, &idx, n as f64)?;
-    let first = bind(
-        Primitive::Reduce {
-            op: ReduceOp::Min,
-            axes: vec![axis],
-        },
-        &[v(&candidates)],
-    )?;
+    let first = lax::reduce(&mut Binder, ReduceOp::Min, &candidates, vec![axis])?;
     if keepdims {
         lax::reshape(&mut Binder, &first, kept)
     } else {

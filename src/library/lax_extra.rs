@@ -8,8 +8,7 @@ use super::shape::{normalize_axis, reshape};
 use crate::core::ops::BinaryOp as B;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{bind, Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

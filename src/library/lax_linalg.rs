@@ -7,8 +7,7 @@ use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::rules::routine as rl;
-use crate::transform::trace::bind;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{bind, Binder};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -59,7 +58,7 @@ pub fn broadcast_batch(x: &Value, batch: &[usize]) -> Result<Value> {
         return Ok(x.clone());
     }
     let axes = (shape.len() - r..shape.len()).collect();
-    bind(Primitive::Broadcast { shape, axes }, &[v(x)])
+    lax::broadcast(&mut Binder, x, shape, axes)
 }
 
 /// `a [..., k, k]` and `b [..., m, n]` with their batch axes broadcast together.

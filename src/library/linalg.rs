@@ -3,8 +3,7 @@
 
 use crate::core::Primitive;
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{bind, Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

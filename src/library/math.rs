@@ -4,10 +4,9 @@
 
 use super::emit::{lit, v};
 use crate::core::ops::{BinaryOp as B, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -234,7 +233,7 @@ fn round(o: &[Operand]) -> Result<Value> {
 fn pow2(n: &Value) -> Result<Value> {
     let biased = lax::add(&mut Binder, n, 127.0)?;
     let bits = lax::binary(&mut Binder, B::Shl, &biased, 23.0)?;
-    bind(Primitive::Bitcast(DType::Float32), &[v(&bits)])
+    lax::bitcast(&mut Binder, &bits, DType::Float32)
 }
 
 /// `x · 2^n` for integer `n`, exact while the result is representable.
@@ -289,7 +288,7 @@ fn shift(op: B, o: &[Operand]) -> Result<Value> {
         Operand::Literal(y) if (0.0..32.0).contains(y) => return Ok(shifted),
         Operand::Literal(_) => return Ok(fill),
         Operand::Value(y) if y.aval().dtype == DType::Int32 => {
-            let u = bind(Primitive::Bitcast(DType::Uint32), &[v(y)])?;
+            let u = lax::bitcast(&mut Binder, y, DType::Uint32)?;
             lax::lt(&mut Binder, 31.0, &u)?
         }
         Operand::Value(y) if y.aval().dtype == DType::Uint32 => lax::lt(&mut Binder, 31.0, *y)?,
@@ -305,7 +304,7 @@ fn popcount(x: &Value) -> Result<Value> {
     let d = x.aval().dtype;
     let u = match d {
         DType::Bool => lax::cast(&mut Binder, x, DType::Uint32)?,
-        DType::Int32 => bind(Primitive::Bitcast(DType::Uint32), &[v(x)])?,
+        DType::Int32 => lax::bitcast(&mut Binder, x, DType::Uint32)?,
         _ => x.clone(),
     };
     let step = |u: &Value, shift: f64, mask: f64| -> Result<Value> {

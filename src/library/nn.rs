@@ -1,12 +1,10 @@
 //! `nn`: activations and normalisers as compositions of primitives (JAX's formulas, so values
 //! agree with `jax.nn`), with axis parameters resolved here.
 
-use super::emit::v;
 use super::reduce::{reduce, ReduceKind};
 use crate::core::ops::UnaryOp as U;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::bind;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -87,10 +85,7 @@ pub fn logsumexp(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Valu
     let x = float("logsumexp", x)?;
     let m = reduce("logsumexp", ReduceKind::Max, &x, axes, true)?;
     let finite = lax::eq(&mut Binder, &lax::sub(&mut Binder, &m, &m)?, 0.0)?;
-    let m = bind(
-        Primitive::StopGradient,
-        &[v(&lax::select(&mut Binder, &finite, &m, 0.0)?)],
-    )?;
+    let m = lax::stop_gradient(&mut Binder, &lax::select(&mut Binder, &finite, &m, 0.0)?)?;
     let e = lax::exp(&mut Binder, &lax::sub(&mut Binder, &x, &m)?)?;
     let s = reduce("logsumexp", ReduceKind::Sum, &e, axes, keepdims)?;
     let m = if keepdims {
@@ -105,7 +100,7 @@ pub fn logsumexp(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Valu
 pub fn softmax(x: &Value, axes: &[i64], log: bool) -> Result<Value> {
     let x = float("softmax", x)?;
     let m = reduce("softmax", ReduceKind::Max, &x, Some(axes), true)?;
-    let m = bind(Primitive::StopGradient, &[v(&m)])?;
+    let m = lax::stop_gradient(&mut Binder, &m)?;
     let shifted = lax::sub(&mut Binder, &x, &m)?;
     let e = lax::exp(&mut Binder, &shifted)?;
     let s = reduce("softmax", ReduceKind::Sum, &e, Some(axes), true)?;
@@ -127,7 +122,7 @@ pub fn one_hot(x: &Value, num: usize) -> Result<Value> {
     let classes = lax::iota_i32(&mut Binder, shape.clone(), rank)?;
     let axes = (0..rank).collect();
     let xi = lax::cast(&mut Binder, x, DType::Int32)?;
-    let xb = bind(Primitive::Broadcast { shape, axes }, &[v(&xi)])?;
+    let xb = lax::broadcast(&mut Binder, &xi, shape, axes)?;
     let eq = lax::eq(&mut Binder, &xb, &classes)?;
     lax::cast(&mut Binder, &eq, DType::Float32)
 }

@@ -10,15 +10,12 @@
 //! (`2 Σ_j S_ij² / (w_i − w_j)`); higher derivatives, and second derivatives of the
 //! eigenvectors, are not those of the exact function.
 
-use super::emit::v;
 use super::indexing::sort;
 use super::jacobi::{self, eye_mask, sum};
 use super::lax_linalg::{float_matrix, matmul, mt};
-use crate::core::Primitive;
 use crate::rules::lax;
 use crate::rules::routine as rl;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Value};
+use crate::transform::trace::{Binder, Value};
 use crate::util::Result;
 
 /// `x [..., r, c]` as `[batch, r, c]`, and the batch shape.
@@ -61,7 +58,7 @@ pub fn reciprocal_gaps(x: &Value, diff: impl Fn(&Value, &Value) -> Result<Value>
 }
 
 pub fn stop_gradient(x: &Value) -> Result<Value> {
-    bind(Primitive::StopGradient, &[v(x)])
+    lax::stop_gradient(&mut Binder, x)
 }
 
 pub fn is_traced(x: &Value) -> bool {

@@ -10,8 +10,7 @@ use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
 use crate::rules::routine as rl;
-use crate::transform::trace::bind_multi;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{bind_multi, Binder};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

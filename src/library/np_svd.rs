@@ -11,16 +11,14 @@
 //! `v̇ = v (F ∘ (diag(s) dS + dSᵀ diag(s)))`. First derivatives only; the completed columns
 //! of a complete `u` have none (JAX does not differentiate `fullMatrices` at all).
 
-use super::emit::v;
 use super::indexing::sort;
 use super::jacobi::{self, eye_mask, sum};
 use super::lax_linalg::{float_matrix, matmul, mt};
 use super::np_eigh::{self, flatten_batch, is_traced, reciprocal_gaps, stop_gradient};
 use crate::core::ops::ReduceOp;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Value};
+use crate::transform::trace::{Binder, Value};
 use crate::util::{Error, Result};
 
 fn shrink_last(x: &Value, k: usize) -> Result<Value> {
@@ -53,13 +51,7 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
         let w = jacobi::permute_columns(&w, &order)?;
         let vecs = jacobi::permute_columns(&vecs, &order)?;
         // Negligible singular values: their columns of u come from the complement.
-        let largest = bind(
-            Primitive::Reduce {
-                op: ReduceOp::Max,
-                axes: vec![1],
-            },
-            &[v(&sv)],
-        )?;
+        let largest = lax::reduce(&mut Binder, ReduceOp::Max, &sv, vec![1])?;
         let tol = lax::mul(&mut Binder, &largest, m as f64 * eps)?;
         let tol = lax::reshape(&mut Binder, &tol, vec![b, 1])?;
         let good = lax::lt(&mut Binder, &tol, &sv)?;
@@ -85,13 +77,7 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
             let g = lax::ne(&mut Binder, &g, 0.0)?;
             lax::select(&mut Binder, &g, &u, &basis)?
         } else {
-            let g = bind(
-                Primitive::Broadcast {
-                    shape: vec![b, m, k],
-                    axes: vec![0, 1, 2],
-                },
-                &[v(&good_cols)],
-            )?;
+            let g = lax::broadcast(&mut Binder, &good_cols, vec![b, m, k], vec![0, 1, 2])?;
             lax::select(&mut Binder, &g, &u, &basis)?
         };
         Ok(vec![sv, u, vecs])

@@ -2,14 +2,13 @@
 //! (integer inputs to float functions become float32; `remainder` takes the divisor's sign).
 
 use crate::rules::lax;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{bind, Binder, Operand};
 use std::f64::consts::{LN_10, LN_2, PI};
 
 use super::emit::v as val;
 
 use crate::core::ops::{BinaryOp as B, UnaryOp as U};
 use crate::core::{DType, Primitive};
-use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

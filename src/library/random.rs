@@ -7,8 +7,7 @@ use super::emit::v;
 use crate::core::ops::BinaryOp as B;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::bind;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{bind, Binder};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -88,7 +87,7 @@ pub fn uniform(key: &Value, shape: &[usize], minval: f64, maxval: f64) -> Result
     let b = bits(key, shape)?;
     let mantissa = lax::binary(&mut Binder, B::Shr, &b, 9.0)?;
     let one_bits = lax::binary(&mut Binder, B::Or, &mantissa, f64::from(1.0f32.to_bits()))?;
-    let in_one_two = bind(Primitive::Bitcast(DType::Float32), &[v(&one_bits)])?;
+    let in_one_two = lax::bitcast(&mut Binder, &one_bits, DType::Float32)?;
     let unit = lax::sub(&mut Binder, &in_one_two, 1.0)?;
     let scaled = lax::mul(&mut Binder, &unit, maxval - minval)?;
     let shifted = lax::add(&mut Binder, &scaled, minval)?;

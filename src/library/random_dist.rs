@@ -6,9 +6,8 @@ use super::call::Params;
 use super::emit::{lit, v};
 use super::random::{bits, normal, split, uniform};
 use super::reduce::{reduce, ReduceKind as K};
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::bind;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -92,7 +91,7 @@ pub(super) fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) ->
     let offset = lax::add(&mut Binder, &a, &lax::rem(&mut Binder, &low, s)?)?;
     let offset = lax::rem(&mut Binder, &offset, s)?;
     // Wrapping int32 addition of the offset's bits to minval.
-    let off = bind(Primitive::Bitcast(DType::Int32), &[v(&offset)])?;
+    let off = lax::bitcast(&mut Binder, &offset, DType::Int32)?;
     lax::add(&mut Binder, &off, lo)
 }
 

@@ -4,8 +4,7 @@
 use crate::core::ops::ReduceOp;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{bind, Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

@@ -8,7 +8,6 @@ use super::reduce::{reduce, ReduceKind as K};
 use crate::core::ops::{BinaryOp as B, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::bind;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -24,7 +23,7 @@ fn isnan(x: &Value) -> Result<Value> {
 pub fn isfinite(x: &Value) -> Result<Value> {
     let d = x.aval().dtype;
     if d == DType::Float32 {
-        let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(x)])?;
+        let bits = lax::bitcast(&mut Binder, x, DType::Uint32)?;
         let exponent = lax::binary(&mut Binder, B::And, &bits, f64::from(0x7f80_0000u32))?;
         return lax::ne(&mut Binder, &exponent, f64::from(0x7f80_0000u32));
     }
@@ -260,7 +259,7 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
         return Err(Error::new("frexp", "supports float32 arrays only"));
     }
     let u = |c: u32| lit(f64::from(c));
-    let bits = bind(Primitive::Bitcast(DType::Uint32), &[v(&x)])?;
+    let bits = lax::bitcast(&mut Binder, &x, DType::Uint32)?;
     let magnitude = lax::binary(&mut Binder, B::And, &bits, u(0x7fff_ffff))?;
     let sub = lax::lt(&mut Binder, &magnitude, u(0x0080_0000))?;
     let fraction = lax::convert(
@@ -268,7 +267,7 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
         &lax::binary(&mut Binder, B::And, &bits, u(0x007f_ffff))?,
         DType::Float32,
     )?;
-    let fbits = bind(Primitive::Bitcast(DType::Uint32), &[v(&fraction)])?;
+    let fbits = lax::bitcast(&mut Binder, &fraction, DType::Uint32)?;
     let sign = lax::binary(&mut Binder, B::And, &bits, u(0x8000_0000))?;
     let src = lax::select(
         &mut Binder,
@@ -291,7 +290,7 @@ pub fn frexp(x: &Value) -> Result<Vec<Value>> {
     )?;
     let mbits = lax::binary(&mut Binder, B::And, &src, u(0x807f_ffff))?;
     let mbits = lax::binary(&mut Binder, B::Or, &mbits, u(126 << 23))?;
-    let m = bind(Primitive::Bitcast(DType::Float32), &[v(&mbits)])?;
+    let m = lax::bitcast(&mut Binder, &mbits, DType::Float32)?;
     let zero = lax::eq(&mut Binder, &magnitude, 0.0)?;
     let finite = isfinite(&x)?;
     let special = lax::binary(

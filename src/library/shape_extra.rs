@@ -9,8 +9,7 @@ use super::shape::{broadcast_to, concatenate, flip, normalize_axis, reshape, spl
 use crate::core::ops::{ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
 use crate::rules::lax;
-use crate::transform::trace::bind;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{bind, Binder};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 

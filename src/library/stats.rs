@@ -2,14 +2,12 @@
 //! and the matrix helpers `diagonal`, `trace`, `tril`, `triu` (diagonals as views: a flattened
 //! matrix padded by one row reads its diagonal as a column).
 
-use super::emit::v;
 use super::reduce::{reduce, ReduceKind};
 use super::shape::{normalize_axis, transpose};
 use crate::core::ops::BinaryOp as B;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::Binder;
-use crate::transform::trace::{bind, Operand};
+use crate::transform::trace::{Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -247,13 +245,7 @@ pub fn diag(x: &Value, k: i64) -> Result<Value> {
             // out[i, j] = x[i] (k ≥ 0) or x[j] (k < 0) where j − i = k.
             let padded = lax::pad(&mut Binder, x, vec![(0, size - n)])?;
             let axes = vec![if k >= 0 { 0 } else { 1 }];
-            let grid = bind(
-                Primitive::Broadcast {
-                    shape: vec![size, size],
-                    axes,
-                },
-                &[v(&padded)],
-            )?;
+            let grid = lax::broadcast(&mut Binder, &padded, vec![size, size], axes)?;
             let iota = |axis| lax::iota_i32(&mut Binder, vec![size, size], axis);
             let diff = lax::sub(&mut Binder, &iota(1)?, &iota(0)?)?;
             let on = lax::eq(&mut Binder, &diff, k as f64)?;

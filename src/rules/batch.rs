@@ -53,7 +53,7 @@ pub fn batch_at<E: Emit>(
             let mut shape = from.clone();
             shape.insert(to, size);
             let axes = (0..from.len()).map(|a| a + usize::from(a >= to)).collect();
-            e.bind(Primitive::Broadcast { shape, axes }, &[Arg::V(v)])
+            lax::broadcast(e, v, shape, axes)
         }
     }
 }

@@ -5,6 +5,7 @@
 //! other axes, lengths, scaling) are compositions in `library::fft`.
 
 use super::emit::{Arg, Emit};
+use super::lax;
 use crate::core::{Aval, DType, Primitive};
 use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
@@ -68,10 +69,7 @@ pub fn vjp<E: Emit>(
     for (g, out) in gs.iter().zip(outs) {
         parts.push(match g {
             Some(g) => g.clone(),
-            None => e.bind(
-                Primitive::Binary(crate::core::ops::BinaryOp::Mul),
-                &[Arg::V(out), Arg::Lit(0.0)],
-            )?,
+            None => lax::zeros_like(e, out)?,
         });
     }
     let back = e.bind_multi(

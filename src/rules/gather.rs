@@ -3,7 +3,7 @@
 //! (JAX's default for array indexing). Its VJP and batching rules are here too.
 
 use super::batch::{value, BArg, Batched};
-use super::emit::{Arg, Emit};
+use super::emit::Emit;
 use super::index::{broadcast_index, ravel, unravel};
 use super::lax;
 use crate::core::shape::broadcast_shapes;
@@ -219,16 +219,12 @@ pub fn batch<E: Emit>(
         // Only x is batched: its batch axis is one more kept (leading) axis.
         let front = lax::moveaxis(e, x, xb.expect("a batched operand"), 0)?;
         let axes: Vec<usize> = axes.iter().map(|a| a + 1).collect();
-        let mut ops = vec![front];
+        let mut indices = Vec::with_capacity(idx.len());
         for a in idx {
-            ops.push(value(&prim, a)?.0.clone());
+            indices.push(value(&prim, a)?.0.clone());
         }
-        let args: Vec<Arg<E::V>> = ops.iter().map(Arg::V).collect();
-        let p = Primitive::Gather {
-            axes,
-            out_dim: out_dim + 1,
-        };
-        return Ok(vec![(e.bind(p, &args)?, Some(0))]);
+        let out = lax::gather(e, &front, &indices, axes, out_dim + 1)?;
+        return Ok(vec![(out, Some(0))]);
     }
     // Batched indices: the broadcast index shape gets a leading batch axis, which lands at
     // `out_dim` of the result.
@@ -268,8 +264,6 @@ pub fn batch<E: Emit>(
             (front, axes.collect())
         }
     };
-    let mut args = vec![Arg::V(&x)];
-    args.extend(indices.iter().map(Arg::V));
-    let out = e.bind(Primitive::Gather { axes, out_dim }, &args)?;
+    let out = lax::gather(e, &x, &indices, axes, out_dim)?;
     Ok(vec![(out, Some(out_dim))])
 }

@@ -106,6 +106,16 @@ pub fn cast<E: Emit>(e: &mut E, x: &E::V, dtype: DType) -> Result<E::V> {
     e.bind(Primitive::Cast(dtype), &[Arg::V(x)])
 }
 
+/// The bits of `x` reinterpreted as `dtype` (of the same size).
+pub fn bitcast<E: Emit>(e: &mut E, x: &E::V, dtype: DType) -> Result<E::V> {
+    e.bind(Primitive::Bitcast(dtype), &[Arg::V(x)])
+}
+
+/// `x`, with no derivative.
+pub fn stop_gradient<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
+    e.bind(Primitive::StopGradient, &[Arg::V(x)])
+}
+
 /// `x` as `dtype`: `x` itself when it already is (JAX's `convert_element_type`), else a cast.
 pub fn convert<E: Emit>(e: &mut E, x: &E::V, dtype: DType) -> Result<E::V> {
     if e.aval(x).dtype == dtype {

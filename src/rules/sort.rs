@@ -55,13 +55,5 @@ pub fn take_along_last<E: Emit>(e: &mut E, x: &E::V, idx: &E::V) -> Result<E::V>
         index.push(lax::iota_i32(e, along, axis)?);
     }
     index.push(idx.clone());
-    let mut ops = vec![Arg::V(x)];
-    ops.extend(index.iter().map(Arg::V));
-    e.bind(
-        Primitive::Gather {
-            axes: (0..r).collect(),
-            out_dim: 0,
-        },
-        &ops,
-    )
+    lax::gather(e, x, &index, (0..r).collect(), 0)
 }

@@ -6,11 +6,12 @@
 
 use std::collections::HashMap;
 
-use super::trace::{bind, bind_multi, Binder, ClosedJaxpr, Operand, Value};
+use super::trace::{bind_multi, Binder, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Var};
-use crate::core::ops::{BinaryOp, ReduceOp};
+use crate::core::ops::ReduceOp;
 use crate::core::{Aval, DType, Primitive};
 use crate::rules::autodiff::{is_differentiable, vjp, vjp_multi};
+use crate::rules::lax;
 use crate::util::{Error, Result};
 
 /// The forward pass: every variable's value.
@@ -79,10 +80,7 @@ pub fn forward(closed: ClosedJaxpr, args: &[Value]) -> Result<Forward> {
 }
 
 fn add(a: &Value, b: &Value) -> Result<Value> {
-    bind(
-        Primitive::Binary(BinaryOp::Add),
-        &[Operand::Value(a), Operand::Value(b)],
-    )
+    lax::add(&mut Binder, a, b)
 }
 
 fn accumulate(cts: &mut HashMap<Var, Value>, var: Var, g: Value) -> Result<()> {
@@ -136,29 +134,17 @@ pub fn backward(f: &Forward, out_cts: &[Option<Value>]) -> Result<Vec<Option<Val
 /// Exact zeros shaped like `x` with dtype `dtype` (also where `x` holds NaN or ∞): `x` cast to
 /// bool then to `dtype`, times zero.
 pub(crate) fn zeros_like(x: &Value, dtype: DType) -> Result<Value> {
-    let b = bind(Primitive::Cast(DType::Bool), &[Operand::Value(x)])?;
-    let f = bind(Primitive::Cast(dtype), &[Operand::Value(&b)])?;
-    bind(
-        Primitive::Binary(BinaryOp::Mul),
-        &[Operand::Value(&f), Operand::Literal(0.0)],
-    )
+    let b = lax::cast(&mut Binder, x, DType::Bool)?;
+    let f = lax::cast(&mut Binder, &b, dtype)?;
+    lax::mul(&mut Binder, &f, 0.0)
 }
 
 /// A literal operand as a 0-d value of its dtype, on the device of the output it feeds.
 fn literal_value(x: f64, aval: &Aval, like: &Value) -> Result<Value> {
     let axes = (0..like.aval().shape.len()).collect();
     let zeros = zeros_like(like, aval.dtype)?;
-    let z = bind(
-        Primitive::Reduce {
-            op: ReduceOp::Sum,
-            axes,
-        },
-        &[Operand::Value(&zeros)],
-    )?;
-    bind(
-        Primitive::Binary(BinaryOp::Add),
-        &[Operand::Value(&z), Operand::Literal(x)],
-    )
+    let z = lax::reduce(&mut Binder, ReduceOp::Sum, &zeros, axes)?;
+    lax::add(&mut Binder, &z, x)
 }
 
 /// `[outputs..., grads of argnums...]` of a traced function whose first output is a float
@@ -194,10 +180,7 @@ pub fn value_and_grad(
         ));
     }
     let zero = zeros_like(value, aval.dtype)?;
-    let one = bind(
-        Primitive::Binary(BinaryOp::Add),
-        &[Operand::Value(&zero), Operand::Literal(1.0)],
-    )?;
+    let one = lax::add(&mut Binder, &zero, 1.0)?;
     let mut cts = vec![None; outs.len()];
     cts[0] = Some(one);
     let grads = backward(&f, &cts)?;
@@ -335,18 +318,9 @@ pub fn jvp_of_forward(
             let (Some(ct), true) = (ct, is_differentiable(p.aval())) else {
                 continue;
             };
-            let prod = bind(
-                Primitive::Binary(BinaryOp::Mul),
-                &[Operand::Value(ct), Operand::Value(t)],
-            )?;
+            let prod = lax::mul(&mut Binder, ct, t)?;
             let axes = (0..prod.aval().shape.len()).collect();
-            let s = bind(
-                Primitive::Reduce {
-                    op: ReduceOp::Sum,
-                    axes,
-                },
-                &[Operand::Value(&prod)],
-            )?;
+            let s = lax::reduce(&mut Binder, ReduceOp::Sum, &prod, axes)?;
             total = Some(match total {
                 None => s,
                 Some(acc) => add(&acc, &s)?,

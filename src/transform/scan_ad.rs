@@ -14,12 +14,12 @@
 
 use super::autodiff::{backward, forward, zeros_like};
 use super::scan::{bind_scan, trace_body, Loop};
-use super::trace::{bind, ClosedJaxpr, Operand, Value};
+use super::trace::{bind, Binder, ClosedJaxpr, Operand, Value};
 use crate::core::jaxpr::{Atom, Jaxpr};
-use crate::core::ops::BinaryOp;
 use crate::core::scan::{sqrt_segment, ScanParams};
 use crate::core::{Aval, Primitive};
 use crate::rules::autodiff::is_differentiable;
+use crate::rules::lax;
 use crate::util::Result;
 
 fn op(prim: Primitive, v: &Value) -> Result<Value> {
@@ -53,10 +53,7 @@ fn merge0(v: &Value) -> Result<Value> {
 }
 
 fn add(a: &Value, b: &Value) -> Result<Value> {
-    bind(
-        Primitive::Binary(BinaryOp::Add),
-        &[Operand::Value(a), Operand::Value(b)],
-    )
+    lax::add(&mut Binder, a, b)
 }
 
 fn pick<T: Clone>(v: &[T], mask: &[bool]) -> Vec<T> {
