@@ -24,9 +24,18 @@ before(() => {
   mkdirSync(join(dir, "jax-js-oxjax"));
   writeFileSync(
     join(dir, "jax-js-oxjax/package.json"),
-    JSON.stringify({ name: "@jax-js/jax", version: "0.1.25", type: "module", main: "index.js" }),
+    JSON.stringify({
+      name: "@jax-js/jax",
+      version: "0.1.25",
+      type: "module",
+      exports: { import: "./index.js", require: "./index.cjs" },
+    }),
   );
   writeFileSync(join(dir, "jax-js-oxjax/index.js"), `export * from "oxjax/consuming";\n`);
+  writeFileSync(
+    join(dir, "jax-js-oxjax/index.cjs"),
+    `module.exports = require("oxjax/consuming");\n`,
+  );
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module" }));
   run("npm", ["install", "--offline", "--no-audit", "--no-fund", `./${tarball}`, "./jax-js-oxjax"]);
 });
