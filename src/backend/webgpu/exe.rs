@@ -6,14 +6,19 @@
 //! parts: the first stage writes one partial per part into a pooled temporary buffer, the
 //! second reduces the partials. A kernel's epilogue runs as one more stage over its results
 //! (so every reduction plan above keeps its shape). On CPU adapters only the generic kernels are used (see
-//! `WebGpuBackend::set_fast_kernels`).
+//! `WebGpuBackend::set_fast_kernels`). On an adapter with a shader loop limit (`loop_budget`)
+//! a reduction whose loop would run past it is cut the same way into parts of the generic
+//! kernel ([`part_kernel`]), as many stages as needed; a kernel whose loops cannot be cut
+//! below it is an error.
 
 use std::cell::Cell;
 
+use super::loop_budget::{element_loops, exp_loops, strided};
 use super::{wgsl, WebGpuBackend};
 use super::{wgsl_matmul, wgsl_reduce};
-use crate::kernel::{AluExp, Kernel, Reduction};
-use crate::util::Result;
+use crate::core::DType;
+use crate::kernel::{reduce_identity, AluExp, AluKind, CompareOp, Kernel, Reduction};
+use crate::util::{Error, Result};
 
 /// Elements of the reduction axis one workgroup folds per part, when the axis is cut.
 const PART: usize = 4096;
@@ -163,15 +168,26 @@ impl WebGpuBackend {
     fn single(&self, kernel: &Kernel) -> Result<Stage> {
         // float16 kernels are emitted by `wgsl` only (f16 storage, rounding per result).
         let fast = self.fast && !super::wgsl_half::has_float16(kernel);
-        if let Some(m) = wgsl_matmul::recognise(kernel).filter(|_| fast) {
+        // The loop over k in steps of BK (the loop over a step's BK is unrolled); loads with
+        // loops of their own are not counted, so such products are not tiled under a limit.
+        let tiled_loops = |m: &wgsl_matmul::Matmul| match exp_loops(&kernel.exp) {
+            0 => strided(m.k, wgsl_matmul::BK as usize, wgsl_matmul::BK as usize + 1) + 1,
+            _ => usize::MAX,
+        };
+        let tiled =
+            wgsl_matmul::recognise(kernel).filter(|m| fast && self.loops_fit(|| tiled_loops(m)));
+        if let Some(m) = tiled {
             let large = self.large_tiles;
             let source = wgsl_matmul::emit(kernel, &m, large)?;
             let mut stage = self.make_stage(source, wgsl_matmul::workgroups(&m, large));
             stage.tiled = true;
             return Ok(stage);
         }
-        if fast && wgsl_reduce::suits(kernel) {
+        if fast && wgsl_reduce::suits(kernel) && self.loops_fit(|| tree_loops(kernel, 1)) {
             return Ok(self.make_stage(wgsl_reduce::emit(kernel, 1)?, grid(kernel.size as u32)));
+        }
+        if !self.loops_fit(|| element_loops(kernel)) {
+            return Err(over_limit(self.loop_limit));
         }
         Ok(self.make_stage(
             wgsl::emit_kernel(kernel)?,
@@ -192,21 +208,119 @@ impl WebGpuBackend {
         } else {
             1
         };
+        if parts > 1 && self.loops_fit(|| tree_loops(kernel, parts)) {
+            let first = self.make_stage(
+                wgsl_reduce::emit(kernel, parts)?,
+                grid((kernel.size * parts) as u32),
+            );
+            let second = self.single(&finish_kernel(kernel, parts))?;
+            return Ok(Exe {
+                stages: vec![first, second],
+                temp_bytes: vec![kernel.size * parts * kernel.output_dtype().byte_size()],
+            });
+        }
+        let parts = self.loop_parts(kernel)?;
         if parts <= 1 {
             return Ok(Exe {
                 stages: vec![self.single(kernel)?],
                 temp_bytes: Vec::new(),
             });
         }
-        let first = self.make_stage(
-            wgsl_reduce::emit(kernel, parts)?,
-            grid((kernel.size * parts) as u32),
+        // Each part is a kernel whose loop fits; the partials are reduced (and cut again if
+        // there are still too many) by the stages after it.
+        let first = self.single(&part_kernel(kernel, parts))?;
+        let mut rest = self.build(&finish_kernel(kernel, parts))?;
+        rest.stages.insert(0, first);
+        rest.temp_bytes
+            .insert(0, kernel.size * parts * kernel.output_dtype().byte_size());
+        Ok(rest)
+    }
+
+    /// How many parts `kernel`'s reduction must be cut into so that the one-invocation loop
+    /// of each part stays within the adapter's loop limit (1: not cut).
+    fn loop_parts(&self, kernel: &Kernel) -> Result<usize> {
+        let (Some(limit), Some(red)) = (self.loop_limit, kernel.reduction) else {
+            return Ok(1);
+        };
+        if self.loops_fit(|| element_loops(kernel)) {
+            return Ok(1);
+        }
+        // A part of `p` terms runs (p + 1) · (1 + e) iterations (`element_loops`).
+        let per_term = exp_loops(&kernel.exp) + 1;
+        let longest = (limit / per_term).saturating_sub(1);
+        if longest < 2 {
+            return Err(over_limit(self.loop_limit));
+        }
+        let parts = red.size.div_ceil(longest);
+        if kernel.size.saturating_mul(parts) > i32::MAX as usize {
+            return Err(Error::new(
+                "webgpu",
+                format!("reduction of {} elements is too long", red.size),
+            ));
+        }
+        Ok(parts)
+    }
+}
+
+/// Loop iterations of a workgroup-tree reduction of `kernel` cut into `chunks` parts: the
+/// strided fold, then the halving tree.
+fn tree_loops(kernel: &Kernel, chunks: usize) -> usize {
+    let part = kernel.reduction.map_or(0, |r| r.size.div_ceil(chunks));
+    let lanes = wgsl_reduce::REDUCE_WORKGROUP as usize;
+    strided(part, lanes, exp_loops(&kernel.exp)) + lanes.ilog2() as usize + 1
+}
+
+/// The error of a kernel whose loops cannot be cut to fit the adapter's loop limit.
+fn over_limit(limit: Option<usize>) -> Error {
+    Error::new(
+        "webgpu",
+        format!(
+            "a kernel's loops run past this adapter's limit of {} loop iterations per shader \
+             invocation (Mesa llvmpipe); run it on another device",
+            limit.unwrap_or(usize::MAX)
+        ),
+    )
+}
+
+/// Part `o % parts` of output `o / parts` of `kernel`'s reduction (cut into `parts` runs of
+/// consecutive terms, the last one possibly shorter): the generic kernel with the output
+/// and reduction indices rewritten, its outputs stored output-major like the workgroup
+/// tree's partials (so [`finish_kernel`] reduces them). The epilogue is not part of it.
+pub(super) fn part_kernel(kernel: &Kernel, parts: usize) -> Kernel {
+    let red = kernel.reduction.expect("only reductions are cut");
+    let part = red.size.div_ceil(parts);
+    let term = AluExp::index_add(
+        AluExp::index_mul(AluExp::index_rem(AluExp::index(), parts), part as isize),
+        AluExp::reduce_index(),
+    );
+    let exp = kernel.exp.rewrite(&|e| match e.kind {
+        AluKind::Index => Some(AluExp::index_div(AluExp::index(), parts)),
+        AluKind::ReduceIndex => Some(term.clone()),
+        _ => None,
+    });
+    let dtype = kernel.output_dtype();
+    // The last part runs past the axis when `parts` does not divide it: those terms are the
+    // identity, their expression never evaluated.
+    let exp = if part * parts > red.size {
+        let inside = AluExp::compare(
+            CompareOp::Lt,
+            term,
+            AluExp::constant(DType::Int32, red.size as f64),
         );
-        let second = self.single(&finish_kernel(kernel, parts))?;
-        Ok(Exe {
-            stages: vec![first, second],
-            temp_bytes: vec![kernel.size * parts * kernel.output_dtype().byte_size()],
-        })
+        let identity = AluExp::constant(dtype, reduce_identity(red.op, dtype));
+        AluExp::where_(inside, exp, identity)
+    } else {
+        exp
+    };
+    Kernel {
+        inputs: kernel.inputs.clone(),
+        size: kernel.size * parts,
+        exp,
+        reduction: Some(Reduction {
+            op: red.op,
+            size: part,
+        }),
+        epilogue: None,
     }
 }
 

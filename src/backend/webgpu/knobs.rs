@@ -1,10 +1,24 @@
-//! Test and maintenance switches of the webgpu backend: the shared-memory kernels (and the
-//! serial scan shader's warp), the large matmul tile, the bind-group cache's counters and the
-//! buffer pool.
+//! What the webgpu device reports (its adapter's name, the storage-buffer limit, float16) and
+//! its test and maintenance switches: the shared-memory kernels (and the serial scan shader's
+//! warp), the large matmul tile, the bind-group cache's counters and the buffer pool.
 
 use super::WebGpuBackend;
 
 impl WebGpuBackend {
+    /// Whether the device was opened with `shader-f16`, so float16 arrays can live on it.
+    pub fn has_float16(&self) -> bool {
+        self.float16
+    }
+
+    pub fn adapter_name(&self) -> &str {
+        &self.adapter_name
+    }
+
+    /// The storage-buffer limit per shader stage that kernels are planned against.
+    pub fn max_storage_buffers(&self) -> u32 {
+        self.max_storage_buffers
+    }
+
     /// Turns the shared-memory kernels (tiled matmul, workgroup-tree reductions) on or off.
     /// They are off on CPU adapters (SwiftShader, lavapipe), which emulate workgroup barriers
     /// slowly and gain nothing from tiles; native tests turn them on to check them there.

@@ -26,6 +26,7 @@
 mod exe;
 pub mod fft;
 mod knobs;
+pub mod loop_budget;
 mod passes;
 mod pool;
 mod readback;
@@ -114,6 +115,8 @@ pub struct WebGpuBackend {
     loops: scan_single::LoopCache,
     /// The device has WGSL's f16 (`shader-f16`).
     float16: bool,
+    /// Loop iterations one invocation may run (`loop_budget`; None: no limit).
+    loop_limit: Option<usize>,
     /// Staging buffers and counters of reads (`readback`).
     reads: readback::Reads,
 }
@@ -171,10 +174,11 @@ impl WebGpuBackend {
             .await
             .map_err(|e| fail("could not open the WebGPU device", &e))?;
         let adapter_limit = limits.max_storage_buffers_per_shader_stage;
+        let info = adapter.get_info();
         Ok(WebGpuBackend {
             device,
             queue,
-            adapter_name: adapter.get_info().name,
+            loop_limit: loop_budget::detect(&info.name),
             max_storage_buffers: storage_buffer_cap.map_or(adapter_limit, |c| c.min(adapter_limit)),
             max_buffer_bytes: pool::max_buffer_bytes(&limits),
             buffers: HashMap::new(),
@@ -184,7 +188,8 @@ impl WebGpuBackend {
             bind_groups: Lru::new(BIND_GROUP_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
-            fast: adapter.get_info().device_type != wgpu::DeviceType::Cpu,
+            fast: info.device_type != wgpu::DeviceType::Cpu,
+            adapter_name: info.name,
             large_tiles: false,
             tiled_dispatches: 0,
             shader_compiles: Default::default(),
@@ -200,11 +205,6 @@ impl WebGpuBackend {
             float16,
             reads: readback::Reads::new(limits.max_buffer_size),
         })
-    }
-
-    /// Whether the device was opened with `shader-f16`, so float16 arrays can live on it.
-    pub fn has_float16(&self) -> bool {
-        self.float16
     }
 
     /// Submits the pending batch (if any) and pools the buffers it was the last user of.
@@ -239,15 +239,6 @@ impl WebGpuBackend {
             self.pass = Some(pass);
         }
         self.pass.as_mut().expect("a compute pass was just begun")
-    }
-
-    pub fn adapter_name(&self) -> &str {
-        &self.adapter_name
-    }
-
-    /// The storage-buffer limit per shader stage that kernels are planned against.
-    pub fn max_storage_buffers(&self) -> u32 {
-        self.max_storage_buffers
     }
 
     /// Encodes one compute pass of `pipeline` over `x × y` workgroups into the batch.

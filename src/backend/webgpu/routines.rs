@@ -37,6 +37,20 @@ pub(super) fn compile(backend: &mut WebGpuBackend, routine: &Routine) -> Result<
             ),
         ));
     }
+    let loops = || super::loop_budget::routine_loops(routine);
+    if !backend.loops_fit(loops) {
+        return Err(Error::new(
+            routine.name(),
+            format!(
+                "a {}×{} problem runs {} shader loop iterations, past this adapter's limit \
+                 of {} per invocation (Mesa llvmpipe); use the \"cpu\" or \"wasm\" device",
+                routine.m,
+                routine.n,
+                loops(),
+                backend.loop_limit.unwrap_or(usize::MAX)
+            ),
+        ));
+    }
     let gpu = Gpu {
         device: backend.device.clone(),
         queue: backend.queue.clone(),

@@ -139,6 +139,12 @@ impl WebGpuBackend {
                     return Err(Error::new("scan", "the body runs a nested scan"))
                 }
             };
+            if !self.loops_fit(|| super::loop_budget::element_loops(kernel)) {
+                return Err(Error::new(
+                    "scan",
+                    "a body kernel's loops run past the adapter's loop limit",
+                ));
+            }
             let rows: Vec<usize> = inputs.iter().map(|&s| row_elems(s)).collect();
             let source = emit(kernel, &rows, row_elems(output))?;
             let (pipeline, layout) = self.dynamic_pipeline(source, inputs.len());

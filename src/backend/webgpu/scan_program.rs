@@ -13,8 +13,8 @@
 //! minutes, or loses the GPU process (compile times in `bench/RESULTS.md`, "Measurements
 //! behind design choices"). So programs with more than [`MAX_BARRIERS`] barriers,
 //! [`MAX_KERNELS`] kernels or [`MAX_SOURCE`] bytes of WGSL, a large kernel or a long reduction
-//! (which one workgroup would run serially), or more than [`MAX_TERMS`] element-terms in all,
-//! run as row-partitioned stages instead (`scan_stages`: a dispatch of many workgroups per
+//! (which one workgroup would run serially), more than [`MAX_TERMS`] element-terms in all,
+//! or loops past the adapter's loop limit (`loop_budget`), run as row-partitioned stages instead (`scan_stages`: a dispatch of many workgroups per
 //! stage, e.g. one per `associativeScan` round), or else keep their per-kernel dispatches.
 
 use std::rc::Rc;
@@ -94,7 +94,7 @@ fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<Exe
         0
     };
     let layout = match layout_with(plan, words, MAX_ELEMENTS) {
-        Ok(l) if gpu.loop_fits(l.words as u64) => l,
+        Ok(l) if gpu.loop_fits(l.words as u64) && gpu.loops_fit(|| l.shader.loop_iterations()) => l,
         _ => return Ok(None),
     };
     let cap = if gpu.fast {

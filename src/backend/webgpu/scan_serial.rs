@@ -23,11 +23,13 @@
 //! added without the compensation update, which is exactly zero there. The shader reads and
 //! writes the same packed storage buffer as the level-scheduled one (`scan_layout`, all in
 //! storage), so running it is unchanged (`scan_single`). Only float32 bodies of at most
-//! [`SERIAL_MAX_TERMS`] element-terms per step are taken; others return `None`.
+//! [`SERIAL_MAX_TERMS`] element-terms per step are taken, and on an adapter with a loop limit
+//! only scans whose loops fit it (`loop_budget`); others return `None`.
 
 use std::fmt::Write;
 
 use super::exe::Stage;
+use super::loop_budget::exp_loops;
 use super::scan_layout::{layout, Layout, Source};
 use super::wgsl::{combine, compensated_sum, epilogue_into};
 use super::wgsl_alu::{to_storage, Emitter};
@@ -106,6 +108,49 @@ pub fn source(plan: &ScanLoop, lanes: u32) -> Result<Option<(Layout, String)>> {
     Ok(Some((layout, source)))
 }
 
+/// Steps per staged chunk for xs rows of `row_words` words in all.
+fn chunk_steps(row_words: u32) -> u32 {
+    // (Rows are at most SERIAL_MAX_WORDS = 256 words: 2 · 4 · 256 words fit STAGE_WORDS.)
+    (STAGE_WORDS / 2)
+        .checked_div(row_words)
+        .map_or(CHUNK, |c| (c / UNROLL * UNROLL).clamp(UNROLL, CHUNK))
+}
+
+/// Loop iterations one invocation of the serial shader of `plan` may run (an upper bound,
+/// for adapters with a loop limit, `loop_budget`): the loops over chunks and over a chunk's
+/// steps, the copies of xs rows (one invocation copies them in loops), and the loops of the
+/// unrolled elements' expressions.
+fn loop_iterations(plan: &ScanLoop, lanes: u32) -> usize {
+    let body = &plan.body;
+    let mut xs: Vec<(SlotRole, usize)> = Vec::new();
+    for info in &body.slots {
+        if matches!(info.role, SlotRole::XRow(_)) && !xs.iter().any(|x| x.0 == info.role) {
+            xs.push((info.role, info.elements));
+        }
+    }
+    let row_words: usize = xs.iter().map(|x| x.1).sum();
+    let chunk = chunk_steps(row_words as u32) as usize;
+    let copies = match lanes {
+        1 => chunk * row_words + xs.len(),
+        _ => 0,
+    };
+    let per_chunk = 2 + chunk / UNROLL as usize + copies;
+    let per_step: usize = body
+        .steps
+        .iter()
+        .map(|step| match step {
+            LoopStep::Kernel { kernel, .. } => {
+                let terms = kernel.reduction.map_or(1, |r| r.size.max(1));
+                let epilogue = kernel.epilogue.as_ref().map_or(0, exp_loops);
+                kernel.size * (terms * exp_loops(&kernel.exp) + epilogue)
+            }
+            _ => 0,
+        })
+        .sum();
+    let chunks = plan.length.div_ceil(chunk) + 1;
+    (chunks * per_chunk).saturating_add(plan.length.saturating_mul(per_step)) + 1
+}
+
 /// The compiled serial loop of `plan` (its layout, pipeline and workgroup size), or `None`.
 pub(super) fn build(
     gpu: &mut WebGpuBackend,
@@ -115,6 +160,9 @@ pub(super) fn build(
         return Ok(None);
     }
     let lanes = if gpu.fast { LANES } else { 1 };
+    if serial_terms(plan).is_none() || !gpu.loops_fit(|| loop_iterations(plan, lanes)) {
+        return Ok(None);
+    }
     let Some((layout, source)) = source(plan, lanes)? else {
         return Ok(None);
     };
@@ -205,10 +253,7 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
     }
     // Chunks of xs rows staged in workgroup memory (two buffers of `chunk_words`).
     let row_words: u32 = xs.iter().map(|x| x.1).sum();
-    // (Rows are at most SERIAL_MAX_WORDS = 256 words: 2 · 4 · 256 words fit STAGE_WORDS.)
-    let chunk = (STAGE_WORDS / 2)
-        .checked_div(row_words)
-        .map_or(CHUNK, |c| (c / UNROLL * UNROLL).clamp(UNROLL, CHUNK));
+    let chunk = chunk_steps(row_words);
     let chunk_words = chunk * row_words;
     let chunks = length.div_ceil(chunk);
     // Each lane's share of a chunk (`ox_chunk`): loads into registers `ox_p*`, then stores

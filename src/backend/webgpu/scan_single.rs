@@ -2,8 +2,10 @@
 //! a looping shader (`scan_wgsl`, laid out by `scan_layout`): the operands are copied into one
 //! packed storage buffer, the shader runs as ONE dispatch of one workgroup, and the results
 //! are copied out, all encoded into the current batch (copies are not dispatches). A tiny
-//! body runs as the serial shader instead (`scan_serial`, same packed buffer). Compiled
-//! loops are cached by plan, pipelines by shader structure.
+//! body runs as the serial shader instead (`scan_serial`, same packed buffer). On an adapter
+//! with a loop limit (`loop_budget`) a scan whose looping shader could run past it is
+//! pre-encoded instead (`scan_encoded`: no loop over the steps). Compiled loops are cached by
+//! plan, pipelines by shader structure.
 
 use std::rc::Rc;
 
@@ -178,7 +180,10 @@ fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<Compiled
             stage,
             lanes,
         },
-        (_, Ok(layout)) if gpu.loop_fits(layout.words as u64) => {
+        (_, Ok(layout))
+            if gpu.loop_fits(layout.words as u64)
+                && gpu.loops_fit(|| layout.shader.loop_iterations()) =>
+        {
             let stage = gpu.loop_stage(&layout.shader)?;
             CompiledLoop::Single { layout, stage }
         }

@@ -12,10 +12,12 @@
 //! A jitted `associativeScan` of Kalman elements (m = 2: ~10 kernels per Kogge–Stone round)
 //! becomes one stage for its first four rounds (halos of up to 15 rows) and one per later
 //! round, each with a few barriers per round (cheap to compile on software adapters), each
-//! running on as many workgroups as its rows fill.
+//! running on as many workgroups as its rows fill. On an adapter with a loop limit
+//! (`loop_budget`) a program whose stages' loops could run past it is not staged.
 
 use std::fmt::Write;
 
+use super::loop_budget::{element_loops, routine_loops, strided};
 use super::scan_layout::{layout_with, Layout};
 use super::scan_program::MAX_BARRIERS;
 use super::scan_schedule::WARP;
@@ -69,26 +71,30 @@ fn emit(
     steps: &[LoopStep],
     op_of: &[usize],
     spread: bool,
+    loop_limit: Option<usize>,
 ) -> Result<Option<Emitted>> {
-    emit_with(stage, layout, steps, op_of, spread, false)
+    emit_with(stage, layout, steps, op_of, spread, false, loop_limit)
 }
 
-/// The shader of a stage of one kernel whatever its size.
+/// The shader of a stage of one kernel whatever its size (None: over the loop limit).
 fn emit_any(
     stage: &StagePlan,
     layout: &Layout,
     steps: &[LoopStep],
     op_of: &[usize],
-) -> Result<(String, u32)> {
-    match emit_with(stage, layout, steps, op_of, false, true)? {
-        Some(Emitted::Source(src, groups)) => Ok((src, groups)),
+    loop_limit: Option<usize>,
+) -> Result<Option<(String, u32)>> {
+    match emit_with(stage, layout, steps, op_of, false, true, loop_limit)? {
+        Some(Emitted::Source(src, groups)) => Ok(Some((src, groups))),
+        None => Ok(None),
         _ => Err(Error::new("jit", "internal error: a stage has no shader")),
     }
 }
 
 /// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k` (`usize::MAX` for a
 /// routine step of `steps`); `spread`: narrow the bands for more workgroups (GPUs, not CPU
-/// adapters, where idle invocations of a narrow band still cost).
+/// adapters, where idle invocations of a narrow band still cost); None also when an
+/// invocation's loops could run past `loop_limit` (`loop_budget`).
 fn emit_with(
     stage: &StagePlan,
     layout: &Layout,
@@ -96,6 +102,7 @@ fn emit_with(
     op_of: &[usize],
     spread: bool,
     any_size: bool,
+    loop_limit: Option<usize>,
 ) -> Result<Option<Emitted>> {
     // Elements per workgroup of each kernel for bands of `b` rows, widest level.
     let share = |b: usize, m: &super::stage_plan::Member| {
@@ -147,6 +154,7 @@ fn emit_with(
     order.sort_by_key(|&i| (stage.members[i].level, i));
     let mut level = 0;
     let mut lanes = 0u32;
+    let mut loops = 0usize;
     for &i in &order {
         let m = &stage.members[i];
         if m.level != level {
@@ -164,6 +172,18 @@ fn emit_with(
         };
         let (r, c) = (m.rows, m.per_row);
         let (lo, hi) = (-m.shift - m.ext_lo, band as i64 - m.shift + m.ext_hi);
+        if loop_limit.is_some() {
+            let band_rows = ((hi - lo).max(0) as usize).min(r);
+            loops = loops.saturating_add(match layout.shader.ops.get(op_of[m.step]) {
+                Some(op) => strided(band_rows * c, span as usize, element_loops(&op.kernel)),
+                None => match &steps[m.step] {
+                    LoopStep::Routine { routine, .. } => {
+                        strided(band_rows, span as usize, routine_loops(routine))
+                    }
+                    _ => usize::MAX,
+                },
+            });
+        }
         if op_of[m.step] == usize::MAX {
             let Some((code, fns)) = routine_code(&steps[m.step], i, layout)? else {
                 return Ok(None);
@@ -200,6 +220,9 @@ fn emit_with(
             out = op.output.base,
         )
         .unwrap();
+    }
+    if loop_limit.is_some_and(|limit| loops > limit) {
+        return Ok(None);
     }
     let g_lo = stage.g_lo;
     let mut src = format!(
@@ -319,13 +342,25 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
     let mut shaders = Vec::new();
     while let Some(stage) = todo.pop() {
         if let Some(k) = stage.routine {
+            if let LoopStep::Routine { routine, .. } = &body.steps[k] {
+                if !gpu.loops_fit(|| routine_loops(routine)) {
+                    return Ok(None);
+                }
+            }
             match routine_stage(&body.steps[k], &layout)? {
                 Some(shader) => shaders.push(shader),
                 None => return Ok(None),
             }
             continue;
         }
-        match emit(&stage, &layout, &body.steps, &op_of, gpu.fast)? {
+        match emit(
+            &stage,
+            &layout,
+            &body.steps,
+            &op_of,
+            gpu.fast,
+            gpu.loop_limit,
+        )? {
             Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
             Some(Emitted::TooLarge) if stage.members.len() > 1 => {
                 let (first, rest) = stage.split();
@@ -334,7 +369,10 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
             }
             // One kernel: about the shader its own dispatch would compile anyway.
             Some(Emitted::TooLarge) => {
-                shaders.push(emit_any(&stage, &layout, &body.steps, &op_of)?)
+                match emit_any(&stage, &layout, &body.steps, &op_of, gpu.loop_limit)? {
+                    Some(shader) => shaders.push(shader),
+                    None => return Ok(None),
+                }
             }
             None => return Ok(None),
         }

@@ -18,6 +18,7 @@
 
 use std::fmt::Write;
 
+use super::loop_budget::{element_loops, strided};
 use super::scan_schedule as schedule;
 use super::wgsl::{epilogue_into, reduce_into};
 use super::wgsl_alu::{to_storage, value_type, Emitter};
@@ -167,6 +168,37 @@ impl LoopShader {
     pub fn workgroup_size(&self) -> u32 {
         let largest = self.ops.iter().map(|op| op.kernel.size).max().unwrap_or(1);
         workgroup_size(largest.max(schedule::widest_level(&self.ops) as usize))
+    }
+
+    /// Loop iterations one invocation of the shader may run (an upper bound, for adapters
+    /// with a loop limit, `loop_budget`): the moves and the prefetch before the loop, every
+    /// step's strided op loops, the moves after it.
+    pub fn loop_iterations(&self) -> usize {
+        let wg = self.workgroup_size() as usize;
+        let moves = |list: &[Move]| -> usize {
+            list.iter()
+                .map(|m| strided(m.words as usize, wg, 0))
+                .fold(0, usize::saturating_add)
+        };
+        let prefetch = self
+            .prefetch
+            .iter()
+            .map(|p| strided((p.rows / 2 * p.words) as usize, wg, 0))
+            .fold(0, usize::saturating_add);
+        // An op of at most `wg` elements is an `if`, a larger one a strided loop.
+        let step = self
+            .ops
+            .iter()
+            .map(|op| match op.kernel.size <= wg {
+                true => element_loops(&op.kernel),
+                false => strided(op.kernel.size, wg, element_loops(&op.kernel)),
+            })
+            .fold(0, usize::saturating_add);
+        let steps = strided(self.length as usize, 1, step);
+        moves(&self.prologue)
+            .saturating_add(prefetch)
+            .saturating_add(steps)
+            .saturating_add(moves(&self.epilogue))
     }
 
     /// The WGSL source of the looping shader.

@@ -3,7 +3,8 @@
 //! emitted by `wgsl_alu`, the helper functions it calls come from `wgsl_lib`.
 //!
 //! A reduction runs as a loop inside the invocation of its output element, over
-//! `r in 0..size`, starting from [`reduce_identity`]. Float sums of more than
+//! `r in 0..size`, starting from [`reduce_identity`] (on an adapter with a loop limit, `exe`
+//! cuts longer ones into parts: `loop_budget`). Float sums of more than
 //! [`PLAIN_SUM_TERMS`] terms are compensated (Neumaier), so they stay within an ulp or so of
 //! the interpreter's f64 accumulation whatever the order of magnitudes; shorter ones are plain
 //! float32 sums, bit for bit what the compensated sum would give (see [`compensated_sum`]).
