@@ -34,6 +34,7 @@ native! {
     webgpu_fast
     webgpu_kernels
     webgpu_limits
+    webgpu_loop_limit
     webgpu_reads
     webgpu_scan
     webgpu_scan_loop

@@ -89,8 +89,29 @@ pub fn routine_loops(routine: &Routine) -> usize {
             let per_column = |j: usize| 3 * (m - j) + (n + 1) + (m - j) + (m - j) * (n - j);
             (m * n + 1) + (m + 1) + (m.min(n) + 1) + sum(0..m.min(n), &per_column)
         }
+        // Every sweep (at most `MAX_SWEEPS`) may rotate every pair `p < q`.
+        RoutineKind::JacobiEigh => {
+            let n = routine.n;
+            let pair = 3 * (n + 1);
+            (n * n + 1) + jacobi_sweeps(n, pair)
+        }
+        RoutineKind::JacobiColumns => {
+            let (m, n) = (routine.m, routine.n);
+            let pair = 2 * (m + 1) + (n + 1);
+            (m * n + 1) + (n * n + 1) + jacobi_sweeps(n, pair)
+        }
         RoutineKind::Sort | RoutineKind::Fft { .. } => 0,
     }
+}
+
+/// Loop iterations of the Jacobi sweeps over the pairs of `n` columns, each pair running
+/// `pair` iterations when it rotates.
+fn jacobi_sweeps(n: usize, pair: usize) -> usize {
+    let pairs = n * n.saturating_sub(1) / 2;
+    let sweep = (n + 1) + (pairs + n) + pairs.saturating_mul(pair);
+    crate::backend::jacobi::MAX_SWEEPS
+        .saturating_mul(sweep + 1)
+        .saturating_add(1)
 }
 
 impl WebGpuBackend {

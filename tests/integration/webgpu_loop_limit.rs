@@ -6,9 +6,7 @@
 //! exact operations, within a stated tolerance for float sums); what cannot be cut is an
 //! error. Oracle: the `cpu` interpreter.
 
-mod common;
-
-use common::{block_on, encode, run_on, values};
+use crate::common::{block_on, encode, run_on, values};
 use oxjax::backend::cpu::run_kernel;
 use oxjax::backend::webgpu::{loop_budget, WebGpuBackend};
 use oxjax::backend::Backend;
