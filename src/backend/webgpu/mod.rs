@@ -62,7 +62,7 @@ use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
-use pool::{size_class, Pool};
+use pool::{padded, size_class, Pool};
 
 const PIPELINE_CACHE_CAPACITY: usize = 1024;
 const BIND_GROUP_CACHE_CAPACITY: usize = 512;
@@ -324,11 +324,6 @@ impl WebGpuBackend {
             .get(&id)
             .ok_or_else(|| Error::new("webgpu", format!("internal error: unknown buffer {id}")))
     }
-}
-
-/// WebGPU buffer sizes must be non-zero multiples of 4.
-fn padded(bytes: usize) -> u64 {
-    (bytes.max(4).div_ceil(4) * 4) as u64
 }
 
 impl Backend for WebGpuBackend {

@@ -1,5 +1,6 @@
-//! A pool of free storage buffers by size class, so that eager code which frees and allocates
-//! arrays of similar sizes reuses GPU buffers instead of creating one per op. Classes are
+//! Buffer sizes (padded to WebGPU's multiple of 4, size classes) and a pool of free storage
+//! buffers by size class, so that eager code which frees and allocates arrays of similar
+//! sizes reuses GPU buffers instead of creating one per op. Classes are
 //! powers of two split into sixteenths (less than 12.5% of a buffer is slack; 256 bytes
 //! minimum).
 //! The pool is bounded by bytes and by count (LRU: the oldest free buffers are destroyed
@@ -11,6 +12,11 @@ use std::collections::{HashMap, VecDeque};
 pub const MAX_POOL_BYTES: u64 = 512 << 20;
 /// The most free buffers kept.
 pub const MAX_POOL_BUFFERS: usize = 1024;
+
+/// WebGPU buffer sizes must be non-zero multiples of 4.
+pub fn padded(bytes: usize) -> u64 {
+    (bytes.max(4).div_ceil(4) * 4) as u64
+}
 
 /// The size class of a buffer of `bytes` bytes: the size actually allocated.
 pub fn size_class(bytes: u64) -> u64 {
