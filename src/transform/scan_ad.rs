@@ -14,34 +14,28 @@
 
 use super::autodiff::{backward, forward, zeros_like};
 use super::scan::{bind_scan, trace_body, Loop};
-use super::trace::{bind, Binder, ClosedJaxpr, Operand, Value};
+use super::trace::{Binder, ClosedJaxpr, Value};
 use crate::core::jaxpr::{Atom, Jaxpr};
 use crate::core::scan::{sqrt_segment, ScanParams};
-use crate::core::{Aval, Primitive};
+use crate::core::Aval;
 use crate::rules::autodiff::is_differentiable;
 use crate::rules::lax;
 use crate::util::Result;
 
-fn op(prim: Primitive, v: &Value) -> Result<Value> {
-    bind(prim, &[Operand::Value(v)])
-}
-
 fn flip0(v: &Value) -> Result<Value> {
-    op(Primitive::Flip(vec![0]), v)
+    lax::flip(&mut Binder, v, vec![0])
 }
 
 /// Rows `[start, end)` of `v`.
 fn rows(v: &Value, start: usize, end: usize) -> Result<Value> {
-    let mut r: Vec<(usize, usize)> = v.aval().shape.iter().map(|&d| (0, d)).collect();
-    r[0] = (start, end);
-    op(Primitive::Shrink(r), v)
+    lax::slice_axis(&mut Binder, v, 0, start, end)
 }
 
 /// `v` with its leading axis (of `k * s` rows) split into `[k, s]`.
 fn split0(v: &Value, k: usize, s: usize) -> Result<Value> {
     let mut shape = vec![k, s];
     shape.extend_from_slice(&v.aval().shape[1..]);
-    op(Primitive::Reshape(shape), v)
+    lax::reshape(&mut Binder, v, shape)
 }
 
 /// `v` with its two leading axes merged.
@@ -49,7 +43,7 @@ fn merge0(v: &Value) -> Result<Value> {
     let sh = &v.aval().shape;
     let mut shape = vec![sh[0] * sh[1]];
     shape.extend_from_slice(&sh[2..]);
-    op(Primitive::Reshape(shape), v)
+    lax::reshape(&mut Binder, v, shape)
 }
 
 fn add(a: &Value, b: &Value) -> Result<Value> {
@@ -143,7 +137,7 @@ impl Ctx {
             Some(c) => c,
             None if len == 1 => c0
                 .iter()
-                .map(|c| op(Primitive::Reshape(stacked(c.aval(), &[1]).shape), c))
+                .map(|c| lax::reshape(&mut Binder, c, stacked(c.aval(), &[1]).shape))
                 .collect::<Result<_>>()?,
             None => {
                 let outs = bind_scan(self.carries_closed(), consts, c0, xseg, self.lp(len, false))?;
@@ -221,13 +215,8 @@ fn vjp_body(body: &Jaxpr, c: &Ctx) -> Result<ClosedJaxpr> {
     })
 }
 
-/// The input cotangents (consts, init carry, xs) of a scan equation.
-pub fn vjp(
-    p: &ScanParams,
-    ins: &[Value],
-    outs: &[Value],
-    gs: &[Option<Value>],
-) -> Result<Vec<Option<Value>>> {
+/// The context of one scan equation's VJP (its `vjp_body` still empty).
+fn context(p: &ScanParams, outs: &[Value], gs: &[Option<Value>]) -> Ctx {
     let body = p.body.jaxpr();
     let (nc, nk, n) = (p.num_consts, p.num_carry, p.length);
     let in_aval = |i: usize| strong(&body.avals[body.in_binders[i].0 as usize]);
@@ -243,7 +232,7 @@ pub fn vjp(
     carries_body
         .outs
         .extend(body.in_binders[nc..nc + nk].iter().map(|&v| Atom::Var(v)));
-    let mut c = Ctx {
+    Ctx {
         nc,
         nk,
         fc: const_avals.iter().map(diff).collect(),
@@ -264,27 +253,26 @@ pub fn vjp(
             segment: p.segment.clamp(1, n.max(1)),
             accept: p.accept,
         },
-    };
-    let consts = &ins[..nc];
-    let init = &ins[nc..nc + nk];
-    let xs_in = &ins[nc + nk..];
-    let mut result: Vec<Option<Value>> = vec![None; ins.len()];
-    if n == 0 {
-        for k in 0..nk {
-            result[nc + k] = gs[k].clone().filter(|_| c.fk[k]);
-        }
-        return Ok(result);
     }
-    c.vjp_body = vjp_body(body, &c)?;
-    let s = c.lp.segment;
-    let (k, r) = (n / s, n % s);
-    let orient = |v: &Value| if p.reverse { flip0(v) } else { Ok(v.clone()) };
-    let xs: Vec<Value> = xs_in.iter().map(orient).collect::<Result<_>>()?;
-    let cty: Vec<Value> = (0..p.num_ys())
-        .filter(|&y| c.fy[y])
-        .map(|y| orient(gs[nk + y].as_ref().expect("fy: present")))
-        .collect::<Result<_>>()?;
-    // The cotangent state starts from the final carry's cotangent and zero sums.
+}
+
+/// Rows `[start, end)` of each of `vs`.
+fn rows_of(vs: &[Value], start: usize, end: usize) -> Result<Vec<Value>> {
+    vs.iter().map(|x| rows(x, start, end)).collect()
+}
+
+/// Each of `vs` (of `k * s` rows) split into `[k, s]`.
+fn split_all(vs: &[Value], k: usize, s: usize) -> Result<Vec<Value>> {
+    vs.iter().map(|x| split0(x, k, s)).collect()
+}
+
+/// The starting cotangent state: the final carry's cotangent and zero sums for the consts.
+fn initial_cotangents(
+    c: &Ctx,
+    consts: &[Value],
+    init: &[Value],
+    gs: &[Option<Value>],
+) -> Result<Vec<Value>> {
     let mut ct = Vec::new();
     for (i, v) in init.iter().enumerate().filter(|(i, _)| c.fk[*i]) {
         ct.push(match &gs[i] {
@@ -295,116 +283,109 @@ pub fn vjp(
     for (_, v) in consts.iter().enumerate().filter(|(i, _)| c.fc[*i]) {
         ct.push(zeros_like(v, v.aval().dtype)?);
     }
-    // Forward: the checkpoints (carry at each full segment's start) and the carry after them.
-    let mut c_rem = init.to_vec();
-    let mut cps = Vec::new();
-    if k > 0 {
-        let head: Vec<Value> = xs
-            .iter()
-            .map(|x| rows(x, 0, k * s))
-            .collect::<Result<_>>()?;
-        let o = if s == 1 {
-            bind_scan(c.carries_closed(), consts, init, &head, c.lp(k, false))?
-        } else {
-            let seg_xs: Vec<Value> = head
-                .iter()
-                .map(|x| split0(x, k, s))
-                .collect::<Result<_>>()?;
-            let mut avals = c.const_avals.clone();
-            avals.extend(c.carry_avals.iter().cloned());
-            avals.extend(c.x_avals.iter().map(|a| stacked(a, &[s])));
-            let mut inner = body.clone();
-            inner.outs.truncate(nk);
-            let outer = trace_body(&avals, |a| {
-                let (cs, rest) = a.split_at(nc);
-                let (carry, xseg) = rest.split_at(nk);
-                let inner = ClosedJaxpr {
-                    jaxpr: inner,
-                    consts: vec![],
-                };
-                let mut o = bind_scan(inner, cs, carry, xseg, c.lp(s, false))?;
-                o.extend_from_slice(carry);
-                Ok(o)
-            })?;
-            bind_scan(outer, consts, init, &seg_xs, c.lp(k, false))?
-        };
-        c_rem = o[..nk].to_vec();
-        cps = o[nk..].to_vec();
-    }
-    // Backward: the short last segment first, then the full segments in reverse.
-    let mut ctx_parts: Vec<Vec<Value>> = Vec::new();
-    if r > 0 {
-        let xseg: Vec<Value> = xs
-            .iter()
-            .map(|x| rows(x, k * s, n))
-            .collect::<Result<_>>()?;
-        let cseg: Vec<Value> = cty
-            .iter()
-            .map(|x| rows(x, k * s, n))
-            .collect::<Result<_>>()?;
-        let (next, ctx) = c.segment_backward(consts, &c_rem, None, &xseg, &cseg, &ct, r)?;
-        ct = next;
-        ctx_parts.push(ctx);
-    }
-    if k > 0 {
-        let head: Vec<Value> = xs
-            .iter()
-            .map(|x| rows(x, 0, k * s))
-            .collect::<Result<_>>()?;
-        let chead: Vec<Value> = cty
-            .iter()
-            .map(|x| rows(x, 0, k * s))
-            .collect::<Result<_>>()?;
-        let (next, ctx) = if s == 1 {
-            c.segment_backward(consts, &[], Some(cps), &head, &chead, &ct, k)?
-        } else {
-            let seg = |v: &Vec<Value>| {
-                v.iter()
-                    .map(|x| split0(x, k, s))
-                    .collect::<Result<Vec<_>>>()
+    Ok(ct)
+}
+
+/// The forward pass over the `k` full segments of `s` steps: the carry after them and the
+/// checkpoints (the carry at each full segment's start, stacked).
+fn checkpoints(
+    c: &Ctx,
+    body: &Jaxpr,
+    consts: &[Value],
+    init: &[Value],
+    head: &[Value],
+    (k, s): (usize, usize),
+) -> Result<(Vec<Value>, Vec<Value>)> {
+    let (nc, nk) = (c.nc, c.nk);
+    let o = if s == 1 {
+        bind_scan(c.carries_closed(), consts, init, head, c.lp(k, false))?
+    } else {
+        let seg_xs = split_all(head, k, s)?;
+        let mut avals = c.const_avals.clone();
+        avals.extend(c.carry_avals.iter().cloned());
+        avals.extend(c.x_avals.iter().map(|a| stacked(a, &[s])));
+        let mut inner = body.clone();
+        inner.outs.truncate(nk);
+        let outer = trace_body(&avals, |a| {
+            let (cs, rest) = a.split_at(nc);
+            let (carry, xseg) = rest.split_at(nk);
+            let inner = ClosedJaxpr {
+                jaxpr: inner,
+                consts: vec![],
             };
-            let mut seg_xs = cps;
-            seg_xs.extend(seg(&head)?);
-            seg_xs.extend(seg(&chead)?);
-            let mut avals = c.const_avals.clone();
-            avals.extend(c.ct_avals());
-            avals.extend(c.carry_avals.iter().cloned());
-            avals.extend(c.x_avals.iter().map(|a| stacked(a, &[s])));
-            avals.extend(chead.iter().map(|v| {
-                let mut sh = vec![s];
-                sh.extend_from_slice(&v.aval().shape[1..]);
-                Aval::new(sh, v.aval().dtype)
-            }));
-            let nct = ct.len();
-            let nx = c.x_avals.len();
-            let outer = trace_body(&avals, |a| {
-                let (cs, rest) = a.split_at(nc);
-                let (ctv, rest) = rest.split_at(nct);
-                let (c0, rest) = rest.split_at(nk);
-                let (xseg, cseg) = rest.split_at(nx);
-                let (mut next, ctx) = c.segment_backward(cs, c0, None, xseg, cseg, ctv, s)?;
-                next.extend(ctx);
-                Ok(next)
-            })?;
-            let mut o = bind_scan(outer, consts, &ct, &seg_xs, c.lp(k, true))?;
-            let ctx = o.split_off(nct);
-            (o, ctx.iter().map(merge0).collect::<Result<Vec<_>>>()?)
-        };
-        ct = next;
-        ctx_parts.insert(0, ctx);
+            let mut o = bind_scan(inner, cs, carry, xseg, c.lp(s, false))?;
+            o.extend_from_slice(carry);
+            Ok(o)
+        })?;
+        bind_scan(outer, consts, init, &seg_xs, c.lp(k, false))?
+    };
+    Ok((o[..nk].to_vec(), o[nk..].to_vec()))
+}
+
+/// The backward pass over the `k` full segments of `s` steps, in reverse, from cotangent
+/// state `ct`: the new state and the float xs' cotangents (`k * s` rows each).
+#[allow(clippy::too_many_arguments)]
+fn full_segments_backward(
+    c: &Ctx,
+    consts: &[Value],
+    cps: Vec<Value>,
+    head: &[Value],
+    chead: &[Value],
+    ct: &[Value],
+    (k, s): (usize, usize),
+) -> Result<(Vec<Value>, Vec<Value>)> {
+    if s == 1 {
+        return c.segment_backward(consts, &[], Some(cps), head, chead, ct, k);
     }
-    // Assemble: xs cotangents in row order, then the carry and constant cotangents.
+    let nc = c.nc;
+    let mut seg_xs = cps;
+    seg_xs.extend(split_all(head, k, s)?);
+    seg_xs.extend(split_all(chead, k, s)?);
+    let mut avals = c.const_avals.clone();
+    avals.extend(c.ct_avals());
+    avals.extend(c.carry_avals.iter().cloned());
+    avals.extend(c.x_avals.iter().map(|a| stacked(a, &[s])));
+    avals.extend(chead.iter().map(|v| {
+        let mut sh = vec![s];
+        sh.extend_from_slice(&v.aval().shape[1..]);
+        Aval::new(sh, v.aval().dtype)
+    }));
+    let (nct, nx) = (ct.len(), c.x_avals.len());
+    let outer = trace_body(&avals, |a| {
+        let (cs, rest) = a.split_at(nc);
+        let (ctv, rest) = rest.split_at(nct);
+        let (c0, rest) = rest.split_at(c.nk);
+        let (xseg, cseg) = rest.split_at(nx);
+        let (mut next, ctx) = c.segment_backward(cs, c0, None, xseg, cseg, ctv, s)?;
+        next.extend(ctx);
+        Ok(next)
+    })?;
+    let mut o = bind_scan(outer, consts, ct, &seg_xs, c.lp(k, true))?;
+    let ctx = o.split_off(nct);
+    Ok((o, ctx.iter().map(merge0).collect::<Result<Vec<_>>>()?))
+}
+
+/// The input cotangents in input order: the carry and constant cotangents from the final
+/// state `ct`, the xs cotangents joined from the segments' parts (in row order) and put back
+/// in the scan's order.
+fn assemble(
+    c: &Ctx,
+    reverse: bool,
+    ct: Vec<Value>,
+    ctx_parts: &[Vec<Value>],
+    result: &mut [Option<Value>],
+) -> Result<()> {
+    let (nc, nk) = (c.nc, c.nk);
     let nxf = c.fx.iter().filter(|&&m| m).count();
     let mut ctxs = Vec::with_capacity(nxf);
     for j in 0..nxf {
-        let parts: Vec<&Value> = ctx_parts.iter().map(|p| &p[j]).collect();
+        let parts: Vec<Value> = ctx_parts.iter().map(|p| p[j].clone()).collect();
         let joined = if parts.len() == 1 {
             parts[0].clone()
         } else {
-            let ops: Vec<Operand> = parts.into_iter().map(Operand::Value).collect();
-            bind(Primitive::Concatenate(0), &ops)?
+            lax::concatenate(&mut Binder, &parts, 0)?
         };
-        ctxs.push(if p.reverse { flip0(&joined)? } else { joined });
+        ctxs.push(if reverse { flip0(&joined)? } else { joined });
     }
     let mut it = ct.into_iter();
     for i in (0..nk).filter(|&i| c.fk[i]) {
@@ -417,5 +398,58 @@ pub fn vjp(
     for i in (0..c.x_avals.len()).filter(|&i| c.fx[i]) {
         result[nc + nk + i] = it.next();
     }
+    Ok(())
+}
+
+/// The input cotangents (consts, init carry, xs) of a scan equation.
+pub fn vjp(
+    p: &ScanParams,
+    ins: &[Value],
+    outs: &[Value],
+    gs: &[Option<Value>],
+) -> Result<Vec<Option<Value>>> {
+    let body = p.body.jaxpr();
+    let (nc, nk, n) = (p.num_consts, p.num_carry, p.length);
+    let mut c = context(p, outs, gs);
+    let consts = &ins[..nc];
+    let init = &ins[nc..nc + nk];
+    let mut result: Vec<Option<Value>> = vec![None; ins.len()];
+    if n == 0 {
+        for k in 0..nk {
+            result[nc + k] = gs[k].clone().filter(|_| c.fk[k]);
+        }
+        return Ok(result);
+    }
+    c.vjp_body = vjp_body(body, &c)?;
+    let s = c.lp.segment;
+    let (k, r) = (n / s, n % s);
+    let orient = |v: &Value| if p.reverse { flip0(v) } else { Ok(v.clone()) };
+    let xs: Vec<Value> = ins[nc + nk..].iter().map(orient).collect::<Result<_>>()?;
+    let cty: Vec<Value> = (0..p.num_ys())
+        .filter(|&y| c.fy[y])
+        .map(|y| orient(gs[nk + y].as_ref().expect("fy: present")))
+        .collect::<Result<_>>()?;
+    let mut ct = initial_cotangents(&c, consts, init, gs)?;
+    // Forward: the checkpoints and the carry after the full segments.
+    let (mut c_rem, mut cps) = (init.to_vec(), Vec::new());
+    if k > 0 {
+        let head = rows_of(&xs, 0, k * s)?;
+        (c_rem, cps) = checkpoints(&c, body, consts, init, &head, (k, s))?;
+    }
+    // Backward: the short last segment first, then the full segments in reverse.
+    let mut ctx_parts: Vec<Vec<Value>> = Vec::new();
+    if r > 0 {
+        let (xseg, cseg) = (rows_of(&xs, k * s, n)?, rows_of(&cty, k * s, n)?);
+        let (next, ctx) = c.segment_backward(consts, &c_rem, None, &xseg, &cseg, &ct, r)?;
+        ct = next;
+        ctx_parts.push(ctx);
+    }
+    if k > 0 {
+        let (head, chead) = (rows_of(&xs, 0, k * s)?, rows_of(&cty, 0, k * s)?);
+        let (next, ctx) = full_segments_backward(&c, consts, cps, &head, &chead, &ct, (k, s))?;
+        ct = next;
+        ctx_parts.insert(0, ctx);
+    }
+    assemble(&c, p.reverse, ct, &ctx_parts, &mut result)?;
     Ok(result)
 }
