@@ -1,10 +1,11 @@
 //! The shader loop limit (`backend/webgpu/loop_budget.rs`): llvmpipe is recognised by name,
 //! and with the limit lowered to a few hundred iterations (so that the split plans run on any
-//! adapter) reductions are cut into parts whose loops fit — sums, products, max/min of every
+//! adapter) reductions are cut into parts whose loops fit — sums and max/min of every
 //! dtype, bool, several outputs, epilogues, float remainders in the body, and matrix products
 //! that would otherwise be tiled — and still equal the `cpu` interpreter (bit for bit for
 //! exact operations, within a stated tolerance for float sums); what cannot be cut is an
-//! error. Oracle: the `cpu` interpreter.
+//! error; whole programs whose one-workgroup or staged loops would not fit run another way,
+//! still right. Oracle: the `cpu` interpreter (and the `cpu` device for programs).
 
 use crate::common::{block_on, encode, run_on, values};
 use oxjax::backend::cpu::run_kernel;
@@ -238,4 +239,55 @@ fn what_cannot_be_cut_is_an_error() {
         ..routine
     };
     assert!(gpu.compile_routine(&small).is_ok());
+}
+
+/// `k` chained batched 2×2 matmuls y ← (y·A + A) / 2 over A [n, 2, 2] (as `webgpu_whole.rs`).
+fn chain_program(n: usize, k: usize) -> oxjax::lower::Program {
+    use crate::common::trace::{f32v, lit, trace_fn};
+    use oxjax::backend::registry;
+    use oxjax::core::{Device, Primitive};
+    use oxjax::transform::trace::{bind, Operand};
+    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+        let mut y = v[0].clone();
+        for _ in 0..k {
+            let p = bind(
+                Primitive::Matmul,
+                &[Operand::Value(&y), Operand::Value(&v[0])],
+            )
+            .unwrap();
+            y = bind(
+                Primitive::Binary(BinaryOp::Add),
+                &[Operand::Value(&p), Operand::Value(&v[0])],
+            )
+            .unwrap();
+            y = lit(BinaryOp::Mul, &y, 0.5);
+        }
+        vec![y]
+    });
+    oxjax::lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+#[test]
+fn whole_programs_over_the_limit_run_another_way_and_right() {
+    use crate::common::program::webgpu_vs_cpu;
+    use oxjax::backend::registry;
+    let tol = |b: f64, _: f64| 1e-5 * (1.0 + b.abs());
+    // (n, the loop limit) → webgpu dispatches of a 9-matmul chain.
+    let run = |n: usize, limit: Option<usize>| {
+        let mut gpu = block_on(WebGpuBackend::new(Some(8))).unwrap();
+        gpu.set_loop_limit(limit);
+        registry::install_webgpu(gpu);
+        let dispatches = {
+            let p = chain_program(n, 9);
+            webgpu_vs_cpu(&p, n, tol)
+        };
+        drop(registry::uninstall_webgpu());
+        dispatches
+    };
+    // Without a limit: one workgroup (n = 100), one stage (n = 3000): one dispatch each.
+    assert_eq!(run(100, None), 1);
+    assert_eq!(run(3000, None), 1);
+    // With a limit of 4 iterations neither loop fits: still right, in more dispatches.
+    assert!(run(100, Some(4)) > 1);
+    assert!(run(3000, Some(4)) > 1);
 }
