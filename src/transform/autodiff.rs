@@ -139,12 +139,27 @@ pub(crate) fn zeros_like(x: &Value, dtype: DType) -> Result<Value> {
     lax::mul(&mut Binder, &f, 0.0)
 }
 
-/// A literal operand as a 0-d value of its dtype, on the device of the output it feeds.
+/// A literal operand as a 0-d value of its dtype, on the device of the output it feeds: zero
+/// made from one element of `like` (a view, so the cost does not grow with `like`), plus `x`.
 fn literal_value(x: f64, aval: &Aval, like: &Value) -> Result<Value> {
-    let axes = (0..like.aval().shape.len()).collect();
-    let zeros = zeros_like(like, aval.dtype)?;
-    let z = lax::reduce(&mut Binder, ReduceOp::Sum, &zeros, axes)?;
-    lax::add(&mut Binder, &z, x)
+    let shape = &like.aval().shape;
+    let scalar = if shape.is_empty() {
+        zeros_like(like, aval.dtype)?
+    } else if shape.iter().all(|&d| d > 0) {
+        let first = lax::shrink(&mut Binder, like, vec![(0, 1); shape.len()])?;
+        let one = lax::reshape(&mut Binder, &first, Vec::new())?;
+        zeros_like(&one, aval.dtype)?
+    } else {
+        // No element to take: the sum over no elements is the zero.
+        let zeros = zeros_like(like, aval.dtype)?;
+        lax::reduce(
+            &mut Binder,
+            ReduceOp::Sum,
+            &zeros,
+            (0..shape.len()).collect(),
+        )?
+    };
+    lax::add(&mut Binder, &scalar, x)
 }
 
 /// `[outputs..., grads of argnums...]` of a traced function whose first output is a float
