@@ -2,7 +2,7 @@
 // bench/README.md (Kalman elements (A, b, S), m = 1, n = 100) and the 3-tuple elementwise variant
 // (n = 1000) runs as ONE dispatch per call (the whole jitted program in one workgroup); case 1
 // (m = 1 and 2), over that path's barrier cap for CPU adapters, as row-partitioned stages, at
-// most one per Kogge–Stone round; all match the cpu device. Nothing leaks (arrays and webgpu
+// most two per Kogge–Stone round; all match the cpu device. Nothing leaks (arrays and webgpu
 // buffers).
 import { expect, test } from "@playwright/test";
 
@@ -94,10 +94,10 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
       leaked: live() - before,
     };
   });
-  // SwiftShader is a CPU adapter: case 1 runs as stages (at most one per round), the 3-tuple
-  // variant as one workgroup's single dispatch.
-  expect(result.dispatches[0]).toBeLessThanOrEqual(7);
-  expect(result.dispatches[1]).toBeLessThanOrEqual(7);
+  // SwiftShader is a CPU adapter: case 1 runs as stages (at most two per round: the body, and
+  // the concatenate k rows later), the 3-tuple variant as one workgroup's single dispatch.
+  expect(result.dispatches[0]).toBeLessThanOrEqual(14);
+  expect(result.dispatches[1]).toBeLessThanOrEqual(14);
   expect(result.dispatches[2]).toBe(1);
   expect(result.lengths).toEqual([100 * 3, 100 * 10, 3 * 1000]);
   expect(result.worst).toBeLessThan(1e-4);

@@ -100,15 +100,17 @@ async function check(
 // [m, n, most dispatches per call]: on GPUs one workgroup's single dispatch wherever its
 // kernels and shader fit scan_program's caps; on CPU adapters (lavapipe here) the caps on
 // barriers are tighter (their compilers slow down sharply with them), so these programs run as
-// row-partitioned stages, at most one per Kogge–Stone round (7 for n = 100, 10 for n = 1000);
+// row-partitioned stages, at most two per Kogge–Stone round (its body, and its concatenate,
+// which runs k rows later and never shares a stage with kernels shifted otherwise): 14 for
+// n = 100, 20 for n = 1000;
 // m = 4 at n = 1000 has 16,000-element kernels, more than one workgroup's share: stages too.
 const CASES: [number, number, number][] = [
-  [1, 100, 7],
-  [2, 100, 7],
-  [4, 100, 7],
-  [1, 1000, 10],
-  [2, 1000, 10],
-  [4, 1000, 10],
+  [1, 100, 14],
+  [2, 100, 14],
+  [4, 100, 14],
+  [1, 1000, 20],
+  [2, 1000, 20],
+  [4, 1000, 20],
 ];
 for (const [m, n, want] of CASES) {
   Deno.test(
@@ -125,15 +127,16 @@ for (const n of [100, 1000]) {
 // Eager associativeScan runs as a jit program internally (found by structure): the dispatches
 // of that program.
 Deno.test(
-  "eager associativeScan, case 1 (at most one dispatch per round) and the 3-tuple variant (one)",
+  "eager associativeScan, case 1 (at most two dispatches per round) and the 3-tuple variant (one)",
   async () => {
-    await check("eager m=1 n=100", (d) => kalman(d, 100, 1), compose, 7, true);
+    await check("eager m=1 n=100", (d) => kalman(d, 100, 1), compose, 14, true);
     await check("eager 3-tuple n=1000", (d) => triple(d, 1000), compose3, 1, true);
   },
 );
 
 // The gradient program of case 1 (m = 2, n = 100, jit(valueAndGrad)): 160 kernels, which ran
-// as 160 dispatches; as staged dispatches (halos included) it takes 12 (bounded here by 16).
+// as 160 dispatches; as staged dispatches (halos included, at most two per Kogge–Stone round of
+// the forward and the backward scan) it takes 31 (bounded here by 32).
 Deno.test(
   "jit(valueAndGrad) of case 1, m = 2, n = 100: staged WebGPU dispatches, matches cpu",
   async () => {
@@ -169,8 +172,8 @@ Deno.test(
     };
     const web = await run("webgpu");
     const cpu = await run("cpu");
-    if (!(web.dispatches > 1 && web.dispatches <= 16))
-      throw new Error(`${web.dispatches} dispatches, want 2..16`);
+    if (!(web.dispatches > 1 && web.dispatches <= 32))
+      throw new Error(`${web.dispatches} dispatches, want 2..32`);
     if (web.data.length !== 4) throw new Error(`${web.data.length} values`);
     web.data.forEach((v, i) => {
       const w = cpu.data[i];

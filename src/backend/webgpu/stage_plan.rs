@@ -19,8 +19,8 @@
 //!
 //! In a jitted `associativeScan` each Kogge–Stone round reads the previous round's result at
 //! rows `n` and `n + k`: the first rounds (k = 1, 2, 4, 8: halos of 30 rows in all) share one
-//! stage, each later round is a stage of its own (its matmuls, adds and the concatenate, rows
-//! shifted by `k`, line up exactly).
+//! stage, each later round is a stage of its own (its kernels never shifted against each other:
+//! [`SHIFT_SPAN`]).
 
 use crate::kernel::row_reads::{row_reads, Rows};
 use crate::kernel::scan_loop::{LoopBody, LoopStep};
@@ -31,6 +31,13 @@ pub const STAGE_KERNELS: usize = 48;
 pub const STAGE_LEVELS: usize = 24;
 /// At most this many extra rows (below and above its band together) for any kernel.
 pub const HALO_ROWS: i64 = 32;
+/// At most this far apart, in rows, the shifts of a stage's kernels: none, so a kernel that
+/// would run shifted against the others (reading a producer at rows `n + d` only) starts a
+/// new stage. Then the rounds of a scan (each reading the last at rows `n` and `n + k`, beyond
+/// the halos from `k = 32` on) get stages of one shape, integer constants apart, and every
+/// round after the first reuses their pipelines (`stage_params`): a few more dispatches than
+/// stages spanning several rounds, but far less WGSL to compile.
+pub const SHIFT_SPAN: i64 = 0;
 
 /// A read of a producer of the same stage: its member index and the rows read, relative to
 /// the consumer's row.
@@ -356,15 +363,19 @@ fn join_halo(open: &mut StagePlan, member: &mut Member) -> Option<()> {
     Some(())
 }
 
-/// Whether the halos of `open` with `member` added stay within [`HALO_ROWS`].
+/// Whether the halos of `open` with `member` added stay within [`HALO_ROWS`], with its
+/// members' shifts at most [`SHIFT_SPAN`] apart.
 fn halos_fit(open: &StagePlan, member: &Member) -> Option<()> {
     let mut all = open.members.clone();
     all.push(member.clone());
-    halos(&all)
+    let halos_fit = halos(&all)
         .iter()
         .zip(&all)
-        .all(|(&(lo, hi), m)| lo + hi <= if m.in_place { 0 } else { HALO_ROWS })
-        .then_some(())
+        .all(|(&(lo, hi), m)| lo + hi <= if m.in_place { 0 } else { HALO_ROWS });
+    let (lo, hi) = all.iter().fold((i64::MAX, i64::MIN), |(lo, hi), m| {
+        (lo.min(m.shift), hi.max(m.shift))
+    });
+    (halos_fit && hi - lo <= SHIFT_SPAN).then_some(())
 }
 
 /// The rows below and above its band each member must compute for its consumers (which come
