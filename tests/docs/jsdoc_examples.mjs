@@ -64,7 +64,7 @@ const PRELUDE = [
   `const { grad, valueAndGrad, vjp, jvp, vmap, jacfwd, jacrev, hessian, linearize, jit } = ox;`,
   `const { makeJaxpr, init, defaultDevice, webgpuUnavailableReason, devicePut } = ox;`,
   `const { blockUntilReady, memoryStats, checkLeaks, clearCaches, getCacheSizes } = ox;`,
-  `const { setDebug, setScanPathCallback, getBackend, DType, scatterAdd } = ox;`,
+  `const { setDebug, setScanPathCallback, getBackend, DType, scatterAdd, wasmThreadInfo } = ox;`,
 ].join("\n");
 
 /** The value at the start of a comment (see the module doc), as JSON text, or null. */
