@@ -23,7 +23,7 @@ fn sigmoid(x: &Value) -> Result<Value> {
 }
 
 /// `max(x, 0) + log1p(exp(-|x|))`, stable for large |x|.
-fn softplus(x: &Value) -> Result<Value> {
+pub(super) fn softplus(x: &Value) -> Result<Value> {
     let relu = lax::max(&mut Binder, x, 0.0)?;
     let e = lax::exp(
         &mut Binder,

@@ -20,27 +20,17 @@ fn expm1(x: &Value) -> Result<Value> {
     lax::sub(&mut Binder, &lax::exp(&mut Binder, x)?, 1.0)
 }
 
-/// `max(x, 0) + log1p(exp(-|x|))`.
-fn softplus(x: &Value) -> Result<Value> {
-    let relu = lax::max(&mut Binder, x, 0.0)?;
-    let e = lax::exp(
-        &mut Binder,
-        &lax::neg(&mut Binder, &lax::abs(&mut Binder, x)?)?,
-    )?;
-    lax::add(
-        &mut Binder,
-        &relu,
-        &lax::log(&mut Binder, &lax::add(&mut Binder, 1.0, &e)?)?,
-    )
-}
-
 /// The activations of this file (`x` already float); `a` is the parameter of those with one.
 pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
     match name {
         "hardSigmoid" => hard_sigmoid(x),
         "hardSilu" | "hardSwish" => lax::mul(&mut Binder, x, &hard_sigmoid(x)?),
         "hardTanh" => lax::max(&mut Binder, &lax::min(&mut Binder, x, 1.0)?, -1.0),
-        "mish" => lax::mul(&mut Binder, x, &lax::tanh(&mut Binder, &softplus(x)?)?),
+        "mish" => lax::mul(
+            &mut Binder,
+            x,
+            &lax::tanh(&mut Binder, &super::nn::softplus(x)?)?,
+        ),
         "selu" => {
             const ALPHA: f64 = 1.673_263_242_354_377_3;
             const SCALE: f64 = 1.050_700_987_355_480_5;
