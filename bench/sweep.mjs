@@ -1,0 +1,22 @@
+// The sweep on the wasm device in Node: every function both oxjax (../pkg) and `@jax-js/jax`
+// export, timed in one process (bench/sweep_run.mjs; the workloads in bench/sweep_cases.mjs).
+//
+//   node bench/sweep.mjs [filter]      only functions whose name contains `filter`
+//   SWEEP_SMALL=1                      only each function's smallest size
+//   SWEEP_STEADY_MS=n                  time spent on each steady-state sample set (default 60)
+import { shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+
+shimIteratorHelpers();
+const ox = await import("../pkg/index.js");
+const jax = await import("@jax-js/jax");
+await jax.init("wasm");
+jax.defaultDevice("wasm");
+ox.defaultDevice("wasm");
+const { oxFails } = await sweep({
+  ox,
+  jax,
+  device: "wasm (Node)",
+  filter: process.argv[2] ?? "",
+  small: !!process.env.SWEEP_SMALL,
+});
+process.exitCode = oxFails.length ? 1 : 0;

@@ -1,0 +1,31 @@
+// The sweep on the webgpu device in Deno: every function both oxjax (../pkg) and
+// `@jax-js/jax` (path in JAXJS, else ../node_modules) export, timed in one process
+// (bench/sweep_run.mjs; the workloads in bench/sweep_cases.mjs). Each call is waited for with
+// `blockUntilReady`, so steady-state times include one GPU round trip.
+//
+//   deno run -A --unstable-webgpu bench/sweep_webgpu.ts [filter]
+//   SWEEP_SMALL=1        only each function's smallest size
+//   SWEEP_STEADY_MS=n    time spent on each steady-state sample set (default 60)
+import * as ox from "../pkg/index.js";
+import { shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+shimIteratorHelpers();
+const jaxPath = Deno.env.get("JAXJS") ?? "../node_modules/@jax-js/jax/dist/index.js";
+const jax: Any = await import(new URL(jaxPath, import.meta.url).href);
+const devices = await ox.init();
+if (!devices.includes("webgpu"))
+  throw new Error(`oxjax: no webgpu (${ox.webgpuUnavailableReason()})`);
+ox.defaultDevice("webgpu");
+await jax.init("webgpu");
+jax.defaultDevice("webgpu");
+const adapter = await (navigator as Any).gpu.requestAdapter();
+const { oxFails } = await sweep({
+  ox,
+  jax,
+  device: `webgpu (Deno, ${adapter?.info?.description || adapter?.info?.device || "adapter"})`,
+  filter: Deno.args[0] ?? "",
+  small: !!Deno.env.get("SWEEP_SMALL"),
+});
+Deno.exit(oxFails.length ? 1 : 0);
