@@ -2,6 +2,7 @@
  * Devices: `cpu` (reference interpreter), `wasm` (the default) and `webgpu` (after `init()`).
  */
 import { call, callAsync, wasm } from "./bridge.js";
+import { configureWasmThreads } from "./wasm-pool.js";
 
 /**
  * A device name. `cpu`: the reference interpreter; `wasm` (the default): WebAssembly kernels
@@ -42,6 +43,12 @@ export function defaultDevice(device?: Device): Device {
 export interface InitOptions {
   /** Plan WebGPU kernels for at most this many storage buffers (tests force 8). */
   maxStorageBuffers?: number;
+  /**
+   * Threads that run large `wasm` kernels, the calling thread included (default: the
+   * machine's cores; 1 turns the worker pool off). Where the runtime has no shared memory or
+   * workers the device stays on one thread (`wasmThreadInfo()` says why).
+   */
+  wasmThreads?: number;
 }
 
 let webgpuError: string | null = null;
@@ -62,6 +69,13 @@ let webgpuError: string | null = null;
 export async function init(...requested: (Device | InitOptions)[]): Promise<Device[]> {
   const options = (requested.find((r) => typeof r === "object") ?? {}) as InitOptions;
   const names = requested.filter((r): r is Device => typeof r === "string");
+  if (options.wasmThreads !== undefined) {
+    const t = options.wasmThreads;
+    if (!Number.isInteger(t) || t < 1) {
+      throw new Error(`init: wasmThreads must be a positive integer, got ${String(t)}`);
+    }
+    await configureWasmThreads(t);
+  }
   const wantWebgpu = names.length === 0 || names.includes("webgpu");
   const gpu = (globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;
   if (wantWebgpu && gpu && !available().includes("webgpu")) {

@@ -38,6 +38,7 @@ const TOP = {
   vmap: ["vmap", "jacfwd", "jacrev", "jacobian", "hessian", "linearize"],
   jit: ["jit", "clearCaches", "getCacheSizes"],
   "backend-info": ["getBackend"],
+  "wasm-pool": ["wasmThreadInfo"],
 };
 
 const header = (what) =>

@@ -11,6 +11,7 @@ import * as m_transforms from "../transforms.js";
 import * as m_vmap from "../vmap.js";
 import * as m_jit from "../jit.js";
 import * as m_backend_info from "../backend-info.js";
+import * as m_wasm_pool from "../wasm-pool.js";
 
 /** @function */
 export const init = named("init", m_device.init);
@@ -61,3 +62,4 @@ export const clearCaches = named("clearCaches", m_jit.clearCaches);
 export const getCacheSizes = named("getCacheSizes", m_jit.getCacheSizes);
 /** @function */
 export const getBackend = named("getBackend", m_backend_info.getBackend);
+export const wasmThreadInfo = named("wasmThreadInfo", m_wasm_pool.wasmThreadInfo);

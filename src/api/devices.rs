@@ -49,3 +49,17 @@ pub async fn block_until_ready(handle: f64) -> Result<(), JsError> {
     let v = v.concrete(function).map_err(super::js_error)?.clone();
     v.block_until_ready(function).await.map_err(super::js_error)
 }
+
+/// The `wasm` device's data memory (the `WebAssembly.Memory` holding every wasm buffer, shared
+/// where the runtime allows), for the worker pool (`js/wasm-pool.ts`).
+#[wasm_bindgen(js_name = wasmDataMemory)]
+pub fn wasm_data_memory() -> JsValue {
+    crate::backend::wasm::data::object().into()
+}
+
+/// Attaches the worker pool (an object with `threads`, `begin` and `finish`) that splits large
+/// `wasm` kernels across threads.
+#[wasm_bindgen(js_name = wasmPoolAttach)]
+pub fn wasm_pool_attach(pool: JsValue) {
+    crate::backend::wasm::threads::attach(&pool);
+}

@@ -27,6 +27,8 @@ export const WEBGPU_SKIP_FILES = {
     "Node module hooks alias @jax-js/jax for @jax-js/onnx; the clients run beside upstream in Node",
   "reclaim.test.mjs":
     "device-independent: drives the garbage collector with Node's V8 gc() (node:v8, node:vm)",
+  "wasm_threads.test.mjs": "the wasm device's worker pool (Node worker_threads)",
+  "wasm_threads_faults.test.mjs": "the wasm device's worker pool (Node worker_threads)",
   "kalman-parallel.test.mjs":
     "float64 and cpu/wasm oracles; webgpu runs the same workload in tests/deno/kalman-parallel*.test.ts",
 };

@@ -1,8 +1,10 @@
-//! Kernel IR → a WebAssembly module (walrus). The module imports the main module's memory as
-//! `env.memory` and exports one function, `kernel(n, out, in0, in1, …)`, that computes
+//! Kernel IR → a WebAssembly module (walrus). The module imports the data memory as
+//! `env.memory` and exports one function, `kernel(start, end, out, in0, in1, …)`, that computes
 //! `out[i] = exp(i)` (or, for a reducing kernel, `out[i] = op over r of exp(i, r)`, in order
-//! r = 0, 1, …) for `i` in `0..n`, then maps each `out[i]` through the kernel's epilogue if it
-//! has one. Buffer arguments are byte addresses in that memory.
+//! r = 0, 1, …) for `i` in `start..end`, then maps each `out[i]` through the kernel's epilogue
+//! if it has one. Buffer arguments are byte addresses in that memory. Every output element's
+//! value is the same whatever range computes it, as long as `start` is a multiple of
+//! [`split_align`] (worker threads compute disjoint ranges of one kernel).
 //!
 //! This file owns the module shape and the loops; `ops` lowers the ALU operations, `math` and
 //! its siblings emit the transcendental routines (each needed one once per module, as a
@@ -62,24 +64,36 @@ impl Cx {
     }
 }
 
-/// A module importing the main module's memory as `env.memory`.
+/// A module importing the data memory (`super::data`) as `env.memory`, declared shared when
+/// that memory is (worker threads instantiate the same module against it).
 pub(super) fn new_module() -> (Module, MemoryId) {
     let mut module = Module::with_config(ModuleConfig::new());
-    let (memory, _) = module.add_import_memory("env", "memory", false, false, 0, None, None);
+    let shared = super::data::shared();
+    let max = Some(u64::from(super::data::MAX_PAGES));
+    let (memory, _) = module.add_import_memory("env", "memory", shared, false, 0, max, None);
     (module, memory)
 }
 
 pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     let (module, memory) = new_module();
     let lib = &mut math::Lib::default();
-    let (mut module, func) = kernel_function(module, memory, lib, kernel, false)?;
+    let (mut module, func) = kernel_function(module, memory, lib, kernel, false, true)?;
     module.exports.add(KERNEL_EXPORT, func);
     // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them.
     walrus::passes::gc::run(&mut module);
     Ok(module.emit_wasm())
 }
 
-/// Adds `kernel` to `module` as a function `(n, out, in0, in1, …)` (not exported); `lib` holds
+/// The multiple of output elements at which a range of `kernel` may start (and end, but for
+/// the last range): the widest SIMD block (16 elements) so each element takes the same code
+/// path (vector or scalar) in any range, and whole blocks of 4-row tiles for a tiled matrix
+/// product.
+pub fn split_align(kernel: &Kernel) -> usize {
+    matmul::tile_rows_elements(kernel).unwrap_or(16)
+}
+
+/// Adds `kernel` to `module` as a function `(n, out, in0, in1, …)` (not exported), or with
+/// `ranged` `(start, n, out, in0, …)` computing elements `start..n`; `lib` holds
 /// the math routines already in the module, shared by all its kernels. With `unroll` (loop
 /// modules, where `n` is always `kernel.size`) a small kernel is straight-line code: one store
 /// per output element at a constant index, short reductions unrolled too (`unroll`), so the
@@ -90,8 +104,11 @@ pub(super) fn kernel_function(
     lib: &mut math::Lib,
     kernel: &Kernel,
     unroll: bool,
+    ranged: bool,
 ) -> Result<(Module, FunctionId)> {
     verify::verify(kernel)?;
+    // Without `ranged`, `start` is a local that stays 0.
+    let start = Var::new(&mut module, ValType::I32);
     let n = Var::new(&mut module, ValType::I32);
     let out = Var::new(&mut module, ValType::I32);
     let inputs: Vec<Var> = kernel
@@ -134,16 +151,23 @@ pub(super) fn kernel_function(
             None => None,
         };
         let body = unroll::stores(&cx, kernel.size, out_dtype, (addr, result), epilogue);
-        return Ok(finish(cx, lib, n, out, inputs, &body));
+        return Ok(finish(
+            cx,
+            lib,
+            (ranged.then_some(start), n),
+            out,
+            inputs,
+            &body,
+        ));
     }
-    // A tiled matrix product covers every output; otherwise the vector loop covers blocks.
-    let tiled = matmul::tiled(&mut cx, kernel, n, out, &result)?;
+    // A tiled matrix product covers whole rows; otherwise the vector loop covers blocks.
+    let tiled = matmul::tiled(&mut cx, kernel, (start, n), out, &result)?;
     let vector = if tiled.is_some() || f16 {
         None
     } else {
         vloop::vector_loop(&mut cx, kernel, n, out)?
     };
-    let mut body = vec![index.set(i32c(0))];
+    let mut body = vec![index.set(start.get())];
     body.extend(tiled);
     body.extend(vector);
     body.extend([S::While(
@@ -157,7 +181,7 @@ pub(super) fn kernel_function(
         // A second loop maps each result in place: the epilogue's input 0 is `out`.
         let (addr, mapped) = epilogue_value(&mut cx, ep, out, out_dtype)?;
         body.extend([
-            index.set(i32c(0)),
+            index.set(start.get()),
             S::While(
                 index.get().ltu(n.get()),
                 vec![
@@ -167,7 +191,14 @@ pub(super) fn kernel_function(
             ),
         ]);
     }
-    Ok(finish(cx, lib, n, out, inputs, &body))
+    Ok(finish(
+        cx,
+        lib,
+        (ranged.then_some(start), n),
+        out,
+        inputs,
+        &body,
+    ))
 }
 
 /// The epilogue's address and mapped value at `cx.index` (its input 0 is `out`).
@@ -180,16 +211,17 @@ fn epilogue_value(cx: &mut Cx, ep: &AluExp, out: Var, dtype: DType) -> Result<(E
     Ok((addr, mapped))
 }
 
-/// The kernel's function `(n, out, inputs…)` with `body`; gives the math library back.
+/// The kernel's function `([start,] n, out, inputs…)` with `body`; gives the math library back.
 fn finish(
     cx: Cx,
     lib: &mut math::Lib,
-    n: Var,
+    (start, n): (Option<Var>, Var),
     out: Var,
     inputs: Vec<Var>,
     body: &[S],
 ) -> (Module, FunctionId) {
-    let mut params = vec![n, out];
+    let mut params: Vec<Var> = start.into_iter().collect();
+    params.extend([n, out]);
     params.extend(inputs);
     let Cx {
         mut module,

@@ -1,8 +1,9 @@
-//! Host routines: the routines the wasm device runs as code of this module, on buffers of its
-//! linear memory, rather than as emitted modules — the sort (`host_sort.rs`), the FFT
-//! (`backend/fft.rs`) and the Jacobi rotations (`backend/jacobi.rs`), whose work and scratch
-//! memory suit compiled Rust. A dispatch calls
-//! [`run`] directly; a loop module calls them through an import (`env.oxjax_host_sort`, …, see
+//! Host routines: the routines the wasm device runs as code of this module rather than as
+//! emitted modules — the sort (`host_sort.rs`), the FFT (`backend/fft.rs`) and the Jacobi
+//! rotations (`backend/jacobi.rs`), whose work and scratch memory suit compiled Rust. Their
+//! operands live in the data memory (`data.rs`), so [`run_on_data`] copies the inputs into this
+//! module's memory, runs the routine there and copies the outputs back. A dispatch calls it
+//! directly; a loop module calls it through an import (`env.oxjax_host_sort`, …, see
 //! `emit::routines`), bound on wasm32 to this module's export of the same name. They touch
 //! nothing but the buffers they are given.
 
@@ -35,7 +36,7 @@ pub fn import_name(kind: RoutineKind) -> Option<&'static str> {
 /// # Safety
 /// Each pointer addresses a live buffer of at least the routine's size for it (16-byte
 /// aligned), and the outputs overlap no other operand.
-pub unsafe fn run(routine: &Routine, outputs: &[*mut u8], inputs: &[*const u8]) {
+unsafe fn run(routine: &Routine, outputs: &[*mut u8], inputs: &[*const u8]) {
     match routine.kind {
         RoutineKind::Sort => {
             let count = routine.batch * routine.n;
@@ -69,6 +70,37 @@ pub unsafe fn run(routine: &Routine, outputs: &[*mut u8], inputs: &[*const u8]) 
     }
 }
 
+/// Runs host routine `routine` on the data-memory buffers at `outputs` and `inputs` (byte
+/// addresses, each holding at least the routine's operand).
+pub fn run_on_data(routine: &Routine, outputs: &[u32], inputs: &[u32]) {
+    // Operands as 16-byte aligned words (the routines view them as any element type).
+    let words =
+        |(dtype, count): (DType, usize)| vec![0u128; (dtype.byte_size() * count).div_ceil(16)];
+    let mut ins: Vec<Vec<u128>> = routine.inputs().into_iter().map(words).collect();
+    for ((&at, (dtype, count)), aligned) in inputs.iter().zip(routine.inputs()).zip(&mut ins) {
+        super::data::read_into(at, &mut as_bytes_mut(aligned)[..dtype.byte_size() * count]);
+    }
+    let mut outs: Vec<Vec<u128>> = routine.outputs().into_iter().map(words).collect();
+    let out_ptrs: Vec<*mut u8> = outs.iter_mut().map(|o| o.as_mut_ptr().cast()).collect();
+    let in_ptrs: Vec<*const u8> = ins.iter().map(|i| i.as_ptr().cast()).collect();
+    // SAFETY: each pointer addresses a vector of this function holding the operand's bytes,
+    // 16-byte aligned; the outputs are distinct vectors.
+    unsafe { run(routine, &out_ptrs, &in_ptrs) };
+    for ((&at, (dtype, count)), out) in outputs.iter().zip(routine.outputs()).zip(&outs) {
+        super::data::write(at, &as_bytes(out)[..dtype.byte_size() * count]);
+    }
+}
+
+fn as_bytes(words: &[u128]) -> &[u8] {
+    // SAFETY: u128 has no padding; any byte of it is initialised.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast(), words.len() * 16) }
+}
+
+fn as_bytes_mut(words: &mut [u128]) -> &mut [u8] {
+    // SAFETY: as above; every byte pattern is a valid u128.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast(), words.len() * 16) }
+}
+
 /// Runs host routine `kind` as a loop module calls it: `sizes` are the dtype (its index in
 /// `DType::ALL`), batch, m and n; then the byte addresses of the outputs and the inputs.
 #[cfg(target_arch = "wasm32")]
@@ -80,10 +112,8 @@ fn call(kind: RoutineKind, [dtype, batch, m, n]: [u32; 4], outs: &[u32], ins: &[
         m: m as usize,
         n: n as usize,
     };
-    let outs: Vec<*mut u8> = outs.iter().map(|&a| a as usize as *mut u8).collect();
-    let ins: Vec<*const u8> = ins.iter().map(|&a| a as usize as *const u8).collect();
-    // SAFETY: the loop module passes the slots of a routine step, sized by the plan.
-    unsafe { run(&routine, &outs, &ins) }
+    // The loop module passes the slots of a routine step, sized by the plan.
+    run_on_data(&routine, outs, ins);
 }
 
 /// The sort as a loop module calls it (arguments as for [`call`]).

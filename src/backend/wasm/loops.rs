@@ -1,12 +1,12 @@
 //! Compiled scan loops on the wasm device: each loop body is emitted once as one module
 //! (`emit::loops`) and cached (bounded LRU, emptied by `clearCaches`); a run writes the
-//! addresses of every buffer into a table in linear memory and makes ONE call into the module,
+//! addresses of every buffer into a table in the data memory and makes ONE call into the module,
 //! which runs all steps. Buffer sizes are checked first, so a run never writes outside its
 //! buffers.
 
 use super::module::KernelModule;
 use super::{emit, WasmBackend};
-use crate::backend::{BufferId, ExeId, LoopStats};
+use crate::backend::{Backend, BufferId, ExeId, LoopStats};
 use crate::kernel::scan_loop::{LoopBody, LoopBuffers, ScanLoop, SlotRole};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
@@ -119,17 +119,17 @@ pub(super) fn run(
         }
         table.push(b.address());
     }
-    let module = backend
-        .loops
-        .modules
-        .get(&exe)
-        .ok_or_else(|| Error::new("scan", format!("internal error: unknown loop {exe}")))?;
-    module.call_args(&[
-        length,
-        u32::from(plan.reverse),
-        table.as_ptr() as usize as u32,
-    ])?;
-    drop(table);
+    let table = backend.upload_table(&table)?;
+    let at = backend.buffer(table)?.address();
+    let result = match backend.loops.modules.get(&exe) {
+        Some(module) => module.call_args(&[length, u32::from(plan.reverse), at]),
+        None => Err(Error::new(
+            "scan",
+            format!("internal error: unknown loop {exe}"),
+        )),
+    };
+    backend.free(table);
+    result?;
     backend.loops.runs += 1;
     backend.dispatches += 1;
     Ok(())

@@ -1,9 +1,12 @@
 //! The `wasm` device: kernels emitted as WebAssembly modules (see `emit`) and instantiated
-//! against the main module's memory, so buffers are plain allocations of this module and no
-//! data is copied. Natively (for `cargo test`) kernels are emitted and validated but cannot run;
-//! host routines (`host.rs`, compiled Rust) run everywhere.
+//! against the data memory (`data.rs`), a separate memory that holds every buffer, so a kernel
+//! reads and writes buffers in place; this module keeps the allocator's bookkeeping
+//! (`memory.rs`) and copies bytes in and out only for uploads, reads and host routines.
+//! Natively (for `cargo test`) kernels are emitted and validated but cannot run; the data
+//! memory is a byte vector and host routines (`host.rs`, compiled Rust) run everywhere.
 
 mod code_stats;
+pub mod data;
 pub mod emit;
 pub mod host;
 mod host_sort;
@@ -12,6 +15,7 @@ mod memory;
 mod module;
 mod program;
 mod routines;
+pub mod threads;
 
 use std::collections::HashMap;
 
@@ -43,6 +47,8 @@ pub struct WasmBackend {
     modules: Lru<ExeId, KernelModule>,
     next_exe: ExeId,
     dispatches: u64,
+    /// Dispatches split across worker threads.
+    split_dispatches: u64,
     /// Bytes of the kernel modules emitted, and the most locals of one kernel function, since
     /// the last `clear_caches` ([`code_stats`]).
     code_bytes: u64,
@@ -63,6 +69,7 @@ impl WasmBackend {
             modules: Lru::new(KERNEL_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            split_dispatches: 0,
             code_bytes: 0,
             max_locals: 0,
             routines: RoutineCache::default(),
@@ -75,6 +82,15 @@ impl WasmBackend {
         self.buffers
             .get(&id)
             .ok_or_else(|| Error::new("wasm", format!("internal error: unknown buffer {id}")))
+    }
+
+    /// `table` (the buffer addresses a loop or program module reads) in a new buffer of the
+    /// data memory; the caller frees it after the call.
+    fn upload_table(&mut self, table: &[u32]) -> Result<BufferId> {
+        let bytes: Vec<u8> = table.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let id = self.alloc(bytes.len().max(4))?;
+        self.write(id, &bytes)?;
+        Ok(id)
     }
 }
 
@@ -101,10 +117,20 @@ impl Backend for WasmBackend {
     }
 
     fn write(&mut self, buffer: BufferId, data: &[u8]) -> Result<()> {
-        let target = self.buffers.get_mut(&buffer).ok_or_else(|| {
+        let target = self.buffers.get(&buffer).ok_or_else(|| {
             Error::new("wasm", format!("internal error: unknown buffer {buffer}"))
         })?;
-        target.bytes_mut()[..data.len()].copy_from_slice(data);
+        if data.len() > target.len() {
+            return Err(Error::new(
+                "wasm",
+                format!(
+                    "internal error: {} bytes written into a buffer of {}",
+                    data.len(),
+                    target.len()
+                ),
+            ));
+        }
+        data::write(target.address(), data);
         Ok(())
     }
 
@@ -115,7 +141,8 @@ impl Backend for WasmBackend {
     }
 
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>> {
-        Ok(self.buffer(buffer)?.bytes().to_vec())
+        let b = self.buffer(buffer)?;
+        Ok(data::read(b.address(), b.len()))
     }
 
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture> {
@@ -134,7 +161,11 @@ impl Backend for WasmBackend {
         self.code_bytes += bytes.len() as u64;
         self.max_locals = self.max_locals.max(code_stats::max_locals(&bytes));
         let out_bytes = kernel.size * kernel.output_dtype().byte_size();
-        let module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
+        let mut module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
+        let work = threads::work(kernel);
+        if work >= threads::MIN_PARALLEL_WORK {
+            module = module.splitting(emit::split_align(kernel), work, &bytes);
+        }
         let id = self.next_exe;
         self.next_exe += 1;
         self.kernel_ids.insert(kernel.clone(), id);
@@ -175,7 +206,11 @@ impl Backend for WasmBackend {
                 ),
             ));
         }
-        module.call(&addresses)?;
+        if threads::run_split(module, exe, &addresses)? {
+            self.split_dispatches += 1;
+        } else {
+            module.call_range((0, module.size() as u32), &addresses)?;
+        }
         self.dispatches += 1;
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! An instantiated kernel module. On wasm32 the emitted bytes are compiled by the host's
-//! WebAssembly engine and instantiated with this module's memory (and the host routines'
-//! exports, `host.rs`); natively they are only kept
+//! WebAssembly engine and instantiated with the data memory (`data.rs`) and the host routines'
+//! exports (`host.rs`); natively they are only kept
 //! (the native build validates codegen; it cannot run it).
 
 use crate::util::{Error, Result};
@@ -9,8 +9,21 @@ pub struct KernelModule {
     size: usize,
     /// The bytes a kernel writes into its output buffer (0: not checked).
     output_bytes: usize,
+    /// For a kernel worth splitting across threads (`threads.rs`): how.
+    split: Option<Split>,
     #[cfg(target_arch = "wasm32")]
     function: js_sys::Function,
+}
+
+/// How a kernel's output elements may be split into ranges run by worker threads.
+pub struct Split {
+    /// Ranges start at multiples of this (`emit::split_align`).
+    pub align: usize,
+    /// The kernel's work (`threads::work`).
+    pub work: u64,
+    /// The module's bytes, which each worker compiles.
+    #[cfg(target_arch = "wasm32")]
+    pub bytes: js_sys::Uint8Array,
 }
 
 impl KernelModule {
@@ -24,7 +37,7 @@ impl KernelModule {
         let module = WebAssembly::Module::new(&Uint8Array::from(bytes))
             .map_err(|e| fail("compiling kernel", e))?;
         let env = Object::new();
-        Reflect::set(&env, &"memory".into(), &wasm_bindgen::memory())
+        Reflect::set(&env, &"memory".into(), &super::data::object())
             .map_err(|e| fail("imports", e))?;
         // Host routines: this module's own exports (modules that do not import them ignore them).
         let exports = wasm_bindgen::exports();
@@ -43,6 +56,7 @@ impl KernelModule {
         Ok(KernelModule {
             size,
             output_bytes: 0,
+            split: None,
             function,
         })
     }
@@ -52,6 +66,7 @@ impl KernelModule {
         Ok(KernelModule {
             size,
             output_bytes: 0,
+            split: None,
         })
     }
 
@@ -63,12 +78,45 @@ impl KernelModule {
         }
     }
 
+    /// This kernel module, splittable into ranges starting at multiples of `align` (its
+    /// emitted `bytes` go to the workers).
+    pub fn splitting(self, align: usize, work: u64, bytes: &[u8]) -> KernelModule {
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = bytes;
+        KernelModule {
+            split: Some(Split {
+                align,
+                work,
+                #[cfg(target_arch = "wasm32")]
+                bytes: js_sys::Uint8Array::from(bytes),
+            }),
+            ..self
+        }
+    }
+
+    pub fn split(&self) -> Option<&Split> {
+        self.split.as_ref()
+    }
+
+    /// The elements (kernels) or the batch (routines) of one call.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
     /// The bytes written into the output buffer (0 where not known).
     pub fn output_bytes(&self) -> usize {
         self.output_bytes
     }
 
-    /// Runs the kernel over `size` elements; `addresses` are the output then the inputs.
+    /// Runs a kernel module's elements `start..end`; `addresses` are the output then the inputs.
+    pub fn call_range(&self, (start, end): (u32, u32), addresses: &[u32]) -> Result<()> {
+        let mut args = vec![start, end];
+        args.extend_from_slice(addresses);
+        self.call_args(&args)
+    }
+
+    /// Runs a routine module over `size` (its batch); `addresses` are the outputs then the
+    /// inputs.
     pub fn call(&self, addresses: &[u32]) -> Result<()> {
         let mut args = vec![self.size as u32];
         args.extend_from_slice(addresses);

@@ -278,10 +278,11 @@ fn call(
         }
         table.push(b.address());
     }
-    compiled
-        .module
-        .call_args(&[1, 0, table.as_ptr() as usize as u32])?;
-    drop(table);
+    let table = backend.upload_table(&table)?;
+    let at = backend.buffer(table)?.address();
+    let result = compiled.module.call_args(&[1, 0, at]);
+    backend.free(table);
+    result?;
     backend.dispatches += 1;
     Ok(())
 }

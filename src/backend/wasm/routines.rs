@@ -1,5 +1,5 @@
 //! Routines on the wasm device: each routine shape is emitted once (`emit::routines`) and
-//! instantiated against this module's memory; a dispatch passes the batch size and the byte
+//! instantiated against the data memory; a dispatch passes the batch size and the byte
 //! addresses of the outputs, then the inputs. Host routines (`host.rs`) have no module: a
 //! dispatch runs them here on the buffers.
 
@@ -52,7 +52,7 @@ fn run_host(
     inputs: &[BufferId],
     outputs: &[BufferId],
 ) -> Result<()> {
-    let sized = |id: BufferId, (dtype, count): (crate::core::DType, usize)| -> Result<*mut u8> {
+    let sized = |id: BufferId, (dtype, count): (crate::core::DType, usize)| -> Result<u32> {
         let b = backend.buffer(id)?;
         if b.len() < dtype.byte_size() * count {
             return Err(Error::new(
@@ -60,7 +60,7 @@ fn run_host(
                 "internal error: a buffer smaller than the routine's operand",
             ));
         }
-        Ok(b.ptr())
+        Ok(b.address())
     };
     let mut outs = Vec::with_capacity(outputs.len());
     for (&id, shape) in outputs.iter().zip(routine.outputs()) {
@@ -68,17 +68,15 @@ fn run_host(
     }
     let mut ins = Vec::with_capacity(inputs.len());
     for (&id, shape) in inputs.iter().zip(routine.inputs()) {
-        ins.push(sized(id, shape)? as *const u8);
+        ins.push(sized(id, shape)?);
     }
-    if outs.iter().any(|o| ins.contains(&(*o as *const u8))) {
+    if outs.iter().any(|o| ins.contains(o)) {
         return Err(Error::new(
             routine.name(),
             "internal error: an output is also an input",
         ));
     }
-    // SAFETY: live buffers of this backend, sizes checked, outputs distinct from the inputs
-    // (and from each other: distinct buffer ids own distinct allocations).
-    unsafe { host::run(routine, &outs, &ins) };
+    host::run_on_data(routine, &outs, &ins);
     backend.dispatches += 1;
     Ok(())
 }

@@ -74,7 +74,7 @@ impl<'a> Emitter<'a> {
                 Some(&f) => (module, f),
                 None => {
                     let (mut m, f) =
-                        kernel_function(module, self.memory, &mut self.lib, kernel, true)?;
+                        kernel_function(module, self.memory, &mut self.lib, kernel, true, false)?;
                     m.funcs.get_mut(f).name = Some(format!("step{}_kernel", self.functions));
                     self.kernels.insert(kernel, f);
                     (m, f)

@@ -248,12 +248,36 @@ struct Loops {
 /// The tiled loops computing every output of `kernel` when it is a product the tiled code
 /// handles and the call covers the whole output (`n = size`); `result` is the kernel's scalar
 /// value at `cx.index` (for the last columns). Leaves `cx.index` at `n`.
-pub fn tiled(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var, result: &E) -> Result<Option<S>> {
+/// The output elements of one block of 4-row tiles of a kernel this file tiles, or None.
+pub fn tile_rows_elements(kernel: &Kernel) -> Option<usize> {
+    plan(kernel).map(|p| MR * p.m.n)
+}
+
+/// The tiled product over the outputs `start..n` when both are whole rows (else None: the
+/// kernel's other loops run). Tiling never changes a value (see the file comment).
+pub fn tiled(
+    cx: &mut Cx,
+    kernel: &Kernel,
+    (start, n): (Var, Var),
+    out: Var,
+    result: &E,
+) -> Result<Option<S>> {
     let Some(p) = plan(kernel) else {
         return Ok(None);
     };
-    let (rows, cols, k) = (p.m.rows as i32, p.m.n as i32, p.m.k as i32);
-    let (main_rows, main_cols) = (rows - rows % MR as i32, cols - cols % NR as i32);
+    let (cols, k) = (p.m.n as i32, p.m.k as i32);
+    let main_cols = cols - cols % NR as i32;
+    // The rows first..rows; 4-row tiles up to main_rows.
+    let (first, rows, main_rows) = (
+        cx.tmp(ValType::I32),
+        cx.tmp(ValType::I32),
+        cx.tmp(ValType::I32),
+    );
+    let bounds = vec![
+        first.set(start.get().div_u(i32c(cols))),
+        rows.set(n.get().div_u(i32c(cols))),
+        main_rows.set(rows.get() - (rows.get() - first.get()).rem_u(i32c(MR as i32))),
+    ];
     let at = Loops {
         row: cx.tmp(ValType::I32),
         col: cx.tmp(ValType::I32),
@@ -264,13 +288,13 @@ pub fn tiled(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var, result: &E) -> Resu
     let one = micro(cx, &p, 1, &at, out);
     let (row, col, kc0, kend) = (at.row, at.col, at.kc0, at.kend);
     let kc = KC as i32;
-    let mut row_loops = vec![row.set(i32c(0))];
+    let mut row_loops = vec![row.set(first.get())];
     let mut four = four;
     four.push(row.set(row.get() + i32c(MR as i32)));
-    row_loops.push(S::While(row.get().lt(i32c(main_rows)), four));
+    row_loops.push(S::While(row.get().lt(main_rows.get()), four));
     let mut one = one;
     one.push(row.set(row.get() + i32c(1)));
-    row_loops.push(S::While(row.get().lt(i32c(rows)), one));
+    row_loops.push(S::While(row.get().lt(rows.get()), one));
     row_loops.push(col.set(col.get() + i32c(NR as i32)));
     let blocks = S::While(
         kc0.get().lt(i32c(k)),
@@ -289,9 +313,9 @@ pub fn tiled(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var, result: &E) -> Resu
     let index = cx.index;
     let addr = out.get() + index.get() * i32c(4);
     let tail = vec![
-        row.set(i32c(0)),
+        row.set(first.get()),
         S::While(
-            row.get().lt(i32c(rows)),
+            row.get().lt(rows.get()),
             vec![
                 col.set(i32c(main_cols)),
                 S::While(
@@ -306,14 +330,13 @@ pub fn tiled(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var, result: &E) -> Resu
             ],
         ),
     ];
-    let mut body = vec![kc0.set(i32c(0)), blocks];
+    let mut body = bounds;
+    body.extend([kc0.set(i32c(0)), blocks]);
     body.extend(tail);
     body.push(index.set(n.get()));
-    Ok(Some(S::If(
-        n.get().eq(i32c(kernel.size as i32)),
-        body,
-        vec![],
-    )))
+    let whole_rows = start.get().rem_u(i32c(cols)).eqz() & n.get().rem_u(i32c(cols)).eqz();
+    let in_range = n.get().leu(i32c(kernel.size as i32));
+    Ok(Some(S::If(whole_rows & in_range, body, vec![])))
 }
 
 #[cfg(test)]
