@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Serves the repository over http://localhost (a secure context, which WebGPU needs): the
-// demos in www/ import the built package from /pkg/. Usage: node scripts/serve.mjs [--port N]
+// demos in www/ import the built package from /pkg/. Every response carries COOP/COEP, so pages
+// are crossOriginIsolated and the wasm device runs large kernels on its worker pool (shared
+// memory needs isolation). Usage: node scripts/serve.mjs [--port N]
 import { createServer } from "node:http";
 import { createReadStream, statSync } from "node:fs";
 import { dirname, extname, join, normalize, sep } from "node:path";
@@ -20,6 +22,12 @@ const types = {
   ".svg": "image/svg+xml",
   ".csv": "text/csv",
   ".ts": "text/plain; charset=utf-8",
+};
+
+/** The headers that make a page crossOriginIsolated (every resource here is same-origin). */
+const ISOLATION = {
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-embedder-policy": "require-corp",
 };
 
 const server = createServer((req, res) => {
@@ -44,6 +52,7 @@ const server = createServer((req, res) => {
   res.writeHead(200, {
     "content-type": types[extname(path)] ?? "application/octet-stream",
     "cache-control": "no-store",
+    ...ISOLATION,
   });
   createReadStream(path).pipe(res);
 });
