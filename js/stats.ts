@@ -86,11 +86,11 @@ export interface MemoryStats {
   /** Traced programs held: makeJaxpr results and vjp functions. */
   liveJaxprs: number;
   /**
-   * The current size of the module's WebAssembly memory, which holds every cpu and wasm array (it
-   * grows and never shrinks).
+   * The current size of the module's WebAssembly memory (cpu arrays) plus the wasm device's data
+   * memory (wasm arrays); each grows and never shrinks.
    */
   wasmMemoryBytes: number;
-  /** The most bytes the module's WebAssembly memory can grow to (4 GiB): every cpu and wasm array lives in it. */
+  /** The most bytes each of those two memories can grow to (4 GiB). */
   wasmMemoryLimit: number;
   /** The global cache of lowered jit programs. */
   programCache: {

@@ -40,7 +40,8 @@ pub fn memory_stats() -> Vec<f64> {
             + super::trace::live_vjps()
             + super::vmap::live()
             + super::jit::live()) as f64,
-        (core::arch::wasm32::memory_size(0) * 65536) as f64,
+        (core::arch::wasm32::memory_size(0) * 65536) as f64
+            + crate::backend::wasm::data::size() as f64,
         crate::backend::wasm::MEMORY_LIMIT_BYTES as f64,
         super::jit::live() as f64,
     ];

@@ -1,0 +1,263 @@
+// The wasm device on every core, in Deno (`deno run -A bench/threads.ts [filter]`, after
+// `node scripts/build.mjs`): oxjax (../pkg) on 1 thread and on all cores
+// (`init({ wasmThreads })`) side by side with upstream jax-js (@jax-js/jax, path in JAXJS or
+// ../node_modules) on its `wasm` device, which runs its own worker pool in Deno. One process.
+// Each timing is one call followed by a wait for its result (blockUntilReady), median of
+// samples that each repeat for at least 200 ms after a warm-up; the 1,000 small ops are
+// timed per op. Outputs of oxjax on 1 and N threads must match bit for bit, and jax-js's
+// within 1e-5 (the transcendental chain) or exactly (the rest). Prints a markdown table, the
+// date, commit and machine, and `BENCH_JSON {...}`.
+import * as ox from "../pkg/index.js";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+const jaxPath = Deno.env.get("JAXJS") ?? "../node_modules/@jax-js/jax/dist/index.js";
+const jax: Any = await import(new URL(jaxPath, import.meta.url).href);
+const filter = Deno.args[0] ?? "";
+const cores = navigator.hardwareConcurrency;
+
+await jax.init("wasm");
+jax.defaultDevice("wasm");
+const onp: Any = ox.numpy;
+const jnp: Any = jax.numpy;
+
+const now = () => performance.now();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const WARM_MS = 300;
+const MIN_MS = 200;
+const SAMPLES = 5;
+
+/** Median ms of one `run()` (awaited), after a warm-up. */
+async function time(run: () => Promise<void> | void): Promise<number> {
+  const t0 = now();
+  do await run();
+  while (now() - t0 < WARM_MS);
+  const samples = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    let n = 0;
+    const t = now();
+    do {
+      await run();
+      n++;
+    } while (now() - t < MIN_MS);
+    samples.push((now() - t) / n);
+  }
+  return median(samples);
+}
+
+/** A workload: `make(lib)` returns `{ run, out, free }` for lib = "ox" or "jax". */
+interface Instance {
+  run(): Promise<void> | void;
+  out(): Promise<Float32Array>;
+  free(): void;
+}
+interface Workload {
+  name: string;
+  unit: string;
+  per: number;
+  exact: boolean;
+  make(lib: "ox" | "jax"): Instance;
+}
+
+const exactValues = (n: number, m: number) =>
+  Float32Array.from({ length: n }, (_, i) => (i % m) - (m >> 1));
+const smooth = (n: number) => Float32Array.from({ length: n }, (_, i) => ((i % 1000) - 500) / 250);
+
+function matmul(n: number): Workload {
+  const data = exactValues(n * n, 7);
+  return {
+    name: `matmul ${n}×${n} float32`,
+    unit: "ms",
+    per: 1,
+    exact: true,
+    make(lib) {
+      if (lib === "ox") {
+        const a = onp.array(data).reshape([n, n]);
+        return {
+          run: async () => {
+            const y = onp.matmul(a, a);
+            await y.blockUntilReady();
+            y.dispose();
+          },
+          out: async () => {
+            const y = onp.matmul(a, a);
+            const d = await y.data();
+            y.dispose();
+            return d;
+          },
+          free: () => a.dispose(),
+        };
+      }
+      const a = jnp.array(data).reshape([n, n]);
+      return {
+        run: async () => {
+          const y = jnp.matmul(a.ref, a.ref);
+          await y.blockUntilReady();
+          y.dispose();
+        },
+        out: () => jnp.matmul(a.ref, a.ref).data(),
+        free: () => a.dispose(),
+      };
+    },
+  };
+}
+
+const N = 1 << 20;
+
+const chain: Workload = {
+  name: "jit tanh(2x+1)·exp(−x)+sin(x), 1M float32",
+  unit: "ms",
+  per: 1,
+  exact: false,
+  make(lib) {
+    const np = lib === "ox" ? onp : jnp;
+    const lib_: Any = lib === "ox" ? ox : jax;
+    const x = np.array(smooth(N));
+    const f =
+      lib === "ox"
+        ? lib_.jit((v: Any) => {
+            const t = onp.tanh(v.mul(2).add(1));
+            const e = onp.exp(v.neg());
+            return t.mul(e).add(onp.sin(v));
+          })
+        : lib_.jit((v: Any) =>
+            jnp.tanh(v.ref.mul(2).add(1)).mul(jnp.exp(v.ref.neg())).add(jnp.sin(v)),
+          );
+    const call = () => (lib === "ox" ? f(x) : f(x.ref));
+    return {
+      run: async () => {
+        const y = call();
+        await y.blockUntilReady();
+        y.dispose();
+      },
+      out: async () => {
+        const y = call();
+        const d = await y.data();
+        if (lib === "ox") y.dispose();
+        return d;
+      },
+      free: () => {
+        x.dispose();
+        f.dispose?.();
+      },
+    };
+  },
+};
+
+const sum: Workload = {
+  name: "sum of 1M float32",
+  unit: "ms",
+  per: 1,
+  exact: true,
+  make(lib) {
+    const np = lib === "ox" ? onp : jnp;
+    const x = np.array(exactValues(N, 5));
+    const call = () => (lib === "ox" ? onp.sum(x) : jnp.sum(x.ref));
+    return {
+      run: async () => {
+        const y = call();
+        await y.blockUntilReady();
+        y.dispose();
+      },
+      out: async () => {
+        const y = call();
+        const d = await y.data();
+        if (lib === "ox") y.dispose();
+        return d;
+      },
+      free: () => x.dispose(),
+    };
+  },
+};
+
+const small: Workload = {
+  name: "1,000 small eager ops (add [4] + dataSync)",
+  // ms per 1,000 ops = µs per op
+  unit: "µs/op",
+  per: 1,
+  exact: true,
+  make(lib) {
+    const np = lib === "ox" ? onp : jnp;
+    const x = np.array(new Float32Array([1, 2, 3, 4]));
+    const y = np.array(new Float32Array([0.5, 0.25, -1, 2]));
+    const one = () => {
+      const z = lib === "ox" ? x.add(y) : x.ref.add(y.ref);
+      const d = z.dataSync();
+      if (lib === "ox") z.dispose();
+      return d;
+    };
+    return {
+      run: () => {
+        for (let i = 0; i < 1000; i++) one();
+      },
+      out: async () => one(),
+      free: () => (x.dispose(), y.dispose()),
+    };
+  },
+};
+
+const workloads = [matmul(256), matmul(512), chain, sum, small].filter((w) =>
+  w.name.includes(filter),
+);
+
+function compare(a: Float32Array, b: Float32Array, exact: boolean, what: string) {
+  if (a.length !== b.length) throw new Error(`${what}: ${a.length} vs ${b.length} elements`);
+  for (let i = 0; i < a.length; i++) {
+    const ok = exact
+      ? Object.is(a[i], b[i])
+      : Math.abs(a[i] - b[i]) <= 1e-5 * Math.max(1, Math.abs(b[i]));
+    if (!ok) throw new Error(`${what}: element ${i}: ${a[i]} vs ${b[i]}`);
+  }
+}
+
+async function measure(w: Workload, lib: "ox" | "jax"): Promise<[number, Float32Array]> {
+  const inst = w.make(lib);
+  try {
+    const out = await inst.out();
+    return [(await time(() => inst.run())) / w.per, out];
+  } finally {
+    inst.free();
+  }
+}
+
+const rows = [];
+for (const w of workloads) {
+  await ox.init({ wasmThreads: 1 });
+  const [one, outOne] = await measure(w, "ox");
+  await ox.init({ wasmThreads: cores });
+  const [many, outMany] = await measure(w, "ox");
+  const info = ox.wasmThreadInfo();
+  const [ref, outRef] = await measure(w, "jax");
+  compare(outMany, outOne, true, `${w.name}: oxjax ${cores} threads vs 1`);
+  compare(outMany, outRef, w.exact, `${w.name}: oxjax vs jax-js`);
+  rows.push({ name: w.name, unit: w.unit, one, many, ref, threads: info.threads, info });
+  console.error(`# done: ${w.name}`);
+}
+
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const commit = await (async () => {
+  try {
+    const r = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"] }).output();
+    return new TextDecoder().decode(r.stdout).trim();
+  } catch {
+    return "unknown";
+  }
+})();
+console.log(
+  `${new Date().toISOString().slice(0, 10)}, commit ${commit}, Deno ${Deno.version.deno}, ` +
+    `${Deno.build.os}/${Deno.build.arch}, ${cores} cores`,
+);
+console.log("");
+console.log(
+  `| workload | unit | oxjax wasm, 1 thread | oxjax wasm, ${cores} threads | jax-js wasm | ` +
+    `oxjax ${cores}T / jax-js | oxjax ${cores}T / oxjax 1T |`,
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
+for (const r of rows) {
+  console.log(
+    `| ${r.name} | ${r.unit} | ${fmt(r.one)} | ${fmt(r.many)} (${r.threads} threads) | ` +
+      `${fmt(r.ref)} | ${(r.many / r.ref).toFixed(2)}× | ${(r.many / r.one).toFixed(2)}× |`,
+  );
+}
+console.log(`BENCH_JSON ${JSON.stringify({ commit, cores, rows })}`);
+await ox.init({ wasmThreads: 1 });
