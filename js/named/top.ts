@@ -62,4 +62,5 @@ export const clearCaches = named("clearCaches", m_jit.clearCaches);
 export const getCacheSizes = named("getCacheSizes", m_jit.getCacheSizes);
 /** @function */
 export const getBackend = named("getBackend", m_backend_info.getBackend);
+/** @function */
 export const wasmThreadInfo = named("wasmThreadInfo", m_wasm_pool.wasmThreadInfo);
