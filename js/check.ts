@@ -62,6 +62,13 @@ export function list<T = unknown>(fn: string, what: string, v: unknown): T[] {
   throw new TypeError(`${fn}: ${what} must be a list, got ${describe(v)}`);
 }
 
+/** An options object (`undefined` and `null`: no options), or a TypeError naming `fn`. */
+export function options<T extends object>(fn: string, v: T | null | undefined): Partial<T> {
+  if (v === undefined || v === null) return {};
+  if (typeof v === "object" && !globalThis.Array.isArray(v) && !(v instanceof Array)) return v;
+  throw new TypeError(`${fn}: options must be an object, got ${describe(v)}`);
+}
+
 /** A device option: `undefined`/`null` (the default device, uncommitted: "") or a name. */
 export function device(fn: string, v: unknown): string {
   if (v === undefined || v === null) return "";

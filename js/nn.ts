@@ -109,17 +109,23 @@ export function elu(x: Array, alpha = 1): Array {
 
 /**
  * The Gaussian error linear unit. `approximate` (default `true`, as JAX) uses the tanh form
- * `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))`.
+ * `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))`; `false` the exact form `x·Φ(x)` (erf). Given as
+ * jax-js's option `{ approximate }` or as a boolean.
  *
  * @example
  * ```ts
  * using x = np.array([0, 1]);
  * using y = nn.gelu(x); // [0, 0.841192]
+ * using z = nn.gelu(x, { approximate: false }); // [0, 0.841345]
  * ```
  */
-export function gelu(x: Array, approximate = true): Array {
+export function gelu(x: Array, opts: { approximate?: boolean } | boolean = {}): Array {
   check("gelu", x);
-  return new Array(call(() => wasm.activation("gelu", x._handle, approximate ? 1 : 0)));
+  const approximate = typeof opts === "boolean" ? opts : checks.options("gelu", opts).approximate;
+  if (approximate !== undefined && typeof approximate !== "boolean") {
+    throw new TypeError(`gelu: approximate must be a boolean, got ${typeof approximate}`);
+  }
+  return new Array(call(() => wasm.activation("gelu", x._handle, approximate === false ? 0 : 1)));
 }
 
 const axes = (axis: Axis | undefined, fn = "nn"): Int32Array | undefined => checks.axes(fn, axis);

@@ -32,16 +32,25 @@ const NODE_TYPES: Record<Kind, NodeType> = {
   none: NodeType.None,
 };
 
-/** A pytree of the same structure with leaves of type `U`. */
-export type MapJsTree<T, U> = T extends Array
-  ? U
-  : T extends (infer E)[]
-    ? MapJsTree<E, U>[]
-    : T extends null | undefined
-      ? T
-      : T extends object
-        ? { [K in keyof T]: MapJsTree<T[K], U> }
-        : U;
+/** Whether `X` and `Y` are the same type. */
+type Same<X, Y> =
+  (<V>() => V extends X ? 1 : 2) extends <V>() => V extends Y ? 1 : 2 ? true : false;
+
+type MappedJsTree<T, A, B> = T extends A
+  ? B
+  : T extends Array
+    ? T
+    : T extends globalThis.Array<infer E>
+      ? number extends T["length"]
+        ? MapJsTree<E, A, B>[]
+        : { [K in keyof T]: MapJsTree<T[K], A, B> }
+      : { [K in keyof T]: MapJsTree<T[K], A, B> };
+
+/**
+ * `T` (a subtype of `JsTree<A>`) with its leaves of type `A` replaced by `B`, keeping the
+ * structure (tuples stay tuples, object keys stay), as jax-js types it.
+ */
+export type MapJsTree<T, A, B> = Same<A, B> extends true ? T : MappedJsTree<T, A, B>;
 
 /**
  * The structure of a pytree without its leaves, as `flatten` and `structure` return it. Two
@@ -58,14 +67,32 @@ export class JsTreeDef {
     readonly keys: string[] = [],
   ) {}
 
+  /** A single leaf (jax-js's `JsTreeDef.leaf`). */
+  static readonly leaf: JsTreeDef = new JsTreeDef("leaf");
+
   /** The node's kind as jax-js names it (`NodeType`). */
   get nodeType(): NodeType {
     return NODE_TYPES[this.kind];
   }
 
+  /** An object node's keys (in flattening order); `null` for other nodes (as jax-js). */
+  get nodeMetadata(): string[] | null {
+    return this.kind === "dict" ? this.keys : null;
+  }
+
+  /** The structures of the children (as jax-js). */
+  get childTreedefs(): JsTreeDef[] {
+    return this.children;
+  }
+
   /** The number of leaves. */
   get numLeaves(): number {
     return this.kind === "leaf" ? 1 : this.children.reduce((n, c) => n + c.numLeaves, 0);
+  }
+
+  /** The number of leaves (jax-js's name). */
+  get size(): number {
+    return this.numLeaves;
   }
 
   /**
@@ -109,25 +136,32 @@ export class JsTreeDef {
   }
 
   /**
-   * A printout of the structure, e.g. `{a: *, b: [*, *]}` with `*` for leaves.
+   * A printout of the structure as jax-js prints it, e.g. `JsTreeDef({a: *, b: [*, *]})` with
+   * `*` for leaves (without the `JsTreeDef(…)` wrapper when `root` is false).
    *
    * @example
    * ```ts
-   * tree.structure({ b: [1, 2], a: 0 }).toString(); // "{a: *, b: [*, *]}"
+   * tree.structure({ b: [1, 2], a: 0 }).toString(); // "JsTreeDef({a: *, b: [*, *]})"
    * ```
    */
-  toString(): string {
+  toString(root = true): string {
+    if (root) return `JsTreeDef(${this.toString(false)})`;
     switch (this.kind) {
       case "leaf":
         return "*";
       case "none":
         return "null";
       case "list":
-        return `[${this.children.join(", ")}]`;
+        return `[${this.children.map((c) => c.toString(false)).join(", ")}]`;
       case "dict":
-        return `{${this.keys.map((k, i) => `${k}: ${this.children[i]}`).join(", ")}}`;
+        return `{${this.keys.map((k, i) => `${quoteKey(k)}: ${this.children[i].toString(false)}`).join(", ")}}`;
     }
   }
+}
+
+/** An object key as jax-js prints it: bare when an identifier, else JSON-quoted. */
+function quoteKey(key: string): string {
+  return /^[a-zA-Z_$][a-zA-Z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -241,10 +275,15 @@ export function structure<T>(tree: JsTree<T>): JsTreeDef {
  * tree.dispose(doubled);
  * ```
  */
+export function map<T, U, Tree extends JsTree<T>>(
+  fn: (...xs: T[]) => U,
+  tree: Tree,
+  ...rest: Tree[]
+): MapJsTree<Tree, T, U>;
 export function map<T, U>(fn: (...xs: T[]) => U, tree: JsTree<T>, ...rest: JsTree<T>[]): JsTree<U> {
-  const [ls, def] = flatten(tree);
+  const [ls, def] = flatten<T>(tree);
   const others = rest.map((r) => {
-    const [l, d] = flatten(r);
+    const [l, d] = flatten<T>(r);
     if (!d.equals(def)) throw new Error(`tree.map: structures differ: ${def} and ${d}`);
     return l;
   });
@@ -264,7 +303,7 @@ export function map<T, U>(fn: (...xs: T[]) => U, tree: JsTree<T>, ...rest: JsTre
  * tree.dispose(params);
  * ```
  */
-export function dispose(tree: JsTree<unknown>): void {
+export function dispose<Tree extends JsTree<unknown>>(tree: Tree): void {
   for (const l of new Set(leaves(tree))) if (l instanceof Array) l[Symbol.dispose]();
 }
 
@@ -301,8 +340,8 @@ export function makeDisposable<T>(tree: T): T & Disposable {
  * tree.dispose(t);
  * ```
  */
-export function ref<T>(tree: JsTree<T>): JsTree<T> {
-  return map((l: T) => (l instanceof Array ? (l.ref as T) : l), tree);
+export function ref<Tree extends JsTree<unknown>>(tree: Tree): Tree {
+  return map((l: unknown) => (l instanceof Array ? l.ref : l), tree) as Tree;
 }
 
 /**

@@ -230,12 +230,14 @@ export function stack(xs: Array[], axis = 0): Array {
   return new Array(call(() => wasm.stack(handles("stack", xs), axis)));
 }
 
+/** NumPy's atleast_2d (`[n]` → `[1, n]`) and atleast_3d (`[n]` → `[1, n, 1]`, `[m, n]` → `[m, n, 1]`). */
 function atLeast(fn: string, xs: Array[], rank: number): Array[] {
   handles(fn, xs);
   return xs.map((x) => {
     if (x.ndim >= rank) return x;
-    const shape = rank === 2 ? [1, ...x.shape, 1].slice(0, 2) : [1, ...x.shape, 1];
-    return x.reshape(x.ndim === 0 ? globalThis.Array(rank).fill(1) : shape.slice(0, rank));
+    const lifted = x.ndim === 0 ? [] : x.ndim === 1 ? [1, ...x.shape] : x.shape;
+    const shape = [...lifted, ...globalThis.Array(rank).fill(1)].slice(0, rank);
+    return x.reshape(shape);
   });
 }
 
@@ -345,10 +347,27 @@ export function tile(a: Array, reps: number | number[]): Array {
   return new Array(call(() => wasm.tile(a._handle, r)));
 }
 
+const SUBSCRIPT_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/** A sublist (integers 0–51, or "..." for an ellipsis) of einsum's sublist form as letters. */
+function sublistLetters(v: unknown, what: string): string {
+  const items = checks.list("einsum", what, v);
+  return items
+    .map((i) => {
+      if (i === "...") return "...";
+      if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= SUBSCRIPT_LETTERS.length)
+        throw new TypeError(`einsum: ${what} must hold integers in [0, 52) or "...", got ${i}`);
+      return SUBSCRIPT_LETTERS[i];
+    })
+    .join("");
+}
+
 /**
  * Einstein summation over the operands, e.g. `einsum("ij,jk->ik", a, b)` or
- * `einsum("nij,njk->nik", a, b)`; the operands may also be given as one list.
- * dtype: the promoted dtype.
+ * `einsum("nij,njk->nik", a, b)`; the operands may also be given as one list. `...` stands for
+ * broadcast axes, a subscript repeated in one operand takes its diagonal (`"ii->"` is the
+ * trace), and NumPy's sublist form `einsum(a, [0, 1], b, [1, 2], [0, 2])` (integers 0–51 for
+ * subscripts, `"..."` for an ellipsis) is accepted. dtype: the promoted dtype.
  *
  * @example
  * ```ts
@@ -356,15 +375,32 @@ export function tile(a: Array, reps: number | number[]): Array {
  * using b = np.ones([3, 4]);
  * using c = np.einsum("ij,jk->ik", a, b);
  * c.shape; // [2, 4]
+ * using d = np.einsum(a, [0, 1], b, [1, 2], [0, 2]); // the sublist form
+ * d.shape; // [2, 4]
  * ```
  */
-export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Array {
-  if (typeof subscripts !== "string") throw new TypeError("einsum: subscripts must be a string");
-  const xs =
-    operands.length === 1 && globalThis.Array.isArray(operands[0])
-      ? operands[0]
-      : (operands as Array[]);
-  return new Array(call(() => wasm.einsum(subscripts, handles("einsum", xs))));
+export function einsum(subscripts: string, ...operands: (Array | Array[])[]): Array;
+export function einsum(...args: (Array | number[])[]): Array;
+export function einsum(...args: unknown[]): Array {
+  let spec: string;
+  let xs: Array[];
+  if (typeof args[0] === "string") {
+    const operands = args.slice(1);
+    spec = args[0];
+    xs =
+      operands.length === 1 && globalThis.Array.isArray(operands[0])
+        ? (operands[0] as Array[])
+        : (operands as Array[]);
+  } else if (args[0] instanceof Array) {
+    const pairs = Math.floor(args.length / 2);
+    xs = globalThis.Array.from({ length: pairs }, (_, i) => args[2 * i] as Array);
+    const ins = xs.map((_, i) => sublistLetters(args[2 * i + 1], `sublist ${i}`));
+    const out = args.length % 2 === 1 ? `->${sublistLetters(args.at(-1), "output sublist")}` : "";
+    spec = ins.join(",") + out;
+  } else {
+    throw new TypeError("einsum: the first argument must be a subscripts string or an Array");
+  }
+  return new Array(call(() => wasm.einsum(spec, handles("einsum", xs))));
 }
 
 /**

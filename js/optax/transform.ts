@@ -300,7 +300,7 @@ export function addDecayedWeights({
       } else {
         decayed = tree.map((p: Array) => p.mul(decay), params);
       }
-      const out = tree.map((g: Array, d: Array) => g.add(d), updates, decayed);
+      const out = tree.map((g: Array, d: Array) => g.add(d), updates as JsTree<Array>, decayed);
       tree.dispose(decayed);
       return [out as typeof updates, newState];
     },

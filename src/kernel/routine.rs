@@ -13,8 +13,9 @@ use crate::core::DType;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RoutineKind {
     /// `a [batch, n, n]` → `l [batch, n, n]`: the lower Cholesky factor (`l lᵀ = a`), read from
-    /// the lower triangle of `a` only; zeros above the diagonal. A matrix that is not positive
-    /// definite (a pivot `≤ 0` or NaN) gives a matrix of NaN, as JAX does.
+    /// the lower triangle of `a` only; zeros above the diagonal. A pivot `≤ 0` or NaN (a
+    /// matrix that is not positive definite) makes NaN (or, for a zero pivot, infinities) from
+    /// that pivot on, the leading block's factor staying valid, as jax-js does.
     Cholesky,
     /// `a [batch, k, k]`, `b [batch, m, n]` → `x [batch, m, n]` solving `op(a) x = b`
     /// (`left_side`, `k = m`) or `x op(a) = b` (`k = n`), where `op(a)` is `a` or `aᵀ`

@@ -1,6 +1,7 @@
-//! `einsum` over explicit subscripts (`"nij,njk->nik"`, or implicit output): pairs of operands
-//! contract as batched matrix products (JAX's dot_general strategy), with transposes and
-//! reshapes as views; indices used by one operand only are summed first.
+//! `einsum` over subscripts (`"nij,njk->nik"`, or implicit output; `...` for broadcast axes;
+//! a subscript repeated in one operand takes its diagonal, so `"ii->"` is the trace): pairs of
+//! operands contract as batched matrix products (JAX's dot_general strategy), with transposes
+//! and reshapes as views; indices used by one operand only are summed first.
 
 use super::shape::{reshape, transpose};
 use crate::core::ops::ReduceOp;
@@ -14,36 +15,80 @@ fn err(problem: impl std::fmt::Display) -> Error {
     Error::new("einsum", problem)
 }
 
-/// Parses `spec` into the subscripts of each operand and of the output.
-fn parse(spec: &str, n: usize) -> Result<(Vec<Vec<char>>, Vec<char>)> {
-    if spec.contains("...") {
-        return Err(err("ellipsis ('...') subscripts are not supported yet"));
+/// The subscript of the `i`th axis an ellipsis stands for (a private-use character, so it never
+/// collides with a letter the caller wrote). Ellipsis axes align from the right, as NumPy's do.
+fn ellipsis_sub(i: usize) -> char {
+    char::from_u32(0xE000 + i as u32).expect("a private-use character")
+}
+
+/// One operand's (or the output's) subscripts with `...` expanded to the last `k` of the
+/// `width` ellipsis subscripts.
+fn expand(term: &str, k: usize, width: usize) -> Vec<char> {
+    let ell = (width - k..width).map(ellipsis_sub);
+    match term.split_once("...") {
+        Some((pre, post)) => pre.chars().chain(ell).chain(post.chars()).collect(),
+        None => term.chars().collect(),
     }
+}
+
+/// Parses `spec` for operands of `ranks` into the subscripts of each operand and of the
+/// output, with `...` expanded (broadcast axes, aligned from the right).
+fn parse(spec: &str, ranks: &[usize]) -> Result<(Vec<Vec<char>>, Vec<char>)> {
     let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
     let (ins, out) = match spec.split_once("->") {
         Some((i, o)) => (i.to_string(), Some(o.to_string())),
         None => (spec.clone(), None),
     };
-    let inputs: Vec<Vec<char>> = ins.split(',').map(|s| s.chars().collect()).collect();
-    if inputs.len() != n {
+    let terms: Vec<&str> = ins.split(',').collect();
+    if terms.len() != ranks.len() {
         return Err(err(format!(
-            "{} operand subscripts for {n} arrays",
-            inputs.len()
+            "{} operand subscripts for {} arrays",
+            terms.len(),
+            ranks.len()
         )));
     }
-    if let Some(c) = inputs.iter().flatten().find(|c| !c.is_ascii_alphabetic()) {
-        return Err(err(format!("invalid subscript character {c:?}")));
+    for t in terms.iter().copied().chain(out.as_deref()) {
+        if t.matches("...").count() > 1 {
+            return Err(err(format!("more than one ellipsis in {t:?}")));
+        }
+        let letters = t.replacen("...", "", 1);
+        if let Some(c) = letters.chars().find(|c| !c.is_ascii_alphabetic()) {
+            return Err(err(format!("invalid subscript character {c:?}")));
+        }
     }
+    // How many axes each operand's ellipsis stands for.
+    let mut widths = Vec::with_capacity(terms.len());
+    for (t, &rank) in terms.iter().zip(ranks) {
+        let named = t.replacen("...", "", 1).chars().count();
+        let k = match (t.contains("..."), rank.checked_sub(named)) {
+            (true, Some(k)) => k,
+            (false, Some(0)) => 0,
+            _ => return Err(err(format!("subscripts {t:?} for an array of rank {rank}"))),
+        };
+        widths.push(k);
+    }
+    let width = widths.iter().copied().max().unwrap_or(0);
+    let inputs: Vec<Vec<char>> = terms
+        .iter()
+        .zip(&widths)
+        .map(|(t, &k)| expand(t, k, width))
+        .collect();
     let output: Vec<char> = match out {
-        Some(o) => o.chars().collect(),
+        Some(o) => expand(&o, width, width),
         None => {
-            // Implicit output: the indices that appear exactly once, in alphabetical order.
-            let mut once: Vec<char> = inputs.iter().flatten().copied().collect();
+            // Implicit output: the ellipsis axes, then the indices that appear exactly once,
+            // in alphabetical order.
+            let mut once: Vec<char> = inputs
+                .iter()
+                .flatten()
+                .copied()
+                .filter(char::is_ascii_alphabetic)
+                .collect();
             once.sort_unstable();
             let all = once.clone();
             once.dedup();
             once.retain(|c| all.iter().filter(|d| *d == c).count() == 1);
-            once
+            (0..width).map(ellipsis_sub).chain(once).collect()
         }
     };
     if let Some(c) = output
@@ -54,7 +99,70 @@ fn parse(spec: &str, n: usize) -> Result<(Vec<Vec<char>>, Vec<char>)> {
             "output subscript {c:?} does not appear in the inputs"
         )));
     }
+    let mut sorted = output.clone();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return Err(err("an output subscript is repeated"));
+    }
     Ok((inputs, output))
+}
+
+/// `x` (with one subscript per axis) with each repeated subscript reduced to its diagonal,
+/// which becomes the last axis.
+fn diagonals(mut value: Value, mut subs: Vec<char>) -> Result<Term> {
+    while let Some((i, j)) = (0..subs.len())
+        .flat_map(|i| (i + 1..subs.len()).map(move |j| (i, j)))
+        .find(|&(i, j)| subs[i] == subs[j])
+    {
+        let shape = &value.aval().shape;
+        if shape[i] != shape[j] {
+            return Err(err(format!(
+                "subscript {:?} has sizes {} and {} in one operand",
+                subs[i], shape[i], shape[j]
+            )));
+        }
+        value = super::stats::diagonal(&value, 0, i as i64, j as i64)?;
+        let c = subs[i];
+        subs.remove(j);
+        subs.remove(i);
+        subs.push(c);
+    }
+    Ok(Term { value, subs })
+}
+
+/// Broadcasts the ellipsis axes of unit size of `terms` to the size other operands give them.
+fn broadcast_ellipsis(terms: &mut [Term]) -> Result<()> {
+    let mut sizes: Vec<(char, usize)> = Vec::new();
+    for t in terms.iter() {
+        for (a, &c) in t.subs.iter().enumerate() {
+            let d = t.value.aval().shape[a];
+            match sizes.iter_mut().find(|(s, _)| *s == c) {
+                Some((_, n)) if *n == 1 => *n = d,
+                Some((_, n)) if *n != d && d != 1 && !c.is_ascii_alphabetic() => {
+                    return Err(err(format!(
+                        "ellipsis axes of sizes {n} and {d} do not broadcast"
+                    )))
+                }
+                Some(_) => {}
+                None => sizes.push((c, d)),
+            }
+        }
+    }
+    for t in terms.iter_mut() {
+        let shape: Vec<usize> = t
+            .subs
+            .iter()
+            .zip(&t.value.aval().shape)
+            .map(|(c, &d)| match sizes.iter().find(|(s, _)| s == c) {
+                Some(&(_, n)) if d == 1 && !c.is_ascii_alphabetic() => n,
+                _ => d,
+            })
+            .collect();
+        if shape != t.value.aval().shape {
+            t.value = super::shape::broadcast_to(&t.value, shape)?;
+        }
+    }
+    Ok(())
 }
 
 /// An operand with one subscript per axis.
@@ -171,28 +279,14 @@ fn contract(a: Term, b: Term, keep: &[char]) -> Result<Term> {
 }
 
 pub fn einsum(spec: &str, operands: &[Value]) -> Result<Value> {
-    let (inputs, output) = parse(spec, operands.len())?;
-    let mut terms = Vec::new();
-    for (v, subs) in operands.iter().zip(inputs) {
-        if subs.len() != v.aval().shape.len() {
-            return Err(err(format!(
-                "subscripts {:?} for an array of rank {}",
-                subs.iter().collect::<String>(),
-                v.aval().shape.len()
-            )));
-        }
-        let mut seen = subs.clone();
-        seen.sort_unstable();
-        if seen.windows(2).any(|w| w[0] == w[1]) {
-            return Err(err(
-                "repeated subscripts within one operand (diagonals) are not supported yet",
-            ));
-        }
-        terms.push(Term {
-            value: v.clone(),
-            subs,
-        });
-    }
+    let ranks: Vec<usize> = operands.iter().map(|v| v.aval().shape.len()).collect();
+    let (inputs, output) = parse(spec, &ranks)?;
+    let mut terms = operands
+        .iter()
+        .zip(inputs)
+        .map(|(v, subs)| diagonals(v.clone(), subs))
+        .collect::<Result<Vec<Term>>>()?;
+    broadcast_ellipsis(&mut terms)?;
     // Sum indices that no other operand and not the output needs, then contract left to right.
     let mut acc: Option<Term> = None;
     let mut rest: Vec<Term> = terms;

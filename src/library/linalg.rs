@@ -1,5 +1,5 @@
-//! `matmul` and `dot` with NumPy's rules for vectors: a 1-D operand gains a unit axis that the
-//! result drops again.
+//! `matmul` and `dot` with NumPy's rules: for vectors, a 1-D operand gains a unit axis that the
+//! result drops again; `dot` of n-D arrays contracts through `tensordot`.
 
 use crate::core::Primitive;
 use crate::rules::lax;
@@ -48,15 +48,19 @@ pub fn matmul(o: &[Operand]) -> Result<Value> {
     lax::reshape(&mut Binder, &out, shape)
 }
 
-/// NumPy's `dot` for operands of rank ≤ 2 (scalars multiply).
+/// NumPy's `dot`: scalars multiply, operands of rank ≤ 2 are `matmul`, and otherwise the sum
+/// over the last axis of `a` and the second-to-last axis of `b` (the last for a vector), with
+/// the result's axes those of `a` then those of `b` that remain.
 pub fn dot(o: &[Operand]) -> Result<Value> {
     let rank = |x: &Operand| x.value().map_or(0, |v| v.aval().shape.len());
     match (rank(&o[0]), rank(&o[1])) {
         (0, _) | (_, 0) => bind(Primitive::Binary(crate::core::ops::BinaryOp::Mul), o),
         (1..=2, 1..=2) => matmul(o),
-        (ra, rb) => Err(Error::new(
-            "dot",
-            format!("operands of rank {ra} and {rb}: only rank ≤ 2 is supported yet (use matmul or einsum)"),
-        )),
+        (ra, rb) => {
+            let (a, b) = (array("dot", &o[0])?, array("dot", &o[1])?);
+            let b_axis = if rb == 1 { 0 } else { rb - 2 };
+            super::products::tensordot(a, b, &[ra - 1], &[b_axis])
+                .map_err(|e| super::lax_linalg::rename(e, "dot"))
+        }
     }
 }

@@ -37,7 +37,8 @@ pub mod stats;
 
 pub use reduce::{reduce, ReduceKind};
 
-use crate::core::Primitive;
+use crate::core::ops::BinaryOp;
+use crate::core::{DType, Primitive};
 use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -51,6 +52,15 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
         "matmul" => return linalg::matmul(operands),
         "dot" => return linalg::dot(operands),
         "power" => return stats::power(operands),
+        // Two bool arrays: `+` is logical or and `*` logical and (JAX and jax-js).
+        "add" | "mul" if operands.iter().all(is_bool_array) => {
+            let op = if name == "add" {
+                BinaryOp::Or
+            } else {
+                BinaryOp::And
+            };
+            return bind(Primitive::Binary(op), operands);
+        }
         "erfinv" => {
             let x = operands.first().and_then(Operand::value);
             return random::erfinv(x.ok_or_else(|| Error::new(name, "expects an array"))?);
@@ -61,4 +71,8 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
         Some(prim) => bind(prim, operands),
         None => Err(Error::new(name, "unknown operation")),
     }
+}
+
+fn is_bool_array(o: &Operand) -> bool {
+    o.value().is_some_and(|x| x.aval().dtype == DType::Bool)
 }

@@ -17,7 +17,7 @@ use crate::util::{Error, Result};
 const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `tensordot` contracting `a_axes` of `a` with `b_axes` of `b`, through einsum.
-fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]) -> Result<Value> {
+pub(super) fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]) -> Result<Value> {
     let (ra, rb) = (a.aval().shape.clone().len(), b.aval().shape.clone().len());
     if ra + rb > LETTERS.len() {
         return Err(Error::new("tensordot", "too many axes"));

@@ -1,5 +1,6 @@
 //! numpy reductions over axes, with jax-js's dtype rules: `sum`/`prod` of bool count in int32,
-//! `mean` accumulates in at least float32 and returns the input dtype, `all`/`any` work on bool.
+//! `mean` accumulates in at least float32 (so integer and bool means are float32), `all`/`any`
+//! work on bool.
 
 use crate::core::ops::ReduceOp;
 use crate::core::{DType, Primitive};
@@ -97,7 +98,8 @@ pub fn reduce(
             &[Operand::Value(&lax::convert(&mut Binder, x, DType::Bool)?)],
         )?,
         ReduceKind::Mean => {
-            // An empty axis gives 0 / 0 = NaN, as NumPy's mean does.
+            // An empty axis gives 0 / 0 = NaN, as NumPy's mean does. Integer and bool arrays
+            // average in float32 and stay float32 (JAX and jax-js).
             let wide = if dtype.is_float() {
                 dtype
             } else {
@@ -107,8 +109,7 @@ pub fn reduce(
                 prim(ReduceOp::Sum),
                 &[Operand::Value(&lax::convert(&mut Binder, x, wide)?)],
             )?;
-            let m = lax::div(&mut Binder, &total, count as f64)?;
-            lax::convert(&mut Binder, &m, dtype)?
+            lax::div(&mut Binder, &total, count as f64)?
         }
     };
     if !keepdims {

@@ -15,9 +15,15 @@ use crate::util::{Error, Result};
 /// otherwise `exp(y·log|x|)`, negated for a negative base with an odd integer exponent, NaN
 /// for a negative base with a fractional one, and `x ** 0 = 1`.
 pub fn power(o: &[Operand]) -> Result<Value> {
-    let x = o[0]
-        .value()
-        .ok_or_else(|| Error::new("power", "the base must be an array"))?;
+    let base;
+    let x = match (&o[0], &o[1]) {
+        (Operand::Value(x), _) => *x,
+        (Operand::Literal(b), Operand::Value(y)) => {
+            base = number_base(*b, y)?;
+            &base
+        }
+        _ => return Err(Error::new("power", "needs an array operand")),
+    };
     if let Operand::Literal(y) = o[1] {
         if y.fract() == 0.0 && y.abs() <= 16.0 {
             return integer_power(x, y as i64);
@@ -56,8 +62,28 @@ pub fn power(o: &[Operand]) -> Result<Value> {
     let signed = lax::select(&mut Binder, &odd, &negated, &mag)?;
     let neg_base = lax::select(&mut Binder, &is_int, &signed, f64::NAN)?;
     let r = lax::select(&mut Binder, &is_neg, &neg_base, &mag)?;
+    // `x ** 0 = 1` changes the value only where `y·log|x|` is NaN (x zero, infinite or NaN);
+    // elsewhere `r` is already 1 and keeps the derivative in `y` (`log x`).
     let zero_exp = lax::eq(&mut Binder, &y, 0.0)?;
-    lax::select(&mut Binder, &zero_exp, 1.0, &r)
+    let one = lax::select(&mut Binder, &zero_exp, 1.0, &r)?;
+    let finite = lax::lt(&mut Binder, &ax, f64::INFINITY)?;
+    let nonzero = lax::ne(&mut Binder, &x, 0.0)?;
+    let regular = lax::binary(&mut Binder, B::And, &finite, &nonzero)?;
+    lax::select(&mut Binder, &regular, &r, &one)
+}
+
+/// A JS number base `b` of `b ** y` as a scalar array: of `y`'s dtype where the weak number
+/// takes it (a float `y`, or an integer `y` and an integral `b`), float32 otherwise.
+fn number_base(b: f64, y: &Value) -> Result<Value> {
+    let dy = y.aval().dtype;
+    let dtype = if dy.is_float() || (dy != DType::Bool && b.fract() == 0.0) {
+        dy
+    } else {
+        DType::Float32
+    };
+    let zero = lax::iota(&mut Binder, vec![1], 0, dtype)?;
+    let scalar = lax::reshape(&mut Binder, &zero, vec![])?;
+    lax::add(&mut Binder, &scalar, b)
 }
 
 /// Integer `x ** y` for an integer array `y` (JAX: an integer result), by squaring over the

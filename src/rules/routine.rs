@@ -10,7 +10,8 @@
 //! - `cholesky`: `L̇ = L Φ(L⁻¹ Σ̇ L⁻ᵀ)` with `Φ` = lower triangle, diagonal halved; its
 //!   transpose is `Σ̄ = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹` (two triangular solves). As in JAX the tangent is
 //!   taken as symmetric, so the cotangent is exact for functions of symmetric inputs
-//!   (`numpy.linalg.cholesky` symmetrizes by default, which makes it so).
+//!   (`numpy.linalg.cholesky` symmetrizes by default, which makes it so). Only the valid
+//!   leading block of a factor with a failing pivot carries derivatives.
 //! - `triangular_solve` (`op(a) x = b`): linear in `b`, whose cotangent is a solve with
 //!   `op(a)ᵀ`; the cotangent of `a` is `-b̄ xᵀ` (left side) or `-xᵀ b̄` (right side), mapped
 //!   back through `op` and restricted to the triangle the solve reads.
@@ -234,6 +235,31 @@ fn phi<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
     lax::select(e, &below, x, &d)
 }
 
+/// The factor and cotangent restricted to the leading block before the first failing pivot
+/// (pivots `L[j, j] > 0` form a prefix; see `RoutineKind::Cholesky`): outside it the factor
+/// becomes the identity and the cotangent zero, so the rule is exact for the valid block, gives
+/// zero for the entries of `A` that only feed NaN outputs, and stays linear in the cotangent.
+fn cholesky_valid_block<E: Emit>(e: &mut E, l: &E::V, g: &E::V) -> Result<(E::V, E::V)> {
+    let aval = e.aval(l);
+    let r = aval.shape.len();
+    let (rows, cols) = rows_cols(e, l)?;
+    let diag = lax::eq(e, &rows, &cols)?;
+    let on_diag = lax::select(e, &diag, l, 0.0)?;
+    let pivots = lax::sum(e, &on_diag, vec![r - 1])?;
+    let ok = lax::lt(e, 0.0, &pivots)?;
+    let mut col_shape = aval.shape.clone();
+    col_shape[r - 1] = 1;
+    let mut row_shape = aval.shape.clone();
+    row_shape[r - 2] = 1;
+    let ok_row = lax::reshape(e, &ok, col_shape)?;
+    let ok_col = lax::reshape(e, &ok, row_shape)?;
+    let valid = lax::binary(e, crate::core::ops::BinaryOp::And, &ok_row, &ok_col)?;
+    let eye = lax::cast(e, &diag, aval.dtype)?;
+    let l = lax::select(e, &valid, l, &eye)?;
+    let g = lax::select(e, &valid, g, 0.0)?;
+    Ok((l, g))
+}
+
 pub fn solve<E: Emit>(
     e: &mut E,
     a: &E::V,
@@ -315,13 +341,14 @@ pub fn vjp<E: Emit>(
 ) -> Result<Vec<Option<E::V>>> {
     match *prim {
         Primitive::Cholesky => {
+            let (l, g) = cholesky_valid_block(e, out, g)?;
             let lt_g = {
-                let lt = lax::swap_last2(e, out)?;
-                lax::matmul(e, &lt, g)?
+                let lt = lax::swap_last2(e, &l)?;
+                lax::matmul(e, &lt, &g)?
             };
             let p = phi(e, &lt_g)?;
-            let x = solve(e, out, &p, true, true, true, false)?;
-            Ok(vec![Some(solve(e, out, &x, false, true, false, false)?)])
+            let x = solve(e, &l, &p, true, true, true, false)?;
+            Ok(vec![Some(solve(e, &l, &x, false, true, false, false)?)])
         }
         Primitive::TriangularSolve {
             left_side,

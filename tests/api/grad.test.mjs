@@ -187,7 +187,7 @@ test("grad over pytrees: dict and list arguments, aux pytrees, tree helpers", as
   assert.deepEqual(await g.b[0].jsAsync(), [-1, -3]);
   const [leaves, def] = ox.tree.flatten(g);
   assert.equal(leaves.length, 2);
-  assert.equal(String(def), "{b: [*], w: *}");
+  assert.equal(String(def), "JsTreeDef({b: [*], w: *})");
   const doubled = ox.tree.map((a) => a.mul(2), g);
   assert.deepEqual(await doubled.w.jsAsync(), [
     [-2, 2],

@@ -131,13 +131,32 @@ fn cholesky_reconstructs_its_input() {
     }
 }
 
+/// `a` equals `b` element by element, NaN matching NaN.
+fn same_with_nan(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x.is_nan() && y.is_nan()) || x == y)
+}
+
 #[test]
-fn cholesky_of_an_indefinite_matrix_is_nan() {
-    let r = routine(RoutineKind::Cholesky, DType::Float32, 2, 2, 2);
-    let a = vec![4.0, 0.0, 2.0, 5.0, 1.0, 2.0, 2.0, 1.0];
+fn cholesky_is_nan_from_the_first_failing_pivot_on() {
+    // Values from @jax-js/jax 0.1.25: the leading block before a non-positive pivot keeps its
+    // factor; a negative pivot is NaN, a zero pivot 0 with NaN (0 / 0) below it.
+    let nan = f64::NAN;
+    let r = routine(RoutineKind::Cholesky, DType::Float32, 3, 3, 3);
+    let a = vec![
+        1.0, 2.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 1.0, // pivot 1 negative
+        4.0, 2.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 1.0, // pivot 1 zero
+        4.0, 0.0, 0.0, 2.0, 5.0, 0.0, 0.0, 0.0, -1.0, // pivot 2 negative
+    ];
     let l = decode(DType::Float32, &run_cpu(&r, &[a])[0]);
-    assert_eq!(&l[..4], &[2.0, 0.0, 1.0, 2.0]);
-    assert!(l[4..].iter().all(|x| x.is_nan()), "{l:?}");
+    let want = [
+        1.0, 0.0, 0.0, 2.0, nan, 0.0, 0.0, nan, nan, //
+        2.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, nan, nan, //
+        2.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 0.0, nan,
+    ];
+    assert!(same_with_nan(&l, &want), "{l:?}");
 }
 
 #[test]

@@ -109,18 +109,14 @@ fn internal(routine: &Routine, what: &str) -> Error {
     Error::new("cpu", format!("internal error: {}: {what}", routine.name()))
 }
 
-/// Lower Cholesky factor of the `n × n` matrix `a` (lower triangle read) into `l`; all NaN
-/// when a pivot is not positive.
+/// Lower Cholesky factor of the `n × n` matrix `a` (lower triangle read) into `l`. A pivot that
+/// is not positive makes NaN (or, when zero, infinities) from that pivot on, while the factor of
+/// the leading block before it stays valid (jax-js's behaviour).
 fn cholesky(a: &[f64], l: &mut [f64], n: usize) {
     for j in 0..n {
         let mut d = a[j * n + j];
         for k in 0..j {
             d -= l[j * n + k] * l[j * n + k];
-        }
-        // A non-positive or NaN pivot: not positive definite.
-        if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            l.fill(f64::NAN);
-            return;
         }
         let djj = d.sqrt();
         l[j * n + j] = djj;

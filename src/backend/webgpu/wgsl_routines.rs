@@ -271,15 +271,14 @@ fn jacobi_columns(m: usize, n: usize) -> String {
 fn cholesky(n: usize) -> String {
     format!(
         "  let base = bi * {nn}u;
-  var fail = false;
   for (var j = 0u; j < {n}u; j++) {{
     var d = ld_a(base + j * {n}u + j);
     for (var k = 0u; k < j; k++) {{
       let t = ld_l(base + j * {n}u + k);
       d = d - t * t;
     }}
-    if (!(d > 0.0f)) {{ fail = true; }}
-    d = sqrt(max(d, 0.0f));
+    // A negative or NaN pivot is NaN (from a runtime value: Tint rejects a constant NaN).
+    d = select(sqrt(max(d, 0.0f)), bitcast<f32>(0x7fc00000u | (j & 0u)), !(d >= 0.0f));
     st_l(base + j * {n}u + j, d);
     for (var i = j + 1u; i < {n}u; i++) {{
       var s = ld_a(base + i * {n}u + j);
@@ -290,12 +289,6 @@ fn cholesky(n: usize) -> String {
     }}
     for (var i = 0u; i < j; i++) {{
       st_l(base + i * {n}u + j, 0.0f);
-    }}
-  }}
-  if (fail) {{
-    // NaN from a runtime value: Tint (Chromium) rejects a constant-expression NaN.
-    for (var e = 0u; e < {nn}u; e++) {{
-      st_l(base + e, bitcast<f32>(0x7fc00000u | (e & 0u)));
     }}
   }}
 ",

@@ -205,7 +205,6 @@ fn cholesky(cx: &mut Cx, n: usize, l: Var, a: Var) -> Vec<S> {
         cx.var(ValType::F64),
         cx.var(ValType::F64),
     );
-    let fail = cx.var(ValType::I32);
     let nn = c(n);
     let at = |r: E, col: E| r * c(n) + col;
     let column = vec![
@@ -219,7 +218,6 @@ fn cholesky(cx: &mut Cx, n: usize, l: Var, a: Var) -> Vec<S> {
                 d.set(d.get() - t.get() * t.get()),
             ],
         ),
-        when(d.get().gt(f64c(0.0)).eqz(), vec![fail.set(i32c(1))]),
         d.set(d.get().sqrt()),
         cx.st(l, at(j.get(), j.get()), d.get()),
         for_(
@@ -246,19 +244,7 @@ fn cholesky(cx: &mut Cx, n: usize, l: Var, a: Var) -> Vec<S> {
             vec![cx.st(l, at(i.get(), j.get()), f64c(0.0))],
         ),
     ];
-    vec![
-        fail.set(i32c(0)),
-        for_(j, i32c(0), nn.clone(), column),
-        when(
-            fail.get(),
-            vec![for_(
-                i,
-                i32c(0),
-                c(n * n),
-                vec![cx.st(l, i.get(), f64c(f64::NAN))],
-            )],
-        ),
-    ]
+    vec![for_(j, i32c(0), nn.clone(), column)]
 }
 
 fn triangular_solve(cx: &mut Cx, s: &LeftSolve, count: usize, x: Var, a: Var, b: Var) -> Vec<S> {
