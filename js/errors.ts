@@ -48,7 +48,8 @@ function leadingName(message: string): number {
 export function renameError(e: unknown, name: string): unknown {
   if (!(e instanceof Error) || fromUser.has(e)) return e;
   const message = String(e.message);
-  if (message.startsWith(`${name}:`)) return e;
+  // Already naming it: "name: …", or a sentence such as "jacfwd only supports 1D inputs".
+  if (message.startsWith(`${name}:`) || message.startsWith(`${name} `)) return e;
   try {
     e.message = `${name}: ${message.slice(leadingName(message))}`;
   } catch {

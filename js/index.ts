@@ -37,8 +37,9 @@ nameMethods(Array.prototype);
 nameMethods(checkLeaks, "checkLeaks.");
 
 export { numpy, lax, random, nn, scipySpecial, tree, scipyLinalg };
-export type { JsTree, JsTreeDef } from "./tree.js";
+export type { JsTree, JsTreeDef, MapJsTree } from "./tree.js";
 export { Array } from "./array.js";
+export type { ArrayLike, NestedValues } from "./array.js";
 export { DType } from "./dtype.js";
 export type { DataArray } from "./dtype.js";
 export { init, defaultDevice, webgpuUnavailableReason, wasmThreadInfo } from "./named/top.js";
@@ -57,6 +58,7 @@ export { vmap, jacfwd, jacrev, jacobian, hessian, linearize } from "./named/top.
 export type { LinearFn } from "./vmap.js";
 export { jit, clearCaches, getCacheSizes } from "./named/top.js";
 export type { JitOptions, OwnedFunction, CacheSizes } from "./jit.js";
+export type { ArgsOf, InAxes, TracedFunction } from "./transform-types.js";
 export type { MemoryStats, DeviceStats, ScanStats } from "./stats.js";
 export * from "./named/top-unsupported.js";
 export { getBackend } from "./named/top.js";

@@ -14,6 +14,8 @@ import { traceToJaxpr } from "./transforms.js";
 import { onLeakCheck } from "./leaks.js";
 import { memoryStats } from "./stats.js";
 import { unwatchOwner, watchOwner } from "./reclaim.js";
+import { named } from "./errors.js";
+import type { OwnedFunction, TracedFunction, Transformed } from "./transform-types.js";
 
 /** Options of `jit`. */
 export interface JitOptions {
@@ -23,17 +25,7 @@ export interface JitOptions {
   validateRefs?: boolean;
 }
 
-/**
- * A function that owns resources (compiled programs, captured constants, residuals): call it as
- * `F`, and release it with `dispose()` or a `using` declaration. Calling it after `dispose()`
- * throws.
- */
-export type OwnedFunction<F> = F & {
-  /** Releases what the function owns; calling it afterwards throws. */
-  dispose(): void;
-  /** What `using` calls: `dispose()` unless already disposed; never throws. */
-  [Symbol.dispose](): void;
-};
+export type { OwnedFunction } from "./transform-types.js";
 
 interface Entry {
   /** The Rust compiled function. */
@@ -134,22 +126,23 @@ function staticNums(opts: JitOptions): number[] {
  *
  * @typeParam F - The type of `f`; the returned function has its call signature.
  */
-export function jit<F extends (...args: any[]) => any>(
+export function jit<F extends TracedFunction>(
   f: F,
   opts: JitOptions = {},
-): OwnedFunction<F> {
+): OwnedFunction<Transformed<F>> {
   const unknown = Object.keys(opts).filter((k) => !["staticArgnums", "validateRefs"].includes(k));
   if (unknown.length) throw new TypeError(`jit: unknown option(s) ${unknown.join(", ")}`);
   if (typeof f !== "function") throw new TypeError("jit: expected a function");
+  const user = f;
   const statics = staticNums(opts);
   const cache = new Map<string, Entry>();
   wrappers.add(cache);
   let disposed = false;
 
-  const fn = ((...args: unknown[]) => {
+  const fn = named("jit", (...args: unknown[]) => {
     if (disposed) throw new Error("jit: the jitted function has been disposed");
     // Inside another trace the call is inlined: its operations join that trace.
-    if (call(() => wasm.traceActive())) return f(...args);
+    if (call(() => wasm.traceActive())) return user(...args);
     for (const n of statics) {
       if (n >= args.length) {
         throw new Error(`jit: staticArgnums ${n} is out of range for ${args.length} argument(s)`);
@@ -183,7 +176,7 @@ export function jit<F extends (...args: any[]) => any>(
           const full: unknown[] = [];
           let d = 0;
           for (let i = 0; i < args.length; i++) full.push(statics.includes(i) ? args[i] : dyn[d++]);
-          return f(...full);
+          return user(...full);
         };
         const treeArgs = tree.unflatten(def, arrays) as unknown[];
         const t = traceToJaxpr("jit", rebuild, treeArgs, false, false);
@@ -200,7 +193,7 @@ export function jit<F extends (...args: any[]) => any>(
     } finally {
       for (const t of temps) t.dispose();
     }
-  }) as OwnedFunction<F>;
+  }) as unknown as OwnedFunction<Transformed<F>>;
   fn.dispose = () => {
     if (disposed) throw new Error("jit: the jitted function has already been disposed");
     flush(cache);

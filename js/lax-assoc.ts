@@ -77,9 +77,9 @@ export function associativeScan(
   }
   if (n <= 1 && axis === 0) return elems;
   if (!call(() => wasm.traceActive())) {
-    const run = jit((e: unknown): unknown => associativeScan(fn, e, opts));
+    const run = jit((e: tree.JsTree<Array>) => associativeScan(fn, e, opts) as tree.JsTree<Array>);
     try {
-      return run(elems);
+      return run(elems as tree.JsTree<Array>);
     } finally {
       run.dispose();
     }

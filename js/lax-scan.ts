@@ -5,10 +5,11 @@
  * derivative live in Rust. `setScanPathCallback` reports each executed scan's path.
  */
 import { abortTrace, call, setAfterCall, wasm } from "./bridge.js";
-import { Array } from "./array.js";
+import { Array, type ArrayLike } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
+import type { JsTree, MapJsTree } from "./tree.js";
 
 /**
  * A scan's execution path: `"fused"` (the loop compiled for the device) or `"fallback"` (the host
@@ -132,6 +133,9 @@ function leavesOf(name: string, t: unknown, temps: Array[]): [Array[], tree.JsTr
   return [arrays, def];
 }
 
+/** The carry as the body sees it and scan returns it: number leaves of `init` become Arrays. */
+export type Carried<C> = MapJsTree<C, number | boolean, Array>;
+
 const OPTIONS = ["length", "reverse", "checkpoint", "acceptPath", "requirePath"];
 
 /**
@@ -171,6 +175,16 @@ const OPTIONS = ["length", "reverse", "checkpoint", "acceptPath", "requirePath"]
  * running.dispose();
  * ```
  */
+export function scan<
+  C extends JsTree<ArrayLike>,
+  X extends JsTree<Array> | null | undefined,
+  Y extends JsTree<Array> | null | undefined,
+>(
+  f: (carry: Carried<C>, x: X) => [Carried<C>, Y],
+  init: C,
+  xs: X,
+  opts?: ScanOptions,
+): [Carried<C>, Y];
 export function scan(
   f: (carry: any, x: any) => [any, any],
   init: unknown,
@@ -273,11 +287,17 @@ export function scan(
  * using fact = lax.foriLoop(1, 6, (i, acc) => acc.mul(i), one); // 120
  * ```
  */
+export function foriLoop<C extends JsTree<ArrayLike>>(
+  lower: number,
+  upper: number,
+  body: (i: Array, carry: Carried<C>) => Carried<C>,
+  init: C,
+): Carried<C>;
 export function foriLoop(
   lower: number,
   upper: number,
   body: (i: Array, carry: any) => any,
-  init: unknown,
+  init: any,
 ): any {
   for (const [what, v] of [
     ["lower", lower],
@@ -288,7 +308,7 @@ export function foriLoop(
   const n = Math.max(0, upper - lower);
   const is = numpy.arange(lower, lower + n, 1, { dtype: DType.Int32 });
   try {
-    const [carry] = scan((c, i) => [body(i, c), null], init, is, { length: n });
+    const [carry] = scan((c: any, i: Array) => [body(i, c), null], init, is, { length: n });
     return carry;
   } finally {
     is.dispose();

@@ -10,6 +10,16 @@ import { Array } from "./array.js";
 import { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
+import { named } from "./errors.js";
+import type {
+  ArgsOf,
+  GradFunction,
+  GradOptions,
+  JvpResult,
+  TracedFunction,
+  ValueAndGradFunction,
+  VjpResult,
+} from "./transform-types.js";
 
 /** Frees traced program `id` (a closure over nothing else, so it keeps no owner alive). */
 const freeJaxpr = (id: number) => () => call(() => wasm.jaxprDispose(id));
@@ -140,13 +150,7 @@ export function makeJaxpr(f: Traceable): (...args: Array[]) => {
   };
 }
 
-/** Options of `grad` and `valueAndGrad`. */
-export interface GradOptions {
-  /** Which arguments to differentiate: an index (the gradient alone) or a list (a tuple). */
-  argnums?: number | number[];
-  /** `f` returns `[output, aux]`; aux comes back beside the gradient. */
-  hasAux?: boolean;
-}
+export type { GradOptions } from "./transform-types.js";
 
 type GradFn = (...args: any[]) => any;
 
@@ -302,12 +306,17 @@ function valueAndGradImpl(name: string, f: GradFn, opts: GradOptions, args: unkn
  * using g = grad(f)(x); // [2, 4, 6]
  * ```
  */
+export function grad<
+  F extends TracedFunction,
+  const I extends undefined | number | number[] = undefined,
+  const HA extends boolean = false,
+>(f: F, opts?: GradOptions<I, HA>): GradFunction<F, I, HA>;
 export function grad(f: GradFn, opts: GradOptions = {}): GradFn {
-  return (...args: unknown[]) => {
+  return named("grad", (...args: unknown[]) => {
     const { value, aux, grads } = valueAndGradImpl("grad", f, opts, args);
     value.dispose();
     return opts.hasAux ? [grads, aux] : grads;
-  };
+  });
 }
 
 /**
@@ -323,11 +332,16 @@ export function grad(f: GradFn, opts: GradOptions = {}): GradFn {
  * g.dispose();
  * ```
  */
+export function valueAndGrad<
+  F extends TracedFunction,
+  const I extends undefined | number | number[] = undefined,
+  const HA extends boolean = false,
+>(f: F, opts?: GradOptions<I, HA>): ValueAndGradFunction<F, I>;
 export function valueAndGrad(f: GradFn, opts: GradOptions = {}): GradFn {
-  return (...args: unknown[]) => {
+  return named("valueAndGrad", (...args: unknown[]) => {
     const { value, aux, grads } = valueAndGradImpl("valueAndGrad", f, opts, args);
     return opts.hasAux ? [[value, aux], grads] : [value, grads];
-  };
+  });
 }
 
 /**
@@ -357,6 +371,11 @@ export type VjpFn = ((cotangents: unknown) => unknown[]) & {
  * for (const a of [y, dx, vjpFn]) a.dispose();
  * ```
  */
+export function vjp<F extends TracedFunction, const HA extends boolean = false>(
+  f: F,
+  primals: ArgsOf<F>,
+  opts?: { hasAux?: HA },
+): VjpResult<F, HA>;
 export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = {}): unknown[] {
   checkOptions("vjp", opts);
   if (!globalThis.Array.isArray(primals))
@@ -371,19 +390,33 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
   }
   const id = opened[0];
   const [out, aux] = splitOutputs(t, opened.subarray(1));
+  // Each output's shape, dtype and device: a number cotangent becomes an array like it.
+  const outLikes = tree
+    .leaves(out as tree.JsTree<Array>)
+    .map((o) => ({ shape: o.shape, dtype: o.dtype, device: o.device }));
   let disposed = false;
-  const fn = ((cotangents: unknown) => {
+  const fn = named("vjp", (cotangents: unknown) => {
     const [cts, def] = tree.flatten(cotangents as tree.JsTree<unknown>);
     if (!def.equals(t.outDef))
       throw new Error(`vjp: cotangents must have the output's structure ${t.outDef}, got ${def}`);
-    cts.forEach((c) => {
-      if (!(c instanceof Array)) throw new TypeError("vjp: every cotangent leaf must be an Array");
+    const temps: Array[] = [];
+    const handles = cts.map((c, i) => {
+      if (c instanceof Array) return c._handle;
+      if (typeof c !== "number") {
+        throw new TypeError("vjp: every cotangent leaf must be an Array or a number");
+      }
+      const like = outLikes[i];
+      const a = numpy.full(like.shape, c, { dtype: like.dtype, device: like.device });
+      temps.push(a);
+      return a._handle;
     });
-    const handles = [
-      ...(cts as Array[]).map((c) => c._handle),
-      ...globalThis.Array(t.auxDef?.numLeaves ?? 0).fill(NaN),
-    ];
-    const res = call(() => wasm.vjpApply(id, new Float64Array(handles)));
+    handles.push(...globalThis.Array(t.auxDef?.numLeaves ?? 0).fill(NaN));
+    let res: Float64Array;
+    try {
+      res = call(() => wasm.vjpApply(id, new Float64Array(handles)));
+    } finally {
+      for (const a of temps) a.dispose();
+    }
     const grads = globalThis.Array.from(res, (h) => new Array(h));
     return t.argDefs.map((d, i) =>
       tree.unflatten(d, grads.slice(t.starts[i], t.starts[i] + d.numLeaves)),
@@ -418,6 +451,12 @@ export function vjp(f: GradFn, primals: unknown[], opts: { hasAux?: boolean } = 
  * dy.dispose();
  * ```
  */
+export function jvp<F extends TracedFunction, const HA extends boolean = false>(
+  f: F,
+  primals: ArgsOf<F>,
+  tangents: ArgsOf<F>,
+  opts?: { hasAux?: HA },
+): JvpResult<F, HA>;
 export function jvp(
   f: GradFn,
   primals: unknown[],

@@ -11,6 +11,14 @@ import type { DType } from "./dtype.js";
 import * as numpy from "./numpy/index.js";
 import * as tree from "./tree.js";
 import { checkOptions, grad, jvp, splitOutputs, traceToJaxpr, vjp } from "./transforms.js";
+import { named } from "./errors.js";
+import type {
+  ArgsOf,
+  InAxes,
+  LinearizeResult,
+  TracedFunction,
+  Transformed,
+} from "./transform-types.js";
 
 type Fn = (...args: any[]) => any;
 
@@ -69,8 +77,9 @@ function flatAxes(inAxes: unknown, args: unknown[]): (number | null)[] {
  * using ys = vmap((x, w) => np.dot(x, w), [0, null])(xs, w); // [12, 34, 56]
  * ```
  */
+export function vmap<F extends TracedFunction>(f: F, inAxes?: InAxes): Transformed<F>;
 export function vmap(f: Fn, inAxes: number | unknown[] = 0): Fn {
-  return (...args: unknown[]) => {
+  return named("vmap", (...args: unknown[]) => {
     const axes = flatAxes(inAxes, args);
     // JS numbers become weakly typed scalars (they adopt their partners' dtypes, as in jax-js).
     const weak: Array[] = [];
@@ -109,7 +118,7 @@ export function vmap(f: Fn, inAxes: number | unknown[] = 0): Fn {
       call(() => wasm.jaxprDispose(t.jaxpr));
       for (const a of [...t.temps, ...weak]) a.dispose();
     }
-  };
+  });
 }
 
 function checkVector(name: string, x: unknown): asserts x is Array {
@@ -141,8 +150,9 @@ function basisOptions(x: Array): { dtype: DType; device?: Device } {
  * using J = jacfwd((v) => v.mul(v))(x); // [[2, 0], [0, 4]]
  * ```
  */
+export function jacfwd<F extends (x: Array) => Array>(f: F): Transformed<F>;
 export function jacfwd(f: Fn): (x: Array) => Array {
-  return (x: Array) => {
+  return named("jacfwd", (x: Array) => {
     checkVector("jacfwd", x);
     const eye = numpy.eye(x.shape[0], undefined, basisOptions(x));
     try {
@@ -150,7 +160,7 @@ export function jacfwd(f: Fn): (x: Array) => Array {
     } finally {
       eye.dispose();
     }
-  };
+  });
 }
 
 /**
@@ -164,8 +174,9 @@ export function jacfwd(f: Fn): (x: Array) => Array {
  * using J = jacrev((v) => v.sum(0, { keepdims: true }))(x); // [[1, 1, 1]]
  * ```
  */
+export function jacrev<F extends (x: Array) => Array>(f: F): Transformed<F>;
 export function jacrev(f: Fn): (x: Array) => Array {
-  return (x: Array) => {
+  return named("jacrev", (x: Array) => {
     checkVector("jacrev", x);
     const [y, fVjp] = vjp(f, [x]) as [unknown, ((ct: unknown) => unknown[]) & Disposable];
     try {
@@ -173,7 +184,7 @@ export function jacrev(f: Fn): (x: Array) => Array {
       const outShape = y.shape;
       const eye = numpy.eye(y.size, undefined, basisOptions(y));
       try {
-        const rows = vmap((ct: Array) => fVjp(ct.reshape(outShape))[0])(eye) as Array;
+        const rows = vmap((ct: Array) => fVjp(ct.reshape(outShape))[0] as Array)(eye) as Array;
         if (outShape.length === 1) return rows;
         const shaped = rows.reshape([...outShape, x.shape[0]]);
         rows.dispose();
@@ -185,7 +196,7 @@ export function jacrev(f: Fn): (x: Array) => Array {
       tree.dispose(y as tree.JsTree<unknown>);
       fVjp[Symbol.dispose]();
     }
-  };
+  });
 }
 
 /** Alias of `jacrev`. */
@@ -201,8 +212,9 @@ export const jacobian = jacrev;
  * using H = hessian((v) => v.mul(v).mul(v).sum())(x); // [[6, 0], [0, 12]]
  * ```
  */
+export function hessian<F extends (x: Array) => Array>(f: F): Transformed<F>;
 export function hessian(f: Fn): (x: Array) => Array {
-  return jacfwd(grad(f));
+  return jacfwd(grad(f) as (x: Array) => Array);
 }
 
 /** Frees linearized program `id` (made here: a closure in `linearize` would keep `fLin` alive). */
@@ -235,6 +247,11 @@ export type LinearFn = ((...tangents: unknown[]) => unknown) & {
  * fLin.dispose();
  * ```
  */
+export function linearize<F extends TracedFunction, const HA extends boolean = false>(
+  f: F,
+  primals: ArgsOf<F>,
+  opts?: { hasAux?: HA },
+): LinearizeResult<F, HA>;
 export function linearize(f: Fn, primals: unknown[], opts: { hasAux?: boolean } = {}): unknown[] {
   checkOptions("linearize", opts);
   if (!globalThis.Array.isArray(primals)) {
@@ -252,7 +269,7 @@ export function linearize(f: Fn, primals: unknown[], opts: { hasAux?: boolean } 
   const id = opened[0];
   const [out, aux] = splitOutputs(t, opened.subarray(1));
   let disposed = false;
-  const fn = ((...tangents: unknown[]) => {
+  const fn = named("linearize", (...tangents: unknown[]) => {
     const [leaves, def] = tree.flatten(tangents as tree.JsTree<unknown>);
     if (!def.equals(primDef)) {
       throw new Error(

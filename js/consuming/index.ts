@@ -46,6 +46,12 @@ export const numpy: typeof core.numpy = consumingNamespace(core.numpy, {
   isscalar: "none",
   resultType: "none",
 });
+/** The types upstream code names through the namespace (`np.Array`, `np.ArrayLike`, `np.DType`). */
+export declare namespace numpy {
+  type Array = core.Array;
+  type ArrayLike = core.ArrayLike;
+  type DType = core.DType;
+}
 /**
  * The `lax` namespace (see `oxjax`'s `lax`); functions consume their array arguments, and a
  * scan body or `associativeScan` combiner owns the arrays it is given.
@@ -97,6 +103,12 @@ export { DType, ClosedJaxpr, devices, checkLeaks } from "../index.js";
 export type {
   JsTree,
   JsTreeDef,
+  MapJsTree,
+  ArrayLike,
+  NestedValues,
+  ArgsOf,
+  InAxes,
+  TracedFunction,
   DataArray,
   Device,
   InitOptions,

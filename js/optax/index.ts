@@ -35,38 +35,66 @@
  *
  * @module oxjax/optax
  */
-export {
-  applyUpdates,
-  chain,
-  identity,
-  setToZero,
-  type GradientTransformation,
-  type OptState,
-  type Schedule,
-  type ScalarOrSchedule,
-} from "./base.js";
-export {
-  addDecayedWeights,
-  clipByGlobalNorm,
-  scale,
-  scaleByAdam,
-  scaleByLearningRate,
-  scaleBySchedule,
-  trace,
-  type AddDecayedWeightsOptions,
-  type MaskFn,
-  type ScaleByAdamOptions,
-  type TraceOptions,
+import * as base from "./base.js";
+import * as transform from "./transform.js";
+import * as alias from "./alias.js";
+import * as losses from "./losses.js";
+import * as treeUtils from "./tree-utils.js";
+import { namedOptax as n } from "./named.js";
+
+export type { GradientTransformation, OptState, Schedule, ScalarOrSchedule } from "./base.js";
+export type {
+  AddDecayedWeightsOptions,
+  MaskFn,
+  ScaleByAdamOptions,
+  TraceOptions,
 } from "./transform.js";
-export { adam, adamw, sgd, type AdamWOptions, type SgdOptions } from "./alias.js";
-export { l2Loss, squaredError } from "./losses.js";
-export {
-  treeBiasCorrection,
-  treeMax,
-  treeNorm,
-  treeOnesLike,
-  treeSum,
-  treeUpdateMoment,
-  treeZerosLike,
-  type NormOrd,
-} from "./tree-utils.js";
+export type { AdamWOptions, SgdOptions } from "./alias.js";
+export type { NormOrd } from "./tree-utils.js";
+
+/** @function */
+export const applyUpdates = n("applyUpdates", base.applyUpdates);
+/** @function */
+export const chain = n("chain", base.chain);
+/** @function */
+export const identity = n("identity", base.identity);
+/** @function */
+export const setToZero = n("setToZero", base.setToZero);
+/** @function */
+export const addDecayedWeights = n("addDecayedWeights", transform.addDecayedWeights);
+/** @function */
+export const clipByGlobalNorm = n("clipByGlobalNorm", transform.clipByGlobalNorm);
+/** @function */
+export const scale = n("scale", transform.scale);
+/** @function */
+export const scaleByAdam = n("scaleByAdam", transform.scaleByAdam);
+/** @function */
+export const scaleByLearningRate = n("scaleByLearningRate", transform.scaleByLearningRate);
+/** @function */
+export const scaleBySchedule = n("scaleBySchedule", transform.scaleBySchedule);
+/** @function */
+export const trace = n("trace", transform.trace);
+/** @function */
+export const adam = n("adam", alias.adam);
+/** @function */
+export const adamw = n("adamw", alias.adamw);
+/** @function */
+export const sgd = n("sgd", alias.sgd);
+/** @function */
+export const l2Loss = n("l2Loss", losses.l2Loss);
+/** @function */
+export const squaredError = n("squaredError", losses.squaredError);
+/** @function */
+export const treeBiasCorrection = n("treeBiasCorrection", treeUtils.treeBiasCorrection);
+/** @function */
+export const treeMax = n("treeMax", treeUtils.treeMax);
+/** @function */
+export const treeNorm = n("treeNorm", treeUtils.treeNorm);
+/** @function */
+export const treeOnesLike = n("treeOnesLike", treeUtils.treeOnesLike);
+/** @function */
+export const treeSum = n("treeSum", treeUtils.treeSum);
+/** @function */
+export const treeUpdateMoment = n("treeUpdateMoment", treeUtils.treeUpdateMoment);
+/** @function */
+export const treeZerosLike = n("treeZerosLike", treeUtils.treeZerosLike);
