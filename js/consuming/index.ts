@@ -126,6 +126,7 @@ export type {
   DeviceStats,
   ScanStats,
   Backend,
+  WasmThreadInfo,
 } from "../index.js";
 export type { Aval } from "../aval.js";
 
@@ -135,6 +136,8 @@ export const init = consuming("init", core.init);
 export const defaultDevice = consuming("defaultDevice", core.defaultDevice);
 /** `oxjax`'s `webgpuUnavailableReason`. */
 export const webgpuUnavailableReason = core.webgpuUnavailableReason;
+/** `oxjax`'s `wasmThreadInfo`: the `wasm` device's worker pool (shared by both entries). */
+export const wasmThreadInfo = core.wasmThreadInfo;
 /** `oxjax`'s `memoryStats` (the two entries share one module instance: the counts cover both). */
 export const memoryStats = core.memoryStats;
 /** `oxjax`'s `setDebug`. */
