@@ -10,11 +10,24 @@ import type { JsTree, MapJsTree } from "./tree.js";
 /** A function the transformations trace: pytrees in, a pytree of Arrays out. */
 export type TracedFunction = (...args: any[]) => JsTree<Array>;
 
-/** The arguments a transformed `F` accepts: its parameters, Array leaves also numbers. */
+/**
+ * The arguments a transformed `F` accepts: its parameters, Array leaves also numbers.
+ *
+ * @typeParam F - The function transformed.
+ */
 export type ArgsOf<F extends (...args: any[]) => any> = MapJsTree<Parameters<F>, Array, ArrayLike>;
 
-/** A function holding resources until `dispose()` (also by `using`). */
-export type OwnedFunction<F> = F & { dispose(): void; [Symbol.dispose](): void };
+/**
+ * A function that owns resources (compiled programs, captured constants, residuals): call it as
+ * `F`, and release it with `dispose()` or a `using` declaration. Calling it after `dispose()`
+ * throws.
+ */
+export type OwnedFunction<F> = F & {
+  /** Releases what the function owns; calling it afterwards throws. */
+  dispose(): void;
+  /** What `using` calls: `dispose()` unless already disposed; never throws. */
+  [Symbol.dispose](): void;
+};
 
 /** `grad`/`valueAndGrad` options, typed by the argnums and hasAux given. */
 export interface GradOptions<

@@ -149,6 +149,8 @@ function basisOptions(x: Array): { dtype: DType; device?: Device } {
  * using x = np.array([1, 2]);
  * using J = jacfwd((v) => v.mul(v))(x); // [[2, 0], [0, 4]]
  * ```
+ *
+ * @typeParam F - The function differentiated: one 1-D Array in, an Array out.
  */
 export function jacfwd<F extends (x: Array) => Array>(f: F): Transformed<F>;
 export function jacfwd(f: Fn): (x: Array) => Array {
@@ -173,6 +175,8 @@ export function jacfwd(f: Fn): (x: Array) => Array {
  * using x = np.array([1, 2, 3]);
  * using J = jacrev((v) => v.sum(0, { keepdims: true }))(x); // [[1, 1, 1]]
  * ```
+ *
+ * @typeParam F - The function differentiated: one 1-D Array in, an Array out.
  */
 export function jacrev<F extends (x: Array) => Array>(f: F): Transformed<F>;
 export function jacrev(f: Fn): (x: Array) => Array {
@@ -211,6 +215,8 @@ export const jacobian = jacrev;
  * using x = np.array([1, 2]);
  * using H = hessian((v) => v.mul(v).mul(v).sum())(x); // [[6, 0], [0, 12]]
  * ```
+ *
+ * @typeParam F - The function differentiated: one 1-D Array in, an Array out.
  */
 export function hessian<F extends (x: Array) => Array>(f: F): Transformed<F>;
 export function hessian(f: Fn): (x: Array) => Array {

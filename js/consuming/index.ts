@@ -48,8 +48,11 @@ export const numpy: typeof core.numpy = consumingNamespace(core.numpy, {
 });
 /** The types upstream code names through the namespace (`np.Array`, `np.ArrayLike`, `np.DType`). */
 export declare namespace numpy {
+  /** `oxjax`'s `Array`. */
   type Array = core.Array;
+  /** `oxjax`'s `ArrayLike`: an Array, or a JS number or boolean. */
   type ArrayLike = core.ArrayLike;
+  /** `oxjax`'s `DType`. */
   type DType = core.DType;
 }
 /**
