@@ -1,7 +1,8 @@
 // The sweep on the wasm device in Node: every function both oxjax (../pkg) and `@jax-js/jax`
 // export, timed in one process (bench/sweep_run.mjs; the workloads in bench/sweep_cases.mjs).
 //
-//   node bench/sweep.mjs [filter]      only functions whose name contains `filter`
+//   node bench/sweep.mjs [filter]      only functions whose name matches the regular expression
+//                                      `filter` (e.g. '^numpy\.[a-m]', 'random|fft')
 //   SWEEP_SMALL=1                      only each function's smallest size
 //   SWEEP_STEADY_MS=n                  time spent on each steady-state sample set (default 60)
 import { shimIteratorHelpers, sweep } from "./sweep_run.mjs";

@@ -165,15 +165,16 @@ const sizeLabel = (c, n) =>
   c.sizes === M ? `${n}×${n}` : c.sizes === FFT ? `n=${n}` : n.toExponential(0).replace("+", "");
 
 /**
- * Runs the sweep: `ox` and `jax` are the two modules (already on the device), `filter` keeps
- * cases whose name contains it, `small` times only each case's smallest size.
+ * Runs the sweep: `ox` and `jax` are the two modules (already on the device), `filter` (a
+ * regular expression) keeps the cases whose name it matches, `small` times only each case's smallest size.
  */
 export async function sweep({ ox, jax, device, filter = "", small = false, log = console.log }) {
   const libs = {
     ox: { mod: ox, L: { ...ox, keep: (x) => x } },
     jax: { mod: jax, L: { ...jax, keep: (x) => x.ref, isJax: true } },
   };
-  const list = cases().filter((c) => c.name.includes(filter));
+  const keep = new RegExp(filter);
+  const list = cases().filter((c) => keep.test(c.name));
   const both = [...exported(ox)].filter((k) => exported(jax).has(k));
   const timed = new Set(cases().map((c) => c.name));
   const skipped = new Set(Object.keys(NOT_TIMED).flatMap((k) => k.split(" ")));

@@ -1,9 +1,9 @@
 // The sweep on the webgpu device in Deno: every function both oxjax (../pkg) and
 // `@jax-js/jax` (path in JAXJS, else ../node_modules) export, timed in one process
-// (bench/sweep_run.mjs; the workloads in bench/sweep_cases.mjs). Each call is waited for with
-// `blockUntilReady`, so steady-state times include one GPU round trip.
+// (bench/sweep_run.mjs; the workloads in bench/sweep_cases.mjs). Each call reads its outputs
+// with `data()`, so steady-state times include one GPU round trip (one map).
 //
-//   deno run -A --unstable-webgpu bench/sweep_webgpu.ts [filter]
+//   deno run -A --unstable-webgpu bench/sweep_webgpu.ts [filter]   (a regular expression)
 //   SWEEP_SMALL=1        only each function's smallest size
 //   SWEEP_STEADY_MS=n    time spent on each steady-state sample set (default 60)
 import * as ox from "../pkg/index.js";
