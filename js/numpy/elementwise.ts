@@ -19,7 +19,8 @@ const binary =
 
 /**
  * `x + y`, element-wise with broadcasting. dtype: the promoted dtype of `x` and `y` (a JS number
- * takes the other operand's dtype); bool operands are an error. Same as `x.add(y)`.
+ * takes the other operand's dtype); two bool operands give their logical or (as JAX). Same as
+ * `x.add(y)`.
  *
  * @example
  * ```ts
@@ -40,7 +41,8 @@ export const add = binary("add", "add");
  */
 export const subtract = binary("subtract", "subtract");
 /**
- * `x * y`, element-wise with broadcasting. dtype: the promoted dtype; bool operands are an error.
+ * `x * y`, element-wise with broadcasting. dtype: the promoted dtype; two bool operands give
+ * their logical and (as JAX).
  * Same as `x.mul(y)`.
  *
  * @example
@@ -696,14 +698,19 @@ export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): 
  */
 export const matmul = binary("matmul", "matmul");
 /**
- * The dot product for operands of rank ≤ 2: vectors give their inner product, matrices their
- * product, and a scalar operand multiplies. dtype: the promoted dtype.
+ * NumPy's `dot`: vectors give their inner product, matrices their product, a scalar operand
+ * multiplies, and n-D operands sum over the last axis of `x` and the second-to-last of `y`
+ * (result shape `[...x.shape[:-1], ...y.shape[:-2], y.shape[-1]]`). dtype: the promoted dtype.
  *
  * @example
  * ```ts
  * using x = np.array([1, 2, 3]);
  * using y = np.array([4, 5, 6]);
  * using z = np.dot(x, y); // 32 (a 0-d array)
+ * using a = np.ones([2, 2, 3]);
+ * using b = np.ones([3, 4]);
+ * using c = np.dot(a, b);
+ * c.shape; // [2, 2, 4]
  * ```
  */
 export const dot = binary("dot", "dot");

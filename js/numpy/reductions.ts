@@ -66,16 +66,16 @@ export const max = reduction("max");
  */
 export const min = reduction("min");
 /**
- * The mean of `a` over `axis` (all axes by default), in `a`'s dtype (an int32 input gives an
- * int32 mean).
+ * The mean of `a` over `axis` (all axes by default): floating inputs keep their dtype, integer
+ * and bool inputs give float32.
  *
  * @example
  * ```ts
  * using x = np.array([[1, 2], [3, 4]]);
  * using m = np.mean(x, 0); // [2, 3]
  * using i = np.array([1, 2], { dtype: np.int32 });
- * using mi = np.mean(i); // 1 (int32 in, int32 out)
- * mi.dtype; // "int32"
+ * using mi = np.mean(i); // 1.5
+ * mi.dtype; // "float32"
  * ```
  */
 export const mean = reduction("mean");

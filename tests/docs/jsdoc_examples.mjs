@@ -62,7 +62,7 @@ const PRELUDE = [
   `import * as optax from ${JSON.stringify(pkgUrl("optax/index.js"))};`,
   `const { numpy: np, lax, nn, random, tree, scipySpecial, scipyLinalg } = ox;`,
   `const { grad, valueAndGrad, vjp, jvp, vmap, jacfwd, jacrev, hessian, linearize, jit } = ox;`,
-  `const { makeJaxpr, init, defaultDevice, webgpuUnavailableReason, wasmThreadInfo, devicePut } = ox;`,
+  `const { makeJaxpr, init, defaultDevice, webgpuUnavailableReason, devicePut } = ox;`,
   `const { blockUntilReady, memoryStats, checkLeaks, clearCaches, getCacheSizes } = ox;`,
   `const { setDebug, setScanPathCallback, getBackend, DType, scatterAdd, wasmThreadInfo } = ox;`,
 ].join("\n");
