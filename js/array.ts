@@ -1,25 +1,20 @@
 /**
- * The `Array` class: a handle to a value in Rust plus jax-js's method surface. Holds no math:
- * every operation goes through the bridge. Operations never consume their inputs; `dispose()`
+ * The `Array` class: jax-js's method surface (arithmetic, comparisons, reductions, shape
+ * methods, iteration) over an `ArrayHandle` (`array-handle.ts`: the handle of a value in Rust,
+ * its owners, metadata and reads). Holds no math: every operation goes through the bridge. Operations never consume their inputs; `dispose()`
  * drops one reference (throwing on a freed array), `[Symbol.dispose]` never throws. An array
  * dropped undisposed is released when the garbage collector reclaims it (`reclaim.ts`), and
  * still counted as a leak.
  */
-import { call, callAsync, wasm } from "./bridge.js";
-import { DType, parseDType, type DataArray } from "./dtype.js";
-import { defaultDevice, type Device } from "./device.js";
+import { call, wasm } from "./bridge.js";
+import { DType, parseDType } from "./dtype.js";
 import { applyOp, reduceOp, type Axis } from "./ops.js";
-import { recordCreation, recordRef } from "./leaks.js";
-import { readData } from "./reads.js";
 import * as checks from "./check.js";
-import { Aval } from "./aval.js";
-import { watchArray } from "./reclaim.js";
+import { ArrayHandle } from "./array-handle.js";
 
 export interface ReduceOpts {
   keepdims?: boolean;
 }
-
-const JsArray = globalThis.Array;
 
 /**
  * An `Array`, or a JS number or boolean used as a weakly typed scalar (it takes the dtype of the
@@ -27,8 +22,7 @@ const JsArray = globalThis.Array;
  */
 export type ArrayLike = Array | number | boolean;
 
-/** Recursive nested JS arrays, as returned by `js()`. */
-export type NestedValues = number | boolean | NestedValues[];
+export type { NestedValues } from "./array-handle.js";
 
 /**
  * An n-dimensional array on one device: a handle to data held by oxjax's WebAssembly module (or
@@ -53,183 +47,7 @@ export type NestedValues = number | boolean | NestedValues[];
  * console.log(x.shape, x.dtype, await y.data()); // [2, 2] "float32" Float32Array [8, 12]
  * ```
  */
-export class Array {
-  /** The handle of the Rust value; internal. */
-  readonly #handle: number;
-
-  /** @internal Arrays are created by `np.array`, `np.zeros`, … */
-  constructor(handle: number) {
-    this.#handle = handle;
-    // Described by handle: the tracker must not keep this object from the collector.
-    recordCreation(handle, () => describe(handle));
-    watchArray(this, handle);
-  }
-
-  /** @internal */
-  get _handle(): number {
-    return this.#handle;
-  }
-
-  /**
-   * The size of each axis (a new JS array each time); `[]` for a 0-d array.
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2, 3]);
-   * x.shape; // [2, 3]
-   * ```
-   */
-  get shape(): number[] {
-    return JsArray.from(call(() => wasm.shape(this.#handle)));
-  }
-
-  /**
-   * The number of axes.
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2, 3]);
-   * x.ndim; // 2
-   * ```
-   */
-  get ndim(): number {
-    return this.shape.length;
-  }
-
-  /**
-   * The number of elements (the product of `shape`; 1 for a 0-d array).
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2, 3]);
-   * x.size; // 6
-   * ```
-   */
-  get size(): number {
-    return this.shape.reduce((a, b) => a * b, 1);
-  }
-
-  /**
-   * The element type: `"float32"`, `"float16"`, `"float64"`, `"int32"`, `"uint32"` or `"bool"`.
-   *
-   * @example
-   * ```ts
-   * using x = np.array([1, 2], { dtype: np.int32 });
-   * x.dtype; // "int32"
-   * ```
-   */
-  get dtype(): DType {
-    return call(() => wasm.dtype(this.#handle)) as DType;
-  }
-
-  /**
-   * Whether the array is weakly typed (made from a bare JS number): then, in a binary operation
-   * with a strongly typed array, it takes that array's dtype.
-   *
-   * @example
-   * ```ts
-   * using w = np.array(2);
-   * using s = np.array([2]);
-   * w.weakType; // true
-   * s.weakType; // false
-   * ```
-   */
-  get weakType(): boolean {
-    return call(() => wasm.weakType(this.#handle));
-  }
-
-  /**
-   * The abstract value: shape, dtype and weak type (prints as `float32[2,3]`).
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2, 3]);
-   * x.aval.toString(); // "float32[2,3]"
-   * ```
-   */
-  get aval(): Aval {
-    return new Aval(this.shape, this.dtype, this.weakType);
-  }
-
-  /**
-   * The device holding the data; for a tracer, that of the arrays its trace was opened on (else
-   * the default device).
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2], { device: "cpu" });
-   * x.device; // "cpu"
-   * ```
-   */
-  get device(): Device {
-    return (call(() => wasm.placedOn(this.#handle)) as Device | undefined) ?? defaultDevice();
-  }
-
-  /**
-   * The number of owners; 0 once freed.
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2]);
-   * x.refCount; // 1
-   * ```
-   */
-  get refCount(): number {
-    return call(() => wasm.refCount(this.#handle));
-  }
-
-  /**
-   * Adds an owner and returns this same object.
-   *
-   * @example
-   * ```ts
-   * const x = np.zeros([2]);
-   * x.ref === x; // true
-   * x.refCount; // 2
-   * x.dispose();
-   * x.dispose(); // the second owner frees it
-   * ```
-   */
-  get ref(): this {
-    call(() => wasm.incRef(this.#handle));
-    recordRef(this.#handle);
-    return this;
-  }
-
-  /**
-   * Drops one owner; frees the data at zero. Throws if the array was already freed.
-   *
-   * @example
-   * ```ts
-   * const x = np.zeros([2]);
-   * x.dispose();
-   * x.refCount; // 0
-   * ```
-   */
-  dispose(): void {
-    try {
-      call(() => wasm.dispose(this.#handle));
-    } catch (e) {
-      throw e instanceof Error && /disposed/.test(e.message) ? new ReferenceError(e.message) : e;
-    }
-  }
-
-  /**
-   * What `using` calls: disposes only if the array is still alive, never throws. A no-op on
-   * tracers (values inside jit, grad, scan bodies…), which their trace owns.
-   *
-   * @example
-   * ```ts
-   * {
-   *   using x = np.ones([2]); // disposed when the block ends, even on an exception
-   *   x.shape; // [2]
-   * }
-   * ```
-   */
-  [Symbol.dispose](): void {
-    call(() => wasm.disposeScoped(this.#handle));
-  }
-
+export class Array extends ArrayHandle {
   /**
    * `this + other`, element-wise with broadcasting (`numpy.add`).
    *
@@ -318,7 +136,7 @@ export class Array {
    * ```
    */
   diagonal(offset = 0, axis1 = 0, axis2 = 1): Array {
-    return new Array(call(() => wasm.diagonal(this.#handle, offset, axis1, axis2)));
+    return new Array(call(() => wasm.diagonal(this._handle, offset, axis1, axis2)));
   }
 
   /**
@@ -331,7 +149,7 @@ export class Array {
    * ```
    */
   sort(axis = -1): Array {
-    return new Array(call(() => wasm.sort(this.#handle, axis, false)));
+    return new Array(call(() => wasm.sort(this._handle, axis, false)));
   }
 
   /**
@@ -344,7 +162,7 @@ export class Array {
    * ```
    */
   argsort(axis = -1): Array {
-    return new Array(call(() => wasm.sort(this.#handle, axis, true)));
+    return new Array(call(() => wasm.sort(this._handle, axis, true)));
   }
 
   /**
@@ -543,7 +361,7 @@ export class Array {
   astype(dtype: DType): Array {
     const d = parseDType("astype", dtype);
     if (d === this.dtype) return this;
-    return new Array(call(() => wasm.convert(this.#handle, d, false)));
+    return new Array(call(() => wasm.convert(this._handle, d, false)));
   }
 
   /**
@@ -557,7 +375,7 @@ export class Array {
    */
   reshape(shape: number | number[]): Array {
     const dims = new Float64Array(checks.intList("reshape", "shape", shape));
-    return new Array(call(() => wasm.reshape(this.#handle, dims)));
+    return new Array(call(() => wasm.reshape(this._handle, dims)));
   }
 
   /**
@@ -573,7 +391,7 @@ export class Array {
     return new Array(
       call(() =>
         wasm.transpose(
-          this.#handle,
+          this._handle,
           perm === undefined ? undefined : checks.axes("transpose", perm),
         ),
       ),
@@ -626,7 +444,7 @@ export class Array {
     }
     try {
       return new Array(
-        call(() => wasm.slice(this.#handle, new Float64Array(spec), new Float64Array(arrays))),
+        call(() => wasm.slice(this._handle, new Float64Array(spec), new Float64Array(arrays))),
       );
     } catch (e) {
       throw e instanceof Error && /out of bounds/.test(e.message) ? new RangeError(e.message) : e;
@@ -660,151 +478,6 @@ export class Array {
   }
 
   /**
-   * The elements as a fresh typed array (row-major). Works on every device; on webgpu, reads
-   * requested in the same tick (`Promise.all` of `data()` calls) share one map (`reads.ts`).
-   *
-   * @example
-   * ```ts
-   * using x = np.array([1, 2]);
-   * const d = await x.data(); // Float32Array [1, 2]
-   * Array.from(d); // [1, 2]
-   * ```
-   */
-  data(): Promise<DataArray> {
-    return readData("data", this.#handle);
-  }
-
-  /**
-   * Resolves to this array once its pending device work is done (no readback, no ownership change).
-   *
-   * @example
-   * ```ts
-   * using x = np.ones([4]);
-   * (await x.blockUntilReady()) === x; // true
-   * ```
-   */
-  async blockUntilReady(): Promise<this> {
-    await callAsync(() => wasm.blockUntilReady(this.#handle));
-    return this;
-  }
-
-  /**
-   * The elements, read synchronously; on webgpu use `await data()` instead.
-   *
-   * @example
-   * ```ts
-   * using x = np.array([1, 2], { dtype: np.int32 });
-   * Array.from(x.dataSync()); // [1, 2]
-   * ```
-   */
-  dataSync(): DataArray {
-    return call(() => wasm.readSync("dataSync", this.#handle)) as DataArray;
-  }
-
-  /**
-   * Reads the data, then drops one owner.
-   *
-   * @example
-   * ```ts
-   * const x = np.array([1, 2]);
-   * const d = await x.consumeData(); // x is disposed
-   * x.refCount; // 0
-   * ```
-   */
-  async consumeData(): Promise<DataArray> {
-    const data = await this.data();
-    this.dispose();
-    return data;
-  }
-
-  /**
-   * Reads the data synchronously (`dataSync()`), then drops one owner (`dispose()`).
-   *
-   * @example
-   * ```ts
-   * const x = np.array([1, 2]);
-   * Array.from(x.consumeDataSync()); // [1, 2]
-   * ```
-   */
-  consumeDataSync(): DataArray {
-    const data = this.dataSync();
-    this.dispose();
-    return data;
-  }
-
-  /**
-   * Nested JS arrays (bool dtype gives booleans; 0-d gives a bare value).
-   *
-   * @example
-   * ```ts
-   * using x = np.array([[1, 2], [3, 4]]);
-   * x.js(); // [[1, 2], [3, 4]]
-   * ```
-   */
-  js(): NestedValues {
-    return nest(this.dataSync(), this.shape, this.dtype === DType.Bool);
-  }
-
-  /**
-   * The elements as nested JS arrays, read with `await data()` (so it works on webgpu too).
-   *
-   * @example
-   * ```ts
-   * using x = np.array([true, false]);
-   * await x.jsAsync(); // [true, false]
-   * ```
-   */
-  async jsAsync(): Promise<NestedValues> {
-    return nest(await this.data(), this.shape, this.dtype === DType.Bool);
-  }
-
-  /**
-   * The single element of a size-1 array.
-   *
-   * @example
-   * ```ts
-   * using x = np.array([[5]]);
-   * x.item(); // 5
-   * ```
-   */
-  item(): number {
-    if (this.size !== 1) {
-      throw new TypeError(`item: the array has ${this.size} elements, not 1`);
-    }
-    return this.dataSync()[0];
-  }
-
-  /**
-   * A short description: `Array:<dtype>[<shape>]`, e.g. `Array:float32[2,3]` (no values).
-   *
-   * @example
-   * ```ts
-   * using x = np.zeros([2, 3]);
-   * x.toString(); // "Array:float32[2,3]"
-   * ```
-   */
-  toString(): string {
-    return describe(this.#handle);
-  }
-
-  /**
-   * A 0-d array converts to its number (`+x`, `x == 3`); other shapes throw.
-   *
-   * @example
-   * ```ts
-   * using s = np.array(2.5);
-   * +s * 2; // 5
-   * ```
-   */
-  [Symbol.toPrimitive](hint: string): number | string {
-    if (hint === "string") return this.toString();
-    if (this.ndim !== 0) {
-      throw new TypeError(`${this}: only 0-d arrays convert to a number (use item() or data())`);
-    }
-    return this.item();
-  }
-
-  /**
    * Iterates over axis 0, yielding new owned arrays (`const [a, b] = x`).
    *
    * @example
@@ -820,37 +493,4 @@ export class Array {
     if (n === undefined) throw new TypeError("iteration over a 0-d array");
     for (let i = 0; i < n; i++) yield this.slice(i);
   }
-
-  /** WebGPU buffer access (jax-js's `gpuBuffer`); not in oxjax yet. */
-  gpuBuffer(): never {
-    throw new Error("gpuBuffer is not supported in oxjax yet");
-  }
-
-  /**
-   * jax-js's synchronous WebGPU buffer access; not in oxjax yet (always throws).
-   */
-  gpuBufferSync(): never {
-    throw new Error("gpuBufferSync is not supported in oxjax yet");
-  }
-
-  /** Upstream's bit view as another dtype; not in oxjax yet. */
-  view(_dtype?: DType): never {
-    throw new Error("view is not supported in oxjax yet");
-  }
-}
-
-/** `Array:float32[2,3]`: what `toString` prints. */
-function describe(handle: number): string {
-  const shape = JsArray.from(call(() => wasm.shape(handle)));
-  return `Array:${call(() => wasm.dtype(handle))}[${shape.join(",")}]`;
-}
-
-function nest(data: DataArray, shape: number[], bool: boolean): NestedValues {
-  const leaf = (i: number): NestedValues => (bool ? data[i] !== 0 : data[i]);
-  const build = (axis: number, offset: number): NestedValues => {
-    if (axis === shape.length) return leaf(offset);
-    const stride = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
-    return JsArray.from({ length: shape[axis] }, (_, k) => build(axis + 1, offset + k * stride));
-  };
-  return build(0, 0);
 }

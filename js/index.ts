@@ -30,10 +30,12 @@ import * as scipySpecial from "./named/scipy-special.js";
 import * as tree from "./named/tree.js";
 import * as scipyLinalg from "./named/scipy-linalg.js";
 import { Array } from "./array.js";
+import { ArrayHandle } from "./array-handle.js";
 import { checkLeaks } from "./leaks.js";
 import { nameMethods } from "./errors.js";
 
 nameMethods(Array.prototype);
+nameMethods(ArrayHandle.prototype);
 nameMethods(checkLeaks, "checkLeaks.");
 
 export { numpy, lax, random, nn, scipySpecial, tree, scipyLinalg };

@@ -21,10 +21,21 @@ const POLICIES: Record<string, Policy> = {
 const core = CoreArray.prototype as unknown as Record<string | symbol, unknown>;
 const facade = Array.prototype as unknown as Record<string | symbol, unknown>;
 
-for (const key of Reflect.ownKeys(CoreArray.prototype)) {
+/** Every member of the core `Array` and its bases (`ArrayHandle`), nearest first. */
+function* coreMembers(): Generator<[string | symbol, PropertyDescriptor]> {
+  const seen = new Set<string | symbol>();
+  for (let p = CoreArray.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const key of Reflect.ownKeys(p)) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield [key, Object.getOwnPropertyDescriptor(p, key)!];
+    }
+  }
+}
+
+for (const [key, d] of coreMembers()) {
   if (key === "constructor" || key === Symbol.iterator) continue;
   if (Object.prototype.hasOwnProperty.call(Array.prototype, key)) continue;
-  const d = Object.getOwnPropertyDescriptor(CoreArray.prototype, key)!;
   const name = typeof key === "symbol" ? key.toString() : key;
   const policy = POLICIES[name] ?? "all";
   if (typeof d.value === "function") {

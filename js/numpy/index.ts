@@ -188,6 +188,7 @@ function flatten(values: Nested): [ArrayLike[], number[]] {
 
 export * from "./creation.js";
 export * from "./elementwise.js";
+export * from "./trig.js";
 export * from "./reductions.js";
 export * from "./shape.js";
 export * from "./math.js";

@@ -73,7 +73,11 @@ function hasKind(obj, name, kind) {
   const key = keyOf(name);
   if (kind === "type") return new RegExp(`\\b${name}\\b`).test(declarations);
   if (kind === "getter" || kind === "method") {
-    const d = Object.getOwnPropertyDescriptor(obj, key);
+    // Own, or from a base class (Array's members live on Array and ArrayHandle).
+    let d;
+    for (let p = obj; p && p !== Object.prototype && !d; p = Object.getPrototypeOf(p)) {
+      d = Object.getOwnPropertyDescriptor(p, key);
+    }
     if (!d) return false;
     return kind === "getter" ? typeof d.get === "function" : typeof d.value === "function";
   }

@@ -40,11 +40,16 @@ function exportedFunctions() {
 }
 
 /** The Array methods, called on a generated receiver. */
-const METHODS = Object.getOwnPropertyNames(ox.Array.prototype).filter(
-  (k) =>
-    k !== "constructor" &&
-    typeof Object.getOwnPropertyDescriptor(ox.Array.prototype, k).value === "function",
-);
+/** Array's own methods and those of its base classes. */
+const METHODS = [];
+for (let p = ox.Array.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+  for (const k of Object.getOwnPropertyNames(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, k);
+    if (k !== "constructor" && typeof d.value === "function" && !METHODS.includes(k)) {
+      METHODS.push(k);
+    }
+  }
+}
 
 /** Fresh arrays for a case: float32 [2,3], int32 [3], bool scalar, float64 [2] on cpu, weak. */
 const makeArrays = () => [
