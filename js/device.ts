@@ -58,7 +58,9 @@ let webgpuError: string | null = null;
  * them that are available. `cpu` and `wasm` are always available (from import); `webgpu`
  * starts here where `navigator.gpu` gives an adapter (browsers, Deno with
  * `--unstable-webgpu`; not Node). It never rejects because WebGPU is missing: it is left out,
- * and `webgpuUnavailableReason()` says why. Calling it again is cheap.
+ * and `webgpuUnavailableReason()` says why. Calling it again is cheap. After the webgpu device
+ * was lost (every operation on its arrays then throws, naming the loss), calling it again opens
+ * a new device: new webgpu arrays work; the old ones stay unusable and dispose without error.
  *
  * @example
  * ```ts
@@ -92,8 +94,10 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
 }
 
 /**
- * Why the last attempt to start WebGPU failed (the adapter or device request's error), or
- * `null` when it succeeded or was never tried (no `navigator.gpu`).
+ * Why WebGPU is unavailable: the device was lost (a driver reset, `GPUDevice.destroy()`, the
+ * browser reclaiming the GPU; `init()` opens a new one), or the last attempt to start it
+ * failed (the adapter or device request's error). `null` when it works or was never tried
+ * (no `navigator.gpu`).
  *
  * @example
  * ```ts
@@ -102,7 +106,8 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
  * ```
  */
 export function webgpuUnavailableReason(): string | null {
-  return webgpuError;
+  const lost = call(() => wasm.webgpuLostReason()) ?? null;
+  return lost === null ? webgpuError : `the webgpu device was lost: ${lost}`;
 }
 
 function available(): Device[] {

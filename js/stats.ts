@@ -58,6 +58,12 @@ export interface DeviceStats {
   uploadBytes: number;
   /** Buffers of this device read back to the host (`data()`, `dataSync()`, moves). */
   readbacks: number;
+  /**
+   * The device was lost (webgpu: a driver reset, `GPUDevice.destroy()`, the browser reclaiming
+   * the GPU). Its arrays throw on every operation and dispose without error; `init()` opens a
+   * new device; `webgpuUnavailableReason()` says why it was lost.
+   */
+  lost: boolean;
   /** Bytes read back to the host. */
   readbackBytes: number;
   /**
@@ -162,6 +168,7 @@ export function memoryStats(): MemoryStats {
   for (const d of DEVICES) {
     const present = n[i++] === 1;
     const stats = take(DEVICE) as unknown as DeviceStats;
+    stats.lost = (stats.lost as unknown) === 1;
     if (present) out.devices[d] = stats;
   }
   out.programCache = take(PROGRAMS) as unknown as MemoryStats["programCache"];

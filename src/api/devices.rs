@@ -1,5 +1,5 @@
 //! Device discovery: `cpu` and `wasm` are always there; `webgpu` after `initWebGpu` finds an
-//! adapter.
+//! adapter, until the device is lost (`initWebGpu` then opens a new one).
 
 use wasm_bindgen::prelude::*;
 
@@ -7,8 +7,9 @@ use crate::backend::registry;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::core::Device;
 
-/// Starts WebGPU. Resolves to the adapter's name, or rejects with the reason it is unavailable.
-/// `storageBufferCap` lowers the planned storage-buffer limit (tests force 8).
+/// Starts WebGPU (again, in place of a lost device). Resolves to the adapter's name, or rejects
+/// with the reason it is unavailable. `storageBufferCap` lowers the planned storage-buffer
+/// limit (tests force 8).
 #[wasm_bindgen(js_name = initWebGpu)]
 pub async fn init_webgpu(storage_buffer_cap: Option<u32>) -> Result<String, JsError> {
     if registry::is_available(Device::WebGpu) {
@@ -22,7 +23,13 @@ pub async fn init_webgpu(storage_buffer_cap: Option<u32>) -> Result<String, JsEr
     Ok(name)
 }
 
-/// The devices that can run arrays now.
+/// Why the webgpu device was lost, while it is (`webgpuUnavailableReason`).
+#[wasm_bindgen(js_name = webgpuLostReason)]
+pub fn webgpu_lost_reason() -> Option<String> {
+    registry::webgpu_lost_reason()
+}
+
+/// The devices that can run arrays now (a lost webgpu device is not one).
 #[wasm_bindgen(js_name = availableDevices)]
 pub fn available_devices() -> Vec<String> {
     Device::ALL

@@ -25,11 +25,11 @@ const LAYOUT: &str = "liveArrays pendingReads liveJaxprs wasmMemoryBytes wasmMem
      shaderCompiles poolBuffers poolBytes readbackMaps stagingBuffers stagingBytes \
      kernelCacheEntries kernelCacheHits kernelCacheMisses kernelCodeBytes \
      kernelMaxLocals loopRuns loopCacheEntries uploads uploadBytes readbacks readbackBytes \
-     moves moveBytes | entries capacity hits misses evictions | fusedRuns fusedSteps \
+     moves moveBytes lost | entries capacity hits misses evictions | fusedRuns fusedSteps \
      fallbackRuns fallbackSteps planCacheEntries planCacheCapacity";
 
 /// The numbers per device (the second group of [`LAYOUT`]).
-const DEVICE_FIELDS: usize = 25;
+const DEVICE_FIELDS: usize = 26;
 
 #[wasm_bindgen(js_name = memoryStats)]
 pub fn memory_stats() -> Vec<f64> {
@@ -80,6 +80,7 @@ pub fn memory_stats() -> Vec<f64> {
             t.readback_bytes as f64,
             t.moves as f64,
             t.move_bytes as f64,
+            s.lost as u8 as f64,
         ]);
     }
     let p = crate::transform::jit_cache::stats();

@@ -85,6 +85,8 @@ pub struct BackendStats {
     /// Free mappable staging buffers kept for reuse, and their bytes (webgpu).
     pub staging_buffers: usize,
     pub staging_bytes: usize,
+    /// The device was lost (webgpu; its arrays throw until `init()` opens a new one).
+    pub lost: bool,
 }
 
 /// What a backend reports about its compiled scan loops.

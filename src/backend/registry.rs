@@ -1,5 +1,7 @@
 //! The backends of this thread, one per device. `cpu` and `wasm` exist from the start;
-//! `webgpu` is installed by `init()` once an adapter has been found.
+//! `webgpu` is installed by `init()` once an adapter has been found. A lost webgpu device
+//! stays installed (its arrays still free, its statistics still report) but answers every
+//! operation with an error, until `init()` installs a new one in its place.
 //!
 //! The registry is a thread-local `PanicCell`; it is never borrowed across a call into
 //! JavaScript or across an `.await`.
@@ -36,7 +38,10 @@ impl Registry {
             Device::Cpu => Ok(&mut self.cpu),
             Device::Wasm => Ok(&mut self.wasm),
             Device::WebGpu => match self.webgpu.as_mut() {
-                Some(b) => Ok(b),
+                Some(b) => match b.lost_error(function) {
+                    Some(lost) => Err(lost),
+                    None => Ok(b),
+                },
                 None => Err(Error::new(
                     function,
                     "the webgpu device is not initialized: call `await init()` first (WebGPU \
@@ -46,10 +51,20 @@ impl Registry {
         }
     }
 
+    /// The backend of `device` even when it was lost (frees, statistics and limits still
+    /// work there); None when it is not initialized.
+    fn backend_even_lost(&mut self, device: Device) -> Option<&mut dyn Backend> {
+        match device {
+            Device::Cpu => Some(&mut self.cpu),
+            Device::Wasm => Some(&mut self.wasm),
+            Device::WebGpu => self.webgpu.as_mut().map(|b| b as &mut dyn Backend),
+        }
+    }
+
     fn apply_pending_frees(&mut self) {
         let pending = PENDING_FREES.with(|p| std::mem::take(&mut *p.borrow_mut()));
         for (device, id) in pending {
-            if let Ok(b) = self.backend("free", device) {
+            if let Some(b) = self.backend_even_lost(device) {
                 b.free(id);
             }
         }
@@ -148,7 +163,7 @@ pub fn max_buffer_bytes(device: Device) -> u64 {
 pub fn release(device: Device, id: BufferId) {
     REGISTRY.with(|r| match r.try_borrow_mut() {
         Ok(mut r) => {
-            if let Ok(b) = r.backend("free", device) {
+            if let Some(b) = r.backend_even_lost(device) {
                 b.free(id);
             }
         }
@@ -157,8 +172,21 @@ pub fn release(device: Device, id: BufferId) {
     });
 }
 
-pub fn install_webgpu(backend: WebGpuBackend) {
-    REGISTRY.with(|r| r.borrow_mut().webgpu = Some(backend));
+/// Installs `backend` as the webgpu device; one that replaces a lost device continues its
+/// ids (see `webgpu::lost`), and the lost one is dropped.
+pub fn install_webgpu(mut backend: WebGpuBackend) {
+    REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        if let Some(old) = r.webgpu.as_ref() {
+            backend.continue_ids_from(old);
+        }
+        r.webgpu = Some(backend);
+    });
+}
+
+/// Why the webgpu device was lost, while it is (None when it works or was never started).
+pub fn webgpu_lost_reason() -> Option<String> {
+    REGISTRY.with(|r| r.borrow().webgpu.as_ref().and_then(|b| b.lost_reason()))
 }
 
 /// Runs `f` with the webgpu backend itself (its own switches, for tests); None when it is not
@@ -183,23 +211,22 @@ pub fn default_device() -> Device {
 }
 
 pub fn set_default_device(function: &str, device: Device) -> Result<()> {
-    if !is_available(device) {
-        return Err(Error::new(
-            function,
-            format!(
-                "the {} device is not initialized; call `await init()` first",
-                device.name()
-            ),
-        ));
-    }
+    // Not initialized, or lost: the registry's error for the device.
+    with_backend(function, device, |_| Ok(()))?;
     DEFAULT_DEVICE.with(|d| d.set(device));
     Ok(())
 }
 
+/// Whether `device` can run arrays now (webgpu: initialized and not lost).
 pub fn is_available(device: Device) -> bool {
     match device {
         Device::Cpu | Device::Wasm => true,
-        Device::WebGpu => REGISTRY.with(|r| r.borrow().webgpu.is_some()),
+        Device::WebGpu => REGISTRY.with(|r| {
+            r.borrow()
+                .webgpu
+                .as_ref()
+                .is_some_and(|b| b.lost_reason().is_none())
+        }),
     }
 }
 
@@ -221,14 +248,14 @@ pub fn clear_caches() {
 pub fn stats(device: Device) -> Option<BackendStats> {
     REGISTRY.with(|r| {
         let mut r = r.borrow_mut();
-        r.backend("stats", device).ok().map(|b| b.stats())
+        r.backend_even_lost(device).map(|b| b.stats())
     })
 }
 
 pub fn loop_stats(device: Device) -> Option<super::LoopStats> {
     REGISTRY.with(|r| {
         let mut r = r.borrow_mut();
-        r.backend("stats", device).ok().map(|b| b.loop_stats())
+        r.backend_even_lost(device).map(|b| b.loop_stats())
     })
 }
 
@@ -248,7 +275,8 @@ pub fn check_dtype(function: &str, device: Device, dtype: crate::core::DType) ->
     let float16 = || {
         REGISTRY.with(|r| {
             let mut r = r.borrow_mut();
-            r.backend(function, device).is_ok_and(|b| b.has_float16())
+            // A lost device still says (its error comes with the operation itself).
+            r.backend_even_lost(device).is_some_and(|b| b.has_float16())
         })
     };
     match (device, dtype) {

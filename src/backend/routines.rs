@@ -26,6 +26,11 @@ impl<T> Default for RoutineCache<T> {
 }
 
 impl<T> RoutineCache<T> {
+    /// Hands out ids after those of `old` (a cache this one replaces).
+    pub fn continue_ids_from(&mut self, old: &RoutineCache<T>) {
+        self.next = self.next.max(old.next);
+    }
+
     /// The id of `routine`, compiling it with `compile` on a miss.
     pub fn get_or_compile(
         &mut self,

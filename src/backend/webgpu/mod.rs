@@ -27,6 +27,8 @@ mod exe;
 pub mod fft;
 mod knobs;
 pub mod loop_budget;
+mod lost;
+mod open;
 mod passes;
 mod pool;
 mod readback;
@@ -119,6 +121,10 @@ pub struct WebGpuBackend {
     loop_limit: Option<usize>,
     /// Staging buffers and counters of reads (`readback`).
     reads: readback::Reads,
+    /// Set by wgpu's device-lost callback (`lost`).
+    lost: lost::LostFlag,
+    /// Buffer ids below this belong to an earlier device that was lost (`lost`).
+    first_buffer: BufferId,
 }
 
 impl WebGpuBackend {
@@ -135,82 +141,11 @@ impl WebGpuBackend {
         Self::open(None, true).await
     }
 
-    async fn open(storage_buffer_cap: Option<u32>, default_limits: bool) -> Result<WebGpuBackend> {
-        let fail =
-            |what: &str, e: &dyn std::fmt::Display| Error::new("init", format!("{what}: {e}"));
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.backends = if cfg!(target_arch = "wasm32") {
-            wgpu::Backends::BROWSER_WEBGPU
-        } else {
-            wgpu::Backends::VULKAN
-        };
-        let instance = wgpu::Instance::new(desc);
-        let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                ..Default::default()
-            })
-            .await
-            .map_err(|e| fail("no WebGPU adapter", &e))?;
-        let limits = if default_limits {
-            wgpu::Limits::default()
-        } else {
-            adapter.limits()
-        };
-        // float16 arrays need WGSL's f16 (`wgsl_half`): requested wherever the adapter has it.
-        let float16 = adapter.features().contains(wgpu::Features::SHADER_F16);
-        let features = if float16 {
-            wgpu::Features::SHADER_F16
-        } else {
-            wgpu::Features::empty()
-        };
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                label: Some("oxjax"),
-                required_features: features,
-                required_limits: limits.clone(),
-                ..Default::default()
-            })
-            .await
-            .map_err(|e| fail("could not open the WebGPU device", &e))?;
-        let adapter_limit = limits.max_storage_buffers_per_shader_stage;
-        let info = adapter.get_info();
-        Ok(WebGpuBackend {
-            device,
-            queue,
-            loop_limit: loop_budget::detect(&info.name),
-            max_storage_buffers: storage_buffer_cap.map_or(adapter_limit, |c| c.min(adapter_limit)),
-            max_buffer_bytes: pool::max_buffer_bytes(&limits),
-            buffers: HashMap::new(),
-            next_buffer: 1,
-            kernel_ids: Lru::new(PIPELINE_CACHE_CAPACITY),
-            pipelines: Lru::new(PIPELINE_CACHE_CAPACITY),
-            bind_groups: Lru::new(BIND_GROUP_CACHE_CAPACITY),
-            next_exe: 1,
-            dispatches: 0,
-            fast: info.device_type != wgpu::DeviceType::Cpu,
-            adapter_name: info.name,
-            large_tiles: false,
-            tiled_dispatches: 0,
-            shader_compiles: Default::default(),
-            routines: RoutineCache::default(),
-            submits: 0,
-            pool: Pool::default(),
-            pass: None,
-            encoder: None,
-            pending: 0,
-            retired: HashSet::new(),
-            doomed: Vec::new(),
-            loops: scan_single::LoopCache::default(),
-            float16,
-            reads: readback::Reads::new(limits.max_buffer_size),
-        })
-    }
-
     /// Submits the pending batch (if any) and pools the buffers it was the last user of.
     pub fn flush(&mut self) {
         self.pass = None;
-        if let Some(encoder) = self.encoder.take() {
+        // A lost device runs nothing: its batch is dropped unsubmitted.
+        if let Some(encoder) = self.encoder.take().filter(|_| !self.lost.is_set()) {
             self.queue.submit([encoder.finish()]);
             self.submits += 1;
         }
@@ -320,9 +255,14 @@ impl WebGpuBackend {
     }
 
     fn buffer(&self, id: BufferId) -> Result<&Buffer> {
-        self.buffers
-            .get(&id)
-            .ok_or_else(|| Error::new("webgpu", format!("internal error: unknown buffer {id}")))
+        match self.buffers.get(&id) {
+            Some(b) => Ok(b),
+            None if id < self.first_buffer => Err(lost::stale_array_error()),
+            None => Err(Error::new(
+                "webgpu",
+                format!("internal error: unknown buffer {id}"),
+            )),
+        }
     }
 }
 
@@ -582,6 +522,7 @@ impl Backend for WebGpuBackend {
             readback_maps: self.reads.maps,
             staging_buffers: self.reads.pooled().0,
             staging_bytes: self.reads.pooled().1,
+            lost: self.lost.is_set(),
             ..Default::default()
         }
     }

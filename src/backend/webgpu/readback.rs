@@ -12,11 +12,13 @@
 //! device is polled until the map completes.
 //!
 //! Staging buffers are pooled (bounded by count and bytes, emptied by `clear_caches`); a
-//! failed map (a lost device) destroys its staging buffer and fails every member's read.
+//! failed map (a lost device) destroys its staging buffer and fails every member's read, naming
+//! the loss where the device reported it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::lost::LostFlag;
 use super::pool::size_class;
 use super::{padded, WebGpuBackend};
 use crate::backend::{BufferId, GroupFuture, HostBytes, ReadFuture};
@@ -184,7 +186,8 @@ impl WebGpuBackend {
         let chunks = self.stage(reads)?;
         let fail = std::mem::take(&mut self.reads.fail_next);
         let pool = self.reads.pool.clone();
-        map_chunks(&self.device, chunks, reads.len(), pool, fail)
+        let lost = self.lost.clone();
+        map_chunks(&self.device, chunks, reads.len(), pool, fail, lost)
     }
 
     /// `Backend::read_group`: every byte of each buffer.
@@ -213,7 +216,8 @@ impl WebGpuBackend {
         let bytes = self.buffer(buffer)?.bytes;
         let chunks = self.stage(&[(buffer, bytes)])?;
         let fail = std::mem::take(&mut self.reads.fail_next);
-        let mut out = map_chunks_sync(&self.device, chunks, 1, &self.reads.pool, fail)?;
+        let lost = &self.lost;
+        let mut out = map_chunks_sync(&self.device, chunks, 1, &self.reads.pool, fail, lost)?;
         Ok(out.pop().map_or_else(Vec::new, HostBytes::into_vec))
     }
 
@@ -243,9 +247,24 @@ fn complete(
     mapped: std::result::Result<(), String>,
     pool: &RefCell<StagingPool>,
     out: &mut [HostBytes],
+    lost: &LostFlag,
 ) -> Result<()> {
-    let failed =
-        |e: &dyn std::fmt::Display| Error::new("data", format!("webgpu readback failed: {e}"));
+    let failed = |e: &dyn std::fmt::Display| match lost.reason() {
+        Some(why) => Error::new(
+            "data",
+            format!(
+                "webgpu readback failed: the webgpu device was lost ({why}; {e}). Call `await \
+                 init()` to open a new webgpu device"
+            ),
+        ),
+        None => Error::new(
+            "data",
+            format!(
+                "webgpu readback failed: {e} (a map fails when the device is lost; \
+                 `webgpuUnavailableReason()` then says why)"
+            ),
+        ),
+    };
     if let Err(e) = mapped {
         chunk.staging.destroy();
         return Err(failed(&e));
@@ -302,9 +321,10 @@ fn map_chunks(
     count: usize,
     pool: Rc<RefCell<StagingPool>>,
     fail: bool,
+    lost: LostFlag,
 ) -> Result<GroupFuture> {
     Ok(crate::backend::ready_group(map_chunks_sync(
-        device, chunks, count, &pool, fail,
+        device, chunks, count, &pool, fail, &lost,
     )))
 }
 
@@ -315,6 +335,7 @@ fn map_chunks_sync(
     count: usize,
     pool: &RefCell<StagingPool>,
     fail: bool,
+    lost: &LostFlag,
 ) -> Result<Vec<HostBytes>> {
     let mut waits = Vec::with_capacity(chunks.len());
     for chunk in chunks {
@@ -337,7 +358,7 @@ fn map_chunks_sync(
             (_, Err(_)) => Err("the map was cancelled".to_string()),
         }
         .and_then(|()| simulated(fail));
-        if let Err(e) = complete(chunk, mapped, pool, &mut out) {
+        if let Err(e) = complete(chunk, mapped, pool, &mut out, lost) {
             result = result.and(Err(e));
         }
     }
@@ -360,6 +381,7 @@ fn map_chunks(
     count: usize,
     pool: Rc<RefCell<StagingPool>>,
     fail: bool,
+    lost: LostFlag,
 ) -> Result<GroupFuture> {
     use crate::util::oneshot;
     let mut waits = Vec::with_capacity(chunks.len());
@@ -380,7 +402,7 @@ fn map_chunks(
                 None => Err("the map was cancelled".to_string()),
             }
             .and_then(|()| simulated(fail));
-            if let Err(e) = complete(chunk, mapped, &pool, &mut out) {
+            if let Err(e) = complete(chunk, mapped, &pool, &mut out, &lost) {
                 result = result.and(Err(e));
             }
         }

@@ -103,6 +103,11 @@ impl Default for LoopCache {
 }
 
 impl LoopCache {
+    /// Hands out ids after those of `old` (a cache this one replaces).
+    pub fn continue_ids_from(&mut self, old: &LoopCache) {
+        self.next = self.next.max(old.next);
+    }
+
     pub fn clear(&mut self) {
         self.last = None;
         self.ids.clear();
