@@ -6,6 +6,7 @@
 // arrays dispose without error, and `init()` opens a new device whose arrays work (the old
 // arrays stay unusable). Values are checked against the cpu device; nothing leaks.
 import {
+  clearCaches,
   defaultDevice,
   init,
   jit,
@@ -89,6 +90,7 @@ async function testLostDevice(): Promise<void> {
   await equalsCpu(kept, compute, "before the loss");
   const jitted = double(kept);
   jitted.dispose();
+  const disposedWhileLost = compute("webgpu");
   const wasmArray = compute("wasm");
   const cpuArray = compute("cpu");
 
@@ -120,6 +122,12 @@ async function testLostDevice(): Promise<void> {
   await equalsCpu(fresh, compute, "new wasm array after the loss");
   for (const a of [fresh, wasmArray, cpuArray]) a.dispose();
   check(defaultDevice() === "wasm", "the default device is unchanged");
+  // Frees and clearCaches still work on the lost device: its arrays dispose without error.
+  const buffers = memoryStats().devices.webgpu!.liveBuffers;
+  disposedWhileLost.dispose();
+  const freed = buffers - memoryStats().devices.webgpu!.liveBuffers;
+  check(freed === 1, `buffers freed on the lost device: ${freed}`);
+  clearCaches();
   const reason = webgpuUnavailableReason();
   check(reason !== null && /lost/.test(reason) && /destroyed/.test(reason), `reason: ${reason}`);
   await failsLost("defaultDevice", () => defaultDevice("webgpu"));
