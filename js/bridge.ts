@@ -18,6 +18,9 @@ import { instanceExports as exports } from "./wasm-load.js";
 
 export const wasm = glue;
 
+/** The module's memory (for views into buffers Rust lends, such as `libCallBuffer`'s). */
+export const memory = exports.memory;
+
 /** The shadow-stack pointer and its value between calls (when no Rust frame is live). */
 const stackPointer = exports.__stack_pointer;
 const stackTop = stackPointer?.value as number | undefined;

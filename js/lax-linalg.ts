@@ -1,6 +1,7 @@
 /** The `lax.linalg` namespace: cholesky, triangularSolve (math in Rust). */
 import { Array } from "./array.js";
-import { flag, linalgCall, options } from "./linalg-call.js";
+import * as lib from "./lib-calls.js";
+import { options } from "./linalg-options.js";
 
 /**
  * `[v, w]`: eigenvectors (columns) and eigenvalues (ascending) of symmetric `x [..., n, n]`.
@@ -18,9 +19,7 @@ export function eigh(
   opts?: { lower?: boolean; symmetrizeInput?: boolean },
 ): [Array, Array] {
   const o = options("eigh", opts, ["lower", "symmetrizeInput"]);
-  const flags = [flag(o.lower, true), flag(o.symmetrizeInput, true)];
-  const [v, w] = linalgCall("eigh", "lax.eigh", [x], flags);
-  return [v, w];
+  return lib.laxEigh({ a: x, lower: o.lower, symmetrizeInput: o.symmetrizeInput });
 }
 
 /** Options of `svd`. */
@@ -45,8 +44,7 @@ export function svd(x: Array, opts: SvdOptions & { computeUv: false }): Array;
 export function svd(x: Array, opts?: SvdOptions): Array | [Array, Array, Array];
 export function svd(x: Array, opts?: SvdOptions): Array | [Array, Array, Array] {
   const o = options("svd", opts, ["fullMatrices", "computeUv"]);
-  const flags = [flag(o.fullMatrices, true), flag(o.computeUv, true)];
-  const out = linalgCall("svd", "lax.svd", [x], flags);
+  const out = lib.laxSvd({ a: x, fullMatrices: o.fullMatrices, computeUv: o.computeUv });
   return out.length === 1 ? out[0] : [out[0], out[1], out[2]];
 }
 
@@ -61,7 +59,7 @@ export function svd(x: Array, opts?: SvdOptions): Array | [Array, Array, Array] 
  */
 export function cholesky(a: Array, opts?: { upper?: boolean }): Array {
   const o = options("cholesky", opts, ["upper"]);
-  return linalgCall("cholesky", "lax.cholesky", [a], [flag(o.upper, false)])[0];
+  return lib.laxCholesky({ a, upper: o.upper });
 }
 
 /**
@@ -77,8 +75,7 @@ export function cholesky(a: Array, opts?: { upper?: boolean }): Array {
  * ```
  */
 export function lu(x: Array): [Array, Array, Array] {
-  const [a, b, c] = linalgCall("lu", "lax.lu", [x]);
-  return [a, b, c];
+  return lib.laxLu({ a: x });
 }
 
 /**
@@ -95,8 +92,7 @@ export function lu(x: Array): [Array, Array, Array] {
  */
 export function qr(a: Array, opts?: { fullMatrices?: boolean }): [Array, Array] {
   const o = options("qr", opts, ["fullMatrices"]);
-  const [q, r] = linalgCall("qr", "lax.qr", [a], [flag(o.fullMatrices, true)]);
-  return [q, r];
+  return lib.laxQr({ a, fullMatrices: o.fullMatrices });
 }
 
 /** Options of `triangularSolve`. */
@@ -124,11 +120,6 @@ export interface TriangularSolveOptions {
  */
 export function triangularSolve(a: Array, b: Array, opts?: TriangularSolveOptions): Array {
   const o = options("triangularSolve", opts, ["leftSide", "lower", "transposeA", "unitDiagonal"]);
-  const flags = [
-    flag(o.leftSide, false),
-    flag(o.lower, false),
-    flag(o.transposeA, false),
-    flag(o.unitDiagonal, false),
-  ];
-  return linalgCall("triangularSolve", "lax.triangularSolve", [a, b], flags)[0];
+  const { leftSide, lower, transposeA, unitDiagonal } = o;
+  return lib.laxTriangularSolve({ a, b, leftSide, lower, transposeA, unitDiagonal });
 }

@@ -6,7 +6,7 @@
 import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
 import { DType, parseDType } from "./dtype.js";
-import { lib1, libCall } from "./lib.js";
+import * as lib from "./lib-calls.js";
 import { vmap } from "./vmap.js";
 import * as checks from "./check.js";
 
@@ -25,8 +25,6 @@ export interface DotDimensionNumbers {
   rhsBatchDims?: number[];
 }
 
-const list = (d?: number[]): number[] => (d === undefined ? [NaN] : [d.length, ...d]);
-
 /**
  * General dot product; output axes: batch, lhs free, rhs free.
  *
@@ -39,16 +37,15 @@ const list = (d?: number[]): number[] => (d === undefined ? [NaN] : [d.length, .
  * ```
  */
 export function dot(lhs: Array, rhs: Array, dims: DotDimensionNumbers = {}): Array {
-  return lib1(
-    "lax.dot",
-    [lhs, rhs],
-    [
-      ...list(dims.lhsContractingDims),
-      ...list(dims.rhsContractingDims),
-      ...list(dims.lhsBatchDims ?? []),
-      ...list(dims.rhsBatchDims ?? []),
-    ],
-  );
+  const { lhsContractingDims, rhsContractingDims, lhsBatchDims, rhsBatchDims } = dims;
+  return lib.dot({
+    lhs,
+    rhs,
+    lhsContractingDims,
+    rhsContractingDims,
+    lhsBatchDims,
+    rhsBatchDims,
+  });
 }
 
 /**
@@ -85,11 +82,8 @@ export function sliceInDim(x: Array, start: number, limit: number | null = null,
  */
 export function dynamicSlice(x: Array, startIndices: ArrayLike[], sliceSizes: number[]): Array {
   const starts = checks.list<ArrayLike>("dynamicSlice", "startIndices", startIndices);
-  return lib1(
-    "lax.dynamicSlice",
-    [x, ...starts],
-    checks.intList("dynamicSlice", "sliceSizes", sliceSizes),
-  );
+  const sizes = checks.intList("dynamicSlice", "sliceSizes", sliceSizes);
+  return lib.dynamicSlice({ x, startIndices: starts, sliceSizes: sizes });
 }
 
 export const uncheckedDynamicSlice = dynamicSlice;
@@ -104,7 +98,7 @@ export const uncheckedDynamicSlice = dynamicSlice;
  * ```
  */
 export function dynamicIndexInDim(x: Array, index: ArrayLike, axis = 0, keepdims = false): Array {
-  return lib1("lax.dynamicIndexInDim", [x, index], [axis, keepdims]);
+  return lib.dynamicIndexInDim({ x, index, axis, keepdims });
 }
 
 /**
@@ -118,7 +112,7 @@ export function dynamicIndexInDim(x: Array, index: ArrayLike, axis = 0, keepdims
  * ```
  */
 export function dynamicUpdateSlice(dst: Array, src: Array, offset: ArrayLike, axis = 0): Array {
-  return lib1("lax.dynamicUpdateSlice", [dst, src, offset], [axis]);
+  return lib.dynamicUpdateSlice({ dst, src, offset, axis });
 }
 
 /**
@@ -133,8 +127,7 @@ export function dynamicUpdateSlice(dst: Array, src: Array, offset: ArrayLike, ax
  * ```
  */
 export function topK(x: Array, k: number, axis = -1): [Array, Array] {
-  const [values, indices] = libCall("lax.topK", [x], [k, axis]);
-  return [values, indices];
+  return lib.topK({ x, k, axis });
 }
 
 /**
@@ -162,23 +155,23 @@ export function convTranspose(
   if (!globalThis.Array.isArray(strides))
     throw new TypeError("convTranspose: strides must be a list");
   const d = strides.length;
-  let mode: number;
-  let pads: number[] = [];
-  if (padding === "VALID") mode = 1;
-  else if (padding === "SAME") mode = 2;
-  else if (globalThis.Array.isArray(padding) && padding.length === d) {
-    mode = 0;
-    pads = padding.flat();
-  } else {
+  const explicit = globalThis.Array.isArray(padding);
+  if (explicit ? padding.length !== d : padding !== "VALID" && padding !== "SAME") {
     throw new TypeError(`convTranspose: padding must be "SAME", "VALID" or ${d} pairs`);
   }
   const dil = opts.rhsDilation;
   if (dil !== undefined && (!globalThis.Array.isArray(dil) || dil.length !== d)) {
     throw new TypeError(`convTranspose: rhsDilation must have ${d} entries`);
   }
-  const params = [opts.transposeKernel ? 1 : 0, mode, d, ...strides, dil ? 1 : 0];
-  params.push(...(dil ?? new globalThis.Array(d).fill(1)), ...pads);
-  return lib1("lax.convTranspose", [lhs, rhs], params);
+  return lib.convTranspose({
+    lhs,
+    rhs,
+    strides,
+    padding: explicit ? "explicit" : padding,
+    pads: explicit ? padding.flat() : [],
+    rhsDilation: dil,
+    transposeKernel: !!opts.transposeKernel,
+  });
 }
 
 /**
@@ -211,7 +204,7 @@ export function reduceWindow(
   if (!globalThis.Array.isArray(strides) || strides.length !== k) {
     throw new TypeError(`reduceWindow: windowStrides must have ${k} entries`);
   }
-  const pooled = lib1("lax.pool", [operand], [k, ...windowDimensions, ...strides]);
+  const pooled = lib.pool({ x: operand, windowDimensions, strides });
   let f = computation;
   for (let i = 0; i < operand.ndim; i++) f = vmap(f, 0) as (x: Array) => Array;
   try {

@@ -6,7 +6,7 @@
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { activation, check } from "./nn-activation.js";
-import { axesParams, lib1 } from "./lib.js";
+import * as lib from "./lib-calls.js";
 import * as np from "./numpy/index.js";
 
 type Axis = number | number[] | null;
@@ -146,7 +146,7 @@ export function identity(x: Array): Array {
  */
 export function glu(x: Array, axis = -1): Array {
   check("glu", x);
-  return lib1("glu", [x], [axis]);
+  return lib.glu({ x, axis });
 }
 
 const isEmptyAxes = (axis: Axis): boolean => globalThis.Array.isArray(axis) && axis.length === 0;
@@ -163,7 +163,7 @@ const isEmptyAxes = (axis: Axis): boolean => globalThis.Array.isArray(axis) && a
 export function logmeanexp(x: Array, axis: Axis = null, opts: { keepdims?: boolean } = {}): Array {
   check("logmeanexp", x);
   if (isEmptyAxes(axis)) return x;
-  return lib1("logmeanexp", [x], [!!opts.keepdims, ...axesParams(axis)]);
+  return lib.logmeanexp({ x, axis, keepdims: !!opts.keepdims });
 }
 
 /** Options of `standardize`. */
@@ -188,17 +188,8 @@ export interface StandardizeOptions {
 export function standardize(x: Array, axis: Axis = -1, opts: StandardizeOptions = {}): Array {
   check("standardize", x);
   if (isEmptyAxes(axis)) return x;
-  const extra = [opts.mean, opts.variance].filter((a): a is Array => a !== undefined);
-  return lib1(
-    "standardize",
-    [x, ...extra],
-    [
-      opts.epsilon ?? 1e-5,
-      opts.mean !== undefined,
-      opts.variance !== undefined,
-      ...axesParams(axis ?? -1),
-    ],
-  );
+  const { mean, variance, epsilon } = opts;
+  return lib.standardize({ x, axis: axis ?? -1, mean, variance, epsilon });
 }
 
 /** Options of `dotProductAttention`. */

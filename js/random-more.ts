@@ -5,18 +5,16 @@
  * consumed. The math is in Rust.
  */
 import { Array } from "./array.js";
-import { lib1 } from "./lib.js";
+import * as lib from "./lib-calls.js";
 import { notYet } from "./unsupported.js";
 import * as checks from "./check.js";
 
 type Shape = number | number[];
 
-const dims = (shape: Shape): number[] => [...checks.shape("random", shape)];
-
-function draw(name: string, key: Array, shape: Shape, a = NaN, b = NaN, c = NaN): Array {
+/** The key checked, and the shape as a list. */
+function keyed(name: string, key: Array, shape: Shape): { key: Array; shape: number[] } {
   if (!(key instanceof Array)) throw new TypeError(`${name}: the key must be an Array`);
-  const d = dims(shape);
-  return lib1(`random.${name}`, [key], [a, b, c, d.length, ...d]);
+  return { key, shape: [...checks.shape(name, shape)] };
 }
 
 /**
@@ -30,7 +28,8 @@ function draw(name: string, key: Array, shape: Shape, a = NaN, b = NaN, c = NaN)
  * s.shape; // [3]
  * ```
  */
-export const cauchy = (key: Array, shape: Shape = []): Array => draw("cauchy", key, shape);
+export const cauchy = (key: Array, shape: Shape = []): Array =>
+  lib.cauchy(keyed("cauchy", key, shape));
 /**
  * Exponential samples with rate 1 (float32) of `shape`, from `key`.
  *
@@ -43,7 +42,7 @@ export const cauchy = (key: Array, shape: Shape = []): Array => draw("cauchy", k
  * ```
  */
 export const exponential = (key: Array, shape: Shape = []): Array =>
-  draw("exponential", key, shape);
+  lib.exponential(keyed("exponential", key, shape));
 /**
  * Standard Gumbel samples (float32) of `shape`, from `key`.
  *
@@ -55,7 +54,8 @@ export const exponential = (key: Array, shape: Shape = []): Array =>
  * s.shape; // [3]
  * ```
  */
-export const gumbel = (key: Array, shape: Shape = []): Array => draw("gumbel", key, shape);
+export const gumbel = (key: Array, shape: Shape = []): Array =>
+  lib.gumbel(keyed("gumbel", key, shape));
 /**
  * Standard Laplace samples (float32) of `shape`, from `key`.
  *
@@ -67,7 +67,8 @@ export const gumbel = (key: Array, shape: Shape = []): Array => draw("gumbel", k
  * s.shape; // [3]
  * ```
  */
-export const laplace = (key: Array, shape: Shape = []): Array => draw("laplace", key, shape);
+export const laplace = (key: Array, shape: Shape = []): Array =>
+  lib.laplace(keyed("laplace", key, shape));
 /**
  * Standard logistic samples (float32) of `shape`, from `key`.
  *
@@ -79,7 +80,8 @@ export const laplace = (key: Array, shape: Shape = []): Array => draw("laplace",
  * s.shape; // [3]
  * ```
  */
-export const logistic = (key: Array, shape: Shape = []): Array => draw("logistic", key, shape);
+export const logistic = (key: Array, shape: Shape = []): Array =>
+  lib.logistic(keyed("logistic", key, shape));
 /**
  * Standard Maxwell samples (float32) of `shape`, from `key` (the norm of a 3-D standard normal).
  *
@@ -91,7 +93,8 @@ export const logistic = (key: Array, shape: Shape = []): Array => draw("logistic
  * s.shape; // [3]
  * ```
  */
-export const maxwell = (key: Array, shape: Shape = []): Array => draw("maxwell", key, shape);
+export const maxwell = (key: Array, shape: Shape = []): Array =>
+  lib.maxwell(keyed("maxwell", key, shape));
 /**
  * ±1 with equal probability (int32).
  *
@@ -102,7 +105,8 @@ export const maxwell = (key: Array, shape: Shape = []): Array => draw("maxwell",
  * s.dtype; // "int32"
  * ```
  */
-export const rademacher = (key: Array, shape: Shape = []): Array => draw("rademacher", key, shape);
+export const rademacher = (key: Array, shape: Shape = []): Array =>
+  lib.rademacher(keyed("rademacher", key, shape));
 
 /**
  * Log-normal samples `exp(sigma · z)` (default sigma 1; float32) of `shape`, from `key`.
@@ -116,7 +120,7 @@ export const rademacher = (key: Array, shape: Shape = []): Array => draw("radema
  * ```
  */
 export const lognormal = (key: Array, sigma = 1, shape: Shape = []): Array =>
-  draw("lognormal", key, shape, sigma);
+  lib.lognormal({ ...keyed("lognormal", key, shape), sigma });
 /**
  * Rayleigh samples with `scale` (default 1; float32) of `shape`, from `key`.
  *
@@ -129,7 +133,7 @@ export const lognormal = (key: Array, sigma = 1, shape: Shape = []): Array =>
  * ```
  */
 export const rayleigh = (key: Array, scale = 1, shape: Shape = []): Array =>
-  draw("rayleigh", key, shape, scale);
+  lib.rayleigh({ ...keyed("rayleigh", key, shape), scale });
 /**
  * Pareto samples with shape parameter `b` (float32) of `shape`, from `key`.
  *
@@ -142,7 +146,7 @@ export const rayleigh = (key: Array, scale = 1, shape: Shape = []): Array =>
  * ```
  */
 export const pareto = (key: Array, b: number, shape: Shape = []): Array =>
-  draw("pareto", key, shape, b);
+  lib.pareto({ ...keyed("pareto", key, shape), b });
 /**
  * Geometric samples (trials to the first success with probability `p`, from 1; int32) of
  * `shape`, from `key`.
@@ -155,7 +159,7 @@ export const pareto = (key: Array, b: number, shape: Shape = []): Array =>
  * ```
  */
 export const geometric = (key: Array, p: number, shape: Shape = []): Array =>
-  draw("geometric", key, shape, p);
+  lib.geometric({ ...keyed("geometric", key, shape), p });
 
 /**
  * Double-sided Maxwell samples with location `loc` and `scale` (float32) of `shape`, from `key`.
@@ -169,7 +173,7 @@ export const geometric = (key: Array, p: number, shape: Shape = []): Array =>
  * ```
  */
 export function doubleSidedMaxwell(key: Array, loc: number, scale: number, shape: Shape = []) {
-  return draw("doubleSidedMaxwell", key, shape, loc, scale);
+  return lib.doubleSidedMaxwell({ ...keyed("doubleSidedMaxwell", key, shape), loc, scale });
 }
 
 /**
@@ -184,7 +188,7 @@ export function doubleSidedMaxwell(key: Array, loc: number, scale: number, shape
  * ```
  */
 export function weibullMin(key: Array, scale: number, concentration: number, shape: Shape = []) {
-  return draw("weibullMin", key, shape, scale, concentration);
+  return lib.weibullMin({ ...keyed("weibullMin", key, shape), scale, concentration });
 }
 
 /**
@@ -209,7 +213,7 @@ export function triangular(
   if (!(left <= mode && mode <= right && left < right)) {
     throw new Error("triangular: needs left <= mode <= right and left < right");
   }
-  return draw("triangular", key, shape, left, mode, right);
+  return lib.triangular({ ...keyed("triangular", key, shape), left, mode, right });
 }
 
 /**
@@ -226,7 +230,7 @@ export function randint(key: Array, shape: Shape, minval: number, maxval: number
   if (!Number.isInteger(minval) || !Number.isInteger(maxval)) {
     throw new TypeError("randint: minval and maxval must be integers");
   }
-  return draw("randint", key, shape, minval, maxval);
+  return lib.randint({ ...keyed("randint", key, shape), minval, maxval });
 }
 
 /** Options of `categorical`. */
@@ -253,9 +257,8 @@ export interface CategoricalOptions {
  * ```
  */
 export function categorical(key: Array, logits: Array, opts: CategoricalOptions = {}): Array {
-  const shape = opts.shape === undefined ? [NaN] : [opts.shape.length, ...opts.shape];
-  const replace = opts.replace === false ? 0 : 1;
-  return lib1("random.categorical", [key, logits], [opts.axis ?? -1, ...shape, replace]);
+  const { axis, shape } = opts;
+  return lib.categorical({ key, logits, axis, shape, replace: opts.replace !== false });
 }
 
 /**
@@ -276,8 +279,8 @@ export function multivariateNormal(
   cov: Array,
   shape: number[] | null = null,
 ): Array {
-  const s = shape === null ? [NaN] : [shape.length, ...checks.shape("multivariateNormal", shape)];
-  return lib1("random.multivariateNormal", [key, mean, cov], s);
+  const s = shape === null ? null : [...checks.shape("multivariateNormal", shape)];
+  return lib.multivariateNormal({ key, mean, cov, shape: s });
 }
 /** Samples uniform in the unit ball; not in oxjax yet (throws). */
 export const ball = notYet("ball");
@@ -295,9 +298,9 @@ export const ball = notYet("ball");
 export function permutation(key: Array, x: number | Array, axis = 0, independent = false): Array {
   if (typeof x === "number") {
     if (!Number.isInteger(x) || x < 0) throw new TypeError("permutation: x must be a count");
-    return lib1("random.permutation", [key], [x, axis, independent]);
+    return lib.permutationCount({ key, n: x });
   }
-  return lib1("random.permutation", [key, x], [NaN, axis, independent]);
+  return lib.permutation({ key, x, axis, independent });
 }
 
 /**
@@ -321,7 +324,6 @@ export function choice(
   // A 0-d array is a count, as in JAX (which needs it concrete too).
   if (a instanceof Array && a.ndim === 0) a = Number(a.item());
   const dims = [...checks.shape("choice", shape)];
-  const params = [typeof a === "number" ? a : NaN, replace, axis, dims.length, ...dims];
-  const inputs = [key, ...(typeof a === "number" ? [] : [a]), ...(p ? [p] : [])];
-  return lib1("random.choice", inputs, params);
+  const args = { key, shape: dims, replace, p, axis };
+  return typeof a === "number" ? lib.choice({ ...args, n: a }) : lib.choice({ ...args, a });
 }

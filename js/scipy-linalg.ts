@@ -1,6 +1,7 @@
 /** The `scipyLinalg` namespace: SciPy's conventions (upper Cholesky factor by default). */
 import { Array } from "./array.js";
-import { flag, linalgCall, options } from "./linalg-call.js";
+import * as lib from "./lib-calls.js";
+import { options } from "./linalg-options.js";
 
 /**
  * Solves `op(a) x = b` for triangular `a`; `b` is `[k]` or `[..., k, n]`; trans 0, 1 or 2 (= 1).
@@ -25,8 +26,14 @@ export function solveTriangular(
       `solveTriangular: trans must be 0, 1, 2, "N", "T" or "C", got ${String(t)}`,
     );
   }
-  const flags = [flag(o.lower, false), trans, flag(o.unitDiagonal, false)];
-  return linalgCall("solveTriangular", "scipy.solveTriangular", [a, b], flags)[0];
+  const lower = o.lower;
+  return lib.scipySolveTriangular({
+    a,
+    b,
+    lower,
+    trans: trans === 1,
+    unitDiagonal: o.unitDiagonal,
+  });
 }
 
 /**
@@ -40,5 +47,5 @@ export function solveTriangular(
  */
 export function cholesky(a: Array, opts?: { lower?: boolean }): Array {
   const o = options("cholesky", opts, ["lower"]);
-  return linalgCall("cholesky", "scipy.cholesky", [a], [flag(o.lower, false)])[0];
+  return lib.scipyCholesky({ a, lower: o.lower });
 }

@@ -4,7 +4,7 @@
  */
 import { notYet, notYetClass } from "./unsupported.js";
 import { Array, type ArrayLike } from "./array.js";
-import { lib1 } from "./lib.js";
+import * as lib from "./lib-calls.js";
 
 /**
  * `target` with `updates` added at `indices` along `axis` (a new array; repeated indices add
@@ -19,7 +19,7 @@ import { lib1 } from "./lib.js";
  * ```
  */
 export function scatterAdd(target: Array, indices: ArrayLike | Array, updates: Array, axis = 0) {
-  return lib1("scatterAdd", [target, indices as Array, updates], [axis]);
+  return lib.scatterAdd({ target, indices: indices as Array, updates, axis });
 }
 
 /**

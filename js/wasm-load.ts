@@ -5,8 +5,8 @@
  */
 import initWasm, { initSync } from "./wasm/oxjax.js";
 
-/** What the instance exports that the bridge reads (the shadow-stack pointer). */
-export type InstanceExports = { __stack_pointer?: WebAssembly.Global };
+/** What the instance exports that the bridge reads (the shadow-stack pointer, the memory). */
+export type InstanceExports = { __stack_pointer?: WebAssembly.Global; memory: WebAssembly.Memory };
 
 type NodeProcess = { versions?: { node?: string } };
 const g = globalThis as unknown as { process?: NodeProcess; Deno?: unknown };

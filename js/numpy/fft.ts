@@ -4,7 +4,7 @@
  * differentiates and batches); here only argument handling.
  */
 import { Array } from "../array.js";
-import { lib1, libCall } from "../lib.js";
+import * as lib from "../lib-calls.js";
 import * as checks from "../check.js";
 
 /** Real and imaginary parts of a complex array, of equal shape and dtype. */
@@ -24,7 +24,7 @@ function checkPair(name: string, a: ComplexPair): void {
   }
 }
 
-function pair(out: Array[]): ComplexPair {
+function pair(out: [Array, Array]): ComplexPair {
   return { real: out[0], imag: out[1] };
 }
 
@@ -42,7 +42,7 @@ function pair(out: Array[]): ComplexPair {
  */
 export function fft(a: ComplexPair, axis = -1): ComplexPair {
   checkPair("fft", a);
-  return pair(libCall("fft", [a.real, a.imag], [axis]));
+  return pair(lib.fft({ real: a.real, imag: a.imag, axis }));
 }
 
 /**
@@ -59,7 +59,7 @@ export function fft(a: ComplexPair, axis = -1): ComplexPair {
  */
 export function ifft(a: ComplexPair, axis = -1): ComplexPair {
   checkPair("ifft", a);
-  return pair(libCall("ifft", [a.real, a.imag], [axis]));
+  return pair(lib.ifft({ real: a.real, imag: a.imag, axis }));
 }
 
 /**
@@ -74,7 +74,7 @@ export function ifft(a: ComplexPair, axis = -1): ComplexPair {
  * ```
  */
 export function rfft(a: Array, axis = -1): ComplexPair {
-  return pair(libCall("rfft", [a], [axis]));
+  return pair(lib.rfft({ x: a, axis }));
 }
 
 /**
@@ -89,7 +89,7 @@ export function rfft(a: Array, axis = -1): ComplexPair {
  */
 export function irfft(a: ComplexPair, axis = -1): Array {
   checkPair("irfft", a);
-  return lib1("irfft", [a.real, a.imag], [axis]);
+  return lib.irfft({ real: a.real, imag: a.imag, axis });
 }
 
 /**
@@ -104,7 +104,7 @@ export function irfft(a: ComplexPair, axis = -1): Array {
  */
 export function hfft(a: ComplexPair, axis = -1): Array {
   checkPair("hfft", a);
-  return lib1("hfft", [a.real, a.imag], [axis]);
+  return lib.hfft({ real: a.real, imag: a.imag, axis });
 }
 
 /**
@@ -119,7 +119,7 @@ export function hfft(a: ComplexPair, axis = -1): Array {
  * ```
  */
 export function ihfft(a: Array, axis = -1): ComplexPair {
-  return pair(libCall("ihfft", [a], [axis]));
+  return pair(lib.ihfft({ x: a, axis }));
 }
 
 function axesOf(ndim: number, axes: number[] | null): number[] {
@@ -297,7 +297,7 @@ export const irfft2 = (a: ComplexPair, axes: number[] = [-2, -1]): Array => irff
  * ```
  */
 export function fftfreq(n: number, d = 1.0): Array {
-  return lib1("fftfreq", [], [n, d]);
+  return lib.fftfreq({ n, d });
 }
 
 /**
@@ -309,16 +309,8 @@ export function fftfreq(n: number, d = 1.0): Array {
  * ```
  */
 export function rfftfreq(n: number, d = 1.0): Array {
-  return lib1("rfftfreq", [], [n, d]);
+  return lib.rfftfreq({ n, d });
 }
-
-const axesParam = (axes: number | number[] | null): number[] =>
-  axes === null
-    ? [NaN]
-    : (() => {
-        const list = checks.intList("fft", "axes", axes);
-        return [list.length, ...list];
-      })();
 
 /**
  * Moves the zero frequency to the centre.
@@ -330,7 +322,7 @@ const axesParam = (axes: number | number[] | null): number[] =>
  * ```
  */
 export function fftshift(a: Array, axes: number | number[] | null = null): Array {
-  return lib1("fftshift", [a], axesParam(axes));
+  return lib.fftshift({ x: a, axes });
 }
 
 /**
@@ -343,5 +335,5 @@ export function fftshift(a: Array, axes: number | number[] | null = null): Array
  * ```
  */
 export function ifftshift(a: Array, axes: number | number[] | null = null): Array {
-  return lib1("ifftshift", [a], axesParam(axes));
+  return lib.ifftshift({ x: a, axes });
 }

@@ -1,6 +1,7 @@
 /** The `numpy.linalg` namespace (math in Rust). */
 import { Array } from "../array.js";
-import { axesOpt, flag, linalgCall, options, ordOpt } from "../linalg-call.js";
+import * as lib from "../lib-calls.js";
+import { normOrd, options } from "../linalg-options.js";
 
 export { diagonal, matmul, matrixTranspose, trace } from "./index.js";
 export { outer, tensordot, vecdot } from "./products.js";
@@ -16,8 +17,7 @@ export { outer, tensordot, vecdot } from "./products.js";
  */
 export function cholesky(a: Array, opts?: { upper?: boolean; symmetrizeInput?: boolean }): Array {
   const o = options("cholesky", opts, ["upper", "symmetrizeInput"]);
-  const flags = [flag(o.upper, false), flag(o.symmetrizeInput, true)];
-  return linalgCall("cholesky", "numpy.cholesky", [a], flags)[0];
+  return lib.linalgCholesky({ a, upper: o.upper, symmetrizeInput: o.symmetrizeInput });
 }
 
 /**
@@ -31,7 +31,7 @@ export function cholesky(a: Array, opts?: { upper?: boolean; symmetrizeInput?: b
  * ```
  */
 export function solve(a: Array, b: Array): Array {
-  return linalgCall("solve", "numpy.solve", [a, b])[0];
+  return lib.linalgSolve({ a, b });
 }
 
 /**
@@ -44,7 +44,7 @@ export function solve(a: Array, b: Array): Array {
  * ```
  */
 export function inv(a: Array): Array {
-  return linalgCall("inv", "numpy.inv", [a])[0];
+  return lib.linalgInv({ a });
 }
 
 /**
@@ -57,7 +57,7 @@ export function inv(a: Array): Array {
  * ```
  */
 export function det(a: Array): Array {
-  return linalgCall("det", "numpy.det", [a])[0];
+  return lib.linalgDet({ a });
 }
 
 /**
@@ -72,8 +72,7 @@ export function det(a: Array): Array {
  * ```
  */
 export function slogdet(a: Array): [Array, Array] {
-  const [sign, logdet] = linalgCall("slogdet", "numpy.slogdet", [a]);
-  return [sign, logdet];
+  return lib.linalgSlogdet({ a });
 }
 
 /**
@@ -94,8 +93,7 @@ export function qr(a: Array, opts?: { mode?: "reduced" | "complete" }): [Array, 
   if (mode !== "reduced" && mode !== "complete") {
     throw new TypeError(`qr: mode must be "reduced" or "complete", got ${String(mode)}`);
   }
-  const [q, r] = linalgCall("qr", "numpy.qr", [a], [mode === "complete" ? 1 : 0]);
-  return [q, r];
+  return lib.linalgQr({ a, fullMatrices: mode === "complete" });
 }
 
 type Ord = number | "fro" | "nuc" | null;
@@ -124,9 +122,11 @@ export interface VectorNormOptions {
  */
 export function vectorNorm(x: Array, opts?: VectorNormOptions): Array {
   const o = options("vectorNorm", opts, ["ord", "axis", "keepdims"]);
-  const [ord] = ordOpt("vectorNorm", o.ord ?? 2);
-  const flags = [ord, flag(o.keepdims, false), ...axesOpt("vectorNorm", o.axis)];
-  return linalgCall("vectorNorm", "numpy.vectorNorm", [x], flags)[0];
+  const { ord, ordName } = normOrd("vectorNorm", o.ord ?? 2);
+  if (ordName !== undefined) {
+    throw new TypeError(`vectorNorm: ord must be a number, got "${ordName}"`);
+  }
+  return lib.linalgVectorNorm({ x, ord, axis: o.axis, keepdims: o.keepdims });
 }
 
 /**
@@ -143,8 +143,7 @@ export function matrixNorm(x: Array, opts?: { ord?: Ord; keepdims?: boolean } | 
     typeof opts === "object" && opts !== null
       ? options("matrixNorm", opts, ["ord", "keepdims"])
       : { ord: opts, keepdims: false };
-  const [ord, text] = ordOpt("matrixNorm", o.ord);
-  return linalgCall("matrixNorm", "numpy.matrixNorm", [x], [ord, flag(o.keepdims, false)], text)[0];
+  return lib.linalgMatrixNorm({ x, ...normOrd("matrixNorm", o.ord), keepdims: o.keepdims });
 }
 
 /**
@@ -168,9 +167,7 @@ export function norm(
     typeof ord === "object" && ord !== null
       ? options("norm", ord, ["ord", "axis", "keepdims"])
       : { ord, axis, keepdims };
-  const [n, text] = ordOpt("norm", o.ord);
-  const flags = [n, flag(o.keepdims, false), ...axesOpt("norm", o.axis)];
-  return linalgCall("norm", "numpy.norm", [x], flags, text)[0];
+  return lib.linalgNorm({ x, ...normOrd("norm", o.ord), axis: o.axis, keepdims: o.keepdims });
 }
 
 /**
@@ -185,7 +182,7 @@ export function norm(
  */
 export function cross(x1: Array, x2: Array, axis = -1): Array {
   if (!Number.isInteger(axis)) throw new TypeError(`cross: axis must be an integer`);
-  return linalgCall("cross", "numpy.cross", [x1, x2], [axis])[0];
+  return lib.linalgCross({ a: x1, b: x2, axis });
 }
 
 /**
@@ -201,7 +198,7 @@ export function cross(x1: Array, x2: Array, axis = -1): Array {
  */
 export function multiDot(arrays: Array[]): Array {
   if (!globalThis.Array.isArray(arrays)) throw new TypeError(`multiDot: expected a list of Arrays`);
-  return linalgCall("multiDot", "numpy.multiDot", arrays)[0];
+  return lib.linalgMultiDot({ arrays });
 }
 
 /**
@@ -215,7 +212,7 @@ export function multiDot(arrays: Array[]): Array {
  */
 export function matrixPower(a: Array, n: number): Array {
   if (typeof n !== "number") throw new TypeError(`matrixPower: n must be an integer`);
-  return linalgCall("matrixPower", "numpy.matrixPower", [a], [n])[0];
+  return lib.linalgMatrixPower({ a, n });
 }
 
 /**
@@ -229,7 +226,7 @@ export function matrixPower(a: Array, n: number): Array {
  * ```
  */
 export function lstsq(a: Array, b: Array): Array {
-  return linalgCall("lstsq", "numpy.lstsq", [a, b])[0];
+  return lib.linalgLstsq({ a, b });
 }
 
 /** Options of `eigh` and `eigvalsh`. */
@@ -240,14 +237,14 @@ export interface EighOptions {
   symmetrizeInput?: boolean;
 }
 
-function eighFlags(fn: string, opts: EighOptions | "L" | "U" | undefined): number[] {
+function eighArgs(fn: string, a: Array, opts: EighOptions | "L" | "U" | undefined): lib.EighArgs {
   const o =
     typeof opts === "string" ? { UPLO: opts } : options(fn, opts, ["UPLO", "symmetrizeInput"]);
   const uplo = o.UPLO ?? "L";
   if (uplo !== "L" && uplo !== "U") {
     throw new TypeError(`${fn}: UPLO must be "L" or "U", got ${String(uplo)}`);
   }
-  return [uplo === "L" ? 1 : 0, flag(o.symmetrizeInput, true)];
+  return { a, lower: uplo === "L", symmetrizeInput: o.symmetrizeInput };
 }
 
 /**
@@ -262,8 +259,7 @@ function eighFlags(fn: string, opts: EighOptions | "L" | "U" | undefined): numbe
  * ```
  */
 export function eigh(a: Array, opts?: EighOptions | "L" | "U"): [Array, Array] {
-  const [w, v] = linalgCall("eigh", "numpy.eigh", [a], eighFlags("eigh", opts));
-  return [w, v];
+  return lib.linalgEigh(eighArgs("eigh", a, opts));
 }
 
 /**
@@ -276,7 +272,7 @@ export function eigh(a: Array, opts?: EighOptions | "L" | "U"): [Array, Array] {
  * ```
  */
 export function eigvalsh(a: Array, opts?: EighOptions | "L" | "U"): Array {
-  return linalgCall("eigvalsh", "numpy.eigvalsh", [a], eighFlags("eigvalsh", opts))[0];
+  return lib.linalgEigvalsh(eighArgs("eigvalsh", a, opts));
 }
 
 /** Options of `svd`. */
@@ -302,8 +298,7 @@ export function svd(a: Array, opts: SvdOptions & { computeUv: false }): Array;
 export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array];
 export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array] {
   const o = options("svd", opts, ["fullMatrices", "computeUv"]);
-  const flags = [flag(o.fullMatrices, true), flag(o.computeUv, true)];
-  const out = linalgCall("svd", "numpy.svd", [a], flags);
+  const out = lib.linalgSvd({ a, fullMatrices: o.fullMatrices, computeUv: o.computeUv });
   return out.length === 1 ? out[0] : [out[0], out[1], out[2]];
 }
 
@@ -317,5 +312,5 @@ export function svd(a: Array, opts?: SvdOptions): Array | [Array, Array, Array] 
  * ```
  */
 export function svdvals(a: Array): Array {
-  return linalgCall("svdvals", "numpy.svdvals", [a])[0];
+  return lib.linalgSvdvals({ a });
 }

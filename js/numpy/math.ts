@@ -5,7 +5,7 @@
  */
 import { Array, type ArrayLike } from "../array.js";
 import { applyOp } from "../ops.js";
-import { libCall } from "../lib.js";
+import * as lib from "../lib-calls.js";
 
 const unary =
   (name: string, op: string) =>
@@ -336,8 +336,7 @@ export function divmod(x: ArrayLike, y: ArrayLike): [Array, Array] {
  * ```
  */
 export function frexp(x: Array): [Array, Array] {
-  const [m, e] = libCall("frexp", [x]);
-  return [m, e];
+  return lib.frexp({ x });
 }
 
 /**
@@ -353,6 +352,5 @@ export function frexp(x: Array): [Array, Array] {
  * ```
  */
 export function modf(x: Array): [Array, Array] {
-  const [f, i] = libCall("modf", [x]);
-  return [f, i];
+  return lib.modf({ x });
 }

@@ -4,7 +4,8 @@
  * parsing only; the math is in Rust.
  */
 import { Array } from "../array.js";
-import { lib1, type ArrayInput } from "../lib.js";
+import type { ArrayInput } from "../lib.js";
+import * as lib from "../lib-calls.js";
 import { DType } from "../dtype.js";
 import { arange, linspace, type DTypeAndDevice } from "./creation.js";
 import { indices, unstack } from "./shape-more.js";
@@ -24,10 +25,10 @@ import * as checks from "../check.js";
  * ```
  */
 export function tensordot(a: Array, b: Array, axes: number | [number[], number[]] = 2): Array {
-  if (typeof axes === "number") return lib1("tensordot", [a, b], [axes]);
-  const [ia, ib] = axes.map((x) => (typeof x === "number" ? [x] : x));
-  if (ia.length !== ib.length) throw new Error("tensordot: axis lists differ in length");
-  return lib1("tensordot", [a, b], [NaN, ia.length, ...ia, ...ib]);
+  if (typeof axes === "number") return lib.tensordot({ a, b, count: axes });
+  const [aAxes, bAxes] = axes.map((x) => (typeof x === "number" ? [x] : x));
+  if (aAxes.length !== bAxes.length) throw new Error("tensordot: axis lists differ in length");
+  return lib.tensordot({ a, b, aAxes, bAxes });
 }
 
 /**
@@ -40,7 +41,7 @@ export function tensordot(a: Array, b: Array, axes: number | [number[], number[]
  * using i = np.inner(a, b); // 32
  * ```
  */
-export const inner = (a: Array, b: Array): Array => lib1("inner", [a, b]);
+export const inner = (a: Array, b: Array): Array => lib.inner({ a, b });
 /**
  * The outer product of the flattened inputs.
  *
@@ -49,7 +50,7 @@ export const inner = (a: Array, b: Array): Array => lib1("inner", [a, b]);
  * using o = np.outer([1, 2], [3, 4]); // [[3, 4], [6, 8]]
  * ```
  */
-export const outer = (a: ArrayInput, b: ArrayInput): Array => lib1("outer", [a, b]);
+export const outer = (a: ArrayInput, b: ArrayInput): Array => lib.outer({ a, b });
 /**
  * The dot product of the flattened inputs.
  *
@@ -59,7 +60,7 @@ export const outer = (a: ArrayInput, b: ArrayInput): Array => lib1("outer", [a, 
  * using v = np.vdot(a, a); // 30
  * ```
  */
-export const vdot = (a: Array, b: Array): Array => lib1("vdot", [a, b]);
+export const vdot = (a: Array, b: Array): Array => lib.vdot({ a, b });
 /**
  * Matrix-vector product, batched.
  *
@@ -70,7 +71,7 @@ export const vdot = (a: Array, b: Array): Array => lib1("vdot", [a, b]);
  * using y = np.matvec(m, v); // [3, 7]
  * ```
  */
-export const matvec = (x1: Array, x2: Array): Array => lib1("matvec", [x1, x2]);
+export const matvec = (x1: Array, x2: Array): Array => lib.matvec({ a: x1, b: x2 });
 /**
  * Vector-matrix product, batched.
  *
@@ -81,7 +82,7 @@ export const matvec = (x1: Array, x2: Array): Array => lib1("matvec", [x1, x2]);
  * using y = np.vecmat(v, m); // [4, 6]
  * ```
  */
-export const vecmat = (x1: Array, x2: Array): Array => lib1("vecmat", [x1, x2]);
+export const vecmat = (x1: Array, x2: Array): Array => lib.vecmat({ a: x1, b: x2 });
 /**
  * Cross product along the last axis (length 3, or 2 for the z component).
  *
@@ -92,7 +93,7 @@ export const vecmat = (x1: Array, x2: Array): Array => lib1("vecmat", [x1, x2]);
  * using c = np.cross(a, b); // [0, 0, 1]
  * ```
  */
-export const cross = (a: Array, b: Array): Array => lib1("cross", [a, b]);
+export const cross = (a: Array, b: Array): Array => lib.cross({ a, b });
 
 /**
  * The dot product along `axis` (broadcasting the other axes).
@@ -105,7 +106,7 @@ export const cross = (a: Array, b: Array): Array => lib1("cross", [a, b]);
  * ```
  */
 export function vecdot(x: Array, y: Array, opts: { axis?: number } = {}): Array {
-  return lib1("vecdot", [x, y], [opts.axis ?? -1]);
+  return lib.vecdot({ a: x, b: y, axis: opts.axis });
 }
 
 /**
@@ -116,7 +117,7 @@ export function vecdot(x: Array, y: Array, opts: { axis?: number } = {}): Array 
  * using y = np.polyval([1, 0, -1], [0, 2]); // [-1, 3]: x² − 1
  * ```
  */
-export const polyval = (p: ArrayInput, x: ArrayInput): Array => lib1("polyval", [p, x]);
+export const polyval = (p: ArrayInput, x: ArrayInput): Array => lib.polyval({ a: p, b: x });
 /**
  * The sum of two polynomials given by their coefficients (highest power first), as NumPy's
  * `polyadd`.
@@ -126,7 +127,7 @@ export const polyval = (p: ArrayInput, x: ArrayInput): Array => lib1("polyval", 
  * using p = np.polyadd([1, 2], [1, 0, 0]); // [1, 1, 2]
  * ```
  */
-export const polyadd = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polyadd", [a1, a2]);
+export const polyadd = (a1: ArrayInput, a2: ArrayInput): Array => lib.polyadd({ a: a1, b: a2 });
 /**
  * The difference of two polynomials given by their coefficients (highest power first).
  *
@@ -135,7 +136,7 @@ export const polyadd = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polyadd"
  * using p = np.polysub([1, 2], [1, 1]); // [0, 1]
  * ```
  */
-export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub", [a1, a2]);
+export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib.polysub({ a: a1, b: a2 });
 /**
  * The product of two polynomials given by their coefficients (highest power first).
  *
@@ -144,7 +145,7 @@ export const polysub = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polysub"
  * using y = np.polymul([1, 1], [1, -1]); // [1, 0, -1]: (x + 1)(x − 1)
  * ```
  */
-export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polymul", [a1, a2]);
+export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib.polymul({ a: a1, b: a2 });
 /**
  * The `m`-th derivative of a polynomial.
  *
@@ -153,7 +154,7 @@ export const polymul = (a1: ArrayInput, a2: ArrayInput): Array => lib1("polymul"
  * using d = np.polyder([1, 0, -1]); // [2, 0]
  * ```
  */
-export const polyder = (p: ArrayInput, m = 1): Array => lib1("polyder", [p], [m]);
+export const polyder = (p: ArrayInput, m = 1): Array => lib.polyder({ p, m });
 
 /**
  * Removes jumps larger than `discont` by adding multiples of `period`.
@@ -168,17 +169,17 @@ export function unwrap(
   p: Array,
   opts: { discont?: number | null; axis?: number; period?: number } = {},
 ): Array {
-  return lib1("unwrap", [p], [opts.discont, opts.axis ?? -1, opts.period ?? 2 * Math.PI]);
+  return lib.unwrap({ p, discont: opts.discont, axis: opts.axis, period: opts.period });
 }
 
-function window(kind: number, name: string) {
+function window(name: lib.WindowArgs["kind"]) {
   return (m: number, opts: DTypeAndDevice = {}): Array => {
     if (!Number.isInteger(m) || m < 0) {
       throw new TypeError(`${name}: M must be a non-negative integer, got ${m}`);
     }
     const n = arange(0, m, 1, { dtype: DType.Float32, device: opts.device });
     try {
-      return lib1("window", [n], [kind, m]);
+      return lib.window({ n, kind: name, m });
     } finally {
       n.dispose();
     }
@@ -193,7 +194,7 @@ function window(kind: number, name: string) {
  * using w = np.hamming(3); // [0.08, 1, 0.08]
  * ```
  */
-export const hamming = window(0, "hamming");
+export const hamming = window("hamming");
 /**
  * The Hann window of `M` points (float32), as NumPy's `hanning`.
  *
@@ -202,7 +203,7 @@ export const hamming = window(0, "hamming");
  * using w = np.hann(3); // [0, 1, 0]
  * ```
  */
-export const hann = window(1, "hann");
+export const hann = window("hann");
 /**
  * The Bartlett (triangular) window of `M` points (float32).
  *
@@ -211,7 +212,7 @@ export const hann = window(1, "hann");
  * using w = np.bartlett(3); // [0, 1, 0]
  * ```
  */
-export const bartlett = window(2, "bartlett");
+export const bartlett = window("bartlett");
 /**
  * The Blackman window of `M` points (float32).
  *
@@ -220,7 +221,7 @@ export const bartlett = window(2, "bartlett");
  * using w = np.blackman(3); // ≈ [0, 1, 0]
  * ```
  */
-export const blackman = window(3, "blackman");
+export const blackman = window("blackman");
 
 /**
  * `base ** linspace(start, stop, num)`.
@@ -240,7 +241,7 @@ export function logspace(
 ): Array {
   const e = linspace(start, stop, num, endpoint, opts);
   try {
-    return lib1("logspace", [e], [base]);
+    return lib.logspace({ exponents: e, base });
   } finally {
     e.dispose();
   }
@@ -267,7 +268,7 @@ export function geomspace(
   const s = Math.sign(start);
   const e = linspace(Math.log10(Math.abs(start)), Math.log10(Math.abs(stop)), num, endpoint, opts);
   try {
-    const r = lib1("logspace", [e], [10]);
+    const r = lib.logspace({ exponents: e });
     if (s > 0) return r;
     try {
       return r.mul(-1);

@@ -5,7 +5,8 @@
  */
 import { call, wasm } from "../bridge.js";
 import { Array, type ArrayLike } from "../array.js";
-import { lib1, libCall, type ArrayInput } from "../lib.js";
+import type { ArrayInput } from "../lib.js";
+import * as lib from "../lib-calls.js";
 import { arange, ones, type DTypeAndDevice } from "./creation.js";
 import { diag, split, tril } from "./shape.js";
 import * as checks from "../check.js";
@@ -25,7 +26,7 @@ function check(fn: string, x: unknown): asserts x is Array {
  */
 export function repeat(a: Array, repeats: number, axis: number | null = null): Array {
   check("repeat", a);
-  return lib1("repeat", [a], [repeats, axis]);
+  return lib.repeat({ x: a, repeats, axis });
 }
 
 type Pair = [number, number];
@@ -75,9 +76,11 @@ export function roll(
 ): Array {
   check("roll", a);
   const shifts = checks.intList("roll", "shift", shift);
-  const axes = axis === null ? shifts.map(() => NaN) : checks.intList("roll", "axis", axis);
-  if (axes.length !== shifts.length) throw new Error("roll: shift and axis must match in length");
-  return lib1("roll", [a], [shifts.length, ...shifts, ...axes]);
+  const axes = axis === null ? null : checks.intList("roll", "axis", axis);
+  if (axes !== null && axes.length !== shifts.length) {
+    throw new Error("roll: shift and axis must match in length");
+  }
+  return lib.roll({ x: a, shift: shifts, axis: axes });
 }
 
 /**
@@ -91,7 +94,7 @@ export function roll(
  */
 export function rot90(m: Array, k = 1, axes: [number, number] = [0, 1]): Array {
   check("rot90", m);
-  return lib1("rot90", [m], [k, axes[0], axes[1]]);
+  return lib.rot90({ x: m, k, axes });
 }
 
 /**
@@ -105,7 +108,7 @@ export function rot90(m: Array, k = 1, axes: [number, number] = [0, 1]): Array {
  */
 export function append(arr: Array, values: ArrayInput, axis: number | null = null): Array {
   check("append", arr);
-  return lib1("append", [arr, values], [axis]);
+  return lib.append({ x: arr, values, axis });
 }
 
 /**
@@ -119,7 +122,7 @@ export function append(arr: Array, values: ArrayInput, axis: number | null = nul
  */
 export function diff(a: Array, n = 1, axis = -1): Array {
   check("diff", a);
-  return lib1("diff", [a], [n, axis]);
+  return lib.diff({ x: a, n, axis });
 }
 
 /**
@@ -133,7 +136,7 @@ export function diff(a: Array, n = 1, axis = -1): Array {
  */
 export function ediff1d(ary: Array): Array {
   check("ediff1d", ary);
-  return lib1("ediff1d", [ary], []);
+  return lib.ediff1d({ x: ary });
 }
 
 /**
@@ -148,7 +151,7 @@ export function ediff1d(ary: Array): Array {
  */
 export function take(a: Array, indices: ArrayInput, axis: number | null = null): Array {
   check("take", a);
-  return lib1("take", [a, indices], [axis]);
+  return lib.take({ x: a, indices, axis });
 }
 
 /**
@@ -164,7 +167,7 @@ export function take(a: Array, indices: ArrayInput, axis: number | null = null):
  */
 export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {
   check("takeAlongAxis", arr);
-  return lib1("takeAlongAxis", [arr, indices], [axis]);
+  return lib.takeAlongAxis({ x: arr, indices, axis });
 }
 
 /**
@@ -182,11 +185,7 @@ export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {
 export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Array[] {
   if (!globalThis.Array.isArray(xs)) throw new TypeError("meshgrid: expected a list of Arrays");
   if (xs.length <= 1) return xs;
-  const indexing = opts.indexing ?? "xy";
-  if (indexing !== "xy" && indexing !== "ij") {
-    throw new Error(`meshgrid: indexing must be "xy" or "ij", got ${indexing}`);
-  }
-  return libCall("meshgrid", xs, [indexing === "ij"]);
+  return lib.meshgrid({ arrays: xs, indexing: opts.indexing });
 }
 
 /**
@@ -203,7 +202,7 @@ export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Ar
  * ```
  */
 export function broadcastArrays(...arrays: Array[]): Array[] {
-  return libCall("broadcastArrays", arrays, []);
+  return lib.broadcastArrays({ arrays });
 }
 
 /**
@@ -243,7 +242,7 @@ export function broadcastShapes(...given: number[][]): number[] {
  */
 export function unstack(x: Array, axis = 0): Array[] {
   check("unstack", x);
-  return libCall("unstack", [x], [axis]);
+  return lib.unstack({ x, axis });
 }
 
 /**
@@ -260,7 +259,7 @@ export function unstack(x: Array, axis = 0): Array[] {
 export function arraySplit(a: Array, sections: number | number[], axis = 0): Array[] {
   check("arraySplit", a);
   if (typeof sections !== "number") return split(a, sections, axis);
-  return libCall("arraySplit", [a], [sections, axis]);
+  return lib.arraySplit({ x: a, sections, axis });
 }
 
 /**
@@ -356,7 +355,7 @@ export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}):
  */
 export function vander(x: Array, n: number | null = null, increasing = false): Array {
   check("vander", x);
-  return lib1("vander", [x], [n, increasing]);
+  return lib.vander({ x, n, increasing });
 }
 
 /**
@@ -368,7 +367,7 @@ export function vander(x: Array, n: number | null = null, increasing = false): A
  * ```
  */
 export function indices(dimensions: number[]): Array {
-  return lib1("indices", [], dimensions);
+  return lib.indices({ dimensions });
 }
 
 /**
@@ -425,7 +424,7 @@ export function select(
   if (condlist.length !== choicelist.length) {
     throw new Error("select: condlist and choicelist must have the same length");
   }
-  return lib1("select", [...condlist, ...choicelist, defaultValue], [condlist.length]);
+  return lib.select({ condlist, choicelist, defaultValue });
 }
 
 /**
@@ -442,7 +441,7 @@ export function isin(
   testElements: ArrayInput,
   opts: { invert?: boolean } = {},
 ): Array {
-  return lib1("isin", [element, testElements], [!!opts.invert]);
+  return lib.isin({ element, testElements, invert: !!opts.invert });
 }
 
 /**
@@ -456,7 +455,7 @@ export function isin(
  */
 export function trapezoid(y: Array, x: Array | null = null, dx = 1, axis = -1): Array {
   check("trapezoid", y);
-  return lib1("trapezoid", x ? [y, x] : [y], [dx, axis]);
+  return lib.trapezoid({ y, x, dx, axis });
 }
 
 const shapeOf = (fn: string, x: unknown): number[] => {

@@ -3,7 +3,8 @@
  * scans, average, cov/corrcoef, allclose/arrayEqual/arrayEquiv. Argument parsing only.
  */
 import { Array } from "../array.js";
-import { axesParams, lib1, type ArrayInput } from "../lib.js";
+import type { ArrayInput } from "../lib.js";
+import * as lib from "../lib-calls.js";
 import type { Axis } from "../ops.js";
 import { cumprod } from "./reductions.js";
 
@@ -14,9 +15,9 @@ export interface ReduceOptions {
 }
 
 const reduction =
-  (name: string) =>
+  (f: (a: lib.NanReductionArgs) => Array) =>
   (a: Array, axis: Axis = null, opts: ReduceOptions = {}): Array =>
-    lib1(name, [a], [!!opts.keepdims, NaN, ...axesParams(axis)]);
+    f({ x: a, axis, keepdims: !!opts.keepdims });
 
 /**
  * max − min.
@@ -27,7 +28,7 @@ const reduction =
  * using r = np.ptp(x); // 6
  * ```
  */
-export const ptp = reduction("ptp");
+export const ptp = reduction(lib.ptp);
 /**
  * The number of non-zero elements (int32).
  *
@@ -37,7 +38,7 @@ export const ptp = reduction("ptp");
  * using n = np.countNonzero(x); // 2
  * ```
  */
-export const countNonzero = reduction("countNonzero");
+export const countNonzero = reduction(lib.countNonzero);
 /**
  * The sum over `axis` (all axes by default) treating NaN as 0.
  *
@@ -47,7 +48,7 @@ export const countNonzero = reduction("countNonzero");
  * using y = np.nansum(x); // 3
  * ```
  */
-export const nansum = reduction("nansum");
+export const nansum = reduction(lib.nansum);
 /**
  * The product over `axis` (all axes by default) treating NaN as 1.
  *
@@ -57,7 +58,7 @@ export const nansum = reduction("nansum");
  * using p = np.nanprod(x); // 6
  * ```
  */
-export const nanprod = reduction("nanprod");
+export const nanprod = reduction(lib.nanprod);
 /**
  * The maximum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN).
  *
@@ -67,7 +68,7 @@ export const nanprod = reduction("nanprod");
  * using m = np.nanmax(x); // 3
  * ```
  */
-export const nanmax = reduction("nanmax");
+export const nanmax = reduction(lib.nanmax);
 /**
  * The minimum over `axis` (all axes by default) ignoring NaN (NaN where every element is NaN).
  *
@@ -77,7 +78,7 @@ export const nanmax = reduction("nanmax");
  * using m = np.nanmin(x); // 1
  * ```
  */
-export const nanmin = reduction("nanmin");
+export const nanmin = reduction(lib.nanmin);
 /**
  * The mean over `axis` (all axes by default) of the elements that are not NaN.
  *
@@ -87,7 +88,7 @@ export const nanmin = reduction("nanmin");
  * using m = np.nanmean(x); // 2
  * ```
  */
-export const nanmean = reduction("nanmean");
+export const nanmean = reduction(lib.nanmean);
 
 /** Options of `nanvar` and `nanstd`. */
 export interface NanVarOptions extends ReduceOptions {
@@ -98,9 +99,9 @@ export interface NanVarOptions extends ReduceOptions {
 }
 
 const nanVariance =
-  (name: string) =>
+  (f: (a: lib.NanReductionArgs) => Array) =>
   (a: Array, axis: Axis = null, opts: NanVarOptions = {}): Array =>
-    lib1(name, [a], [!!opts.keepdims, opts.correction ?? opts.ddof ?? 0, ...axesParams(axis)]);
+    f({ x: a, axis, keepdims: !!opts.keepdims, ddof: opts.correction ?? opts.ddof ?? 0 });
 
 /**
  * The variance over `axis` (all axes by default) of the elements that are not NaN, divided by
@@ -112,7 +113,7 @@ const nanVariance =
  * using v = np.nanvar(x); // 1
  * ```
  */
-export const nanvar = nanVariance("nanvar");
+export const nanvar = nanVariance(lib.nanvar);
 /**
  * The standard deviation over `axis` (all axes by default) of the elements that are not NaN.
  *
@@ -122,12 +123,12 @@ export const nanvar = nanVariance("nanvar");
  * using s = np.nanstd(x); // 1
  * ```
  */
-export const nanstd = nanVariance("nanstd");
+export const nanstd = nanVariance(lib.nanstd);
 
 const scan =
-  (name: string) =>
+  (f: (a: lib.NanScanArgs) => Array) =>
   (a: Array, axis?: number | null): Array =>
-    lib1(name, [a], [axis ?? NaN]);
+    f({ x: a, axis });
 
 /**
  * The int32 index of the maximum along `axis` (of the flattened array when omitted), ignoring
@@ -139,7 +140,7 @@ const scan =
  * using i = np.nanargmax(x); // 2
  * ```
  */
-export const nanargmax = scan("nanargmax");
+export const nanargmax = scan(lib.nanargmax);
 /**
  * The int32 index of the minimum along `axis` (of the flattened array when omitted), ignoring
  * NaN.
@@ -150,7 +151,7 @@ export const nanargmax = scan("nanargmax");
  * using i = np.nanargmin(x); // 2
  * ```
  */
-export const nanargmin = scan("nanargmin");
+export const nanargmin = scan(lib.nanargmin);
 /**
  * The running sum along `axis` (of the flattened array when omitted), NaN counted as 0.
  *
@@ -160,7 +161,7 @@ export const nanargmin = scan("nanargmin");
  * using c = np.nancumsum(x); // [1, 1, 4]
  * ```
  */
-export const nancumsum = scan("nancumsum");
+export const nancumsum = scan(lib.nancumsum);
 /**
  * The running product along `axis` (of the flattened array when omitted), NaN counted as 1.
  *
@@ -170,7 +171,7 @@ export const nancumsum = scan("nancumsum");
  * using c = np.nancumprod(x); // [2, 2, 6]
  * ```
  */
-export const nancumprod = scan("nancumprod");
+export const nancumprod = scan(lib.nancumprod);
 /** Alias of `cumprod`. */
 export const cumulativeProd = cumprod;
 
@@ -184,8 +185,7 @@ export const cumulativeProd = cumprod;
  * ```
  */
 export function average(a: Array, axis: Axis = null, weights: ArrayInput | null = null): Array {
-  const inputs = weights == null ? [a] : [a, weights];
-  return lib1("average", inputs, axesParams(axis));
+  return lib.average({ x: a, axis, weights });
 }
 
 /**
@@ -202,7 +202,7 @@ export function cov(
   y: Array | null = null,
   opts: { rowvar?: boolean; ddof?: number } = {},
 ): Array {
-  return lib1("cov", y ? [x, y] : [x], [opts.rowvar ?? true, opts.ddof ?? NaN]);
+  return lib.cov({ x, y, rowvar: opts.rowvar, ddof: opts.ddof });
 }
 
 /**
@@ -215,7 +215,7 @@ export function cov(
  * ```
  */
 export function corrcoef(x: Array, y: Array | null = null, opts: { rowvar?: boolean } = {}): Array {
-  return lib1("corrcoef", y ? [x, y] : [x], [opts.rowvar ?? true]);
+  return lib.corrcoef({ x, y, rowvar: opts.rowvar });
 }
 
 const sameShape = (a: Array, b: Array): boolean =>
@@ -240,7 +240,7 @@ export function allclose(
     throw new TypeError("allclose: expected two Arrays");
   }
   if (!sameShape(actual, expected)) return false;
-  const r = lib1("allclose", [actual, expected], [opts.rtol ?? 1e-5, opts.atol ?? 1e-7]);
+  const r = lib.allclose({ a: actual, b: expected, rtol: opts.rtol, atol: opts.atol });
   try {
     return r.item() !== 0;
   } finally {
@@ -249,7 +249,7 @@ export function allclose(
 }
 
 function falseScalar(): Array {
-  return lib1("arrayEqual", [[1], [2]], []);
+  return lib.arrayEqual({ a: [1], b: [2] });
 }
 
 /**
@@ -264,7 +264,7 @@ function falseScalar(): Array {
  */
 export function arrayEqual(a1: Array, a2: Array, opts: { equalNan?: boolean } = {}): Array {
   if (!sameShape(a1, a2)) return falseScalar();
-  return lib1("arrayEqual", [a1, a2], [!!opts.equalNan]);
+  return lib.arrayEqual({ a: a1, b: a2, equalNan: !!opts.equalNan });
 }
 
 /**
@@ -284,5 +284,5 @@ export function arrayEquiv(a1: Array, a2: Array): Array {
     const [d1, d2] = [s1[s1.length - k] ?? 1, s2[s2.length - k] ?? 1];
     if (d1 !== d2 && d1 !== 1 && d2 !== 1) return falseScalar();
   }
-  return lib1("arrayEquiv", [a1, a2], []);
+  return lib.arrayEquiv({ a: a1, b: a2 });
 }

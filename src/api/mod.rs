@@ -8,7 +8,6 @@ mod devices;
 mod handles;
 mod jit;
 mod library;
-mod linalg;
 mod nn;
 mod ops;
 mod panic;

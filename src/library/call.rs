@@ -1,302 +1,249 @@
-//! One entry for the library functions that take arrays plus numeric parameters and return one
-//! or more arrays (`libCall` at the JS boundary): numpy's reductions, shape helpers, products,
-//! polynomials, windows and FFTs, nn's axis functions. Parameters are numbers; NaN means
-//! "not given". Each function checks its own arguments and names itself in errors.
+//! The library functions JavaScript calls by typed id (`libCall`): numpy's reductions, shape
+//! helpers, products, polynomials, windows and FFTs, nn's axis functions, random
+//! distributions, lax's structured operations and the linear algebra of `lax.linalg`,
+//! `numpy.linalg` and `scipyLinalg`. Each line of `calls!` declares one id: the name its
+//! errors use, its argument struct (`call_args`), its number of results and its
+//! implementation; [`call`] reads the arguments and runs it. The TypeScript call layer
+//! (`js/lib-calls.ts`) is rendered from these declarations; a test here checks it is current.
 
+use super::args::{ArrayLike, Reader};
+use super::call_args::*;
+use super::signature::calls;
+use super::{call_run as run, call_run_linalg as run_linalg};
 use super::{
-    fft, lax_extra, nn_extra, products, random_dist, random_shuffle, reduce_extra as re,
-    shape_extra as sx,
+    fft, lax_extra, lax_linalg, nn_extra, np_linalg, np_norms, np_solve, np_svd, products,
+    random_dist, random_shuffle, reduce_extra as re, shape_extra as sx,
 };
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
-/// The parameters of one call, read in order.
-pub struct Params<'a> {
-    name: &'a str,
-    p: &'a [f64],
+calls! {
+    Indices "indices" (Indices) -> One = |a| one(sx::indices(&a.dimensions)),
+    Fftfreq "fftfreq" (FftFreq) -> One = |a| one(fft::fftfreq("fftfreq", a.n, a.d)),
+    Rfftfreq "rfftfreq" (FftFreq) -> One = |a| one(fft::fftfreq("rfftfreq", a.n, a.d)),
+    Glu "glu" (Glu) -> One = |a| one(nn_extra::glu(&a.x, a.axis)),
+    Logmeanexp "logmeanexp" (Logmeanexp) -> One =
+        |a| one(nn_extra::logmeanexp(&a.x, a.axis.as_deref(), a.keepdims)),
+    Standardize "standardize" (Standardize) -> One = run::standardize,
+    Ptp "ptp" (NanReduction) -> One = |a| run::reduction("ptp", a),
+    CountNonzero "countNonzero" (NanReduction) -> One = |a| run::reduction("countNonzero", a),
+    Nansum "nansum" (NanReduction) -> One = |a| run::reduction("nansum", a),
+    Nanprod "nanprod" (NanReduction) -> One = |a| run::reduction("nanprod", a),
+    Nanmax "nanmax" (NanReduction) -> One = |a| run::reduction("nanmax", a),
+    Nanmin "nanmin" (NanReduction) -> One = |a| run::reduction("nanmin", a),
+    Nanmean "nanmean" (NanReduction) -> One = |a| run::reduction("nanmean", a),
+    Nanvar "nanvar" (NanReduction) -> One = |a| run::reduction("nanvar", a),
+    Nanstd "nanstd" (NanReduction) -> One = |a| run::reduction("nanstd", a),
+    Nanargmax "nanargmax" (NanScan) -> One = |a| one(re::nan_scan("nanargmax", &a.x, a.axis)),
+    Nanargmin "nanargmin" (NanScan) -> One = |a| one(re::nan_scan("nanargmin", &a.x, a.axis)),
+    Nancumsum "nancumsum" (NanScan) -> One = |a| one(re::nan_scan("nancumsum", &a.x, a.axis)),
+    Nancumprod "nancumprod" (NanScan) -> One =
+        |a| one(re::nan_scan("nancumprod", &a.x, a.axis)),
+    Average "average" (Average) -> One =
+        |a| one(re::average(&a.x, a.weights.as_deref(), a.axis.as_deref())),
+    Allclose "allclose" (Allclose) -> One = |a| one(re::allclose(&a.a, &a.b, a.rtol, a.atol)),
+    ArrayEqual "arrayEqual" (ArrayEqual) -> One =
+        |a| one(re::array_equal("arrayEqual", &a.a, &a.b, a.equal_nan)),
+    ArrayEquiv "arrayEquiv" (ArrayEqual) -> One =
+        |a| one(re::array_equal("arrayEquiv", &a.a, &a.b, a.equal_nan)),
+    Cov "cov" (Cov) -> One = |a| one(re::cov("cov", &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
+    Corrcoef "corrcoef" (Cov) -> One =
+        |a| one(re::cov("corrcoef", &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
+    Frexp "frexp" (Unary) -> Two = |a| re::frexp(&a.x),
+    Modf "modf" (Unary) -> Two = |a| re::modf(&a.x),
+    Repeat "repeat" (Repeat) -> One = |a| one(sx::repeat(&a.x, a.repeats, a.axis)),
+    Roll "roll" (Roll) -> One = |a| one(sx::roll(&a.x, &a.shift, a.axis.as_deref())),
+    Rot90 "rot90" (Rot90) -> One = run::rot90,
+    Append "append" (Append) -> One = |a| one(sx::append(&a.x, &a.values, a.axis)),
+    Diff "diff" (Diff) -> One = |a| one(sx::diff(&a.x, a.n, a.axis)),
+    Ediff1d "ediff1d" (Unary) -> One = run::ediff1d,
+    Take "take" (Take) -> One = |a| one(sx::take(&a.x, &a.indices, a.axis)),
+    TakeAlongAxis "takeAlongAxis" (TakeAlongAxis) -> One =
+        |a| one(sx::take_along_axis(&a.x, &a.indices, a.axis)),
+    Meshgrid "meshgrid" (Meshgrid) -> Many =
+        |a| sx::meshgrid(&values(&a.arrays), a.indexing == Indexing::Ij),
+    BroadcastArrays "broadcastArrays" (ArrayList) -> Many =
+        |a| sx::broadcast_arrays(&values(&a.arrays)),
+    Unstack "unstack" (AxisSplit) -> Many = |a| sx::unstack(&a.x, a.axis),
+    ArraySplit "arraySplit" (ArraySplit) -> Many = |a| sx::array_split(&a.x, a.sections, a.axis),
+    Vander "vander" (Vander) -> One = |a| one(sx::vander(&a.x, a.n, a.increasing)),
+    Select "select" (Select) -> One = run::select,
+    Isin "isin" (Isin) -> One = |a| one(sx::isin(&a.element, &a.test_elements, a.invert)),
+    Trapezoid "trapezoid" (Trapezoid) -> One =
+        |a| one(sx::trapezoid(&a.y, a.x.as_deref(), a.dx, a.axis)),
+    Window "window" (Window) -> One = |a| one(products::window(&a.n, a.kind as i64, a.m)),
+    Logspace "logspace" (Logspace) -> One = |a| one(products::logspace(&a.exponents, a.base)),
+    Tensordot "tensordot" (Tensordot) -> One =
+        |a| one(products::tensordot_axes(&a.a, &a.b, a.count, &a.a_axes, &a.b_axes)),
+    Inner "inner" (Binary) -> One = |a| run::product("inner", a),
+    Outer "outer" (Binary) -> One = |a| run::product("outer", a),
+    Vdot "vdot" (Binary) -> One = |a| run::product("vdot", a),
+    Matvec "matvec" (Binary) -> One = |a| run::product("matvec", a),
+    Vecmat "vecmat" (Binary) -> One = |a| run::product("vecmat", a),
+    Cross "cross" (Binary) -> One = |a| run::product("cross", a),
+    Vecdot "vecdot" (Vecdot) -> One = |a| one(products::vecdot(&a.a, &a.b, a.axis)),
+    Polyval "polyval" (Binary) -> One = |a| one(products::poly("polyval", &a.a, &a.b)),
+    Polyadd "polyadd" (Binary) -> One = |a| one(products::poly("polyadd", &a.a, &a.b)),
+    Polysub "polysub" (Binary) -> One = |a| one(products::poly("polysub", &a.a, &a.b)),
+    Polymul "polymul" (Binary) -> One = |a| one(products::poly("polymul", &a.a, &a.b)),
+    Polyder "polyder" (Polyder) -> One = |a| one(products::polyder(&a.p, a.m)),
+    ScatterAdd "scatterAdd" (ScatterAdd) -> One =
+        |a| one(random_shuffle::scatter_add(&a.target, &a.indices, &a.updates, a.axis)),
+    Unwrap "unwrap" (Unwrap) -> One =
+        |a| one(products::unwrap(&a.p, a.discont, a.axis, a.period)),
+    Fft "fft" (ComplexFft) -> Two = |a| run::complex_fft("fft", a),
+    Ifft "ifft" (ComplexFft) -> Two = |a| run::complex_fft("ifft", a),
+    Rfft "rfft" (RealFft) -> Two = |a| fft::fft("rfft", &[a.x.0], a.axis, a.n),
+    Irfft "irfft" (ComplexFft) -> One = |a| run::complex_fft("irfft", a),
+    Hfft "hfft" (ComplexFft) -> One = |a| run::complex_fft("hfft", a),
+    Ihfft "ihfft" (RealFft) -> Two = |a| fft::fft("ihfft", &[a.x.0], a.axis, a.n),
+    Fftshift "fftshift" (FftShift) -> One =
+        |a| one(fft::shift("fftshift", &a.x, a.axes.as_deref())),
+    Ifftshift "ifftshift" (FftShift) -> One =
+        |a| one(fft::shift("ifftshift", &a.x, a.axes.as_deref())),
+
+    Cauchy "cauchy" (Draw) -> One = |a| run::draw("cauchy", &a.key, &a.shape, []),
+    Exponential "exponential" (Draw) -> One = |a| run::draw("exponential", &a.key, &a.shape, []),
+    Gumbel "gumbel" (Draw) -> One = |a| run::draw("gumbel", &a.key, &a.shape, []),
+    Laplace "laplace" (Draw) -> One = |a| run::draw("laplace", &a.key, &a.shape, []),
+    Logistic "logistic" (Draw) -> One = |a| run::draw("logistic", &a.key, &a.shape, []),
+    Maxwell "maxwell" (Draw) -> One = |a| run::draw("maxwell", &a.key, &a.shape, []),
+    Rademacher "rademacher" (Draw) -> One = |a| run::draw("rademacher", &a.key, &a.shape, []),
+    Lognormal "lognormal" (Lognormal) -> One =
+        |a| run::draw("lognormal", &a.key, &a.shape, [a.sigma]),
+    Rayleigh "rayleigh" (Rayleigh) -> One = |a| run::draw("rayleigh", &a.key, &a.shape, [a.scale]),
+    Pareto "pareto" (Pareto) -> One = |a| run::draw("pareto", &a.key, &a.shape, [a.b]),
+    Geometric "geometric" (Geometric) -> One = |a| run::draw("geometric", &a.key, &a.shape, [a.p]),
+    DoubleSidedMaxwell "doubleSidedMaxwell" (DoubleSidedMaxwell) -> One =
+        |a| run::draw("doubleSidedMaxwell", &a.key, &a.shape, [a.loc, a.scale]),
+    WeibullMin "weibullMin" (WeibullMin) -> One =
+        |a| run::draw("weibullMin", &a.key, &a.shape, [a.scale, a.concentration]),
+    Triangular "triangular" (Triangular) -> One =
+        |a| run::draw("triangular", &a.key, &a.shape, [a.left, a.mode, a.right]),
+    Randint "randint" (Randint) -> One =
+        |a| run::draw("randint", &a.key, &a.shape, [a.minval, a.maxval]),
+    Categorical "categorical" (Categorical) -> One = |a| one(random_dist::categorical(
+        &a.key, &a.logits, a.axis, a.shape.as_deref(), a.replace,
+    )),
+    MultivariateNormal "multivariateNormal" (MultivariateNormal) -> One =
+        |a| one(lax_extra::multivariate_normal(&a.key, &a.mean, &a.cov, a.shape.as_deref())),
+    PermutationCount "permutation" (PermutationCount) -> One =
+        |a| one(random_shuffle::permutation_count(&a.key, a.n)),
+    Permutation "permutation" (Permutation) -> One =
+        |a| one(random_shuffle::permutation(&a.key, &a.x, a.axis, a.independent)),
+    Choice "choice" (Choice) -> One = run::choice,
+
+    Dot "dot" (Dot) -> One = run::dot,
+    DynamicSlice "dynamicSlice" (DynamicSlice) -> One =
+        |a| one(lax_extra::dynamic_slice(&a.x, &values(&a.start_indices), &a.slice_sizes)),
+    DynamicIndexInDim "dynamicIndexInDim" (DynamicIndexInDim) -> One = run::dynamic_index_in_dim,
+    DynamicUpdateSlice "dynamicUpdateSlice" (DynamicUpdateSlice) -> One =
+        |a| one(lax_extra::dynamic_update_slice(&a.dst, &a.src, &a.offset, a.axis)),
+    TopK "topK" (TopK) -> Two = |a| lax_extra::top_k(&a.x, a.k, a.axis),
+    Pool "reduceWindow" (Pool) -> One =
+        |a| one(super::conv::pool(&a.x, &a.window_dimensions, &a.strides)),
+    ConvTranspose "convTranspose" (ConvTranspose) -> One = run::conv_transpose,
+
+    LaxCholesky "cholesky" (LaxCholesky) -> One = run_linalg::lax_cholesky,
+    LaxTriangularSolve "triangularSolve" (LaxTriangularSolve) -> One =
+        run_linalg::lax_triangular_solve,
+    LaxQr "qr" (Qr) -> Two = |a| run_linalg::qr("qr", a),
+    LaxEigh "eigh" (Eigh) -> Two = run_linalg::lax_eigh,
+    LaxSvd "svd" (Svd) -> Many = |a| np_svd::svd("svd", &a.a, a.full_matrices, a.compute_uv),
+    LaxLu "lu" (Matrix) -> Three = |a| super::np_solve::lu("lu", &a.a),
+    ScipyCholesky "cholesky" (ScipyCholesky) -> One = run_linalg::scipy_cholesky,
+    ScipySolveTriangular "solveTriangular" (SolveTriangular) -> One = |a| one(
+        lax_linalg::solve_triangular(&a.a, &a.b, a.lower, a.trans, a.unit_diagonal),
+    ),
+    LinalgCholesky "cholesky" (Cholesky) -> One =
+        |a| one(np_linalg::cholesky(&a.a, a.upper, a.symmetrize_input)),
+    LinalgVectorNorm "vectorNorm" (VectorNorm) -> One = run_linalg::vector_norm,
+    LinalgMatrixNorm "matrixNorm" (MatrixNorm) -> One = run_linalg::matrix_norm,
+    LinalgNorm "norm" (Norm) -> One = run_linalg::norm,
+    LinalgCross "cross" (Cross) -> One = |a| one(np_norms::cross(&a.a, &a.b, a.axis)),
+    LinalgMultiDot "multiDot" (MatrixList) -> One = |a| one(np_norms::multi_dot(&a.arrays)),
+    LinalgMatrixPower "matrixPower" (MatrixPower) -> One =
+        |a| one(np_norms::matrix_power(&a.a, a.n)),
+    LinalgLstsq "lstsq" (MatrixPair) -> One = |a| one(np_norms::lstsq(&a.a, &a.b)),
+    LinalgQr "qr" (Qr) -> Two = |a| run_linalg::qr("qr", a),
+    LinalgEigh "eigh" (Eigh) -> Two = run_linalg::numpy_eigh,
+    LinalgEigvalsh "eigvalsh" (Eigh) -> One = run_linalg::eigvalsh,
+    LinalgSvd "svd" (Svd) -> Many = |a| np_svd::svd("svd", &a.a, a.full_matrices, a.compute_uv),
+    LinalgSvdvals "svdvals" (Matrix) -> One = |a| np_svd::svd("svdvals", &a.a, false, false),
+    LinalgSolve "solve" (MatrixPair) -> One = |a| one(np_solve::solve("solve", &a.a, &a.b)),
+    LinalgInv "inv" (Matrix) -> One = |a| one(np_solve::inv(&a.a)),
+    LinalgDet "det" (Matrix) -> One = |a| one(np_solve::det(&a.a)),
+    LinalgSlogdet "slogdet" (Matrix) -> Two = |a| np_solve::slogdet(&a.a),
 }
 
-impl<'a> Params<'a> {
-    pub fn new(name: &'a str, p: &'a [f64]) -> Self {
-        Params { name, p }
-    }
-
-    /// Parameter `i`, `None` when missing or NaN.
-    pub fn opt(&self, i: usize) -> Option<f64> {
-        self.p.get(i).copied().filter(|x| !x.is_nan())
-    }
-
-    pub fn num(&self, i: usize, default: f64) -> f64 {
-        self.opt(i).unwrap_or(default)
-    }
-
-    /// Parameter `i` as an integer (`None` when missing or NaN).
-    pub fn int_opt(&self, i: usize) -> Result<Option<i64>> {
-        match self.opt(i) {
-            None => Ok(None),
-            Some(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(Some(x as i64)),
-            Some(x) => Err(Error::new(
-                self.name,
-                format!("expected an integer, got {x}"),
-            )),
-        }
-    }
-
-    pub fn int(&self, i: usize, default: i64) -> Result<i64> {
-        Ok(self.int_opt(i)?.unwrap_or(default))
-    }
-
-    pub fn usize(&self, i: usize, default: usize) -> Result<usize> {
-        let k = self.int(i, default as i64)?;
-        usize::try_from(k).map_err(|_| {
-            Error::new(
-                self.name,
-                format!("expected a non-negative integer, got {k}"),
-            )
-        })
-    }
-
-    pub fn flag(&self, i: usize) -> bool {
-        self.opt(i).is_some_and(|x| x != 0.0)
-    }
-
-    /// Axes from parameter `i` on: a count (NaN: all axes), then that many axes.
-    pub fn axes(&self, i: usize) -> Result<Option<Vec<i64>>> {
-        let Some(n) = self.int_opt(i)? else {
-            return Ok(None);
-        };
-        (0..n as usize)
-            .map(|k| self.int(i + 1 + k, 0))
-            .collect::<Result<Vec<_>>>()
-            .map(Some)
-    }
-
-    /// Every parameter from `i` on, as integers.
-    pub fn ints_from(&self, i: usize) -> Result<Vec<i64>> {
-        (i..self.p.len()).map(|k| self.int(k, 0)).collect()
+impl CallId {
+    /// Linear algebra: float16 operands are computed in float32 (`half::in_f32`).
+    fn widens_f16(self) -> bool {
+        self as usize >= CallId::LaxCholesky as usize
     }
 }
 
-fn need(name: &str, arrays: &[Value], n: usize) -> Result<()> {
-    if arrays.len() < n {
-        return Err(Error::new(
-            name,
-            format!("expected {n} array argument(s), got {}", arrays.len()),
-        ));
-    }
-    Ok(())
-}
-
-/// Runs library function `name` on `arrays` with parameters `params`.
-pub fn call(name: &str, arrays: &[Value], params: &[f64]) -> Result<Vec<Value>> {
-    let p = Params::new(name, params);
-    if let Some(f) = name.strip_prefix("lax.") {
-        return lax_call(f, arrays, &Params::new(f, params));
-    }
-    if let Some(dist) = name.strip_prefix("random.") {
-        let n = match dist {
-            "categorical" => 2,
-            "multivariateNormal" => 3,
-            _ => 1,
-        };
-        need(dist, arrays, n)?;
-        let dp = Params::new(dist, params);
-        let out = if dist == "permutation" {
-            random_shuffle::permutation(&arrays[0], arrays.get(1), &dp)?
-        } else if dist == "choice" {
-            let has_a = dp.opt(0).is_none();
-            let a = if has_a { arrays.get(1) } else { None };
-            let probs = arrays.get(if has_a { 2 } else { 1 });
-            random_shuffle::choice(&arrays[0], a, probs, &dp)?
-        } else if dist == "categorical" {
-            random_dist::categorical(&arrays[0], &arrays[1], &p)?
-        } else if dist == "multivariateNormal" {
-            lax_extra::multivariate_normal(&arrays[0], &arrays[1], &arrays[2], &p)?
-        } else {
-            random_dist::sample(dist, &arrays[0], &Params::new(dist, params))?
-        };
-        return Ok(vec![out]);
-    }
-    let min_arrays = match name {
-        "indices" | "fftfreq" | "rfftfreq" => 0,
-        "select" => 1,
-        "append" | "isin" | "takeAlongAxis" | "take" | "cross" | "tensordot" | "inner"
-        | "outer" | "vecdot" | "vdot" | "matvec" | "vecmat" | "polyadd" | "polysub" | "polymul"
-        | "polyval" | "allclose" | "arrayEqual" | "arrayEquiv" | "fft" | "ifft" | "irfft"
-        | "hfft" => 2,
-        _ => 1,
+/// Runs library function `id` on `arrays` (its array arguments in field order) with `nums`
+/// (its other arguments, laid out as `args` describes).
+pub fn call(id: CallId, arrays: &[Value], nums: &[f64]) -> Result<Vec<Value>> {
+    let decode_and_run = |arrays: &[Value]| id.run(&mut Reader::new(id.name(), arrays, nums));
+    let outs = if id.widens_f16() {
+        super::half::in_f32(arrays, decode_and_run)?
+    } else {
+        decode_and_run(arrays)?
     };
-    need(name, arrays, min_arrays)?;
-    let one = |v: Result<Value>| v.map(|v| vec![v]);
-    let x = arrays.first();
-    match (name, x) {
-        (_, None) => match name {
-            "indices" => sx::indices(&p),
-            "fftfreq" | "rfftfreq" => one(fft::fftfreq(name, &p)),
-            _ => Err(Error::new(name, "unknown library function")),
-        },
-        (_, Some(x)) => match name {
-            "glu" => one(nn_extra::glu(x, p.int(0, -1)?)),
-            "logmeanexp" => one(nn_extra::logmeanexp(x, p.axes(1)?.as_deref(), p.flag(0))),
-            "standardize" => {
-                let axes = p.axes(3)?.unwrap_or_else(|| vec![-1]);
-                let mean = p.flag(1).then(|| &arrays[1]);
-                let var = p.flag(2).then(|| &arrays[if p.flag(1) { 2 } else { 1 }]);
-                one(nn_extra::standardize(x, &axes, mean, var, p.num(0, 1e-5)))
-            }
-            "ptp" | "countNonzero" | "nansum" | "nanprod" | "nanmax" | "nanmin" | "nanmean"
-            | "nanvar" | "nanstd" => one(re::reduction(name, x, &p)),
-            "nanargmax" | "nanargmin" | "nancumsum" | "nancumprod" => {
-                one(re::nan_scan(name, x, p.int_opt(0)?))
-            }
-            "average" => one(re::average(x, arrays.get(1), &p)),
-            "allclose" | "arrayEqual" | "arrayEquiv" => one(re::compare(name, x, &arrays[1], &p)),
-            "cov" | "corrcoef" => one(re::cov(name, x, arrays.get(1), &p)),
-            "frexp" => re::frexp(x),
-            "modf" => re::modf(x),
-            "repeat" => one(sx::repeat(x, p.usize(0, 1)?, p.int_opt(1)?)),
-            "roll" => one(sx::roll(x, &p)),
-            "rot90" => one(sx::rot90(x, p.int(0, 1)?, p.int(1, 0)?, p.int(2, 1)?)),
-            "append" => one(sx::append(x, &arrays[1], p.int_opt(0)?)),
-            "diff" => one(sx::diff(x, p.usize(0, 1)?, p.int(1, -1)?)),
-            "ediff1d" => one(sx::diff(
-                &super::shape::reshape(x, vec![x.aval().size()])?,
-                1,
-                0,
-            )),
-            "take" => one(sx::take(x, &arrays[1], p.int_opt(0)?)),
-            "takeAlongAxis" => one(sx::take_along_axis(x, &arrays[1], p.int(0, -1)?)),
-            "meshgrid" => sx::meshgrid(arrays, p.flag(0)),
-            "broadcastArrays" => sx::broadcast_arrays(arrays),
-            "unstack" => sx::unstack(x, p.int(0, 0)?),
-            "arraySplit" => sx::array_split(x, p.usize(0, 1)?, p.int(1, 0)?),
-            "vander" => one(sx::vander(x, p.opt(0).map(|n| n as usize), p.flag(1))),
-            "select" => one(sx::select(arrays, p.usize(0, 0)?)),
-            "isin" => one(sx::isin(x, &arrays[1], p.flag(0))),
-            "trapezoid" => one(sx::trapezoid(
-                x,
-                arrays.get(1),
-                p.num(0, 1.0),
-                p.int(1, -1)?,
-            )),
-            "window" => one(products::window(x, p.int(0, 0)?, p.usize(1, 0)?)),
-            "logspace" => one(products::logspace(x, p.num(0, 10.0))),
-            "tensordot" | "inner" | "outer" | "vecdot" | "vdot" | "matvec" | "vecmat" | "cross" => {
-                one(products::product(name, x, &arrays[1], &p))
-            }
-            "polyval" | "polyadd" | "polysub" | "polymul" => {
-                one(products::poly(name, x, &arrays[1]))
-            }
-            "polyder" => one(products::polyder(x, p.usize(0, 1)?)),
-            "scatterAdd" => {
-                need(name, arrays, 3)?;
-                one(random_shuffle::scatter_add(
-                    x,
-                    &arrays[1],
-                    &arrays[2],
-                    p.int(0, 0)?,
-                ))
-            }
-            "unwrap" => one(products::unwrap(x, &p)),
-            "fft" | "ifft" | "rfft" | "irfft" | "hfft" | "ihfft" => fft::fft(name, arrays, &p),
-            "fftshift" | "ifftshift" => one(fft::shift(name, x, &p)),
-            _ => Err(Error::new(name, "unknown library function")),
-        },
+    if !id.out().accepts(outs.len()) {
+        let problem = format!("returned {} results, expected {:?}", outs.len(), id.out());
+        return Err(Error::new(id.name(), problem));
     }
+    Ok(outs)
 }
 
-/// The `lax` functions of `lax_extra`.
-fn lax_call(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
-    let n = match name {
-        "dot" | "dynamicIndexInDim" | "convTranspose" => 2,
-        "dynamicUpdateSlice" => 3,
-        _ => 1,
-    };
-    need(name, arrays, n)?;
-    let x = &arrays[0];
-    match name {
-        "dot" => Ok(vec![lax_extra::dot_general(x, &arrays[1], p)?]),
-        "dynamicSlice" => {
-            let sizes: Vec<usize> = (0..x.aval().shape.len())
-                .map(|k| p.usize(k, 0))
-                .collect::<Result<_>>()?;
-            Ok(vec![lax_extra::dynamic_slice(x, &arrays[1..], &sizes)?])
+pub(super) fn one(v: Result<Value>) -> Result<Vec<Value>> {
+    v.map(|v| vec![v])
+}
+
+/// The values of array arguments.
+pub(super) fn values(xs: &[ArrayLike]) -> Vec<Value> {
+    xs.iter().map(|x| x.0.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call_args::ARGS;
+    use super::CALLS;
+
+    const GENERATED: &str = "js/lib-calls.ts";
+
+    /// `js/lib-calls.ts` is rendered from the declarations; with `OXJAX_WRITE_LIB_CALLS=1`
+    /// (`node scripts/gen_lib_calls.mjs`) this test writes it instead.
+    #[test]
+    fn typescript_call_layer_is_current() {
+        let text = super::super::signature::typescript(ARGS, CALLS);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GENERATED);
+        if std::env::var_os("OXJAX_WRITE_LIB_CALLS").is_some() {
+            std::fs::write(&path, &text).unwrap();
         }
-        "dynamicIndexInDim" => {
-            let rank = x.aval().shape.len();
-            let axis = super::shape::normalize_axis(name, p.int(0, 0)?, rank)?;
-            let zero = super::emit::bin(
-                crate::core::ops::BinaryOp::Mul,
-                super::emit::v(&arrays[1]),
-                super::emit::lit(0.0),
-            )?;
-            let starts: Vec<Value> = (0..rank)
-                .map(|k| {
-                    if k == axis {
-                        arrays[1].clone()
-                    } else {
-                        zero.clone()
-                    }
-                })
-                .collect();
-            let mut sizes = x.aval().shape.clone();
-            sizes[axis] = 1;
-            let out = lax_extra::dynamic_slice(x, &starts, &sizes)?;
-            if p.flag(1) {
-                return Ok(vec![out]);
-            }
-            sizes.remove(axis);
-            Ok(vec![super::shape::reshape(&out, sizes)?])
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == text,
+            "{GENERATED} is stale: run `node scripts/gen_lib_calls.mjs`"
+        );
+    }
+
+    #[test]
+    fn every_argument_struct_is_used_and_ids_round_trip() {
+        for a in ARGS {
+            assert!(
+                CALLS.iter().any(|c| c.args == a.name),
+                "argument struct {} has no call",
+                a.name
+            );
         }
-        "dynamicUpdateSlice" => Ok(vec![lax_extra::dynamic_update_slice(
-            x,
-            &arrays[1],
-            &arrays[2],
-            p.int(0, 0)?,
-        )?]),
-        "topK" => lax_extra::top_k(x, p.usize(0, 1)?, p.int(1, -1)?),
-        // [k, windows…, strides…]
-        "pool" => {
-            let k = p.usize(0, 0)?;
-            let w = (0..k)
-                .map(|i| p.usize(1 + i, 1))
-                .collect::<Result<Vec<_>>>()?;
-            let s = (0..k)
-                .map(|i| p.usize(1 + k + i, 1))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(vec![super::conv::pool(x, &w, &s)?])
+        for (i, c) in CALLS.iter().enumerate() {
+            let id = super::CallId::from_index(i as u32).unwrap();
+            assert_eq!(id.name(), c.name);
         }
-        // [transposeKernel, mode (0 pairs, 1 VALID, 2 SAME), d, strides…, hasRhsDilation,
-        // rhsDilation…, pads (2d, with mode 0)…]
-        "convTranspose" => {
-            use super::conv::{conv_transpose, Padding};
-            let d = p.usize(2, 0)?;
-            let strides = (0..d)
-                .map(|i| p.usize(3 + i, 1))
-                .collect::<Result<Vec<_>>>()?;
-            let dil = (0..d)
-                .map(|i| p.usize(4 + d + i, 1))
-                .collect::<Result<Vec<_>>>()?;
-            let at = 4 + 2 * d;
-            let padding = match p.int(1, 1)? {
-                1 => Padding::Valid,
-                2 => Padding::Same,
-                _ => Padding::Explicit(
-                    (0..d)
-                        .map(|i| Ok((p.int(at + 2 * i, 0)?, p.int(at + 2 * i + 1, 0)?)))
-                        .collect::<Result<Vec<_>>>()?,
-                ),
-            };
-            let dil = p.flag(3 + d).then_some(dil.as_slice());
-            Ok(vec![conv_transpose(
-                x,
-                &arrays[1],
-                &strides,
-                &padding,
-                dil,
-                p.flag(0),
-            )?])
-        }
-        _ => Err(Error::new(name, "unknown lax function")),
+        assert!(super::CallId::from_index(CALLS.len() as u32).is_none());
     }
 }

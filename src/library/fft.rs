@@ -6,7 +6,6 @@
 //! and keeps the real part. Gradients and batching come from the primitive's rules. Also
 //! shifts and sample frequencies.
 
-use super::call::Params;
 use super::emit::v;
 use super::shape::{moveaxis, normalize_axis};
 use crate::core::{DType, Primitive};
@@ -89,9 +88,9 @@ fn hermitian(re: &Value, im: &Value, n: usize) -> Result<(Value, Value)> {
     ))
 }
 
-/// The transform length: parameter 1, else `default`; positive.
-fn length(name: &str, p: &Params, default: usize) -> Result<usize> {
-    let n = p.usize(1, default)?;
+/// The transform length: `n`, else `default`; positive.
+fn length(name: &str, n: Option<usize>, default: usize) -> Result<usize> {
+    let n = n.unwrap_or(default);
     if n == 0 {
         return Err(Error::new(
             name,
@@ -102,8 +101,8 @@ fn length(name: &str, p: &Params, default: usize) -> Result<usize> {
 }
 
 /// The transforms. `arrays`: [real, imag] (fft, ifft, irfft, hfft) or [x] (rfft, ihfft);
-/// parameters: axis (default −1), n (default: the input length, or 2(m−1) for irfft/hfft).
-pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
+/// along `axis`, of length `n` (default: the input length, or 2(m−1) for irfft/hfft).
+pub fn fft(name: &str, arrays: &[Value], axis: i64, n: Option<usize>) -> Result<Vec<Value>> {
     let first = &arrays[0];
     let rank = first.aval().shape.len();
     if rank == 0 {
@@ -115,7 +114,7 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
             "real and imag parts must have the same shape",
         ));
     }
-    let ax = normalize_axis(name, p.int(0, -1)?, rank)?;
+    let ax = normalize_axis(name, axis, rank)?;
     let last = rank as i64 - 1;
     let to_last = |x: &Value| -> Result<Value> { float(&moveaxis(x, ax as i64, last)?) };
     let back = |x: &Value| -> Result<Value> { moveaxis(x, last, ax as i64) };
@@ -124,7 +123,7 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
     let rename = |e| super::lax_linalg::rename(e, name);
     match name {
         "fft" | "ifft" => {
-            let n = length(name, p, len)?;
+            let n = length(name, n, len)?;
             let (re, im) = (fit(&parts[0], n)?, fit(&parts[1], n)?);
             let inverse = name == "ifft";
             let (re, im) = transform(&re, &im, inverse).map_err(rename)?;
@@ -137,7 +136,7 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
             Ok(vec![back(&re)?, back(&im)?])
         }
         "rfft" | "ihfft" => {
-            let n = length(name, p, len)?;
+            let n = length(name, n, len)?;
             let x = fit(&parts[0], n)?;
             let (re, im) = transform(&x, &zeros_like(&x)?, false).map_err(rename)?;
             let (re, im) = (cut(&re, 0, n / 2 + 1)?, cut(&im, 0, n / 2 + 1)?);
@@ -150,7 +149,7 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
             Ok(vec![back(&re)?, back(&im)?])
         }
         "irfft" | "hfft" => {
-            let n = length(name, p, 2 * len.saturating_sub(1))?;
+            let n = length(name, n, 2 * len.saturating_sub(1))?;
             let m = n / 2 + 1;
             let (re, im) = (fit(&parts[0], m)?, fit(&parts[1], m)?);
             let im = if name == "hfft" {
@@ -167,11 +166,10 @@ pub fn fft(name: &str, arrays: &[Value], p: &Params) -> Result<Vec<Value>> {
     }
 }
 
-/// `fftshift` (zero frequency to the centre) or `ifftshift` over the axes of the parameters
-/// (count, axes…; NaN: all axes).
-pub fn shift(name: &str, x: &Value, p: &Params) -> Result<Value> {
+/// `fftshift` (zero frequency to the centre) or `ifftshift` over `axes` (`None`: all axes).
+pub fn shift(name: &str, x: &Value, axes: Option<&[i64]>) -> Result<Value> {
     let s = x.aval().shape.clone();
-    let axes: Vec<usize> = match p.axes(0)? {
+    let axes: Vec<usize> = match axes {
         None => (0..s.len()).collect(),
         Some(a) => a
             .iter()
@@ -187,13 +185,11 @@ pub fn shift(name: &str, x: &Value, p: &Params) -> Result<Value> {
     Ok(y)
 }
 
-/// Sample frequencies (parameters: n, d): `fftfreq` [0, 1, …, −1]/(d·n), `rfftfreq` [0 … n/2]/(d·n).
-pub fn fftfreq(name: &str, p: &Params) -> Result<Value> {
-    let n = p.usize(0, 0)?;
+/// Sample frequencies: `fftfreq` [0, 1, …, −1]/(d·n), `rfftfreq` [0 … n/2]/(d·n).
+pub fn fftfreq(name: &str, n: usize, d: f64) -> Result<Value> {
     if n == 0 {
         return Err(Error::new(name, "n must be positive"));
     }
-    let d = p.num(1, 1.0);
     let len = if name == "rfftfreq" { n / 2 + 1 } else { n };
     let i = lax::cast(
         &mut Binder,

@@ -2,7 +2,6 @@
 //! dynamic slicing and updating with traced offsets (gather + select, so they work under every
 //! transformation), and `topK` (stable argsort). Also `random.multivariateNormal`.
 
-use super::call::Params;
 use super::emit::v;
 use super::shape::{normalize_axis, reshape};
 use crate::core::ops::BinaryOp as B;
@@ -139,24 +138,19 @@ pub fn top_k(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
     Ok(vec![values, idx])
 }
 
-/// Reads "count, then that many integers" at parameter `i`; returns them and the next index.
-fn dims_at(p: &Params, i: usize) -> Result<(Option<Vec<i64>>, usize)> {
-    match p.int_opt(i)? {
-        None => Ok((None, i + 1)),
-        Some(n) => {
-            let n = n as usize;
-            let d = (0..n).map(|k| p.int(i + 1 + k, 0)).collect::<Result<_>>()?;
-            Ok((Some(d), i + 1 + n))
-        }
-    }
-}
-
 const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-/// `lax.dot` (dot_general): parameters are four axis lists (count then axes; NaN count:
-/// default): lhs contracting, rhs contracting, lhs batch, rhs batch. Output axes: batch, lhs
-/// free, rhs free. Defaults contract lhs's last axis with rhs's second-to-last (or only) one.
-pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
+/// `lax.dot` (dot_general) with contracting axes `lc`/`rc` and batch axes `lb`/`rb`. Output
+/// axes: batch, lhs free, rhs free. Default contracting axes: lhs's last with rhs's
+/// second-to-last (or only) one.
+pub fn dot_general(
+    lhs: &Value,
+    rhs: &Value,
+    lc: Option<&[i64]>,
+    rc: Option<&[i64]>,
+    lb: &[i64],
+    rb: &[i64],
+) -> Result<Value> {
     let (rl, rr) = (
         lhs.aval().shape.clone().len(),
         rhs.aval().shape.clone().len(),
@@ -164,19 +158,13 @@ pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
     if rl + rr > LETTERS.len() || rl == 0 || rr == 0 {
         return Err(Error::new("dot", "needs operands of rank 1 or more"));
     }
-    let (lc, i) = dims_at(p, 0)?;
-    let (rc, i) = dims_at(p, i)?;
-    let (lb, i) = dims_at(p, i)?;
-    let (rb, _) = dims_at(p, i)?;
-    let norm = |list: Vec<i64>, r: usize| -> Result<Vec<usize>> {
-        list.into_iter()
-            .map(|a| normalize_axis("dot", a, r))
-            .collect()
+    let norm = |list: &[i64], r: usize| -> Result<Vec<usize>> {
+        list.iter().map(|&a| normalize_axis("dot", a, r)).collect()
     };
-    let lc = norm(lc.unwrap_or(vec![-1]), rl)?;
-    let rc = norm(rc.unwrap_or(vec![if rr >= 2 { -2 } else { 0 }]), rr)?;
-    let lb = norm(lb.unwrap_or_default(), rl)?;
-    let rb = norm(rb.unwrap_or_default(), rr)?;
+    let lc = norm(lc.unwrap_or(&[-1]), rl)?;
+    let rc = norm(rc.unwrap_or(&[if rr >= 2 { -2 } else { 0 }]), rr)?;
+    let lb = norm(lb, rl)?;
+    let rb = norm(rb, rr)?;
     if lc.len() != rc.len() || lb.len() != rb.len() {
         return Err(Error::new(
             "dot",
@@ -218,8 +206,13 @@ pub fn dot_general(lhs: &Value, rhs: &Value, p: &Params) -> Result<Value> {
 }
 
 /// `mean + L·z` with `L = cholesky(cov)` and `z` standard normal of shape `shape + [n]`
-/// (parameters: the shape as count and dimensions; NaN count: the broadcast batch shape).
-pub fn multivariate_normal(key: &Value, mean: &Value, cov: &Value, p: &Params) -> Result<Value> {
+/// (`sample_shape`; default: the broadcast batch shape).
+pub fn multivariate_normal(
+    key: &Value,
+    mean: &Value,
+    cov: &Value,
+    sample_shape: Option<&[usize]>,
+) -> Result<Value> {
     let (ms, cs) = (mean.aval().shape.clone(), cov.aval().shape.clone());
     let n = *ms
         .last()
@@ -230,10 +223,8 @@ pub fn multivariate_normal(key: &Value, mean: &Value, cov: &Value, p: &Params) -
             format!("cov must have shape [..., {n}, {n}], got {cs:?}"),
         ));
     }
-    let batch: Vec<usize> = match p.int_opt(0)? {
-        Some(k) => (0..k as usize)
-            .map(|i| p.usize(1 + i, 0))
-            .collect::<Result<_>>()?,
+    let batch: Vec<usize> = match sample_shape {
+        Some(s) => s.to_vec(),
         None => super::shape_extra::broadcast_shape(
             "multivariateNormal",
             &[ms[..ms.len() - 1].to_vec(), cs[..cs.len() - 2].to_vec()],

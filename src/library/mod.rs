@@ -3,7 +3,11 @@
 //! eagerly and under every transformation). TypeScript only parses arguments and calls
 //! [`apply`] by name.
 
+pub mod args;
 pub mod call;
+pub mod call_args;
+mod call_run;
+mod call_run_linalg;
 pub mod conv;
 pub mod creation;
 pub mod einsum;
@@ -33,6 +37,7 @@ mod reduce;
 mod reduce_extra;
 pub mod shape;
 mod shape_extra;
+pub mod signature;
 pub mod stats;
 
 pub use reduce::{reduce, ReduceKind};

@@ -21,19 +21,6 @@ pub enum Ord {
     Nuc,
 }
 
-impl Ord {
-    /// Parses the order from its text (`"fro"`, `"nuc"`, `""`) and number (NaN: default).
-    pub fn parse(name: &str, text: &str, num: f64) -> Result<Option<Ord>> {
-        match text {
-            "" if num.is_nan() => Ok(None),
-            "" => Ok(Some(Ord::Num(num))),
-            "fro" => Ok(Some(Ord::Fro)),
-            "nuc" => Ok(Some(Ord::Nuc)),
-            other => Err(Error::new(name, format!("unknown norm order \"{other}\""))),
-        }
-    }
-}
-
 fn abs(x: &Value) -> Result<Value> {
     lax::abs(&mut Binder, x)
 }

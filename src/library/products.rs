@@ -6,7 +6,6 @@ use crate::rules::lax;
 use crate::transform::trace::Binder;
 use std::f64::consts::PI;
 
-use super::call::Params;
 use super::emit::{lit, v};
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{concatenate, normalize_axis, reshape};
@@ -60,33 +59,48 @@ pub(super) fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]
     super::einsum::einsum(&spec, &[a.clone(), b.clone()])
 }
 
-/// Products of two arrays. tensordot's parameters: one number n (the last n axes of `a` with
-/// the first n of `b`), or NaN, k, then k axes of `a` and k of `b`. vecdot's: the axis.
-pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
+/// `tensordot`: the last `count` axes of `a` with the first `count` of `b`, or without a
+/// count the axes `axes_a` of `a` with `axes_b` of `b`.
+pub fn tensordot_axes(
+    a: &Value,
+    b: &Value,
+    count: Option<i64>,
+    axes_a: &[i64],
+    axes_b: &[i64],
+) -> Result<Value> {
+    let name = "tensordot";
+    let (ra, rb) = (a.aval().shape.len(), b.aval().shape.len());
+    let (ax_a, ax_b): (Vec<usize>, Vec<usize>) = match count {
+        Some(n) => {
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n <= ra && n <= rb)
+                .ok_or_else(|| Error::new(name, format!("invalid axes count {n}")))?;
+            ((ra - n..ra).collect(), (0..n).collect())
+        }
+        None => {
+            if axes_a.len() != axes_b.len() {
+                return Err(Error::new(name, "axis lists differ in length"));
+            }
+            let norm = |list: &[i64], r: usize| -> Result<Vec<usize>> {
+                list.iter().map(|&k| normalize_axis(name, k, r)).collect()
+            };
+            (norm(axes_a, ra)?, norm(axes_b, rb)?)
+        }
+    };
+    tensordot(a, b, &ax_a, &ax_b)
+}
+
+/// The dot product along `axis` (broadcasting the other axes).
+pub fn vecdot(a: &Value, b: &Value, axis: i64) -> Result<Value> {
+    let prod = lax::mul(&mut Binder, a, b)?;
+    reduce("vecdot", K::Sum, &prod, Some(&[axis]), false)
+}
+
+/// The products of two arrays without parameters, by name.
+pub fn product(name: &str, a: &Value, b: &Value) -> Result<Value> {
     let (ra, rb) = (a.aval().shape.clone().len(), b.aval().shape.clone().len());
     match name {
-        "tensordot" => {
-            let (ax_a, ax_b): (Vec<usize>, Vec<usize>) = match p.int_opt(0)? {
-                Some(n) => {
-                    let n = usize::try_from(n)
-                        .ok()
-                        .filter(|&n| n <= ra && n <= rb)
-                        .ok_or_else(|| Error::new(name, format!("invalid axes count {n}")))?;
-                    ((ra - n..ra).collect(), (0..n).collect())
-                }
-                None => {
-                    let k = p.usize(1, 0)?;
-                    let norm = |i: usize, r: usize| -> Result<usize> {
-                        normalize_axis(name, p.int(i, 0)?, r)
-                    };
-                    (
-                        (0..k).map(|i| norm(2 + i, ra)).collect::<Result<_>>()?,
-                        (0..k).map(|i| norm(2 + k + i, rb)).collect::<Result<_>>()?,
-                    )
-                }
-            };
-            tensordot(a, b, &ax_a, &ax_b)
-        }
         "inner" if ra == 0 || rb == 0 => lax::mul(&mut Binder, a, b),
         "inner" => tensordot(a, b, &[ra - 1], &[rb - 1]),
         "outer" => {
@@ -101,10 +115,6 @@ pub fn product(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
                 &lax::ravel(&mut Binder, b)?,
             )?;
             reduce(name, K::Sum, &prod, None, false)
-        }
-        "vecdot" => {
-            let prod = lax::mul(&mut Binder, a, b)?;
-            reduce(name, K::Sum, &prod, Some(&[p.int(0, -1)?]), false)
         }
         "matvec" | "vecmat" => {
             let (matrix, vector) = if name == "matvec" { (a, b) } else { (b, a) };
@@ -250,12 +260,11 @@ pub fn polyder(p: &Value, m: usize) -> Result<Value> {
     Ok(p)
 }
 
-/// Unwraps phase jumps larger than `discont` (parameters: discont, axis, period).
-pub fn unwrap(x: &Value, p: &Params) -> Result<Value> {
+/// Unwraps phase jumps larger than `discont` (default: half the period) along `axis`.
+pub fn unwrap(x: &Value, discont: Option<f64>, axis: i64, period: f64) -> Result<Value> {
     let x = super::math::float(&v(x))?;
-    let period = p.num(2, 2.0 * PI);
-    let discont = p.opt(0).unwrap_or(period / 2.0).max(period / 2.0);
-    let ax = normalize_axis("unwrap", p.int(1, -1)?, x.aval().shape.clone().len())?;
+    let discont = discont.unwrap_or(period / 2.0).max(period / 2.0);
+    let ax = normalize_axis("unwrap", axis, x.aval().shape.len())?;
     let n = x.aval().shape.clone()[ax];
     if n < 2 {
         return Ok(x);

@@ -2,7 +2,6 @@
 //! inverse-CDF samplers built on `uniform`/`normal`, `randint` from two bit streams, and
 //! `categorical` by the Gumbel-max trick. Float32 samples.
 
-use super::call::Params;
 use super::emit::{lit, v};
 use super::random::{bits, normal, split, uniform};
 use super::reduce::{reduce, ReduceKind as K};
@@ -95,16 +94,9 @@ pub(super) fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) ->
     lax::add(&mut Binder, &off, lo)
 }
 
-/// Samples of distribution `name` with parameters `p` (three distribution parameters, then the
-/// shape as count and dimensions).
-pub fn sample(name: &str, key: &Value, p: &Params) -> Result<Value> {
-    let shape: Vec<usize> = p
-        .ints_from(4)?
-        .into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| Error::new(name, "negative dimension")))
-        .collect::<Result<_>>()?;
-    let shape = shape.as_slice();
-    let (a, b, c) = (p.num(0, f64::NAN), p.num(1, f64::NAN), p.num(2, f64::NAN));
+/// Samples of distribution `name` of shape `shape` with its parameters `a`, `b`, `c` in order
+/// (NaN where it has fewer).
+pub fn sample(name: &str, key: &Value, shape: &[usize], a: f64, b: f64, c: f64) -> Result<Value> {
     match name {
         "exponential" => exponential(key, shape),
         "gumbel" => gumbel(key, shape),
@@ -193,8 +185,7 @@ pub fn sample(name: &str, key: &Value, p: &Params) -> Result<Value> {
     }
 }
 
-/// Gumbel-max sampling of categories along `axis` of `logits` (parameters: axis, then the
-/// shape as count and dimensions, count NaN: the batch shape).
+/// Gumbel-max sampling of categories along `axis` of `logits`.
 /// JAX's `replace=False`: the Gumbel-top-k trick, `k` = the product of the leading
 /// `prefix` axes of `shape` distinct categories per batch element.
 fn without_replacement(
@@ -226,7 +217,15 @@ fn without_replacement(
     lax::reshape(&mut Binder, &idx, shape.to_vec())
 }
 
-pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
+/// Category indices from `softmax(logits)` along `axis`, of shape `shape` (default: the batch
+/// shape), with or without replacement.
+pub fn categorical(
+    key: &Value,
+    logits: &Value,
+    axis: i64,
+    shape: Option<&[usize]>,
+    replace: bool,
+) -> Result<Value> {
     let ls = logits.aval().shape.clone();
     let nd = ls.len();
     if nd == 0 {
@@ -235,15 +234,10 @@ pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
             "logits must have at least one axis",
         ));
     }
-    let axis = super::shape::normalize_axis("categorical", p.int(0, -1)?, nd)?;
+    let axis = super::shape::normalize_axis("categorical", axis, nd)?;
     let mut batch = ls.clone();
     let n = batch.remove(axis);
-    let shape: Vec<usize> = match p.int_opt(1)? {
-        None => batch.clone(),
-        Some(k) => (0..k as usize)
-            .map(|i| p.usize(2 + i, 0))
-            .collect::<Result<_>>()?,
-    };
+    let shape: Vec<usize> = shape.map_or_else(|| batch.clone(), <[usize]>::to_vec);
     if shape.len() < batch.len() || shape[shape.len() - batch.len()..] != batch[..] {
         return Err(Error::new(
             "categorical",
@@ -251,8 +245,7 @@ pub fn categorical(key: &Value, logits: &Value, p: &Params) -> Result<Value> {
         ));
     }
     let prefix = shape.len() - batch.len();
-    let replace_at = 2 + p.int_opt(1)?.unwrap_or(0) as usize;
-    if p.opt(replace_at) == Some(0.0) {
+    if !replace {
         return without_replacement(key, logits, axis, &shape, prefix);
     }
     let mut sample_shape = shape.clone();

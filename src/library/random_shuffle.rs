@@ -2,7 +2,6 @@
 //! keys, `randint`, inverse-CDF search and Gumbel top-k), and `scatterAdd` (a one-hot product,
 //! so it differentiates and batches like matmul).
 
-use super::call::Params;
 use super::emit::v;
 use super::random::{bits, split, uniform};
 use super::reduce::{reduce, ReduceKind as K};
@@ -42,12 +41,13 @@ fn shuffle(key: &Value, x: &Value, axis: usize) -> Result<Value> {
     Ok(x)
 }
 
-/// A shuffled `arange(n)` (no array), or `x` shuffled along `axis` (parameters: n, axis,
-/// independent).
-pub fn permutation(key: &Value, x: Option<&Value>, p: &Params) -> Result<Value> {
-    let Some(x) = x else {
-        return shuffle(key, &arange(p.usize(0, 0)?)?, 0);
-    };
+/// A shuffled `arange(n)`.
+pub fn permutation_count(key: &Value, n: usize) -> Result<Value> {
+    shuffle(key, &arange(n)?, 0)
+}
+
+/// `x` shuffled along `axis` (rows kept whole unless `independent`).
+pub fn permutation(key: &Value, x: &Value, axis: i64, independent: bool) -> Result<Value> {
     let rank = x.aval().shape.clone().len();
     if rank == 0 {
         return Err(Error::new(
@@ -55,8 +55,8 @@ pub fn permutation(key: &Value, x: Option<&Value>, p: &Params) -> Result<Value> 
             "x must be an integer or an array of rank ≥ 1",
         ));
     }
-    let axis = normalize_axis("permutation", p.int(1, 0)?, rank)?;
-    if p.flag(2) || rank == 1 {
+    let axis = normalize_axis("permutation", axis, rank)?;
+    if independent || rank == 1 {
         return shuffle(key, x, axis);
     }
     let order = shuffle(key, &arange(x.aval().shape.clone()[axis])?, 0)?;
@@ -64,16 +64,21 @@ pub fn permutation(key: &Value, x: Option<&Value>, p: &Params) -> Result<Value> 
 }
 
 /// Samples from `a` (an array, or `arange(n)` when absent) with or without replacement,
-/// optionally with probabilities. Parameters: n, replace, axis, then the shape (count, dims).
-pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params) -> Result<Value> {
-    let replace = p.opt(1).is_none_or(|r| r != 0.0);
-    let shape_out: Vec<usize> = (0..p.usize(3, 0)?)
-        .map(|i| p.usize(4 + i, 0))
-        .collect::<Result<_>>()?;
+/// optionally with probabilities, `shape_out` samples taken along `axis` of `a`.
+pub fn choice(
+    key: &Value,
+    a: Option<&Value>,
+    probs: Option<&Value>,
+    n: usize,
+    replace: bool,
+    axis: i64,
+    shape_out: &[usize],
+) -> Result<Value> {
+    let shape_out = shape_out.to_vec();
     crate::core::shape::check("choice", &shape_out, 4)?;
     let draws = crate::core::shape::size(&shape_out);
     let (n, axis) = match a {
-        None => (p.usize(0, 0)?, 0),
+        None => (n, 0),
         Some(a) if a.aval().shape.clone().is_empty() => {
             return Err(Error::new(
                 "choice",
@@ -81,7 +86,7 @@ pub fn choice(key: &Value, a: Option<&Value>, probs: Option<&Value>, p: &Params)
             ))
         }
         Some(a) => {
-            let ax = normalize_axis("choice", p.int(2, 0)?, a.aval().shape.clone().len())?;
+            let ax = normalize_axis("choice", axis, a.aval().shape.clone().len())?;
             (a.aval().shape.clone()[ax], ax)
         }
     };

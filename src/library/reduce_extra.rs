@@ -2,7 +2,6 @@
 //! ignoring reductions and scans, `average`, `allclose`/`arrayEqual`, `cov`/`corrcoef`, and the
 //! two-output `frexp`/`modf`.
 
-use super::call::Params;
 use super::emit::{lit, v};
 use super::reduce::{reduce, ReduceKind as K};
 use crate::core::ops::{BinaryOp as B, ReduceOp, UnaryOp as U};
@@ -55,11 +54,14 @@ fn count_valid(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Value>
     )
 }
 
-/// Parameters: keepdims, correction (nanvar/nanstd), then the axes (count, axes…).
-pub fn reduction(name: &str, x: &Value, p: &Params) -> Result<Value> {
-    let keepdims = p.flag(0);
-    let axes = p.axes(2)?;
-    let axes = axes.as_deref();
+/// The reductions by name over `axes` (`None`: all); `ddof` is nanvar/nanstd's correction.
+pub fn reduction(
+    name: &str,
+    x: &Value,
+    axes: Option<&[i64]>,
+    keepdims: bool,
+    ddof: f64,
+) -> Result<Value> {
     match name {
         "ptp" => {
             let hi = reduce(name, K::Max, x, axes, keepdims)?;
@@ -110,7 +112,7 @@ pub fn reduction(name: &str, x: &Value, p: &Params) -> Result<Value> {
                 keepdims,
             )?;
             let n = count_valid(&x, axes, keepdims)?;
-            let dof = lax::sub(&mut Binder, &n, p.num(1, 0.0))?;
+            let dof = lax::sub(&mut Binder, &n, ddof)?;
             let var = lax::div(&mut Binder, &ss, &lax::max(&mut Binder, &dof, 0.0)?)?;
             if name == "nanvar" {
                 Ok(var)
@@ -134,10 +136,10 @@ pub fn nan_scan(name: &str, x: &Value, axis: Option<i64>) -> Result<Value> {
     }
 }
 
-/// The weighted mean over the axes of parameter 0 on (count, axes…); weights shaped like `x`,
-/// or 1-D along a single axis.
-pub fn average(x: &Value, weights: Option<&Value>, p: &Params) -> Result<Value> {
-    let axes = p.axes(0)?;
+/// The weighted mean over `axes` (`None`: all); weights shaped like `x`, or 1-D along a
+/// single axis.
+pub fn average(x: &Value, weights: Option<&Value>, axes: Option<&[i64]>) -> Result<Value> {
+    let axes = axes.map(<[i64]>::to_vec);
     let x = super::math::float(&v(x))?;
     let Some(w) = weights else {
         return reduce("average", K::Mean, &x, axes.as_deref(), false);
@@ -173,11 +175,27 @@ pub fn average(x: &Value, weights: Option<&Value>, p: &Params) -> Result<Value> 
     lax::div(&mut Binder, &num, &den)
 }
 
-/// `allclose` (parameters rtol, atol; NaN positions must coincide), `arrayEqual`/`arrayEquiv`
-/// (parameter equalNan): one bool scalar.
-pub fn compare(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
+/// `allclose`: whether `|a − b| ≤ atol + rtol·|b|` everywhere (NaN positions must coincide).
+pub fn allclose(a: &Value, b: &Value, rtol: f64, atol: f64) -> Result<Value> {
+    compare("allclose", a, b, rtol, atol, false)
+}
+
+/// `arrayEqual`/`arrayEquiv`: whether every element is equal (NaNs too with `equal_nan`).
+pub fn array_equal(name: &str, a: &Value, b: &Value, equal_nan: bool) -> Result<Value> {
+    compare(name, a, b, 0.0, 0.0, equal_nan)
+}
+
+/// `allclose` (with `rtol`, `atol`), or `arrayEqual`/`arrayEquiv` (with `equal_nan`): one bool
+/// scalar.
+fn compare(
+    name: &str,
+    a: &Value,
+    b: &Value,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> Result<Value> {
     let same = if name == "allclose" {
-        let (rtol, atol) = (p.num(0, 1e-5), p.num(1, 1e-7));
         let diff = lax::abs(&mut Binder, &lax::sub(&mut Binder, a, b)?)?;
         let tol = lax::add(
             &mut Binder,
@@ -195,7 +213,7 @@ pub fn compare(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
         )?
     } else {
         let equal = lax::eq(&mut Binder, a, b)?;
-        if p.flag(0) {
+        if equal_nan {
             let both_nan = lax::binary(&mut Binder, B::And, &isnan(a)?, &isnan(b)?)?;
             lax::binary(&mut Binder, B::Or, &equal, &both_nan)?
         } else {
@@ -205,15 +223,15 @@ pub fn compare(name: &str, a: &Value, b: &Value, p: &Params) -> Result<Value> {
     reduce(name, K::All, &same, None, false)
 }
 
-/// Covariance of the rows (parameter 0: rowvar, default true; parameter 1: ddof, default 1),
-/// or the correlation coefficients for `corrcoef`.
-pub fn cov(name: &str, x: &Value, y: Option<&Value>, p: &Params) -> Result<Value> {
+/// Covariance of the rows (of the columns unless `rowvar`), dividing by N − `ddof`, or the
+/// correlation coefficients for `corrcoef`.
+pub fn cov(name: &str, x: &Value, y: Option<&Value>, rowvar: bool, ddof: f64) -> Result<Value> {
     let rows = |a: &Value| -> Result<Value> {
         let a = super::math::float(&v(a))?;
         let s = a.aval().shape.clone();
         match s.len() {
             1 => super::shape::reshape(&a, vec![1, s[0]]),
-            2 if p.opt(0).is_none_or(|r| r != 0.0) => Ok(a),
+            2 if rowvar => Ok(a),
             2 => super::shape::transpose(&a, None),
             r => Err(Error::new(
                 name,
@@ -230,7 +248,6 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, p: &Params) -> Result<Value
     let c = lax::sub(&mut Binder, &m, &mean)?;
     let ct = super::shape::transpose(&c, None)?;
     let prod = super::half::bind_pair(Primitive::Matmul, &c, &ct)?;
-    let ddof = p.num(1, 1.0);
     let cov = lax::div(&mut Binder, &prod, n as f64 - ddof)?;
     let out = if name == "corrcoef" {
         let d = super::stats::diagonal(&cov, 0, 0, 1)?;

@@ -2,7 +2,6 @@
 //! elementwise ops: repeat, roll, rot90, append, diff, take(AlongAxis), meshgrid,
 //! broadcastArrays, unstack, arraySplit, vander, indices, select, isin, trapezoid.
 
-use super::call::Params;
 use super::emit::v;
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{broadcast_to, concatenate, flip, normalize_axis, reshape, split, transpose};
@@ -24,22 +23,14 @@ fn int32(x: &Value) -> Result<Value> {
 }
 
 /// `numpy.indices(dims)`: shape `[len(dims), ...dims]`, int32.
-pub fn indices(p: &Params) -> Result<Vec<Value>> {
-    let dims: Vec<usize> = p
-        .ints_from(0)?
-        .into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| Error::new("indices", "negative dimension")))
-        .collect::<Result<_>>()?;
+pub fn indices(dims: &[usize]) -> Result<Value> {
     let grids = (0..dims.len())
-        .map(|k| lax::iota_i32(&mut Binder, dims.clone(), k))
+        .map(|k| lax::iota_i32(&mut Binder, dims.to_vec(), k))
         .collect::<Result<Vec<_>>>()?;
     if grids.is_empty() {
-        return Ok(vec![reshape(
-            &lax::iota_i32(&mut Binder, vec![0], 0)?,
-            vec![0],
-        )?]);
+        return reshape(&lax::iota_i32(&mut Binder, vec![0], 0)?, vec![0]);
     }
-    Ok(vec![super::shape::stack(&grids, 0)?])
+    super::shape::stack(&grids, 0)
 }
 
 /// Each element `r` times along `axis` (the flattened array when `None`).
@@ -76,20 +67,22 @@ pub fn roll_axis(x: &Value, shift: i64, ax: usize) -> Result<Value> {
     concatenate(&[tail, head], ax as i64)
 }
 
-/// Parameters: k, then k shifts, then k axes (NaN: roll the flattened array by one shift).
-pub fn roll(x: &Value, p: &Params) -> Result<Value> {
-    let k = p.usize(0, 1)?;
-    if p.opt(1 + k).is_none() {
-        if k != 1 {
+/// Rolls by `shifts[i]` along `axes[i]`; without axes, the flattened array by one shift.
+pub fn roll(x: &Value, shifts: &[i64], axes: Option<&[i64]>) -> Result<Value> {
+    let Some(axes) = axes else {
+        let [shift] = shifts else {
             return Err(Error::new("roll", "without axes, shift must be one number"));
-        }
-        let r = roll_axis(&lax::ravel(&mut Binder, x)?, p.int(1, 0)?, 0)?;
+        };
+        let r = roll_axis(&lax::ravel(&mut Binder, x)?, *shift, 0)?;
         return reshape(&r, x.aval().shape.clone());
+    };
+    if axes.len() != shifts.len() {
+        return Err(Error::new("roll", "shift and axis must match in length"));
     }
     let mut y = x.clone();
-    for i in 0..k {
-        let ax = normalize_axis("roll", p.int(1 + k + i, 0)?, x.aval().shape.clone().len())?;
-        y = roll_axis(&y, p.int(1 + i, 0)?, ax)?;
+    for (&shift, &axis) in shifts.iter().zip(axes) {
+        let ax = normalize_axis("roll", axis, x.aval().shape.len())?;
+        y = roll_axis(&y, shift, ax)?;
     }
     Ok(y)
 }

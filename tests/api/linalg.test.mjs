@@ -46,7 +46,7 @@ describe("linalg errors name the function", () => {
       (a, b) => lax.triangularSolve(a, b),
       /triangularSolve: /,
     ],
-    ["not an array", [], () => lax.cholesky([[1]]), /cholesky: argument 1 must be an Array/],
+    ["not an array", [], () => lax.cholesky([[1]]), /cholesky: a must be an Array/],
     ["lu rank", [[3]], (a) => lax.lu(a), /lu: .*rank ≥ 2/],
     ["solve rows", [[3, 3], [2]], (a, b) => np.linalg.solve(a, b), /solve: b must have 3 rows/],
     ["solve square", [[3, 2], [3]], (a, b) => np.linalg.solve(a, b), /solve: a must be .*square/],

@@ -134,8 +134,8 @@ fn pool_program(shape: &[usize]) -> Program {
 /// `jit(np.linalg.eigh)` of one `[n, n]` matrix.
 fn eigh_program(n: usize) -> Program {
     let closed = trace_fn(&[f32v(&[n, n])], |v| {
-        let opts = [1.0, 1.0];
-        oxjax::library::lax_linalg::call("lax.eigh", &v[..1], &opts, "").unwrap()
+        use oxjax::library::call::{call, CallId};
+        call(CallId::LaxEigh, &v[..1], &[1.0, 1.0]).unwrap()
     });
     let t = std::time::Instant::now();
     let p = lower::lower(&closed.jaxpr, LIMITS);
