@@ -18,10 +18,10 @@ test("dict keys that mimic the printed tree syntax do not share a program", () =
         return "a" in d ? d.a.mul(2) : d.c.mul(3);
       }),
     );
-    // Both structures print as {a: *, b: *, c: *}.
+    // Unquoted, both structures would print as {a: *, b: *, c: *} (jax-js's printout quotes
+    // such keys; the cache key never relies on printing either way).
     const first = { a: x, "b: *, c": y };
     const second = { "a: *, b": x, c: y };
-    assert.equal(String(ox.tree.structure(first)), String(ox.tree.structure(second)));
     assert.deepEqual(k(f(first)).js(), [2, 4]);
     assert.deepEqual(k(f(second)).js(), [30, 60]);
     assert.equal(traces, 2);
