@@ -40,6 +40,18 @@ export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
   return new Array(call(() => wasm.apply(op, handles, literals, isLiteral)));
 }
 
+/** The public function `name` of one operand: Rust operation `op`. */
+export const unaryOp =
+  (name: string, op: string) =>
+  (x: ArrayLike): Array =>
+    applyOp(name, op, [x]);
+
+/** The public function `name` of two operands: Rust operation `op`. */
+export const binaryOp =
+  (name: string, op: string) =>
+  (x: ArrayLike, y: ArrayLike): Array =>
+    applyOp(name, op, [x, y]);
+
 /** A numpy reduction of `x` over `axis` (null: all axes). */
 export function reduceOp(kind: string, x: Array, axis: Axis, keepdims = false): Array {
   if (!(x instanceof Array)) throw new TypeError(`${kind}: expected an Array`);

@@ -3,19 +3,10 @@
  * Rust (a primitive or a composition there); JS numbers are weakly typed operands.
  */
 import { Array, type ArrayLike } from "../array.js";
-import { applyOp } from "../ops.js";
+import { applyOp, binaryOp, unaryOp } from "../ops.js";
 
-type Unary = (x: ArrayLike) => Array;
-type Binary = (x: ArrayLike, y: ArrayLike) => Array;
-
-const unary =
-  (name: string, op: string): Unary =>
-  (x) =>
-    applyOp(name, op, [x]);
-const binary =
-  (name: string, op: string): Binary =>
-  (x, y) =>
-    applyOp(name, op, [x, y]);
+const unary = unaryOp;
+const binary = binaryOp;
 
 /**
  * `x + y`, element-wise with broadcasting. dtype: the promoted dtype of `x` and `y` (a JS number

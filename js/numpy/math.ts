@@ -4,17 +4,11 @@
  * one call into Rust, where the math is.
  */
 import { Array, type ArrayLike } from "../array.js";
-import { applyOp } from "../ops.js";
+import { applyOp, binaryOp, unaryOp } from "../ops.js";
 import * as lib from "../lib-calls.js";
 
-const unary =
-  (name: string, op: string) =>
-  (x: ArrayLike): Array =>
-    applyOp(name, op, [x]);
-const binary =
-  (name: string, op: string) =>
-  (x: ArrayLike, y: ArrayLike): Array =>
-    applyOp(name, op, [x, y]);
+const unary = unaryOp;
+const binary = binaryOp;
 
 /**
  * The real cube root, element-wise (negative for negative inputs). Integer inputs give float32.

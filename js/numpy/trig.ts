@@ -2,13 +2,9 @@
  * numpy's trigonometric and hyperbolic functions and angle conversions, with jax-js's names.
  * Each is one call into Rust; integer and bool inputs give float32.
  */
-import { Array, type ArrayLike } from "../array.js";
-import { applyOp } from "../ops.js";
+import { unaryOp } from "../ops.js";
 
-const unary =
-  (name: string, op: string): ((x: ArrayLike) => Array) =>
-  (x) =>
-    applyOp(name, op, [x]);
+const unary = unaryOp;
 
 /**
  * The sine (radians), element-wise. Integer and bool inputs give float32. Transcendental
