@@ -19,8 +19,8 @@
 //!
 //! In a jitted `associativeScan` each Kogge–Stone round reads the previous round's result at
 //! rows `n` and `n + k`: the first rounds (k = 1, 2, 4, 8: halos of 30 rows in all) share one
-//! stage, each later round is a stage of its own (its kernels never shifted against each other:
-//! [`SHIFT_SPAN`]).
+//! stage; each later round is two, its body and its concatenate, which runs `k` rows later and
+//! so never shares a stage with the body ([`SHIFT_SPAN`]).
 
 use crate::kernel::row_reads::{row_reads, Rows};
 use crate::kernel::scan_loop::{LoopBody, LoopStep};
@@ -366,16 +366,18 @@ fn join_halo(open: &mut StagePlan, member: &mut Member) -> Option<()> {
 /// Whether the halos of `open` with `member` added stay within [`HALO_ROWS`], with its
 /// members' shifts at most [`SHIFT_SPAN`] apart.
 fn halos_fit(open: &StagePlan, member: &Member) -> Option<()> {
+    let shifts = open.members.iter().chain([member]).map(|m| m.shift);
+    let (lo, hi) = shifts.fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    if hi - lo > SHIFT_SPAN {
+        return None;
+    }
     let mut all = open.members.clone();
     all.push(member.clone());
-    let halos_fit = halos(&all)
+    halos(&all)
         .iter()
         .zip(&all)
-        .all(|(&(lo, hi), m)| lo + hi <= if m.in_place { 0 } else { HALO_ROWS });
-    let (lo, hi) = all.iter().fold((i64::MAX, i64::MIN), |(lo, hi), m| {
-        (lo.min(m.shift), hi.max(m.shift))
-    });
-    (halos_fit && hi - lo <= SHIFT_SPAN).then_some(())
+        .all(|(&(lo, hi), m)| lo + hi <= if m.in_place { 0 } else { HALO_ROWS })
+        .then_some(())
 }
 
 /// The rows below and above its band each member must compute for its consumers (which come
