@@ -77,25 +77,15 @@ EP.beginComputePass = function (d: any) {
 };
 const ox: any = await import("../pkg/index.js");
 const optax: any = await import("../pkg/optax/index.js");
-const { dlmModel, mleStep, parallelKalman } = await import("../tests/shared/kalman_parallel.mjs");
+const { dlmModel, mleLoop, parallelKalman } = await import("../tests/shared/kalman_parallel.mjs");
 await ox.init();
 ox.defaultDevice("webgpu");
 const m = Number(Deno.env.get("KALMAN_M") ?? 5),
   n = Number(Deno.env.get("KALMAN_N") ?? 1000);
 const model = dlmModel(m, n, 1);
 const pk = parallelKalman(ox, model, { device: "webgpu" });
-const mle = mleStep(ox, optax, pk.loss, { lr: 0.05 });
-let theta = ox.numpy.array(model.theta0, { device: "webgpu" });
-let state = mle.init(theta);
-const step = async () => {
-  const [t2, s2, v] = mle.step(theta, state);
-  ox.tree.dispose([theta, state]);
-  theta = t2;
-  state = s2;
-  const x = (await v.data())[0];
-  v.dispose();
-  return x;
-};
+const mle = mleLoop(ox, optax, model, pk.loss, { device: "webgpu" });
+const step = mle.iterate;
 for (let i = 0; i < 3; i++) await step();
 // find the device: patch createQuerySet lazily through a fresh call on the device oxjax uses
 const dev = await new Promise<any>((res) => {

@@ -19,7 +19,7 @@
 // and a final `BENCH_JSON {...}` line.
 import * as ox from "../pkg/index.js";
 import * as optax from "../pkg/optax/index.js";
-import { dlmModel, lossJs, mleStep, parallelKalman } from "../tests/shared/kalman_parallel.mjs";
+import { dlmModel, lossJs, mleLoop, parallelKalman } from "../tests/shared/kalman_parallel.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -121,18 +121,8 @@ async function runCase(device: Device, m: number, n: number): Promise<Row> {
 
   // (a) the first MLE iteration, from cold caches.
   ox.clearCaches();
-  const mle = mleStep(ox, optax, pk.loss, { lr: 0.05 });
-  let theta = ox.numpy.array(model.theta0, { device });
-  let state = mle.init(theta);
-  const step = async () => {
-    const [t2, s2, value] = mle.step(theta, state);
-    ox.tree.dispose([theta, state]);
-    theta = t2;
-    state = s2;
-    const v = (await value.data())[0];
-    value.dispose();
-    return v;
-  };
+  const mle = mleLoop(ox, optax, model, pk.loss, { device });
+  const step = mle.iterate;
   let c0 = counters(device);
   let t0 = now();
   const loss0 = await step();
@@ -159,13 +149,12 @@ async function runCase(device: Device, m: number, n: number): Promise<Row> {
     submits: per(total.submits),
     compiles: per(total.compiles),
   };
-  mle.step.dispose();
 
   // (c) the filter + smoother call, cold then warm, every output read together.
   ox.clearCaches();
   const fit = ox.jit(pk.filterSmoother);
   const readFit = async () => {
-    const out = fit(theta);
+    const out = fit(mle.theta);
     await Promise.all(ox.tree.leaves(out).map((x: Any) => x.data()));
     ox.tree.dispose(out);
   };
@@ -186,7 +175,7 @@ async function runCase(device: Device, m: number, n: number): Promise<Row> {
     compiles: fitTotal.compiles / FIT_WARM,
   };
   fit.dispose();
-  ox.tree.dispose([theta, state]);
+  mle.dispose();
   pk.dispose();
   if (live() !== before) throw new Error(`leaked: ${live()} (was ${before})`);
   return {

@@ -12,7 +12,7 @@
 // its own, with the driver's disk cache off (NVIDIA: `__GL_SHADER_DISK_CACHE=0`).
 import * as ox from "../pkg/index.js";
 import * as optax from "../pkg/optax/index.js";
-import { dlmModel, mleStep, parallelKalman } from "../tests/shared/kalman_parallel.mjs";
+import { dlmModel, mleLoop, parallelKalman } from "../tests/shared/kalman_parallel.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -34,16 +34,14 @@ if (what === "dump") {
     len = Number(Deno.env.get("KALMAN_N") ?? 100);
   const model = dlmModel(m, len, 1);
   const pk = parallelKalman(ox, model, { device: "webgpu" });
-  const mle = mleStep(ox, optax, pk.loss, { lr: 0.05 });
-  const theta = ox.numpy.array(model.theta0, { device: "webgpu" });
-  const state = mle.init(theta);
+  const mle = mleLoop(ox, optax, model, pk.loss, { device: "webgpu" });
   const t0 = performance.now();
-  const [t2, s2, value] = mle.step(theta, state);
-  const loss = (await value.data())[0];
+  const loss = await mle.iterate();
   console.log(
     `first iteration ${(performance.now() - t0).toFixed(0)} ms, loss ${loss}, ${n} modules`,
   );
-  ox.tree.dispose([theta, state, t2, s2, value]);
+  mle.dispose();
+  pk.dispose();
   Deno.exit(0);
 }
 

@@ -406,6 +406,35 @@ export function mleStep(ox, optax, loss, { lr = 0.05 } = {}) {
   return { step, init: (theta) => optimizer.init(theta) };
 }
 
+/**
+ * The fit loop as the client runs it, from `model.theta0` on `device`: `iterate()` takes one
+ * `mleStep` step (θ and the optimiser state replaced, the old ones disposed) and resolves to
+ * the loss read back; `theta` is the current θ; `dispose()` frees θ, the state and the step.
+ */
+export function mleLoop(ox, optax, model, loss, { device, lr = 0.05 } = {}) {
+  const mle = mleStep(ox, optax, loss, { lr });
+  let theta = ox.numpy.array(model.theta0, { device });
+  let state = mle.init(theta);
+  return {
+    get theta() {
+      return theta;
+    },
+    async iterate() {
+      const [t2, s2, value] = mle.step(theta, state);
+      ox.tree.dispose([theta, state]);
+      theta = t2;
+      state = s2;
+      const v = (await value.data())[0];
+      value.dispose();
+      return v;
+    },
+    dispose() {
+      ox.tree.dispose([theta, state]);
+      mle.step.dispose();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checking helpers of the tests.
 
