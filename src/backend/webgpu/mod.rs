@@ -43,6 +43,7 @@ pub mod scan_single;
 pub mod scan_stages;
 pub mod scan_wgsl;
 pub mod sort;
+mod stage_members;
 mod stage_params;
 pub mod stage_plan;
 pub mod wgsl;

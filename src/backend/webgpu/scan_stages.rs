@@ -4,7 +4,8 @@
 //! each stage is ONE dispatch of many workgroups, workgroup `w` computing a band of `B` global
 //! rows of every kernel of the stage (kernel `K`'s rows `r` with `r + shift_K` in the band),
 //! the stage's dependency levels one after another with storage barriers between them, the
-//! independent kernels of a level side by side on disjoint invocation ranges. All operands
+//! independent kernels of a level side by side on disjoint invocation ranges
+//! (`stage_members`: one copy of the code per kernel shape in a level). All operands
 //! live in one packed storage buffer, each slot in a region of its own (nothing is reused
 //! within a call), laid out as for the looping shader (`scan_layout`, storage only): consts
 //! are copied in, the stages dispatched in one compute pass, the outputs copied out.
@@ -23,6 +24,7 @@ use super::scan_program::MAX_BARRIERS;
 use super::scan_schedule::WARP;
 use super::scan_single::{keep, CompiledLoop, Dispatch, Packed};
 use super::scan_wgsl::{element, entry_head, MAX_WORKGROUP};
+use super::stage_members::{place, Lanes, Piece};
 use super::stage_params::share;
 use super::stage_plan::{plan, StagePlan};
 use super::wgsl_alu::Emitter;
@@ -150,41 +152,53 @@ fn emit_with(
     let mut e = Emitter::new(0, "      ");
     let mut body = String::new();
     let mut accessors = String::new();
-    let mut order: Vec<usize> = (0..stage.members.len()).collect();
-    order.sort_by_key(|&i| (stage.members[i].level, i));
-    let mut level = 0;
-    let mut lanes = 0u32;
+    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); stage.levels()];
+    for (i, m) in stage.members.iter().enumerate() {
+        by_level[m.level].push(i);
+    }
     let mut loops = 0usize;
-    for &i in &order {
-        let m = &stage.members[i];
-        if m.level != level {
+    for (n, members) in by_level.iter().filter(|l| !l.is_empty()).enumerate() {
+        if n > 0 {
             body.push_str("  storageBarrier();\n");
-            level = m.level;
-            lanes = 0;
         }
-        let want = share(band, m) as u32;
-        let lane = lanes.div_ceil(WARP) * WARP;
-        let (lane, span) = if lane + want <= wg {
-            lanes = lane + want;
-            (lane, want)
-        } else {
-            (0, wg)
-        };
-        let (r, c) = (m.rows, m.per_row);
-        let (lo, hi) = (-m.shift - m.ext_lo, band as i64 - m.shift + m.ext_hi);
-        if loop_limit.is_some() {
+        let mut lanes = Lanes::new(wg);
+        let mut pieces = Vec::new();
+        let mut kernels = Vec::new();
+        for &i in members {
+            let m = &stage.members[i];
+            let want = share(band, m) as u32;
+            let (r, c) = (m.rows, m.per_row);
+            let (lo, hi) = (-m.shift - m.ext_lo, band as i64 - m.shift + m.ext_hi);
             let band_rows = ((hi - lo).max(0) as usize).min(r);
-            loops = loops.saturating_add(match layout.shader.ops.get(op_of[m.step]) {
-                Some(op) => strided(band_rows * c, span as usize, element_loops(&op.kernel)),
-                None => match &steps[m.step] {
+            if op_of[m.step] != usize::MAX {
+                let op = &layout.shader.ops[op_of[m.step]];
+                let (code, word) = element(&mut e, op)?;
+                pieces.push(Piece {
+                    bounds: format!(
+                        "    let ox_lo = u32(clamp(ox_g + ({lo}i), 0i, {r}i)) * {c}u;
+    let ox_hi = u32(clamp(ox_g + ({hi}i), 0i, {r}i)) * {c}u;
+"
+                    ),
+                    body: format!(
+                        "      let i = i32(idx);
+{code}      ox_buf[{out}u + idx] = {word};
+",
+                        out = op.output.base,
+                    ),
+                    want,
+                });
+                kernels.push((band_rows * c, element_loops(&op.kernel)));
+                continue;
+            }
+            let (lane, span) = lanes.take(want);
+            if loop_limit.is_some() {
+                loops = loops.saturating_add(match &steps[m.step] {
                     LoopStep::Routine { routine, .. } => {
                         strided(band_rows, span as usize, routine_loops(routine))
                     }
                     _ => usize::MAX,
-                },
-            });
-        }
-        if op_of[m.step] == usize::MAX {
+                });
+            }
             let Some((code, fns)) = routine_code(&steps[m.step], i, layout)? else {
                 return Ok(None);
             };
@@ -201,25 +215,11 @@ fn emit_with(
                 end = lane + span,
             )
             .unwrap();
-            continue;
         }
-        let op = &layout.shader.ops[op_of[m.step]];
-        let (code, word) = element(&mut e, op)?;
-        write!(
-            body,
-            "  if (lid >= {lane}u && lid < {end}u) {{
-    let ox_lo = u32(clamp(ox_g + ({lo}i), 0i, {r}i)) * {c}u;
-    let ox_hi = u32(clamp(ox_g + ({hi}i), 0i, {r}i)) * {c}u;
-    for (var idx: u32 = ox_lo + lid - {lane}u; idx < ox_hi; idx = idx + {span}u) {{
-      let i = i32(idx);
-{code}      ox_buf[{out}u + idx] = {word};
-    }}
-  }}
-",
-            end = lane + span,
-            out = op.output.base,
-        )
-        .unwrap();
+        let spans = place(&pieces, &mut lanes, &mut body);
+        for ((elements, per), span) in kernels.into_iter().zip(spans) {
+            loops = loops.saturating_add(strided(elements, span as usize, per));
+        }
     }
     if loop_limit.is_some_and(|limit| loops > limit) {
         return Ok(None);

@@ -21,15 +21,15 @@ pub const PARAMS_BINDING: u32 = 1;
 
 /// One literal of a shader: its byte range, value and suffix (`u` or `i`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Literal {
-    start: usize,
-    end: usize,
-    value: u32,
-    suffix: u8,
+pub(super) struct Literal {
+    pub start: usize,
+    pub end: usize,
+    pub value: u32,
+    pub suffix: u8,
 }
 
 /// The suffixed decimal literals of `src`, in order.
-fn literals(src: &str) -> Vec<Literal> {
+pub(super) fn literals(src: &str) -> Vec<Literal> {
     let b = src.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
     let mut out = Vec::new();
@@ -65,7 +65,7 @@ fn literals(src: &str) -> Vec<Literal> {
 }
 
 /// `src` with every literal replaced by a marker of its suffix.
-fn template(src: &str, lits: &[Literal]) -> String {
+pub(super) fn template(src: &str, lits: &[Literal]) -> String {
     let mut out = String::with_capacity(src.len());
     let mut at = 0;
     for l in lits {
