@@ -1,7 +1,7 @@
 /** The `lax` namespace (first part): convolutions, erf, stopGradient. Argument parsing only. */
 import { call, wasm } from "./bridge.js";
 import { Array, type ArrayLike } from "./array.js";
-import { applyOp } from "./ops.js";
+import { applyOp, shareOp } from "./ops.js";
 import * as checks from "./check.js";
 
 export { scan, foriLoop } from "./lax-scan.js";
@@ -32,8 +32,9 @@ export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
 export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
 
 /**
- * The identity with a zero derivative. A concrete array (eager mode) comes back as the same
- * object, as in jax-js; a tracer gets a `stop_gradient` equation.
+ * The identity with a zero derivative. A concrete array (eager mode) comes back as a new array
+ * sharing its data (no copy; disposing it leaves `x` alive; the consuming entry returns `x`
+ * itself, as jax-js does); a tracer gets a `stop_gradient` equation.
  *
  * @example
  * ```ts
@@ -44,7 +45,7 @@ export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
  */
 export function stopGradient(x: Array): Array {
   if (!(x instanceof Array)) throw new TypeError(`stopGradient: expected an Array`);
-  if (call(() => wasm.device(x._handle)) !== undefined) return x;
+  if (call(() => wasm.device(x._handle)) !== undefined) return shareOp("stopGradient", x);
   return applyOp("stopGradient", "stop_gradient", [x]);
 }
 

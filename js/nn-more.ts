@@ -7,6 +7,7 @@ import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { activation, check } from "./nn-activation.js";
 import * as lib from "./lib-calls.js";
+import { shareOp } from "./ops.js";
 import * as np from "./numpy/index.js";
 
 type Axis = number | number[] | null;
@@ -123,16 +124,17 @@ export function squareplus(x: Array, b = 4): Array {
 }
 
 /**
- * The input itself (as jax-js).
+ * The same values as `x`: a new array sharing `x`'s data (no copy), owned by the caller, so
+ * disposing it leaves `x` alive. (The consuming entry returns `x` itself, as jax-js does.)
  *
  * @example
  * ```ts
  * using x = np.array([1, 2]);
- * nn.identity(x) === x; // true
+ * using y = nn.identity(x); // [1, 2]
  * ```
  */
 export function identity(x: Array): Array {
-  return x;
+  return shareOp("identity", x);
 }
 
 /**
@@ -152,7 +154,8 @@ export function glu(x: Array, axis = -1): Array {
 const isEmptyAxes = (axis: Axis): boolean => globalThis.Array.isArray(axis) && axis.length === 0;
 
 /**
- * `log(mean(exp(x)))` over `axis` (all axes by default); an empty axis list returns `x`.
+ * `log(mean(exp(x)))` over `axis` (all axes by default); an empty axis list gives `x`'s
+ * values (a new array sharing its data).
  *
  * @example
  * ```ts
@@ -162,7 +165,7 @@ const isEmptyAxes = (axis: Axis): boolean => globalThis.Array.isArray(axis) && a
  */
 export function logmeanexp(x: Array, axis: Axis = null, opts: { keepdims?: boolean } = {}): Array {
   check("logmeanexp", x);
-  if (isEmptyAxes(axis)) return x;
+  if (isEmptyAxes(axis)) return shareOp("logmeanexp", x);
   return lib.logmeanexp({ x, axis, keepdims: !!opts.keepdims });
 }
 
@@ -177,7 +180,8 @@ export interface StandardizeOptions {
 }
 
 /**
- * `(x − mean)/√(variance + ε)` over `axis`; an empty axis list returns `x`.
+ * `(x − mean)/√(variance + ε)` over `axis`; an empty axis list gives `x`'s
+ * values (a new array sharing its data).
  *
  * @example
  * ```ts
@@ -187,7 +191,7 @@ export interface StandardizeOptions {
  */
 export function standardize(x: Array, axis: Axis = -1, opts: StandardizeOptions = {}): Array {
   check("standardize", x);
-  if (isEmptyAxes(axis)) return x;
+  if (isEmptyAxes(axis)) return shareOp("standardize", x);
   const { mean, variance, epsilon } = opts;
   return lib.standardize({ x, axis: axis ?? -1, mean, variance, epsilon });
 }

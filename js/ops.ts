@@ -40,6 +40,20 @@ export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
   return new Array(call(() => wasm.apply(op, handles, literals, isLiteral)));
 }
 
+/**
+ * A new array of the same value as `x` (no copy), with a reference of its own: what identity
+ * functions return, so disposing the result leaves `x` alive (a tracer stays the same tracer).
+ */
+export function shareOp(fn: string, x: Array): Array {
+  if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
+  const out = new Array(call(() => wasm.share(fn, x._handle)));
+  sharedFrom.set(out, x);
+  return out;
+}
+
+/** The argument each `shareOp` result shares (the consuming entry returns that instead). */
+export const sharedFrom = new WeakMap<Array, Array>();
+
 /** The public function `name` of one operand: Rust operation `op`. */
 export const unaryOp =
   (name: string, op: string) =>

@@ -5,6 +5,7 @@
  * consumed. The math is in Rust.
  */
 import { Array } from "./array.js";
+import { DType } from "./dtype.js";
 import * as lib from "./lib-calls.js";
 import { notYet } from "./unsupported.js";
 import * as checks from "./check.js";
@@ -216,21 +217,74 @@ export function triangular(
   return lib.triangular({ ...keyed("triangular", key, shape), left, mode, right });
 }
 
+/** The options form of `randint` (jax-js's): the range, the shape and the integer dtype. */
+export interface RandintOptions {
+  /** The smallest value (an integer). */
+  minval: number;
+  /** One past the largest value (an integer, above `minval`). */
+  maxval: number;
+  /** Default `[]`. */
+  shape?: Shape;
+  /** `"int32"` (default) or `"uint32"` (then `minval >= 0`). */
+  dtype?: "int32" | "uint32";
+}
+
 /**
- * Integers in [minval, maxval) (int32).
+ * Integers in [minval, maxval) (int32), as JAX's `randint(key, shape, minval, maxval)`; or
+ * jax-js's form `randint(key, { minval, maxval, shape, dtype })`, which also takes dtype
+ * `"uint32"` and requires `minval < maxval`.
  *
  * @example
  * ```ts
  * using key = random.key(0);
  * using s = random.randint(key, [4], 0, 10); // int32 values in [0, 10)
  * s.dtype; // "int32"
+ * using u = random.randint(key, { minval: 0, maxval: 10, shape: [4], dtype: "uint32" });
+ * u.dtype; // "uint32"
  * ```
  */
-export function randint(key: Array, shape: Shape, minval: number, maxval: number): Array {
+export function randint(key: Array, options: RandintOptions): Array;
+export function randint(key: Array, shape: Shape, minval: number, maxval: number): Array;
+export function randint(
+  key: Array,
+  shapeOrOptions: Shape | RandintOptions,
+  minval?: number,
+  maxval?: number,
+): Array {
+  if (typeof shapeOrOptions === "object" && !globalThis.Array.isArray(shapeOrOptions)) {
+    return randintOptions(key, shapeOrOptions);
+  }
   if (!Number.isInteger(minval) || !Number.isInteger(maxval)) {
     throw new TypeError("randint: minval and maxval must be integers");
   }
-  return lib.randint({ ...keyed("randint", key, shape), minval, maxval });
+  return lib.randint({
+    ...keyed("randint", key, shapeOrOptions),
+    minval: minval!,
+    maxval: maxval!,
+  });
+}
+
+/** `randint`'s options form: checks as jax-js does, draws as int32, casts for uint32. */
+function randintOptions(key: Array, o: RandintOptions): Array {
+  if (o === null) throw new TypeError("randint: the options must be an object");
+  const { minval, maxval, shape = [], dtype = "int32" } = o;
+  if (!Number.isInteger(minval) || !Number.isInteger(maxval)) {
+    throw new TypeError("randint: minval and maxval must be integers");
+  }
+  if (minval >= maxval) throw new RangeError(`randint: empty range [${minval}, ${maxval})`);
+  if (dtype !== "int32" && dtype !== "uint32") {
+    throw new TypeError(`randint: dtype must be "int32" or "uint32", got ${String(dtype)}`);
+  }
+  if (dtype === "uint32" && (minval < 0 || maxval > 2 ** 31)) {
+    throw new RangeError("randint: uint32 needs 0 <= minval and maxval <= 2**31");
+  }
+  const out = lib.randint({ ...keyed("randint", key, shape), minval, maxval });
+  if (dtype === "int32") return out;
+  try {
+    return out.astype(DType.Uint32);
+  } finally {
+    out.dispose();
+  }
 }
 
 /** Options of `categorical`. */

@@ -12,12 +12,17 @@
  * anything runs. A call that throws consumes nothing. An array of the main entry (a core array)
  * passed in is consumed like its facade.
  *
+ * A core identity result (`np.positive(x)`, `nn.identity(x)`, `np.clip(x)`: a new core array
+ * sharing an argument's value, `sharedFrom`) comes back as that argument itself, as upstream's
+ * identity returns do.
+ *
  * Function arguments (traced functions, `tree.map` callbacks) are user code of the consuming
  * style: each array handed to one gets a reference of its own (the callback consumes it), and
  * an argument it returns unchanged gives that reference back, so the core sees the borrowing
  * callback it expects.
  */
 import { Array as CoreArray } from "../array.js";
+import { sharedFrom } from "../ops.js";
 import { Array, facadeOf } from "./array.js";
 
 /** Which arguments a function consumes. */
@@ -60,16 +65,24 @@ function unwrap(t: unknown, seen: Map<Array, number>): unknown {
   return t;
 }
 
-/** `t` with every core array replaced by its facade; `seen` counts the core arrays. */
-function wrap(t: unknown, seen: Map<CoreArray, number>): unknown {
+/**
+ * `t` with every core array replaced by its facade; `seen` counts the core arrays. A core
+ * identity result of one of `args` (see the module doc) is replaced by that argument.
+ */
+function wrap(t: unknown, seen: Map<CoreArray, number>, args?: Set<CoreArray>): unknown {
   if (t instanceof CoreArray) {
-    bump(seen, t);
-    return facadeOf(t);
+    const source = sharedFrom.get(t);
+    if (source !== undefined && args?.has(source)) {
+      t.dispose();
+      t = source;
+    }
+    bump(seen, t as CoreArray);
+    return facadeOf(t as CoreArray);
   }
-  if (globalThis.Array.isArray(t)) return t.map((x) => wrap(x, seen));
+  if (globalThis.Array.isArray(t)) return t.map((x) => wrap(x, seen, args));
   if (isPlainObject(t)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(t)) out[k] = wrap(t[k], seen);
+    for (const k of Object.keys(t)) out[k] = wrap(t[k], seen, args);
     return out;
   }
   if (typeof t === "function" && !wrappers.has(t as Fn)) {
@@ -133,16 +146,17 @@ export function callConsuming(
   if (policy === "none") consumed.clear();
   checkOwned(name, consumed);
   const result = fn.apply(coreSelf, coreArgs);
+  const argCores = new Set([...consumed.keys()].map((a) => a._core));
   if (result instanceof Promise) {
     return result.then((value: unknown) => {
       const returned = new Map<CoreArray, number>();
-      const out = wrap(value, returned);
+      const out = wrap(value, returned, argCores);
       release(consumed, returned);
       return out;
     });
   }
   const returned = new Map<CoreArray, number>();
-  const out = wrap(result, returned);
+  const out = wrap(result, returned, argCores);
   release(consumed, returned);
   return out;
 }

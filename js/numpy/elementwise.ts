@@ -3,7 +3,7 @@
  * Rust (a primitive or a composition there); JS numbers are weakly typed operands.
  */
 import { Array, type ArrayLike } from "../array.js";
-import { applyOp, binaryOp, unaryOp } from "../ops.js";
+import { applyOp, binaryOp, shareOp, unaryOp } from "../ops.js";
 
 const unary = unaryOp;
 const binary = binaryOp;
@@ -465,16 +465,17 @@ export function where(cond: ArrayLike, x: ArrayLike, y: ArrayLike): Array {
 }
 
 /**
- * Returns `x` itself, as jax-js does (no copy and no new reference: do not dispose it twice).
+ * The same values as `x`: a new array sharing `x`'s data (no copy), owned by the caller, so
+ * disposing it leaves `x` alive. (The consuming entry returns `x` itself, as jax-js does.)
  *
  * @example
  * ```ts
  * using x = np.array([1, 2]);
- * np.positive(x) === x; // true
+ * using y = np.positive(x); // [1, 2]
  * ```
  */
 export function positive(x: Array): Array {
-  return x;
+  return shareOp("positive", x);
 }
 
 /**
@@ -489,7 +490,7 @@ export function positive(x: Array): Array {
  * ```
  */
 export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): Array {
-  if (min == null && max == null) return a;
+  if (min == null && max == null) return shareOp("clip", a);
   if (min == null) return applyOp("clip", "min", [a, max!]);
   if (max == null) return applyOp("clip", "max", [a, min]);
   const low = applyOp("clip", "max", [a, min]);

@@ -5,6 +5,7 @@
 import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import * as checks from "../check.js";
+import { shareOp } from "../ops.js";
 
 type Axis = number | number[];
 
@@ -96,7 +97,7 @@ export function moveaxis(x: Array, source: number, destination: number): Array {
  */
 export function swapaxes(a: Array, axis1: number, axis2: number): Array {
   check("swapaxes", a);
-  if (axis1 === axis2) return a;
+  if (axis1 === axis2) return shareOp("swapaxes", a);
   return new Array(call(() => wasm.swapaxes(a._handle, axis1, axis2)));
 }
 

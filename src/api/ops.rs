@@ -202,6 +202,15 @@ pub fn inc_ref(handle: f64) -> std::result::Result<(), JsError> {
     handles::inc_ref(handle).map_err(js_error)
 }
 
+/// A new handle, with one reference of its own, to the same value (no copy): what identity
+/// functions (`np.positive`, `nn.identity`) return, so that disposing the result leaves the
+/// argument alive.
+#[wasm_bindgen]
+pub fn share(function: &str, handle: f64) -> std::result::Result<f64, JsError> {
+    let value = handles::get(function, handle).map_err(js_error)?;
+    Ok(handles::insert(value))
+}
+
 #[wasm_bindgen]
 pub fn dispose(handle: f64) -> std::result::Result<(), JsError> {
     handles::dispose(handle).map_err(js_error)

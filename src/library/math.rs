@@ -6,7 +6,7 @@ use super::emit::{lit, v};
 use crate::core::ops::{BinaryOp as B, UnaryOp as U};
 use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{Binder, Operand};
+use crate::transform::trace::{weak_scalar, Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -60,10 +60,13 @@ pub fn lookup(name: &str) -> Option<Composite> {
     })
 }
 
+/// The operand as an array: a JS number becomes a weak float32 scalar (it adopts the dtype of
+/// the arrays it meets), as JAX converts Python scalars in its numpy functions.
 fn arr(o: &Operand) -> Result<Value> {
-    o.value()
-        .cloned()
-        .ok_or_else(|| Error::new("elementwise", "expected an array operand"))
+    match o {
+        Operand::Value(x) => Ok((*x).clone()),
+        Operand::Literal(n) => weak_scalar("elementwise", *n, DType::Float32),
+    }
 }
 
 /// The operand as a float array (integers and bools become float32).

@@ -51,7 +51,8 @@ use crate::util::{Error, Result};
 /// Applies the operation `name` (a primitive or a library composition) to `operands`.
 pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
     if let Some(f) = numpy::lookup(name).or_else(|| math::lookup(name)) {
-        return f(operands);
+        let arrays: Vec<&Value> = operands.iter().filter_map(Operand::value).collect();
+        return crate::transform::scope::follow_any(&arrays, || f(operands));
     }
     match name {
         "matmul" => return linalg::matmul(operands),

@@ -40,6 +40,23 @@ pub fn follow_arrays<'a, R>(
     follow_device(device, f)
 }
 
+/// Runs `f` with operand-less operations (and operations on JS numbers alone) placed with the
+/// arrays among `values`: on the device of the first committed one, else of the first concrete
+/// one, so a library composition's intermediate scalars never need moving.
+pub fn follow_any<R>(values: &[&Value], f: impl FnOnce() -> R) -> R {
+    let concrete = || {
+        values.iter().filter_map(|v| match v {
+            Value::Concrete(c) => Some(c),
+            Value::Tracer(_) => None,
+        })
+    };
+    let device = concrete()
+        .find(|c| c.committed)
+        .or_else(|| concrete().next())
+        .map(|c| c.device);
+    follow_device(device, f)
+}
+
 fn follow_device<R>(device: Option<Device>, f: impl FnOnce() -> R) -> R {
     let Some(device) = device else {
         return f();

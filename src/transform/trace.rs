@@ -282,11 +282,11 @@ pub fn bind(prim: Primitive, operands: &[Operand]) -> Result<Value> {
 /// primitives; e.g. final carries then stacked ys for `scan`). Eagerly, through
 /// [`eval::apply_multi`], when nothing is being traced; else one equation with several
 /// outputs (`rules::abstract_eval_multi` gives their avals) is recorded in the top frame.
+///
+/// Operands may all be JS numbers (a library composition applying a step to a number, as
+/// `atan2(x, 2)` does): the result is then a weak scalar, placed where [`super::scope`] says.
 pub fn bind_multi(prim: Primitive, operands: &[Operand]) -> Result<Vec<Value>> {
     let partner = operands.iter().find_map(Operand::value);
-    if partner.is_none() && !operands.is_empty() {
-        return Err(Error::new(prim.name(), "needs at least one array operand"));
-    }
     let dtype = literal_dtype(&prim, operands);
     let literal_aval = || Aval {
         shape: vec![],
@@ -353,6 +353,15 @@ fn bind_eager(
     let refs: Vec<&ArrayValue> = held.iter().collect();
     let outs = eval::apply_multi(&prim, &refs)?;
     Ok(outs.into_iter().map(Value::Concrete).collect())
+}
+
+/// JS number `x` as a weakly typed 0-d array of `dtype`, placed where [`super::scope`] says
+/// (inside a trace it becomes one of the Jaxpr's constants).
+pub fn weak_scalar(function: &str, x: f64, dtype: DType) -> Result<Value> {
+    let device = super::scope::device();
+    Ok(Value::Concrete(ArrayValue::weak_scalar(
+        function, x, dtype, device,
+    )?))
 }
 
 /// An operand of a bind as an operand of the `rules::lax` builders.

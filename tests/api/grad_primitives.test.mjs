@@ -56,8 +56,7 @@ const fns = {
   minimum: (x, k) => k(np.minimum(x, k(k(np.flip(x)).mul(0.5)))),
   fmod: (x, k) => k(np.fmod(k(x.mul(3)), k(k(x.mul(x)).add(0.7)))),
   where: (x, k) => k(np.where(k(x.greater(0)), k(x.mul(x)), k(np.sin(x)))),
-  // Eagerly stopGradient returns its input itself (jax-js's identity return): not disposed.
-  stop_gradient: (x, k) => k(ox.lax.stopGradient(x).mul(x)),
+  stop_gradient: (x, k) => k(k(ox.lax.stopGradient(x)).mul(x)),
   power: (x, k) => k(np.power(x, 3)),
   clip: (x, k) => k(k(np.clip(x, -0.4, 0.5)).mul(x)),
   sum: (x, k) => k(np.sum(k(x.mul(x)), 1)),

@@ -21,9 +21,21 @@ for (const device of DEVICES) {
 
 test("nn identity returns and errors", () => {
   const x = np.array([[1, 2, 3]]);
-  assert.equal(ox.nn.identity(x), x);
-  assert.equal(ox.nn.logmeanexp(x, []), x);
-  assert.equal(ox.nn.standardize(x, []), x);
+  // Identity results are new arrays sharing x's data: disposing one leaves x alive.
+  for (const same of [
+    ox.nn.identity(x),
+    ox.nn.logmeanexp(x, []),
+    ox.nn.standardize(x, []),
+    np.positive(x),
+    np.clip(x),
+    np.swapaxes(x, 1, 1),
+    ox.lax.stopGradient(x),
+  ]) {
+    assert.notEqual(same, x);
+    assert.deepEqual(same.js(), [[1, 2, 3]]);
+    same.dispose();
+    assert.equal(x.refCount, 1);
+  }
   assert.throws(() => ox.nn.glu(x), /glu: axis -1 has odd length 3/);
   const k = ox.random.key(0);
   assert.throws(

@@ -62,9 +62,12 @@ test("tree.ref, data, consumeData and NodeType", async () => {
   assert.equal(def.children[0].nodeType, ox.tree.NodeType.Array);
 });
 
-test("lax.stopGradient returns a concrete input itself and stops gradients", async () => {
+test("lax.stopGradient returns a new reference to a concrete input and stops gradients", async () => {
   const x = np.array([1, 2]);
-  assert.equal(ox.lax.stopGradient(x), x);
+  const same = ox.lax.stopGradient(x);
+  assert.notEqual(same, x);
+  same.dispose();
+  assert.deepEqual(await x.jsAsync(), [1, 2], "disposing the result leaves the input alive");
   const f = (y) => {
     const s = ox.lax.stopGradient(y);
     const p = y.mul(s);
