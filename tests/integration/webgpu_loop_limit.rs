@@ -290,4 +290,8 @@ fn whole_programs_over_the_limit_run_another_way_and_right() {
     // With a limit of 4 iterations neither loop fits: still right, in more dispatches.
     assert!(run(100, Some(4)) > 1);
     assert!(run(3000, Some(4)) > 1);
+    // With room for a few kernels' loops per invocation, the stage is cut into parts that
+    // fit (not the whole program sent kernel by kernel: eighteen dispatches).
+    let parts = run(3000, Some(20));
+    assert!(parts > 1 && parts < 9, "{parts} dispatches");
 }

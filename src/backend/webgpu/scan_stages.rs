@@ -362,7 +362,10 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
             gpu.loop_limit,
         )? {
             Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
-            Some(Emitted::TooLarge) if stage.members.len() > 1 => {
+            // Over a cap that fewer kernels may meet (the loop budget, the barriers): each
+            // half is tried on its own (one kernel over a cap still leaves the program
+            // unstaged).
+            Some(Emitted::TooLarge) | None if stage.members.len() > 1 => {
                 let (first, rest) = stage.split();
                 todo.push(rest);
                 todo.push(first);
