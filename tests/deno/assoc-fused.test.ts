@@ -1,8 +1,8 @@
 // A jitted associativeScan on WebGPU in Deno (lavapipe), storage-buffer limit forced to 8:
 // case 1 of bench/README.md (Kalman elements (A, b, S), m = 1, 2, 4, n = 100..1000) and the 3-tuple
 // elementwise variant lower to ~10 small kernels per round, and the whole jitted program runs
-// as ONE dispatch per call where scan_program.rs's caps allow (m = 1 and the 3-tuple variant);
-// m = 2 and 4 (over those caps) run as row-partitioned stages (scan_stages.rs): the first
+// as ONE dispatch per call where program/whole.rs's caps allow (m = 1 and the 3-tuple variant);
+// m = 2 and 4 (over those caps) run as row-partitioned stages (program/stages.rs): the first
 // Kogge–Stone rounds share one dispatch (halos of up to 32 rows), each later round has one;
 // fewer than ⌈log₂n⌉ in all (exact counts asserted).
 // An eager associativeScan (a jit program internally) is one dispatch too. Oracle: the same
@@ -98,7 +98,7 @@ async function check(
 }
 
 // [m, n, most dispatches per call]: on GPUs one workgroup's single dispatch wherever its
-// kernels and shader fit scan_program's caps; on CPU adapters (lavapipe here) the caps on
+// kernels and shader fit program/whole.rs's caps; on CPU adapters (lavapipe here) the caps on
 // barriers are tighter (their compilers slow down sharply with them), so these programs run as
 // row-partitioned stages, at most two per Kogge–Stone round (its body, and its concatenate,
 // which runs k rows later and never shares a stage with kernels shifted otherwise): 14 for

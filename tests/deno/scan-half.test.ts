@@ -1,6 +1,6 @@
 // float16 lax.scan bodies on webgpu in Deno (lavapipe has shader-f16), storage-buffer limit
 // forced to 8: the body runs compiled (path "fused") as its widened float32 loop
-// (backend/webgpu/scan_half.rs): ONE looping dispatch plus one conversion dispatch per float16
+// (backend/webgpu/program/widen_half.rs): ONE looping dispatch plus one conversion dispatch per float16
 // operand in (consts, xs, initial carries) and result out (ys, final carries). Tiny bodies take
 // the serial shader, larger ones the level-scheduled one, ops over 1024 elements the pre-encoded
 // dispatches, forward and reverse, eager and under

@@ -1,4 +1,4 @@
-//! The looping scan shader (`backend/webgpu/scan_wgsl`), natively on wgpu over Vulkan
+//! The looping scan shader (`backend/webgpu/program/looping.rs`), natively on wgpu over Vulkan
 //! (lavapipe), below the planner: a hand-placed RTS-style body (P' = A·P·Aᵀ + Q[row], y = P')
 //! runs as ONE dispatch for the whole scan, forward and reverse, for state sizes that fit one
 //! invocation per element and sizes that need the workgroup-strided loop, with the Q rows read
@@ -8,8 +8,8 @@
 use crate::common::wgsl::validate_source;
 use crate::common::{block_on, decode_f32, encode, upload, values};
 use oxjax::backend::cpu::run_kernel;
-use oxjax::backend::webgpu::scan_single::Packed;
-use oxjax::backend::webgpu::scan_wgsl::{LoopOp, LoopShader, Parity, Place, Prefetch, Space};
+use oxjax::backend::webgpu::program::compiled::Packed;
+use oxjax::backend::webgpu::program::looping::{LoopOp, LoopShader, Parity, Place, Prefetch, Space};
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::backend::Backend;
 use oxjax::core::DType;

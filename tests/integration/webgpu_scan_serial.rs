@@ -1,4 +1,4 @@
-//! The serial looping scan shader (`backend/webgpu/scan_serial`), natively on wgpu over Vulkan
+//! The serial looping scan shader (`backend/webgpu/program/serial.rs`), natively on wgpu over Vulkan
 //! (lavapipe) with the storage-buffer limit forced to 8: the step of case 2 of `bench/README.md`
 //! (RTS-style: r' = Aᵀ·r + b, N' = Aᵀ·N·A + S, y = r', xs A, b, S) with m = 2 is taken by the
 //! serial shader (one warp running the step unrolled, xs rows staged in workgroup memory a chunk at
@@ -11,7 +11,7 @@ use crate::common::trace::{array, op, read_value};
 use crate::common::wgsl::validate_source;
 use crate::common::{block_on, values};
 use oxjax::backend::registry;
-use oxjax::backend::webgpu::scan_serial;
+use oxjax::backend::webgpu::program::serial;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::ops::BinaryOp;
 use oxjax::core::scan::{AcceptPaths, ScanParams};
@@ -81,7 +81,7 @@ fn serial_source(m: usize, n: usize, reverse: bool, lanes: u32) -> Option<String
         length: n,
         reverse,
     };
-    scan_serial::source(&l, lanes).unwrap().map(|(_, s)| s)
+    serial::source(&l, lanes).unwrap().map(|(_, s)| s)
 }
 
 /// Runs the scan on `device`: (final r, final N, ys).
@@ -121,7 +121,7 @@ fn set_serial(on: bool) {
     registry::install_webgpu(gpu);
 }
 
-/// GPU adapters run the serial shader on a warp ([`scan_serial::LANES`] invocations), CPU
+/// GPU adapters run the serial shader on a warp ([`serial::LANES`] invocations), CPU
 /// adapters on one invocation; lavapipe is a CPU adapter, `fast` makes it take the GPU's.
 fn set_fast(on: bool) {
     let mut gpu = registry::uninstall_webgpu().unwrap();
@@ -131,7 +131,7 @@ fn set_fast(on: bool) {
 
 #[test]
 fn tiny_bodies_run_serially_in_one_dispatch() {
-    for lanes in [scan_serial::LANES, 1] {
+    for lanes in [serial::LANES, 1] {
         for (n, reverse) in [(40, true), (3, false), (1, true), (64, false)] {
             let source =
                 serial_source(2, n, reverse, lanes).expect("m = 2 suits the serial shader");
@@ -165,7 +165,7 @@ fn tiny_bodies_run_serially_in_one_dispatch() {
             set_fast(fast);
             let (got, dispatches, detail) = on_gpu(m, n, reverse);
             assert!(detail.contains("one dispatch, serial"), "{name}: {detail}");
-            let lanes = if fast { scan_serial::LANES } else { 1 };
+            let lanes = if fast { serial::LANES } else { 1 };
             assert!(
                 detail.contains(&format!("({lanes} invocation")),
                 "{name}: {detail}"

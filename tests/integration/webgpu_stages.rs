@@ -1,5 +1,5 @@
-//! Whole jitted programs as row-partitioned STAGES on webgpu (`backend::webgpu::stage_plan`,
-//! `scan_stages`), natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced
+//! Whole jitted programs as row-partitioned STAGES on webgpu (`backend::webgpu::program::stage_plan`,
+//! `program::stages`), natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced
 //! to 8: a hand-built Kogge–Stone program (each round `cur ← concat(cur[:k], f(cur[:n-k],
 //! cur[k:]))` with a batched 2×2 matmul, an add and a scale: row-local edges inside a round,
 //! the concatenate's shifted by k, the next round's reads of `cur` at two shifts), followed by
@@ -12,7 +12,7 @@ use crate::common::block_on;
 use crate::common::program::webgpu_vs_cpu;
 use crate::common::trace::{bin, f32v, lit, trace_fn};
 use oxjax::backend::registry;
-use oxjax::backend::webgpu::stage_plan;
+use oxjax::backend::webgpu::program::stage_plan;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
 use oxjax::kernel::{BinaryOp, ReduceOp};

@@ -10,8 +10,8 @@ use crate::common::block_on;
 use crate::common::program::webgpu_vs_cpu;
 use crate::common::trace::{f32v, lit, trace_fn};
 use oxjax::backend::registry;
-use oxjax::backend::webgpu::scan_program::{CPU_MAX_BARRIERS, MAX_BARRIERS, MAX_KERNELS};
-use oxjax::backend::webgpu::stage_plan;
+use oxjax::backend::webgpu::program::whole::{CPU_MAX_BARRIERS, MAX_BARRIERS, MAX_KERNELS};
+use oxjax::backend::webgpu::program::stage_plan;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
 use oxjax::kernel::BinaryOp;
@@ -57,7 +57,7 @@ fn small_programs_are_one_dispatch() {
     // Again: the compiled id kept with the Program, still one dispatch.
     assert_eq!(check(&p, 100), 1);
     // A kernel of 4 × 3000 elements is more than one workgroup should do: row-partitioned
-    // stages (`scan_stages`); the chain is row-local, so all of it is one stage.
+    // stages (`program::stages`); the chain is row-local, so all of it is one stage.
     let big = program(3000, 9);
     assert_eq!(check(&big, 3000), 1);
     // Few kernels: kernel by kernel.

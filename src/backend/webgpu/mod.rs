@@ -31,21 +31,10 @@ mod lost;
 mod open;
 mod passes;
 mod pool;
+pub mod program;
 mod readback;
 mod routines;
-pub mod scan_encoded;
-mod scan_half;
-pub mod scan_layout;
-pub mod scan_program;
-pub mod scan_schedule;
-pub mod scan_serial;
-pub mod scan_single;
-pub mod scan_stages;
-pub mod scan_wgsl;
 pub mod sort;
-mod stage_members;
-mod stage_params;
-pub mod stage_plan;
 pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
@@ -114,8 +103,8 @@ pub struct WebGpuBackend {
     /// Buffers evicted from the pool that the pending batch may use: destroyed once it is
     /// submitted (a destroyed buffer in an unsubmitted command buffer fails the submit).
     doomed: Vec<wgpu::Buffer>,
-    /// Compiled looping scan shaders (`scan_single`).
-    loops: scan_single::LoopCache,
+    /// Compiled looping scan shaders (`program::compiled`).
+    loops: program::compiled::LoopCache,
     /// The device has WGSL's f16 (`shader-f16`).
     float16: bool,
     /// Loop iterations one invocation may run (`loop_budget`; None: no limit).
@@ -475,7 +464,7 @@ impl Backend for WebGpuBackend {
 
     fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
         // The looping shaders pack values in u32 words: float16 bodies run widened.
-        scan_half::compile(self, plan)
+        program::widen_half::compile(self, plan)
     }
 
     fn run_loop(
@@ -484,7 +473,7 @@ impl Backend for WebGpuBackend {
         plan: &ScanLoop,
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
-        scan_half::run(self, exe, plan, buffers)
+        program::widen_half::run(self, exe, plan, buffers)
     }
 
     fn loop_stats(&self) -> LoopStats {
@@ -496,7 +485,7 @@ impl Backend for WebGpuBackend {
     }
 
     fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
-        scan_program::compile(self, plan)
+        program::whole::compile(self, plan)
     }
 
     fn run_program(
@@ -506,7 +495,7 @@ impl Backend for WebGpuBackend {
         inputs: &[BufferId],
         outputs: &[BufferId],
     ) -> Result<()> {
-        scan_program::run(self, exe, plan, inputs, outputs)
+        program::whole::run(self, exe, plan, inputs, outputs)
     }
 
     fn stats(&self) -> BackendStats {

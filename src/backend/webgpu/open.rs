@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::lost::LostFlag;
 use super::pool::{self, Pool};
-use super::{loop_budget, readback, scan_single, WebGpuBackend};
+use super::{loop_budget, program, readback, WebGpuBackend};
 use super::{BIND_GROUP_CACHE_CAPACITY, PIPELINE_CACHE_CAPACITY};
 use crate::backend::routines::RoutineCache;
 use crate::util::lru::Lru;
@@ -83,7 +83,7 @@ impl WebGpuBackend {
             pending: 0,
             retired: HashSet::new(),
             doomed: Vec::new(),
-            loops: scan_single::LoopCache::default(),
+            loops: program::compiled::LoopCache::default(),
             float16,
             reads: readback::Reads::new(limits.max_buffer_size),
             lost,

@@ -132,10 +132,10 @@ pub(super) struct Emitter {
     pub loaded: Vec<bool>,
     /// When set, input `j` is not a binding of its own but the elements of a packed `u32`
     /// array (`ox_buf` in storage, `ox_wg` in workgroup memory) from an offset expression on:
-    /// (array, offset) per input (the looping scan shader, `scan_wgsl`).
+    /// (array, offset) per input (the looping scan shader, `program::looping`).
     pub packed: Option<Vec<(String, String)>>,
     /// When set, input `j` is binding `in{j}` from this offset expression on (the
-    /// pre-encoded scan steps, `scan_encoded`: xs rows of a stacked buffer).
+    /// pre-encoded scan steps, `program::encoded`: xs rows of a stacked buffer).
     pub offsets: Option<Vec<String>>,
     /// When set, every load is this name (a kernel's epilogue, whose only input is the value
     /// it maps, emitted in the same invocation by the scan shaders).

@@ -105,7 +105,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
 }
 
 /// The routine over a packed buffer (`ox_buf`, an `array<u32>`), for the stages of a
-/// packed-buffer program (`scan_stages`): the algorithm for matrix `bi` (a variable the caller
+/// packed-buffer program (`program::stages`): the algorithm for matrix `bi` (a variable the caller
 /// declares) and the accessor functions it calls, named with `tag` so that several routines
 /// share a shader; operand `k` (inputs then outputs) starts at word `bases[k]`. None for
 /// operands that are not 32-bit.

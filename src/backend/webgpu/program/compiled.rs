@@ -1,19 +1,19 @@
 //! Compiled scan loops on webgpu (`Backend::compile_loop`/`run_loop`). A small body runs as
-//! a looping shader (`scan_wgsl`, laid out by `scan_layout`): the operands are copied into one
+//! a looping shader (`looping`, laid out by `layout`): the operands are copied into one
 //! packed storage buffer, the shader runs as ONE dispatch of one workgroup, and the results
 //! are copied out, all encoded into the current batch (copies are not dispatches). A tiny
-//! body runs as the serial shader instead (`scan_serial`, same packed buffer). On an adapter
+//! body runs as the serial shader instead (`serial`, same packed buffer). On an adapter
 //! with a loop limit (`loop_budget`) a scan whose looping shader could run past it is
-//! pre-encoded instead (`scan_encoded`: no loop over the steps). Compiled loops are cached by
+//! pre-encoded instead (`encoded`: no loop over the steps). Compiled loops are cached by
 //! plan, pipelines by shader structure.
 
 use std::rc::Rc;
 
-use super::exe::Stage;
-use super::scan_encoded::Encoded;
-use super::scan_layout::{layout, Layout, Source};
-use super::scan_wgsl::LoopShader;
-use super::{padded, WebGpuBackend, MAX_BATCH};
+use super::encoded::Encoded;
+use super::layout::{layout, Layout, Source};
+use super::looping::LoopShader;
+use crate::backend::webgpu::exe::Stage;
+use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::{Backend, BufferId, ExeId, LoopStats};
 use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
 use crate::util::lru::Lru;
@@ -36,7 +36,7 @@ pub(super) enum CompiledLoop {
     /// The whole scan as one dispatch.
     Single { layout: Layout, stage: Stage },
     /// The whole scan as one dispatch of one warp (or one invocation) running the same chain
-    /// (`scan_serial`, tiny bodies).
+    /// (`serial`, tiny bodies).
     Serial {
         layout: Layout,
         stage: Stage,
@@ -44,8 +44,8 @@ pub(super) enum CompiledLoop {
     },
     /// Every step's kernels pre-encoded into one compute pass.
     Encoded(Encoded),
-    /// A whole program as row-partitioned stages (`scan_stages`), a dispatch each.
-    Staged(super::scan_stages::Staged),
+    /// A whole program as row-partitioned stages (`stages`), a dispatch each.
+    Staged(super::stages::Staged),
 }
 
 /// One dispatch over a packed buffer: the stage, its workgroup count and the buffer of its
@@ -68,7 +68,7 @@ impl Dispatch {
 }
 
 /// The backend's compiled loops.
-pub(super) struct LoopCache {
+pub(in crate::backend::webgpu) struct LoopCache {
     pub(super) ids: Lru<ScanLoop, ExeId>,
     pub(super) exes: Lru<ExeId, Rc<CompiledLoop>>,
     pipelines: Lru<LoopShader, Stage>,
@@ -178,7 +178,7 @@ fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<Compiled
     } else {
         0
     };
-    let serial = super::scan_serial::build(gpu, plan)?;
+    let serial = super::serial::build(gpu, plan)?;
     let exe = Rc::new(match (serial, layout(plan, workgroup_words)) {
         (Some((layout, stage, lanes)), _) => CompiledLoop::Serial {
             layout,

@@ -9,10 +9,10 @@
 
 use std::fmt::Write;
 
-use super::exe::grid;
-use super::wgsl::{epilogue_into, reduce_into, WORKGROUP_SIZE};
-use super::wgsl_alu::{storage_type, to_storage, Emitter};
-use super::{padded, WebGpuBackend, MAX_BATCH};
+use crate::backend::webgpu::exe::grid;
+use crate::backend::webgpu::wgsl::{epilogue_into, reduce_into, WORKGROUP_SIZE};
+use crate::backend::webgpu::wgsl_alu::{storage_type, to_storage, Emitter};
+use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::BufferId;
 use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
 use crate::kernel::{verify, Kernel};
@@ -139,7 +139,7 @@ impl WebGpuBackend {
                     return Err(Error::new("scan", "the body runs a nested scan"))
                 }
             };
-            if !self.loops_fit(|| super::loop_budget::element_loops(kernel)) {
+            if !self.loops_fit(|| crate::backend::webgpu::loop_budget::element_loops(kernel)) {
                 return Err(Error::new(
                     "scan",
                     "a body kernel's loops run past the adapter's loop limit",
@@ -190,7 +190,8 @@ impl WebGpuBackend {
     ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
         let mut read_only = vec![true; inputs];
         read_only.push(false);
-        let (layout, pipeline_layout) = super::exe::dynamic_layout(&self.device, &read_only);
+        let (layout, pipeline_layout) =
+            crate::backend::webgpu::exe::dynamic_layout(&self.device, &read_only);
         let pipeline = self.compile_shader(source, Some(&pipeline_layout));
         (pipeline, layout)
     }

@@ -1,5 +1,5 @@
 //! Cutting a whole jitted program (a one-step loop body, `lower::whole`) into STAGES for
-//! row-partitioned dispatch (`scan_stages`): each stage is one dispatch of many workgroups,
+//! row-partitioned dispatch (`stages`): each stage is one dispatch of many workgroups,
 //! workgroup `w` computing, for every kernel `K` of the stage, the rows `r` (leading-axis
 //! indices) with `r + shift_K` in its band `[g_lo + w·B, g_lo + (w+1)·B)` — widened by
 //! `ext_lo_K` rows below and `ext_hi_K` above (a HALO) — the stage's dependency levels

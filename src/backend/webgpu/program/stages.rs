@@ -1,13 +1,13 @@
 //! Whole jitted programs as a few row-partitioned dispatches on webgpu (`Backend::
 //! compile_program`/`run_program`, where one workgroup would be too small or its shader too
-//! large: `scan_program`'s caps). The program's kernels are cut into stages (`stage_plan`);
+//! large: `whole`'s caps). The program's kernels are cut into stages (`stage_plan`);
 //! each stage is ONE dispatch of many workgroups, workgroup `w` computing a band of `B` global
 //! rows of every kernel of the stage (kernel `K`'s rows `r` with `r + shift_K` in the band),
 //! the stage's dependency levels one after another with storage barriers between them, the
 //! independent kernels of a level side by side on disjoint invocation ranges
 //! (`stage_members`: one copy of the code per kernel shape in a level). All operands
 //! live in one packed storage buffer, each slot in a region of its own (nothing is reused
-//! within a call), laid out as for the looping shader (`scan_layout`, storage only): consts
+//! within a call), laid out as for the looping shader (`layout`, storage only): consts
 //! are copied in, the stages dispatched in one compute pass, the outputs copied out.
 //!
 //! A jitted `associativeScan` of Kalman elements (m = 2: ~10 kernels per Kogge–Stone round)
@@ -18,18 +18,18 @@
 
 use std::fmt::Write;
 
-use super::loop_budget::{element_loops, routine_loops, strided};
-use super::scan_layout::{layout_with, Layout};
-use super::scan_program::MAX_BARRIERS;
-use super::scan_schedule::WARP;
-use super::scan_single::{keep, CompiledLoop, Dispatch, Packed};
-use super::scan_wgsl::{element, entry_head, MAX_WORKGROUP};
+use super::compiled::{keep, CompiledLoop, Dispatch, Packed};
+use super::layout::{layout_with, Layout};
+use super::looping::{element, entry_head, MAX_WORKGROUP};
+use super::schedule::WARP;
 use super::stage_members::{place, Lanes, Piece};
 use super::stage_params::share;
 use super::stage_plan::{plan, StagePlan};
-use super::wgsl_alu::Emitter;
-use super::wgsl_routines::packed_routine;
-use super::WebGpuBackend;
+use super::whole::MAX_BARRIERS;
+use crate::backend::webgpu::loop_budget::{element_loops, routine_loops, strided};
+use crate::backend::webgpu::wgsl_alu::Emitter;
+use crate::backend::webgpu::wgsl_routines::packed_routine;
+use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop};
 use crate::util::{Error, Result};
@@ -37,7 +37,7 @@ use std::rc::Rc;
 
 /// At most this many bytes of WGSL in one stage's shader (a stage of one kernel may have
 /// more: about what its own dispatch would compile). More than one workgroup's program
-/// (`scan_program::MAX_SOURCE`): a stage has few barriers (SwiftShader's compile time grows
+/// (`whole::MAX_SOURCE`): a stage has few barriers (SwiftShader's compile time grows
 /// with them), and the first Kogge–Stone rounds of a jitted `associativeScan` of m = 2 (four
 /// rounds of ~10 kernels, halos included) should fit one.
 pub const STAGE_SOURCE: usize = 256 << 10;
@@ -413,12 +413,12 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
 
 /// Runs a staged program: copies in, one dispatch per stage, copies out.
 pub(super) fn run(gpu: &mut WebGpuBackend, staged: &Staged, slots: &[BufferId]) -> Result<()> {
-    let pick = |&(source, word): &(super::scan_layout::Source, u32)| match source {
-        super::scan_layout::Source::Slot(s) => slots
+    let pick = |&(source, word): &(super::layout::Source, u32)| match source {
+        super::layout::Source::Slot(s) => slots
             .get(s)
             .map(|&buffer| Packed { buffer, word })
             .ok_or_else(|| Error::new("jit", "internal error: a program buffer is missing")),
-        super::scan_layout::Source::Carry(_) => Err(Error::new(
+        super::layout::Source::Carry(_) => Err(Error::new(
             "jit",
             "internal error: a whole program has no carries",
         )),

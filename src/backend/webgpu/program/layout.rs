@@ -1,5 +1,5 @@
 //! Placing a planned scan body ([`ScanLoop`], `kernel/scan_loop.rs`) into the one packed
-//! buffer of the looping shader (`scan_wgsl`): every slot gets a word offset — consts and
+//! buffer of the looping shader (`looping`): every slot gets a word offset — consts and
 //! temps one value, xs and ys their whole stacked arrays (a row per step), each carry two
 //! halves (read half and written half swap every step). The layout also says what to copy in
 //! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries).
@@ -8,7 +8,7 @@
 //! memory, they are placed there (`Space::Workgroup`): the shader moves consts and initial
 //! carries in before its loop and the final carries out after it, and prefetches xs rows.
 
-use super::scan_wgsl::{workgroup_size, LoopOp, LoopShader, Move, Parity, Place, Prefetch, Space};
+use super::looping::{workgroup_size, LoopOp, LoopShader, Move, Parity, Place, Prefetch, Space};
 use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
 use crate::util::{Error, Result};
 

@@ -6,7 +6,7 @@
 //! arithmetic is f32 arithmetic rounded to f16 at every float16 node, `wgsl_half`), and widens
 //! its float16 result for storing (exact). A reduction over float16 values accumulates in f32
 //! and is rounded once, by an epilogue (as webgpu's float16 sums do). So the widened loop gives
-//! the float16 loop's values, and runs on any of the compiled forms (`scan_single`: serial,
+//! the float16 loop's values, and runs on any of the compiled forms (`compiled`: serial,
 //! level-scheduled or pre-encoded).
 //!
 //! Around the one compiled loop, [`run`] converts each float16 operand (consts, xs, initial
@@ -14,7 +14,8 @@
 //! elementwise conversion dispatch each. Only where the adapter has `shader-f16` (without it
 //! float16 arrays never reach webgpu); a body whose routines see float16 is not compiled.
 
-use super::{scan_single, WebGpuBackend};
+use super::compiled;
+use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{Backend, BufferId, ExeId};
 use crate::core::DType;
 use crate::kernel::scan_loop::{LoopBody, LoopBuffers, LoopStep, ScanLoop, SlotInfo, SlotRole};
@@ -151,9 +152,12 @@ fn widen(plan: &ScanLoop) -> Result<ScanLoop> {
 
 /// `Backend::compile_loop`: the compiled loop of `plan` (of its widened loop, for a float16
 /// body) and its path detail.
-pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, String)> {
+pub(in crate::backend::webgpu) fn compile(
+    gpu: &mut WebGpuBackend,
+    plan: &ScanLoop,
+) -> Result<(ExeId, String)> {
     if !has_half(&plan.body) {
-        return scan_single::compile(gpu, plan);
+        return compiled::compile(gpu, plan);
     }
     if !gpu.float16 {
         return Err(Error::new(
@@ -161,7 +165,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId
             "float16 scan bodies need the adapter's shader-f16 feature",
         ));
     }
-    let (id, detail) = scan_single::compile(gpu, &widen(plan)?)?;
+    let (id, detail) = compiled::compile(gpu, &widen(plan)?)?;
     Ok((
         id,
         format!("{detail}; float16 operands widened to float32 around it"),
@@ -185,14 +189,14 @@ fn convert(
 
 /// `Backend::run_loop`: for a float16 body, the widened loop over float32 copies of the
 /// float16 buffers (see the module doc).
-pub(super) fn run(
+pub(in crate::backend::webgpu) fn run(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
     plan: &ScanLoop,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
     if !has_half(&plan.body) {
-        return scan_single::run(gpu, exe, plan, buffers);
+        return compiled::run(gpu, exe, plan, buffers);
     }
     let wide = widen(plan)?;
     let body = &plan.body;
@@ -247,7 +251,7 @@ pub(super) fn run(
             init[k] = i;
             finals[k] = f;
         }
-        scan_single::run(
+        compiled::run(
             gpu,
             exe,
             &wide,

@@ -1,4 +1,4 @@
-//! The kernels of one dependency level of a stage shader (`scan_stages`), placed on the
+//! The kernels of one dependency level of a stage shader (`stages`), placed on the
 //! workgroup's invocations. Each kernel runs on a lane range of its own; a kernel whose lanes
 //! cover the elements of its band computes one element per invocation (an `if`), otherwise
 //! its lanes stride over them (a loop).
@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::scan_schedule::WARP;
+use super::schedule::WARP;
 use super::stage_params::{literals, template, Literal};
 
 /// One kernel's code in a stage, before it has lanes.

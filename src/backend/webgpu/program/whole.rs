@@ -1,6 +1,6 @@
 //! Whole jitted programs as ONE dispatch on webgpu (`Backend::compile_program`/`run_program`):
 //! a Program of many small kernels, given as a one-step loop body (`lower::whole`), runs as
-//! the looping scan shader with one step (`scan_wgsl`, laid out by `scan_layout`): one
+//! the looping scan shader with one step (`looping`, laid out by `layout`): one
 //! workgroup runs the kernels one dependency level after another, independent ones side by
 //! side, with barriers between levels. Each dispatch costs tens of microseconds in WebGPU
 //! implementations, so for small kernels (an `associativeScan` round: slices, batched 2×2
@@ -14,15 +14,15 @@
 //! behind design choices"). So programs with more than [`MAX_BARRIERS`] barriers,
 //! [`MAX_KERNELS`] kernels or [`MAX_SOURCE`] bytes of WGSL, a large kernel or a long reduction
 //! (which one workgroup would run serially), more than [`MAX_TERMS`] element-terms in all,
-//! or loops past the adapter's loop limit (`loop_budget`), run as row-partitioned stages instead (`scan_stages`: a dispatch of many workgroups per
+//! or loops past the adapter's loop limit (`loop_budget`), run as row-partitioned stages instead (`stages`: a dispatch of many workgroups per
 //! stage, e.g. one per `associativeScan` round), or else keep their per-kernel dispatches.
 
 use std::rc::Rc;
 
-use super::scan_layout::{layout_with, Layout};
-use super::scan_schedule::{emission, schedule};
-use super::scan_single::{keep, run_single, CompiledLoop};
-use super::WebGpuBackend;
+use super::compiled::{keep, run_single, CompiledLoop};
+use super::layout::{layout_with, Layout};
+use super::schedule::{emission, schedule};
+use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
 use crate::util::{Error, Result};
@@ -70,11 +70,14 @@ pub fn barriers(layout: &Layout) -> usize {
 }
 
 /// `Backend::compile_program`: the compiled single dispatch of `plan`, else its staged
-/// dispatches (`scan_stages`), or None.
-pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
+/// dispatches (`stages`), or None.
+pub(in crate::backend::webgpu) fn compile(
+    gpu: &mut WebGpuBackend,
+    plan: &ScanLoop,
+) -> Result<Option<ExeId>> {
     match compile_single(gpu, plan)? {
         Some(id) => Ok(Some(id)),
-        None => super::scan_stages::compile(gpu, plan),
+        None => super::stages::compile(gpu, plan),
     }
 }
 
@@ -120,7 +123,7 @@ fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<Exe
 
 /// `Backend::run_program`: runs the program compiled as `exe` (recompiled from `plan` when the
 /// cache dropped it) on its `inputs`, writing its `outputs`.
-pub(super) fn run(
+pub(in crate::backend::webgpu) fn run(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
     plan: &ScanLoop,
@@ -159,7 +162,7 @@ pub(super) fn run(
         .collect();
     let (layout, stage) = match &*compiled {
         CompiledLoop::Single { layout, stage } => (layout, stage),
-        CompiledLoop::Staged(staged) => return super::scan_stages::run(gpu, staged, &slots),
+        CompiledLoop::Staged(staged) => return super::stages::run(gpu, staged, &slots),
         _ => return Err(Error::new("jit", "internal error: not a whole program")),
     };
     run_single(

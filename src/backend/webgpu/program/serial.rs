@@ -11,7 +11,7 @@
 //! and stores it after the chunk's steps, then one barrier; the steps read their rows from
 //! workgroup memory, [`UNROLL`] steps' loads issued together (on CPU adapters the workgroup
 //! is one invocation, which copies each chunk itself: see [`LANES`]). On a tiny step the
-//! level-scheduled shader (`scan_wgsl`) pays for barriers and warp divergence; this chain is
+//! level-scheduled shader (`looping`) pays for barriers and warp divergence; this chain is
 //! just the arithmetic, several times faster per step. Longer unrolls or chunks than
 //! [`UNROLL`] and [`CHUNK`] cost WGSL and compile time without a gain (measurements in
 //! `bench/RESULTS.md`, "Measurements behind design choices").
@@ -21,19 +21,19 @@
 //! `wgsl::PLAIN_SUM_TERMS` terms, plain up to it, which gives the same bits), so the results
 //! equal the level-scheduled shader's bit for bit; the first term of a compensated sum is
 //! added without the compensation update, which is exactly zero there. The shader reads and
-//! writes the same packed storage buffer as the level-scheduled one (`scan_layout`, all in
-//! storage), so running it is unchanged (`scan_single`). Only float32 bodies of at most
+//! writes the same packed storage buffer as the level-scheduled one (`layout`, all in
+//! storage), so running it is unchanged (`compiled`). Only float32 bodies of at most
 //! [`SERIAL_MAX_TERMS`] element-terms per step are taken, and on an adapter with a loop limit
 //! only scans whose loops fit it (`loop_budget`); others return `None`.
 
 use std::fmt::Write;
 
-use super::exe::Stage;
-use super::loop_budget::exp_loops;
-use super::scan_layout::{layout, Layout, Source};
-use super::wgsl::{combine, compensated_sum, epilogue_into};
-use super::wgsl_alu::{to_storage, Emitter};
-use super::WebGpuBackend;
+use super::layout::{layout, Layout, Source};
+use crate::backend::webgpu::exe::Stage;
+use crate::backend::webgpu::loop_budget::exp_loops;
+use crate::backend::webgpu::wgsl::{combine, compensated_sum, epilogue_into};
+use crate::backend::webgpu::wgsl_alu::{to_storage, Emitter};
+use crate::backend::webgpu::WebGpuBackend;
 use crate::core::DType;
 use crate::kernel::fold::fold_indices;
 use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};

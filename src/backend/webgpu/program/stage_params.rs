@@ -1,5 +1,5 @@
 //! Stage shaders that differ only in integer constants share one pipeline. The stages of a
-//! staged program (`scan_stages`) are often the same code with other numbers: the rounds of
+//! staged program (`stages`) are often the same code with other numbers: the rounds of
 //! an `associativeScan` run the same kernels on other slots (word offsets), other row counts
 //! and other shifts. Each stage's WGSL is cut into a TEMPLATE (its text with every decimal
 //! integer literal `123u` / `123i` taken out) and its literals; stages of one template become

@@ -1,4 +1,4 @@
-//! Scheduling the ops of one step of the looping scan shader (`scan_wgsl`): each op gets a
+//! Scheduling the ops of one step of the looping scan shader (`looping`): each op gets a
 //! dependency LEVEL (one more than the highest level of the earlier ops it must follow: it
 //! reads what they write, writes what they write, or writes what they read) and a LANE (the
 //! first invocation of the range it runs on). Ops of one level run side by side on disjoint
@@ -10,7 +10,7 @@
 //! depends on what was written (or read) since the last barrier of that space; the barrier at
 //! the end of a step only those of the spaces a step leaves state in for the next one.
 
-use super::scan_wgsl::{LoopOp, Space, MAX_WORKGROUP};
+use super::looping::{LoopOp, Space, MAX_WORKGROUP};
 
 /// Where an op runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,8 +154,8 @@ pub fn step_end(ops: &[LoopOp], staged: bool) -> Vec<Space> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::looping::{Parity, Place};
     use super::*;
-    use crate::backend::webgpu::scan_wgsl::{Parity, Place};
     use crate::core::DType;
     use crate::kernel::{AluExp, Kernel};
 

@@ -3,7 +3,7 @@
 //! output elements (the same exact expression emitter as ordinary kernels, `wgsl_alu`), with a
 //! barrier wherever an op reads what an earlier op of the step wrote (or overwrites what one
 //! read) and at the end of every step; independent ops run side by side on disjoint
-//! invocations, one dependency level after another (`scan_schedule`).
+//! invocations, one dependency level after another (`schedule`).
 //!
 //! Every operand lives in ONE packed `array<u32>` storage buffer (`ox_buf`, one binding whatever
 //! the storage-buffer limit): constants, the xs and ys (a row per step, addressed by the step's
@@ -18,10 +18,10 @@
 
 use std::fmt::Write;
 
-use super::loop_budget::{element_loops, strided};
-use super::scan_schedule as schedule;
-use super::wgsl::{epilogue_into, reduce_into};
-use super::wgsl_alu::{to_storage, value_type, Emitter};
+use super::schedule;
+use crate::backend::webgpu::loop_budget::{element_loops, strided};
+use crate::backend::webgpu::wgsl::{epilogue_into, reduce_into};
+use crate::backend::webgpu::wgsl_alu::{to_storage, value_type, Emitter};
 use crate::core::DType;
 use crate::kernel::{verify, Kernel};
 use crate::util::{Error, Result};

@@ -1,0 +1,28 @@
+//! Device programs on webgpu: compiled scan loops (`Backend::compile_loop`/`run_loop`) and
+//! whole jitted programs (`Backend::compile_program`/`run_program`), both given as a
+//! `kernel::scan_loop::ScanLoop`. Each file is one way of running them or one part of it:
+//!
+//! - `compiled`: the compiled-loop cache, the packed storage buffer every form reads and
+//!   writes, and the choice among the forms of a scan (serial, looping, pre-encoded);
+//! - `serial`: the serial shader for tiny bodies (one warp, every step unrolled);
+//! - `looping`: the looping shader (one workgroup, one dispatch), laid out by `layout` and
+//!   scheduled by `schedule`;
+//! - `encoded`: every step's kernels pre-encoded into one compute pass (no shader loop);
+//! - `widen_half`: float16 bodies run widened to float32 on any of the forms above;
+//! - `whole`: a whole program as the looping shader with one step, within its caps;
+//! - `stages`: a whole program as a few row-partitioned dispatches, cut by `stage_plan`,
+//!   each level's kernels placed on the workgroup's lanes by `stage_members`, stages that
+//!   differ only in integer constants sharing a pipeline (`stage_params`).
+
+pub mod compiled;
+pub mod encoded;
+pub mod layout;
+pub mod looping;
+pub mod schedule;
+pub mod serial;
+mod stage_members;
+mod stage_params;
+pub mod stage_plan;
+pub mod stages;
+pub mod whole;
+pub(super) mod widen_half;
