@@ -96,18 +96,57 @@ export const logistic = (key: Array, shape: Shape = []): Array =>
  */
 export const maxwell = (key: Array, shape: Shape = []): Array =>
   lib.maxwell(keyed("maxwell", key, shape));
+/** jax-js's options object of `rademacher` and `geometric`: the shape and the result dtype. */
+export interface ShapeDTypeOptions {
+  /** Default `[]`. */
+  shape?: Shape;
+  /** Default `"int32"`; also a float dtype, or for `rademacher` not `uint32`/`bool`. */
+  dtype?: DType;
+}
+
+/** The shape of a JAX-style shape argument or of jax-js's options object, and the dtype. */
+function shapeAndDType(
+  name: string,
+  arg: Shape | ShapeDTypeOptions | undefined,
+): { shape: Shape; dtype: DType } {
+  if (arg === undefined || typeof arg === "number" || globalThis.Array.isArray(arg)) {
+    return { shape: arg ?? [], dtype: DType.Int32 };
+  }
+  if (arg === null || typeof arg !== "object") {
+    throw new TypeError(`${name}: expected a shape or an options object`);
+  }
+  return { shape: arg.shape ?? [], dtype: arg.dtype ?? DType.Int32 };
+}
+
+/** `x` converted to `dtype` (int32 results of the samplers), freeing `x`. */
+function asDType(x: Array, dtype: DType): Array {
+  if (dtype === DType.Int32) return x;
+  try {
+    return x.astype(dtype);
+  } finally {
+    x.dispose();
+  }
+}
+
 /**
- * ±1 with equal probability (int32).
+ * ±1 with equal probability (int32 unless `dtype`), as JAX's `rademacher(key, shape)` or
+ * jax-js's `rademacher(key, { shape, dtype })`.
  *
  * @example
  * ```ts
  * using key = random.key(0);
  * using s = random.rademacher(key, [3]);
  * s.dtype; // "int32"
+ * using f = random.rademacher(key, { shape: [3], dtype: "float32" });
  * ```
  */
-export const rademacher = (key: Array, shape: Shape = []): Array =>
-  lib.rademacher(keyed("rademacher", key, shape));
+export function rademacher(key: Array, shape?: Shape | ShapeDTypeOptions): Array {
+  const o = shapeAndDType("rademacher", shape);
+  if (o.dtype === DType.Uint32 || o.dtype === DType.Bool) {
+    throw new TypeError(`rademacher: unsupported dtype ${o.dtype}`);
+  }
+  return asDType(lib.rademacher(keyed("rademacher", key, o.shape)), o.dtype);
+}
 
 /**
  * Log-normal samples `exp(sigma · z)` (default sigma 1; float32) of `shape`, from `key`.
@@ -157,10 +196,13 @@ export const pareto = (key: Array, b: number, shape: Shape = []): Array =>
  * using key = random.key(0);
  * using s = random.geometric(key, 0.5, [3]);
  * s.dtype; // "int32"
+ * using t = random.geometric(key, 0.5, { shape: [3] }); // jax-js's options form
  * ```
  */
-export const geometric = (key: Array, p: number, shape: Shape = []): Array =>
-  lib.geometric({ ...keyed("geometric", key, shape), p });
+export function geometric(key: Array, p: number, shape?: Shape | ShapeDTypeOptions): Array {
+  const o = shapeAndDType("geometric", shape);
+  return asDType(lib.geometric({ ...keyed("geometric", key, o.shape), p }), o.dtype);
+}
 
 /**
  * Double-sided Maxwell samples with location `loc` and `scale` (float32) of `shape`, from `key`.
@@ -357,6 +399,18 @@ export function permutation(key: Array, x: number | Array, axis = 0, independent
   return lib.permutation({ key, x, axis, independent });
 }
 
+/** jax-js's options object of `choice`. */
+export interface ChoiceOptions {
+  /** Default `[]`. */
+  shape?: number[];
+  /** Default `true`. */
+  replace?: boolean;
+  /** Weights of the entries (default uniform). */
+  p?: Array | null;
+  /** The axis of `a` to draw from (default 0). */
+  axis?: number;
+}
+
 /**
  * Samples of `a` (or of `arange(a)` for a number), with or without replacement and weights `p`.
  *
@@ -365,16 +419,21 @@ export function permutation(key: Array, x: number | Array, axis = 0, independent
  * using key = random.key(0);
  * using c = random.choice(key, 10, [3], false); // three distinct values of 0…9
  * c.shape; // [3]
+ * using d = random.choice(key, 10, { shape: [3], replace: false }); // jax-js's options form
  * ```
  */
 export function choice(
   key: Array,
   a: number | Array,
-  shape: number[] = [],
+  shape: number[] | ChoiceOptions = [],
   replace = true,
   p: Array | null = null,
   axis = 0,
 ): Array {
+  if (shape !== null && typeof shape === "object" && !globalThis.Array.isArray(shape)) {
+    const o = shape;
+    return choice(key, a, o.shape ?? [], o.replace ?? true, o.p ?? null, o.axis ?? 0);
+  }
   // A 0-d array is a count, as in JAX (which needs it concrete too).
   if (a instanceof Array && a.ndim === 0) a = Number(a.item());
   const dims = [...checks.shape("choice", shape)];

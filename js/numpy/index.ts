@@ -195,5 +195,6 @@ export * from "./math.js";
 export * from "./stats-more.js";
 export * from "./shape-more.js";
 export * from "./products.js";
+export * from "./cumulative.js";
 export * from "./info.js";
 export * as linalg from "./linalg.js";

@@ -281,7 +281,7 @@ export function geomspace(
 }
 
 /**
- * `fn(i0, i1, …)` on index grids of `shape` (int32 unless `dtype` says otherwise).
+ * `fn(i0, i1, …)` on index grids of `shape` (float32 unless `dtype` says otherwise, as JAX).
  *
  * @example
  * ```ts
@@ -302,7 +302,8 @@ export function fromfunction(
   const keep = (a: Array): Array => (made.push(a), a);
   try {
     const parts = unstack(keep(indices(shape)), 0).map(keep);
-    const cast = parts.map((p) => (opts.dtype ? keep(p.astype(opts.dtype)) : p));
+    // The indices are float32 unless `dtype` says otherwise (JAX's and jax-js's default).
+    const cast = parts.map((p) => keep(p.astype(opts.dtype ?? DType.Float32)));
     return fn(...cast);
   } finally {
     for (const a of new Set(made)) a.dispose();

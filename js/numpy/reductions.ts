@@ -165,8 +165,6 @@ function running(name: string, op: string) {
  * ```
  */
 export const cumsum = running("cumsum", "sum");
-/** Alias of `cumsum`. */
-export const cumulativeSum = cumsum;
 /**
  * The running product along `axis` (of the flattened array when `axis` is omitted).
  *

@@ -345,16 +345,25 @@ export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}):
 }
 
 /**
- * The Vandermonde matrix of 1-D `x` (powers decreasing unless `increasing`).
+ * The Vandermonde matrix of 1-D `x` (powers decreasing unless `increasing`): NumPy's
+ * `vander(x, n, increasing)`, or jax-js's `vander(x, { n, increasing })`.
  *
  * @example
  * ```ts
  * using x = np.array([1, 2, 3]);
  * using v = np.vander(x); // [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
+ * using w = np.vander(x, { n: 2, increasing: true }); // [[1, 1], [1, 2], [1, 3]]
  * ```
  */
-export function vander(x: Array, n: number | null = null, increasing = false): Array {
+export function vander(
+  x: Array,
+  n: number | null | { n?: number | null; increasing?: boolean } = null,
+  increasing = false,
+): Array {
   check("vander", x);
+  if (n !== null && typeof n === "object") {
+    return lib.vander({ x, n: n.n ?? null, increasing: !!n.increasing });
+  }
   return lib.vander({ x, n, increasing });
 }
 

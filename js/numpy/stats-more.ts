@@ -6,7 +6,6 @@ import { Array } from "../array.js";
 import type { ArrayInput } from "../lib.js";
 import * as lib from "../lib-calls.js";
 import type { Axis } from "../ops.js";
-import { cumprod } from "./reductions.js";
 
 /** Options of reductions. */
 export interface ReduceOptions {
@@ -172,8 +171,6 @@ export const nancumsum = scan(lib.nancumsum);
  * ```
  */
 export const nancumprod = scan(lib.nancumprod);
-/** Alias of `cumprod`. */
-export const cumulativeProd = cumprod;
 
 /**
  * The (weighted) mean over `axis`.

@@ -124,13 +124,28 @@ pub fn reduction(
     }
 }
 
-/// `nanargmax`/`nanargmin` (NaN never wins) and `nancumsum`/`nancumprod` (NaN counts as the
-/// identity) along `axis` (`None`: the flattened array).
+/// `nanargmax`/`nanargmin` (NaN never wins; an all-NaN slice gives −1, as JAX) and
+/// `nancumsum`/`nancumprod` (NaN counts as the identity) along `axis` (`None`: the flattened
+/// array).
 pub fn nan_scan(name: &str, x: &Value, axis: Option<i64>) -> Result<Value> {
     use super::indexing::{arg_extreme, cumulative};
     match name {
-        "nanargmax" => arg_extreme(name, &fill_nan(x, f64::NEG_INFINITY)?, axis, false, true),
-        "nanargmin" => arg_extreme(name, &fill_nan(x, f64::INFINITY)?, axis, false, false),
+        "nanargmax" | "nanargmin" => {
+            let max = name == "nanargmax";
+            let fill = if max {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            let idx = arg_extreme(name, &fill_nan(x, fill)?, axis, false, max)?;
+            if !x.aval().dtype.is_float() {
+                return Ok(idx);
+            }
+            let axes = axis.map(|a| [a]);
+            let valid = count_valid(x, axes.as_ref().map(|a| &a[..]), false)?;
+            let none = lax::eq(&mut Binder, &valid, 0.0)?;
+            lax::select(&mut Binder, &none, -1.0, &idx)
+        }
         "nancumsum" => cumulative(name, ReduceOp::Sum, &fill_nan(x, 0.0)?, axis),
         _ => cumulative(name, ReduceOp::Prod, &fill_nan(x, 1.0)?, axis),
     }
