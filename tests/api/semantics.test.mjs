@@ -16,7 +16,7 @@ import {
   ox,
 } from "./helpers.mjs";
 import * as optax from "../../pkg/optax/index.js";
-import { scoped } from "../shared/scoped.mjs";
+import { scopedAsync } from "../shared/scoped.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -48,47 +48,47 @@ const values = (shape, seed) => {
 for (const device of DEVICES) {
   describe(`jax-js semantics on ${device}`, () => {
     test("mean of an integer or bool array is float32", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const m = k(np.mean(k(np.array([1, 2], { dtype: "int32", device }))));
         assert.equal(m.dtype, "float32");
-        assert.equal(m.item(), 1.5);
+        assert.equal(await m.jsAsync(), 1.5);
         const b = k(np.mean(k(np.array([true, false, false, false], { device })), 0));
         assert.equal(b.dtype, "float32");
-        assert.equal(b.item(), 0.25);
+        assert.equal(await b.jsAsync(), 0.25);
       }));
 
     test("power with a number base", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const x = k(np.array([1, 2, 3, -1], { device }));
-        assert.deepEqual(k(np.power(2, x)).js(), [2, 4, 8, 0.5]);
+        assert.deepEqual(await k(np.power(2, x)).jsAsync(), [2, 4, 8, 0.5]);
         const xi = k(np.array([0, 1, 5], { dtype: "int32", device }));
         const pi = k(np.power(3, xi));
         assert.equal(pi.dtype, "int32");
-        assert.deepEqual(pi.js(), [1, 3, 243]);
+        assert.deepEqual(await pi.jsAsync(), [1, 3, 243]);
         const g = k(ox.grad((v) => np.sum(np.power(2, v)))(k(np.array([0, 1], { device }))));
-        close(g.js(), [Math.LN2, 2 * Math.LN2], 1e-6, "d/dx 2^x");
+        close(await g.jsAsync(), [Math.LN2, 2 * Math.LN2], 1e-6, "d/dx 2^x");
       }));
 
     test("add and multiply of bool arrays are logical or / and", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const a = k(np.array([true, true, false, false], { device }));
         const b = k(np.array([true, false, true, false], { device }));
         const s = k(np.add(a, b));
         const p = k(a.mul(b));
         assert.equal(s.dtype, "bool");
         assert.equal(p.dtype, "bool");
-        assert.deepEqual(s.js(), [true, true, true, false]);
-        assert.deepEqual(p.js(), [true, false, false, false]);
+        assert.deepEqual(await s.jsAsync(), [true, true, true, false]);
+        assert.deepEqual(await p.jsAsync(), [true, false, false, false]);
       }));
 
     test("dstack lifts 1-D to [1, n, 1] and 2-D to [m, n, 1]", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const a = values([2, 3], 1);
         const b = values([2, 3], 2);
         const d = k(np.dstack([k(np.array(a, { device })), k(np.array(b, { device }))]));
         assert.deepEqual(d.shape, [2, 3, 2]);
         assert.deepEqual(
-          d.js(),
+          await d.jsAsync(),
           a.map((row, i) => row.map((v, j) => [v, b[i][j]])),
         );
         const v = k(np.dstack([k(np.array([1, 2, 3], { device }))]));
@@ -96,7 +96,7 @@ for (const device of DEVICES) {
       }));
 
     test("dot of n-D arrays sums a's last axis with b's second-to-last", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const [sa, sb] = [
           [2, 3, 4],
           [5, 4, 6],
@@ -111,24 +111,24 @@ for (const device of DEVICES) {
             ),
           ),
         );
-        assert.deepEqual(got.js(), want);
+        assert.deepEqual(await got.jsAsync(), want);
         const vec = k(np.dot(k(np.array(a, { device })), k(np.array([1, 0, 2, 1], { device }))));
         assert.deepEqual(
-          vec.js(),
+          await vec.jsAsync(),
           a.map((ai) => ai.map((row) => row[0] + 2 * row[2] + row[3])),
         );
       }));
 
     test("einsum: traces, diagonals, ellipses and the sublist form", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const m = values([3, 3], 5);
         const x = k(np.array(m, { device }));
-        assert.equal(k(np.einsum("ii->", x)).item(), m[0][0] + m[1][1] + m[2][2]);
-        assert.equal(k(np.einsum("ii", x)).item(), m[0][0] + m[1][1] + m[2][2]);
-        assert.deepEqual(k(np.einsum("ii->i", x)).js(), [m[0][0], m[1][1], m[2][2]]);
+        assert.equal(await k(np.einsum("ii->", x)).jsAsync(), m[0][0] + m[1][1] + m[2][2]);
+        assert.equal(await k(np.einsum("ii", x)).jsAsync(), m[0][0] + m[1][1] + m[2][2]);
+        assert.deepEqual(await k(np.einsum("ii->i", x)).jsAsync(), [m[0][0], m[1][1], m[2][2]]);
         const t = values([2, 3, 3], 6);
         assert.deepEqual(
-          k(np.einsum("bii->b", k(np.array(t, { device })))).js(),
+          await k(np.einsum("bii->b", k(np.array(t, { device })))).jsAsync(),
           t.map((s) => s[0][0] + s[1][1] + s[2][2]),
         );
         const [a, b] = [values([2, 3, 4], 7), values([2, 4, 5], 8)];
@@ -138,23 +138,23 @@ for (const device of DEVICES) {
             Array.from({ length: 5 }, (_, j) => row.reduce((s, v, q) => s + v * b[n][q][j], 0)),
           ),
         );
-        assert.deepEqual(k(np.einsum("...ij,...jk->...ik", xa, xb)).js(), want);
-        assert.deepEqual(k(np.einsum("...ij,...jk", xa, xb)).js(), want);
+        assert.deepEqual(await k(np.einsum("...ij,...jk->...ik", xa, xb)).jsAsync(), want);
+        assert.deepEqual(await k(np.einsum("...ij,...jk", xa, xb)).jsAsync(), want);
         // Ellipsis axes broadcast (a unit axis against 2) and align from the right.
         const one = k(np.array([a[0]], { device }));
         assert.deepEqual(k(np.einsum("...ij,...jk->...ik", one, xb)).shape, [2, 3, 5]);
         assert.deepEqual(
-          k(np.einsum("i...->...", k(np.array(m, { device })))).js(),
+          await k(np.einsum("i...->...", k(np.array(m, { device })))).jsAsync(),
           [0, 1, 2].map((j) => m[0][j] + m[1][j] + m[2][j]),
         );
         // NumPy's sublist form.
         const sub = k(np.einsum(xa, [0, 1, 2], xb, [0, 2, 3], [0, 1, 3]));
-        assert.deepEqual(sub.js(), want);
+        assert.deepEqual(await sub.jsAsync(), want);
         const implicit = k(np.einsum(x, [0, 0]));
-        assert.equal(implicit.item(), m[0][0] + m[1][1] + m[2][2]);
+        assert.equal(await implicit.jsAsync(), m[0][0] + m[1][1] + m[2][2]);
         // The trace's gradient is the identity.
         const g = k(ox.grad((v) => np.einsum("ii->", v))(k(np.array(m, EXACT))));
-        assert.deepEqual(g.js(), [
+        assert.deepEqual(await g.jsAsync(), [
           [1, 0, 0],
           [0, 1, 0],
           [0, 0, 1],
@@ -171,21 +171,26 @@ for (const device of DEVICES) {
       }));
 
     test("gelu with approximate: false is x·Φ(x)", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const x = k(np.array([-1, 0.5, 1, 2], { device }));
         // x·Φ(x) with Φ the standard normal CDF.
         const exact = [
           -0.15865525393145707, 0.34573123063700656, 0.8413447460685429, 1.9544997361036416,
         ];
-        close(k(ox.nn.gelu(x, { approximate: false })).js(), exact, 2e-6, "exact gelu");
+        close(await k(ox.nn.gelu(x, { approximate: false })).jsAsync(), exact, 2e-6, "exact gelu");
         const tanh = (v) =>
           0.5 * v * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (v + 0.044715 * v ** 3)));
-        close(k(ox.nn.gelu(x)).js(), [-1, 0.5, 1, 2].map(tanh), 2e-6, "tanh gelu");
-        close(k(ox.nn.gelu(x, { approximate: true })).js(), [-1, 0.5, 1, 2].map(tanh), 2e-6, "opt");
+        close(await k(ox.nn.gelu(x)).jsAsync(), [-1, 0.5, 1, 2].map(tanh), 2e-6, "tanh gelu");
+        close(
+          await k(ox.nn.gelu(x, { approximate: true })).jsAsync(),
+          [-1, 0.5, 1, 2].map(tanh),
+          2e-6,
+          "opt",
+        );
       }));
 
     test("cholesky is NaN from the first failing pivot on", () =>
-      scoped((k) => {
+      scopedAsync(async (k) => {
         const nan = NaN;
         const l = k(
           np.linalg.cholesky(
@@ -202,7 +207,7 @@ for (const device of DEVICES) {
           ),
         );
         close(
-          l.js(),
+          await l.jsAsync(),
           [
             [1, 0, 0],
             [2, nan, 0],
@@ -226,7 +231,7 @@ for (const device of DEVICES) {
           ),
         );
         close(
-          z.js(),
+          await z.jsAsync(),
           [
             [2, 0, 0],
             [1, 0, 0],
@@ -240,7 +245,7 @@ for (const device of DEVICES) {
 }
 
 test("the derivative of a factor with a failing pivot is the valid block's", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     // Pivot 2 fails; L[:2, :2] is the factor of A[:2, :2].
     const a = [
       [4, 2, 1],
@@ -255,10 +260,10 @@ test("the derivative of a factor with a failing pivot is the valid block's", () 
     const w = k(np.array(weights, EXACT));
     const lead = (m) => m.slice(0, 2).map((r) => r.slice(0, 2));
     const f = (x) => np.sum(np.multiply(np.linalg.cholesky(x, { symmetrizeInput: false }), w));
-    const g = k(ox.grad(f)(k(np.array(a, EXACT)))).js();
+    const g = await k(ox.grad(f)(k(np.array(a, EXACT)))).jsAsync();
     const w2 = k(np.array(lead(weights), EXACT));
     const f2 = (x) => np.sum(np.multiply(np.linalg.cholesky(x, { symmetrizeInput: false }), w2));
-    const g2 = k(ox.grad(f2)(k(np.array(lead(a), EXACT)))).js();
+    const g2 = await k(ox.grad(f2)(k(np.array(lead(a), EXACT)))).jsAsync();
     const want = [
       [g2[0][0], g2[0][1], 0],
       [g2[1][0], g2[1][1], 0],
@@ -269,13 +274,13 @@ test("the derivative of a factor with a failing pivot is the valid block's", () 
   }));
 
 test("vjpFn takes a JS number as a cotangent, as jax-js's types allow", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const x = k(np.array([1, 2, 3]));
     const [y, vjpFn] = ox.vjp((v) => np.sum(v.mul(v)), [x]);
     k(y);
     try {
       const [g] = vjpFn(2);
-      assert.deepEqual(k(g).js(), [4, 8, 12]);
+      assert.deepEqual(await k(g).jsAsync(), [4, 8, 12]);
       assert.match(errorMessage(() => vjpFn("2")).message, /^vjp: .*an Array or a number/);
     } finally {
       vjpFn.dispose();
@@ -302,7 +307,7 @@ describe("jax-js's tree definitions", () => {
 
 describe("bad arguments throw an Error naming the function and the argument", () => {
   test("reductions, full", () =>
-    scoped((k) => {
+    scopedAsync(async (k) => {
       const x = k(np.ones([2, 2]));
       assert.match(errorMessage(() => np.sum(x, { keepdims: true })).message, /^sum: axis/);
       assert.match(errorMessage(() => np.sum(x, "0")).message, /^sum: axis/);
@@ -315,7 +320,7 @@ describe("bad arguments throw an Error naming the function and the argument", ()
     }));
 
   test("functions returned by grad, valueAndGrad, vjp, jit, vmap and linearize", () =>
-    scoped((k) => {
+    scopedAsync(async (k) => {
       const x = k(np.array([1, 2]));
       const f = (v) => np.sum(v.mul(v));
       assert.match(errorMessage(() => ox.grad(f)("x")).message, /^grad: /);
@@ -345,7 +350,7 @@ describe("bad arguments throw an Error naming the function and the argument", ()
     }));
 
   test("oxjax/optax functions and their transformations' init and update", () =>
-    scoped((k) => {
+    scopedAsync(async (k) => {
       const p = { w: k(np.ones([2])) };
       assert.match(errorMessage(() => optax.applyUpdates(p, undefined)).message, /^applyUpdates: /);
       const opt = optax.adam(0.1);
@@ -363,7 +368,7 @@ describe("bad arguments throw an Error naming the function and the argument", ()
     }));
 
   test("errors thrown by the user's function pass through unchanged", () =>
-    scoped((k) => {
+    scopedAsync(async (k) => {
       const x = k(np.array([1, 2]));
       const boom = () => {
         throw new Error("boom");

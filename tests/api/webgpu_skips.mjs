@@ -29,9 +29,6 @@ export const WEBGPU_SKIP_FILES = {
     "device-independent: drives the garbage collector with Node's V8 gc() (node:v8, node:vm)",
   "wasm_threads.test.mjs": "the wasm device's worker pool (Node worker_threads)",
   "wasm_threads_faults.test.mjs": "the wasm device's worker pool (Node worker_threads)",
-  "semantics.test.mjs":
-    "reads synchronously (cpu and wasm); the webgpu Cholesky routine's NaN rule is checked on " +
-    "lavapipe by tests/integration/routines.rs",
   "upstream_diff.test.mjs":
     "upstream @jax-js/jax is the oracle, run beside oxjax on its wasm device in Node",
   "kalman-parallel.test.mjs":
