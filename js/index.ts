@@ -61,7 +61,7 @@ export type { LinearFn } from "./vmap.js";
 export { jit, clearCaches, getCacheSizes } from "./named/top.js";
 export type { JitOptions, OwnedFunction, CacheSizes } from "./jit.js";
 export type { ArgsOf, InAxes, TracedFunction } from "./transform-types.js";
-export type { MemoryStats, DeviceStats, ScanStats } from "./stats.js";
+export type { MemoryStats, DeviceStats, ScanStats, CompiledCallStats } from "./stats.js";
 export * from "./named/top-unsupported.js";
 export { getBackend } from "./named/top.js";
 export type { Backend } from "./backend-info.js";

@@ -117,6 +117,24 @@ export interface MemoryStats {
   devices: Partial<Record<"cpu" | "wasm" | "webgpu", DeviceStats>>;
   /** Scans run (`lax.scan` loops, including those of gradients), per path, and their steps. */
   scan: ScanStats;
+  /** Library compositions called eagerly and run as cached compiled programs. */
+  compiledCalls: CompiledCallStats;
+}
+
+/**
+ * Eager calls of library compositions (random draws, numpy compositions, activations, the
+ * functions with parameters) run as compiled programs, in `memoryStats().compiledCalls`: a
+ * composition is compiled on its second call with the same operand shapes, dtypes and numbers.
+ */
+export interface CompiledCallStats {
+  /** Calls remembered now (a bounded cache, emptied by `clearCaches`). */
+  entries: number;
+  /** The most calls remembered (least recently used ones are forgotten). */
+  capacity: number;
+  /** Compositions compiled (cumulative). */
+  compiles: number;
+  /** Calls that ran as a compiled program (cumulative). */
+  runs: number;
 }
 
 /** Counters of `lax.scan` runs, in `memoryStats().scan` (cumulative). */
@@ -137,7 +155,7 @@ export interface ScanStats {
 
 const DEVICES = ["cpu", "wasm", "webgpu"] as const;
 /** The field names of `wasm.memoryStats()`'s numbers, by group (src/api/stats.rs). */
-const [TOP, DEVICE, PROGRAMS, SCAN] = wasm
+const [TOP, DEVICE, PROGRAMS, SCAN, CALLS] = wasm
   .memoryStatsLayout()
   .split("|")
   .map((g) => g.trim().split(/\s+/));
@@ -173,6 +191,7 @@ export function memoryStats(): MemoryStats {
   }
   out.programCache = take(PROGRAMS) as unknown as MemoryStats["programCache"];
   out.scan = take(SCAN) as unknown as ScanStats;
+  out.compiledCalls = take(CALLS) as unknown as CompiledCallStats;
   out.reclaimedArrays = reclaimedArrays();
   return out;
 }

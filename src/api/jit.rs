@@ -83,10 +83,11 @@ pub fn jit_signature(args: Vec<f64>) -> std::result::Result<String, JsError> {
     run().map_err(js_error)
 }
 
-/// Empties the program cache (part of `clearCaches()`).
+/// Empties the program cache and the compiled eager compositions (part of `clearCaches()`).
 #[wasm_bindgen(js_name = clearProgramCache)]
 pub fn clear_program_cache() {
     jit_cache::clear();
+    crate::transform::eager_jit::clear();
 }
 
 /// `setDebug(level)`: 1 logs each lowered program, 2 also its kernels.

@@ -4,6 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{handles, js_error};
 use crate::library::nn;
+use crate::transform::eager_jit;
 use crate::util::{Error, Result};
 
 type JsResult<T> = std::result::Result<T, JsError>;
@@ -12,11 +13,15 @@ type JsResult<T> = std::result::Result<T, JsError>;
 #[wasm_bindgen]
 pub fn activation(name: &str, h: f64, a: f64) -> JsResult<f64> {
     let run = || -> Result<f64> {
-        Ok(handles::insert(nn::activation(
-            name,
-            &handles::get(name, h)?,
-            a,
-        )?))
+        let x = [handles::get(name, h)?];
+        // A cached compiled program from the second call of this aval (`eager_jit`).
+        let mut outs = eager_jit::run(name, &[a], &x, |x| {
+            Ok(vec![nn::activation(name, &x[0], a)?])
+        })?;
+        let y = outs
+            .pop()
+            .ok_or_else(|| Error::new(name, "internal error: no result"))?;
+        Ok(handles::insert(y))
     };
     run().map_err(js_error)
 }

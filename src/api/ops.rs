@@ -68,7 +68,7 @@ pub fn apply(
             .zip(&literals)
             .map(|(v, &x)| v.as_ref().map_or(Operand::Literal(x), Operand::Value))
             .collect();
-        Ok(handles::insert(library::apply(op, &operands)?))
+        Ok(handles::insert(library::apply_eager(op, &operands)?))
     };
     run().map_err(js_error)
 }

@@ -1,10 +1,11 @@
-//! `random`: keys, bits, split, uniform, normal, bernoulli (see `library::random`).
+//! `random`: keys, bits, split, uniform, normal, bernoulli (see `library::random`); draws run
+//! as cached compiled programs from the second of each shape (`transform::eager_jit`).
 
 use wasm_bindgen::prelude::*;
 
 use super::{handles, js_error, placement, to_shape};
 use crate::library::random;
-use crate::transform::{ArrayValue, Value};
+use crate::transform::{eager_jit, ArrayValue, Value};
 use crate::util::{Error, Result};
 
 type JsResult<T> = std::result::Result<T, JsError>;
@@ -36,14 +37,27 @@ pub fn random(kind: &str, key: f64, dims: Vec<f64>, a: f64, b: f64) -> JsResult<
     let run = || -> Result<f64> {
         let k = handles::get(kind, key)?;
         let s = to_shape(kind, &dims)?;
-        let out = match kind {
-            "bits" => random::bits(&k, &s)?,
-            "uniform" => random::uniform(&k, &s, a, b)?,
-            "normal" => random::normal(&k, &s)?,
-            "bernoulli" => random::bernoulli(&k, a, &s)?,
-            "split" => random::split(&k, to_shape(kind, &[a])?[0])?,
-            other => return Err(Error::new(other, "unknown random function")),
+        let draw = |k: &Value| -> Result<Value> {
+            match kind {
+                "bits" => random::bits(k, &s),
+                "uniform" => random::uniform(k, &s, a, b),
+                "normal" => random::normal(k, &s),
+                "bernoulli" => random::bernoulli(k, a, &s),
+                "split" => random::split(k, to_shape(kind, &[a])?[0]),
+                other => Err(Error::new(other, "unknown random function")),
+            }
         };
+        // Run as a cached compiled program from the second draw of this shape.
+        let mut params = vec![a, b];
+        params.extend_from_slice(&dims);
+        let mut outs = crate::transform::scope::follow(std::slice::from_ref(&k), || {
+            eager_jit::run(kind, &params, std::slice::from_ref(&k), |ks| {
+                Ok(vec![draw(&ks[0])?])
+            })
+        })?;
+        let out = outs
+            .pop()
+            .ok_or_else(|| Error::new(kind, "internal error: no result"))?;
         Ok(handles::insert(out))
     };
     run().map_err(js_error)

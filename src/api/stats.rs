@@ -13,7 +13,8 @@ use crate::backend::registry;
 use crate::core::Device;
 
 /// The field names, in order: the top-level numbers, then per device (cpu, wasm, webgpu) a
-/// presence flag and its fields, then the program cache and the scans. `js/stats.ts` reads
+/// presence flag and its fields, then the program cache, the scans and the compiled eager
+/// compositions. `js/stats.ts` reads
 /// this once and must agree with `memory_stats`.
 #[wasm_bindgen(js_name = memoryStatsLayout)]
 pub fn layout() -> String {
@@ -26,7 +27,8 @@ const LAYOUT: &str = "liveArrays pendingReads liveJaxprs wasmMemoryBytes wasmMem
      kernelCacheEntries kernelCacheHits kernelCacheMisses kernelCodeBytes \
      kernelMaxLocals loopRuns loopCacheEntries uploads uploadBytes readbacks readbackBytes \
      moves moveBytes lost | entries capacity hits misses evictions | fusedRuns fusedSteps \
-     fallbackRuns fallbackSteps planCacheEntries planCacheCapacity";
+     fallbackRuns fallbackSteps planCacheEntries planCacheCapacity | entries capacity \
+     compiles runs";
 
 /// The numbers per device (the second group of [`LAYOUT`]).
 const DEVICE_FIELDS: usize = 26;
@@ -100,6 +102,13 @@ pub fn memory_stats() -> Vec<f64> {
         scan.fallback_steps as f64,
         plans.entries as f64,
         plans.capacity as f64,
+    ]);
+    let (calls, compiles, runs) = crate::transform::eager_jit::stats();
+    out.extend([
+        calls.entries as f64,
+        calls.capacity as f64,
+        compiles as f64,
+        runs as f64,
     ]);
     out
 }

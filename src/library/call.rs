@@ -14,7 +14,7 @@ use super::{
     fft, lax_extra, lax_linalg, nn_extra, np_linalg, np_norms, np_solve, np_svd, products,
     random_dist, random_shuffle, reduce_extra as re, shape_extra as sx,
 };
-use crate::transform::Value;
+use crate::transform::{eager_jit, Value};
 use crate::util::{Error, Result};
 
 calls! {
@@ -185,13 +185,21 @@ impl CallId {
 
 /// Runs library function `id` on `arrays` (its array arguments in field order) with `nums`
 /// (its other arguments, laid out as `args` describes).
+/// Called eagerly, the composition runs as a cached compiled program from its second call with
+/// the same arguments' avals and numbers (`transform::eager_jit`).
 pub fn call(id: CallId, arrays: &[Value], nums: &[f64]) -> Result<Vec<Value>> {
     let decode_and_run = |arrays: &[Value]| id.run(&mut Reader::new(id.name(), arrays, nums));
-    let outs = if id.widens_f16() {
-        super::half::in_f32(arrays, decode_and_run)?
-    } else {
-        decode_and_run(arrays)?
+    let run = |arrays: &[Value]| {
+        if id.widens_f16() {
+            super::half::in_f32(arrays, decode_and_run)
+        } else {
+            decode_and_run(arrays)
+        }
     };
+    let mut params = Vec::with_capacity(nums.len() + 1);
+    params.push(id as usize as f64);
+    params.extend_from_slice(nums);
+    let outs = eager_jit::run("libCall", &params, arrays, run)?;
     if !id.out().accepts(outs.len()) {
         let problem = format!("returned {} results, expected {:?}", outs.len(), id.out());
         return Err(Error::new(id.name(), problem));

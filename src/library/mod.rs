@@ -79,6 +79,47 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
     }
 }
 
+/// [`apply`] from JavaScript: a composition (not a primitive) called eagerly runs as a cached
+/// compiled program from its second call with the same operands' avals and numbers
+/// (`transform::eager_jit`).
+pub fn apply_eager(name: &str, operands: &[Operand]) -> Result<Value> {
+    let composition = numpy::lookup(name).is_some()
+        || math::lookup(name).is_some()
+        || matches!(name, "matmul" | "dot" | "power" | "erfinv");
+    if !composition {
+        return apply(name, operands);
+    }
+    // Per operand: 0 for an array, else 1 and the number.
+    let mut params = Vec::with_capacity(2 * operands.len());
+    let mut arrays = Vec::with_capacity(operands.len());
+    for o in operands {
+        match o {
+            Operand::Value(x) => {
+                params.push(0.0);
+                arrays.push((*x).clone());
+            }
+            Operand::Literal(x) => params.extend([1.0, *x]),
+        }
+    }
+    let run = |arrays: &[Value]| -> Result<Vec<Value>> {
+        let mut next = arrays.iter();
+        let ops: Vec<Operand> = operands
+            .iter()
+            .map(|o| match o {
+                Operand::Value(_) => next.next().map(Operand::Value),
+                Operand::Literal(x) => Some(Operand::Literal(*x)),
+            })
+            .collect::<Option<_>>()
+            .ok_or_else(|| Error::new(name, "internal error: operands changed"))?;
+        apply(name, &ops).map(|y| vec![y])
+    };
+    let mut outs = crate::transform::eager_jit::run(name, &params, &arrays, run)?;
+    match (outs.pop(), outs.is_empty()) {
+        (Some(y), true) => Ok(y),
+        _ => Err(Error::new(name, "internal error: expected one result")),
+    }
+}
+
 fn is_bool_array(o: &Operand) -> bool {
     o.value().is_some_and(|x| x.aval().dtype == DType::Bool)
 }

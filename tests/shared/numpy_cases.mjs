@@ -157,3 +157,22 @@ export async function runCase(ox, c, device, opts = {}) {
     for (const a of args) a.dispose();
   }
 }
+
+/**
+ * The outputs of case `c` on `device` as typed arrays, in order (no comparison with the oracle;
+ * for tests that compare two ways of running the same case).
+ */
+export async function caseOutputs(ox, c, device) {
+  const args = (c.args ?? []).map((a) => makeArray(ox.numpy, a, device));
+  try {
+    const result = call(ox, c, args, device);
+    const list = c.outs ? result : [result];
+    try {
+      return await Promise.all(list.map((r) => r.data()));
+    } finally {
+      for (const r of new Set(list)) r.dispose();
+    }
+  } finally {
+    for (const a of args) a.dispose();
+  }
+}

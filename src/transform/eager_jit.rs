@@ -1,0 +1,208 @@
+//! Library compositions called eagerly, run as cached compiled programs. A composition (a random
+//! draw is ~130 integer and float operations) applied eagerly pays one dispatch per primitive;
+//! [`run`] instead traces it once into a Jaxpr, keyed by the caller's tag and parameters and by
+//! the avals and devices of its array operands, and runs that as a jitted [`Compiled`] program
+//! (on wasm one module call) on later calls with the same key.
+//!
+//! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
+//! parameters never compiles anything). A composition that fails to trace, captures constants
+//! (they would hold device memory in the cache), is a single operation, or feeds a computed
+//! value into a float reduction (fusion could change its summation order) stays eager for that
+//! key. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
+//! emptied by `clearCaches()`. Compiled programs compute exactly what the eager operations do
+//! (the same kernels, fused; `tests/api/compiled_calls.test.mjs` compares the bits).
+
+use std::rc::Rc;
+
+use super::jit::Compiled;
+use super::trace::{self, Value};
+use crate::core::jaxpr::{Atom, Jaxpr};
+use crate::core::{Aval, Device, Primitive};
+use crate::util::lru::{CacheStats, Lru};
+use crate::util::panic_cell::PanicCell;
+use crate::util::Result;
+
+/// The most keys remembered.
+pub const CAPACITY: usize = 128;
+
+/// What one eager call of a composition is: the caller's tag (which composition), its
+/// parameters as bits, and per array operand its aval, device and whether it is committed.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    tag: String,
+    params: Vec<u64>,
+    arrays: Vec<(Aval, Device, bool)>,
+}
+
+#[derive(Clone)]
+enum Entry {
+    /// Called eagerly once.
+    Seen,
+    /// Runs eagerly: not traceable, captures constants, or one operation.
+    Eager,
+    Compiled(Rc<Compiled>),
+}
+
+#[derive(Default, Clone, Copy)]
+struct Counters {
+    compiles: u64,
+    runs: u64,
+}
+
+thread_local! {
+    static CACHE: PanicCell<Lru<Key, Entry>> = PanicCell::new(Lru::new(CAPACITY));
+    static COUNTERS: PanicCell<Counters> = PanicCell::new(Counters::default());
+}
+
+/// The cache's counters and how many compositions were compiled and how many calls ran compiled.
+pub fn stats() -> (CacheStats, u64, u64) {
+    let c = COUNTERS.with(|c| *c.borrow());
+    (CACHE.with(|c| c.borrow().stats()), c.compiles, c.runs)
+}
+
+/// Forgets every key and its program (`clearCaches()`).
+pub fn clear() {
+    let old = CACHE.with(|c| std::mem::replace(&mut *c.borrow_mut(), Lru::new(CAPACITY)));
+    drop(old);
+}
+
+/// Runs composition `f` on `arrays`: eagerly, or as the program it was compiled into for this
+/// key (see the module comment). `tag` names the composition and `params` are every other
+/// input `f` depends on; `f` must depend on nothing else. Inside a trace, or on tracers, `f`
+/// simply runs.
+pub fn run(
+    tag: &str,
+    params: &[f64],
+    arrays: &[Value],
+    f: impl Fn(&[Value]) -> Result<Vec<Value>>,
+) -> Result<Vec<Value>> {
+    let Some(key) = key(tag, params, arrays) else {
+        return f(arrays);
+    };
+    let found = CACHE.with(|c| c.borrow_mut().get(&key).cloned());
+    match found {
+        None => {
+            insert(key, Entry::Seen);
+            f(arrays)
+        }
+        Some(Entry::Eager) => f(arrays),
+        Some(Entry::Compiled(c)) => {
+            COUNTERS.with(|n| n.borrow_mut().runs += 1);
+            c.call(arrays)
+        }
+        Some(Entry::Seen) => match compile(tag, arrays, &f) {
+            Some(c) => {
+                let c = Rc::new(c);
+                insert(key, Entry::Compiled(c.clone()));
+                COUNTERS.with(|n| {
+                    let mut n = n.borrow_mut();
+                    n.compiles += 1;
+                    n.runs += 1;
+                });
+                c.call(arrays)
+            }
+            None => {
+                insert(key, Entry::Eager);
+                f(arrays)
+            }
+        },
+    }
+}
+
+fn insert(key: Key, entry: Entry) {
+    let evicted = CACHE.with(|c| c.borrow_mut().insert(key, entry));
+    drop(evicted); // outside the borrow
+}
+
+/// The key of an eager call, or None when something is being traced.
+fn key(tag: &str, params: &[f64], arrays: &[Value]) -> Option<Key> {
+    if arrays.is_empty() || trace::top_frame().is_some() {
+        return None;
+    }
+    let arrays = arrays
+        .iter()
+        .map(|v| match v {
+            Value::Concrete(c) => Some((c.aval.clone(), c.device, c.committed)),
+            Value::Tracer(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Key {
+        tag: tag.to_string(),
+        params: params.iter().map(|x| x.to_bits()).collect(),
+        arrays,
+    })
+}
+
+/// `f` traced on tracers like `arrays`, if it traces, captures no constants and is more than
+/// one operation.
+fn compile(
+    tag: &str,
+    arrays: &[Value],
+    f: &impl Fn(&[Value]) -> Result<Vec<Value>>,
+) -> Option<Compiled> {
+    let avals: Vec<Aval> = arrays.iter().map(|v| v.aval().clone()).collect();
+    let device = arrays.iter().find_map(|v| match v {
+        Value::Concrete(c) if c.committed => Some(c.device),
+        _ => None,
+    });
+    let device = device.or_else(|| match &arrays[0] {
+        Value::Concrete(c) => Some(c.device),
+        Value::Tracer(_) => None,
+    });
+    let (frame, tracers) = trace::begin(&avals);
+    trace::set_device(frame, device);
+    let tracers: Vec<Value> = tracers.into_iter().map(Value::Tracer).collect();
+    let closed = match f(&tracers) {
+        Ok(outs) => trace::end(tag, frame, &outs).ok()?,
+        Err(_) => {
+            trace::abort(frame);
+            return None;
+        }
+    };
+    let j = &closed.jaxpr;
+    if !closed.consts.is_empty() || j.eqns.len() < 2 || fusion_reorders(j) {
+        return None;
+    }
+    Some(Compiled::new(closed))
+}
+
+/// Whether fusing `j` could change the order in which some float reduction combines its values
+/// (`kernel::order`: the order depends on the reducing kernel's expression and on its loads'
+/// strides, so a float sum, product, matrix product or convolution whose operand another
+/// operation computes may sum in another order once that operation is fused into it).
+fn fusion_reorders(j: &Jaxpr) -> bool {
+    use crate::core::ops::ReduceOp;
+    let mut computed = vec![false; j.avals.len()];
+    let is_computed =
+        |computed: &[bool], a: &Atom| matches!(a, Atom::Var(v) if computed[v.0 as usize]);
+    for e in &j.eqns {
+        let from_computed = e.inputs.iter().any(|a| is_computed(&computed, a));
+        let float_out = e
+            .outputs
+            .iter()
+            .any(|v| j.avals[v.0 as usize].dtype.is_float());
+        let reorderable = match &e.primitive {
+            Primitive::Reduce { op, .. } | Primitive::Cumulative { op, .. } => {
+                matches!(op, ReduceOp::Sum | ReduceOp::Prod) && float_out
+            }
+            Primitive::Matmul | Primitive::Conv(_) => true,
+            _ => false,
+        };
+        if reorderable && from_computed {
+            return true;
+        }
+        // Views read their operand in place, eagerly as fused; a concatenate or pad computes.
+        let movement = matches!(
+            e.primitive,
+            Primitive::Reshape(_)
+                | Primitive::Transpose(_)
+                | Primitive::Broadcast { .. }
+                | Primitive::Shrink(_)
+                | Primitive::Flip(_)
+        );
+        for v in &e.outputs {
+            computed[v.0 as usize] = !movement || from_computed;
+        }
+    }
+    false
+}

@@ -1,0 +1,122 @@
+// Library compositions called eagerly run as cached compiled programs from their second call
+// with the same operands (src/transform/eager_jit.rs). Every generated NumPy/JAX case (random
+// draws, numpy compositions, activations, calls with parameters) is run three times on each
+// device after `clearCaches()`: the first call runs eagerly, the later ones compiled where the
+// composition compiles, and all give the same bits (the eager results are checked against the
+// oracles by numpy.test.mjs and jax_more.test.mjs). The counters of `memoryStats().compiledCalls`
+// show which path ran; the cache stays bounded; leak-checked after every test.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { DEVICES, ON_WEBGPU, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
+import { caseLabel, caseOutputs } from "../shared/numpy_cases.mjs";
+
+checkLeaksAroundEachTest();
+
+const load = (name) =>
+  JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), "utf8")).cases;
+const cases = [
+  ...load("numpy_expected.json"),
+  ...load("jax_expected.json"),
+  ...load("jax_more_expected.json"),
+  ...load("numpy_more_expected.json"),
+].filter((c) => !(ON_WEBGPU && c.args?.some((a) => a.dtype === "float64")));
+
+const counters = () => ({ ...ox.memoryStats().compiledCalls });
+const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+function assertSameBits(got, want, label) {
+  assert.equal(got.length, want.length, `${label}: result count`);
+  got.forEach((g, i) =>
+    assert.ok(
+      Buffer.from(bytes(g)).equals(Buffer.from(bytes(want[i]))),
+      `${label}: result ${i} differs: ${[...g].slice(0, 8)} vs ${[...want[i]].slice(0, 8)}`,
+    ),
+  );
+}
+
+for (const device of DEVICES) {
+  describe(`compiled eager compositions on ${device} give the eager bits`, () => {
+    cases.forEach((c, i) =>
+      test(caseLabel(c, i), async () => {
+        ox.clearCaches();
+        const before = counters();
+        const eager = await caseOutputs(ox, c, device);
+        assert.equal(counters().runs, before.runs, "the first call runs eagerly");
+        const second = await caseOutputs(ox, c, device);
+        const third = await caseOutputs(ox, c, device);
+        assertSameBits(second, eager, "second call");
+        assertSameBits(third, eager, "third call");
+        const after = counters();
+        // A compiled composition answers both later calls.
+        assert.equal(after.runs - before.runs, 2 * (after.compiles - before.compiles));
+      }),
+    );
+  });
+}
+
+const device = DEVICES.at(-1);
+
+test("a random draw compiles once per shape and then runs compiled", async () => {
+  ox.clearCaches();
+  const key = ox.random.key(7, { device });
+  const key2 = ox.random.key(8, { device });
+  const before = counters();
+  const draws = [];
+  for (let i = 0; i < 3; i++) {
+    const u = ox.random.normal(key, [5]);
+    draws.push(await u.data());
+    u.dispose();
+  }
+  let now = counters();
+  assert.equal(now.compiles - before.compiles, 1);
+  assert.equal(now.runs - before.runs, 2);
+  assertSameBits(draws.slice(1), [draws[0], draws[0]], "normal");
+  // Another shape is another program; the first draw of it is eager.
+  const v = ox.random.normal(key, [6]);
+  assert.equal(counters().compiles, now.compiles);
+  // Another key of the same shape reuses the program.
+  const w = ox.random.normal(key2, [5]);
+  now = counters();
+  assert.equal(now.runs - before.runs, 3);
+  assert.notDeepEqual(await w.data(), draws[0]);
+  assert.equal((await v.data()).length, 6);
+  for (const a of [key, key2, v, w]) a.dispose();
+});
+
+test("inside jit nothing is compiled separately, and clearCaches forgets every call", () => {
+  ox.clearCaches();
+  const key = ox.random.key(1, { device });
+  const f = ox.jit((k) => ox.random.uniform(k, [4]));
+  const before = counters();
+  for (let i = 0; i < 3; i++) f(key).dispose();
+  f.dispose();
+  assert.deepEqual(counters(), before);
+  ox.random.uniform(key, [4]).dispose();
+  ox.random.uniform(key, [4]).dispose();
+  assert.equal(counters().entries, before.entries + 1);
+  ox.clearCaches();
+  assert.equal(counters().entries, 0);
+  key.dispose();
+});
+
+test("the cache of compiled calls is bounded", () => {
+  ox.clearCaches();
+  const x = np.ones([2], { device });
+  const { capacity } = counters();
+  for (let n = 1; n <= capacity + 10; n++) ox.numpy.power(x, n + 0.5).dispose();
+  assert.equal(counters().entries, capacity);
+  ox.clearCaches();
+  x.dispose();
+});
+
+test("a composition that fails keeps failing with its own error", () => {
+  const key = ox.random.key(0, { device });
+  const x = np.ones([2, 3], { device });
+  for (let i = 0; i < 3; i++) {
+    assert.throws(() => ox.nn.glu(x), /glu: axis -1 has odd length 3/);
+    assert.throws(() => ox.random.uniform(key, [2], { minval: 1, maxval: 0 }), /uniform/);
+  }
+  key.dispose();
+  x.dispose();
+});
