@@ -5,7 +5,9 @@
 //                                      `filter` (e.g. '^numpy\.[a-m]', 'random|fft')
 //   SWEEP_SMALL=1                      only each function's smallest size
 //   SWEEP_STEADY_MS=n                  time spent on each steady-state sample set (default 60)
-import { shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+//   SWEEP_PART=k/n                     only every n-th function from the k-th (bench/sweep_merge.mjs
+//                                      joins the parts' outputs into one table)
+import { partOf, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
 
 shimIteratorHelpers();
 const ox = await import("../pkg/index.js");
@@ -19,5 +21,6 @@ const { oxFails } = await sweep({
   device: "wasm (Node)",
   filter: process.argv[2] ?? "",
   small: !!process.env.SWEEP_SMALL,
+  part: partOf(),
 });
 process.exitCode = oxFails.length ? 1 : 0;

@@ -164,17 +164,38 @@ const fmt = (ms) =>
 const sizeLabel = (c, n) =>
   c.sizes === M ? `${n}×${n}` : c.sizes === FFT ? `n=${n}` : n.toExponential(0).replace("+", "");
 
+/** `SWEEP_PART=k/n` as [k, n] (part k of n, 1-based), or [1, 1] when unset. */
+export function partOf(text = env("SWEEP_PART")) {
+  if (!text) return [1, 1];
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m || +m[1] < 1 || +m[1] > +m[2]) throw new Error(`SWEEP_PART must be k/n, got ${text}`);
+  return [+m[1], +m[2]];
+}
+
 /**
  * Runs the sweep: `ox` and `jax` are the two modules (already on the device), `filter` (a
- * regular expression) keeps the cases whose name it matches, `small` times only each case's smallest size.
+ * regular expression) keeps the cases whose name it matches, `small` times only each case's
+ * smallest size, `part` ([k, n]) keeps every n-th of those cases starting at the k-th (so the
+ * heavy families spread over the parts).
  */
-export async function sweep({ ox, jax, device, filter = "", small = false, log = console.log }) {
+export async function sweep({
+  ox,
+  jax,
+  device,
+  filter = "",
+  small = false,
+  part = [1, 1],
+  log = console.log,
+}) {
   const libs = {
     ox: { mod: ox, L: { ...ox, keep: (x) => x } },
     jax: { mod: jax, L: { ...jax, keep: (x) => x.ref, isJax: true } },
   };
   const keep = new RegExp(filter);
-  const list = cases().filter((c) => keep.test(c.name));
+  const [k, n] = part;
+  const list = cases()
+    .filter((c) => keep.test(c.name))
+    .filter((_, i) => i % n === k - 1);
   const both = [...exported(ox)].filter((k) => exported(jax).has(k));
   const timed = new Set(cases().map((c) => c.name));
   const skipped = new Set(Object.keys(NOT_TIMED).flatMap((k) => k.split(" ")));
@@ -217,6 +238,16 @@ export async function sweep({ ox, jax, device, filter = "", small = false, log =
       );
     }
   }
+  const result = { device, rows, jaxFails, oxFails, uncovered };
+  report(result, log);
+  return result;
+}
+
+/**
+ * Prints the sweep's table (rows sorted by how far they are over target, the worst last), what
+ * jax-js cannot run, what oxjax failed on, the uncovered exports and the `SWEEP_JSON` line.
+ */
+export function report({ device, rows, jaxFails, oxFails, uncovered }, log = console.log) {
   rows.sort((a, b) => a.badness - b.badness);
   const r = (x) => (x === undefined ? "—" : `${x.toFixed(2)}×`);
   log(
@@ -239,7 +270,6 @@ export async function sweep({ ox, jax, device, filter = "", small = false, log =
   if (uncovered.length)
     log(`\n### exported by both but not in the sweep\n\n${uncovered.join(" ")}`);
   log(`\nSWEEP_JSON ${JSON.stringify({ device, rows, jaxFails, oxFails, uncovered })}`);
-  return { rows, jaxFails, oxFails, uncovered };
 }
 
 export { E, M, FFT };

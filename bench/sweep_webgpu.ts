@@ -6,8 +6,10 @@
 //   deno run -A --unstable-webgpu bench/sweep_webgpu.ts [filter]   (a regular expression)
 //   SWEEP_SMALL=1        only each function's smallest size
 //   SWEEP_STEADY_MS=n    time spent on each steady-state sample set (default 60)
+//   SWEEP_PART=k/n       only every n-th function from the k-th, so each part fits a time
+//                        limit (bench/sweep_merge.mjs joins the parts' outputs into one table)
 import * as ox from "../pkg/index.js";
-import { shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+import { partOf, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -27,5 +29,6 @@ const { oxFails } = await sweep({
   device: `webgpu (Deno, ${adapter?.info?.description || adapter?.info?.device || "adapter"})`,
   filter: Deno.args[0] ?? "",
   small: !!Deno.env.get("SWEEP_SMALL"),
+  part: partOf(),
 });
 Deno.exit(oxFails.length ? 1 : 0);
