@@ -5,7 +5,8 @@
 //! (on wasm one module call) on later calls with the same key.
 //!
 //! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
-//! parameters never compiles anything). A composition that fails to trace, captures constants
+//! parameters never compiles anything), and, unless its caller says otherwise ([`Sizes`]), only
+//! when its operands and results are small. A composition that fails to trace, captures constants
 //! (they would hold device memory in the cache), is a single operation, or feeds a computed
 //! value into a float reduction (fusion could change its summation order) stays eager for that
 //! key. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
@@ -66,6 +67,20 @@ pub fn clear() {
     drop(old);
 }
 
+/// Which calls compile, by size.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Sizes {
+    /// Calls whose operands and results all have at most [`SMALL`] elements: above that, each
+    /// eager kernel is a SIMD loop split across the wasm worker pool, while a fused kernel of
+    /// selects and transcendentals may compute lanes one at a time.
+    Small,
+    /// Every call (integer pipelines such as threefry fuse into SIMD loops at any size).
+    All,
+}
+
+/// The most elements of an operand or result of a [`Sizes::Small`] call that compiles.
+pub const SMALL: usize = 1 << 16;
+
 /// Runs composition `f` on `arrays`: eagerly, or as the program it was compiled into for this
 /// key (see the module comment). `tag` names the composition and `params` are every other
 /// input `f` depends on; `f` must depend on nothing else. Inside a trace, or on tracers, `f`
@@ -73,6 +88,7 @@ pub fn clear() {
 pub fn run(
     tag: &str,
     params: &[f64],
+    sizes: Sizes,
     arrays: &[Value],
     f: impl Fn(&[Value]) -> Result<Vec<Value>>,
 ) -> Result<Vec<Value>> {
@@ -82,8 +98,15 @@ pub fn run(
     let found = CACHE.with(|c| c.borrow_mut().get(&key).cloned());
     match found {
         None => {
-            insert(key, Entry::Seen);
-            f(arrays)
+            let outs = f(arrays)?;
+            let large = arrays.iter().chain(&outs).any(|v| v.aval().size() > SMALL);
+            let entry = if sizes == Sizes::Small && large {
+                Entry::Eager
+            } else {
+                Entry::Seen
+            };
+            insert(key, entry);
+            Ok(outs)
         }
         Some(Entry::Eager) => f(arrays),
         Some(Entry::Compiled(c)) => {

@@ -110,6 +110,20 @@ test("the cache of compiled calls is bounded", () => {
   x.dispose();
 });
 
+test("large numpy compositions stay eager; random draws compile at every size", () => {
+  ox.clearCaches();
+  const n = (1 << 16) + 1;
+  const x = np.ones([n], { device });
+  const key = ox.random.key(3, { device });
+  const before = counters();
+  for (let i = 0; i < 3; i++) ox.numpy.power(x, 2.5).dispose();
+  assert.equal(counters().compiles, before.compiles);
+  for (let i = 0; i < 3; i++) ox.random.uniform(key, [n]).dispose();
+  assert.equal(counters().compiles, before.compiles + 1);
+  x.dispose();
+  key.dispose();
+});
+
 test("a composition that fails keeps failing with its own error", () => {
   const key = ox.random.key(0, { device });
   const x = np.ones([2, 3], { device });
