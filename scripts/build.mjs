@@ -4,7 +4,15 @@
 // (pkg/cjs/, bundled by rolldown with the synchronous module loader), and the files of
 // pkg.template/. Prints the wasm's size and gzip size (tracked release to release).
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +42,24 @@ for (const f of readdirSync(join(root, "js/wasm"))) {
   cpSync(join(root, "js/wasm", f), join(root, "pkg/wasm", f));
 }
 cpSync(join(root, "pkg.template"), join(root, "pkg"), { recursive: true });
+
+// CommonJS declarations: a .d.cts beside every .d.ts, its relative imports naming .cjs files
+// (TypeScript resolves them to the .d.cts), so `require` users resolving with `node16` or
+// `nodenext` get the types through the exports' "require" conditions (a .d.ts in this
+// `"type": "module"` package is an ES module, which a CommonJS file cannot require).
+const relativeJs = /((?:from|import\()\s*["'])(\.{1,2}\/[^"']*?)\.js(["'])/g;
+function writeCjsDeclarations(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== "cjs") writeCjsDeclarations(path);
+    } else if (entry.name.endsWith(".d.ts")) {
+      const text = readFileSync(path, "utf8").replace(relativeJs, "$1$2.cjs$3");
+      writeFileSync(path.replace(/\.d\.ts$/, ".d.cts"), text);
+    }
+  }
+}
+writeCjsDeclarations(join(root, "pkg"));
 
 // CommonJS: one bundle per entry point sharing one chunk (so `require`d entries share one
 // module instance), with wasm-load-sync.js in place of the top-level-await loader.
