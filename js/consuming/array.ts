@@ -7,7 +7,8 @@
  * (`facadeOf`), so identity (`y === x`) is kept across calls.
  */
 import { Array as CoreArray } from "../array.js";
-import type { Aval } from "../aval.js";
+import { Aval } from "../aval.js";
+import { call, wasm } from "../bridge.js";
 import type { DType } from "../dtype.js";
 import type { Device } from "../device.js";
 
@@ -84,12 +85,13 @@ export class Array {
 
   /** @internal Drops one owner if alive (a consumed argument), never throws. */
   _release(): void {
-    try {
-      this.#keepAval();
-    } catch {
-      // Already freed: nothing to keep, nothing to drop.
+    // One call: the aval comes back when this was the last owner.
+    const freed = call(() => wasm.releaseConsumed(this.#core._handle));
+    if (freed !== undefined && this.#freed === null) {
+      const [dtype, weak, dims] = freed.split("|");
+      const shape = dims === "" ? [] : dims.split(",").map(Number);
+      this.#freed = new Aval(shape, dtype as DType, weak === "1");
     }
-    this.#core[Symbol.dispose]();
   }
 
   /** Before the last reference goes: keeps the abstract value readable, as upstream does. */

@@ -141,7 +141,10 @@ export function callConsuming(
   policy: Policy = "all",
 ): unknown {
   const consumed = new Map<Array, number>();
-  const coreSelf = unwrap(self, consumed);
+  // `this` is an array for methods; for namespace functions it is the namespace, whose
+  // functions must not be walked as a pytree on every call.
+  const isArray = self instanceof Array || self instanceof CoreArray;
+  const coreSelf = isArray ? unwrap(self, consumed) : self;
   const coreArgs = args.map((a) => unwrap(a, consumed));
   if (policy === "none") consumed.clear();
   checkOwned(name, consumed);

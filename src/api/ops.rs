@@ -216,6 +216,25 @@ pub fn dispose(handle: f64) -> std::result::Result<(), JsError> {
     handles::dispose(handle).map_err(js_error)
 }
 
+/// What the consuming entry calls for each array an operation consumed: drops one reference of
+/// a live concrete array (a tracer or a freed handle is left alone; never fails) and, when that
+/// was the last one, returns its aval as `"dtype|weak|d0,d1,…"` (upstream code may still read
+/// the shape and dtype of a consumed array). One call instead of a count, three reads and a
+/// dispose.
+#[wasm_bindgen(js_name = releaseConsumed)]
+pub fn release_consumed(handle: f64) -> Option<String> {
+    let Ok(Value::Concrete(c)) = handles::get("dispose", handle) else {
+        return None;
+    };
+    let last = handles::ref_count(handle) == 1;
+    handles::dispose(handle).ok()?;
+    last.then(|| {
+        let shape: Vec<String> = c.aval.shape.iter().map(usize::to_string).collect();
+        let weak = u8::from(c.aval.weak);
+        format!("{}|{weak}|{}", c.aval.dtype.name(), shape.join(","))
+    })
+}
+
 /// What `using` calls: drops one reference of a live concrete array. A no-op for tracers
 /// (their handles die with their trace, so `using` in traced code never invalidates a value
 /// the function returns: decision 3) and for freed handles. Never fails.

@@ -230,7 +230,9 @@ test("shape, dtype and aval stay readable once an array is consumed, as upstream
     j.numpy.sum(x).dispose();
     const y = j.numpy.zeros([4]);
     y.dispose();
-    return [read(x), read(y)];
+    const s = j.numpy.array(2.5);
+    j.numpy.add(s, 1).dispose();
+    return [read(x), read(y), read(s)];
   };
   const want = run(up);
   const baseline = ox.memoryStats().liveArrays;
@@ -301,4 +303,16 @@ test("every function both export consumes what upstream's does (generic argument
   }
   assert.deepEqual(mismatches, []);
   assert.ok(compared.length >= 150, `only ${compared.length} functions compared`);
+});
+
+test("a namespace function's `this` is not taken for an argument (nor walked)", () => {
+  const baseline = ox.memoryStats().liveArrays;
+  const held = ox.numpy.array([1, 2]);
+  const x = ox.numpy.array([3, 4]);
+  const y = ox.numpy.add.call({ held }, x, 1);
+  assert.equal(held.refCount, 1, "an array in `this` is not consumed");
+  assert.equal(x.refCount, 0, "the argument is");
+  assert.deepEqual(y.js(), [4, 5]);
+  held.dispose();
+  assert.equal(ox.memoryStats().liveArrays, baseline);
 });
