@@ -19,7 +19,7 @@ for (const device of DEVICES) {
   });
 }
 
-test("nn identity returns and errors", () => {
+test("nn identity returns and errors", async () => {
   const x = np.array([[1, 2, 3]]);
   // Identity results are new arrays sharing x's data: disposing one leaves x alive.
   for (const same of [
@@ -32,7 +32,7 @@ test("nn identity returns and errors", () => {
     ox.lax.stopGradient(x),
   ]) {
     assert.notEqual(same, x);
-    assert.deepEqual(same.js(), [[1, 2, 3]]);
+    assert.deepEqual(await same.jsAsync(), [[1, 2, 3]]);
     same.dispose();
     assert.equal(x.refCount, 1);
   }
