@@ -1,9 +1,10 @@
 //! The fast WebGPU kernels against the cpu interpreter, natively on wgpu over Vulkan
 //! (lavapipe): workgroup-tree reductions (one workgroup per output, and the axis cut into
 //! parts with a second pass), and tiled matrix products (plain, batched left operand,
-//! transposed operands read through views, ragged edges). Each shader is validated with naga
-//! first. Float sums and products are compared with a tolerance (their order differs from the
-//! interpreter's); integer sums, max and min exactly. The batching and pool counters are
+//! transposed operands read through views, batches of products on both sides, broadcast
+//! batches, ragged edges, an operand that is an expression; each tile shape and depth). Each
+//! shader is validated with naga first. Float sums and products are compared with a tolerance
+//! (their order differs from the interpreter's); integer sums, max and min exactly. The batching and pool counters are
 //! checked on the way.
 
 use crate::common::wgsl::validate_source as validate;
@@ -103,53 +104,57 @@ fn workgroup_tree_reductions_match_the_interpreter() {
     }
 }
 
-/// A matrix product of `a` (stored as `sa`) and `b` (stored as `sb`), both float32.
+/// A matrix product of `a` (stored as `sa`) and `b` (stored as `sb`), both float32, with
+/// the batch axes broadcast.
 fn matmul(shape_a: &[usize], shape_b: &[usize], sa: &ShapeTracker, sb: &ShapeTracker) -> Kernel {
     let a = Aval::new(shape_a.to_vec(), DType::Float32);
     let b = Aval::new(shape_b.to_vec(), DType::Float32);
-    let mut out_shape = shape_a[..shape_a.len() - 1].to_vec();
-    out_shape.push(shape_b[shape_b.len() - 1]);
+    let (ra, rb) = (shape_a.len(), shape_b.len());
+    let rank = ra.max(rb);
+    let mut out_shape: Vec<usize> = (0..rank - 2)
+        .map(|i| {
+            let axis = |shape: &[usize], r: usize| {
+                if i + r >= rank {
+                    shape[i + r - rank]
+                } else {
+                    1
+                }
+            };
+            axis(shape_a, ra).max(axis(shape_b, rb))
+        })
+        .collect();
+    out_shape.extend([shape_a[ra - 2], shape_b[rb - 1]]);
     let out = Aval::new(out_shape, DType::Float32);
     view_index::through_views(&matmul_kernel(&a, &b, &out), &[sa, sb])
 }
 
-#[test]
-fn tiled_matmuls_match_the_interpreter() {
-    let mut gpu = gpu();
+type Case = (
+    &'static str,
+    Vec<usize>,
+    Vec<usize>,
+    ShapeTracker,
+    ShapeTracker,
+);
+
+fn matmul_cases() -> Vec<Case> {
     let contiguous = |s: &[usize]| ShapeTracker::contiguous(s);
     let transposed = |s: &[usize]| {
-        // A [s0, s1] logical array stored as the transpose of a [s1, s0] buffer.
-        contiguous(&[s[1], s[0]]).permute(&[1, 0]).unwrap()
+        // A [.., s0, s1] logical array stored as the transpose of a [.., s1, s0] buffer.
+        let r = s.len();
+        let mut stored = s.to_vec();
+        stored.swap(r - 2, r - 1);
+        let mut perm: Vec<usize> = (0..r).collect();
+        perm.swap(r - 2, r - 1);
+        contiguous(&stored).permute(&perm).unwrap()
     };
-    type Case = (
-        &'static str,
-        Vec<usize>,
-        Vec<usize>,
-        ShapeTracker,
-        ShapeTracker,
-    );
-    let cases: Vec<Case> = vec![
-        (
-            "64x48 @ 48x80",
-            vec![64, 48],
-            vec![48, 80],
-            contiguous(&[64, 48]),
-            contiguous(&[48, 80]),
-        ),
-        (
-            "130x17 @ 17x33",
-            vec![130, 17],
-            vec![17, 33],
-            contiguous(&[130, 17]),
-            contiguous(&[17, 33]),
-        ),
-        (
-            "3x40x20 @ 20x50",
-            vec![3, 40, 20],
-            vec![20, 50],
-            contiguous(&[3, 40, 20]),
-            contiguous(&[20, 50]),
-        ),
+    let plain = |name, a: Vec<usize>, b: Vec<usize>| -> Case {
+        let (sa, sb) = (contiguous(&a), contiguous(&b));
+        (name, a, b, sa, sb)
+    };
+    vec![
+        plain("64x48 @ 48x80", vec![64, 48], vec![48, 80]),
+        plain("130x17 @ 17x33", vec![130, 17], vec![17, 33]),
+        plain("3x40x20 @ 20x50", vec![3, 40, 20], vec![20, 50]),
         (
             "aᵀ @ bᵀ 70x33 @ 33x90",
             vec![70, 33],
@@ -157,23 +162,45 @@ fn tiled_matmuls_match_the_interpreter() {
             transposed(&[70, 33]),
             transposed(&[33, 90]),
         ),
+        plain("150x100 @ 100x140", vec![150, 100], vec![100, 140]),
+        plain("batched 2x40x20 @ 2x20x50", vec![2, 40, 20], vec![2, 20, 50]),
         (
-            "150x100 @ 100x140",
-            vec![150, 100],
-            vec![100, 140],
-            contiguous(&[150, 100]),
-            contiguous(&[100, 140]),
+            "batched aᵀ @ bᵀ 3x33x17 @ 3x17x64",
+            vec![3, 33, 17],
+            vec![3, 17, 64],
+            transposed(&[3, 33, 17]),
+            transposed(&[3, 17, 64]),
         ),
-    ];
-    // Both tile shapes: 4×4 outputs per invocation (these sizes' own) and 8×8 (forced).
-    for ((name, shape_a, shape_b, sa, sb), large) in cases
+        plain(
+            "broadcast 2x1x40x20 @ 3x20x36",
+            vec![2, 1, 40, 20],
+            vec![3, 20, 36],
+        ),
+    ]
+}
+
+#[test]
+fn tiled_matmuls_match_the_interpreter() {
+    let mut gpu = gpu();
+    // Tile shapes: 4×4 outputs per invocation (these sizes' own) and 8×8 (forced), each with
+    // 16 steps of k per barrier where the workgroup storage holds them and 8 where not.
+    let shapes = [(false, 16384), (true, 16384), (false, 8192), (true, 32768)];
+    for ((name, shape_a, shape_b, sa, sb), (large, shared)) in matmul_cases()
         .iter()
-        .flat_map(|c| [(c.clone(), false), (c.clone(), true)])
+        .flat_map(|c| shapes.map(|s| (c.clone(), s)))
     {
         gpu.set_large_tiles(large);
+        gpu.set_matmul_shared_bytes(shared);
         let kernel = matmul(&shape_a, &shape_b, &sa, &sb);
         let m = wgsl_matmul::recognise(&kernel).unwrap_or_else(|| panic!("{name}: not tiled"));
-        let source = wgsl_matmul::emit(&kernel, &m, large).unwrap();
+        let batched = name.starts_with("batched") || name.starts_with("broadcast");
+        assert_eq!(m.batches > 1, batched, "{name}: {} products", m.batches);
+        let tile = wgsl_matmul::tile(&m, large, shared);
+        // 16 steps take 8.25 KiB (4×4) or 16.25 KiB (8×8).
+        let deep = shared >= if large { 32768 } else { 16384 };
+        assert_eq!(tile.bk, if deep { 16 } else { 8 }, "{name}: {tile:?}");
+        assert!(tile.shared_bytes() <= shared, "{name}: {tile:?}");
+        let source = wgsl_matmul::emit(&kernel, &m, &tile).unwrap();
         validate(name, &source);
         let tiled_before = gpu.stats().tiled_dispatches;
         let (na, nb) = (shape_a.iter().product(), shape_b.iter().product());
@@ -184,13 +211,40 @@ fn tiled_matmuls_match_the_interpreter() {
         let got = run_on(&mut gpu, &kernel, &inputs);
         // Σ|a||b| ≤ k · 10 · 10 bounds every output's scale.
         let scale = vec![m.k as f64 * 100.0; kernel.size];
-        assert_close(name, &decode_f32(&got), &decode_f32(&want), &scale, 1e-6);
+        let label = format!("{name} {tile:?}");
+        assert_close(&label, &decode_f32(&got), &decode_f32(&want), &scale, 1e-6);
         assert_eq!(
             gpu.stats().tiled_dispatches,
             tiled_before + 1,
-            "{name}: tiled"
+            "{label}: tiled"
         );
     }
+}
+
+#[test]
+fn tiled_matmul_of_an_expression_operand() {
+    // An int32 left operand is a cast, not a plain float32 load: its expression is re-emitted
+    // per element, while the right operand is read at affine offsets.
+    let mut gpu = gpu();
+    let a = Aval::new(vec![100, 40], DType::Int32);
+    let b = Aval::new(vec![40, 70], DType::Float32);
+    let out = Aval::new(vec![100, 70], DType::Float32);
+    let kernel = matmul_kernel(&a, &b, &out);
+    let m = wgsl_matmul::recognise(&kernel).expect("tiled");
+    let tile = wgsl_matmul::tile(&m, false, 16384);
+    validate("int32 @ f32", &wgsl_matmul::emit(&kernel, &m, &tile).unwrap());
+    let xa: Vec<f64> = values(4000, 1.0).iter().map(|v| v.round()).collect();
+    let inputs = vec![
+        encode(DType::Int32, &xa),
+        encode(DType::Float32, &values(2800, 2.0)),
+    ];
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let want = run_kernel(&kernel, &refs).unwrap();
+    let tiled_before = gpu.stats().tiled_dispatches;
+    let got = run_on(&mut gpu, &kernel, &inputs);
+    let scale = vec![40.0 * 100.0; kernel.size];
+    assert_close("int32 @ f32", &decode_f32(&got), &decode_f32(&want), &scale, 1e-6);
+    assert_eq!(gpu.stats().tiled_dispatches, tiled_before + 1);
 }
 
 #[test]

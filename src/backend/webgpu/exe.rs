@@ -168,18 +168,20 @@ impl WebGpuBackend {
     fn single(&self, kernel: &Kernel) -> Result<Stage> {
         // float16 kernels are emitted by `wgsl` only (f16 storage, rounding per result).
         let fast = self.fast && !super::wgsl_half::has_float16(kernel);
-        // The loop over k in steps of BK (the loop over a step's BK is unrolled); loads with
-        // loops of their own are not counted, so such products are not tiled under a limit.
+        // The loop over k in steps of the tile's bk (each step unrolled); loads with loops of
+        // their own are not counted, so such products are not tiled under a limit.
+        let tile =
+            |m: &wgsl_matmul::Matmul| wgsl_matmul::tile(m, self.large_tiles, self.shared_bytes);
         let tiled_loops = |m: &wgsl_matmul::Matmul| match exp_loops(&kernel.exp) {
-            0 => strided(m.k, wgsl_matmul::BK as usize, wgsl_matmul::BK as usize + 1) + 1,
+            0 => strided(m.k, tile(m).bk as usize, 0) + 1,
             _ => usize::MAX,
         };
         let tiled =
             wgsl_matmul::recognise(kernel).filter(|m| fast && self.loops_fit(|| tiled_loops(m)));
         if let Some(m) = tiled {
-            let large = self.large_tiles;
-            let source = wgsl_matmul::emit(kernel, &m, large)?;
-            let mut stage = self.make_stage(source, wgsl_matmul::workgroups(&m, large));
+            let tile = tile(&m);
+            let source = wgsl_matmul::emit(kernel, &m, &tile)?;
+            let mut stage = self.make_stage(source, wgsl_matmul::workgroups(&m, &tile));
             stage.tiled = true;
             return Ok(stage);
         }

@@ -1,6 +1,6 @@
 //! What the webgpu device reports (its adapter's name, the storage-buffer limit, float16) and
 //! its test and maintenance switches: the shared-memory kernels (and the serial scan shader's
-//! warp), the large matmul tile, the bind-group cache's counters and the buffer pool.
+//! warp), the large matmul tile and its workgroup storage, the bind-group cache's counters and the buffer pool.
 
 use super::WebGpuBackend;
 
@@ -38,6 +38,18 @@ impl WebGpuBackend {
     pub fn set_large_tiles(&mut self, on: bool) {
         if self.large_tiles != on {
             self.large_tiles = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+            self.bind_groups.clear();
+        }
+    }
+
+    /// Lowers the workgroup storage tiled matmuls may declare (tests: a tile that does not
+    /// fit is single-buffered; never above the device's limit).
+    pub fn set_matmul_shared_bytes(&mut self, bytes: u32) {
+        let bytes = bytes.min(self.device.limits().max_compute_workgroup_storage_size);
+        if self.shared_bytes != bytes {
+            self.shared_bytes = bytes;
             self.kernel_ids.clear();
             self.pipelines.clear();
             self.bind_groups.clear();

@@ -85,6 +85,8 @@ pub struct WebGpuBackend {
     fast: bool,
     /// Tiled matmuls use the large tile whatever their size (tests).
     large_tiles: bool,
+    /// Workgroup storage a tiled matmul may declare (the device's limit).
+    shared_bytes: u32,
     /// Dispatches of tiled matrix products.
     tiled_dispatches: u64,
     /// Shader pipelines compiled (kernels, routines, loops, stages).

@@ -73,6 +73,7 @@ impl WebGpuBackend {
             fast: info.device_type != wgpu::DeviceType::Cpu,
             adapter_name: info.name,
             large_tiles: false,
+            shared_bytes: limits.max_compute_workgroup_storage_size,
             tiled_dispatches: 0,
             shader_compiles: Default::default(),
             routines: RoutineCache::default(),

@@ -18,9 +18,8 @@ use walrus::ValType;
 
 use super::dsl::{cond, i32c, Var, E, S};
 use super::Cx;
-use crate::core::DType;
-use crate::kernel::matmul::{structure, Matmul};
-use crate::kernel::{order, AluExp, AluKind, BinaryOp, Kernel};
+use crate::kernel::matmul::{plain_load, structure, Lin, Matmul};
+use crate::kernel::{order, Kernel};
 use crate::util::Result;
 
 /// Steps of k per block.
@@ -31,104 +30,6 @@ const MR: usize = 4;
 
 /// Columns per micro-tile (two vectors).
 const NR: usize = 8;
-
-/// An int32 index affine in two loop variables: `c + v[0]·x + v[1]·k`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Lin {
-    c: i64,
-    v: [i64; 2],
-}
-
-impl Lin {
-    fn konst(c: i64) -> Lin {
-        Lin { c, v: [0, 0] }
-    }
-
-    /// The least and greatest value over x in 0..hi[0], k in 0..hi[1].
-    fn bounds(&self, hi: [i64; 2]) -> (i64, i64) {
-        let (mut lo, mut up) = (self.c, self.c);
-        for (c, h) in self.v.iter().zip(hi) {
-            let e = c * (h - 1).max(0);
-            if e < 0 {
-                lo += e;
-            } else {
-                up += e;
-            }
-        }
-        (lo, up)
-    }
-}
-
-/// `e` as an affine index, where `Index` stands for `index` and `ReduceIndex` for k; divisions
-/// and remainders by constants resolve when provably exact over the ranges `hi`.
-fn lin(e: &AluExp, index: Lin, hi: [i64; 2]) -> Option<Lin> {
-    if e.dtype != DType::Int32 {
-        return None;
-    }
-    match &e.kind {
-        AluKind::Const(bits) => Some(Lin::konst(f64::from_bits(*bits) as i64)),
-        AluKind::Index => Some(index),
-        AluKind::ReduceIndex => Some(Lin { c: 0, v: [0, 1] }),
-        AluKind::Binary(op, a, b) => {
-            let (x, y) = (lin(a, index, hi)?, lin(b, index, hi)?);
-            let scale = |l: Lin, s: i64| Lin {
-                c: l.c * s,
-                v: [l.v[0] * s, l.v[1] * s],
-            };
-            match op {
-                BinaryOp::Add => Some(Lin {
-                    c: x.c + y.c,
-                    v: [x.v[0] + y.v[0], x.v[1] + y.v[1]],
-                }),
-                BinaryOp::Sub => Some(Lin {
-                    c: x.c - y.c,
-                    v: [x.v[0] - y.v[0], x.v[1] - y.v[1]],
-                }),
-                BinaryOp::Mul if y.v == [0, 0] => Some(scale(x, y.c)),
-                BinaryOp::Mul if x.v == [0, 0] => Some(scale(y, x.c)),
-                BinaryOp::Div | BinaryOp::Rem if y.v == [0, 0] && y.c > 0 => {
-                    let m = y.c;
-                    let (lo, up) = x.bounds(hi);
-                    if lo < 0 {
-                        return None;
-                    }
-                    let div = *op == BinaryOp::Div;
-                    if up < m {
-                        Some(if div { Lin::konst(0) } else { x })
-                    } else if x.v.iter().all(|c| c % m == 0) {
-                        Some(if div {
-                            Lin {
-                                c: x.c.div_euclid(m),
-                                v: [x.v[0] / m, x.v[1] / m],
-                            }
-                        } else {
-                            Lin::konst(x.c.rem_euclid(m))
-                        })
-                    } else {
-                        None
-                    }
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The input and affine index of a float32 operand that is a plain load (through an identity
-/// cast).
-fn plain_load(e: &AluExp, index: Lin, hi: [i64; 2]) -> Option<(usize, Lin)> {
-    let e = match &e.kind {
-        AluKind::Cast(inner) if inner.dtype == DType::Float32 => inner,
-        _ => e,
-    };
-    match &e.kind {
-        AluKind::Load { input, index: ix } if e.dtype == DType::Float32 => {
-            Some((*input, lin(ix, index, hi)?))
-        }
-        _ => None,
-    }
-}
 
 /// The layout of a product the tiled code handles.
 struct Plan {
@@ -141,7 +42,8 @@ fn plan(kernel: &Kernel) -> Option<Plan> {
     if !order::narrow(kernel) {
         return None;
     }
-    let m = structure(kernel)?;
+    // Batches of products on both sides keep the generic loop.
+    let m = structure(kernel).filter(|m| m.batches == 1)?;
     let (rows, n, k) = (m.rows as i64, m.n as i64, m.k as i64);
     if n < NR as i64 || k == 0 {
         return None;
@@ -342,8 +244,9 @@ pub fn tiled(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::DType;
     use crate::kernel::index::{linear, unravel};
-    use crate::kernel::{ReduceOp, Reduction};
+    use crate::kernel::{AluExp, BinaryOp, ReduceOp, Reduction};
 
     /// `out[row, col] = Σ_r a[row, r] · b[r, col]` for row-major `a [m, k]`, `b [k, n]`, built
     /// as `rules::linalg::matmul_kernel` builds it (a backend may not import the rules).

@@ -1,0 +1,34 @@
+//! Writes the tiled WGSL matrix product of N×N by N×N float32 matrices in several tile shapes,
+//! for `bench/matmul_tiles.ts`: `cargo run --example matmul_wgsl -- DIR N…`. Each file is
+//! named `mm_N_TMxTN_bkBK[_chosen]_X_Y.wgsl` (X × Y workgroups; `chosen`: the tile that
+//! `wgsl_matmul::tile` picks with 48 KiB of workgroup storage).
+
+use oxjax::backend::webgpu::wgsl_matmul::{self, Tile};
+use oxjax::core::{Aval, DType};
+use oxjax::rules::linalg::matmul_kernel;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = args.next().expect("usage: matmul_wgsl DIR N…");
+    for n in args.map(|s| s.parse::<usize>().expect("a size")) {
+        let a = Aval::new(vec![n, n], DType::Float32);
+        let kernel = matmul_kernel(&a, &a, &a);
+        let m = wgsl_matmul::recognise(&kernel).expect("a tiled product");
+        let chosen = wgsl_matmul::tile(&m, false, 49152);
+        for (tm, tn, bk) in [
+            (8, 8, 8),
+            (8, 8, 16),
+            (4, 4, 16),
+            (4, 4, 8),
+            (8, 4, 16),
+            (8, 16, 8),
+        ] {
+            let tile = Tile { tm, tn, bk };
+            let source = wgsl_matmul::emit(&kernel, &m, &tile).expect("WGSL");
+            let (x, y) = wgsl_matmul::workgroups(&m, &tile);
+            let mark = if tile == chosen { "_chosen" } else { "" };
+            let name = format!("{dir}/mm_{n}_{tm}x{tn}_bk{bk}{mark}_{x}_{y}.wgsl");
+            std::fs::write(&name, source).expect("writable DIR");
+        }
+    }
+}
