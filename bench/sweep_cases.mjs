@@ -91,8 +91,8 @@ const LINALG_1 = `cholesky det eigh eigvalsh inv matrixNorm norm slogdet svd svd
 const FFT_1 = "fft ifft fftshift ifftshift";
 const FFT_REAL = "rfft ihfft";
 const FFT_2D = "fft2 ifft2 fftn ifftn rfft2 rfftn";
-const RANDOM_SHAPE = `bernoulli bits cauchy doubleSidedMaxwell exponential gumbel laplace
-  logistic lognormal maxwell normal rademacher rayleigh uniform`;
+const RANDOM_SHAPE = `bits cauchy exponential gumbel laplace logistic maxwell normal rademacher
+  uniform`;
 
 const words = (s) => s.split(/\s+/).filter(Boolean);
 
@@ -320,6 +320,11 @@ function random(add) {
       return { args: [L.random.key(0), ...args], run };
     });
   for (const f of words(RANDOM_SHAPE)) withKey(f, (L, n) => ({ args: [[n]] }));
+  // Parameters before the shape, as both libraries take them.
+  withKey("bernoulli", (L, n) => ({ args: [0.5, [n]] }));
+  withKey("lognormal", (L, n) => ({ args: [1, [n]] }));
+  withKey("rayleigh", (L, n) => ({ args: [1, [n]] }));
+  withKey("doubleSidedMaxwell", (L, n) => ({ args: [0, 1, [n]] }));
   withKey("pareto", (L, n) => ({ args: [2, [n]] }));
   withKey("weibullMin", (L, n) => ({ args: [1.5, 2, [n]] }));
   withKey("geometric", (L, n) => ({ args: [0.3, [n]] }));
