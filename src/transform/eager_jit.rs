@@ -5,11 +5,11 @@
 //! (on wasm one module call) on later calls with the same key.
 //!
 //! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
-//! parameters never compiles anything), and, unless its caller says otherwise ([`Sizes`]), only
-//! when its operands and results are small. A composition that fails to trace, captures constants
-//! (they would hold device memory in the cache), is a single operation, or feeds a computed
-//! value into a float reduction (fusion could change its summation order) stays eager for that
-//! key. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
+//! parameters never compiles anything); unless its caller says otherwise ([`Sizes`]), a call
+//! with large operands or results compiles only when it computes no transcendental function.
+//! A composition that fails to trace, captures constants (they would hold device memory in the
+//! cache), is a single operation, or feeds a computed value into a float reduction (fusion
+//! could change its summation order) stays eager for that key. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
 //! emptied by `clearCaches()`. Compiled programs compute exactly what the eager operations do
 //! (the same kernels, fused; `tests/api/compiled_calls.test.mjs` compares the bits).
 
@@ -39,6 +39,8 @@ struct Key {
 enum Entry {
     /// Called eagerly once.
     Seen,
+    /// Called eagerly once, with more than [`SMALL`] elements in a [`Sizes::Small`] call.
+    SeenLarge,
     /// Runs eagerly: not traceable, captures constants, or one operation.
     Eager,
     Compiled(Rc<Compiled>),
@@ -70,15 +72,16 @@ pub fn clear() {
 /// Which calls compile, by size.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Sizes {
-    /// Calls whose operands and results all have at most [`SMALL`] elements: above that, each
-    /// eager kernel is a SIMD loop split across the wasm worker pool, while a fused kernel of
-    /// selects and transcendentals may compute lanes one at a time.
+    /// Calls whose operands and results all have at most [`SMALL`] elements, and larger ones
+    /// without transcendental operations: on wasm a fused select whose branches load computes
+    /// its branches lane by lane, which costs little for arithmetic but makes exp, log or sin
+    /// scalar, while each eager kernel is a SIMD loop (split across the worker pool).
     Small,
-    /// Every call (integer pipelines such as threefry fuse into SIMD loops at any size).
+    /// Every call (threefry's integer pipeline fuses into SIMD loops at any size).
     All,
 }
 
-/// The most elements of an operand or result of a [`Sizes::Small`] call that compiles.
+/// The most elements of an operand or result of any call that compiles.
 pub const SMALL: usize = 1 << 16;
 
 /// Runs composition `f` on `arrays`: eagerly, or as the program it was compiled into for this
@@ -100,10 +103,9 @@ pub fn run(
         None => {
             let outs = f(arrays)?;
             let large = arrays.iter().chain(&outs).any(|v| v.aval().size() > SMALL);
-            let entry = if sizes == Sizes::Small && large {
-                Entry::Eager
-            } else {
-                Entry::Seen
+            let entry = match (sizes, large) {
+                (Sizes::Small, true) => Entry::SeenLarge,
+                _ => Entry::Seen,
             };
             insert(key, entry);
             Ok(outs)
@@ -113,7 +115,9 @@ pub fn run(
             COUNTERS.with(|n| n.borrow_mut().runs += 1);
             c.call(arrays)
         }
-        Some(Entry::Seen) => match compile(tag, arrays, &f) {
+        Some(seen @ (Entry::Seen | Entry::SeenLarge)) => match compile(tag, arrays, &f)
+            .filter(|c| !matches!(seen, Entry::SeenLarge) || !transcendental(&c.closed().jaxpr))
+        {
             Some(c) => {
                 let c = Rc::new(c);
                 insert(key, Entry::Compiled(c.clone()));
@@ -187,6 +191,19 @@ fn compile(
         return None;
     }
     Some(Compiled::new(closed))
+}
+
+/// Whether `j` computes a transcendental function (see [`Sizes::Small`]).
+fn transcendental(j: &Jaxpr) -> bool {
+    use crate::core::ops::UnaryOp as U;
+    j.eqns.iter().any(|e| {
+        matches!(
+            e.primitive,
+            Primitive::Unary(
+                U::Exp | U::Log | U::Sin | U::Cos | U::Asin | U::Atan | U::Tanh | U::Erf | U::Erfc
+            )
+        )
+    })
 }
 
 /// Whether fusing `j` could change the order in which some float reduction combines its values
