@@ -16,7 +16,7 @@ use std::fmt::Write;
 use super::wgsl::{combine, compensated_sum};
 use super::wgsl_alu::{storage_type, to_storage, value_type, Emitter};
 use crate::core::DType;
-use crate::kernel::{reduce_identity, verify, Kernel, Reduction};
+use crate::kernel::{reduce_identity, verify, Kernel, ReduceOp, Reduction};
 use crate::util::{Error, Result};
 
 /// Invocations per workgroup of a workgroup-tree reduction (a power of two).
@@ -54,23 +54,7 @@ pub fn emit(kernel: &Kernel, chunks: usize) -> Result<String> {
     }
     let part = r_size.div_ceil(chunks);
     let outputs = kernel.size * chunks;
-    let mut header = String::new();
-    for (i, &input) in kernel.inputs.iter().enumerate() {
-        let t = storage_type(input)?;
-        writeln!(
-            header,
-            "@group(0) @binding({i}) var<storage, read> in{i}: array<{t}>;"
-        )
-        .unwrap();
-    }
-    writeln!(
-        header,
-        "@group(0) @binding({}) var<storage, read_write> out: array<{}>;",
-        kernel.inputs.len(),
-        storage_type(dtype)?
-    )
-    .unwrap();
-
+    let mut header = bindings(kernel)?;
     let mut e = Emitter::new(kernel.inputs.len(), "      ");
     e.set_indent("  ");
     let identity = e.constant(dtype, reduce_identity(op, dtype))?;
@@ -87,47 +71,7 @@ pub fn emit(kernel: &Kernel, chunks: usize) -> Result<String> {
     let fold = combine(&mut e, op, dtype, "acc", comp("comp"), &x).replace("\n    ", "\n      ");
     writeln!(e.body, "      {fold}\n    }}\n  }}").unwrap();
     e.set_indent("  ");
-    // The tree: partial results (and compensations) halve in shared memory.
-    writeln!(e.body, "  ox_acc[lane] = acc;").unwrap();
-    if compensated {
-        writeln!(e.body, "  ox_comp[lane] = comp;").unwrap();
-    }
-    writeln!(e.body, "  workgroupBarrier();").unwrap();
-    writeln!(
-        e.body,
-        "  for (var s: u32 = {}u; s > 0u; s = s >> 1u) {{\n    if (lane < s) {{\n      \
-         var a: {ty} = ox_acc[lane];\n      let b: {ty} = ox_acc[lane + s];",
-        REDUCE_WORKGROUP / 2
-    )
-    .unwrap();
-    if compensated {
-        writeln!(
-            e.body,
-            "      var c: f32 = ox_comp[lane] + ox_comp[lane + s];"
-        )
-        .unwrap();
-    } else {
-        writeln!(e.body, "      var c: f32 = 0.0f;").unwrap();
-    }
-    let merge = combine(&mut e, op, dtype, "a", comp("c"), "b").replace("\n    ", "\n      ");
-    writeln!(e.body, "      {merge}\n      ox_acc[lane] = a;").unwrap();
-    if compensated {
-        writeln!(e.body, "      ox_comp[lane] = c;").unwrap();
-    }
-    writeln!(e.body, "    }}\n    workgroupBarrier();\n  }}").unwrap();
-    writeln!(e.body, "  let total: {ty} = ox_acc[0];").unwrap();
-    let result = if compensated {
-        // The compensation is meaningless once the sum is ±∞ or NaN.
-        writeln!(
-            e.body,
-            "  let sum = select(total, total + ox_comp[0], \
-             (bitcast<u32>(total) & 0x7f800000u) != 0x7f800000u);"
-        )
-        .unwrap();
-        "sum"
-    } else {
-        "total"
-    };
+    let result = tree(&mut e, op, dtype, ty, compensated);
     for (i, loaded) in e.loaded.iter().enumerate() {
         if !loaded {
             writeln!(e.body, "  _ = arrayLength(&in{i});").unwrap();
@@ -162,4 +106,71 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     .unwrap();
     header.push_str(&e.helpers.source());
     Ok(header)
+}
+
+/// The storage bindings of `kernel`'s inputs and its output.
+fn bindings(kernel: &Kernel) -> Result<String> {
+    let mut header = String::new();
+    for (i, &input) in kernel.inputs.iter().enumerate() {
+        let t = storage_type(input)?;
+        writeln!(
+            header,
+            "@group(0) @binding({i}) var<storage, read> in{i}: array<{t}>;"
+        )
+        .unwrap();
+    }
+    writeln!(
+        header,
+        "@group(0) @binding({}) var<storage, read_write> out: array<{}>;",
+        kernel.inputs.len(),
+        storage_type(kernel.output_dtype())?
+    )
+    .unwrap();
+    Ok(header)
+}
+
+/// The tree after each invocation's fold: partial results (and compensations) halve in
+/// shared memory; returns the name of the workgroup's result.
+fn tree(e: &mut Emitter, op: ReduceOp, dtype: DType, ty: &str, compensated: bool) -> &'static str {
+    let comp = |name| compensated.then_some(name);
+    writeln!(e.body, "  ox_acc[lane] = acc;").unwrap();
+    if compensated {
+        writeln!(e.body, "  ox_comp[lane] = comp;").unwrap();
+    }
+    writeln!(e.body, "  workgroupBarrier();").unwrap();
+    writeln!(
+        e.body,
+        "  for (var s: u32 = {}u; s > 0u; s = s >> 1u) {{\n    if (lane < s) {{\n      \
+         var a: {ty} = ox_acc[lane];\n      let b: {ty} = ox_acc[lane + s];",
+        REDUCE_WORKGROUP / 2
+    )
+    .unwrap();
+    if compensated {
+        writeln!(
+            e.body,
+            "      var c: f32 = ox_comp[lane] + ox_comp[lane + s];"
+        )
+        .unwrap();
+    } else {
+        writeln!(e.body, "      var c: f32 = 0.0f;").unwrap();
+    }
+    let merge = combine(e, op, dtype, "a", comp("c"), "b").replace("\n    ", "\n      ");
+    writeln!(e.body, "      {merge}\n      ox_acc[lane] = a;").unwrap();
+    if compensated {
+        writeln!(e.body, "      ox_comp[lane] = c;").unwrap();
+    }
+    writeln!(e.body, "    }}\n    workgroupBarrier();\n  }}").unwrap();
+    writeln!(e.body, "  let total: {ty} = ox_acc[0];").unwrap();
+    if compensated {
+        // The compensation is meaningless once the sum is ±∞ or NaN.
+        writeln!(
+            e.body,
+            "  let sum = select(total, total + ox_comp[0], \
+             (bitcast<u32>(total) & 0x7f800000u) != 0x7f800000u);"
+        )
+        .unwrap();
+        "sum"
+    } else {
+        "total"
+    }
 }

@@ -54,11 +54,47 @@ pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
 
 /// [`layout`] for ops of at most `max_elements` elements.
 pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -> Result<Layout> {
-    let body = &plan.body;
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
-    if plan.length as u64 * body.steps.len() as u64 > SINGLE_MAX_OP_STEPS {
+    if plan.length as u64 * plan.body.steps.len() as u64 > SINGLE_MAX_OP_STEPS {
         return Err(not_single("too many steps for one dispatch".into()));
     }
+    let Storage {
+        words,
+        mut places,
+        copy_in,
+        copy_out,
+    } = storage(plan, length)?;
+    let staged = stage_in_workgroup(plan, &mut places, workgroup_limit);
+    let ops = loop_ops(plan, &places, max_elements)?;
+    Ok(Layout {
+        shader: LoopShader {
+            ops,
+            length,
+            reverse: plan.reverse,
+            workgroup_words: staged.words,
+            prologue: staged.prologue,
+            epilogue: staged.epilogue,
+            prefetch: staged.prefetch,
+        },
+        words,
+        copy_in,
+        copy_out,
+        places,
+    })
+}
+
+/// Every slot placed in the packed storage buffer, and the copies in and out.
+struct Storage {
+    words: u32,
+    places: Vec<Place>,
+    copy_in: Vec<(Source, u32)>,
+    copy_out: Vec<(Source, u32)>,
+}
+
+/// Places every slot of `plan`'s body (of `length` steps) in storage: slots of one role (but
+/// temps) share their words.
+fn storage(plan: &ScanLoop, length: u32) -> Result<Storage> {
+    let body = &plan.body;
     let mut words: u64 = 0;
     let mut places: Vec<Place> = Vec::with_capacity(body.slots.len());
     // The base of each shared storage (by role), so slots of one role share it.
@@ -117,6 +153,19 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
             parity,
         });
     }
+    Ok(Storage {
+        words: words as u32,
+        places,
+        copy_in,
+        copy_out,
+    })
+}
+
+/// Moves what fits of `places` into workgroup memory (`to_workgroup`), with chunks of staged
+/// xs rows of as many steps as fit (at most [`CHUNK_LOADS`] loads per invocation per chunk),
+/// fewer when workgroup memory is short.
+fn stage_in_workgroup(plan: &ScanLoop, places: &mut [Place], workgroup_limit: u32) -> Staged {
+    let body = &plan.body;
     let largest = body
         .steps
         .iter()
@@ -127,8 +176,6 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
         .max()
         .unwrap_or(1);
     let wg = workgroup_size(largest);
-    // Chunks of staged xs rows: as many steps as fit (at most CHUNK_LOADS loads per invocation
-    // per chunk), fewer when workgroup memory is short.
     let widest = body
         .slots
         .iter()
@@ -143,14 +190,20 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
     }
     let mut staged = Staged::default();
     while chunk >= 1 {
-        staged = to_workgroup(plan, &mut places, wg, workgroup_limit, chunk);
+        staged = to_workgroup(plan, places, wg, workgroup_limit, chunk);
         if staged.words > 0 {
             break;
         }
         chunk /= 2;
     }
-    let mut ops = Vec::with_capacity(body.steps.len());
-    for step in &body.steps {
+    staged
+}
+
+/// The ops of one step over their slots' `places`, or why the body does not suit one
+/// workgroup (an op of more than `max_elements` elements, a routine, a nested scan).
+fn loop_ops(plan: &ScanLoop, places: &[Place], max_elements: usize) -> Result<Vec<LoopOp>> {
+    let mut ops = Vec::with_capacity(plan.body.steps.len());
+    for step in &plan.body.steps {
         match step {
             LoopStep::Kernel {
                 kernel,
@@ -178,21 +231,7 @@ pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -
             LoopStep::Loop { .. } => return Err(not_single("the body runs a nested scan".into())),
         }
     }
-    Ok(Layout {
-        shader: LoopShader {
-            ops,
-            length,
-            reverse: plan.reverse,
-            workgroup_words: staged.words,
-            prologue: staged.prologue,
-            epilogue: staged.epilogue,
-            prefetch: staged.prefetch,
-        },
-        words: words as u32,
-        copy_in,
-        copy_out,
-        places,
-    })
+    Ok(ops)
 }
 
 #[derive(Default)]

@@ -193,78 +193,104 @@ fn load_array(base: u32, n: usize) -> String {
     format!("array<u32, {n}>({})", words.join(", "))
 }
 
-fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
-    let body = &plan.body;
-    let length = plan.length as u32;
-    let last = length.saturating_sub(1);
-    let row_of = |step: &str| {
-        if plan.reverse {
-            format!("{last}u - {step}")
-        } else {
-            step.to_string()
-        }
-    };
-    // Storage words of each slot's role: the first slot of a role holds its copy entry.
-    let word_of = |s: usize, list: &[(Source, u32)], carry: Option<usize>| {
-        list.iter().find_map(|&(src, w)| match (src, carry) {
-            (Source::Slot(t), None) if body.slots[t].role == body.slots[s].role => Some(w),
+/// The storage word of slot `s`'s role in `list` (a layout's copies: the first slot of a role
+/// holds its copy entry), or with `carry`, of that carry.
+fn word_of(plan: &ScanLoop, s: usize, list: &[(Source, u32)], carry: Option<usize>) -> u32 {
+    let slots = &plan.body.slots;
+    list.iter()
+        .find_map(|&(src, w)| match (src, carry) {
+            (Source::Slot(t), None) if slots[t].role == slots[s].role => Some(w),
             (Source::Carry(k), Some(c)) if k == c => Some(w),
             _ => None,
         })
-    };
-    let mut decl = String::new();
-    let mut swap = String::new();
-    let mut finals = String::new();
-    let mut declared: Vec<String> = Vec::new();
-    // The xs slots: local name, words per row, first storage word.
-    let mut xs: Vec<(String, u32, u32)> = Vec::new();
-    for (s, info) in body.slots.iter().enumerate() {
+        .unwrap_or(0)
+}
+
+/// The row of the step named `step` (counted down for a reverse scan).
+fn row_of(plan: &ScanLoop, step: &str) -> String {
+    if plan.reverse {
+        format!("{}u - {step}", (plan.length as u32).saturating_sub(1))
+    } else {
+        step.to_string()
+    }
+}
+
+/// The serial shader's local arrays and the code around the steps that uses them.
+#[derive(Default)]
+struct Locals {
+    /// Declarations at the top of `main` (consts and initial carries loaded from storage).
+    decl: String,
+    /// The carries' swap at the end of a step.
+    swap: String,
+    /// The final carries' stores after the loop.
+    finals: String,
+    /// The names declared so far.
+    declared: Vec<String>,
+    /// The xs slots: local name, words per row, first storage word.
+    xs: Vec<(String, u32, u32)>,
+}
+
+/// Declares one local array per slot role of `plan`'s body.
+fn locals(plan: &ScanLoop, layout: &Layout) -> Locals {
+    let mut l = Locals::default();
+    for (s, info) in plan.body.slots.iter().enumerate() {
         let (name, n) = (local(info.role, s), info.elements);
-        if declared.contains(&name) {
+        if l.declared.contains(&name) {
             continue;
         }
-        declared.push(name.clone());
+        l.declared.push(name.clone());
         match info.role {
             SlotRole::Const(_) => {
-                let w = word_of(s, &layout.copy_in, None).unwrap_or(0);
-                writeln!(decl, "  var {name} = {};", load_array(w, n)).unwrap();
+                let w = word_of(plan, s, &layout.copy_in, None);
+                writeln!(l.decl, "  var {name} = {};", load_array(w, n)).unwrap();
             }
             SlotRole::CarryIn(k) | SlotRole::CarryOut(k) => {
                 // Both slots of carry k: the value read (`ox_k`) and the one written (`ox_n`).
-                declared.push(local(SlotRole::CarryIn(k), s));
-                declared.push(local(SlotRole::CarryOut(k), s));
-                let init = word_of(s, &layout.copy_in, Some(k)).unwrap_or(0);
-                let fin = word_of(s, &layout.copy_out, Some(k)).unwrap_or(0);
-                writeln!(decl, "  var ox_k{k} = {};", load_array(init, n)).unwrap();
-                writeln!(decl, "  var ox_n{k} = ox_k{k};").unwrap();
-                writeln!(swap, "      ox_k{k} = ox_n{k};").unwrap();
+                l.declared.push(local(SlotRole::CarryIn(k), s));
+                l.declared.push(local(SlotRole::CarryOut(k), s));
+                let init = word_of(plan, s, &layout.copy_in, Some(k));
+                let fin = word_of(plan, s, &layout.copy_out, Some(k));
+                writeln!(l.decl, "  var ox_k{k} = {};", load_array(init, n)).unwrap();
+                writeln!(l.decl, "  var ox_n{k} = ox_k{k};").unwrap();
+                writeln!(l.swap, "      ox_k{k} = ox_n{k};").unwrap();
                 for e in 0..n {
-                    writeln!(finals, "    ox_buf[{}u] = ox_k{k}[{e}u];", fin as usize + e).unwrap();
+                    let word = fin as usize + e;
+                    writeln!(l.finals, "    ox_buf[{word}u] = ox_k{k}[{e}u];").unwrap();
                 }
             }
             SlotRole::XRow(_) => {
-                let w = word_of(s, &layout.copy_in, None).unwrap_or(0);
-                xs.push((name, n as u32, w));
+                let w = word_of(plan, s, &layout.copy_in, None);
+                l.xs.push((name, n as u32, w));
             }
             SlotRole::YRow(_) | SlotRole::Temp => {
-                writeln!(decl, "  var {name}: array<u32, {n}>;").unwrap();
+                writeln!(l.decl, "  var {name}: array<u32, {n}>;").unwrap();
             }
         }
     }
-    // Chunks of xs rows staged in workgroup memory (two buffers of `chunk_words`).
-    let row_words: u32 = xs.iter().map(|x| x.1).sum();
-    let chunk = chunk_steps(row_words);
-    let chunk_words = chunk * row_words;
-    let chunks = length.div_ceil(chunk);
-    // Each lane's share of a chunk (`ox_chunk`): loads into registers `ox_p*`, then stores
-    // into the buffer at word `ox_to` (one invocation: a loop copying the chunk at the store);
-    // and the rows of chunk-local step `ox_j` of the buffer at word `ox_cur`, read by every lane.
-    let (mut load, mut store, mut fetch) = (String::new(), String::new(), String::new());
+    l
+}
+
+/// How xs rows are staged in workgroup memory, a chunk at a time.
+#[derive(Default)]
+struct XsStaging {
+    /// Each lane's loads of its share of chunk `ox_chunk` into registers `ox_p*`.
+    load: String,
+    /// Their stores into the buffer at word `ox_to` (one invocation: a loop copying the chunk).
+    store: String,
+    /// The rows of chunk-local step `ox_j` of the buffer at word `ox_cur`, read by every lane.
+    fetch: String,
+}
+
+/// The staging of `l.xs` in chunks of `chunk` steps by `lanes` invocations (declaring the
+/// registers in `l.decl`).
+fn stage_xs(plan: &ScanLoop, l: &mut Locals, chunk: u32, lanes: u32) -> XsStaging {
+    let last = (plan.length as u32).saturating_sub(1);
+    let mut x = XsStaging::default();
     let (mut off, mut reg) = (0u32, 0usize);
-    for (name, n, w) in &xs {
+    for (name, n, w) in &l.xs {
         let (n, w) = (*n, *w);
         let total = chunk * n;
-        let row = row_of("ox_st");
+        let row = row_of(plan, "ox_st");
         let source = |q: &str| {
             format!(
                 "let ox_st = min(ox_chunk * {chunk}u + {q} / {n}u, {last}u);\n        \
@@ -273,7 +299,7 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
         };
         if lanes == 1 {
             writeln!(
-                store,
+                x.store,
                 "      for (var ox_q: u32 = 0u; ox_q < {total}u; ox_q = ox_q + 1u) {{\n        \
                  {}\n        ox_xs[ox_to + {off}u + ox_q] = ox_word;\n      }}",
                 source("ox_q")
@@ -289,18 +315,18 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
             } else {
                 q.clone()
             };
-            writeln!(decl, "  var ox_p{reg}: u32;").unwrap();
+            writeln!(l.decl, "  var ox_p{reg}: u32;").unwrap();
             writeln!(
-                load,
+                x.load,
                 "      {{\n        let ox_q = {qc};\n        {}\n        ox_p{reg} = ox_word;\n      }}",
                 source("ox_q")
             )
             .unwrap();
             let put = format!("ox_xs[ox_to + {off}u + {q}] = ox_p{reg};");
             if partial {
-                writeln!(store, "      if ({q} < {total}u) {{ {put} }}").unwrap();
+                writeln!(x.store, "      if ({q} < {total}u) {{ {put} }}").unwrap();
             } else {
-                writeln!(store, "      {put}").unwrap();
+                writeln!(x.store, "      {put}").unwrap();
             }
             reg += 1;
         }
@@ -308,14 +334,27 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
             .map(|e| format!("ox_xs[ox_cur + {off}u + ox_j * {n}u + {e}u]"))
             .collect();
         writeln!(
-            fetch,
+            x.fetch,
             "      var {name} = array<u32, {n}>({});",
             words.join(", ")
         )
         .unwrap();
         off += total;
     }
-    let mut e = Emitter::new(0, "      ");
+    x
+}
+
+/// The code of one step (`.0`: every kernel's elements unrolled, with the index arithmetic
+/// of each folded, `kernel::fold`) and the stores of the ys rows the lanes keep during a chunk
+/// (`.1`, run at its end).
+fn step_code(
+    plan: &ScanLoop,
+    layout: &Layout,
+    lanes: u32,
+    l: &mut Locals,
+    e: &mut Emitter,
+) -> Result<(String, String)> {
+    let body = &plan.body;
     let (mut steps, mut flush) = (String::new(), String::new());
     for step in &body.steps {
         let LoopStep::Kernel {
@@ -338,21 +377,7 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
         );
         let out = local(body.slots[*output].role, *output);
         for idx in 0..kernel.size {
-            e.body.clear();
-            e.set_indent("      ");
-            // The index arithmetic folded for this element (`kernel::fold`).
-            let i = Some(idx as i32);
-            let value = match kernel.reduction {
-                None => e.emit(&fold_indices(&kernel.exp, i, None))?,
-                Some(red) => unrolled(&mut e, kernel, red, idx as i32)?,
-            };
-            e.set_indent("      ");
-            let folded = Kernel {
-                epilogue: kernel.epilogue.as_ref().map(|ep| fold_indices(ep, i, None)),
-                ..kernel.clone()
-            };
-            let value = epilogue_into(&mut e, &folded, value)?;
-            let word = format!("bitcast<u32>({})", to_storage(DType::Float32, &value));
+            let word = element(e, kernel, idx)?;
             write!(
                 steps,
                 "    {{\n      let i = {idx}i;\n{}      {out}[{idx}u] = {word};\n    }}\n",
@@ -361,7 +386,7 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
             .unwrap();
         }
         if let SlotRole::YRow(_) = body.slots[*output].role {
-            let w = word_of(*output, &layout.copy_out, None).unwrap_or(0);
+            let w = word_of(plan, *output, &layout.copy_out, None);
             let n = kernel.size;
             for idx in 0..n {
                 let word = format!("ox_buf[{w}u + row * {n}u + {idx}u]");
@@ -371,9 +396,9 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
                 }
                 // Lane j keeps the row of the chunk's step j; all store theirs at its end.
                 let keep = format!("{out}_c{idx}");
-                if !declared.contains(&keep) {
-                    writeln!(decl, "  var {keep}: u32;").unwrap();
-                    declared.push(keep.clone());
+                if !l.declared.contains(&keep) {
+                    writeln!(l.decl, "  var {keep}: u32;").unwrap();
+                    l.declared.push(keep.clone());
                 }
                 writeln!(
                     steps,
@@ -384,10 +409,37 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
             }
         }
     }
-    // The loop over a chunk's steps is unrolled UNROLL times: the workgroup-memory loads of
-    // their xs rows do not wait on the chain, and issue together.
-    let row = row_of("step");
-    let mut unrolled_steps = String::new();
+    Ok((steps, flush))
+}
+
+/// Element `idx` of `kernel` as a storage word, its statements left in `e.body`.
+fn element(e: &mut Emitter, kernel: &Kernel, idx: usize) -> Result<String> {
+    e.body.clear();
+    e.set_indent("      ");
+    // The index arithmetic folded for this element (`kernel::fold`).
+    let i = Some(idx as i32);
+    let value = match kernel.reduction {
+        None => e.emit(&fold_indices(&kernel.exp, i, None))?,
+        Some(red) => unrolled(e, kernel, red, idx as i32)?,
+    };
+    e.set_indent("      ");
+    let folded = Kernel {
+        epilogue: kernel.epilogue.as_ref().map(|ep| fold_indices(ep, i, None)),
+        ..kernel.clone()
+    };
+    let value = epilogue_into(e, &folded, value)?;
+    Ok(format!(
+        "bitcast<u32>({})",
+        to_storage(DType::Float32, &value)
+    ))
+}
+
+/// The loop body over a chunk's steps, unrolled [`UNROLL`] times: the workgroup-memory loads
+/// of their xs rows do not wait on the chain, and issue together.
+fn unrolled_steps(plan: &ScanLoop, chunk: u32, step: &str) -> String {
+    let length = plan.length as u32;
+    let row = row_of(plan, "step");
+    let mut out = String::new();
     for d in 0..UNROLL {
         // Only a length that `chunk` does not divide runs past its end.
         let guard = if length.is_multiple_of(chunk) {
@@ -396,19 +448,39 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
             format!("if (ox_c * {chunk}u + ox_t + {d}u < {length}u) ")
         };
         write!(
-            unrolled_steps,
+            out,
             "    {guard}{{
       let ox_j = ox_t + {d}u;
       let ox_mine = ox_lane == ox_j;
       let step = ox_c * {chunk}u + ox_j;
       let row = {row};
-{fetch}{steps}{swap}    }}
+{step}    }}
 "
         )
         .unwrap();
     }
+    out
+}
+
+/// The serial shader of `plan` laid out by `layout`, for a workgroup of `lanes` invocations.
+fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
+    let length = plan.length as u32;
+    let mut l = locals(plan, layout);
+    // Chunks of xs rows staged in workgroup memory (two buffers of `chunk_words`).
+    let row_words: u32 = l.xs.iter().map(|x| x.1).sum();
+    let chunk = chunk_steps(row_words);
+    let chunk_words = chunk * row_words;
+    let chunks = length.div_ceil(chunk);
+    let XsStaging { load, store, fetch } = stage_xs(plan, &mut l, chunk, lanes);
+    let mut e = Emitter::new(0, "      ");
+    let (steps, flush) = step_code(plan, layout, lanes, &mut l, &mut e)?;
+    let unrolled_steps = unrolled_steps(plan, chunk, &format!("{fetch}{steps}{}", l.swap));
     let staged = row_words > 0;
     let (shared, first, prefetch, put, barrier) = if staged {
+        let next = format!(
+            "let ox_chunk = min(ox_c + 1u, {}u);",
+            chunks.saturating_sub(1)
+        );
         (
             format!("var<workgroup> ox_xs: array<u32, {}>;\n", 2 * chunk_words),
             if length > 0 {
@@ -417,14 +489,10 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
                 String::new()
             },
             format!(
-                "    let ox_cur = (ox_c & 1u) * {chunk_words}u;\n    {{\n      \
-                 let ox_chunk = min(ox_c + 1u, {}u);\n{load}    }}\n",
-                chunks.saturating_sub(1)
+                "    let ox_cur = (ox_c & 1u) * {chunk_words}u;\n    {{\n      {next}\n{load}    }}\n"
             ),
             format!(
-                "    {{\n      let ox_chunk = min(ox_c + 1u, {}u);\n      \
-                 let ox_to = {chunk_words}u - ox_cur;\n{store}    }}\n",
-                chunks.saturating_sub(1)
+                "    {{\n      {next}\n      let ox_to = {chunk_words}u - ox_cur;\n{store}    }}\n"
             ),
             "    workgroupBarrier();\n",
         )
@@ -437,10 +505,12 @@ fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
     } else {
         format!(
             "    {{\n      let step = ox_c * {chunk}u + ox_lane;\n      \
-             if (ox_lane < {chunk}u && step < {length}u) {{\n        let row = {row};\n\
-             {flush}      }}\n    }}\n"
+             if (ox_lane < {chunk}u && step < {length}u) {{\n        let row = {};\n\
+             {flush}      }}\n    }}\n",
+            row_of(plan, "step")
         )
     };
+    let Locals { decl, finals, .. } = l;
     let mut src = format!(
         "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
 var<private> ox_zp: u32;

@@ -24,7 +24,7 @@ use super::looping::{element, entry_head, MAX_WORKGROUP};
 use super::schedule::WARP;
 use super::stage_members::{place, Lanes, Piece};
 use super::stage_params::share;
-use super::stage_plan::{plan, StagePlan};
+use super::stage_plan::{plan, Member, StagePlan};
 use super::whole::MAX_BARRIERS;
 use crate::backend::webgpu::loop_budget::{element_loops, routine_loops, strided};
 use crate::backend::webgpu::wgsl_alu::Emitter;
@@ -93,27 +93,33 @@ fn emit_any(
     }
 }
 
-/// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k` (`usize::MAX` for a
-/// routine step of `steps`); `spread`: narrow the bands for more workgroups (GPUs, not CPU
-/// adapters, where idle invocations of a narrow band still cost); None also when an
-/// invocation's loops could run past `loop_limit` (`loop_budget`).
-fn emit_with(
+/// Elements per workgroup of member `m` for bands of `band` rows (halos included).
+fn member_share(band: usize, m: &Member) -> usize {
+    m.rows.min(band + (m.ext_lo + m.ext_hi) as usize) * m.per_row
+}
+
+/// How a stage is spread over workgroups.
+struct BandShape {
+    /// Rows per workgroup.
+    band: usize,
+    /// Workgroups.
+    groups: usize,
+    /// Invocations per workgroup.
+    wg: u32,
+}
+
+/// The band, workgroup count and workgroup size of `stage` (see [`emit_with`]), or None when
+/// the stage is over the caps (workgroups, barriers, work per invocation).
+fn band_shape(
     stage: &StagePlan,
     layout: &Layout,
-    steps: &[LoopStep],
     op_of: &[usize],
     spread: bool,
-    any_size: bool,
-    loop_limit: Option<usize>,
-) -> Result<Option<Emitted>> {
-    // Elements per workgroup of each kernel for bands of `b` rows, widest level.
-    let share = |b: usize, m: &super::stage_plan::Member| {
-        m.rows.min(b + (m.ext_lo + m.ext_hi) as usize) * m.per_row
-    };
+) -> Option<BandShape> {
     let width = |b: usize| {
         let mut w = vec![0usize; stage.levels()];
         for m in &stage.members {
-            w[m.level] += share(b, m).div_ceil(WARP as usize) * WARP as usize;
+            w[m.level] += member_share(b, m).div_ceil(WARP as usize) * WARP as usize;
         }
         w.into_iter().max().unwrap_or(1)
     };
@@ -144,11 +150,30 @@ fn emit_with(
             None if op_of[m.step] == usize::MAX => 1,
             None => usize::MAX,
         };
-        share(band, m).saturating_mul(k) > MAX_SHARE * wg as usize
+        member_share(band, m).saturating_mul(k) > MAX_SHARE * wg as usize
     });
     if groups > 65535 || stage.levels() > MAX_BARRIERS + 1 || long {
-        return Ok(None);
+        return None;
     }
+    Some(BandShape { band, groups, wg })
+}
+
+/// `op_of[k]`: the index in `layout`'s ops of the body's kernel step `k` (`usize::MAX` for a
+/// routine step of `steps`); `spread`: narrow the bands for more workgroups (GPUs, not CPU
+/// adapters, where idle invocations of a narrow band still cost); None also when an
+/// invocation's loops could run past `loop_limit` (`loop_budget`).
+fn emit_with(
+    stage: &StagePlan,
+    layout: &Layout,
+    steps: &[LoopStep],
+    op_of: &[usize],
+    spread: bool,
+    any_size: bool,
+    loop_limit: Option<usize>,
+) -> Result<Option<Emitted>> {
+    let Some(BandShape { band, groups, wg }) = band_shape(stage, layout, op_of, spread) else {
+        return Ok(None);
+    };
     let mut e = Emitter::new(0, "      ");
     let mut body = String::new();
     let mut accessors = String::new();
@@ -166,7 +191,7 @@ fn emit_with(
         let mut kernels = Vec::new();
         for &i in members {
             let m = &stage.members[i];
-            let want = share(band, m) as u32;
+            let want = member_share(band, m) as u32;
             let (r, c) = (m.rows, m.per_row);
             let (lo, hi) = (-m.shift - m.ext_lo, band as i64 - m.shift + m.ext_hi);
             let band_rows = ((hi - lo).max(0) as usize).min(r);
