@@ -6,6 +6,7 @@
 //! - `webgpu`: WGSL compute shaders through wgpu.
 
 pub mod buffer;
+pub mod caps;
 pub mod cpu;
 pub mod fft;
 mod fft_radix2;

@@ -11,24 +11,17 @@ use std::rc::Rc;
 
 use super::program::{Program, Step};
 use super::scan_plan::{loop_steps, own_outputs};
+use crate::backend::caps::{WHOLE_MAX_STEPS, WHOLE_MIN_STEPS};
 use crate::backend::ExeId;
 use crate::core::{Device, Primitive};
 use crate::kernel::scan_loop::{LoopBody, ScanLoop, SlotInfo, SlotRole};
 use crate::kernel::DeviceLimits;
 
-/// Programs with fewer steps (kernels and routines) run step by step (a few calls cost
-/// little, and each dispatch keeps the parallelism of a whole grid).
-pub const MIN_KERNELS: usize = 8;
-/// Programs with more steps run step by step too (building, hashing and lowering a body of
-/// thousands of steps costs more than it saves). Devices bound the steps they take further
-/// (the wasm device: `backend::wasm::program::MAX_PROGRAM_STEPS`).
-pub const MAX_STEPS: usize = 8192;
-
 /// The one-step loop of `program`, or None when it has a scan, a step that is neither a kernel
-/// nor a routine on slots (`scan_plan::loop_steps`), or fewer than [`MIN_KERNELS`] or more
-/// than [`MAX_STEPS`] steps.
+/// nor a routine on slots (`scan_plan::loop_steps`), or fewer than [`WHOLE_MIN_STEPS`] or more
+/// than [`WHOLE_MAX_STEPS`] steps.
 pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
-    if !(MIN_KERNELS..=MAX_STEPS).contains(&program.steps.len()) {
+    if !(WHOLE_MIN_STEPS..=WHOLE_MAX_STEPS).contains(&program.steps.len()) {
         return None;
     }
     // A scan keeps its own path (reported to `setScanPathCallback`, checked against its

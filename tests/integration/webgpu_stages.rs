@@ -1,6 +1,6 @@
-//! Whole jitted programs as row-partitioned STAGES on webgpu (`backend::webgpu::program::stage_plan`,
-//! `program::stages`), natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced
-//! to 8: a hand-built Kogge–Stone program (each round `cur ← concat(cur[:k], f(cur[:n-k],
+//! Whole jitted programs as row-partitioned STAGES on webgpu
+//! (`backend::webgpu::program::{stage_plan, stages}`), natively on wgpu over Vulkan
+//! (lavapipe) with the storage-buffer limit forced to 8: a hand-built Kogge–Stone program (each round `cur ← concat(cur[:k], f(cur[:n-k],
 //! cur[k:]))` with a batched 2×2 matmul, an add and a scale: row-local edges inside a round,
 //! the concatenate's shifted by k, the next round's reads of `cur` at two shifts), followed by
 //! a sum over the batch axis and a product with it (edges that are not row-local), too large
@@ -12,6 +12,7 @@ use crate::common::block_on;
 use crate::common::program::webgpu_vs_cpu;
 use crate::common::trace::{bin, f32v, lit, trace_fn};
 use oxjax::backend::registry;
+use oxjax::backend::caps::WEBGPU_STAGE_MAX_HALO_ROWS;
 use oxjax::backend::webgpu::program::stage_plan;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
@@ -108,7 +109,7 @@ fn kogge_stone_rounds_share_stage_shaders_after_the_first_four() {
         for m in &s.members {
             assert_eq!(m.shift, shift, "{s:?}");
             assert!(m.ext_lo >= 0 && m.ext_hi >= 0);
-            assert!(m.ext_lo + m.ext_hi <= stage_plan::HALO_ROWS, "{m:?}");
+            assert!(m.ext_lo + m.ext_hi <= WEBGPU_STAGE_MAX_HALO_ROWS, "{m:?}");
         }
     }
     assert!(p.kernel_count() >= 2 * rounds, "{}", p.describe());

@@ -10,8 +10,10 @@ use crate::common::block_on;
 use crate::common::program::webgpu_vs_cpu;
 use crate::common::trace::{f32v, lit, trace_fn};
 use oxjax::backend::registry;
-use oxjax::backend::webgpu::program::whole::{CPU_MAX_BARRIERS, MAX_BARRIERS, MAX_KERNELS};
-use oxjax::backend::webgpu::program::stage_plan;
+use oxjax::backend::caps::{
+    WEBGPU_STAGE_MAX_LEVELS, WEBGPU_WORKGROUP_MAX_BARRIERS, WEBGPU_WORKGROUP_MAX_BARRIERS_CPU,
+    WEBGPU_WORKGROUP_MAX_KERNELS, WHOLE_MIN_STEPS,
+};
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
 use oxjax::kernel::BinaryOp;
@@ -62,26 +64,26 @@ fn small_programs_are_one_dispatch() {
     assert_eq!(check(&big, 3000), 1);
     // Few kernels: kernel by kernel.
     let few = program(100, 2);
-    assert!(few.kernel_count() < lower::whole::MIN_KERNELS);
+    assert!(few.kernel_count() < WHOLE_MIN_STEPS);
     assert_eq!(check(&few, 100), few.kernel_count() as u64);
     // A dependent chain of more levels than one shader may have barriers (each matmul waits
-    // for the previous one): stages of at most STAGE_LEVELS levels each.
+    // for the previous one): stages of at most WEBGPU_STAGE_MAX_LEVELS levels each.
     let long = program(16, 60);
     assert!(
-        long.kernel_count() <= MAX_KERNELS,
+        long.kernel_count() <= WEBGPU_WORKGROUP_MAX_KERNELS,
         "{}",
         long.kernel_count()
     );
     assert!(
-        long.kernel_count() > MAX_BARRIERS,
+        long.kernel_count() > WEBGPU_WORKGROUP_MAX_BARRIERS,
         "{}",
         long.kernel_count()
     );
-    let levels = stage_plan::STAGE_LEVELS;
+    let levels = WEBGPU_STAGE_MAX_LEVELS;
     let want = long.kernel_count().div_ceil(levels) as u64;
     assert_eq!(check(&long, 16), want, "{} kernels", long.kernel_count());
     // Just under the cap (lavapipe is a CPU adapter: its tighter cap): one dispatch.
-    let chain = program(16, CPU_MAX_BARRIERS / 2);
+    let chain = program(16, WEBGPU_WORKGROUP_MAX_BARRIERS_CPU / 2);
     assert_eq!(check(&chain, 16), 1);
     drop(registry::uninstall_webgpu());
 }

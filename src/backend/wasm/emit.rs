@@ -255,7 +255,7 @@ fn reduce(cx: &mut Cx, op: ReduceOp, size: usize, dtype: DType, wide: bool, valu
     };
     let combined = ops::reduce_step(cx, op, step_dtype, acc.get(), x);
     let r = cx.reduce_index;
-    if cx.unroll && size <= unroll::MAX_REDUCE {
+    if cx.unroll && size <= crate::backend::caps::WASM_UNROLL_MAX_REDUCTION {
         let mut stmts = vec![acc.set(init)];
         for k in 0..size {
             stmts.extend([r.set(i32c(k as i32)), acc.set(combined.clone())]);

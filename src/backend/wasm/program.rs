@@ -12,28 +12,22 @@
 //!
 //! Programs with large kernels gain nothing (a call costs microseconds, such a kernel far
 //! more) and keep the step-by-step path ([`suits`]); so do programs of more than
-//! [`MAX_PROGRAM_STEPS`] steps.
+//! [`WASM_PROGRAM_MAX_STEPS`] steps.
 
 use std::rc::Rc;
 
 use super::module::KernelModule;
 use super::{code_stats, emit, WasmBackend};
+use crate::backend::caps::{
+    WASM_PROGRAM_MAX_KERNEL_ELEMENTS, WASM_PROGRAM_MAX_SCRATCH_BYTES, WASM_PROGRAM_MAX_STEPS,
+};
 use crate::backend::{Backend, BufferId, ExeId};
 use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop, SlotRole};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
-/// Programs of more steps run step by step: a jitted eigh or svd (thousands of kernels) runs
-/// faster per call as one module, but its first call, which emits the whole module, takes
-/// about twice as long, and the largest (an svd of 64×64) run out of memory emitting it.
-pub const MAX_PROGRAM_STEPS: usize = 1024;
 /// The most program modules kept.
 const CAPACITY: usize = 64;
-/// Kernels of at most this many output elements. Above it the call overhead is noise next to
-/// the kernel's own work (and the step-by-step path frees large temps as it goes).
-pub const MAX_ELEMENTS: usize = 1 << 16;
-/// At most this many bytes of packed temps (the scratch of one run).
-pub const MAX_SCRATCH: usize = 16 << 20;
 /// Scratch offsets are multiples of this (any dtype, and SIMD loads, stay aligned).
 const ALIGN: usize = 16;
 
@@ -73,11 +67,11 @@ impl ProgramCache {
 fn suits(plan: &ScanLoop) -> bool {
     let body = &plan.body;
     plan.length == 1
-        && body.steps.len() <= MAX_PROGRAM_STEPS
+        && body.steps.len() <= WASM_PROGRAM_MAX_STEPS
         && body.num_carry == 0
         && body.num_xs == 0
         && body.steps.iter().all(|s| match s {
-            LoopStep::Kernel { kernel, .. } => kernel.size <= MAX_ELEMENTS,
+            LoopStep::Kernel { kernel, .. } => kernel.size <= WASM_PROGRAM_MAX_KERNEL_ELEMENTS,
             LoopStep::Routine { .. } => true,
             // (`lower::whole` makes none: a scan keeps its own path.)
             LoopStep::Loop { .. } => false,
@@ -184,7 +178,7 @@ pub(super) fn compile(backend: &mut WasmBackend, plan: &ScanLoop) -> Result<Opti
         }
     }
     let (offsets, scratch) = pack(&plan.body);
-    if scratch > MAX_SCRATCH {
+    if scratch > WASM_PROGRAM_MAX_SCRATCH_BYTES {
         return Ok(None);
     }
     let Ok(bytes) = emit::loops::emit_once(&plan.body) else {

@@ -8,15 +8,11 @@
 
 use super::dsl::{i32c, E, S};
 use super::{store_kind, Cx};
+use crate::backend::caps::{
+    WASM_UNROLL_MAX_ELEMENTS, WASM_UNROLL_MAX_NODES, WASM_UNROLL_MAX_REDUCTION,
+};
 use crate::core::DType;
 use crate::kernel::{AluExp, Kernel};
-
-/// The most output elements of an unrolled kernel.
-pub const MAX_ELEMENTS: usize = 16;
-/// The longest reduction that is unrolled (`emit::reduce`).
-pub const MAX_REDUCE: usize = 8;
-/// The most expression nodes emitted for one unrolled kernel (code size).
-const MAX_NODES: usize = 4096;
 
 fn nodes(exp: &AluExp) -> usize {
     1 + exp.children().into_iter().map(nodes).sum::<usize>()
@@ -24,11 +20,15 @@ fn nodes(exp: &AluExp) -> usize {
 
 /// Whether `kernel` is small enough to unroll.
 pub fn small(kernel: &Kernel) -> bool {
-    let reduce = kernel
-        .reduction
-        .map_or(1, |r| if r.size <= MAX_REDUCE { r.size } else { 1 });
+    let reduce = kernel.reduction.map_or(1, |r| {
+        if r.size <= WASM_UNROLL_MAX_REDUCTION {
+            r.size
+        } else {
+            1
+        }
+    });
     let per = nodes(&kernel.exp) + kernel.epilogue.as_ref().map_or(0, nodes);
-    kernel.size <= MAX_ELEMENTS && kernel.size * reduce * per <= MAX_NODES
+    kernel.size <= WASM_UNROLL_MAX_ELEMENTS && kernel.size * reduce * per <= WASM_UNROLL_MAX_NODES
 }
 
 /// One store of `value` at `addr` per output index `0..size`, then one of the epilogue's

@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use crate::backend::caps::WEBGPU_ENCODED_MAX_UNIFORM_BYTES;
 use crate::backend::webgpu::exe::grid;
 use crate::backend::webgpu::wgsl::{epilogue_into, reduce_into, WORKGROUP_SIZE};
 use crate::backend::webgpu::wgsl_alu::{storage_type, to_storage, Emitter};
@@ -17,9 +18,6 @@ use crate::backend::BufferId;
 use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
 use crate::kernel::{verify, Kernel};
 use crate::util::{Error, Result};
-
-/// The uniform buffer of step rows is at most this large (else the host loop runs).
-const MAX_UNIFORM_BYTES: u64 = 64 << 20;
 
 /// One body kernel of a pre-encoded loop.
 pub(super) struct EncodedOp {
@@ -114,7 +112,7 @@ impl WebGpuBackend {
     pub(super) fn build_encoded(&mut self, plan: &ScanLoop) -> Result<Encoded> {
         let body = &plan.body;
         let stride = (self.device.limits().min_uniform_buffer_offset_alignment as u64).max(16);
-        if plan.length as u64 * stride > MAX_UNIFORM_BYTES {
+        if plan.length as u64 * stride > WEBGPU_ENCODED_MAX_UNIFORM_BYTES {
             return Err(Error::new("scan", "too many steps to pre-encode"));
         }
         let row_elems = |s: usize| match body.slots[s].role {

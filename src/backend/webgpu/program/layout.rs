@@ -9,18 +9,14 @@
 //! carries in before its loop and the final carries out after it, and prefetches xs rows.
 
 use super::looping::{workgroup_size, LoopOp, LoopShader, Move, Parity, Place, Prefetch, Space};
+use crate::backend::caps::{WEBGPU_LOOP_MAX_KERNEL_ELEMENTS, WEBGPU_LOOP_MAX_KERNEL_STEPS};
 use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
 use crate::util::{Error, Result};
 
-/// Ops larger than this many elements make a body "large" (pre-encoded dispatches instead).
-pub const SINGLE_MAX_ELEMENTS: usize = 1024;
 /// Staged xs rows come in chunks of at most this many steps (a power of two) ...
 pub const MAX_CHUNK: u32 = 16;
 /// ... of at most this many words per invocation.
 pub const CHUNK_LOADS: u32 = 4;
-/// At most this many ops × steps in one dispatch (a very long dispatch may trip a driver's
-/// watchdog): longer scans are pre-encoded.
-pub const SINGLE_MAX_OP_STEPS: u64 = 1 << 24;
 
 /// Where a buffer of the run goes in (or comes out of) the packed buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,13 +45,13 @@ fn not_single(why: String) -> Error {
 /// The single-dispatch layout of `plan`, or why the body does not suit one dispatch;
 /// `workgroup_limit` is the device's workgroup memory in words.
 pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
-    layout_with(plan, workgroup_limit, SINGLE_MAX_ELEMENTS)
+    layout_with(plan, workgroup_limit, WEBGPU_LOOP_MAX_KERNEL_ELEMENTS)
 }
 
 /// [`layout`] for ops of at most `max_elements` elements.
 pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -> Result<Layout> {
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
-    if plan.length as u64 * plan.body.steps.len() as u64 > SINGLE_MAX_OP_STEPS {
+    if plan.length as u64 * plan.body.steps.len() as u64 > WEBGPU_LOOP_MAX_KERNEL_STEPS {
         return Err(not_single("too many steps for one dispatch".into()));
     }
     let Storage {

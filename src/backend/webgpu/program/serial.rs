@@ -23,12 +23,13 @@
 //! added without the compensation update, which is exactly zero there. The shader reads and
 //! writes the same packed storage buffer as the level-scheduled one (`layout`, all in
 //! storage), so running it is unchanged (`compiled`). Only float32 bodies of at most
-//! [`SERIAL_MAX_TERMS`] element-terms per step are taken, and on an adapter with a loop limit
-//! only scans whose loops fit it (`loop_budget`); others return `None`.
+//! [`WEBGPU_SERIAL_MAX_TERMS`] element-terms per step are taken, and on an adapter with a
+//! loop limit only scans whose loops fit it (`loop_budget`); others return `None`.
 
 use std::fmt::Write;
 
 use super::layout::{layout, Layout, Source};
+use crate::backend::caps::{WEBGPU_SERIAL_MAX_TERMS, WEBGPU_SERIAL_MAX_WORDS};
 use crate::backend::webgpu::exe::Stage;
 use crate::backend::webgpu::loop_budget::exp_loops;
 use crate::backend::webgpu::wgsl::{combine, compensated_sum, epilogue_into};
@@ -40,13 +41,6 @@ use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
 use crate::kernel::{reduce_identity, verify, Kernel, Reduction};
 use crate::util::Result;
 
-/// The most element-terms (Σ over the step's kernels of outputs × reduction length) one
-/// invocation runs per step. Measured on the H100 with case-2 steps written as serial WGSL:
-/// m = 2 (28 terms) 0.26 µs per step against 0.95 µs level-scheduled; m = 3 (78 terms)
-/// 1.0–1.3 µs, no better than level-scheduled; m = 4 (~200 terms) 2.5 µs; m = 8 43 µs.
-pub const SERIAL_MAX_TERMS: usize = 64;
-/// The most words of all the body's slots (registers of the one invocation).
-const SERIAL_MAX_WORDS: usize = 256;
 /// Steps per iteration of the loop over a chunk (it is unrolled this many times).
 pub const UNROLL: u32 = 4;
 /// Invocations of the one workgroup on a GPU (one warp): together they stage each chunk of
@@ -67,7 +61,7 @@ const _: () = assert!(CHUNK <= LANES);
 pub fn serial_terms(plan: &ScanLoop) -> Option<usize> {
     let body = &plan.body;
     let words: usize = body.slots.iter().map(|s| s.elements).sum();
-    if words > SERIAL_MAX_WORDS
+    if words > WEBGPU_SERIAL_MAX_WORDS
         || body
             .slots
             .iter()
@@ -87,7 +81,7 @@ pub fn serial_terms(plan: &ScanLoop) -> Option<usize> {
             return None;
         }
         terms += kernel.size * kernel.reduction.map_or(1, |r| r.size.max(1));
-        if terms > SERIAL_MAX_TERMS {
+        if terms > WEBGPU_SERIAL_MAX_TERMS {
             return None;
         }
     }
@@ -110,7 +104,7 @@ pub fn source(plan: &ScanLoop, lanes: u32) -> Result<Option<(Layout, String)>> {
 
 /// Steps per staged chunk for xs rows of `row_words` words in all.
 fn chunk_steps(row_words: u32) -> u32 {
-    // (Rows are at most SERIAL_MAX_WORDS = 256 words: 2 · 4 · 256 words fit STAGE_WORDS.)
+    // (Rows are at most WEBGPU_SERIAL_MAX_WORDS = 256 words: 2 · 4 · 256 words fit STAGE_WORDS.)
     (STAGE_WORDS / 2)
         .checked_div(row_words)
         .map_or(CHUNK, |c| (c / UNROLL * UNROLL).clamp(UNROLL, CHUNK))

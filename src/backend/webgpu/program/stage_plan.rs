@@ -14,30 +14,21 @@
 //! (the same code on the same inputs). Kernels are taken in program order; exact shifts are
 //! solved as offsets within connected components (a kernel joining two components re-bases
 //! one); a kernel whose in-stage reads are data-dependent, whose halos would pass
-//! [`HALO_ROWS`], or that would pass the stage's kernel or level caps, starts a new stage:
-//! reads of what earlier stages wrote are unconstrained (their dispatch has finished).
+//! [`WEBGPU_STAGE_MAX_HALO_ROWS`], or that would pass the stage's kernel or level caps,
+//! starts a new stage: reads of what earlier stages wrote are unconstrained (their dispatch
+//! has finished).
 //!
 //! In a jitted `associativeScan` each Kogge–Stone round reads the previous round's result at
 //! rows `n` and `n + k`: the first rounds (k = 1, 2, 4, 8: halos of 30 rows in all) share one
 //! stage; each later round is two, its body and its concatenate, which runs `k` rows later and
-//! so never shares a stage with the body ([`SHIFT_SPAN`]).
+//! so never shares a stage with the body ([`WEBGPU_STAGE_MAX_SHIFT_SPAN`]).
 
+use crate::backend::caps::{
+    WEBGPU_STAGE_MAX_HALO_ROWS, WEBGPU_STAGE_MAX_KERNELS, WEBGPU_STAGE_MAX_LEVELS,
+    WEBGPU_STAGE_MAX_SHIFT_SPAN,
+};
 use crate::kernel::row_reads::{row_reads, Rows};
 use crate::kernel::scan_loop::{LoopBody, LoopStep};
-
-/// At most this many kernels in one stage (its shader stays small).
-pub const STAGE_KERNELS: usize = 48;
-/// At most this many dependency levels (barriers + 1) in one stage.
-pub const STAGE_LEVELS: usize = 24;
-/// At most this many extra rows (below and above its band together) for any kernel.
-pub const HALO_ROWS: i64 = 32;
-/// At most this far apart, in rows, the shifts of a stage's kernels: none, so a kernel that
-/// would run shifted against the others (reading a producer at rows `n + d` only) starts a
-/// new stage. Then the rounds of a scan (each reading the last at rows `n` and `n + k`, beyond
-/// the halos from `k = 32` on) get stages of one shape, integer constants apart, and every
-/// round after the first reuses their pipelines (`stage_params`): a few more dispatches than
-/// stages spanning several rounds, but far less WGSL to compile.
-pub const SHIFT_SPAN: i64 = 0;
 
 /// A read of a producer of the same stage: its member index and the rows read, relative to
 /// the consumer's row.
@@ -190,8 +181,9 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
             comp: k,
             in_place: false,
         };
-        let fits =
-            open.members.len() < STAGE_KERNELS && written[*output].is_none() && !read[*output];
+        let fits = open.members.len() < WEBGPU_STAGE_MAX_KERNELS
+            && written[*output].is_none()
+            && !read[*output];
         let edges = fits.then(|| edges(&written, inputs, &reads)).flatten();
         let joined = edges.and_then(|edges| {
             let level = edges
@@ -199,7 +191,7 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
                 .map(|e| open.members[e.producer].level + 1)
                 .max()
                 .unwrap_or(0);
-            (level < STAGE_LEVELS).then_some(())?;
+            (level < WEBGPU_STAGE_MAX_LEVELS).then_some(())?;
             member.level = level;
             member.edges = edges;
             join_exact(&mut open, &mut member).or_else(|| join_halo(&mut open, &mut member))
@@ -252,7 +244,7 @@ fn join_routine(
         outputs.iter().all(|&o| written[o].is_none() && !read[o])
     };
     let mut joined = None;
-    if open.members.len() < STAGE_KERNELS && free(written, read) {
+    if open.members.len() < WEBGPU_STAGE_MAX_KERNELS && free(written, read) {
         let edges: Vec<Edge> = inputs
             .iter()
             .filter_map(|&s| {
@@ -268,7 +260,7 @@ fn join_routine(
             .map(|e| open.members[e.producer].level + 1)
             .max()
             .unwrap_or(0);
-        if level < STAGE_LEVELS {
+        if level < WEBGPU_STAGE_MAX_LEVELS {
             member.level = level;
             member.edges = edges;
             joined = join_exact(open, &mut member);
@@ -342,7 +334,7 @@ fn join_exact(open: &mut StagePlan, member: &mut Member) -> Option<()> {
 
 /// Joins `member` to `open` with halos: its shift follows its first edge, its producers'
 /// components merge into one (so later re-basing moves them together), and every halo of the
-/// stage must stay within [`HALO_ROWS`].
+/// stage must stay within [`WEBGPU_STAGE_MAX_HALO_ROWS`].
 fn join_halo(open: &mut StagePlan, member: &mut Member) -> Option<()> {
     let first = *member.edges.first()?;
     let p = &open.members[first.producer];
@@ -363,12 +355,13 @@ fn join_halo(open: &mut StagePlan, member: &mut Member) -> Option<()> {
     Some(())
 }
 
-/// Whether the halos of `open` with `member` added stay within [`HALO_ROWS`], with its
-/// members' shifts at most [`SHIFT_SPAN`] apart.
+/// Whether the halos of `open` with `member` added stay within
+/// [`WEBGPU_STAGE_MAX_HALO_ROWS`], with its members' shifts at most
+/// [`WEBGPU_STAGE_MAX_SHIFT_SPAN`] apart.
 fn halos_fit(open: &StagePlan, member: &Member) -> Option<()> {
     let shifts = open.members.iter().chain([member]).map(|m| m.shift);
     let (lo, hi) = shifts.fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
-    if hi - lo > SHIFT_SPAN {
+    if hi - lo > WEBGPU_STAGE_MAX_SHIFT_SPAN {
         return None;
     }
     let mut all = open.members.clone();
@@ -376,7 +369,14 @@ fn halos_fit(open: &StagePlan, member: &Member) -> Option<()> {
     halos(&all)
         .iter()
         .zip(&all)
-        .all(|(&(lo, hi), m)| lo + hi <= if m.in_place { 0 } else { HALO_ROWS })
+        .all(|(&(lo, hi), m)| {
+            lo + hi
+                <= if m.in_place {
+                    0
+                } else {
+                    WEBGPU_STAGE_MAX_HALO_ROWS
+                }
+        })
         .then_some(())
 }
 

@@ -25,7 +25,10 @@ use super::schedule::WARP;
 use super::stage_members::{place, Lanes, Piece};
 use super::stage_params::share;
 use super::stage_plan::{plan, Member, StagePlan};
-use super::whole::MAX_BARRIERS;
+use crate::backend::caps::{
+    WEBGPU_STAGE_MAX_SOURCE_BYTES, WEBGPU_STAGE_MAX_TERMS_PER_INVOCATION,
+    WEBGPU_WORKGROUP_MAX_BARRIERS,
+};
 use crate::backend::webgpu::loop_budget::{element_loops, routine_loops, strided};
 use crate::backend::webgpu::wgsl_alu::Emitter;
 use crate::backend::webgpu::wgsl_routines::packed_routine;
@@ -35,20 +38,11 @@ use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop};
 use crate::util::{Error, Result};
 use std::rc::Rc;
 
-/// At most this many bytes of WGSL in one stage's shader (a stage of one kernel may have
-/// more: about what its own dispatch would compile). More than one workgroup's program
-/// (`whole::MAX_SOURCE`): a stage has few barriers (SwiftShader's compile time grows
-/// with them), and the first Kogge–Stone rounds of a jitted `associativeScan` of m = 2 (four
-/// rounds of ~10 kernels, halos included) should fit one.
-pub const STAGE_SOURCE: usize = 256 << 10;
 /// Rows per workgroup: at most this many.
 const MAX_BAND: usize = 64;
 /// Bands narrow until a stage has this many workgroups (about one per compute unit of a
 /// large GPU) or its halos would cost more than its band.
 const TARGET_GROUPS: usize = 128;
-/// At most this many element-terms per invocation of a level (a row of rows-1 kernels runs in
-/// one workgroup: a long reduction over the batch is slow, but right).
-const MAX_SHARE: usize = 1 << 16;
 
 /// A compiled staged program: the layout of its packed buffer and one pipeline per stage
 /// with its workgroup count.
@@ -61,7 +55,7 @@ pub(super) struct Staged {
 enum Emitted {
     /// The WGSL and the workgroup count.
     Source(String, u32),
-    /// Over [`STAGE_SOURCE`] (split it).
+    /// Over [`WEBGPU_STAGE_MAX_SOURCE_BYTES`] (split it).
     TooLarge,
 }
 
@@ -150,9 +144,10 @@ fn band_shape(
             None if op_of[m.step] == usize::MAX => 1,
             None => usize::MAX,
         };
-        member_share(band, m).saturating_mul(k) > MAX_SHARE * wg as usize
+        member_share(band, m).saturating_mul(k)
+            > WEBGPU_STAGE_MAX_TERMS_PER_INVOCATION * wg as usize
     });
-    if groups > 65535 || stage.levels() > MAX_BARRIERS + 1 || long {
+    if groups > 65535 || stage.levels() > WEBGPU_WORKGROUP_MAX_BARRIERS + 1 || long {
         return None;
     }
     Some(BandShape { band, groups, wg })
@@ -260,7 +255,7 @@ fn emit_with(
     );
     src.push_str(&e.helpers.source());
     src.push_str(&accessors);
-    if src.len() > STAGE_SOURCE && !any_size {
+    if src.len() > WEBGPU_STAGE_MAX_SOURCE_BYTES && !any_size {
         return Ok(Some(Emitted::TooLarge));
     }
     Ok(Some(Emitted::Source(src, groups as u32)))

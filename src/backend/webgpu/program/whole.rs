@@ -11,39 +11,27 @@
 //! (Chromium) compiles a shader in time that grows much faster than linearly in its workgroup
 //! barriers, so a program of a few hundred KB of WGSL in dozens of dependent levels takes
 //! minutes, or loses the GPU process (compile times in `bench/RESULTS.md`, "Measurements
-//! behind design choices"). So programs with more than [`MAX_BARRIERS`] barriers,
-//! [`MAX_KERNELS`] kernels or [`MAX_SOURCE`] bytes of WGSL, a large kernel or a long reduction
-//! (which one workgroup would run serially), more than [`MAX_TERMS`] element-terms in all,
-//! or loops past the adapter's loop limit (`loop_budget`), run as row-partitioned stages instead (`stages`: a dispatch of many workgroups per
-//! stage, e.g. one per `associativeScan` round), or else keep their per-kernel dispatches.
+//! behind design choices"). So programs over the one-workgroup caps of `backend::caps`
+//! (`WEBGPU_WORKGROUP_*`: barriers, kernels, bytes of WGSL, a large kernel or a long
+//! reduction, which one workgroup would run serially, element-terms in all), or with loops
+//! past the adapter's loop limit (`loop_budget`), run as row-partitioned stages instead
+//! (`stages`: a dispatch of many workgroups per stage, e.g. one per `associativeScan`
+//! round), or else keep their per-kernel dispatches.
 
 use std::rc::Rc;
 
 use super::compiled::{keep, run_single, CompiledLoop};
 use super::layout::{layout_with, Layout};
 use super::schedule::{emission, schedule};
+use crate::backend::caps::{
+    WEBGPU_WORKGROUP_MAX_BARRIERS, WEBGPU_WORKGROUP_MAX_BARRIERS_CPU, WEBGPU_WORKGROUP_MAX_KERNELS,
+    WEBGPU_WORKGROUP_MAX_KERNEL_ELEMENTS, WEBGPU_WORKGROUP_MAX_REDUCTION,
+    WEBGPU_WORKGROUP_MAX_SOURCE_BYTES, WEBGPU_WORKGROUP_MAX_TERMS,
+};
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
 use crate::util::{Error, Result};
-
-/// Kernels of at most this many elements (a few dozen per invocation of the one workgroup).
-pub const MAX_ELEMENTS: usize = 8192;
-/// Reductions of at most this many terms (one invocation sums each output serially).
-pub const MAX_REDUCTION: usize = 64;
-/// At most this many terms in all (elements times reduction terms, summed over the kernels):
-/// the one workgroup's work stays around a millisecond even on a software adapter.
-pub const MAX_TERMS: usize = 1 << 20;
-/// At most this many kernels in one shader.
-pub const MAX_KERNELS: usize = 128;
-/// At most this many workgroup barriers (dependent levels) in one shader.
-pub const MAX_BARRIERS: usize = 48;
-/// ... on CPU adapters: SwiftShader took 16 s to compile a one-workgroup program of a forward
-/// and a reverse `associativeScan` (n = 100) within the general caps; there such programs run
-/// as stages.
-pub const CPU_MAX_BARRIERS: usize = 16;
-/// At most this many bytes of WGSL in one shader.
-pub const MAX_SOURCE: usize = 96 << 10;
 
 /// Whether one workgroup suits every step of `plan` (before laying it out).
 fn suits(plan: &ScanLoop) -> bool {
@@ -54,12 +42,17 @@ fn suits(plan: &ScanLoop) -> bool {
             return false;
         };
         let reduction = kernel.reduction.map_or(1, |r| r.size.max(1));
-        if kernel.size > MAX_ELEMENTS || reduction > MAX_REDUCTION {
+        if kernel.size > WEBGPU_WORKGROUP_MAX_KERNEL_ELEMENTS
+            || reduction > WEBGPU_WORKGROUP_MAX_REDUCTION
+        {
             return false;
         }
         terms += kernel.size * reduction;
     }
-    plan.length == 1 && body.num_ys > 0 && body.steps.len() <= MAX_KERNELS && terms <= MAX_TERMS
+    plan.length == 1
+        && body.num_ys > 0
+        && body.steps.len() <= WEBGPU_WORKGROUP_MAX_KERNELS
+        && terms <= WEBGPU_WORKGROUP_MAX_TERMS
 }
 
 /// The barriers of `layout`'s one step (between its dependency levels).
@@ -96,21 +89,21 @@ fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<Exe
     } else {
         0
     };
-    let layout = match layout_with(plan, words, MAX_ELEMENTS) {
+    let layout = match layout_with(plan, words, WEBGPU_WORKGROUP_MAX_KERNEL_ELEMENTS) {
         Ok(l) if gpu.loop_fits(l.words as u64) && gpu.loops_fit(|| l.shader.loop_iterations()) => l,
         _ => return Ok(None),
     };
     let cap = if gpu.fast {
-        MAX_BARRIERS
+        WEBGPU_WORKGROUP_MAX_BARRIERS
     } else {
-        CPU_MAX_BARRIERS
+        WEBGPU_WORKGROUP_MAX_BARRIERS_CPU
     };
     if barriers(&layout) > cap {
         return Ok(None);
     }
     // Emitted once: measured against the cap, then compiled from the same text.
     let source = layout.shader.emit()?;
-    if source.len() > MAX_SOURCE {
+    if source.len() > WEBGPU_WORKGROUP_MAX_SOURCE_BYTES {
         return Ok(None);
     }
     let stage = gpu.loop_stage_of(&layout.shader, source);
