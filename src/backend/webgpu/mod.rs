@@ -466,7 +466,7 @@ impl Backend for WebGpuBackend {
 
     fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
         // The looping shaders pack values in u32 words: float16 bodies run widened.
-        program::widen_half::compile(self, plan)
+        program::strategy::compile_loop(self, plan)
     }
 
     fn run_loop(
@@ -475,7 +475,7 @@ impl Backend for WebGpuBackend {
         plan: &ScanLoop,
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
-        program::widen_half::run(self, exe, plan, buffers)
+        program::strategy::run_loop(self, exe, plan, buffers)
     }
 
     fn loop_stats(&self) -> LoopStats {
@@ -487,7 +487,7 @@ impl Backend for WebGpuBackend {
     }
 
     fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
-        program::whole::compile(self, plan)
+        program::strategy::compile_program(self, plan)
     }
 
     fn run_program(

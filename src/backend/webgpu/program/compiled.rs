@@ -1,17 +1,17 @@
-//! Compiled scan loops on webgpu (`Backend::compile_loop`/`run_loop`). A small body runs as
-//! a looping shader (`looping`, laid out by `layout`): the operands are copied into one
-//! packed storage buffer, the shader runs as ONE dispatch of one workgroup, and the results
-//! are copied out, all encoded into the current batch (copies are not dispatches). A tiny
-//! body runs as the serial shader instead (`serial`, same packed buffer). On an adapter
-//! with a loop limit (`loop_budget`) a scan whose looping shader could run past it is
-//! pre-encoded instead (`encoded`: no loop over the steps). Compiled loops are cached by
-//! plan, pipelines by shader structure.
+//! Compiled device programs on webgpu ([`CompiledProgram`]), their cache, and running a
+//! compiled scan (`Backend::compile_loop`/`run_loop`; the form is chosen by `strategy`). A
+//! looping or serial shader runs over one packed storage buffer: the operands are copied in,
+//! the shader runs as ONE dispatch, and the results are copied out, all encoded into the
+//! current batch (copies are not dispatches); a pre-encoded scan (`encoded`) runs its steps'
+//! dispatches in one pass. Compiled programs are cached by plan, pipelines by shader
+//! structure.
 
 use std::rc::Rc;
 
 use super::encoded::Encoded;
-use super::layout::{layout, Layout, Source};
+use super::layout::{Layout, Source};
 use super::looping::LoopShader;
+use super::strategy::choose_loop;
 use crate::backend::webgpu::exe::Stage;
 use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::{Backend, BufferId, ExeId, LoopStats};
@@ -31,10 +31,11 @@ const STAGE_SOURCE_CAPACITY: usize = 512;
 /// N = 400 0.35–0.38 → 0.28–0.31 ms, N = 100 unchanged (~0.31 ms).
 const STEPS_PER_DISPATCH: u32 = 16;
 
-/// A compiled loop.
-pub(super) enum CompiledLoop {
-    /// The whole scan as one dispatch.
-    Single { layout: Layout, stage: Stage },
+/// A compiled device program: a scan's loop, or a whole jitted program (a one-step loop).
+pub(super) enum CompiledProgram {
+    /// The looping shader (`looping`): the whole scan, or the whole program, as one dispatch
+    /// of one workgroup.
+    Looping { layout: Layout, stage: Stage },
     /// The whole scan as one dispatch of one warp (or one invocation) running the same chain
     /// (`serial`, tiny bodies).
     Serial {
@@ -42,9 +43,9 @@ pub(super) enum CompiledLoop {
         stage: Stage,
         lanes: u32,
     },
-    /// Every step's kernels pre-encoded into one compute pass.
+    /// Every step's kernels of a scan pre-encoded into one compute pass.
     Encoded(Encoded),
-    /// A whole program as row-partitioned stages (`stages`), a dispatch each.
+    /// A whole program (never a scan) as row-partitioned stages (`stages`), a dispatch each.
     Staged(super::stages::Staged),
 }
 
@@ -70,7 +71,7 @@ impl Dispatch {
 /// The backend's compiled loops.
 pub(in crate::backend::webgpu) struct LoopCache {
     pub(super) ids: Lru<ScanLoop, ExeId>,
-    pub(super) exes: Lru<ExeId, Rc<CompiledLoop>>,
+    pub(super) exes: Lru<ExeId, Rc<CompiledProgram>>,
     pipelines: Lru<LoopShader, Stage>,
     /// Staged programs' pipelines by WGSL source (`stage_params` makes rounds share one).
     pub(super) stage_sources: Lru<String, Stage>,
@@ -138,18 +139,18 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId
     let (id, exe) = match gpu.loops.ids.get(plan).copied() {
         Some(id) => match gpu.loops.exes.get(&id).cloned() {
             Some(exe) => (id, exe),
-            None => build(gpu, plan)?,
+            None => choose_loop(gpu, plan)?,
         },
-        None => build(gpu, plan)?,
+        None => choose_loop(gpu, plan)?,
     };
     let detail: Rc<str> = detail(&exe).into();
     gpu.loops.last = Some((plan.clone(), id, detail.clone()));
     Ok((id, detail.to_string()))
 }
 
-fn detail(exe: &CompiledLoop) -> String {
+fn detail(exe: &CompiledProgram) -> String {
     match exe {
-        CompiledLoop::Single { layout, .. } => format!(
+        CompiledProgram::Looping { layout, .. } => format!(
             "webgpu: one dispatch ({} ops per step, workgroup of {}, state in {} memory)",
             layout.shader.ops.len(),
             layout.shader.workgroup_size(),
@@ -159,46 +160,21 @@ fn detail(exe: &CompiledLoop) -> String {
                 "storage"
             }
         ),
-        CompiledLoop::Serial { layout, lanes, .. } => format!(
+        CompiledProgram::Serial { layout, lanes, .. } => format!(
             "webgpu: one dispatch, serial ({lanes} invocation(s) run the {} ops of a step \
              unrolled, state in registers, xs rows staged in workgroup memory)",
             layout.shader.ops.len()
         ),
-        CompiledLoop::Encoded(enc) => format!(
+        CompiledProgram::Encoded(enc) => format!(
             "webgpu: pre-encoded ({} dispatches per step, one submit)",
             enc.ops()
         ),
-        CompiledLoop::Staged(st) => format!("webgpu: {} staged dispatches", st.stages.len()),
+        CompiledProgram::Staged(st) => format!("webgpu: {} staged dispatches", st.stages.len()),
     }
 }
 
-fn build(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, Rc<CompiledLoop>)> {
-    let workgroup_words = if gpu.loops.workgroup {
-        gpu.device.limits().max_compute_workgroup_storage_size / 4
-    } else {
-        0
-    };
-    let serial = super::serial::build(gpu, plan)?;
-    let exe = Rc::new(match (serial, layout(plan, workgroup_words)) {
-        (Some((layout, stage, lanes)), _) => CompiledLoop::Serial {
-            layout,
-            stage,
-            lanes,
-        },
-        (_, Ok(layout))
-            if gpu.loop_fits(layout.words as u64)
-                && gpu.loops_fit(|| layout.shader.loop_iterations()) =>
-        {
-            let stage = gpu.loop_stage(&layout.shader)?;
-            CompiledLoop::Single { layout, stage }
-        }
-        _ => CompiledLoop::Encoded(gpu.build_encoded(plan)?),
-    });
-    Ok((keep(gpu, plan, exe.clone()), exe))
-}
-
-/// Keeps the compiled loop `exe` of `plan` in the cache under a new id.
-pub(super) fn keep(gpu: &mut WebGpuBackend, plan: &ScanLoop, exe: Rc<CompiledLoop>) -> ExeId {
+/// Keeps the compiled program `exe` of `plan` in the cache under a new id.
+pub(super) fn keep(gpu: &mut WebGpuBackend, plan: &ScanLoop, exe: Rc<CompiledProgram>) -> ExeId {
     let id = gpu.loops.next;
     gpu.loops.next += 1;
     gpu.loops.ids.insert(plan.clone(), id);
@@ -215,17 +191,16 @@ pub(super) fn run(
 ) -> Result<()> {
     let compiled = match gpu.loops.exes.get(&exe).cloned() {
         Some(c) => c,
-        None => build(gpu, plan)?.1,
+        None => choose_loop(gpu, plan)?.1,
     };
     gpu.loops.runs += 1;
     match &*compiled {
-        CompiledLoop::Single { layout, stage } | CompiledLoop::Serial { layout, stage, .. } => {
-            run_single(gpu, layout, stage, buffers)
-        }
-        CompiledLoop::Encoded(enc) => gpu.run_encoded(enc, buffers),
-        CompiledLoop::Staged(_) => Err(Error::new(
+        CompiledProgram::Looping { layout, stage }
+        | CompiledProgram::Serial { layout, stage, .. } => run_single(gpu, layout, stage, buffers),
+        CompiledProgram::Encoded(enc) => gpu.run_encoded(enc, buffers),
+        CompiledProgram::Staged(_) => Err(Error::new(
             "scan",
-            "internal error: a staged program is not a loop",
+            "internal error: a staged program runs only as a whole program",
         )),
     }
 }

@@ -2,13 +2,15 @@
 //! whole jitted programs (`Backend::compile_program`/`run_program`), both given as a
 //! `kernel::scan_loop::ScanLoop`. Each file is one way of running them or one part of it:
 //!
-//! - `compiled`: the compiled-loop cache, the packed storage buffer every form reads and
-//!   writes, and the choice among the forms of a scan (serial, looping, pre-encoded);
+//! - `strategy`: the one place that chooses among the forms below, in order of preference;
+//! - `compiled`: the compiled programs and their cache, the packed storage buffer the
+//!   shaders read and write, and running a compiled scan;
 //! - `serial`: the serial shader for tiny bodies (one warp, every step unrolled);
 //! - `looping`: the looping shader (one workgroup, one dispatch), laid out by `layout` and
 //!   scheduled by `schedule`;
 //! - `encoded`: every step's kernels pre-encoded into one compute pass (no shader loop);
-//! - `widen_half`: float16 bodies run widened to float32 on any of the forms above;
+//! - `widen_half`: the rewrite of float16 bodies to run widened to float32 on any of the
+//!   scan forms;
 //! - `whole`: a whole program as the looping shader with one step, within its caps;
 //! - `stages`: a whole program as a few row-partitioned dispatches, cut by `stage_plan`,
 //!   each level's kernels placed on the workgroup's lanes by `stage_members`, stages that
@@ -24,5 +26,6 @@ mod stage_members;
 mod stage_params;
 pub mod stage_plan;
 pub mod stages;
+pub(super) mod strategy;
 pub mod whole;
-pub(super) mod widen_half;
+mod widen_half;

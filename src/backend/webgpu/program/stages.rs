@@ -18,7 +18,7 @@
 
 use std::fmt::Write;
 
-use super::compiled::{keep, CompiledLoop, Dispatch, Packed};
+use super::compiled::{keep, CompiledProgram, Dispatch, Packed};
 use super::layout::{layout_with, Layout};
 use super::looping::{element, entry_head, MAX_WORKGROUP};
 use super::schedule::WARP;
@@ -317,7 +317,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
         return Ok(None);
     }
     if let Some(id) = gpu.loops.ids.get(plan_).copied() {
-        if let Some(CompiledLoop::Staged(_)) = gpu.loops.exes.get(&id).map(|c| &**c) {
+        if let Some(CompiledProgram::Staged(_)) = gpu.loops.exes.get(&id).map(|c| &**c) {
             return Ok(Some(id));
         }
     }
@@ -424,7 +424,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
             params,
         });
     }
-    let exe = CompiledLoop::Staged(Staged {
+    let exe = CompiledProgram::Staged(Staged {
         layout,
         stages: compiled,
     });

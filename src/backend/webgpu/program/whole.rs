@@ -20,9 +20,10 @@
 
 use std::rc::Rc;
 
-use super::compiled::{keep, run_single, CompiledLoop};
+use super::compiled::{keep, run_single, CompiledProgram};
 use super::layout::{layout_with, Layout};
 use super::schedule::{emission, schedule};
+use super::strategy::compile_program;
 use crate::backend::caps::{
     WEBGPU_WORKGROUP_MAX_BARRIERS, WEBGPU_WORKGROUP_MAX_BARRIERS_CPU, WEBGPU_WORKGROUP_MAX_KERNELS,
     WEBGPU_WORKGROUP_MAX_KERNEL_ELEMENTS, WEBGPU_WORKGROUP_MAX_REDUCTION,
@@ -62,25 +63,13 @@ pub fn barriers(layout: &Layout) -> usize {
     emission(ops, &sched).iter().map(|(_, b)| b.len()).sum()
 }
 
-/// `Backend::compile_program`: the compiled single dispatch of `plan`, else its staged
-/// dispatches (`stages`), or None.
-pub(in crate::backend::webgpu) fn compile(
-    gpu: &mut WebGpuBackend,
-    plan: &ScanLoop,
-) -> Result<Option<ExeId>> {
-    match compile_single(gpu, plan)? {
-        Some(id) => Ok(Some(id)),
-        None => super::stages::compile(gpu, plan),
-    }
-}
-
 /// The compiled single dispatch of `plan`, or None.
-fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
+pub(super) fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
     if !suits(plan) {
         return Ok(None);
     }
     if let Some(id) = gpu.loops.ids.get(plan).copied() {
-        if let Some(CompiledLoop::Single { .. }) = gpu.loops.exes.get(&id).map(|c| &**c) {
+        if let Some(CompiledProgram::Looping { .. }) = gpu.loops.exes.get(&id).map(|c| &**c) {
             return Ok(Some(id));
         }
     }
@@ -110,7 +99,7 @@ fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<Exe
     Ok(Some(keep(
         gpu,
         plan,
-        Rc::new(CompiledLoop::Single { layout, stage }),
+        Rc::new(CompiledProgram::Looping { layout, stage }),
     )))
 }
 
@@ -125,9 +114,16 @@ pub(in crate::backend::webgpu) fn run(
 ) -> Result<()> {
     let compiled =
         match gpu.loops.exes.get(&exe).cloned() {
-            Some(c) if matches!(*c, CompiledLoop::Single { .. } | CompiledLoop::Staged(_)) => c,
+            Some(c)
+                if matches!(
+                    *c,
+                    CompiledProgram::Looping { .. } | CompiledProgram::Staged(_)
+                ) =>
+            {
+                c
+            }
             _ => {
-                let id = compile(gpu, plan)?.ok_or_else(|| {
+                let id = compile_program(gpu, plan)?.ok_or_else(|| {
                     Error::new("jit", "internal error: a whole program no longer compiles")
                 })?;
                 gpu.loops.exes.get(&id).cloned().ok_or_else(|| {
@@ -154,8 +150,8 @@ pub(in crate::backend::webgpu) fn run(
         })
         .collect();
     let (layout, stage) = match &*compiled {
-        CompiledLoop::Single { layout, stage } => (layout, stage),
-        CompiledLoop::Staged(staged) => return super::stages::run(gpu, staged, &slots),
+        CompiledProgram::Looping { layout, stage } => (layout, stage),
+        CompiledProgram::Staged(staged) => return super::stages::run(gpu, staged, &slots),
         _ => return Err(Error::new("jit", "internal error: not a whole program")),
     };
     run_single(

@@ -1,4 +1,4 @@
-//! float16 scan bodies on webgpu (`Backend::compile_loop`/`run_loop`). The looping shaders
+//! float16 scan bodies on webgpu, rewritten to run widened. The looping shaders
 //! pack every value in 32-bit words, one invocation per element, so a float16 value (two to a
 //! word) cannot be written there without a race. Instead the loop runs WIDENED: every float16
 //! slot becomes a float32 slot holding the same, exact float16 value, and every kernel reads
@@ -9,7 +9,8 @@
 //! the float16 loop's values, and runs on any of the compiled forms (`compiled`: serial,
 //! level-scheduled or pre-encoded).
 //!
-//! Around the one compiled loop, [`run`] converts each float16 operand (consts, xs, initial
+//! Widening is a rewrite of the plan (`strategy` applies it before choosing a form). Around
+//! the one compiled loop, [`run_widened`] converts each float16 operand (consts, xs, initial
 //! carries) into a float32 buffer and the float32 results (ys, final carries) back, one
 //! elementwise conversion dispatch each. Only where the adapter has `shader-f16` (without it
 //! float16 arrays never reach webgpu); a body whose routines see float16 is not compiled.
@@ -150,14 +151,12 @@ fn widen(plan: &ScanLoop) -> Result<ScanLoop> {
     })
 }
 
-/// `Backend::compile_loop`: the compiled loop of `plan` (of its widened loop, for a float16
-/// body) and its path detail.
-pub(in crate::backend::webgpu) fn compile(
-    gpu: &mut WebGpuBackend,
-    plan: &ScanLoop,
-) -> Result<(ExeId, String)> {
+/// The rewrite of `plan` for the looping shaders: None when it has no float16 slot (it runs
+/// as it is), else its widened loop (an error without the adapter's `shader-f16`, or when a
+/// routine reads float16).
+pub(super) fn widened(gpu: &WebGpuBackend, plan: &ScanLoop) -> Result<Option<ScanLoop>> {
     if !has_half(&plan.body) {
-        return compiled::compile(gpu, plan);
+        return Ok(None);
     }
     if !gpu.float16 {
         return Err(Error::new(
@@ -165,11 +164,7 @@ pub(in crate::backend::webgpu) fn compile(
             "float16 scan bodies need the adapter's shader-f16 feature",
         ));
     }
-    let (id, detail) = compiled::compile(gpu, &widen(plan)?)?;
-    Ok((
-        id,
-        format!("{detail}; float16 operands widened to float32 around it"),
-    ))
+    widen(plan).map(Some)
 }
 
 /// A dispatch of the elementwise conversion of `elements` values from `src` (`from`) into
@@ -187,18 +182,15 @@ fn convert(
     gpu.dispatch(exe, &[src], dst)
 }
 
-/// `Backend::run_loop`: for a float16 body, the widened loop over float32 copies of the
-/// float16 buffers (see the module doc).
-pub(in crate::backend::webgpu) fn run(
+/// Runs the compiled loop `exe` of `wide` (the widened loop of `plan`, a float16 body) over
+/// float32 copies of the float16 buffers (see the module doc).
+pub(super) fn run_widened(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
     plan: &ScanLoop,
+    wide: &ScanLoop,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
-    if !has_half(&plan.body) {
-        return compiled::run(gpu, exe, plan, buffers);
-    }
-    let wide = widen(plan)?;
     let body = &plan.body;
     let (nk, n) = (body.num_carry, plan.length);
     if buffers.slots.len() != body.slots.len() || buffers.init.len() != nk {
@@ -254,7 +246,7 @@ pub(in crate::backend::webgpu) fn run(
         compiled::run(
             gpu,
             exe,
-            &wide,
+            wide,
             LoopBuffers {
                 slots: &slots,
                 init: &init,

@@ -1,0 +1,95 @@
+//! The one place that chooses how a device program runs on webgpu, in order of preference.
+//! Every cap these choices read is in `backend::caps`.
+//!
+//! A compiled scan (`Backend::compile_loop`): first the plan is rewritten where the looping
+//! shaders need it (a float16 body runs widened to float32, `widen_half`), then the first
+//! form that takes it: the serial shader (`serial`: tiny float32 bodies), the looping shader
+//! (`looping`: one workgroup, when the body's kernels and state fit it and, on an adapter
+//! with a loop limit, its loops fit that), else every step pre-encoded into one pass
+//! (`encoded`).
+//!
+//! A whole jitted program (`Backend::compile_program`, a one-step loop): the looping shader
+//! in one workgroup (`whole`, within the `WEBGPU_WORKGROUP_*` caps), else row-partitioned
+//! stages (`stages`, within the `WEBGPU_STAGE_*` caps), else None: it runs kernel by kernel.
+
+use std::rc::Rc;
+
+use super::compiled::{self, keep, CompiledProgram};
+use super::layout::layout;
+use super::widen_half;
+use crate::backend::webgpu::WebGpuBackend;
+use crate::backend::{BufferId, ExeId};
+use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::util::Result;
+
+/// `Backend::compile_loop`: the compiled loop of `plan` (of its rewrite, where it has one)
+/// and its path detail.
+pub(in crate::backend::webgpu) fn compile_loop(
+    gpu: &mut WebGpuBackend,
+    plan: &ScanLoop,
+) -> Result<(ExeId, String)> {
+    match widen_half::widened(gpu, plan)? {
+        None => compiled::compile(gpu, plan),
+        Some(wide) => {
+            let (id, detail) = compiled::compile(gpu, &wide)?;
+            Ok((
+                id,
+                format!("{detail}; float16 operands widened to float32 around it"),
+            ))
+        }
+    }
+}
+
+/// `Backend::run_loop`: runs the loop compiled as `exe` for `plan`.
+pub(in crate::backend::webgpu) fn run_loop(
+    gpu: &mut WebGpuBackend,
+    exe: ExeId,
+    plan: &ScanLoop,
+    buffers: LoopBuffers<'_, BufferId>,
+) -> Result<()> {
+    match widen_half::widened(gpu, plan)? {
+        None => compiled::run(gpu, exe, plan, buffers),
+        Some(wide) => widen_half::run_widened(gpu, exe, plan, &wide, buffers),
+    }
+}
+
+/// The form of a scan's loop (serial, looping or pre-encoded), compiled and kept.
+pub(super) fn choose_loop(
+    gpu: &mut WebGpuBackend,
+    plan: &ScanLoop,
+) -> Result<(ExeId, Rc<CompiledProgram>)> {
+    let workgroup_words = if gpu.loops.workgroup {
+        gpu.device.limits().max_compute_workgroup_storage_size / 4
+    } else {
+        0
+    };
+    let serial = super::serial::build(gpu, plan)?;
+    let exe = Rc::new(match (serial, layout(plan, workgroup_words)) {
+        (Some((layout, stage, lanes)), _) => CompiledProgram::Serial {
+            layout,
+            stage,
+            lanes,
+        },
+        (_, Ok(layout))
+            if gpu.loop_fits(layout.words as u64)
+                && gpu.loops_fit(|| layout.shader.loop_iterations()) =>
+        {
+            let stage = gpu.loop_stage(&layout.shader)?;
+            CompiledProgram::Looping { layout, stage }
+        }
+        _ => CompiledProgram::Encoded(gpu.build_encoded(plan)?),
+    });
+    Ok((keep(gpu, plan, exe.clone()), exe))
+}
+
+/// `Backend::compile_program`: the compiled single dispatch of `plan`, else its staged
+/// dispatches, or None.
+pub(in crate::backend::webgpu) fn compile_program(
+    gpu: &mut WebGpuBackend,
+    plan: &ScanLoop,
+) -> Result<Option<ExeId>> {
+    match super::whole::compile_single(gpu, plan)? {
+        Some(id) => Ok(Some(id)),
+        None => super::stages::compile(gpu, plan),
+    }
+}
