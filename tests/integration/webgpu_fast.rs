@@ -337,6 +337,84 @@ fn dispatches_are_batched_and_buffers_pooled() {
 }
 
 #[test]
+fn the_pool_keeps_up_to_the_peak_of_live_bytes() {
+    let mut gpu = gpu();
+    // A floor of 64 KiB, results of 256 KiB: the floor alone keeps none of them.
+    gpu.set_pool_floor(64 << 10);
+    gpu.clear_caches();
+    let bytes = 256 << 10;
+    let kernel = Kernel::elementwise(
+        vec![DType::Float32],
+        bytes / 4,
+        AluExp::binary(
+            oxjax::kernel::BinaryOp::Add,
+            AluExp::load(DType::Float32, 0, AluExp::index()),
+            AluExp::constant(DType::Float32, 1.0),
+        ),
+    );
+    let exe = gpu.compile(&kernel).unwrap();
+    let x = gpu.alloc(bytes).unwrap();
+    gpu.write(x, &encode(DType::Float32, &vec![0.0; bytes / 4]))
+        .unwrap();
+    // Round one keeps 20 results (each a fresh buffer), then frees them all: the bound is the
+    // peak (21 buffers live) less what is live (x), so the pool keeps the 20.
+    let round = |gpu: &mut WebGpuBackend| {
+        let kept: Vec<_> = (0..20)
+            .map(|_| {
+                let y = gpu.alloc(bytes).unwrap();
+                gpu.dispatch(exe, &[x], y).unwrap();
+                y
+            })
+            .collect();
+        let last = decode_f32(&gpu.read_sync(kept[19]).unwrap());
+        assert!(last.iter().all(|&v| v == 1.0), "{:?}", &last[..4]);
+        for y in kept {
+            gpu.free(y);
+        }
+        gpu.flush();
+    };
+    let (hits0, misses0) = gpu.pool_counts();
+    round(&mut gpu);
+    let (hits1, misses1) = gpu.pool_counts();
+    assert_eq!((hits1 - hits0, misses1 - misses0), (0, 20));
+    assert_eq!(gpu.stats().pool_buffers, 20);
+    assert_eq!(gpu.stats().pool_bytes, 20 * bytes);
+    // Round two finds every buffer again and creates none.
+    round(&mut gpu);
+    let (hits2, misses2) = gpu.pool_counts();
+    assert_eq!((hits2 - hits1, misses2 - misses1), (20, 0));
+    assert_eq!(gpu.stats().pool_buffers, 20);
+    // With 10 results live, the pool keeps only the peak less those: 10 buffers.
+    let live: Vec<_> = (0..10).map(|_| gpu.alloc(bytes).unwrap()).collect();
+    assert_eq!(gpu.stats().pool_buffers, 10);
+    // A freed 1 MiB buffer: the bound is the peak (21 units of 256 KiB) less the 11 live, so
+    // the oldest free buffers make room for it.
+    let more = gpu.alloc(4 * bytes).unwrap();
+    gpu.free(more);
+    assert_eq!(gpu.stats().pool_bytes, 10 * bytes);
+    assert_eq!(gpu.stats().pool_buffers, 7);
+    for y in live {
+        gpu.free(y);
+    }
+    // clearCaches(): the pool empties and the peak starts again from what is live (x).
+    gpu.clear_caches();
+    assert_eq!((gpu.stats().pool_buffers, gpu.stats().pool_bytes), (0, 0));
+    let y = gpu.alloc(bytes).unwrap();
+    gpu.free(y);
+    gpu.flush();
+    assert_eq!(gpu.stats().pool_bytes, bytes, "peak: x and y live, y pooled");
+    let big = gpu.alloc(2 * bytes).unwrap();
+    gpu.free(big);
+    gpu.flush();
+    // Peak 3 units (x and big): 2 may be pooled; y, the oldest, is evicted.
+    assert_eq!(gpu.stats().pool_bytes, 2 * bytes);
+    assert_eq!(gpu.stats().pool_buffers, 1);
+    gpu.free(x);
+    gpu.clear_caches();
+    assert_eq!(gpu.stats().live_buffers, 0);
+}
+
+#[test]
 fn host_writes_wait_for_the_batch_that_used_a_reused_buffer() {
     let mut gpu = gpu();
     let n = 256;

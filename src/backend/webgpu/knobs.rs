@@ -1,6 +1,7 @@
 //! What the webgpu device reports (its adapter's name, the storage-buffer limit, float16) and
 //! its test and maintenance switches: the shared-memory kernels (and the serial scan shader's
-//! warp), the large matmul tile and its workgroup storage, the bind-group cache's counters and the buffer pool.
+//! warp), the large matmul tile and its workgroup storage, the bind-group cache's counters and
+//! the buffer pool's (and its floor).
 
 use super::WebGpuBackend;
 
@@ -59,6 +60,18 @@ impl WebGpuBackend {
     /// Hits and misses of the bind group cache.
     pub fn bind_group_stats(&self) -> crate::util::lru::CacheStats {
         self.bind_groups.stats()
+    }
+
+    /// Hits and misses of the buffer pool (allocations that reused a free buffer, and those
+    /// that created one).
+    pub fn pool_counts(&self) -> (u64, u64) {
+        (self.pool.hits, self.pool.misses)
+    }
+
+    /// Sets the floor of the pool's byte bound (tests: small, so that the bound follows the
+    /// program's peak of live bytes on small buffers).
+    pub fn set_pool_floor(&mut self, bytes: u64) {
+        self.pool.set_floor(bytes);
     }
 
     /// Destroys the pooled free buffers.

@@ -5,10 +5,17 @@
 //! minimum).
 //! The pool is bounded by bytes and by count (LRU: the oldest free buffers are destroyed
 //! first); pooled buffers are not live arrays, so `memoryStats` reports them separately.
+//! The byte bound follows the program: at least [`MAX_POOL_BYTES`], and up to its peak of live
+//! bytes less the bytes live now, so a loop that keeps every result of a call (and frees them
+//! together later) finds them all again on its next round, while live and pooled buffers
+//! together never hold more than that peak (or the floor more than what is live). Creating a
+//! large buffer costs the host about as much per megabyte whatever its use (a slab of several
+//! results is no cheaper than the results' own buffers), so reuse is what saves it.
+//! `clear_caches` empties the pool and starts the peak again from the bytes live.
 
 use std::collections::{HashMap, VecDeque};
 
-/// The most bytes of free buffers kept.
+/// The most bytes of free buffers kept whatever the program's peak (the floor of the bound).
 pub const MAX_POOL_BYTES: u64 = 512 << 20;
 /// The most free buffers kept.
 pub const MAX_POOL_BUFFERS: usize = 1024;
@@ -35,24 +42,56 @@ pub fn max_buffer_bytes(limits: &wgpu::Limits) -> u64 {
     cap.min(crate::core::shape::MAX_BYTES) * 7 / 8
 }
 
-#[derive(Default)]
 pub struct Pool {
     free: HashMap<u64, Vec<wgpu::Buffer>>,
     /// Free buffers in the order they were returned (class, for eviction).
     order: VecDeque<u64>,
     bytes: u64,
+    /// Bytes (of size classes) handed out and not returned, and their peak.
+    live: u64,
+    peak: u64,
+    /// The byte bound's floor ([`MAX_POOL_BYTES`]; tests lower it).
+    floor: u64,
     pub hits: u64,
     pub misses: u64,
 }
 
+impl Default for Pool {
+    fn default() -> Pool {
+        Pool {
+            free: HashMap::new(),
+            order: VecDeque::new(),
+            bytes: 0,
+            live: 0,
+            peak: 0,
+            floor: MAX_POOL_BYTES,
+            hits: 0,
+            misses: 0,
+        }
+    }
+}
+
 impl Pool {
+    /// The most bytes of free buffers kept now.
+    pub fn limit(&self) -> u64 {
+        self.floor.max(self.peak.saturating_sub(self.live))
+    }
+
+    /// Lowers (or raises) the byte bound's floor (tests).
+    pub fn set_floor(&mut self, bytes: u64) {
+        self.floor = bytes;
+    }
+
     /// A free buffer of `class` bytes, if one is pooled: the newest one that `avoid` does not
-    /// reject, else the newest.
+    /// reject, else the newest. Every allocation asks (a miss creates the buffer), so the
+    /// bytes handed out are counted here.
     pub fn take(
         &mut self,
         class: u64,
         avoid: impl Fn(&wgpu::Buffer) -> bool,
     ) -> Option<wgpu::Buffer> {
+        self.live += class;
+        self.peak = self.peak.max(self.live);
         let buffer = self.free.get_mut(&class).and_then(|list| {
             let pick = list.iter().rposition(|b| !avoid(b))?;
             Some(list.remove(pick))
@@ -76,14 +115,16 @@ impl Pool {
     /// returns the buffers to destroy (the caller defers those the pending batch still uses).
     #[must_use]
     pub fn put(&mut self, class: u64, buffer: wgpu::Buffer) -> Vec<wgpu::Buffer> {
-        if class > MAX_POOL_BYTES {
+        self.live = self.live.saturating_sub(class);
+        let limit = self.limit();
+        if class > limit {
             return vec![buffer];
         }
         let mut evicted = Vec::new();
         self.free.entry(class).or_default().push(buffer);
         self.order.push_back(class);
         self.bytes += class;
-        while self.bytes > MAX_POOL_BYTES || self.order.len() > MAX_POOL_BUFFERS {
+        while self.bytes > limit || self.order.len() > MAX_POOL_BUFFERS {
             let Some(oldest) = self.order.pop_front() else {
                 break;
             };
@@ -97,8 +138,9 @@ impl Pool {
         evicted
     }
 
-    /// Destroys every pooled buffer.
+    /// Destroys every pooled buffer; the peak starts again from the bytes live.
     pub fn clear(&mut self) {
+        self.peak = self.live;
         for (_, list) in self.free.drain() {
             for b in list {
                 b.destroy();
