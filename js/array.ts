@@ -8,7 +8,7 @@
  */
 import { call, wasm } from "./bridge.js";
 import { DType, parseDType } from "./dtype.js";
-import { applyOp, reduceOp, type Axis } from "./ops.js";
+import { applyOp, reduceOp, shareOp, type Axis } from "./ops.js";
 import * as checks from "./check.js";
 import { ArrayHandle } from "./array-handle.js";
 
@@ -349,18 +349,20 @@ export class Array extends ArrayHandle {
   }
 
   /**
-   * Converts to `dtype`; returns this same object when the dtype already matches.
+   * Converts to `dtype`. When the dtype already matches: a new array sharing this one's data
+   * (no copy), so disposing it leaves this one alive (the consuming entry returns this same
+   * object, as jax-js does).
    *
    * @example
    * ```ts
    * using x = np.array([1.5, -1.5]);
    * using i = x.astype(np.int32); // [1, -1]
-   * x.astype(np.float32) === x; // true
+   * using same = x.astype(np.float32); // shares x's data
    * ```
    */
   astype(dtype: DType): Array {
     const d = parseDType("astype", dtype);
-    if (d === this.dtype) return this;
+    if (d === this.dtype) return shareOp("astype", this);
     return new Array(call(() => wasm.convert(this._handle, d, false)));
   }
 

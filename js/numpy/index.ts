@@ -7,6 +7,7 @@ import { Array, type ArrayLike } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 import { type Device } from "../device.js";
 import * as checks from "../check.js";
+import { shareOp } from "../ops.js";
 
 export { Array, DType };
 export type { ArrayLike };
@@ -66,8 +67,9 @@ if (Float16Ctor) TYPED.push([Float16Ctor, DType.Float16]);
  * A new array from nested JS arrays, a typed array (`Float32Array`, `Float64Array`,
  * `Int32Array`, `Uint32Array`, `Float16Array` where the runtime has one) or a scalar. Numbers give
  * float32 and booleans bool unless `dtype` says otherwise; a bare number without a dtype is weakly
- * typed. The values are copied. Given an existing `Array` with nothing to change, returns that
- * same object (no new reference), as jax-js does.
+ * typed. The values are copied. Given an existing `Array` with nothing to change, returns a new
+ * array sharing its data (disposing it leaves the argument alive; the consuming entry returns
+ * the argument itself, as jax-js does).
  *
  * @example
  * ```ts
@@ -84,7 +86,7 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
       options.shape === undefined &&
       (options.dtype === undefined || options.dtype === values.dtype)
     ) {
-      return values;
+      return shareOp("array", values);
     }
     throw new Error("array: reshaping or casting an existing Array is not supported yet");
   }

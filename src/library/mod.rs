@@ -67,6 +67,16 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
             };
             return bind(Primitive::Binary(op), operands);
         }
+        // A JS number or boolean as the condition: true where non-zero (NumPy, JAX).
+        "where" if matches!(operands.first(), Some(Operand::Literal(_))) => {
+            let arrays: Vec<&Value> = operands.iter().filter_map(Operand::value).collect();
+            return crate::transform::scope::follow_any(&arrays, || {
+                let cond = bind(Primitive::Cast(DType::Bool), &operands[..1])?;
+                let mut rest = vec![Operand::Value(&cond)];
+                rest.extend_from_slice(&operands[1..]);
+                bind(Primitive::Where, &rest)
+            });
+        }
         "erfinv" => {
             let x = operands.first().and_then(Operand::value);
             return random::erfinv(x.ok_or_else(|| Error::new(name, "expects an array"))?);

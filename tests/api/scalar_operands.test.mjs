@@ -119,6 +119,17 @@ test("np.ldexp with a number mantissa or exponent", async () => {
   });
 });
 
+test("np.where with a JS boolean or number as the condition", async () => {
+  await scopedAsync(async (k) => {
+    const x = k(np.array([1.5, -2]));
+    assert.deepEqual(await k(np.where(true, x, 0)).jsAsync(), [1.5, -2]);
+    assert.deepEqual(await k(np.where(false, x, 7)).jsAsync(), [7, 7]);
+    assert.deepEqual(await k(np.where(2, 1, x)).jsAsync(), [1, 1]);
+    const jitted = k(ox.jit((a) => np.where(false, a, a.mul(2))));
+    assert.deepEqual(await k(jitted(x)).jsAsync(), [3, -4]);
+  });
+});
+
 test("grad through compositions with a number operand", async () => {
   await scopedAsync(async (k) => {
     const x = k(np.array([3, 4]));

@@ -227,7 +227,10 @@ test("readback: data, dataSync, js, item, consumeData, typed arrays in", async (
   assert.deepEqual(Array.from(await d.consumeData()), [0.1, 0.2]);
   assert.equal(d.refCount, 0);
   assert.equal(String(x), "Array:float32[2]");
-  assert.equal(np.array(x), x);
+  const same = np.array(x);
+  assert.notEqual(same, x);
+  same.dispose();
+  assert.equal(x.refCount, 1, "np.array(x) is a new reference to x's data");
   x.dispose();
   i.dispose();
 });

@@ -141,6 +141,8 @@ export function registerCore() {
   differential("numpy.where and clip", broadcastPair(), (lib, make, [a, b], keep) => [
     lib.numpy.where(keep(lib.numpy.greater(make(a), make(b))), make(a), make(b)),
     lib.numpy.clip(make(a), -1, 1),
+    lib.numpy.where(true, make(a), make(b)),
+    lib.numpy.where(false, make(a), 0.5),
   ]);
   for (const name of activations) {
     differential(`nn.${name}`, tensor(0, 3), (lib, make, t) => lib.nn[name](make(t.data)));
