@@ -255,6 +255,18 @@ impl Primitive {
 }
 
 /// Prints the name with its parameters, as JAX does: `reduce_sum[axes=(0, 1)]`.
+impl From<BinaryOp> for Primitive {
+    fn from(op: BinaryOp) -> Self {
+        Primitive::Binary(op)
+    }
+}
+
+impl From<CompareOp> for Primitive {
+    fn from(op: CompareOp) -> Self {
+        Primitive::Compare(op)
+    }
+}
+
 impl fmt::Display for Primitive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tuple = |v: &[usize]| {

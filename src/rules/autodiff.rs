@@ -1,13 +1,14 @@
 //! Reverse mode: the interface of the VJP rules and the combinators they are written with. Each
 //! family's rules live in its file beside its abstract evaluation and kernel (`elementwise::vjp`,
 //! `reduce::vjp`, `movement::vjp`, `linalg::matmul_vjp`, `conv::vjp`, `gather::vjp`,
-//! `routine::vjp`, `sort::vjp`, `fft::vjp`); [`vjp`] and [`vjp_multi`] dispatch to them with one
-//! arm per primitive. Rules take the cotangent `g` of the output and return the cotangents of the
-//! inputs (`None`: zero), written with the [`lax`] builders over an [`Emit`] so they are ordinary
-//! operations (and therefore differentiable again: `grad(grad(f))` works).
+//! `routine::vjp`, `sort::vjp`, `fft::vjp`); [`vjp`] dispatches to them by family
+//! (`rules::family`), [`vjp_multi`] with one arm per multi-output primitive. Rules take the
+//! cotangent `g` of the output and return the cotangents of the inputs (`None`: zero), written
+//! with the [`lax`] builders over an [`Emit`] so they are ordinary operations (and therefore
+//! differentiable again: `grad(grad(f))` works).
 
 use super::emit::Emit;
-use super::{conv, elementwise, gather, lax, linalg, movement, reduce, routine};
+use super::{conv, elementwise, family, gather, lax, linalg, movement, reduce, routine, Family};
 use crate::core::{Aval, Primitive};
 use crate::util::{Error, Result};
 
@@ -82,38 +83,23 @@ pub fn vjp<E: Emit>(
     out: &E::V,
     g: &E::V,
 ) -> Result<Vec<Option<E::V>>> {
-    // One arm per primitive (no wildcard), so a new primitive cannot miss its rule.
-    match prim {
-        Primitive::Unary(_)
-        | Primitive::Binary(_)
-        | Primitive::Compare(_)
-        | Primitive::Where
-        | Primitive::Cast(_)
-        | Primitive::Bitcast(_)
-        | Primitive::StopGradient => elementwise::vjp(e, prim, ins, out, g),
-        Primitive::Reduce { .. } | Primitive::Cumulative { .. } => {
-            reduce::vjp(e, prim, ins, out, g)
-        }
-        Primitive::Reshape(_)
-        | Primitive::Transpose(_)
-        | Primitive::Broadcast { .. }
-        | Primitive::Shrink(_)
-        | Primitive::Pad(_)
-        | Primitive::Flip(_)
-        | Primitive::Concatenate(_) => movement::vjp(e, prim, ins, g),
-        Primitive::Iota { .. } => Ok(vec![]),
-        Primitive::Matmul => linalg::matmul_vjp(e, ins, g),
-        Primitive::Conv(p) => conv::vjp(e, p, ins, g),
-        Primitive::Gather { axes, out_dim } => gather::vjp(e, axes, *out_dim, ins, g),
-        Primitive::Cholesky | Primitive::TriangularSolve { .. } | Primitive::Lu => {
-            routine::vjp(e, prim, ins, out, g)
-        }
-        // Multi-output: differentiated by `vjp_multi` (scan: in `transform::scan_ad`).
-        Primitive::Scan(_)
-        | Primitive::Sort
-        | Primitive::Fft { .. }
-        | Primitive::JacobiEigh
-        | Primitive::JacobiColumns => Err(not_differentiable(prim)),
+    // One arm per family (no wildcard), so a new family cannot miss its rules; each family's
+    // rule matches its own primitives.
+    match family(prim) {
+        Family::Elementwise => elementwise::vjp(e, prim, ins, out, g),
+        Family::Reduce | Family::Cumulative => reduce::vjp(e, prim, ins, out, g),
+        Family::Movement => movement::vjp(e, prim, ins, g),
+        Family::Creation => Ok(vec![]),
+        Family::Linalg | Family::Indexing => match prim {
+            Primitive::Matmul => linalg::matmul_vjp(e, ins, g),
+            Primitive::Conv(p) => conv::vjp(e, p, ins, g),
+            Primitive::Gather { axes, out_dim } => gather::vjp(e, axes, *out_dim, ins, g),
+            _ => Err(Error::new(prim.name(), "internal error: no VJP rule")),
+        },
+        // Multi-output routines answer `not_differentiable`: `vjp_multi` differentiates them.
+        Family::Routine => routine::vjp(e, prim, ins, out, g),
+        // Differentiated by `transform::scan_ad`.
+        Family::Control => Err(not_differentiable(prim)),
     }
 }
 

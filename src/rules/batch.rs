@@ -7,14 +7,14 @@
 //!
 //! This file holds the interface and the combinators; each family's rules live in its file
 //! (`reduce::batch`, `movement::batch`, `gather::batch`, `conv::batch`), and [`batch`] dispatches
-//! to them with one arm per primitive. Most primitives need only a combinator: [`batch_aligned`]
+//! to them by family (`rules::family`). Most primitives need only a combinator: [`batch_aligned`]
 //! for operands that broadcast NumPy-style (elementwise primitives, `matmul`), [`batch_leading`]
 //! for primitives that map over leading axes (routines on `[..., n, n]`, `concatenate`), which
 //! moves every batched operand's batch axis to the front, broadcasts the unbatched ones, and
 //! applies the primitive unchanged (the output's batch axis is 0).
 
 use super::emit::{Arg, Emit};
-use super::{conv, gather, lax, movement, reduce};
+use super::{conv, family, gather, lax, movement, reduce, Family};
 use crate::core::Primitive;
 use crate::util::{Error, Result};
 
@@ -180,48 +180,36 @@ pub fn batch<E: Emit>(
     ins: &[BArg<E::V>],
     size: usize,
 ) -> Result<Vec<Batched<E::V>>> {
-    // One arm per primitive (no wildcard), so a new primitive cannot miss its rule.
-    match prim {
-        Primitive::Unary(_)
-        | Primitive::Binary(_)
-        | Primitive::Compare(_)
-        | Primitive::Where
-        | Primitive::Cast(_)
-        | Primitive::Bitcast(_)
-        | Primitive::StopGradient
-        | Primitive::Matmul => batch_aligned(e, prim, ins),
-        Primitive::Reduce { .. } | Primitive::Cumulative { .. } => {
+    // One arm per family (no wildcard), so a new family cannot miss its rules.
+    match family(prim) {
+        Family::Elementwise => batch_aligned(e, prim, ins),
+        Family::Reduce | Family::Cumulative => {
             let (v, b) = single(prim, ins)?;
             Ok(vec![reduce::batch(e, prim, v, b)?])
         }
-        Primitive::Concatenate(axis) => {
-            batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size)
-        }
-        Primitive::Reshape(_)
-        | Primitive::Transpose(_)
-        | Primitive::Broadcast { .. }
-        | Primitive::Shrink(_)
-        | Primitive::Pad(_)
-        | Primitive::Flip(_) => {
-            let (v, b) = single(prim, ins)?;
-            Ok(vec![movement::batch(e, prim, v, b, size)?])
-        }
-        Primitive::Iota { .. } => Err(Error::new(
+        Family::Movement => match prim {
+            Primitive::Concatenate(axis) => {
+                batch_leading(e, &Primitive::Concatenate(axis + 1), ins, size)
+            }
+            _ => {
+                let (v, b) = single(prim, ins)?;
+                Ok(vec![movement::batch(e, prim, v, b, size)?])
+            }
+        },
+        Family::Creation => Err(Error::new(
             prim.name(),
             "internal error: iota has no operands to batch",
         )),
-        Primitive::Conv(p) => conv::batch(e, p, ins, size),
-        Primitive::Gather { axes, out_dim } => gather::batch(e, axes, *out_dim, ins, size),
+        Family::Linalg | Family::Indexing => match prim {
+            Primitive::Matmul => batch_aligned(e, prim, ins),
+            Primitive::Conv(p) => conv::batch(e, p, ins, size),
+            Primitive::Gather { axes, out_dim } => gather::batch(e, axes, *out_dim, ins, size),
+            _ => Err(Error::new(prim.name(), "internal error: no batching rule")),
+        },
         // Routines over `[..., n, n]` (or `[..., n]`) with equal batch axes.
-        Primitive::Cholesky
-        | Primitive::TriangularSolve { .. }
-        | Primitive::Lu
-        | Primitive::Sort
-        | Primitive::Fft { .. }
-        | Primitive::JacobiEigh
-        | Primitive::JacobiColumns => batch_leading(e, prim, ins, size),
+        Family::Routine => batch_leading(e, prim, ins, size),
         // Batched by `transform::scan_vmap` (it batches the body).
-        Primitive::Scan(_) => Err(Error::new(
+        Family::Control => Err(Error::new(
             prim.name(),
             "internal error: scan is batched in transform::scan_vmap",
         )),

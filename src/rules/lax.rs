@@ -15,30 +15,18 @@ pub fn unary<E: Emit>(e: &mut E, op: UnaryOp, x: &E::V) -> Result<E::V> {
     e.bind(Primitive::Unary(op), &[Arg::V(x)])
 }
 
-/// `op(a, b)`, NumPy broadcasting.
+/// `op(a, b)`, NumPy broadcasting: a binary operation (`BinaryOp`) or, giving bool, a
+/// comparison (`CompareOp`).
 pub fn binary<'a, E: Emit>(
     e: &mut E,
-    op: BinaryOp,
+    op: impl Into<Primitive>,
     a: impl Into<Arg<'a, E::V>>,
     b: impl Into<Arg<'a, E::V>>,
 ) -> Result<E::V>
 where
     E::V: 'a,
 {
-    e.bind(Primitive::Binary(op), &[a.into(), b.into()])
-}
-
-/// `op(a, b)` as bool, NumPy broadcasting.
-pub fn compare<'a, E: Emit>(
-    e: &mut E,
-    op: CompareOp,
-    a: impl Into<Arg<'a, E::V>>,
-    b: impl Into<Arg<'a, E::V>>,
-) -> Result<E::V>
-where
-    E::V: 'a,
-{
-    e.bind(Primitive::Compare(op), &[a.into(), b.into()])
+    e.bind(op.into(), &[a.into(), b.into()])
 }
 
 macro_rules! unary_builders {
@@ -51,7 +39,7 @@ macro_rules! unary_builders {
 }
 
 macro_rules! binary_builders {
-    ($fun:ident, $ty:ident: $($name:ident = $op:ident),* $(,)?) => {$(
+    ($ty:ident: $($name:ident = $op:ident),* $(,)?) => {$(
         #[doc = concat!("`", stringify!($op), "(a, b)`.")]
         pub fn $name<'a, E: Emit>(
             e: &mut E,
@@ -61,7 +49,7 @@ macro_rules! binary_builders {
         where
             E::V: 'a,
         {
-            $fun(e, $ty::$op, a, b)
+            binary(e, $ty::$op, a, b)
         }
     )*};
 }
@@ -79,9 +67,9 @@ unary_builders!(
     cos = Cos,
     tanh = Tanh,
 );
-binary_builders!(binary, BinaryOp:
+binary_builders!(BinaryOp:
     add = Add, sub = Sub, mul = Mul, div = Div, rem = Rem, max = Max, min = Min);
-binary_builders!(compare, CompareOp: lt = Lt, le = Le, eq = Eq, ne = Ne);
+binary_builders!(CompareOp: lt = Lt, le = Le, eq = Eq, ne = Ne);
 
 /// `c ? a : b` elementwise (`where`).
 pub fn select<'a, E: Emit>(

@@ -29,16 +29,7 @@ use Arg::V;
 
 /// Whether `prim` runs as a routine rather than a kernel.
 pub fn is_routine(prim: &Primitive) -> bool {
-    matches!(
-        prim,
-        Primitive::Cholesky
-            | Primitive::TriangularSolve { .. }
-            | Primitive::Lu
-            | Primitive::Sort
-            | Primitive::Fft { .. }
-            | Primitive::JacobiEigh
-            | Primitive::JacobiColumns
-    )
+    super::family(prim) == super::Family::Routine
 }
 
 /// `(batch shape, rows, cols)` of a matrix operand, checking rank and dtype.
@@ -375,9 +366,7 @@ pub fn vjp<E: Emit>(
             let ga = triangle(e, &neg, lower, k)?;
             Ok(vec![Some(ga), Some(gb)])
         }
-        _ => Err(crate::util::Error::new(
-            prim.name(),
-            "internal error: not a linear algebra routine",
-        )),
+        // Multi-output routines: differentiated by `autodiff::vjp_multi`.
+        _ => Err(super::autodiff::not_differentiable(prim)),
     }
 }
