@@ -56,6 +56,36 @@ fn schedule(
     }
 }
 
+/// Runs `f` on the two halves (of `s` points) of each chunk of `2s` points of `re` and `im`.
+fn halves(
+    re: &mut [f64],
+    im: &mut [f64],
+    s: usize,
+    mut f: impl FnMut([&mut [f64]; 2], [&mut [f64]; 2]),
+) {
+    for (r, i) in re.chunks_exact_mut(2 * s).zip(im.chunks_exact_mut(2 * s)) {
+        let ((r0, r1), (i0, i1)) = (r.split_at_mut(s), i.split_at_mut(s));
+        f([r0, r1], [i0, i1]);
+    }
+}
+
+/// Runs `f` on the four quarters (of `s` points) of each chunk of `4s` points of `re` and `im`.
+fn quarters(
+    re: &mut [f64],
+    im: &mut [f64],
+    s: usize,
+    mut f: impl FnMut([&mut [f64]; 4], [&mut [f64]; 4]),
+) {
+    fn split(x: &mut [f64], s: usize) -> [&mut [f64]; 4] {
+        let (a, b) = x.split_at_mut(2 * s);
+        let ((x0, x1), (x2, x3)) = (a.split_at_mut(s), b.split_at_mut(s));
+        [x0, x1, x2, x3]
+    }
+    for (r, i) in re.chunks_exact_mut(4 * s).zip(im.chunks_exact_mut(4 * s)) {
+        f(split(r, s), split(i, s));
+    }
+}
+
 impl Radix2 {
     pub fn new(n: usize) -> Radix2 {
         let bits = n.trailing_zeros();
@@ -92,69 +122,54 @@ impl Radix2 {
 
     /// Decimation in time: `re`, `im` in bit-reversed order → the transform, in natural order.
     pub fn dit(&self, re: &mut [f64], im: &mut [f64], inverse: bool) {
-        let n = self.n;
-        let sign = if inverse { -1.0 } else { 1.0 };
-        let mut run = |start: usize, h: usize, pair: bool, span: usize| {
-            let (r, i) = (&mut re[start..start + span], &mut im[start..start + span]);
-            if pair {
-                self.dit4(r, i, h, sign);
-            } else {
-                self.dit2(r, i, h, sign);
-            }
-        };
-        schedule(n, L1_BLOCK, 1, true, |s, h, p| {
-            run(s, h, p, L1_BLOCK.min(n))
-        });
-        schedule(n, L2_BLOCK, L1_BLOCK, true, |s, h, p| {
-            run(s, h, p, L2_BLOCK.min(n))
-        });
-        schedule(n, n, L2_BLOCK, true, |s, h, p| run(s, h, p, n));
+        self.stages(re, im, inverse, true);
     }
 
     /// Decimation in frequency: `re`, `im` in natural order → the transform, bit-reversed.
     pub fn dif(&self, re: &mut [f64], im: &mut [f64], inverse: bool) {
+        self.stages(re, im, inverse, false);
+    }
+
+    /// Every stage of [`Self::dit`] (`dit`: half-spans growing, the stages within each L1
+    /// block, then each L2 block, then the whole array) or [`Self::dif`] (the same in reverse).
+    fn stages(&self, re: &mut [f64], im: &mut [f64], inverse: bool, dit: bool) {
         let n = self.n;
         let sign = if inverse { -1.0 } else { 1.0 };
-        let mut run = |start: usize, h: usize, pair: bool, span: usize| {
-            let (r, i) = (&mut re[start..start + span], &mut im[start..start + span]);
-            if pair {
-                self.dif4(r, i, h, sign);
-            } else {
-                self.dif2(r, i, h, sign);
-            }
-        };
-        schedule(n, n, L2_BLOCK, false, |s, h, p| run(s, h, p, n));
-        schedule(n, L2_BLOCK, L1_BLOCK, false, |s, h, p| {
-            run(s, h, p, L2_BLOCK.min(n))
-        });
-        schedule(n, L1_BLOCK, 1, false, |s, h, p| {
-            run(s, h, p, L1_BLOCK.min(n))
-        });
+        let mut levels = [(L1_BLOCK, 1), (L2_BLOCK, L1_BLOCK), (n, L2_BLOCK)];
+        if !dit {
+            levels.reverse();
+        }
+        for (block, from) in levels {
+            let span = block.min(n);
+            schedule(n, block, from, dit, |start, h, pair| {
+                let (r, i) = (&mut re[start..start + span], &mut im[start..start + span]);
+                match (dit, pair) {
+                    (true, true) => self.dit4(r, i, h, sign),
+                    (true, false) => self.dit2(r, i, h, sign),
+                    (false, true) => self.dif4(r, i, h, sign),
+                    (false, false) => self.dif2(r, i, h, sign),
+                }
+            });
+        }
     }
 
     /// One DIT stage of half-span `h` over whole chunks of `2h`.
     fn dit2(&self, re: &mut [f64], im: &mut [f64], h: usize, sign: f64) {
         let (twr, twi) = self.stage(h);
-        for (r, i) in re.chunks_exact_mut(2 * h).zip(im.chunks_exact_mut(2 * h)) {
-            let (r0, r1) = r.split_at_mut(h);
-            let (i0, i1) = i.split_at_mut(h);
+        halves(re, im, h, |[r0, r1], [i0, i1]| {
             for j in 0..h {
                 let (wr, wi) = (twr[j], sign * twi[j]);
                 let (tr, ti) = mul(r1[j], i1[j], wr, wi);
                 let (ar, ai) = (r0[j], i0[j]);
                 (r0[j], i0[j], r1[j], i1[j]) = (ar + tr, ai + ti, ar - tr, ai - ti);
             }
-        }
+        });
     }
 
     /// The DIT stages of half-spans `h` then `2h` over whole chunks of `4h`, in registers.
     fn dit4(&self, re: &mut [f64], im: &mut [f64], h: usize, sign: f64) {
         let ((t1r, t1i), (t2r, t2i)) = (self.stage(h), self.stage(2 * h));
-        for (r, i) in re.chunks_exact_mut(4 * h).zip(im.chunks_exact_mut(4 * h)) {
-            let (r01, r23) = r.split_at_mut(2 * h);
-            let ((r0, r1), (r2, r3)) = (r01.split_at_mut(h), r23.split_at_mut(h));
-            let (i01, i23) = i.split_at_mut(2 * h);
-            let ((i0, i1), (i2, i3)) = (i01.split_at_mut(h), i23.split_at_mut(h));
+        quarters(re, im, h, |[r0, r1, r2, r3], [i0, i1, i2, i3]| {
             for j in 0..h {
                 let (w1r, w1i) = (t1r[j], sign * t1i[j]);
                 let (u1r, u1i) = mul(r1[j], i1[j], w1r, w1i);
@@ -168,33 +183,27 @@ impl Radix2 {
                 (r0[j], i0[j], r2[j], i2[j]) = (b0r + u2r, b0i + u2i, b0r - u2r, b0i - u2i);
                 (r1[j], i1[j], r3[j], i3[j]) = (b1r + u4r, b1i + u4i, b1r - u4r, b1i - u4i);
             }
-        }
+        });
     }
 
     /// One DIF stage of half-span `h` over whole chunks of `2h`.
     fn dif2(&self, re: &mut [f64], im: &mut [f64], h: usize, sign: f64) {
         let (twr, twi) = self.stage(h);
-        for (r, i) in re.chunks_exact_mut(2 * h).zip(im.chunks_exact_mut(2 * h)) {
-            let (r0, r1) = r.split_at_mut(h);
-            let (i0, i1) = i.split_at_mut(h);
+        halves(re, im, h, |[r0, r1], [i0, i1]| {
             for j in 0..h {
                 let (wr, wi) = (twr[j], sign * twi[j]);
                 let (ar, ai, br, bi) = (r0[j], i0[j], r1[j], i1[j]);
                 let (dr, di) = mul(ar - br, ai - bi, wr, wi);
                 (r0[j], i0[j], r1[j], i1[j]) = (ar + br, ai + bi, dr, di);
             }
-        }
+        });
     }
 
     /// The DIF stages of half-spans `h` then `h/2` over whole chunks of `2h`, in registers.
     fn dif4(&self, re: &mut [f64], im: &mut [f64], h: usize, sign: f64) {
         let q = h / 2;
         let ((t1r, t1i), (t2r, t2i)) = (self.stage(h), self.stage(q));
-        for (r, i) in re.chunks_exact_mut(2 * h).zip(im.chunks_exact_mut(2 * h)) {
-            let (r01, r23) = r.split_at_mut(h);
-            let ((r0, r1), (r2, r3)) = (r01.split_at_mut(q), r23.split_at_mut(q));
-            let (i01, i23) = i.split_at_mut(h);
-            let ((i0, i1), (i2, i3)) = (i01.split_at_mut(q), i23.split_at_mut(q));
+        quarters(re, im, q, |[r0, r1, r2, r3], [i0, i1, i2, i3]| {
             for j in 0..q {
                 let (war, wai) = (t1r[j], sign * t1i[j]);
                 let (wbr, wbi) = (t1r[j + q], sign * t1i[j + q]);
@@ -208,7 +217,7 @@ impl Radix2 {
                 (r0[j], i0[j], r1[j], i1[j]) = (b0r + b1r, b0i + b1i, c1r, c1i);
                 (r2[j], i2[j], r3[j], i3[j]) = (b2r + b3r, b2i + b3i, c3r, c3i);
             }
-        }
+        });
     }
 }
 
