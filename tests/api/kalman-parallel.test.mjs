@@ -23,7 +23,7 @@ import {
   kalmanOracle,
   lossGradFd,
   lossJs,
-  mleStep,
+  mleLoop,
   normwiseError,
   parallelKalman,
 } from "../shared/kalman_parallel.mjs";
@@ -100,27 +100,20 @@ for (const device of DEVICES) {
     test(`MLE: Adam on jit(valueAndGrad(loss)) decreases the loss (m = 2, float32)`, async () => {
       const model = dlmModel(2, N, 7);
       const pk = parallelKalman(ox, model, { device });
-      const mle = mleStep(ox, optax, pk.loss, { lr: 0.05 });
-      let theta = np.array(model.theta0, { device });
-      let state = mle.init(theta);
+      const fit = mleLoop(ox, optax, model, pk.loss, { device, lr: 0.05 });
       const losses = [];
       const dispatches = [];
       for (let it = 0; it < 4; it++) {
         const d0 = ox.memoryStats().devices[device].dispatches;
-        const [t2, s2, value] = mle.step(theta, state);
-        losses.push((await value.data())[0]);
+        losses.push(await fit.iterate());
         dispatches.push(ox.memoryStats().devices[device].dispatches - d0);
-        ox.tree.dispose([theta, state, value]);
-        theta = t2;
-        state = s2;
       }
       // The loss of the first step is the oracle's at θ₀; Adam then descends.
       assertScalar("first loss", losses[0], lossJs(model, model.theta0), TOL.float32.loglik);
       assert.ok(losses[3] < losses[0], `losses ${losses}`);
       console.log(`# ${device} MLE m=2 n=${N}: losses ${losses.map((l) => l.toFixed(4))}`);
       console.log(`# ${device} MLE dispatches per iteration: ${dispatches.join(", ")}`);
-      ox.tree.dispose([theta, state]);
-      mle.step.dispose();
+      fit.dispose();
       pk.dispose();
     });
   });

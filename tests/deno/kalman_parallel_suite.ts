@@ -16,7 +16,7 @@ import {
   dlmModel,
   kalmanOracle,
   lossGradFd,
-  mleStep,
+  mleLoop,
   normwiseError,
   parallelKalman,
 } from "../shared/kalman_parallel.mjs";
@@ -157,19 +157,13 @@ export function kalmanSuite(label: string) {
       ox.defaultDevice("webgpu");
       const model = dlmModel(2, N, 7);
       const pk = parallelKalman(ox, model, { device: "webgpu" });
-      const mle = mleStep(ox, optax, pk.loss, { lr: 0.05 });
-      let theta = np.array(model.theta0, { device: "webgpu" });
-      let state = mle.init(theta);
+      const fit = mleLoop(ox, optax, model, pk.loss, { device: "webgpu", lr: 0.05 });
       const losses: number[] = [];
       const iters = [];
       for (let it = 0; it < 3; it++) {
         const c0 = counters();
-        const [t2, s2, value] = mle.step(theta, state);
-        losses.push((await value.data())[0]);
+        losses.push(await fit.iterate());
         iters.push(delta(c0, counters()));
-        ox.tree.dispose([theta, state, value]);
-        theta = t2;
-        state = s2;
       }
       console.log(`  MLE losses ${losses.map((l) => l.toFixed(4))}`);
       console.log(`  MLE per iteration (dispatches, submits, compiles): ${JSON.stringify(iters)}`);
@@ -178,8 +172,7 @@ export function kalmanSuite(label: string) {
       for (const [i, c] of iters.entries()) {
         if (i > 0) checkNoCompiles(`MLE iteration ${i + 1}`, c.compiles);
       }
-      ox.tree.dispose([theta, state]);
-      mle.step.dispose();
+      fit.dispose();
       pk.dispose();
       ox.defaultDevice(defaultBefore);
       check(live() === before, `leaked: ${live()} vs ${before}`);
