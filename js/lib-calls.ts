@@ -28,6 +28,9 @@ function encodeLogmeanexp(c: LibCall, a: LogmeanexpArgs): void { c.only(a, ["x",
 export interface StandardizeArgs { x: ArrayInput; axis?: number | number[] | null; mean?: ArrayInput | null; variance?: ArrayInput | null; epsilon?: number }
 function encodeStandardize(c: LibCall, a: StandardizeArgs): void { c.only(a, ["x", "axis", "mean", "variance", "epsilon"]); c.input("x", a.x); c.axes("axis", a.axis); if (c.present(a.mean)) c.input("mean", a.mean); if (c.present(a.variance)) c.input("variance", a.variance); c.num("epsilon", a.epsilon ?? 1e-5); }
 
+export interface AttentionArgs { q: Array; k: Array; v: Array; bias?: Array | null; mask?: Array | null; scale?: number | null; isCausal?: boolean }
+function encodeAttention(c: LibCall, a: AttentionArgs): void { c.only(a, ["q", "k", "v", "bias", "mask", "scale", "isCausal"]); c.array("q", a.q); c.array("k", a.k); c.array("v", a.v); if (c.present(a.bias)) c.array("bias", a.bias); if (c.present(a.mask)) c.array("mask", a.mask); if (c.present(a.scale)) c.num("scale", a.scale); c.bool("isCausal", a.isCausal ?? false); }
+
 export interface NanReductionArgs { x: ArrayInput; axis?: number | number[] | null; keepdims?: boolean; ddof?: number }
 function encodeNanReduction(c: LibCall, a: NanReductionArgs): void { c.only(a, ["x", "axis", "keepdims", "ddof"]); c.input("x", a.x); c.axes("axis", a.axis); c.bool("keepdims", a.keepdims ?? false); c.num("ddof", a.ddof ?? 0); }
 
@@ -88,11 +91,20 @@ function encodeIsin(c: LibCall, a: IsinArgs): void { c.only(a, ["element", "test
 export interface TrapezoidArgs { y: ArrayInput; x?: ArrayInput | null; dx?: number; axis?: number }
 function encodeTrapezoid(c: LibCall, a: TrapezoidArgs): void { c.only(a, ["y", "x", "dx", "axis"]); c.input("y", a.y); if (c.present(a.x)) c.input("x", a.x); c.num("dx", a.dx ?? 1); c.int("axis", a.axis ?? -1); }
 
-export interface WindowArgs { n: ArrayInput; kind: "hamming" | "hann" | "bartlett" | "blackman"; m: number }
-function encodeWindow(c: LibCall, a: WindowArgs): void { c.only(a, ["n", "kind", "m"]); c.input("n", a.n); c.choice("kind", a.kind, ["hamming", "hann", "bartlett", "blackman"]); c.size("m", a.m); }
+export interface WindowArgs { kind: "hamming" | "hann" | "bartlett" | "blackman"; m: number; device?: "cpu" | "wasm" | "webgpu" | "webgl" | null }
+function encodeWindow(c: LibCall, a: WindowArgs): void { c.only(a, ["kind", "m", "device"]); c.choice("kind", a.kind, ["hamming", "hann", "bartlett", "blackman"]); c.size("m", a.m); if (c.present(a.device)) c.choice("device", a.device, ["cpu", "wasm", "webgpu", "webgl"]); }
 
-export interface LogspaceArgs { exponents: ArrayInput; base?: number }
-function encodeLogspace(c: LibCall, a: LogspaceArgs): void { c.only(a, ["exponents", "base"]); c.input("exponents", a.exponents); c.num("base", a.base ?? 10); }
+export interface LogspaceArgs { start: number; stop: number; num?: number; endpoint?: boolean; base?: number; dtype?: "bool" | "uint32" | "int32" | "float16" | "float32" | "float64" | null; device?: "cpu" | "wasm" | "webgpu" | "webgl" | null }
+function encodeLogspace(c: LibCall, a: LogspaceArgs): void { c.only(a, ["start", "stop", "num", "endpoint", "base", "dtype", "device"]); c.num("start", a.start); c.num("stop", a.stop); c.size("num", a.num ?? 50); c.bool("endpoint", a.endpoint ?? true); c.num("base", a.base ?? 10); if (c.present(a.dtype)) c.choice("dtype", a.dtype, ["bool", "uint32", "int32", "float16", "float32", "float64"]); if (c.present(a.device)) c.choice("device", a.device, ["cpu", "wasm", "webgpu", "webgl"]); }
+
+export interface GeomspaceArgs { start: number; stop: number; num?: number; endpoint?: boolean; dtype?: "bool" | "uint32" | "int32" | "float16" | "float32" | "float64" | null; device?: "cpu" | "wasm" | "webgpu" | "webgl" | null }
+function encodeGeomspace(c: LibCall, a: GeomspaceArgs): void { c.only(a, ["start", "stop", "num", "endpoint", "dtype", "device"]); c.num("start", a.start); c.num("stop", a.stop); c.size("num", a.num ?? 50); c.bool("endpoint", a.endpoint ?? true); if (c.present(a.dtype)) c.choice("dtype", a.dtype, ["bool", "uint32", "int32", "float16", "float32", "float64"]); if (c.present(a.device)) c.choice("device", a.device, ["cpu", "wasm", "webgpu", "webgl"]); }
+
+export interface TriArgs { n: number; m?: number | null; k?: number; dtype?: "bool" | "uint32" | "int32" | "float16" | "float32" | "float64" | null; device?: "cpu" | "wasm" | "webgpu" | "webgl" | null }
+function encodeTri(c: LibCall, a: TriArgs): void { c.only(a, ["n", "m", "k", "dtype", "device"]); c.size("n", a.n); if (c.present(a.m)) c.size("m", a.m); c.int("k", a.k ?? 0); if (c.present(a.dtype)) c.choice("dtype", a.dtype, ["bool", "uint32", "int32", "float16", "float32", "float64"]); if (c.present(a.device)) c.choice("device", a.device, ["cpu", "wasm", "webgpu", "webgl"]); }
+
+export interface DiagflatArgs { v: Array; k?: number }
+function encodeDiagflat(c: LibCall, a: DiagflatArgs): void { c.only(a, ["v", "k"]); c.array("v", a.v); c.int("k", a.k ?? 0); }
 
 export interface TensordotArgs { a: ArrayInput; b: ArrayInput; count?: number | null; aAxes?: number[]; bAxes?: number[] }
 function encodeTensordot(c: LibCall, a: TensordotArgs): void { c.only(a, ["a", "b", "count", "aAxes", "bAxes"]); c.input("a", a.a); c.input("b", a.b); if (c.present(a.count)) c.int("count", a.count); for (const x of c.list("aAxes", a.aAxes ?? [])) c.int("aAxes", x); for (const x of c.list("bAxes", a.bAxes ?? [])) c.int("bAxes", x); }
@@ -117,6 +129,12 @@ function encodeRealFft(c: LibCall, a: RealFftArgs): void { c.only(a, ["x", "axis
 
 export interface FftShiftArgs { x: ArrayInput; axes?: number | number[] | null }
 function encodeFftShift(c: LibCall, a: FftShiftArgs): void { c.only(a, ["x", "axes"]); c.input("x", a.x); c.axes("axes", a.axes); }
+
+export interface ComplexFftnArgs { real: Array; imag: Array; axes?: number[] | null }
+function encodeComplexFftn(c: LibCall, a: ComplexFftnArgs): void { c.only(a, ["real", "imag", "axes"]); c.array("real", a.real); c.array("imag", a.imag); if (c.present(a.axes)) for (const x of c.list("axes", a.axes)) c.int("axes", x); }
+
+export interface RealFftnArgs { x: Array; axes?: number[] | null }
+function encodeRealFftn(c: LibCall, a: RealFftnArgs): void { c.only(a, ["x", "axes"]); c.array("x", a.x); if (c.present(a.axes)) for (const x of c.list("axes", a.axes)) c.int("axes", x); }
 
 export interface DrawArgs { key: ArrayInput; shape?: number[] }
 function encodeDraw(c: LibCall, a: DrawArgs): void { c.only(a, ["key", "shape"]); c.input("key", a.key); for (const x of c.list("shape", a.shape ?? [])) c.size("shape", x); }
@@ -235,117 +253,125 @@ export const rfftfreq = (a: FftFreqArgs): Array => run1(2, "rfftfreq", a, encode
 export const glu = (a: GluArgs): Array => run1(3, "glu", a, encodeGlu);
 export const logmeanexp = (a: LogmeanexpArgs): Array => run1(4, "logmeanexp", a, encodeLogmeanexp);
 export const standardize = (a: StandardizeArgs): Array => run1(5, "standardize", a, encodeStandardize);
-export const ptp = (a: NanReductionArgs): Array => run1(6, "ptp", a, encodeNanReduction);
-export const countNonzero = (a: NanReductionArgs): Array => run1(7, "countNonzero", a, encodeNanReduction);
-export const nansum = (a: NanReductionArgs): Array => run1(8, "nansum", a, encodeNanReduction);
-export const nanprod = (a: NanReductionArgs): Array => run1(9, "nanprod", a, encodeNanReduction);
-export const nanmax = (a: NanReductionArgs): Array => run1(10, "nanmax", a, encodeNanReduction);
-export const nanmin = (a: NanReductionArgs): Array => run1(11, "nanmin", a, encodeNanReduction);
-export const nanmean = (a: NanReductionArgs): Array => run1(12, "nanmean", a, encodeNanReduction);
-export const nanvar = (a: NanReductionArgs): Array => run1(13, "nanvar", a, encodeNanReduction);
-export const nanstd = (a: NanReductionArgs): Array => run1(14, "nanstd", a, encodeNanReduction);
-export const nanargmax = (a: NanScanArgs): Array => run1(15, "nanargmax", a, encodeNanScan);
-export const nanargmin = (a: NanScanArgs): Array => run1(16, "nanargmin", a, encodeNanScan);
-export const nancumsum = (a: NanScanArgs): Array => run1(17, "nancumsum", a, encodeNanScan);
-export const nancumprod = (a: NanScanArgs): Array => run1(18, "nancumprod", a, encodeNanScan);
-export const average = (a: AverageArgs): Array => run1(19, "average", a, encodeAverage);
-export const allclose = (a: AllcloseArgs): Array => run1(20, "allclose", a, encodeAllclose);
-export const arrayEqual = (a: ArrayEqualArgs): Array => run1(21, "arrayEqual", a, encodeArrayEqual);
-export const arrayEquiv = (a: ArrayEqualArgs): Array => run1(22, "arrayEquiv", a, encodeArrayEqual);
-export const cov = (a: CovArgs): Array => run1(23, "cov", a, encodeCov);
-export const corrcoef = (a: CovArgs): Array => run1(24, "corrcoef", a, encodeCov);
-export const frexp = (a: UnaryArgs): [Array, Array] => run(25, "frexp", a, encodeUnary) as [Array, Array];
-export const modf = (a: UnaryArgs): [Array, Array] => run(26, "modf", a, encodeUnary) as [Array, Array];
-export const repeat = (a: RepeatArgs): Array => run1(27, "repeat", a, encodeRepeat);
-export const roll = (a: RollArgs): Array => run1(28, "roll", a, encodeRoll);
-export const rot90 = (a: Rot90Args): Array => run1(29, "rot90", a, encodeRot90);
-export const append = (a: AppendArgs): Array => run1(30, "append", a, encodeAppend);
-export const diff = (a: DiffArgs): Array => run1(31, "diff", a, encodeDiff);
-export const ediff1d = (a: UnaryArgs): Array => run1(32, "ediff1d", a, encodeUnary);
-export const take = (a: TakeArgs): Array => run1(33, "take", a, encodeTake);
-export const takeAlongAxis = (a: TakeAlongAxisArgs): Array => run1(34, "takeAlongAxis", a, encodeTakeAlongAxis);
-export const meshgrid = (a: MeshgridArgs): Array[] => run(35, "meshgrid", a, encodeMeshgrid);
-export const broadcastArrays = (a: ArrayListArgs): Array[] => run(36, "broadcastArrays", a, encodeArrayList);
-export const unstack = (a: AxisSplitArgs): Array[] => run(37, "unstack", a, encodeAxisSplit);
-export const arraySplit = (a: ArraySplitArgs): Array[] => run(38, "arraySplit", a, encodeArraySplit);
-export const vander = (a: VanderArgs): Array => run1(39, "vander", a, encodeVander);
-export const select = (a: SelectArgs): Array => run1(40, "select", a, encodeSelect);
-export const isin = (a: IsinArgs): Array => run1(41, "isin", a, encodeIsin);
-export const trapezoid = (a: TrapezoidArgs): Array => run1(42, "trapezoid", a, encodeTrapezoid);
-export const window = (a: WindowArgs): Array => run1(43, "window", a, encodeWindow);
-export const logspace = (a: LogspaceArgs): Array => run1(44, "logspace", a, encodeLogspace);
-export const tensordot = (a: TensordotArgs): Array => run1(45, "tensordot", a, encodeTensordot);
-export const inner = (a: BinaryArgs): Array => run1(46, "inner", a, encodeBinary);
-export const outer = (a: BinaryArgs): Array => run1(47, "outer", a, encodeBinary);
-export const vdot = (a: BinaryArgs): Array => run1(48, "vdot", a, encodeBinary);
-export const matvec = (a: BinaryArgs): Array => run1(49, "matvec", a, encodeBinary);
-export const vecmat = (a: BinaryArgs): Array => run1(50, "vecmat", a, encodeBinary);
-export const cross = (a: BinaryArgs): Array => run1(51, "cross", a, encodeBinary);
-export const vecdot = (a: VecdotArgs): Array => run1(52, "vecdot", a, encodeVecdot);
-export const polyval = (a: BinaryArgs): Array => run1(53, "polyval", a, encodeBinary);
-export const polyadd = (a: BinaryArgs): Array => run1(54, "polyadd", a, encodeBinary);
-export const polysub = (a: BinaryArgs): Array => run1(55, "polysub", a, encodeBinary);
-export const polymul = (a: BinaryArgs): Array => run1(56, "polymul", a, encodeBinary);
-export const polyder = (a: PolyderArgs): Array => run1(57, "polyder", a, encodePolyder);
-export const scatterAdd = (a: ScatterAddArgs): Array => run1(58, "scatterAdd", a, encodeScatterAdd);
-export const unwrap = (a: UnwrapArgs): Array => run1(59, "unwrap", a, encodeUnwrap);
-export const fft = (a: ComplexFftArgs): [Array, Array] => run(60, "fft", a, encodeComplexFft) as [Array, Array];
-export const ifft = (a: ComplexFftArgs): [Array, Array] => run(61, "ifft", a, encodeComplexFft) as [Array, Array];
-export const rfft = (a: RealFftArgs): [Array, Array] => run(62, "rfft", a, encodeRealFft) as [Array, Array];
-export const irfft = (a: ComplexFftArgs): Array => run1(63, "irfft", a, encodeComplexFft);
-export const hfft = (a: ComplexFftArgs): Array => run1(64, "hfft", a, encodeComplexFft);
-export const ihfft = (a: RealFftArgs): [Array, Array] => run(65, "ihfft", a, encodeRealFft) as [Array, Array];
-export const fftshift = (a: FftShiftArgs): Array => run1(66, "fftshift", a, encodeFftShift);
-export const ifftshift = (a: FftShiftArgs): Array => run1(67, "ifftshift", a, encodeFftShift);
-export const cauchy = (a: DrawArgs): Array => run1(68, "cauchy", a, encodeDraw);
-export const exponential = (a: DrawArgs): Array => run1(69, "exponential", a, encodeDraw);
-export const gumbel = (a: DrawArgs): Array => run1(70, "gumbel", a, encodeDraw);
-export const laplace = (a: DrawArgs): Array => run1(71, "laplace", a, encodeDraw);
-export const logistic = (a: DrawArgs): Array => run1(72, "logistic", a, encodeDraw);
-export const maxwell = (a: DrawArgs): Array => run1(73, "maxwell", a, encodeDraw);
-export const rademacher = (a: DrawArgs): Array => run1(74, "rademacher", a, encodeDraw);
-export const lognormal = (a: LognormalArgs): Array => run1(75, "lognormal", a, encodeLognormal);
-export const rayleigh = (a: RayleighArgs): Array => run1(76, "rayleigh", a, encodeRayleigh);
-export const pareto = (a: ParetoArgs): Array => run1(77, "pareto", a, encodePareto);
-export const geometric = (a: GeometricArgs): Array => run1(78, "geometric", a, encodeGeometric);
-export const doubleSidedMaxwell = (a: DoubleSidedMaxwellArgs): Array => run1(79, "doubleSidedMaxwell", a, encodeDoubleSidedMaxwell);
-export const weibullMin = (a: WeibullMinArgs): Array => run1(80, "weibullMin", a, encodeWeibullMin);
-export const triangular = (a: TriangularArgs): Array => run1(81, "triangular", a, encodeTriangular);
-export const randint = (a: RandintArgs): Array => run1(82, "randint", a, encodeRandint);
-export const categorical = (a: CategoricalArgs): Array => run1(83, "categorical", a, encodeCategorical);
-export const multivariateNormal = (a: MultivariateNormalArgs): Array => run1(84, "multivariateNormal", a, encodeMultivariateNormal);
-export const permutationCount = (a: PermutationCountArgs): Array => run1(85, "permutation", a, encodePermutationCount);
-export const permutation = (a: PermutationArgs): Array => run1(86, "permutation", a, encodePermutation);
-export const choice = (a: ChoiceArgs): Array => run1(87, "choice", a, encodeChoice);
-export const dot = (a: DotArgs): Array => run1(88, "dot", a, encodeDot);
-export const dynamicSlice = (a: DynamicSliceArgs): Array => run1(89, "dynamicSlice", a, encodeDynamicSlice);
-export const dynamicIndexInDim = (a: DynamicIndexInDimArgs): Array => run1(90, "dynamicIndexInDim", a, encodeDynamicIndexInDim);
-export const dynamicUpdateSlice = (a: DynamicUpdateSliceArgs): Array => run1(91, "dynamicUpdateSlice", a, encodeDynamicUpdateSlice);
-export const topK = (a: TopKArgs): [Array, Array] => run(92, "topK", a, encodeTopK) as [Array, Array];
-export const pool = (a: PoolArgs): Array => run1(93, "reduceWindow", a, encodePool);
-export const convTranspose = (a: ConvTransposeArgs): Array => run1(94, "convTranspose", a, encodeConvTranspose);
-export const laxCholesky = (a: LaxCholeskyArgs): Array => run1(95, "cholesky", a, encodeLaxCholesky);
-export const laxTriangularSolve = (a: LaxTriangularSolveArgs): Array => run1(96, "triangularSolve", a, encodeLaxTriangularSolve);
-export const laxQr = (a: QrArgs): [Array, Array] => run(97, "qr", a, encodeQr) as [Array, Array];
-export const laxEigh = (a: EighArgs): [Array, Array] => run(98, "eigh", a, encodeEigh) as [Array, Array];
-export const laxSvd = (a: SvdArgs): Array[] => run(99, "svd", a, encodeSvd);
-export const laxLu = (a: MatrixArgs): [Array, Array, Array] => run(100, "lu", a, encodeMatrix) as [Array, Array, Array];
-export const scipyCholesky = (a: ScipyCholeskyArgs): Array => run1(101, "cholesky", a, encodeScipyCholesky);
-export const scipySolveTriangular = (a: SolveTriangularArgs): Array => run1(102, "solveTriangular", a, encodeSolveTriangular);
-export const linalgCholesky = (a: CholeskyArgs): Array => run1(103, "cholesky", a, encodeCholesky);
-export const linalgVectorNorm = (a: VectorNormArgs): Array => run1(104, "vectorNorm", a, encodeVectorNorm);
-export const linalgMatrixNorm = (a: MatrixNormArgs): Array => run1(105, "matrixNorm", a, encodeMatrixNorm);
-export const linalgNorm = (a: NormArgs): Array => run1(106, "norm", a, encodeNorm);
-export const linalgCross = (a: CrossArgs): Array => run1(107, "cross", a, encodeCross);
-export const linalgMultiDot = (a: MatrixListArgs): Array => run1(108, "multiDot", a, encodeMatrixList);
-export const linalgMatrixPower = (a: MatrixPowerArgs): Array => run1(109, "matrixPower", a, encodeMatrixPower);
-export const linalgLstsq = (a: MatrixPairArgs): Array => run1(110, "lstsq", a, encodeMatrixPair);
-export const linalgQr = (a: QrArgs): [Array, Array] => run(111, "qr", a, encodeQr) as [Array, Array];
-export const linalgEigh = (a: EighArgs): [Array, Array] => run(112, "eigh", a, encodeEigh) as [Array, Array];
-export const linalgEigvalsh = (a: EighArgs): Array => run1(113, "eigvalsh", a, encodeEigh);
-export const linalgSvd = (a: SvdArgs): Array[] => run(114, "svd", a, encodeSvd);
-export const linalgSvdvals = (a: MatrixArgs): Array => run1(115, "svdvals", a, encodeMatrix);
-export const linalgSolve = (a: MatrixPairArgs): Array => run1(116, "solve", a, encodeMatrixPair);
-export const linalgInv = (a: MatrixArgs): Array => run1(117, "inv", a, encodeMatrix);
-export const linalgDet = (a: MatrixArgs): Array => run1(118, "det", a, encodeMatrix);
-export const linalgSlogdet = (a: MatrixArgs): [Array, Array] => run(119, "slogdet", a, encodeMatrix) as [Array, Array];
+export const dotProductAttention = (a: AttentionArgs): Array => run1(6, "dotProductAttention", a, encodeAttention);
+export const ptp = (a: NanReductionArgs): Array => run1(7, "ptp", a, encodeNanReduction);
+export const countNonzero = (a: NanReductionArgs): Array => run1(8, "countNonzero", a, encodeNanReduction);
+export const nansum = (a: NanReductionArgs): Array => run1(9, "nansum", a, encodeNanReduction);
+export const nanprod = (a: NanReductionArgs): Array => run1(10, "nanprod", a, encodeNanReduction);
+export const nanmax = (a: NanReductionArgs): Array => run1(11, "nanmax", a, encodeNanReduction);
+export const nanmin = (a: NanReductionArgs): Array => run1(12, "nanmin", a, encodeNanReduction);
+export const nanmean = (a: NanReductionArgs): Array => run1(13, "nanmean", a, encodeNanReduction);
+export const nanvar = (a: NanReductionArgs): Array => run1(14, "nanvar", a, encodeNanReduction);
+export const nanstd = (a: NanReductionArgs): Array => run1(15, "nanstd", a, encodeNanReduction);
+export const nanargmax = (a: NanScanArgs): Array => run1(16, "nanargmax", a, encodeNanScan);
+export const nanargmin = (a: NanScanArgs): Array => run1(17, "nanargmin", a, encodeNanScan);
+export const nancumsum = (a: NanScanArgs): Array => run1(18, "nancumsum", a, encodeNanScan);
+export const nancumprod = (a: NanScanArgs): Array => run1(19, "nancumprod", a, encodeNanScan);
+export const average = (a: AverageArgs): Array => run1(20, "average", a, encodeAverage);
+export const allclose = (a: AllcloseArgs): Array => run1(21, "allclose", a, encodeAllclose);
+export const arrayEqual = (a: ArrayEqualArgs): Array => run1(22, "arrayEqual", a, encodeArrayEqual);
+export const arrayEquiv = (a: ArrayEqualArgs): Array => run1(23, "arrayEquiv", a, encodeArrayEqual);
+export const cov = (a: CovArgs): Array => run1(24, "cov", a, encodeCov);
+export const corrcoef = (a: CovArgs): Array => run1(25, "corrcoef", a, encodeCov);
+export const frexp = (a: UnaryArgs): [Array, Array] => run(26, "frexp", a, encodeUnary) as [Array, Array];
+export const modf = (a: UnaryArgs): [Array, Array] => run(27, "modf", a, encodeUnary) as [Array, Array];
+export const repeat = (a: RepeatArgs): Array => run1(28, "repeat", a, encodeRepeat);
+export const roll = (a: RollArgs): Array => run1(29, "roll", a, encodeRoll);
+export const rot90 = (a: Rot90Args): Array => run1(30, "rot90", a, encodeRot90);
+export const append = (a: AppendArgs): Array => run1(31, "append", a, encodeAppend);
+export const diff = (a: DiffArgs): Array => run1(32, "diff", a, encodeDiff);
+export const ediff1d = (a: UnaryArgs): Array => run1(33, "ediff1d", a, encodeUnary);
+export const take = (a: TakeArgs): Array => run1(34, "take", a, encodeTake);
+export const takeAlongAxis = (a: TakeAlongAxisArgs): Array => run1(35, "takeAlongAxis", a, encodeTakeAlongAxis);
+export const meshgrid = (a: MeshgridArgs): Array[] => run(36, "meshgrid", a, encodeMeshgrid);
+export const broadcastArrays = (a: ArrayListArgs): Array[] => run(37, "broadcastArrays", a, encodeArrayList);
+export const unstack = (a: AxisSplitArgs): Array[] => run(38, "unstack", a, encodeAxisSplit);
+export const arraySplit = (a: ArraySplitArgs): Array[] => run(39, "arraySplit", a, encodeArraySplit);
+export const vander = (a: VanderArgs): Array => run1(40, "vander", a, encodeVander);
+export const select = (a: SelectArgs): Array => run1(41, "select", a, encodeSelect);
+export const isin = (a: IsinArgs): Array => run1(42, "isin", a, encodeIsin);
+export const trapezoid = (a: TrapezoidArgs): Array => run1(43, "trapezoid", a, encodeTrapezoid);
+export const window = (a: WindowArgs): Array => run1(44, "window", a, encodeWindow);
+export const logspace = (a: LogspaceArgs): Array => run1(45, "logspace", a, encodeLogspace);
+export const geomspace = (a: GeomspaceArgs): Array => run1(46, "geomspace", a, encodeGeomspace);
+export const tri = (a: TriArgs): Array => run1(47, "tri", a, encodeTri);
+export const diagflat = (a: DiagflatArgs): Array => run1(48, "diagflat", a, encodeDiagflat);
+export const tensordot = (a: TensordotArgs): Array => run1(49, "tensordot", a, encodeTensordot);
+export const inner = (a: BinaryArgs): Array => run1(50, "inner", a, encodeBinary);
+export const outer = (a: BinaryArgs): Array => run1(51, "outer", a, encodeBinary);
+export const vdot = (a: BinaryArgs): Array => run1(52, "vdot", a, encodeBinary);
+export const matvec = (a: BinaryArgs): Array => run1(53, "matvec", a, encodeBinary);
+export const vecmat = (a: BinaryArgs): Array => run1(54, "vecmat", a, encodeBinary);
+export const cross = (a: BinaryArgs): Array => run1(55, "cross", a, encodeBinary);
+export const vecdot = (a: VecdotArgs): Array => run1(56, "vecdot", a, encodeVecdot);
+export const polyval = (a: BinaryArgs): Array => run1(57, "polyval", a, encodeBinary);
+export const polyadd = (a: BinaryArgs): Array => run1(58, "polyadd", a, encodeBinary);
+export const polysub = (a: BinaryArgs): Array => run1(59, "polysub", a, encodeBinary);
+export const polymul = (a: BinaryArgs): Array => run1(60, "polymul", a, encodeBinary);
+export const polyder = (a: PolyderArgs): Array => run1(61, "polyder", a, encodePolyder);
+export const scatterAdd = (a: ScatterAddArgs): Array => run1(62, "scatterAdd", a, encodeScatterAdd);
+export const unwrap = (a: UnwrapArgs): Array => run1(63, "unwrap", a, encodeUnwrap);
+export const fft = (a: ComplexFftArgs): [Array, Array] => run(64, "fft", a, encodeComplexFft) as [Array, Array];
+export const ifft = (a: ComplexFftArgs): [Array, Array] => run(65, "ifft", a, encodeComplexFft) as [Array, Array];
+export const irfft = (a: ComplexFftArgs): Array => run1(66, "irfft", a, encodeComplexFft);
+export const hfft = (a: ComplexFftArgs): Array => run1(67, "hfft", a, encodeComplexFft);
+export const rfft = (a: RealFftArgs): [Array, Array] => run(68, "rfft", a, encodeRealFft) as [Array, Array];
+export const ihfft = (a: RealFftArgs): [Array, Array] => run(69, "ihfft", a, encodeRealFft) as [Array, Array];
+export const fftn = (a: ComplexFftnArgs): [Array, Array] => run(70, "fftn", a, encodeComplexFftn) as [Array, Array];
+export const ifftn = (a: ComplexFftnArgs): [Array, Array] => run(71, "ifftn", a, encodeComplexFftn) as [Array, Array];
+export const irfftn = (a: ComplexFftnArgs): Array => run1(72, "irfftn", a, encodeComplexFftn);
+export const rfftn = (a: RealFftnArgs): [Array, Array] => run(73, "rfftn", a, encodeRealFftn) as [Array, Array];
+export const fftshift = (a: FftShiftArgs): Array => run1(74, "fftshift", a, encodeFftShift);
+export const ifftshift = (a: FftShiftArgs): Array => run1(75, "ifftshift", a, encodeFftShift);
+export const cauchy = (a: DrawArgs): Array => run1(76, "cauchy", a, encodeDraw);
+export const exponential = (a: DrawArgs): Array => run1(77, "exponential", a, encodeDraw);
+export const gumbel = (a: DrawArgs): Array => run1(78, "gumbel", a, encodeDraw);
+export const laplace = (a: DrawArgs): Array => run1(79, "laplace", a, encodeDraw);
+export const logistic = (a: DrawArgs): Array => run1(80, "logistic", a, encodeDraw);
+export const maxwell = (a: DrawArgs): Array => run1(81, "maxwell", a, encodeDraw);
+export const rademacher = (a: DrawArgs): Array => run1(82, "rademacher", a, encodeDraw);
+export const lognormal = (a: LognormalArgs): Array => run1(83, "lognormal", a, encodeLognormal);
+export const rayleigh = (a: RayleighArgs): Array => run1(84, "rayleigh", a, encodeRayleigh);
+export const pareto = (a: ParetoArgs): Array => run1(85, "pareto", a, encodePareto);
+export const geometric = (a: GeometricArgs): Array => run1(86, "geometric", a, encodeGeometric);
+export const doubleSidedMaxwell = (a: DoubleSidedMaxwellArgs): Array => run1(87, "doubleSidedMaxwell", a, encodeDoubleSidedMaxwell);
+export const weibullMin = (a: WeibullMinArgs): Array => run1(88, "weibullMin", a, encodeWeibullMin);
+export const triangular = (a: TriangularArgs): Array => run1(89, "triangular", a, encodeTriangular);
+export const randint = (a: RandintArgs): Array => run1(90, "randint", a, encodeRandint);
+export const categorical = (a: CategoricalArgs): Array => run1(91, "categorical", a, encodeCategorical);
+export const multivariateNormal = (a: MultivariateNormalArgs): Array => run1(92, "multivariateNormal", a, encodeMultivariateNormal);
+export const permutationCount = (a: PermutationCountArgs): Array => run1(93, "permutation", a, encodePermutationCount);
+export const permutation = (a: PermutationArgs): Array => run1(94, "permutation", a, encodePermutation);
+export const choice = (a: ChoiceArgs): Array => run1(95, "choice", a, encodeChoice);
+export const dot = (a: DotArgs): Array => run1(96, "dot", a, encodeDot);
+export const dynamicSlice = (a: DynamicSliceArgs): Array => run1(97, "dynamicSlice", a, encodeDynamicSlice);
+export const dynamicIndexInDim = (a: DynamicIndexInDimArgs): Array => run1(98, "dynamicIndexInDim", a, encodeDynamicIndexInDim);
+export const dynamicUpdateSlice = (a: DynamicUpdateSliceArgs): Array => run1(99, "dynamicUpdateSlice", a, encodeDynamicUpdateSlice);
+export const topK = (a: TopKArgs): [Array, Array] => run(100, "topK", a, encodeTopK) as [Array, Array];
+export const pool = (a: PoolArgs): Array => run1(101, "reduceWindow", a, encodePool);
+export const convTranspose = (a: ConvTransposeArgs): Array => run1(102, "convTranspose", a, encodeConvTranspose);
+export const laxCholesky = (a: LaxCholeskyArgs): Array => run1(103, "cholesky", a, encodeLaxCholesky);
+export const laxTriangularSolve = (a: LaxTriangularSolveArgs): Array => run1(104, "triangularSolve", a, encodeLaxTriangularSolve);
+export const laxQr = (a: QrArgs): [Array, Array] => run(105, "qr", a, encodeQr) as [Array, Array];
+export const laxEigh = (a: EighArgs): [Array, Array] => run(106, "eigh", a, encodeEigh) as [Array, Array];
+export const laxSvd = (a: SvdArgs): Array[] => run(107, "svd", a, encodeSvd);
+export const laxLu = (a: MatrixArgs): [Array, Array, Array] => run(108, "lu", a, encodeMatrix) as [Array, Array, Array];
+export const scipyCholesky = (a: ScipyCholeskyArgs): Array => run1(109, "cholesky", a, encodeScipyCholesky);
+export const scipySolveTriangular = (a: SolveTriangularArgs): Array => run1(110, "solveTriangular", a, encodeSolveTriangular);
+export const linalgCholesky = (a: CholeskyArgs): Array => run1(111, "cholesky", a, encodeCholesky);
+export const linalgVectorNorm = (a: VectorNormArgs): Array => run1(112, "vectorNorm", a, encodeVectorNorm);
+export const linalgMatrixNorm = (a: MatrixNormArgs): Array => run1(113, "matrixNorm", a, encodeMatrixNorm);
+export const linalgNorm = (a: NormArgs): Array => run1(114, "norm", a, encodeNorm);
+export const linalgCross = (a: CrossArgs): Array => run1(115, "cross", a, encodeCross);
+export const linalgMultiDot = (a: MatrixListArgs): Array => run1(116, "multiDot", a, encodeMatrixList);
+export const linalgMatrixPower = (a: MatrixPowerArgs): Array => run1(117, "matrixPower", a, encodeMatrixPower);
+export const linalgLstsq = (a: MatrixPairArgs): Array => run1(118, "lstsq", a, encodeMatrixPair);
+export const linalgQr = (a: QrArgs): [Array, Array] => run(119, "qr", a, encodeQr) as [Array, Array];
+export const linalgEigh = (a: EighArgs): [Array, Array] => run(120, "eigh", a, encodeEigh) as [Array, Array];
+export const linalgEigvalsh = (a: EighArgs): Array => run1(121, "eigvalsh", a, encodeEigh);
+export const linalgSvd = (a: SvdArgs): Array[] => run(122, "svd", a, encodeSvd);
+export const linalgSvdvals = (a: MatrixArgs): Array => run1(123, "svdvals", a, encodeMatrix);
+export const linalgSolve = (a: MatrixPairArgs): Array => run1(124, "solve", a, encodeMatrixPair);
+export const linalgInv = (a: MatrixArgs): Array => run1(125, "inv", a, encodeMatrix);
+export const linalgDet = (a: MatrixArgs): Array => run1(126, "det", a, encodeMatrix);
+export const linalgSlogdet = (a: MatrixArgs): [Array, Array] => run(127, "slogdet", a, encodeMatrix) as [Array, Array];

@@ -1,14 +1,13 @@
 /**
  * More of the `nn` namespace: hard and sparse activations, mish, selu, celu, squareplus,
  * log1mexp, glu, logmeanexp, standardize, identity and dotProductAttention. The math is in Rust
- * (compositions with jax.nn's formulas); attention composes numpy calls.
+ * (compositions with jax.nn's formulas).
  */
 import { call, wasm } from "./bridge.js";
 import { Array } from "./array.js";
 import { activation, check } from "./nn-activation.js";
 import * as lib from "./lib-calls.js";
 import { shareOp } from "./ops.js";
-import * as np from "./numpy/index.js";
 
 type Axis = number | number[] | null;
 
@@ -221,51 +220,12 @@ export interface AttentionOptions {
  * o.shape; // [1, 2, 1, 4]
  * ```
  */
-export function dotProductAttention(q: Array, k: Array, v: Array, opts: AttentionOptions = {}) {
-  for (const [n, a] of [
-    ["q", q],
-    ["k", k],
-    ["v", v],
-  ] as const) {
-    check("dotProductAttention", a);
-    if (a.ndim !== 3 && a.ndim !== 4) {
-      throw new Error(`dotProductAttention: ${n} must have rank 3 or 4, got ${a.ndim}`);
-    }
-  }
-  const temps: Array[] = [];
-  const keep = (a: Array): Array => (temps.push(a), a);
-  try {
-    const batched = q.ndim === 4;
-    const [qb, kb, vb] = batched ? [q, k, v] : [q, k, v].map((a) => keep(np.expandDims(a, 0)));
-    const [, L, N, H] = qb.shape;
-    const [, S, K] = kb.shape;
-    if (N % K !== 0) throw new Error(`dotProductAttention: ${N} query heads, ${K} key heads`);
-    const g = N / K;
-    // Repeat key/value heads for grouped-query attention.
-    const kr = g === 1 ? kb : keep(np.repeat(kb, g, 2));
-    const vr = g === 1 ? vb : keep(np.repeat(vb, g, 2));
-    const scale = opts.scale ?? 1 / Math.sqrt(H);
-    const logits0 = keep(np.einsum("blnh,bsnh->bnls", qb, kr));
-    let logits = keep(logits0.mul(scale));
-    if (opts.bias) logits = keep(logits.add(opts.bias));
-    let mask = opts.mask ? opts.mask : null;
-    if (opts.isCausal) {
-      const causal = keep(np.tri(L, S, 0, { dtype: np.bool }));
-      mask = mask ? keep(np.logicalAnd(mask, causal)) : causal;
-    }
-    if (mask) logits = keep(np.where(mask, logits, -1e30));
-    const l = logits;
-    const probs = keep(
-      new Array(call(() => wasm.nnReduce("softmax", l._handle, new Int32Array([-1]), false))),
-    );
-    const out = np.einsum("bnls,bsnh->blnh", probs, vr);
-    if (batched) return out;
-    try {
-      return np.squeeze(out, 0);
-    } finally {
-      out.dispose();
-    }
-  } finally {
-    for (const t of new Set(temps)) t.dispose();
-  }
+export function dotProductAttention(
+  q: Array,
+  k: Array,
+  v: Array,
+  opts: AttentionOptions = {},
+): Array {
+  const { bias, mask, scale, isCausal } = opts;
+  return lib.dotProductAttention({ q, k, v, bias, mask, scale, isCausal });
 }

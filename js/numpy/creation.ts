@@ -21,6 +21,20 @@ function checkOptions(fn: string, opts: object, allowed: string[]): void {
   if (unknown.length) throw new TypeError(`${fn}: unknown option(s) ${unknown.join(", ")}`);
 }
 
+/**
+ * The `dtype` and `device` options of a creation function computed in Rust (checked; `null`:
+ * float32 unless the function says otherwise, and the default device, uncommitted).
+ */
+export function creationOptions(
+  fn: string,
+  opts: DTypeAndDevice,
+  known = true,
+): { dtype: `${DType}` | null; device: Device | null } {
+  if (known) checkOptions(fn, opts, ["dtype", "device"]);
+  const dtype = opts.dtype === undefined ? null : parseDType(fn, opts.dtype);
+  return { dtype, device: (checks.device(fn, opts.device) || null) as Device | null };
+}
+
 function shapeOf(fn: string, shape: number | number[]): Float64Array {
   return checks.shape(fn, shape);
 }

@@ -493,12 +493,7 @@ export function clip(a: Array, min?: ArrayLike | null, max?: ArrayLike | null): 
   if (min == null && max == null) return shareOp("clip", a);
   if (min == null) return applyOp("clip", "min", [a, max!]);
   if (max == null) return applyOp("clip", "max", [a, min]);
-  const low = applyOp("clip", "max", [a, min]);
-  try {
-    return applyOp("clip", "min", [low, max]);
-  } finally {
-    low.dispose();
-  }
+  return applyOp("clip", "clip", [a, min, max]);
 }
 
 /**

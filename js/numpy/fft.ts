@@ -5,7 +5,6 @@
  */
 import { Array } from "../array.js";
 import * as lib from "../lib-calls.js";
-import * as checks from "../check.js";
 
 /** Real and imaginary parts of a complex array, of equal shape and dtype. */
 export interface ComplexPair {
@@ -122,41 +121,6 @@ export function ihfft(a: Array, axis = -1): ComplexPair {
   return pair(lib.ihfft({ x: a, axis }));
 }
 
-function axesOf(ndim: number, axes: number[] | null): number[] {
-  if (axes === null || axes === undefined) {
-    return globalThis.Array.from({ length: ndim }, (_, i) => i);
-  }
-  return checks.intList("fft", "axes", axes);
-}
-
-/** Applies `step` along each axis in turn, freeing the intermediate pairs. */
-function overAxes(
-  a: ComplexPair,
-  axes: number[],
-  step: (p: ComplexPair, ax: number) => ComplexPair,
-) {
-  let cur = a;
-  try {
-    for (const ax of axes) {
-      const next = step(cur, ax);
-      if (cur !== a) {
-        cur.real.dispose();
-        cur.imag.dispose();
-      }
-      cur = next;
-    }
-  } catch (e) {
-    // The intermediate pair of the steps so far (issue 18, item 8).
-    if (cur !== a) {
-      cur.real.dispose();
-      cur.imag.dispose();
-    }
-    throw e;
-  }
-  if (cur === a) return { real: a.real.reshape(a.real.shape), imag: a.imag.reshape(a.imag.shape) };
-  return cur;
-}
-
 /**
  * N-D transform over `axes` (all by default).
  *
@@ -171,7 +135,7 @@ function overAxes(
  */
 export function fftn(a: ComplexPair, axes: number[] | null = null): ComplexPair {
   checkPair("fftn", a);
-  return overAxes(a, axesOf(a.real.ndim, axes), fft);
+  return pair(lib.fftn({ real: a.real, imag: a.imag, axes }));
 }
 
 /**
@@ -188,7 +152,7 @@ export function fftn(a: ComplexPair, axes: number[] | null = null): ComplexPair 
  */
 export function ifftn(a: ComplexPair, axes: number[] | null = null): ComplexPair {
   checkPair("ifftn", a);
-  return overAxes(a, axesOf(a.real.ndim, axes), ifft);
+  return pair(lib.ifftn({ real: a.real, imag: a.imag, axes }));
 }
 
 /**
@@ -230,15 +194,7 @@ export const ifft2 = (a: ComplexPair, axes: number[] = [-2, -1]): ComplexPair =>
  * ```
  */
 export function rfftn(a: Array, axes: number[] | null = null): ComplexPair {
-  const all = axesOf(a.ndim, axes);
-  if (all.length === 0) throw new Error("rfftn: needs at least one axis");
-  const first = rfft(a, all[all.length - 1]);
-  try {
-    return overAxes(first, all.slice(0, -1), fft);
-  } finally {
-    first.real.dispose();
-    first.imag.dispose();
-  }
+  return pair(lib.rfftn({ x: a, axes }));
 }
 
 /**
@@ -253,15 +209,7 @@ export function rfftn(a: Array, axes: number[] | null = null): ComplexPair {
  */
 export function irfftn(a: ComplexPair, axes: number[] | null = null): Array {
   checkPair("irfftn", a);
-  const all = axesOf(a.real.ndim, axes);
-  if (all.length === 0) throw new Error("irfftn: needs at least one axis");
-  const mid = overAxes(a, all.slice(0, -1), ifft);
-  try {
-    return irfft(mid, all[all.length - 1]);
-  } finally {
-    mid.real.dispose();
-    mid.imag.dispose();
-  }
+  return lib.irfftn({ real: a.real, imag: a.imag, axes });
 }
 
 /**

@@ -30,9 +30,10 @@ export function promoteTypes(a: DType, b: DType): DType {
  * ```
  */
 export function resultType(...args: (Array | DType | number | boolean)[]): DType {
-  let acc: [string, boolean] | null = null;
-  for (const x of args) {
-    const [d, weak]: [string, boolean] =
+  const dtypes: string[] = [];
+  const weak = new Uint8Array(args.length);
+  args.forEach((x, i) => {
+    const [d, w]: [string, boolean] =
       x instanceof Array
         ? [x.dtype, x.weakType]
         : typeof x === "number"
@@ -40,15 +41,10 @@ export function resultType(...args: (Array | DType | number | boolean)[]): DType
           : typeof x === "boolean"
             ? [DType.Bool, true]
             : [parseDType("resultType", x), false];
-    if (acc === null) acc = [d, weak];
-    else {
-      const prev: [string, boolean] = acc;
-      const r = call(() => wasm.promoteTypes(prev[0], prev[1], d, weak));
-      acc = [r[0], r[1] === "weak"];
-    }
-  }
-  if (acc === null) throw new Error("resultType: needs at least one argument");
-  return acc[0] as DType;
+    dtypes.push(d);
+    weak[i] = w ? 1 : 0;
+  });
+  return call(() => wasm.resultType(dtypes, weak)) as DType;
 }
 
 /**

@@ -7,7 +7,7 @@ import { Array } from "../array.js";
 import type { ArrayInput } from "../lib.js";
 import * as lib from "../lib-calls.js";
 import { DType } from "../dtype.js";
-import { arange, linspace, type DTypeAndDevice } from "./creation.js";
+import { creationOptions, type DTypeAndDevice } from "./creation.js";
 import { indices, unstack } from "./shape-more.js";
 import { moveaxis, transpose } from "./shape.js";
 import { vmap } from "../vmap.js";
@@ -177,12 +177,7 @@ function window(name: lib.WindowArgs["kind"]) {
     if (!Number.isInteger(m) || m < 0) {
       throw new TypeError(`${name}: M must be a non-negative integer, got ${m}`);
     }
-    const n = arange(0, m, 1, { dtype: DType.Float32, device: opts.device });
-    try {
-      return lib.window({ n, kind: name, m });
-    } finally {
-      n.dispose();
-    }
+    return lib.window({ kind: name, m, device: creationOptions(name, opts, false).device });
   };
 }
 
@@ -239,12 +234,8 @@ export function logspace(
   base = 10,
   opts: DTypeAndDevice = {},
 ): Array {
-  const e = linspace(start, stop, num, endpoint, opts);
-  try {
-    return lib.logspace({ exponents: e, base });
-  } finally {
-    e.dispose();
-  }
+  const { dtype, device } = creationOptions("logspace", opts);
+  return lib.logspace({ start, stop, num, endpoint, base, dtype, device });
 }
 
 /**
@@ -262,22 +253,8 @@ export function geomspace(
   endpoint = true,
   opts: DTypeAndDevice = {},
 ): Array {
-  if (start === 0 || stop === 0 || Math.sign(start) !== Math.sign(stop)) {
-    throw new Error("geomspace: start and stop must be non-zero and of the same sign");
-  }
-  const s = Math.sign(start);
-  const e = linspace(Math.log10(Math.abs(start)), Math.log10(Math.abs(stop)), num, endpoint, opts);
-  try {
-    const r = lib.logspace({ exponents: e });
-    if (s > 0) return r;
-    try {
-      return r.mul(-1);
-    } finally {
-      r.dispose();
-    }
-  } finally {
-    e.dispose();
-  }
+  const { dtype, device } = creationOptions("geomspace", opts);
+  return lib.geomspace({ start, stop, num, endpoint, dtype, device });
 }
 
 /**

@@ -7,8 +7,8 @@ import { call, wasm } from "../bridge.js";
 import { Array, type ArrayLike } from "../array.js";
 import type { ArrayInput } from "../lib.js";
 import * as lib from "../lib-calls.js";
-import { arange, ones, type DTypeAndDevice } from "./creation.js";
-import { diag, split, tril } from "./shape.js";
+import { arange, creationOptions, type DTypeAndDevice } from "./creation.js";
+import { split } from "./shape.js";
 import * as checks from "../check.js";
 
 function check(fn: string, x: unknown): asserts x is Array {
@@ -214,19 +214,15 @@ export function broadcastArrays(...arrays: Array[]): Array[] {
  * ```
  */
 export function broadcastShapes(...given: number[][]): number[] {
-  const shapes = given.map((s) => [...checks.shape("broadcastShapes", s)]);
-  const rank = Math.max(0, ...shapes.map((s) => s.length));
-  const out: number[] = globalThis.Array(rank).fill(1);
-  for (const s of shapes) {
-    s.forEach((d, k) => {
-      const i = rank - s.length + k;
-      if (out[i] === 1) out[i] = d;
-      else if (d !== 1 && d !== out[i]) {
-        throw new TypeError(`broadcastShapes: shapes ${JSON.stringify(shapes)} do not broadcast`);
-      }
-    });
+  const shapes = given.map((s) => checks.shape("broadcastShapes", s));
+  const dims = new Float64Array(shapes.flatMap((s) => [...s]));
+  const ranks = new Float64Array(shapes.map((s) => s.length));
+  try {
+    return globalThis.Array.from(call(() => wasm.broadcastShapes(dims, ranks)));
+  } catch (e) {
+    // Shapes that do not broadcast are a TypeError, as NumPy's ValueError maps in jax-js.
+    throw e instanceof Error ? new TypeError(e.message) : e;
   }
-  return out;
 }
 
 /**
@@ -311,12 +307,7 @@ export const dsplit = (a: Array, sections: number | number[]): Array[] => split(
  */
 export function diagflat(v: Array, k = 0): Array {
   check("diagflat", v);
-  const f = v.reshape([-1]);
-  try {
-    return diag(f, k);
-  } finally {
-    f.dispose();
-  }
+  return lib.diagflat({ v, k });
 }
 
 /**
@@ -328,20 +319,8 @@ export function diagflat(v: Array, k = 0): Array {
  * ```
  */
 export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}): Array {
-  // Built in float32 (tril of a bool array would promote), then converted.
-  const o = ones([n, m], { device: opts.device });
-  let t: Array;
-  try {
-    t = tril(o, k);
-  } finally {
-    o.dispose();
-  }
-  if (opts.dtype === undefined || opts.dtype === t.dtype) return t;
-  try {
-    return t.astype(opts.dtype);
-  } finally {
-    t.dispose();
-  }
+  const { dtype, device } = creationOptions("tri", opts, false);
+  return lib.tri({ n, m, k, dtype, device });
 }
 
 /**

@@ -2,7 +2,7 @@
 //! array arguments as handles and their other arguments as numbers, both laid out by the
 //! generated call layer (`js/lib-calls.ts`) in the argument buffer (`libCallBuffer`), so a
 //! call copies no list across the boundary; `libCall1` for functions of one result returns
-//! its handle without a list. Also `promoteTypes`.
+//! its handle without a list. Also `promoteTypes` and `resultType`.
 
 use wasm_bindgen::prelude::*;
 
@@ -88,6 +88,27 @@ pub fn promote_types(
             d.name().to_string(),
             if weak { "weak" } else { "" }.to_string(),
         ])
+    };
+    run().map_err(js_error)
+}
+
+/// NumPy's `result_type` of operands with dtypes `dtypes` and weak-type flags `weak` (one byte
+/// each): the dtype name.
+#[wasm_bindgen(js_name = resultType)]
+pub fn result_type(dtypes: Vec<String>, weak: &[u8]) -> std::result::Result<String, JsError> {
+    use crate::core::DType;
+    let run = || -> Result<String> {
+        if dtypes.len() != weak.len() {
+            return Err(Error::new("resultType", "one weak flag per dtype"));
+        }
+        let operands = dtypes
+            .iter()
+            .zip(weak)
+            .map(|(d, &w)| DType::parse("resultType", d).map(|d| (d, w != 0)));
+        let operands = operands.collect::<Result<Vec<_>>>()?;
+        let (d, _) = crate::core::dtype::result_type(operands)
+            .ok_or_else(|| Error::new("resultType", "needs at least one argument"))?;
+        Ok(d.name().to_string())
     };
     run().map_err(js_error)
 }

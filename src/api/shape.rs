@@ -34,6 +34,25 @@ pub fn transpose(h: f64, perm: Option<Vec<i32>>) -> JsResult<f64> {
     })
 }
 
+/// NumPy's broadcast of shapes: `ranks[i]` dimensions of shape `i`, concatenated in `dims`.
+#[wasm_bindgen(js_name = broadcastShapes)]
+pub fn broadcast_shapes(dims: &[f64], ranks: &[f64]) -> JsResult<Vec<f64>> {
+    let run = || -> Result<Vec<f64>> {
+        let mut shapes = Vec::with_capacity(ranks.len());
+        let mut at = 0usize;
+        for &rank in to_shape("broadcastShapes", ranks)?.iter() {
+            let s = dims
+                .get(at..at + rank)
+                .ok_or_else(|| Error::new("broadcastShapes", "more dimensions named than given"))?;
+            shapes.push(to_shape("broadcastShapes", s)?);
+            at += rank;
+        }
+        let out = shape::broadcast_shape("broadcastShapes", &shapes)?;
+        Ok(out.into_iter().map(|d| d as f64).collect())
+    };
+    run().map_err(js_error)
+}
+
 #[wasm_bindgen(js_name = broadcastTo)]
 pub fn broadcast_to(h: f64, to: Vec<f64>) -> JsResult<f64> {
     unary("broadcastTo", h, |x| {

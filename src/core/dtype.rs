@@ -75,6 +75,14 @@ pub fn promote(a: DType, a_weak: bool, b: DType, b_weak: bool) -> (DType, bool) 
     }
 }
 
+/// The dtype an operation on operands of these dtypes and weak-type flags gives: [`promote`]
+/// folded from the left (NumPy's `result_type`), and whether it is weak; `None` for no operands.
+pub fn result_type(operands: impl IntoIterator<Item = (DType, bool)>) -> Option<(DType, bool)> {
+    operands
+        .into_iter()
+        .reduce(|(a, a_weak), (b, b_weak)| promote(a, a_weak, b, b_weak))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +107,13 @@ mod tests {
         assert_eq!(promote(Float32, true, Float32, true), (Float32, true));
         assert_eq!(promote(Bool, false, Uint32, false), (Uint32, false));
         assert_eq!(promote(Bool, false, Float32, true), (Float32, false));
+        assert_eq!(result_type([]), None);
+        assert_eq!(
+            result_type([(Int32, false), (Float32, true)]),
+            Some((Int32, false))
+        );
+        // Left to right: two weak floats stay weak, then adopt the strong uint32.
+        let weak_then_strong = [(Float32, true), (Float32, true), (Uint32, false)];
+        assert_eq!(result_type(weak_then_strong), Some((Uint32, false)));
     }
 }

@@ -1,8 +1,8 @@
 //! The library functions JavaScript calls by typed id (`libCall`): numpy's reductions, shape
-//! helpers, products, polynomials, windows and FFTs, nn's axis functions, random
-//! distributions, lax's structured operations and the linear algebra of `lax.linalg`,
-//! `numpy.linalg` and `scipyLinalg`. Each line of `calls!` declares one id: the name its
-//! errors use, its argument struct (`call_args`), its number of results and its
+//! helpers, products, polynomials, windows, logspace, tri and FFTs, nn's axis functions and
+//! attention, random distributions, lax's structured operations and the linear algebra of
+//! `lax.linalg`, `numpy.linalg` and `scipyLinalg`. Each line of `calls!` declares one id: the
+//! name its errors use, its argument struct (`call_args`), its number of results and its
 //! implementation; [`call`] reads the arguments and runs it. The TypeScript call layer
 //! (`js/lib-calls.ts`) is rendered from these declarations; a test here checks it is current.
 
@@ -12,43 +12,34 @@ use super::signature::calls;
 use super::{call_run as run, call_run_linalg as run_linalg};
 use super::{
     fft, lax_extra, lax_linalg, nn_extra, np_linalg, np_norms, np_solve, np_svd, products,
-    random_dist, random_shuffle, reduce_extra as re, shape_extra as sx,
+    random_dist, random_shuffle, reduce_extra as re, shape_extra as sx, spaced,
 };
 use crate::transform::{eager_jit, Value};
 use crate::util::{Error, Result};
 
 calls! {
     Indices "indices" (Indices) -> One = |a| one(sx::indices(&a.dimensions)),
-    Fftfreq "fftfreq" (FftFreq) -> One = |a| one(fft::fftfreq("fftfreq", a.n, a.d)),
-    Rfftfreq "rfftfreq" (FftFreq) -> One = |a| one(fft::fftfreq("rfftfreq", a.n, a.d)),
+    Fftfreq "fftfreq" | Rfftfreq "rfftfreq" (FftFreq) -> One
+        by |name, a| one(fft::fftfreq(name, a.n, a.d)),
     Glu "glu" (Glu) -> One = |a| one(nn_extra::glu(&a.x, a.axis)),
     Logmeanexp "logmeanexp" (Logmeanexp) -> One =
         |a| one(nn_extra::logmeanexp(&a.x, a.axis.as_deref(), a.keepdims)),
     Standardize "standardize" (Standardize) -> One = run::standardize,
-    Ptp "ptp" (NanReduction) -> One = |a| run::reduction("ptp", a),
-    CountNonzero "countNonzero" (NanReduction) -> One = |a| run::reduction("countNonzero", a),
-    Nansum "nansum" (NanReduction) -> One = |a| run::reduction("nansum", a),
-    Nanprod "nanprod" (NanReduction) -> One = |a| run::reduction("nanprod", a),
-    Nanmax "nanmax" (NanReduction) -> One = |a| run::reduction("nanmax", a),
-    Nanmin "nanmin" (NanReduction) -> One = |a| run::reduction("nanmin", a),
-    Nanmean "nanmean" (NanReduction) -> One = |a| run::reduction("nanmean", a),
-    Nanvar "nanvar" (NanReduction) -> One = |a| run::reduction("nanvar", a),
-    Nanstd "nanstd" (NanReduction) -> One = |a| run::reduction("nanstd", a),
-    Nanargmax "nanargmax" (NanScan) -> One = |a| one(re::nan_scan("nanargmax", &a.x, a.axis)),
-    Nanargmin "nanargmin" (NanScan) -> One = |a| one(re::nan_scan("nanargmin", &a.x, a.axis)),
-    Nancumsum "nancumsum" (NanScan) -> One = |a| one(re::nan_scan("nancumsum", &a.x, a.axis)),
-    Nancumprod "nancumprod" (NanScan) -> One =
-        |a| one(re::nan_scan("nancumprod", &a.x, a.axis)),
+    DotProductAttention "dotProductAttention" (Attention) -> One =
+        |a| one(super::attention::dot_product_attention(a)),
+    Ptp "ptp" | CountNonzero "countNonzero" | Nansum "nansum" | Nanprod "nanprod"
+        | Nanmax "nanmax" | Nanmin "nanmin" | Nanmean "nanmean" | Nanvar "nanvar"
+        | Nanstd "nanstd" (NanReduction) -> One by run::reduction,
+    Nanargmax "nanargmax" | Nanargmin "nanargmin" | Nancumsum "nancumsum"
+        | Nancumprod "nancumprod" (NanScan) -> One
+        by |name, a| one(re::nan_scan(name, &a.x, a.axis)),
     Average "average" (Average) -> One =
         |a| one(re::average(&a.x, a.weights.as_deref(), a.axis.as_deref())),
     Allclose "allclose" (Allclose) -> One = |a| one(re::allclose(&a.a, &a.b, a.rtol, a.atol)),
-    ArrayEqual "arrayEqual" (ArrayEqual) -> One =
-        |a| one(re::array_equal("arrayEqual", &a.a, &a.b, a.equal_nan)),
-    ArrayEquiv "arrayEquiv" (ArrayEqual) -> One =
-        |a| one(re::array_equal("arrayEquiv", &a.a, &a.b, a.equal_nan)),
-    Cov "cov" (Cov) -> One = |a| one(re::cov("cov", &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
-    Corrcoef "corrcoef" (Cov) -> One =
-        |a| one(re::cov("corrcoef", &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
+    ArrayEqual "arrayEqual" | ArrayEquiv "arrayEquiv" (ArrayEqual) -> One
+        by |name, a| one(re::array_equal(name, &a.a, &a.b, a.equal_nan)),
+    Cov "cov" | Corrcoef "corrcoef" (Cov) -> One
+        by |name, a| one(re::cov(name, &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
     Frexp "frexp" (Unary) -> Two = |a| re::frexp(&a.x),
     Modf "modf" (Unary) -> Two = |a| re::modf(&a.x),
     Repeat "repeat" (Repeat) -> One = |a| one(sx::repeat(&a.x, a.repeats, a.axis)),
@@ -71,44 +62,36 @@ calls! {
     Isin "isin" (Isin) -> One = |a| one(sx::isin(&a.element, &a.test_elements, a.invert)),
     Trapezoid "trapezoid" (Trapezoid) -> One =
         |a| one(sx::trapezoid(&a.y, a.x.as_deref(), a.dx, a.axis)),
-    Window "window" (Window) -> One = |a| one(products::window(&a.n, a.kind as i64, a.m)),
-    Logspace "logspace" (Logspace) -> One = |a| one(products::logspace(&a.exponents, a.base)),
+    Window "window" (Window) -> One = |a| one(spaced::window(a.kind, a.m, a.device)),
+    Logspace "logspace" (Logspace) -> One = |a| one(spaced::logspace(a)),
+    Geomspace "geomspace" (Geomspace) -> One = |a| one(spaced::geomspace(a)),
+    Tri "tri" (Tri) -> One = |a| one(spaced::tri(a)),
+    Diagflat "diagflat" (Diagflat) -> One = |a| one(super::stats::diagflat(&a.v, a.k)),
     Tensordot "tensordot" (Tensordot) -> One =
         |a| one(products::tensordot_axes(&a.a, &a.b, a.count, &a.a_axes, &a.b_axes)),
-    Inner "inner" (Binary) -> One = |a| run::product("inner", a),
-    Outer "outer" (Binary) -> One = |a| run::product("outer", a),
-    Vdot "vdot" (Binary) -> One = |a| run::product("vdot", a),
-    Matvec "matvec" (Binary) -> One = |a| run::product("matvec", a),
-    Vecmat "vecmat" (Binary) -> One = |a| run::product("vecmat", a),
-    Cross "cross" (Binary) -> One = |a| run::product("cross", a),
+    Inner "inner" | Outer "outer" | Vdot "vdot" | Matvec "matvec" | Vecmat "vecmat"
+        | Cross "cross" (Binary) -> One by run::product,
     Vecdot "vecdot" (Vecdot) -> One = |a| one(products::vecdot(&a.a, &a.b, a.axis)),
-    Polyval "polyval" (Binary) -> One = |a| one(products::poly("polyval", &a.a, &a.b)),
-    Polyadd "polyadd" (Binary) -> One = |a| one(products::poly("polyadd", &a.a, &a.b)),
-    Polysub "polysub" (Binary) -> One = |a| one(products::poly("polysub", &a.a, &a.b)),
-    Polymul "polymul" (Binary) -> One = |a| one(products::poly("polymul", &a.a, &a.b)),
+    Polyval "polyval" | Polyadd "polyadd" | Polysub "polysub" | Polymul "polymul" (Binary)
+        -> One by |name, a| one(products::poly(name, &a.a, &a.b)),
     Polyder "polyder" (Polyder) -> One = |a| one(products::polyder(&a.p, a.m)),
     ScatterAdd "scatterAdd" (ScatterAdd) -> One =
         |a| one(random_shuffle::scatter_add(&a.target, &a.indices, &a.updates, a.axis)),
     Unwrap "unwrap" (Unwrap) -> One =
         |a| one(products::unwrap(&a.p, a.discont, a.axis, a.period)),
-    Fft "fft" (ComplexFft) -> Two = |a| run::complex_fft("fft", a),
-    Ifft "ifft" (ComplexFft) -> Two = |a| run::complex_fft("ifft", a),
-    Rfft "rfft" (RealFft) -> Two = |a| fft::fft("rfft", &[a.x.0], a.axis, a.n),
-    Irfft "irfft" (ComplexFft) -> One = |a| run::complex_fft("irfft", a),
-    Hfft "hfft" (ComplexFft) -> One = |a| run::complex_fft("hfft", a),
-    Ihfft "ihfft" (RealFft) -> Two = |a| fft::fft("ihfft", &[a.x.0], a.axis, a.n),
-    Fftshift "fftshift" (FftShift) -> One =
-        |a| one(fft::shift("fftshift", &a.x, a.axes.as_deref())),
-    Ifftshift "ifftshift" (FftShift) -> One =
-        |a| one(fft::shift("ifftshift", &a.x, a.axes.as_deref())),
+    Fft "fft" | Ifft "ifft" (ComplexFft) -> Two by run::complex_fft,
+    Irfft "irfft" | Hfft "hfft" (ComplexFft) -> One by run::complex_fft,
+    Rfft "rfft" | Ihfft "ihfft" (RealFft) -> Two
+        by |name, a| fft::fft(name, &[a.x.0], a.axis, a.n),
+    Fftn "fftn" | Ifftn "ifftn" (ComplexFftn) -> Two by run::complex_fftn,
+    Irfftn "irfftn" (ComplexFftn) -> One by run::complex_fftn,
+    Rfftn "rfftn" (RealFftn) -> Two by |name, a| fft::fftn(name, &[a.x], a.axes.as_deref()),
+    Fftshift "fftshift" | Ifftshift "ifftshift" (FftShift) -> One
+        by |name, a| one(fft::shift(name, &a.x, a.axes.as_deref())),
 
-    Cauchy "cauchy" (Draw) -> One = |a| run::draw("cauchy", &a.key, &a.shape, []),
-    Exponential "exponential" (Draw) -> One = |a| run::draw("exponential", &a.key, &a.shape, []),
-    Gumbel "gumbel" (Draw) -> One = |a| run::draw("gumbel", &a.key, &a.shape, []),
-    Laplace "laplace" (Draw) -> One = |a| run::draw("laplace", &a.key, &a.shape, []),
-    Logistic "logistic" (Draw) -> One = |a| run::draw("logistic", &a.key, &a.shape, []),
-    Maxwell "maxwell" (Draw) -> One = |a| run::draw("maxwell", &a.key, &a.shape, []),
-    Rademacher "rademacher" (Draw) -> One = |a| run::draw("rademacher", &a.key, &a.shape, []),
+    Cauchy "cauchy" | Exponential "exponential" | Gumbel "gumbel" | Laplace "laplace"
+        | Logistic "logistic" | Maxwell "maxwell" | Rademacher "rademacher" (Draw) -> One
+        by |name, a| run::draw(name, &a.key, &a.shape, []),
     Lognormal "lognormal" (Lognormal) -> One =
         |a| run::draw("lognormal", &a.key, &a.shape, [a.sigma]),
     Rayleigh "rayleigh" (Rayleigh) -> One = |a| run::draw("rayleigh", &a.key, &a.shape, [a.scale]),
@@ -147,9 +130,9 @@ calls! {
     LaxCholesky "cholesky" (LaxCholesky) -> One = run_linalg::lax_cholesky,
     LaxTriangularSolve "triangularSolve" (LaxTriangularSolve) -> One =
         run_linalg::lax_triangular_solve,
-    LaxQr "qr" (Qr) -> Two = |a| run_linalg::qr("qr", a),
+    LaxQr "qr" (Qr) -> Two by run_linalg::qr,
     LaxEigh "eigh" (Eigh) -> Two = run_linalg::lax_eigh,
-    LaxSvd "svd" (Svd) -> Many = |a| np_svd::svd("svd", &a.a, a.full_matrices, a.compute_uv),
+    LaxSvd "svd" (Svd) -> Many by run_linalg::svd,
     LaxLu "lu" (Matrix) -> Three = |a| super::np_solve::lu("lu", &a.a),
     ScipyCholesky "cholesky" (ScipyCholesky) -> One = run_linalg::scipy_cholesky,
     ScipySolveTriangular "solveTriangular" (SolveTriangular) -> One = |a| one(
@@ -165,10 +148,10 @@ calls! {
     LinalgMatrixPower "matrixPower" (MatrixPower) -> One =
         |a| one(np_norms::matrix_power(&a.a, a.n)),
     LinalgLstsq "lstsq" (MatrixPair) -> One = |a| one(np_norms::lstsq(&a.a, &a.b)),
-    LinalgQr "qr" (Qr) -> Two = |a| run_linalg::qr("qr", a),
+    LinalgQr "qr" (Qr) -> Two by run_linalg::qr,
     LinalgEigh "eigh" (Eigh) -> Two = run_linalg::numpy_eigh,
     LinalgEigvalsh "eigvalsh" (Eigh) -> One = run_linalg::eigvalsh,
-    LinalgSvd "svd" (Svd) -> Many = |a| np_svd::svd("svd", &a.a, a.full_matrices, a.compute_uv),
+    LinalgSvd "svd" (Svd) -> Many by run_linalg::svd,
     LinalgSvdvals "svdvals" (Matrix) -> One = |a| np_svd::svd("svdvals", &a.a, false, false),
     LinalgSolve "solve" (MatrixPair) -> One = |a| one(np_solve::solve("solve", &a.a, &a.b)),
     LinalgInv "inv" (Matrix) -> One = |a| one(np_solve::inv(&a.a)),

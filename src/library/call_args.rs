@@ -19,6 +19,20 @@ choice! {
 }
 
 choice! {
+    /// A dtype by name (`numpy`'s `dtype` options; TypeScript checks the name first).
+    pub enum DTypeName {
+        Bool = "bool", Uint32 = "uint32", Int32 = "int32",
+        Float16 = "float16", Float32 = "float32", Float64 = "float64",
+    }
+}
+
+choice! {
+    /// A device by name (the `device` option of creation functions): naming one commits the
+    /// result to it; `webgl` is named only to be refused with `Device::parse`'s message.
+    pub enum DeviceName { Cpu = "cpu", Wasm = "wasm", WebGpu = "webgpu", WebGl = "webgl" }
+}
+
+choice! {
     /// `lax.convTranspose` padding: the pairs of field `pads`, or a named mode.
     pub enum PadMode { Explicit = "explicit", Valid = "VALID", Same = "SAME" }
 }
@@ -42,6 +56,15 @@ call_args! {
         mean: Option<ArrayLike>,
         variance: Option<ArrayLike>,
         epsilon: f64 = 1e-5,
+    }
+    pub struct Attention {
+        q: Value,
+        k: Value,
+        v: Value,
+        bias: Option<Value>,
+        mask: Option<Value>,
+        scale: Option<f64>,
+        is_causal: bool = false,
     }
     pub struct NanReduction { x: ArrayLike, axis: Axes, keepdims: bool = false, ddof: f64 = 0 }
     pub struct NanScan { x: ArrayLike, axis: Option<i64> }
@@ -67,8 +90,32 @@ call_args! {
     }
     pub struct Isin { element: ArrayLike, test_elements: ArrayLike, invert: bool = false }
     pub struct Trapezoid { y: ArrayLike, x: Option<ArrayLike>, dx: f64 = 1, axis: i64 = -1 }
-    pub struct Window { n: ArrayLike, kind: WindowKind, m: usize }
-    pub struct Logspace { exponents: ArrayLike, base: f64 = 10 }
+    pub struct Window { kind: WindowKind, m: usize, device: Option<DeviceName> }
+    pub struct Logspace {
+        start: f64,
+        stop: f64,
+        num: usize = 50,
+        endpoint: bool = true,
+        base: f64 = 10,
+        dtype: Option<DTypeName>,
+        device: Option<DeviceName>,
+    }
+    pub struct Geomspace {
+        start: f64,
+        stop: f64,
+        num: usize = 50,
+        endpoint: bool = true,
+        dtype: Option<DTypeName>,
+        device: Option<DeviceName>,
+    }
+    pub struct Tri {
+        n: usize,
+        m: Option<usize>,
+        k: i64 = 0,
+        dtype: Option<DTypeName>,
+        device: Option<DeviceName>,
+    }
+    pub struct Diagflat { v: Value, k: i64 = 0 }
     /// `count` contracts the last `count` axes of `a` with the first of `b`; without it the
     /// axis lists pair up.
     pub struct Tensordot {
@@ -85,6 +132,9 @@ call_args! {
     pub struct ComplexFft { real: ArrayLike, imag: ArrayLike, axis: i64 = -1, n: Option<usize> }
     pub struct RealFft { x: ArrayLike, axis: i64 = -1, n: Option<usize> }
     pub struct FftShift { x: ArrayLike, axes: Axes }
+    /// An n-D transform over `axes` (`None`: every axis).
+    pub struct ComplexFftn { real: Value, imag: Value, axes: Option<Vec<i64>> }
+    pub struct RealFftn { x: Value, axes: Option<Vec<i64>> }
 
     /// A draw from a distribution without parameters.
     pub struct Draw { key: ArrayLike, shape: Vec<usize> = [] }

@@ -56,6 +56,10 @@ pub fn complex_fft(name: &str, a: ComplexFft) -> Results {
     fft::fft(name, &[a.real.0, a.imag.0], a.axis, a.n)
 }
 
+pub fn complex_fftn(name: &str, a: ComplexFftn) -> Results {
+    fft::fftn(name, &[a.real, a.imag], a.axes.as_deref())
+}
+
 /// A draw of distribution `name` with its parameters in order.
 pub fn draw<const N: usize>(name: &str, key: &Value, shape: &[usize], p: [f64; N]) -> Results {
     let at = |i: usize| p.get(i).copied().unwrap_or(f64::NAN);

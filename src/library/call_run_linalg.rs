@@ -6,7 +6,7 @@ use super::call::one;
 use super::call_args::*;
 use super::lax_linalg::{cholesky_lower, float_matrix, mt, triangular_solve};
 use super::np_norms::{self, Ord};
-use super::{np_eigh, np_qr};
+use super::{np_eigh, np_qr, np_svd};
 use crate::transform::Value;
 use crate::util::Result;
 
@@ -34,6 +34,10 @@ pub fn lax_triangular_solve(a: LaxTriangularSolve) -> Results {
 pub fn qr(name: &str, a: Qr) -> Results {
     let (q, r) = np_qr::qr(name, &a.a, a.full_matrices)?;
     Ok(vec![q, r])
+}
+
+pub fn svd(name: &str, a: Svd) -> Results {
+    np_svd::svd(name, &a.a, a.full_matrices, a.compute_uv)
 }
 
 /// `lax.linalg.eigh` → `[v, w]`.

@@ -3,8 +3,8 @@
 //! transformed axis moved there and back, with NumPy's lengths (`n`: truncate or zero-pad),
 //! scaling and real-input forms built around it: `rfft` transforms `(x, 0)` and keeps the
 //! non-negative frequencies, `irfft` rebuilds the Hermitian spectrum (`X[n−k] = conj X[k]`)
-//! and keeps the real part. Gradients and batching come from the primitive's rules. Also
-//! shifts and sample frequencies.
+//! and keeps the real part; the n-D transforms apply these along one axis at a time. Gradients
+//! and batching come from the primitive's rules. Also shifts and sample frequencies.
 
 use super::emit::v;
 use super::shape::{moveaxis, normalize_axis};
@@ -161,6 +161,35 @@ pub fn fft(name: &str, arrays: &[Value], axis: i64, n: Option<usize>) -> Result<
             let (out, _) = transform(&re, &im, true).map_err(rename)?;
             let k = if name == "irfft" { 1.0 / n as f64 } else { 1.0 };
             Ok(vec![back(&scale(&out, k)?)?])
+        }
+        _ => Err(Error::new(name, "unknown transform")),
+    }
+}
+
+/// The n-D transforms over `axes` (`None`: every axis), one axis at a time: `fftn`/`ifftn`
+/// apply `fft`/`ifft` along each; `rfftn` applies `rfft` along the last and `fft` along the
+/// others, `irfftn` `ifft` along all but the last and then `irfft` along it. `arrays` as for
+/// [`fft`]; errors name `name`.
+pub fn fftn(name: &str, arrays: &[Value], axes: Option<&[i64]>) -> Result<Vec<Value>> {
+    let rank = arrays[0].aval().shape.len() as i64;
+    let all: Vec<i64> = axes.map_or_else(|| (0..rank).collect(), <[i64]>::to_vec);
+    let rename = |e| super::lax_linalg::rename(e, name);
+    let step = |step: &str, xs: &[Value], axis: i64| fft(step, xs, axis, None).map_err(rename);
+    let over = |xs: Vec<Value>, axes: &[i64], each: &str| {
+        axes.iter()
+            .try_fold(xs, |cur, &axis| step(each, &cur, axis))
+    };
+    match name {
+        "fftn" | "ifftn" => over(arrays.to_vec(), &all, &name[..name.len() - 1]),
+        "rfftn" | "irfftn" => {
+            let Some((&last, rest)) = all.split_last() else {
+                return Err(Error::new(name, "needs at least one axis"));
+            };
+            if name == "rfftn" {
+                over(step("rfft", arrays, last)?, rest, "fft")
+            } else {
+                step("irfft", &over(arrays.to_vec(), rest, "ifft")?, last)
+            }
         }
         _ => Err(Error::new(name, "unknown transform")),
     }

@@ -4,6 +4,7 @@
 //! [`apply`] by name.
 
 pub mod args;
+mod attention;
 pub mod call;
 pub mod call_args;
 mod call_run;
@@ -38,6 +39,7 @@ mod reduce_extra;
 pub mod shape;
 mod shape_extra;
 pub mod signature;
+pub mod spaced;
 pub mod stats;
 
 pub use reduce::{reduce, ReduceKind};

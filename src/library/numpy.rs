@@ -18,6 +18,11 @@ type Composite = fn(&[Operand]) -> Result<Value>;
 pub fn lookup(name: &str) -> Option<Composite> {
     Some(match name {
         "subtract" => |o| lax::sub(&mut Binder, o[0].clone(), o[1].clone()),
+        // `clip` with both bounds (one bound is `max` or `min` alone).
+        "clip" => |o| {
+            let low = lax::max(&mut Binder, o[0].clone(), o[1].clone())?;
+            lax::min(&mut Binder, &low, o[2].clone())
+        },
         "divide" => divide,
         "floor_divide" => floor_divide,
         "remainder" => remainder,

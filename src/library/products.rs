@@ -1,10 +1,9 @@
 //! Tensor products (tensordot, inner, outer, vecdot, vdot, matvec, vecmat, cross), polynomials
-//! (polyval, polyadd, polysub, polymul, polyder), unwrap, window functions and logspace, as
+//! (polyval, polyadd, polysub, polymul, polyder) and unwrap, as
 //! compositions of einsum, matmul, conv and elementwise primitives.
 
 use crate::rules::lax;
 use crate::transform::trace::Binder;
-use std::f64::consts::PI;
 
 use super::emit::{lit, v};
 use super::reduce::{reduce, ReduceKind as K};
@@ -303,40 +302,4 @@ pub fn unwrap(x: &Value, discont: Option<f64>, axis: i64, period: f64) -> Result
         &[lax::slice_axis(&mut Binder, &x, ax, 0, 1)?, rest],
         ax as i64,
     )
-}
-
-/// Window `kind` (0 hamming, 1 hann, 2 bartlett, 3 blackman) of length `m` over the sample
-/// indices `n` (float 0..m).
-pub fn window(n: &Value, kind: i64, m: usize) -> Result<Value> {
-    let n = super::math::float(&v(n))?;
-    if m <= 1 {
-        return lax::add(&mut Binder, &lax::mul(&mut Binder, &n, 0.0)?, 1.0);
-    }
-    let den = (m - 1) as f64;
-    let cos = |k: f64| -> Result<Value> {
-        lax::cos(&mut Binder, &lax::mul(&mut Binder, &n, k * PI / den)?)
-    };
-    let affine = |c: &Value, a: f64, b: f64| -> Result<Value> {
-        lax::add(&mut Binder, a, &lax::mul(&mut Binder, c, b)?)
-    };
-    match kind {
-        0 => affine(&cos(2.0)?, 0.54, -0.46),
-        1 => affine(&cos(2.0)?, 0.5, -0.5),
-        2 => {
-            let t = lax::mul(&mut Binder, &n, 2.0 / den)?;
-            let rising = lax::le(&mut Binder, &n, den / 2.0)?;
-            lax::select(&mut Binder, &rising, &t, &lax::sub(&mut Binder, 2.0, &t)?)
-        }
-        3 => {
-            let c2 = affine(&cos(2.0)?, 0.42, -0.5)?;
-            lax::add(&mut Binder, &c2, &lax::mul(&mut Binder, &cos(4.0)?, 0.08)?)
-        }
-        k => Err(Error::new("window", format!("unknown window {k}"))),
-    }
-}
-
-/// `base^x`.
-pub fn logspace(x: &Value, base: f64) -> Result<Value> {
-    let x = super::math::float(&v(x))?;
-    lax::exp(&mut Binder, &lax::mul(&mut Binder, &x, base.ln())?)
 }

@@ -113,27 +113,29 @@ macro_rules! call_args {
 pub(crate) use call_args;
 
 /// Declares the call ids: `Variant "name" (Args) -> One | Two | Three | Many = implementation`,
-/// where the implementation takes the decoded `Args` and returns the results.
+/// where the implementation takes the decoded `Args` and returns the results; or several ids
+/// of one argument struct and one implementation that also takes the name,
+/// `A "a" | B "b" (Args) -> One by implementation` (`implementation("a", args)`).
 macro_rules! calls {
-    ($($(#[$m:meta])* $V:ident $name:literal ($S:ident) -> $out:ident = $run:expr),* $(,)?) => {
+    ($($($V:ident $name:literal)|+ ($S:ident) -> $out:ident $how:tt $run:expr),* $(,)?) => {
         /// A library function, as JavaScript names it by number (its declaration index).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum CallId { $($V),* }
+        pub enum CallId { $($($V),+),* }
 
         /// Every call id in declaration order, for rendering TypeScript.
-        pub const CALLS: &[$crate::library::signature::CallSig] = &[$(
+        pub const CALLS: &[$crate::library::signature::CallSig] = &[$($(
             $crate::library::signature::CallSig {
                 variant: stringify!($V),
                 name: $name,
                 args: stringify!($S),
                 out: $crate::library::signature::Out::$out,
             }
-        ),*];
+        ),+),*];
 
         impl CallId {
             /// The id JavaScript sends, if it names a function.
             pub fn from_index(id: u32) -> Option<CallId> {
-                const ALL: &[CallId] = &[$(CallId::$V),*];
+                const ALL: &[CallId] = &[$($(CallId::$V),+),*];
                 ALL.get(id as usize).copied()
             }
 
@@ -150,19 +152,31 @@ macro_rules! calls {
                 self,
                 r: &mut $crate::library::args::Reader,
             ) -> $crate::util::Result<Vec<$crate::transform::Value>> {
-                use $crate::library::signature::{apply, Args};
+                use $crate::library::signature::Args;
                 match self {
-                    $(CallId::$V => {
+                    $($(CallId::$V => {
                         let args = <$S>::read(r)?;
                         r.finish()?;
-                        apply(args, $run)
-                    })*
+                        $crate::library::signature::run_impl!($how $name, $S, args, $run)
+                    })+)*
                 }
             }
         }
     };
 }
+
+/// One implementation of `calls!`: `=` runs it on the arguments, `by` on the name and them.
+macro_rules! run_impl {
+    (= $name:literal, $S:ident, $args:ident, $run:expr) => {
+        $crate::library::signature::apply($args, $run)
+    };
+    (by $name:literal, $S:ident, $args:ident, $run:expr) => {{
+        let run: fn(&'static str, $S) -> $crate::util::Result<Vec<$crate::transform::Value>> = $run;
+        run($name, $args)
+    }};
+}
 pub(crate) use calls;
+pub(crate) use run_impl;
 
 /// Runs `f` on `args` (gives the implementations of `calls!` their argument type).
 pub fn apply<A>(

@@ -261,6 +261,11 @@ fn keep_or_zero(keep: &Value, x: &Value) -> Result<Value> {
     }
 }
 
+/// NumPy's `diagflat`: a matrix with the flattened `x` on diagonal `k`.
+pub fn diagflat(x: &Value, k: i64) -> Result<Value> {
+    diag(&super::shape::reshape(x, vec![x.aval().size()])?, k)
+}
+
 /// NumPy's `diag`: the `k` diagonal of a matrix, or a matrix with vector `x` on diagonal `k`.
 pub fn diag(x: &Value, k: i64) -> Result<Value> {
     match x.aval().shape.len() {
