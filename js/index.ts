@@ -51,7 +51,7 @@ export type { WasmThreadInfo } from "./wasm-pool.js";
 export { memoryStats, setDebug, devicePut, blockUntilReady } from "./named/top.js";
 export { checkLeaks } from "./leaks.js";
 export { setScanPathCallback } from "./named/top.js";
-export type { ScanPath, ScanPathCallback } from "./lax-scan.js";
+export type { ScanPath, ScanPathCallback } from "./lax/scan.js";
 export type { LeakReport, SnapshotEntry } from "./leaks.js";
 export { makeJaxpr, grad, valueAndGrad, vjp, jvp } from "./named/top.js";
 export { ClosedJaxpr } from "./transforms.js";

@@ -17,8 +17,8 @@ const NAMESPACES = [
   ["numpy-fft", "numpy/fft", {}],
   ["numpy-linalg", "numpy/linalg", {}],
   ["numpy", "numpy/index", { fft: "numpy-fft", linalg: "numpy-linalg" }],
-  ["lax-linalg", "lax-linalg", {}],
-  ["lax", "lax", { linalg: "lax-linalg" }],
+  ["lax-linalg", "lax/linalg", {}],
+  ["lax", "lax/index", { linalg: "lax-linalg" }],
   ["random", "random", {}],
   ["nn", "nn", {}],
   ["scipy-special", "scipy-special", {}],
@@ -33,7 +33,7 @@ const TOP = {
   stats: ["memoryStats"],
   debug: ["setDebug"],
   "device-put": ["devicePut", "blockUntilReady"],
-  "lax-scan": ["setScanPathCallback"],
+  "lax/scan": ["setScanPathCallback"],
   transforms: ["makeJaxpr", "grad", "valueAndGrad", "vjp", "jvp"],
   vmap: ["vmap", "jacfwd", "jacrev", "jacobian", "hessian", "linearize"],
   jit: ["jit", "clearCaches", "getCacheSizes"],
@@ -78,12 +78,12 @@ for (const [file, source, subs] of NAMESPACES) {
 
 const top = [header("the top-level functions"), `import { named } from "../errors.js";`];
 for (const [source, names] of Object.entries(TOP)) {
-  const alias = `m_${source.replace(/-/g, "_")}`;
+  const alias = `m_${source.replace(/[-/]/g, "_")}`;
   top.push(`import * as ${alias} from "../${source}.js";`);
 }
 top.push("");
 for (const [source, names] of Object.entries(TOP)) {
-  const alias = `m_${source.replace(/-/g, "_")}`;
+  const alias = `m_${source.replace(/[-/]/g, "_")}`;
   for (const k of names) {
     top.push(FUNCTION_TAG, `export const ${k} = named("${k}", ${alias}.${k});`);
   }

@@ -6,7 +6,7 @@ import * as m_device from "../device.js";
 import * as m_stats from "../stats.js";
 import * as m_debug from "../debug.js";
 import * as m_device_put from "../device-put.js";
-import * as m_lax_scan from "../lax-scan.js";
+import * as m_lax_scan from "../lax/scan.js";
 import * as m_transforms from "../transforms.js";
 import * as m_vmap from "../vmap.js";
 import * as m_jit from "../jit.js";

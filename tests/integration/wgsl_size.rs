@@ -46,7 +46,7 @@ fn combine(e1: &[Value], e2: &[Value]) -> Vec<Value> {
     vec![a, b, c]
 }
 
-/// `lax.associativeScan(combine, elems)` as `js/lax-assoc.ts` composes it.
+/// `lax.associativeScan(combine, elems)` as `js/lax/associative-scan.ts` composes it.
 fn assoc_scan(elems: &[Value]) -> Vec<Value> {
     let n = elems[0].aval().shape[0];
     let mut cur = elems.to_vec();

@@ -8,11 +8,11 @@
  * traced afresh per call: its structure finds the lowered Program in Rust's structural cache,
  * where devices that can (wasm) run it as one call. Inside a trace it is inlined.
  */
-import { call, wasm } from "./bridge.js";
-import { Array } from "./array.js";
-import { jit } from "./jit.js";
-import * as numpy from "./numpy/index.js";
-import * as tree from "./tree.js";
+import { call, wasm } from "../bridge.js";
+import { Array } from "../array.js";
+import { jit } from "../jit.js";
+import * as numpy from "../numpy/index.js";
+import * as tree from "../tree.js";
 
 /** Options of `lax.associativeScan`. */
 export interface AssociativeScanOptions {

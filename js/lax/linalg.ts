@@ -1,7 +1,7 @@
 /** The `lax.linalg` namespace: cholesky, triangularSolve (math in Rust). */
-import { Array } from "./array.js";
-import * as lib from "./lib-calls.js";
-import { options } from "./linalg-options.js";
+import { Array } from "../array.js";
+import * as lib from "../lib-calls.js";
+import { options } from "../linalg-options.js";
 
 /**
  * `[v, w]`: eigenvectors (columns) and eigenvalues (ascending) of symmetric `x [..., n, n]`.

@@ -1,5 +1,5 @@
 /** `lax` names oxjax does not implement yet (each throws a clear error when called). */
-import { notYet } from "./unsupported.js";
+import { notYet } from "../unsupported.js";
 
 /**
  * The fork's WebGPU workgroup scan; not in oxjax (throws): use `lax.associativeScan`, which

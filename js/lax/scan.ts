@@ -4,12 +4,12 @@
  * trace, stages) the loop. Pytree structure and option parsing only; the loop and its
  * derivative live in Rust. `setScanPathCallback` reports each executed scan's path.
  */
-import { abortTrace, call, setAfterCall, wasm } from "./bridge.js";
-import { Array, type ArrayLike } from "./array.js";
-import { DType } from "./dtype.js";
-import * as numpy from "./numpy/index.js";
-import * as tree from "./tree.js";
-import type { JsTree, MapJsTree } from "./tree.js";
+import { abortTrace, call, setAfterCall, wasm } from "../bridge.js";
+import { Array, type ArrayLike } from "../array.js";
+import { DType } from "../dtype.js";
+import * as numpy from "../numpy/index.js";
+import * as tree from "../tree.js";
+import type { JsTree, MapJsTree } from "../tree.js";
 
 /**
  * A scan's execution path: `"fused"` (the loop compiled for the device) or `"fallback"` (the host

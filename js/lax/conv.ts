@@ -1,55 +1,13 @@
-/** The `lax` namespace (first part): convolutions, erf, stopGradient. Argument parsing only. */
-import { call, wasm } from "./bridge.js";
-import { Array, type ArrayLike } from "./array.js";
-import { applyOp, shareOp } from "./ops.js";
-import * as checks from "./check.js";
-
-export { scan, foriLoop } from "./lax-scan.js";
-export type { ScanOptions, ScanPath } from "./lax-scan.js";
-export { associativeScan } from "./lax-assoc.js";
-export type { AssociativeScanOptions } from "./lax-assoc.js";
-
 /**
- * The error function, element-wise; integer inputs give float32.
- *
- * @example
- * ```ts
- * using x = np.array([0, 1]);
- * using y = lax.erf(x); // [0, 0.8427008]
- * ```
+ * `lax`'s convolutions and windows: `convGeneralDilated` (with `conv` and
+ * `convWithGeneralPadding`), `convTranspose` and `reduceWindow`. Argument parsing only; the
+ * math is in Rust.
  */
-export const erf = (x: ArrayLike): Array => applyOp("erf", "erf", [x]);
-/**
- * The complementary error function `1 − erf(x)`, accurate for large `x`; integer inputs give
- * float32.
- *
- * @example
- * ```ts
- * using x = np.array([0, 3]);
- * using y = lax.erfc(x); // [1, 0.00002209]
- * ```
- */
-export const erfc = (x: ArrayLike): Array => applyOp("erfc", "erfc", [x]);
-
-/**
- * The identity with a zero derivative. A concrete array (eager mode) comes back as a new array
- * sharing its data (no copy; disposing it leaves `x` alive; the consuming entry returns `x`
- * itself, as jax-js does); a tracer gets a `stop_gradient` equation.
- *
- * @example
- * ```ts
- * const f = (x) => x.mul(lax.stopGradient(x)).sum(); // the second factor is a constant to grad
- * using x = np.array([3]);
- * using g = grad(f)(x); // [3]
- * ```
- */
-export function stopGradient(x: Array): Array {
-  if (!(x instanceof Array)) throw new TypeError(`stopGradient: expected an Array`);
-  if (call(() => wasm.device(x._handle)) !== undefined) return shareOp("stopGradient", x);
-  return applyOp("stopGradient", "stop_gradient", [x]);
-}
-
-export * as linalg from "./lax-linalg.js";
+import { call, wasm } from "../bridge.js";
+import { Array } from "../array.js";
+import * as lib from "../lib-calls.js";
+import { vmap } from "../vmap.js";
+import * as checks from "../check.js";
 
 /**
  * Convolution padding: `"VALID"` (none), `"SAME"` (output size `ceil(in / stride)`, extra
@@ -167,5 +125,86 @@ export function convWithGeneralPadding(
   return convGeneralDilated(lhs, rhs, windowStrides, padding, { lhsDilation, rhsDilation });
 }
 
-export * from "./lax-more.js";
-export * from "./lax-unsupported.js";
+/**
+ * The transposed convolution of `lhs [N, C, …]` with `rhs [O, I, …]` (convGeneralDilated's
+ * axis order): `lhs` dilated by `strides`, with JAX's conv_transpose padding for "SAME" and
+ * "VALID", or explicit pairs giving the forward convolution's padding (as jax-js);
+ * `transposeKernel` flips the spatial axes of `rhs` and swaps its channel axes.
+ *
+ * @example
+ * ```ts
+ * using x = np.ones([1, 1, 2]);
+ * using k = np.ones([1, 1, 2]);
+ * using y = lax.convTranspose(x, k, [2], "VALID"); // [[[1, 1, 1, 1]]]
+ * ```
+ */
+export function convTranspose(
+  lhs: Array,
+  rhs: Array,
+  strides: number[],
+  padding: "SAME" | "VALID" | [number, number][],
+  opts: { rhsDilation?: number[]; transposeKernel?: boolean } = {},
+): Array {
+  const unknown = Object.keys(opts).filter((k) => !["rhsDilation", "transposeKernel"].includes(k));
+  if (unknown.length) throw new TypeError(`convTranspose: unknown option(s) ${unknown.join(", ")}`);
+  if (!globalThis.Array.isArray(strides))
+    throw new TypeError("convTranspose: strides must be a list");
+  const d = strides.length;
+  const explicit = globalThis.Array.isArray(padding);
+  if (explicit ? padding.length !== d : padding !== "VALID" && padding !== "SAME") {
+    throw new TypeError(`convTranspose: padding must be "SAME", "VALID" or ${d} pairs`);
+  }
+  const dil = opts.rhsDilation;
+  if (dil !== undefined && (!globalThis.Array.isArray(dil) || dil.length !== d)) {
+    throw new TypeError(`convTranspose: rhsDilation must have ${d} entries`);
+  }
+  return lib.convTranspose({
+    lhs,
+    rhs,
+    strides,
+    padding: explicit ? "explicit" : padding,
+    pads: explicit ? padding.flat() : [],
+    rhsDilation: dil,
+    transposeKernel: !!opts.transposeKernel,
+  });
+}
+
+/**
+ * `computation` applied to every window of `operand` (windows over its last
+ * `windowDimensions.length` axes, no padding, `windowStrides` default 1), as jax-js: the windows
+ * are gathered into trailing axes in Rust and `computation` (a window `[w₁ … w_k]` → a
+ * scalar, e.g. `np.max`) is vmapped over the leading ones.
+ *
+ * @example
+ * ```ts
+ * using x = np.array([1, 3, 2, 5, 4]);
+ * using m = lax.reduceWindow(x, (w) => np.max(w), [2]); // [3, 3, 5, 5]
+ * ```
+ */
+export function reduceWindow(
+  operand: Array,
+  computation: (x: Array) => Array,
+  windowDimensions: number[],
+  windowStrides?: number[],
+): Array {
+  if (!(operand instanceof Array)) throw new TypeError("reduceWindow: operand must be an Array");
+  if (typeof computation !== "function") {
+    throw new TypeError("reduceWindow: computation must be a function");
+  }
+  if (!globalThis.Array.isArray(windowDimensions)) {
+    throw new TypeError("reduceWindow: windowDimensions must be a list");
+  }
+  const k = windowDimensions.length;
+  const strides = windowStrides ?? new globalThis.Array(k).fill(1);
+  if (!globalThis.Array.isArray(strides) || strides.length !== k) {
+    throw new TypeError(`reduceWindow: windowStrides must have ${k} entries`);
+  }
+  const pooled = lib.pool({ x: operand, windowDimensions, strides });
+  let f = computation;
+  for (let i = 0; i < operand.ndim; i++) f = vmap(f, 0) as (x: Array) => Array;
+  try {
+    return f(pooled);
+  } finally {
+    pooled.dispose();
+  }
+}
