@@ -2,7 +2,7 @@
 import { Array, type ArrayLike } from "./array.js";
 import { applyOp } from "./ops.js";
 
-export { logsumexp, softmax, logSoftmax } from "./nn.js";
+export { logsumexp, softmax, logSoftmax } from "./nn/index.js";
 
 /**
  * The error function, element-wise (as `lax.erf`); integer inputs give float32.

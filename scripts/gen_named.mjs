@@ -20,7 +20,7 @@ const NAMESPACES = [
   ["lax-linalg", "lax/linalg", {}],
   ["lax", "lax/index", { linalg: "lax-linalg" }],
   ["random", "random", {}],
-  ["nn", "nn", {}],
+  ["nn", "nn/index", {}],
   ["scipy-special", "scipy-special", {}],
   ["scipy-linalg", "scipy-linalg", {}],
   ["tree", "tree", {}],

@@ -1,6 +1,6 @@
 /** Internal helpers shared by the `nn` files: the Array check and the Rust-backed activation. */
-import { call, wasm } from "./bridge.js";
-import { Array } from "./array.js";
+import { call, wasm } from "../bridge.js";
+import { Array } from "../array.js";
 
 export function check(fn: string, x: unknown): asserts x is Array {
   if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
