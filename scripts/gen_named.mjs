@@ -19,7 +19,7 @@ const NAMESPACES = [
   ["numpy", "numpy/index", { fft: "numpy-fft", linalg: "numpy-linalg" }],
   ["lax-linalg", "lax/linalg", {}],
   ["lax", "lax/index", { linalg: "lax-linalg" }],
-  ["random", "random", {}],
+  ["random", "random/index", {}],
   ["nn", "nn/index", {}],
   ["scipy-special", "scipy-special", {}],
   ["scipy-linalg", "scipy-linalg", {}],

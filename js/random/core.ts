@@ -1,12 +1,13 @@
 /**
- * `random`: jax-js's key-based API. Keys are uint32 `[2]` arrays; the bits are JAX's
- * threefry-2x32 (partitionable), so the same seed gives the same numbers as JAX. Keys are not
- * consumed: reusing a key reproduces the same numbers.
+ * `random`'s keys and its basic draws (bits, uniform, normal, bernoulli): jax-js's key-based
+ * API. Keys are uint32 `[2]` arrays; the bits are JAX's threefry-2x32 (partitionable), so the
+ * same seed gives the same numbers as JAX. Keys are not consumed: reusing a key reproduces the
+ * same numbers.
  */
-import { call, wasm } from "./bridge.js";
-import { Array } from "./array.js";
-import { type Device } from "./device.js";
-import * as checks from "./check.js";
+import { call, wasm } from "../bridge.js";
+import { Array } from "../array.js";
+import { type Device } from "../device.js";
+import * as checks from "../check.js";
 
 function checkKey(fn: string, key: unknown): asserts key is Array {
   if (!(key instanceof Array))
@@ -118,5 +119,3 @@ export function normal(k: Array, shape: number | number[] = []): Array {
 export function bernoulli(k: Array, p = 0.5, shape: number | number[] = []): Array {
   return draw("bernoulli", k, shape, p);
 }
-
-export * from "./random-more.js";
