@@ -9,7 +9,7 @@
 // kernel. Node only (wasm module calls). Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
+import { np, ox, assertClose, checkLeaksAroundEachTest } from "./helpers.mjs";
 import { kalmanCompose, makeAssocNll } from "../shared/scan_bodies.mjs";
 import { rng } from "../shared/rng.mjs";
 
@@ -58,15 +58,6 @@ function jsPrefix({ A, b, S }) {
       : [a2, b2, s2];
     return acc;
   });
-}
-
-function assertClose(got, want, tol, what) {
-  const g = [got].flat(Infinity);
-  const w = [want].flat(Infinity);
-  assert.equal(g.length, w.length, `${what}: sizes`);
-  g.forEach((x, i) =>
-    assert.ok(Math.abs(x - w[i]) <= tol * (1 + Math.abs(w[i])), `${what}[${i}]: ${x} vs ${w[i]}`),
-  );
 }
 
 const put = (e, device) => ({

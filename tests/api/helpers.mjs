@@ -111,6 +111,16 @@ export function checkLeaksAroundEachTest() {
   });
 }
 
+/** Asserts `got` and `want` (flat or nested) agree within `tol · (1 + |want|)` each. */
+export function assertClose(got, want, tol, what) {
+  const g = [got].flat(Infinity);
+  const w = [want].flat(Infinity);
+  assert.equal(g.length, w.length, `${what}: sizes`);
+  g.forEach((x, i) =>
+    assert.ok(Math.abs(x - w[i]) <= tol * (1 + Math.abs(w[i])), `${what}[${i}]: ${x} vs ${w[i]}`),
+  );
+}
+
 /** Elementwise float32 oracle with NumPy broadcasting over nested JS arrays. */
 export function f32Broadcast(a, b, op) {
   const shape = (x) => (Array.isArray(x) ? [x.length, ...shape(x[0])] : []);

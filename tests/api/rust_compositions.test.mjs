@@ -5,20 +5,19 @@
 // leak check runs after every test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEVICES, np, ox, checkLeaksAroundEachTest, errorMessage, scoped } from "./helpers.mjs";
+import {
+  DEVICES,
+  np,
+  ox,
+  assertClose,
+  checkLeaksAroundEachTest,
+  errorMessage,
+  scoped,
+} from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
 const TOL = 2e-6;
-
-function assertClose(got, want, tol, label) {
-  const g = [got].flat(Infinity);
-  const w = [want].flat(Infinity);
-  assert.equal(g.length, w.length, `${label}: length`);
-  g.forEach((x, i) =>
-    assert.ok(Math.abs(x - w[i]) <= tol * (1 + Math.abs(w[i])), `${label}[${i}]: ${x} vs ${w[i]}`),
-  );
-}
 
 const WINDOWS = {
   hamming: (n, d) => 0.54 - 0.46 * Math.cos((2 * Math.PI * n) / d),
