@@ -1,9 +1,14 @@
-/** Array creation: zeros, ones, full (and their *Like forms), eye, identity, arange, linspace. */
+/**
+ * Array creation: zeros, ones, full (and their *Like forms), eye, identity, arange, linspace,
+ * logspace, geomspace and the window functions.
+ */
 import { call, wasm } from "../bridge.js";
 import { Array } from "../array.js";
 import { DType, parseDType } from "../dtype.js";
 import { type Device } from "../device.js";
+import * as lib from "../lib-calls.js";
 import * as checks from "../check.js";
+import { checkOptions, creationOptions } from "./creation-options.js";
 
 /** The `dtype` and `device` options of creation functions. */
 export interface DTypeAndDevice {
@@ -14,25 +19,6 @@ export interface DTypeAndDevice {
    * uncommitted).
    */
   device?: Device;
-}
-
-function checkOptions(fn: string, opts: object, allowed: string[]): void {
-  const unknown = Object.keys(opts).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw new TypeError(`${fn}: unknown option(s) ${unknown.join(", ")}`);
-}
-
-/**
- * The `dtype` and `device` options of a creation function computed in Rust (checked; `null`:
- * float32 unless the function says otherwise, and the default device, uncommitted).
- */
-export function creationOptions(
-  fn: string,
-  opts: DTypeAndDevice,
-  known = true,
-): { dtype: `${DType}` | null; device: Device | null } {
-  if (known) checkOptions(fn, opts, ["dtype", "device"]);
-  const dtype = opts.dtype === undefined ? null : parseDType(fn, opts.dtype);
-  return { dtype, device: (checks.device(fn, opts.device) || null) as Device | null };
 }
 
 function shapeOf(fn: string, shape: number | number[]): Float64Array {
@@ -244,4 +230,92 @@ export function linspace(
   const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("linspace", opts.dtype);
   const device = checks.device("linspace", opts.device); // "": the default, uncommitted
   return new Array(call(() => wasm.linspace(start, stop, num, endpoint, dtype, device)));
+}
+
+function window(name: lib.WindowArgs["kind"]) {
+  return (m: number, opts: DTypeAndDevice = {}): Array => {
+    if (!Number.isInteger(m) || m < 0) {
+      throw new TypeError(`${name}: M must be a non-negative integer, got ${m}`);
+    }
+    return lib.window({ kind: name, m, device: creationOptions(name, opts, false).device });
+  };
+}
+
+/**
+ * The Hamming window of `M` points (float32), as NumPy's `hamming`.
+ *
+ * @example
+ * ```ts
+ * using w = np.hamming(3); // [0.08, 1, 0.08]
+ * ```
+ */
+export const hamming = window("hamming");
+
+/**
+ * The Hann window of `M` points (float32), as NumPy's `hanning`.
+ *
+ * @example
+ * ```ts
+ * using w = np.hann(3); // [0, 1, 0]
+ * ```
+ */
+export const hann = window("hann");
+
+/**
+ * The Bartlett (triangular) window of `M` points (float32).
+ *
+ * @example
+ * ```ts
+ * using w = np.bartlett(3); // [0, 1, 0]
+ * ```
+ */
+export const bartlett = window("bartlett");
+
+/**
+ * The Blackman window of `M` points (float32).
+ *
+ * @example
+ * ```ts
+ * using w = np.blackman(3); // ≈ [0, 1, 0]
+ * ```
+ */
+export const blackman = window("blackman");
+
+/**
+ * `base ** linspace(start, stop, num)`.
+ *
+ * @example
+ * ```ts
+ * using x = np.logspace(0, 2, 3); // [1, 10, 100]
+ * ```
+ */
+export function logspace(
+  start: number,
+  stop: number,
+  num = 50,
+  endpoint = true,
+  base = 10,
+  opts: DTypeAndDevice = {},
+): Array {
+  const { dtype, device } = creationOptions("logspace", opts);
+  return lib.logspace({ start, stop, num, endpoint, base, dtype, device });
+}
+
+/**
+ * Numbers spaced evenly on a log scale from `start` to `stop` (same sign, non-zero).
+ *
+ * @example
+ * ```ts
+ * using x = np.geomspace(1, 8, 4); // [1, 2, 4, 8]
+ * ```
+ */
+export function geomspace(
+  start: number,
+  stop: number,
+  num = 50,
+  endpoint = true,
+  opts: DTypeAndDevice = {},
+): Array {
+  const { dtype, device } = creationOptions("geomspace", opts);
+  return lib.geomspace({ start, stop, num, endpoint, dtype, device });
 }

@@ -1,5 +1,6 @@
 /**
- * numpy's shape functions. Argument parsing only: each is one call into Rust, where the
+ * numpy's shape functions (reshape, transposes, broadcasting, flips, joins, split, tile),
+ * einsum, convolve and correlate. Argument parsing only: each is one call into Rust, where the
  * shapes are checked and the movement primitives bound (views: no copies).
  */
 import { call, wasm } from "../bridge.js";
@@ -402,82 +403,6 @@ export function einsum(...args: unknown[]): Array {
     throw new TypeError("einsum: the first argument must be a subscripts string or an Array");
   }
   return new Array(call(() => wasm.einsum(spec, handles("einsum", xs))));
-}
-
-/**
- * Diagonal `offset` of the matrices over axes `axis1` and `axis2` (defaults 0 and 1), as a new
- * last axis; a view.
- *
- * @example
- * ```ts
- * using x = np.array([[1, 2], [3, 4]]);
- * using d = np.diagonal(x); // [1, 4]
- * ```
- */
-export function diagonal(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
-  check("diagonal", a);
-  return new Array(call(() => wasm.diagonal(a._handle, offset, axis1, axis2)));
-}
-
-/**
- * The sum along diagonal `offset` of the matrices over `axis1` and `axis2`.
- *
- * @example
- * ```ts
- * using x = np.eye(3);
- * using y = np.trace(x); // 3
- * ```
- */
-export function trace(a: Array, offset = 0, axis1 = 0, axis2 = 1): Array {
-  const d = diagonal(a, offset, axis1, axis2);
-  try {
-    return d.sum(-1);
-  } finally {
-    d.dispose();
-  }
-}
-
-/**
- * With a 1-D `v`: a square matrix with `v` on diagonal `k`. With a 2-D `v`: its diagonal `k` as
- * a 1-D array.
- *
- * @example
- * ```ts
- * using v = np.array([1, 2]);
- * using m = np.diag(v); // [[1, 0], [0, 2]]
- * ```
- */
-export function diag(v: Array, k = 0): Array {
-  check("diag", v);
-  return new Array(call(() => wasm.diag(v._handle, k)));
-}
-
-/**
- * `a` with the elements above diagonal `k` set to zero (the lower triangle of the last two axes).
- *
- * @example
- * ```ts
- * using x = np.ones([2, 2]);
- * using y = np.tril(x); // [[1, 0], [1, 1]]
- * ```
- */
-export function tril(a: Array, k = 0): Array {
-  check("tril", a);
-  return new Array(call(() => wasm.triangle(a._handle, k, true)));
-}
-
-/**
- * `a` with the elements below diagonal `k` set to zero (the upper triangle of the last two axes).
- *
- * @example
- * ```ts
- * using x = np.ones([2, 2]);
- * using u = np.triu(x); // [[1, 1], [0, 1]]
- * ```
- */
-export function triu(a: Array, k = 0): Array {
-  check("triu", a);
-  return new Array(call(() => wasm.triangle(a._handle, k, false)));
 }
 
 /**

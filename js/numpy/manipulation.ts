@@ -1,13 +1,12 @@
 /**
- * More numpy shape and indexing functions: repeat, pad, roll, rot90, append, diff, take,
- * takeAlongAxis, meshgrid, broadcast helpers, unstack, array splits, diagflat, tri, vander,
- * indices, select, isin, trapezoid, and metadata (shape, ndim, size). Argument parsing only.
+ * numpy's array manipulation beyond views: repeat, pad, roll, rot90, append, broadcastArrays,
+ * broadcastShapes, unstack, arraySplit and hsplit/vsplit/dsplit, and the metadata functions
+ * (shape, ndim, size). Argument parsing only; the math is in Rust.
  */
 import { call, wasm } from "../bridge.js";
 import { Array, type ArrayLike } from "../array.js";
 import type { ArrayInput } from "../lib.js";
 import * as lib from "../lib-calls.js";
-import { arange, creationOptions, type DTypeAndDevice } from "./creation.js";
 import { split } from "./shape.js";
 import * as checks from "../check.js";
 
@@ -109,83 +108,6 @@ export function rot90(m: Array, k = 1, axes: [number, number] = [0, 1]): Array {
 export function append(arr: Array, values: ArrayInput, axis: number | null = null): Array {
   check("append", arr);
   return lib.append({ x: arr, values, axis });
-}
-
-/**
- * The `n`-th discrete difference along `axis`.
- *
- * @example
- * ```ts
- * using x = np.array([1, 4, 9, 16]);
- * using d = np.diff(x); // [3, 5, 7]
- * ```
- */
-export function diff(a: Array, n = 1, axis = -1): Array {
-  check("diff", a);
-  return lib.diff({ x: a, n, axis });
-}
-
-/**
- * The differences between consecutive elements of the flattened array (`diff` of its ravel).
- *
- * @example
- * ```ts
- * using x = np.array([1, 4, 9]);
- * using y = np.ediff1d(x); // [3, 5]
- * ```
- */
-export function ediff1d(ary: Array): Array {
-  check("ediff1d", ary);
-  return lib.ediff1d({ x: ary });
-}
-
-/**
- * Elements at `indices` along `axis` (the flattened array when none); indices clamp.
- *
- * @example
- * ```ts
- * using x = np.array([10, 20, 30]);
- * using i = np.array([2, 0], { dtype: np.int32 });
- * using t = np.take(x, i); // [30, 10]
- * ```
- */
-export function take(a: Array, indices: ArrayInput, axis: number | null = null): Array {
-  check("take", a);
-  return lib.take({ x: a, indices, axis });
-}
-
-/**
- * Picks values of `arr` along `axis` at `indices` (an int32 array of the same rank, e.g. from
- * `argsort`), as NumPy's `take_along_axis`.
- *
- * @example
- * ```ts
- * using a = np.array([[3, 1], [2, 4]]);
- * using i = np.argsort(a, 1);
- * using x = np.takeAlongAxis(a, i, 1); // [[1, 3], [2, 4]]
- * ```
- */
-export function takeAlongAxis(arr: Array, indices: Array, axis: number): Array {
-  check("takeAlongAxis", arr);
-  return lib.takeAlongAxis({ x: arr, indices, axis });
-}
-
-/**
- * Coordinate grids of 1-D arrays; with ≤ 1 input, the input list itself (as jax-js).
- *
- * @example
- * ```ts
- * using x = np.array([1, 2, 3]);
- * using y = np.array([4, 5]);
- * const [gx, gy] = np.meshgrid([x, y]); // gx = [[1, 2, 3], [1, 2, 3]], gy = [[4, 4, 4], [5, 5, 5]]
- * gx.dispose();
- * gy.dispose();
- * ```
- */
-export function meshgrid(xs: Array[], opts: { indexing?: "xy" | "ij" } = {}): Array[] {
-  if (!globalThis.Array.isArray(xs)) throw new TypeError("meshgrid: expected a list of Arrays");
-  if (xs.length <= 1) return xs;
-  return lib.meshgrid({ arrays: xs, indexing: opts.indexing });
 }
 
 /**
@@ -295,156 +217,6 @@ export const vsplit = (a: Array, sections: number | number[]): Array[] => split(
  * ```
  */
 export const dsplit = (a: Array, sections: number | number[]): Array[] => split(a, sections, 2);
-
-/**
- * A 2-D array with the flattened input on diagonal `k`.
- *
- * @example
- * ```ts
- * using v = np.array([1, 2]);
- * using d = np.diagflat(v); // [[1, 0], [0, 2]]
- * ```
- */
-export function diagflat(v: Array, k = 0): Array {
-  check("diagflat", v);
-  return lib.diagflat({ v, k });
-}
-
-/**
- * Ones at and below diagonal `k` of an N×M matrix.
- *
- * @example
- * ```ts
- * using t = np.tri(2, 3); // [[1, 0, 0], [1, 1, 0]]
- * ```
- */
-export function tri(n: number, m: number = n, k = 0, opts: DTypeAndDevice = {}): Array {
-  const { dtype, device } = creationOptions("tri", opts, false);
-  return lib.tri({ n, m, k, dtype, device });
-}
-
-/**
- * The Vandermonde matrix of 1-D `x` (powers decreasing unless `increasing`): NumPy's
- * `vander(x, n, increasing)`, or jax-js's `vander(x, { n, increasing })`.
- *
- * @example
- * ```ts
- * using x = np.array([1, 2, 3]);
- * using v = np.vander(x); // [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
- * using w = np.vander(x, { n: 2, increasing: true }); // [[1, 1], [1, 2], [1, 3]]
- * ```
- */
-export function vander(
-  x: Array,
-  n: number | null | { n?: number | null; increasing?: boolean } = null,
-  increasing = false,
-): Array {
-  check("vander", x);
-  if (n !== null && typeof n === "object") {
-    return lib.vander({ x, n: n.n ?? null, increasing: !!n.increasing });
-  }
-  return lib.vander({ x, n, increasing });
-}
-
-/**
- * Index grids: shape `[dims.length, ...dims]` (int32).
- *
- * @example
- * ```ts
- * using i = np.indices([2, 2]); // [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
- * ```
- */
-export function indices(dimensions: number[]): Array {
-  return lib.indices({ dimensions });
-}
-
-/**
- * The indices of the main diagonal of an `n`-wide array of rank `ndim`.
- *
- * @example
- * ```ts
- * const [i, j] = np.diagIndices(3); // i = [0, 1, 2], j = [0, 1, 2]
- * i.dispose();
- * j.dispose();
- * ```
- */
-export function diagIndices(n: number, ndim = 2): Array[] {
-  return globalThis.Array.from({ length: ndim }, () => arange(n));
-}
-
-/**
- * The index arrays of the main diagonal of `arr` (a square n-D array): `diagIndices(n, ndim)`.
- *
- * @example
- * ```ts
- * using m = np.zeros([2, 2]);
- * const [i, j] = np.diagIndicesFrom(m); // i = [0, 1], j = [0, 1]
- * i.dispose();
- * j.dispose();
- * ```
- */
-export function diagIndicesFrom(arr: Array): Array[] {
-  check("diagIndicesFrom", arr);
-  if (arr.ndim < 2 || arr.shape.some((d) => d !== arr.shape[0])) {
-    throw new Error("diagIndicesFrom: needs a square array of rank at least 2");
-  }
-  return diagIndices(arr.shape[0], arr.ndim);
-}
-
-/**
- * The choice of the first true condition, else `default`.
- *
- * @example
- * ```ts
- * using x = np.array([-1, 0, 2]);
- * using neg = np.less(x, 0);
- * using pos = np.greater(x, 0);
- * using s = np.select([neg, pos], [-10, 10], 0); // [-10, 0, 10]
- * ```
- */
-export function select(
-  condlist: ArrayInput[],
-  choicelist: ArrayInput[],
-  defaultValue: ArrayLike = 0,
-): Array {
-  checks.list("select", "condlist", condlist);
-  checks.list("select", "choicelist", choicelist);
-  if (condlist.length !== choicelist.length) {
-    throw new Error("select: condlist and choicelist must have the same length");
-  }
-  return lib.select({ condlist, choicelist, defaultValue });
-}
-
-/**
- * Whether each element occurs in `testElements`.
- *
- * @example
- * ```ts
- * using x = np.array([1, 2, 3]);
- * using m = np.isin(x, [2, 3]); // [false, true, true]
- * ```
- */
-export function isin(
-  element: ArrayInput,
-  testElements: ArrayInput,
-  opts: { invert?: boolean } = {},
-): Array {
-  return lib.isin({ element, testElements, invert: !!opts.invert });
-}
-
-/**
- * Integral by the trapezoid rule along `axis`, at points `x` or with spacing `dx`.
- *
- * @example
- * ```ts
- * using y = np.array([0, 1, 2]);
- * using area = np.trapezoid(y); // 2
- * ```
- */
-export function trapezoid(y: Array, x: Array | null = null, dx = 1, axis = -1): Array {
-  check("trapezoid", y);
-  return lib.trapezoid({ y, x, dx, axis });
-}
 
 const shapeOf = (fn: string, x: unknown): number[] => {
   if (x instanceof Array) return x.shape;
