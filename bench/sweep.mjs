@@ -7,9 +7,13 @@
 //   SWEEP_STEADY_MS=n                  time spent on each steady-state sample set (default 60)
 //   SWEEP_PART=k/n                     only every n-th function from the k-th (bench/sweep_merge.mjs
 //                                      joins the parts' outputs into one table)
-import { partOf, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+import { partOf, reportSoFar, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
 
 shimIteratorHelpers();
+process.on("SIGTERM", () => {
+  reportSoFar();
+  process.exit(1);
+});
 const ox = await import("../pkg/index.js");
 const jax = await import("@jax-js/jax");
 await jax.init("wasm");

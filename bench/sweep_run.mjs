@@ -164,6 +164,19 @@ const fmt = (ms) =>
 const sizeLabel = (c, n) =>
   c.sizes === M ? `${n}×${n}` : c.sizes === FFT ? `n=${n}` : n.toExponential(0).replace("+", "");
 
+/** The run in progress (its rows so far), for [`reportSoFar`]. */
+let partial = null;
+
+/**
+ * Prints the report of the rows timed so far (a run stopped by a time limit: the runners call
+ * it on SIGTERM, so `timeout` still leaves a table and a `SWEEP_JSON` line).
+ */
+export function reportSoFar(log = console.log) {
+  if (!partial) return;
+  log(`\n(stopped early: ${partial.rows.length} rows timed)`);
+  report(partial, log);
+}
+
 /** `SWEEP_PART=k/n` as [k, n] (part k of n, 1-based), or [1, 1] when unset. */
 export function partOf(text = env("SWEEP_PART")) {
   if (!text) return [1, 1];
@@ -203,6 +216,7 @@ export async function sweep({
   const rows = [];
   const jaxFails = [];
   const oxFails = [];
+  partial = { device, rows, jaxFails, oxFails, uncovered };
   for (const c of list) {
     if (!lookup(jax, c.name)) {
       jaxFails.push(`${c.name}: not exported by jax-js`);

@@ -7,13 +7,18 @@
 //   SWEEP_SMALL=1        only each function's smallest size
 //   SWEEP_STEADY_MS=n    time spent on each steady-state sample set (default 60)
 //   SWEEP_PART=k/n       only every n-th function from the k-th, so each part fits a time
-//                        limit (bench/sweep_merge.mjs joins the parts' outputs into one table)
+//                        limit (bench/sweep_merge.mjs joins the parts' outputs into one table;
+//                        a part stopped by `timeout` still prints the rows it timed)
 import * as ox from "../pkg/index.js";
-import { partOf, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+import { partOf, reportSoFar, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 shimIteratorHelpers();
+Deno.addSignalListener("SIGTERM", () => {
+  reportSoFar();
+  Deno.exit(1);
+});
 const jaxPath = Deno.env.get("JAXJS") ?? "../node_modules/@jax-js/jax/dist/index.js";
 const jax: Any = await import(new URL(jaxPath, import.meta.url).href);
 const devices = await ox.init();
