@@ -81,8 +81,10 @@ pub enum Sizes {
     All,
 }
 
-/// The most elements of an operand or result of any call that compiles.
-pub const SMALL: usize = 1 << 16;
+/// The most elements of an operand or result of a [`Sizes::Small`] call with transcendental
+/// operations that compiles: around 10⁴ elements their lane-by-lane fused form already costs
+/// more than the eager kernels' dispatches.
+pub const SMALL: usize = 1 << 11;
 
 /// Runs composition `f` on `arrays`: eagerly, or as the program it was compiled into for this
 /// key (see the module comment). `tag` names the composition and `params` are every other
