@@ -6,7 +6,8 @@
 //!
 //! - its kernel reduces, or it is an output of the Jaxpr. A reduction's kernel is held back
 //!   until its value is needed, so that elementwise operations on the result alone become
-//!   the kernel's epilogue ([`super::epilogue`]: `mean` is one kernel);
+//!   the kernel's epilogue ([`super::epilogue`]: `mean` is one kernel), and a reduction of a
+//!   few terms with one use is written out in its consumer instead ([`super::inline_sum`]);
 //! - it has several uses and is not cheap ([`super::expr::is_cheap`]): the Kernel IR is a tree
 //!   without sharing, so fusing it would compute it once per use;
 //! - a consumer reads its elements more than once (broadcast, matmul, conv, gather, sort,
@@ -21,6 +22,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::epilogue::{self, Pending};
 use super::expr::{self, is_cheap, slot_load, substitute, MAX_DEPTH, MAX_NODES};
+use super::inline_sum::{repeats_few, unrolled};
 use super::program::{Arg, Program, Slot, Step};
 use super::split;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
@@ -37,6 +39,8 @@ pub(super) struct Fuser<'a> {
     pub(super) uses: HashMap<Var, usize>,
     /// Reductions whose kernel is not emitted yet (see [`super::epilogue`]).
     pub(super) pending: HashMap<Var, Pending>,
+    /// Reductions written out in their consumer (see [`super::inline_sum`]).
+    inlined: HashSet<Var>,
 }
 
 /// Runs the fusion pass: the Program's steps and outputs (no frees yet).
@@ -49,6 +53,7 @@ pub fn fuse(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
         slots: HashMap::new(),
         uses: HashMap::new(),
         pending: HashMap::new(),
+        inlined: HashSet::new(),
     };
     for &v in jaxpr.const_binders.iter().chain(&jaxpr.in_binders) {
         let slot = f.program.new_slot(f.aval(v).clone());
@@ -206,10 +211,11 @@ impl Fuser<'_> {
         if epilogue::fold(self, eqn) {
             return;
         }
-        // Everything else reads held-back reductions from their slots.
+        // Everything else reads held-back reductions from their slots, or, a small one with
+        // this use only, written out in its expression (`inline_sum`).
         for a in &eqn.inputs {
             if let Atom::Var(v) = a {
-                if self.pending.contains_key(v) {
+                if self.pending.contains_key(v) && !self.inline(*v) {
                     self.materialize(*v);
                 }
             }
@@ -227,9 +233,14 @@ impl Fuser<'_> {
         let Ok(kernel) = rules::to_kernel(&eqn.primitive, &refs, &out_aval) else {
             return self.fallback(eqn);
         };
+        let terms = kernel.reduction.map(|r| r.size);
         for (a, aval) in eqn.inputs.iter().zip(&ins) {
             if let Atom::Var(v) = a {
-                if !reads_once(&eqn.primitive, aval, &out_aval) && !is_cheap(&self.exprs[v]) {
+                let repeat = self.inlined.contains(v) && repeats_few(aval, &out_aval, terms);
+                if !reads_once(&eqn.primitive, aval, &out_aval)
+                    && !is_cheap(&self.exprs[v])
+                    && !repeat
+                {
                     self.materialize(*v);
                 }
             }
@@ -259,6 +270,21 @@ impl Fuser<'_> {
         if shared || big {
             self.materialize(*out);
         }
+    }
+
+    /// Writes the pending reduction `v` out as an expression when it is small and this is
+    /// its one use (`inline_sum`); true when it did.
+    fn inline(&mut self, v: Var) -> bool {
+        if self.uses.get(&v) != Some(&1) {
+            return false;
+        }
+        let Some(exp) = unrolled(&self.pending[&v]) else {
+            return false;
+        };
+        self.pending.remove(&v);
+        self.exprs.insert(v, exp);
+        self.inlined.insert(v);
+        true
     }
 
     fn fallback(&mut self, eqn: &Eqn) {

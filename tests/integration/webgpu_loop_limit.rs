@@ -242,12 +242,12 @@ fn what_cannot_be_cut_is_an_error() {
 }
 
 /// `k` chained batched 2×2 matmuls y ← (y·A + A) / 2 over A [n, 2, 2] (as `webgpu_whole.rs`).
-fn chain_program(n: usize, k: usize) -> oxjax::lower::Program {
+fn chain_program(n: usize, k: usize, d: usize) -> oxjax::lower::Program {
     use crate::common::trace::{f32v, lit, trace_fn};
     use oxjax::backend::registry;
     use oxjax::core::{Device, Primitive};
     use oxjax::transform::trace::{bind, Operand};
-    let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
+    let closed = trace_fn(&[f32v(&[n, d, d])], |v| {
         let mut y = v[0].clone();
         for _ in 0..k {
             let p = bind(
@@ -269,29 +269,30 @@ fn chain_program(n: usize, k: usize) -> oxjax::lower::Program {
 
 #[test]
 fn whole_programs_over_the_limit_run_another_way_and_right() {
-    use crate::common::program::webgpu_vs_cpu;
+    use crate::common::program::webgpu_vs_cpu_square;
     use oxjax::backend::registry;
     let tol = |b: f64, _: f64| 1e-5 * (1.0 + b.abs());
     // (n, the loop limit) → webgpu dispatches of a 9-matmul chain.
-    let run = |n: usize, limit: Option<usize>| {
+    let run = |n: usize, limit: Option<usize>, d: usize| {
         let mut gpu = block_on(WebGpuBackend::new(Some(8))).unwrap();
         gpu.set_loop_limit(limit);
         registry::install_webgpu(gpu);
         let dispatches = {
-            let p = chain_program(n, 9);
-            webgpu_vs_cpu(&p, n, tol)
+            let p = chain_program(n, 9, d);
+            webgpu_vs_cpu_square(&p, n, d, tol)
         };
         drop(registry::uninstall_webgpu());
         dispatches
     };
     // Without a limit: one workgroup (n = 100), one stage (n = 3000): one dispatch each.
-    assert_eq!(run(100, None), 1);
-    assert_eq!(run(3000, None), 1);
+    assert_eq!(run(100, None, 2), 1);
+    assert_eq!(run(3000, None, 2), 1);
     // With a limit of 4 iterations neither loop fits: still right, in more dispatches.
-    assert!(run(100, Some(4)) > 1);
-    assert!(run(3000, Some(4)) > 1);
-    // With room for a few kernels' loops per invocation, the stage is cut into parts that
-    // fit (not the whole program sent kernel by kernel: eighteen dispatches).
-    let parts = run(3000, Some(20));
+    assert!(run(100, Some(4), 2) > 1);
+    assert!(run(3000, Some(4), 2) > 1);
+    // A chain of 6×6 products (too many terms to write out: nine kernels in one stage). With
+    // room for a few kernels' loops per invocation, the stage is cut into parts that fit (not
+    // the whole program sent kernel by kernel: eighteen dispatches).
+    let parts = run(500, Some(30), 6);
     assert!(parts > 1 && parts < 9, "{parts} dispatches");
 }

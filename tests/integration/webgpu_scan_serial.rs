@@ -145,8 +145,9 @@ fn tiny_bodies_run_serially_in_one_dispatch() {
             );
         }
     }
-    // 78 and ~1100 element-terms per step: level-scheduled.
-    assert!(serial_source(3, 10, true, 1).is_none());
+    // m = 3 fits too (its 3×3 products are written out in their consumers); m = 8 has
+    // ~1100 element-terms per step: level-scheduled.
+    assert!(serial_source(3, 10, true, 1).is_some());
     assert!(serial_source(8, 10, true, 1).is_none());
 
     registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
@@ -157,6 +158,7 @@ fn tiny_bodies_run_serially_in_one_dispatch() {
         (2, 3, true),
         (2, 1, false),
         (2, 64, true),
+        (3, 20, true),
     ] {
         let name = format!("m={m} n={n} reverse={reverse}");
         let want = run(m, n, reverse, Device::Cpu);
@@ -195,7 +197,7 @@ fn tiny_bodies_run_serially_in_one_dispatch() {
             "{name}: serial on a warp vs level-scheduled"
         );
     }
-    for m in [3, 8] {
+    for m in [8] {
         let want = run(m, 20, true, Device::Cpu);
         let (got, dispatches, detail) = on_gpu(m, 20, true);
         assert!(!detail.contains("serial"), "m={m}: {detail}");

@@ -1,5 +1,5 @@
 //! Helper of the whole-program webgpu tests (`webgpu_whole.rs`, `webgpu_stages.rs`): a lowered
-//! Program of one `[n, 2, 2]` float32 input run on webgpu and on the `cpu` device (the oracle),
+//! Program of one `[n, 2, 2]` (or `[n, d, d]`) float32 input run on webgpu and on the `cpu` device (the oracle),
 //! compared element by element, with the webgpu dispatches of the run counted.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -10,8 +10,8 @@ use oxjax::lower::Program;
 use oxjax::transform::jit::execute;
 use oxjax::transform::ArrayValue;
 
-fn on(device: Device, values: &[f64], n: usize) -> ArrayValue {
-    let cpu = f32s(values, vec![n, 2, 2]);
+fn on(device: Device, values: &[f64], shape: &[usize]) -> ArrayValue {
+    let cpu = f32s(values, shape.to_vec());
     oxjax::transform::eval::to_device("t", &cpu, device).unwrap()
 }
 
@@ -19,9 +19,15 @@ fn on(device: Device, values: &[f64], n: usize) -> ArrayValue {
 /// lie within `tol(want, scale)` of the cpu's, `scale` being the largest |value| of that output
 /// (at least 1).
 pub fn webgpu_vs_cpu(p: &Program, n: usize, tol: impl Fn(f64, f64) -> f64) -> u64 {
-    let xs: Vec<f64> = data(n * 4, 1.0).iter().map(|v| v * 0.3).collect();
-    let want = execute(p, vec![on(Device::Cpu, &xs, n)], Device::Cpu).unwrap();
-    let x = on(Device::WebGpu, &xs, n);
+    webgpu_vs_cpu_square(p, n, 2, tol)
+}
+
+/// [`webgpu_vs_cpu`] for a Program of one `[n, d, d]` input.
+pub fn webgpu_vs_cpu_square(p: &Program, n: usize, d: usize, tol: impl Fn(f64, f64) -> f64) -> u64 {
+    let shape = [n, d, d];
+    let xs: Vec<f64> = data(n * d * d, 1.0).iter().map(|v| v * 0.3).collect();
+    let want = execute(p, vec![on(Device::Cpu, &xs, &shape)], Device::Cpu).unwrap();
+    let x = on(Device::WebGpu, &xs, &shape);
     let before = registry::stats(Device::WebGpu).unwrap().dispatches;
     let got = execute(p, vec![x], Device::WebGpu).unwrap();
     let dispatches = registry::stats(Device::WebGpu).unwrap().dispatches - before;
