@@ -24,6 +24,7 @@ native! {
     layering
     lower
     lower_epilogue
+    lower_inline_sum
     routines
     scan
     scan_limits
