@@ -12,7 +12,9 @@ import { call, wasm } from "../bridge.js";
 import type { DType } from "../dtype.js";
 import type { Device } from "../device.js";
 
-const facades = new WeakMap<CoreArray, Array>();
+/** Where a core array keeps its facade (a property: cheaper than a WeakMap per result). */
+const FACADE = Symbol("oxjax.consuming.facade");
+type WithFacade = CoreArray & { [FACADE]?: Array };
 
 export class Array {
   readonly #core: CoreArray;
@@ -74,8 +76,13 @@ export class Array {
 
   /** Drops one owner; frees the data at zero. Throws if the array was already freed. */
   dispose(): void {
-    this.#keepAval();
-    this.#core.dispose();
+    let freed: string | undefined;
+    try {
+      freed = call(() => wasm.releaseConsumed(this.#core._handle, true));
+    } catch (e) {
+      throw e instanceof Error && /disposed/.test(e.message) ? new ReferenceError(e.message) : e;
+    }
+    this.#keepAval(freed);
   }
 
   /** What `using` calls: disposes only if still alive, never throws. */
@@ -85,18 +92,16 @@ export class Array {
 
   /** @internal Drops one owner if alive (a consumed argument), never throws. */
   _release(): void {
-    // One call: the aval comes back when this was the last owner.
-    const freed = call(() => wasm.releaseConsumed(this.#core._handle));
+    this.#keepAval(call(() => wasm.releaseConsumed(this.#core._handle, false)));
+  }
+
+  /** Keeps the abstract value readable once the last reference went, as upstream does. */
+  #keepAval(freed: string | undefined): void {
     if (freed !== undefined && this.#freed === null) {
       const [dtype, weak, dims] = freed.split("|");
       const shape = dims === "" ? [] : dims.split(",").map(Number);
       this.#freed = new Aval(shape, dtype as DType, weak === "1");
     }
-  }
-
-  /** Before the last reference goes: keeps the abstract value readable, as upstream does. */
-  #keepAval(): void {
-    if (this.#freed === null && this.#core.refCount === 1) this.#freed = this.#core.aval;
   }
 
   toString(): string {
@@ -108,10 +113,6 @@ export class Array {
 
 /** The facade of `core` (the same object every time for the same core array). */
 export function facadeOf(core: CoreArray): Array {
-  let f = facades.get(core);
-  if (!f) {
-    f = new Array(core);
-    facades.set(core, f);
-  }
-  return f;
+  const c = core as WithFacade;
+  return (c[FACADE] ??= new Array(core));
 }

@@ -69,10 +69,10 @@ function unwrap(t: unknown, seen: Map<Array, number>): unknown {
  * `t` with every core array replaced by its facade; `seen` counts the core arrays. A core
  * identity result of one of `args` (see the module doc) is replaced by that argument.
  */
-function wrap(t: unknown, seen: Map<CoreArray, number>, args?: Set<CoreArray>): unknown {
+function wrap(t: unknown, seen: Map<CoreArray, number>, args?: Map<Array, number>): unknown {
   if (t instanceof CoreArray) {
     const source = sharedFrom.get(t);
-    if (source !== undefined && args?.has(source)) {
+    if (source !== undefined && args?.has(facadeOf(source))) {
       t.dispose();
       t = source;
     }
@@ -149,17 +149,16 @@ export function callConsuming(
   if (policy === "none") consumed.clear();
   checkOwned(name, consumed);
   const result = fn.apply(coreSelf, coreArgs);
-  const argCores = new Set([...consumed.keys()].map((a) => a._core));
   if (result instanceof Promise) {
     return result.then((value: unknown) => {
       const returned = new Map<CoreArray, number>();
-      const out = wrap(value, returned, argCores);
+      const out = wrap(value, returned, consumed);
       release(consumed, returned);
       return out;
     });
   }
   const returned = new Map<CoreArray, number>();
-  const out = wrap(result, returned, argCores);
+  const out = wrap(result, returned, consumed);
   release(consumed, returned);
   return out;
 }

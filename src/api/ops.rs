@@ -216,22 +216,34 @@ pub fn dispose(handle: f64) -> std::result::Result<(), JsError> {
     handles::dispose(handle).map_err(js_error)
 }
 
-/// What the consuming entry calls for each array an operation consumed: drops one reference of
-/// a live concrete array (a tracer or a freed handle is left alone; never fails) and, when that
-/// was the last one, returns its aval as `"dtype|weak|d0,d1,…"` (upstream code may still read
-/// the shape and dtype of a consumed array). One call instead of a count, three reads and a
-/// dispose.
+/// How the consuming entry drops a reference: `strict` (its `dispose()`) as [`dispose`];
+/// otherwise (an array an operation consumed) only of a live concrete array, never failing (a
+/// tracer or a freed handle is left alone). When that was the last reference of a concrete
+/// array, returns its aval as `"dtype|weak|d0,d1,…"` (upstream code may still read the shape
+/// and dtype of a consumed array): one call instead of a count, three reads and a dispose.
 #[wasm_bindgen(js_name = releaseConsumed)]
-pub fn release_consumed(handle: f64) -> Option<String> {
-    let Ok(Value::Concrete(c)) = handles::get("dispose", handle) else {
-        return None;
+pub fn release_consumed(handle: f64, strict: bool) -> std::result::Result<Option<String>, JsError> {
+    let value = match handles::get("dispose", handle) {
+        Ok(v) => v,
+        Err(e) if strict => return Err(js_error(e)),
+        Err(_) => return Ok(None),
     };
+    if !strict && matches!(value, Value::Tracer(_)) {
+        return Ok(None);
+    }
     let last = handles::ref_count(handle) == 1;
-    handles::dispose(handle).ok()?;
-    last.then(|| {
-        let shape: Vec<String> = c.aval.shape.iter().map(usize::to_string).collect();
-        let weak = u8::from(c.aval.weak);
-        format!("{}|{weak}|{}", c.aval.dtype.name(), shape.join(","))
+    handles::dispose(handle).map_err(js_error)?;
+    Ok(match value {
+        Value::Concrete(c) if last => {
+            let shape: Vec<String> = c.aval.shape.iter().map(usize::to_string).collect();
+            let weak = u8::from(c.aval.weak);
+            Some(format!(
+                "{}|{weak}|{}",
+                c.aval.dtype.name(),
+                shape.join(",")
+            ))
+        }
+        _ => None,
     })
 }
 
