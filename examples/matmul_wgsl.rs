@@ -1,6 +1,6 @@
 //! Writes the tiled WGSL matrix product of N×N by N×N float32 matrices in several tile shapes,
 //! for `bench/matmul_tiles.ts`: `cargo run --example matmul_wgsl -- DIR N…`. Each file is
-//! named `mm_N_TMxTN_bkBK[_chosen]_X_Y.wgsl` (X × Y workgroups; `chosen`: the tile that
+//! named `mm_N_TMxTN_bkBK_wWARPCOLS[_chosen]_X_Y.wgsl` (X × Y workgroups; `chosen`: the tile that
 //! `wgsl_matmul::tile` picks with 48 KiB of workgroup storage).
 
 use oxjax::backend::webgpu::wgsl_matmul::{self, Tile};
@@ -15,19 +15,18 @@ fn main() {
         let kernel = matmul_kernel(&a, &a, &a);
         let m = wgsl_matmul::recognise(&kernel).expect("a tiled product");
         let chosen = wgsl_matmul::tile(&m, false, 49152);
-        for (tm, tn, bk) in [
-            (8, 8, 8),
-            (8, 8, 16),
-            (4, 4, 16),
-            (4, 4, 8),
-            (8, 4, 16),
-            (8, 16, 8),
-        ] {
-            let tile = Tile { tm, tn, bk };
+        let shapes = [(8, 8, 16), (4, 4, 16), (8, 16, 8), (8, 4, 16)];
+        for ((tm, tn, bk), warp_cols) in shapes.iter().flat_map(|&s| [(s, 16), (s, 8), (s, 4)]) {
+            let tile = Tile {
+                tm,
+                tn,
+                bk,
+                warp_cols,
+            };
             let source = wgsl_matmul::emit(&kernel, &m, &tile).expect("WGSL");
             let (x, y) = wgsl_matmul::workgroups(&m, &tile);
             let mark = if tile == chosen { "_chosen" } else { "" };
-            let name = format!("{dir}/mm_{n}_{tm}x{tn}_bk{bk}{mark}_{x}_{y}.wgsl");
+            let name = format!("{dir}/mm_{n}_{tm}x{tn}_bk{bk}_w{warp_cols}{mark}_{x}_{y}.wgsl");
             std::fs::write(&name, source).expect("writable DIR");
         }
     }

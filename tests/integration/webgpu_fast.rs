@@ -202,6 +202,10 @@ fn tiled_matmuls_match_the_interpreter() {
         assert!(tile.shared_bytes() <= shared, "{name}: {tile:?}");
         let source = wgsl_matmul::emit(&kernel, &m, &tile).unwrap();
         validate(name, &source);
+        for warp_cols in [16, 8] {
+            let other = wgsl_matmul::Tile { warp_cols, ..tile };
+            validate(name, &wgsl_matmul::emit(&kernel, &m, &other).unwrap());
+        }
         let tiled_before = gpu.stats().tiled_dispatches;
         let (na, nb) = (shape_a.iter().product(), shape_b.iter().product());
         let (xa, xb) = (values(na, 1.0), values(nb, 2.0));

@@ -14,8 +14,8 @@
 //! transposed views too) are read at offsets computed once per invocation and advanced by the
 //! k stride per step; other operands re-emit their expression per element. Each invocation
 //! owns `tm/4 × tn/4` blocks of 4×4 outputs, 64 rows or columns apart, so one `vec4` shared
-//! read feeds four `fma`s per operand and a warp's reads of `b` are contiguous; the k step is
-//! unrolled. Accumulators are `vec4` registers with native `fma`. Unlike the exact
+//! read feeds four `fma`s per operand; a warp covers a few columns by a few rows of blocks
+//! (`thread_grid`), and the k step is unrolled. Accumulators are `vec4` registers with native `fma`. Unlike the exact
 //! elementwise emitter, the summation order and fused multiply-adds differ from the
 //! interpreter: tests compare with a tolerance.
 
@@ -38,6 +38,8 @@ pub struct Tile {
     pub tn: u32,
     /// Steps along k staged in shared memory per barrier.
     pub bk: u32,
+    /// Columns of 4×4 output blocks one warp covers (16, 8 or 4; see `thread_grid`).
+    pub warp_cols: u32,
 }
 
 impl Tile {
@@ -70,7 +72,8 @@ pub fn recognise(kernel: &Kernel) -> Option<Matmul> {
 /// The tile for a product of this size on a device with `shared_bytes` of workgroup storage:
 /// 8×8 outputs per invocation when there are enough large tiles to fill a large GPU (or
 /// when `large` forces them: tests check both shapes on small products), else 4×4; 16 steps
-/// of k where the storage holds them, else 8.
+/// of k where the storage holds them, else 8; warps of 4 × 8 blocks (as fast as 16 × 2 for
+/// the 8×8 tile, faster for the 4×4 one).
 pub fn tile(m: &Matmul, large: bool, shared_bytes: u32) -> Tile {
     let big_tiles = m.batches * m.rows.div_ceil(128) * m.n.div_ceil(128);
     let t = if big_tiles >= 256 || large { 8 } else { 4 };
@@ -78,6 +81,7 @@ pub fn tile(m: &Matmul, large: bool, shared_bytes: u32) -> Tile {
         tm: t,
         tn: t,
         bk: 16,
+        warp_cols: 4,
     };
     match deep.shared_bytes() <= shared_bytes {
         true => deep,
@@ -316,7 +320,7 @@ fn shared_stores(t: &Tile) -> String {
 
 /// The accumulators' declarations, the product of one k step (unrolled over the `bk` steps
 /// of the staged tiles), and the bounds-checked stores of the outputs.
-/// Accumulator `c{g}{x}_{h}` holds row 64·g + 4·lid.y + x, columns 64·h + 4·lid.x + 0..3 of
+/// Accumulator `c{g}{x}_{h}` holds row 64·g + 4·ty + x, columns 64·h + 4·tx + 0..3 of
 /// the tile.
 fn product(m: &Matmul, t: &Tile) -> (String, String, String) {
     let (gm, gn) = (t.tm / 4, t.tn / 4);
@@ -324,10 +328,10 @@ fn product(m: &Matmul, t: &Tile) -> (String, String, String) {
     let (mut decl, mut step, mut store) = (String::new(), String::new(), String::new());
     for kk in 0..t.bk {
         for g in 0..gm {
-            writeln!(step, "    let a{g}_{kk} = ta[{kk}][{}u + lid.y];", g * 16).unwrap();
+            writeln!(step, "    let a{g}_{kk} = ta[{kk}][{}u + ty];", g * 16).unwrap();
         }
         for h in 0..gn {
-            writeln!(step, "    let b{h}_{kk} = tb[{kk}][{}u + lid.x];", h * 16).unwrap();
+            writeln!(step, "    let b{h}_{kk} = tb[{kk}][{}u + tx];", h * 16).unwrap();
         }
         for g in 0..gm {
             for x in 0..4 {
@@ -342,16 +346,11 @@ fn product(m: &Matmul, t: &Tile) -> (String, String, String) {
         }
     }
     for h in 0..gn {
-        writeln!(store, "  let gc{h} = col0 + {}u + lid.x * 4u;", h * 64).unwrap();
+        writeln!(store, "  let gc{h} = col0 + {}u + tx * 4u;", h * 64).unwrap();
     }
     for g in 0..gm {
         for x in 0..4 {
-            writeln!(
-                store,
-                "  let gr{g}{x} = row0 + {}u + lid.y * 4u;",
-                g * 64 + x
-            )
-            .unwrap();
+            writeln!(store, "  let gr{g}{x} = row0 + {}u + ty * 4u;", g * 64 + x).unwrap();
             for h in 0..gn {
                 writeln!(decl, "  var c{g}{x}_{h}: vec4<f32> = vec4<f32>(0.0f);").unwrap();
                 for y in 0..4 {
@@ -385,6 +384,19 @@ fn k_loop(m: &Matmul, t: &Tile, loads: &str) -> String {
     )
 }
 
+/// The invocation's place `(tx, ty)` in the 16×16 grid of the tile's 4×4 output blocks:
+/// each warp (32 invocations) covers `warp_cols` columns by `32 / warp_cols` rows of blocks,
+/// the fewer distinct shared `vec4`s its reads of `a` and `b` touch per step, the fewer
+/// shared-memory cycles they take.
+fn thread_grid(t: &Tile) -> String {
+    let wc = t.warp_cols;
+    let (across, rows) = (16 / wc, 32 / wc);
+    format!(
+        "  let tx = lane % {wc}u + {wc}u * ((lane / 32u) % {across}u);\n  \
+         let ty = (lane % 32u) / {wc}u + {rows}u * ((lane / 32u) / {across}u);\n"
+    )
+}
+
 /// The WGSL of `kernel`'s product `m` tiled as `t`.
 pub fn emit(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<String> {
     let (bm, bn) = t.block();
@@ -412,15 +424,15 @@ pub fn emit(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<String> {
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(local_invocation_index) lane: u32) {{
   ox_zp = wid.z;
-{batch}  let col0 = wid.x * {bn}u;
+{threads}{batch}  let col0 = wid.x * {bn}u;
 {regs}{decl}  {{
     let kb = 0u;
 {loads}  }}
 {k_loop}{store}}}
 ",
+        threads = thread_grid(t),
         ta = shared("ta", t.a_width()),
         tb = shared("tb", bn / 4),
         k_loop = k_loop(m, t, &loads),
