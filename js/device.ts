@@ -2,7 +2,7 @@
  * Devices: `cpu` (reference interpreter), `wasm` (the default) and `webgpu` (after `init()`).
  */
 import { call, callAsync, wasm } from "./bridge.js";
-import { configureWasmThreads } from "./wasm-pool.js";
+import { configureWasmThreads } from "./wasm-threads.js";
 
 /**
  * A device name. `cpu`: the reference interpreter; `wasm` (the default): WebAssembly kernels

@@ -47,7 +47,7 @@ export type { DataArray } from "./dtype.js";
 export { init, defaultDevice, webgpuUnavailableReason, wasmThreadInfo } from "./named/top.js";
 export { devices } from "./device.js";
 export type { Device, InitOptions } from "./device.js";
-export type { WasmThreadInfo } from "./wasm-pool.js";
+export type { WasmThreadInfo } from "./wasm-threads.js";
 export { memoryStats, setDebug, devicePut, blockUntilReady } from "./named/top.js";
 export { checkLeaks } from "./leaks.js";
 export { setScanPathCallback } from "./named/top.js";

@@ -1,120 +1,32 @@
 /**
  * The worker pool of the `wasm` device. Where the runtime has shared memory and workers
  * (browsers when `crossOriginIsolated`, Deno, Node through `node:worker_threads`), large
- * kernels are split into ranges of output elements: Rust (`src/backend/wasm/threads.rs`)
- * decides which kernels and which ranges, hands all but the first range to this pool
- * (`begin`), computes the first itself, then waits here (`finish`) and computes again any
- * range a worker did not complete. Workers instantiate the same kernel modules against the
- * same shared data memory, so a range is one call of the kernel's `(start, end, …)` export.
+ * kernels and batched routines are cut into chunks (ranges of output elements, or of batch
+ * items): Rust (`src/backend/wasm/threads.rs`) decides which dispatches and which chunks,
+ * publishes them here (`begin`), claims and computes chunks itself (`claim`) while the
+ * workers claim the others, then waits here (`finish`) for the chunks workers took and
+ * computes again any they did not complete. Workers (`wasm-worker.ts`) instantiate the same
+ * modules against the same shared data memory, so a chunk is one call of the module's export.
+ * Chunks are claimed, not assigned: a worker that is slow to wake (other programs on the
+ * cores) leaves its share to the calling thread instead of holding it up.
  *
- * Signalling goes through a control block (an `Int32Array` over a `SharedArrayBuffer`), one
- * slot per worker: the calling thread writes a job and bumps the slot's sequence number; the
- * worker, blocked in `Atomics.wait`, runs it and publishes the sequence number as done. Kernel
- * modules reach workers by `postMessage` before their first job; a worker whose job names a
- * module it has not received yet returns to its event loop to receive it. The calling thread
- * waits with `Atomics.wait` where it may block (Node, Deno, workers) and spins on
- * `Atomics.load` on a browser's main thread.
+ * The calling thread waits with `Atomics.wait` where it may block (Node, Deno, workers) and
+ * spins on `Atomics.load` on a browser's main thread.
  *
  * The pool starts lazily (the first time Rust asks for threads), runs on the calling thread
  * until every worker has reported ready, and stops on any fault — a worker that throws, fails
- * to start, or does not finish a range within `STALL_MS` — leaving the device on the calling
- * thread with the reason in `wasmThreadInfo()`. `init({ wasmThreads })` sets the thread count
- * (1 turns the pool off and terminates its workers).
+ * to start, exits, or does not finish a chunk within `STALL_MS` — leaving the device on the
+ * calling thread with the reason in `wasmThreadInfo()`. This file does not import the wasm
+ * module: `wasm-threads.ts` makes the device's pool, and tests make pools of their own.
  */
-import { wasm } from "./bridge.js";
+import { LAYOUT as L, workerMain } from "./wasm-worker.js";
 
-/** Int32 words per worker slot of the control block, and the offsets inside a slot. */
-const SLOT = 512;
-const SEQ = 0;
-const DONE = 1;
-const STATUS = 2;
-const MODULE = 3;
-const ARGC = 4;
-const ARGS = 8;
-const MAX_ARGS = 240;
-const MSG_LEN = 256;
-const MSG = 257;
 /** Kernel modules each worker keeps (the wasm device's kernel cache holds 512). */
 const MODULES_KEPT = 512;
-/** A range not finished this long after the calling thread finished its own stops the pool. */
+/** A chunk not finished this long after the calling thread ran out of chunks stops the pool. */
 const STALL_MS = 10_000;
 /** At most this many threads (the calling thread included). */
-const MAX_THREADS = 64;
-
-/**
- * The worker's program (stringified into the worker's source, so it refers to nothing outside
- * itself). `post` sends to the pool, `listen` receives from it.
- */
-function workerMain(post: (m: unknown) => void, listen: (f: (m: any) => void) => void): void {
-  const SLOT = 512,
-    SEQ = 0,
-    DONE = 1,
-    STATUS = 2,
-    MODULE = 3,
-    ARGC = 4,
-    ARGS = 8;
-  const MSG_LEN = 256,
-    MSG = 257,
-    MSG_MAX = 250;
-  let memory: WebAssembly.Memory | null = null;
-  let ctl = new Int32Array(1);
-  let base = 0;
-  let seen = 0;
-  let fault = "";
-  let pending = false;
-  const kernels = new Map<number, (...a: number[]) => void>();
-  const execute = (): void => {
-    let status = 0;
-    try {
-      if (fault === "throw") throw new Error("injected worker fault");
-      const f = kernels.get(ctl[base + MODULE]!)!;
-      const args: number[] = [];
-      for (let i = 0; i < ctl[base + ARGC]!; i++) args.push(ctl[base + ARGS + i]!);
-      f(...args);
-    } catch (e) {
-      status = 1;
-      const text = String(e instanceof Error ? e.message : e).slice(0, MSG_MAX);
-      for (let i = 0; i < text.length; i++) ctl[base + MSG + i] = text.charCodeAt(i);
-      ctl[base + MSG_LEN] = text.length;
-    }
-    ctl[base + STATUS] = status;
-    Atomics.store(ctl, base + DONE, seen);
-    Atomics.notify(ctl, base + DONE);
-  };
-  const loop = (): void => {
-    for (;;) {
-      if (pending) {
-        // The job's module has not arrived yet: receive messages, come back here.
-        if (!kernels.has(ctl[base + MODULE]!)) return;
-        pending = false;
-        execute();
-      }
-      Atomics.wait(ctl, base + SEQ, seen);
-      const seq = Atomics.load(ctl, base + SEQ);
-      if (seq !== seen) {
-        seen = seq;
-        pending = true;
-      }
-    }
-  };
-  listen((m) => {
-    if (m.type === "init") {
-      memory = m.memory;
-      ctl = m.ctl;
-      base = m.slot * SLOT;
-      fault = m.fault;
-      seen = Atomics.load(ctl, base + SEQ);
-      post({ type: "ready" });
-    } else if (m.type === "module") {
-      const module = new WebAssembly.Module(m.bytes);
-      const instance = new WebAssembly.Instance(module, { env: { memory: memory! } });
-      kernels.set(m.id, instance.exports.kernel as (...a: number[]) => void);
-    } else if (m.type === "drop") {
-      kernels.delete(m.id);
-    }
-    loop();
-  });
-}
+export const MAX_THREADS = 64;
 
 /** What the pool needs of a worker (a web `Worker` or a Node `worker_threads` one). */
 interface PoolWorker {
@@ -168,9 +80,13 @@ export interface WasmThreadInfo {
   state: "off" | "idle" | "starting" | "ready" | "failed";
   /** Why kernels run on the calling thread only, or `null` while the pool runs or idles. */
   reason: string | null;
-  /** Kernels split across threads so far. */
+  /** Kernels handed to the pool so far (cut into chunks for the threads to claim). */
   splitKernels: number;
-  /** The most threads that computed ranges of one kernel so far. */
+  /** Batched routines handed to the pool so far (cut into chunks of batch items). */
+  splitRoutines: number;
+  /** Chunks computed by workers so far (the calling thread computes the rest). */
+  workerChunks: number;
+  /** The most threads that computed chunks of one dispatch so far. */
   threadsUsed: number;
 }
 
@@ -181,19 +97,43 @@ function cores(): number {
   return g.navigator?.hardwareConcurrency ?? os?.availableParallelism?.() ?? 4;
 }
 
-class WasmPool {
+/** The entry points Rust calls (`src/backend/wasm/threads.rs`). */
+export interface PoolEntries {
+  threads(): number;
+  begin(
+    id: number,
+    bytes: Uint8Array,
+    args: Uint32Array,
+    strides: Uint32Array,
+    chunks: Uint32Array,
+  ): boolean;
+  claim(): number;
+  finish(): number[];
+}
+
+/** A worker pool over one data memory. */
+export class WasmPool {
   requested = 1;
   /** Why this runtime can never run the pool, or null. */
   private unsupported: string | null = null;
   state: WasmThreadInfo["state"] = "off";
   reason: string | null = null;
   splitKernels = 0;
+  splitRoutines = 0;
+  workerChunks = 0;
   threadsUsed = 1;
+  /**
+   * Test switch: the calling thread claims no chunk and waits for the workers, so every
+   * chunk of a dispatch is computed on a worker (tests that compare threads with one thread).
+   */
+  workersOnly = false;
   private workers: PoolWorker[] = [];
-  private ctl: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private ctl: Int32Array<ArrayBufferLike> = new Int32Array(L.WORDS);
   private posted = new Map<number, true>();
-  /** Slots with a job out, and the calling thread's time when it finished its own range. */
-  private out = 0;
+  /** The current job's sequence number, chunk count, and the chunks the calling thread took. */
+  private seq = 0;
+  private chunks = 0;
+  private mine: boolean[] = [];
   private blocking = canBlock();
   private starting: Promise<void> | null = null;
 
@@ -211,9 +151,25 @@ class WasmPool {
     if (this.state === "off") this.reason ??= "one thread was asked for";
   }
 
+  /** The functions Rust calls, bound to this pool. */
+  entries(): PoolEntries {
+    return {
+      threads: () => this.threads(),
+      begin: (id, bytes, args, strides, chunks) => this.begin(id, bytes, args, strides, chunks),
+      claim: () => this.claim(),
+      finish: () => this.finish(),
+    };
+  }
+
   /** Threads usable now; starts the pool when it is idle. */
   threads(): number {
-    if (this.state === "ready") return this.workers.length + 1;
+    if (this.state === "ready") {
+      if (Atomics.load(this.ctl, L.FAULT) !== 0) {
+        this.fail(this.faultMessage());
+        return 1;
+      }
+      return this.workers.length + 1;
+    }
     if (this.state === "idle") void this.start();
     return 1;
   }
@@ -243,18 +199,20 @@ class WasmPool {
 
   private async spawn(): Promise<void> {
     const count = this.requested - 1;
-    this.ctl = new Int32Array(new SharedArrayBuffer(4 * SLOT * count));
+    this.ctl = new Int32Array(new SharedArrayBuffer(4 * L.WORDS));
+    this.seq = 0;
+    this.chunks = 0;
     const fault = g.__oxjaxWasmPoolFault ?? "";
     const ready: Promise<void>[] = [];
-    for (let slot = 0; slot < count; slot++) {
-      ready.push(this.spawnOne(slot, fault));
+    for (let index = 0; index < count; index++) {
+      ready.push(this.spawnOne(index, fault));
     }
     await Promise.all(ready);
   }
 
-  private async spawnOne(slot: number, fault: string): Promise<void> {
+  private async spawnOne(index: number, fault: string): Promise<void> {
     const prefix = fault === "start" ? 'throw new Error("injected start fault");\n' : "";
-    const init = { type: "init", memory: this.memory, ctl: this.ctl, slot, fault };
+    const init = { type: "init", memory: this.memory, ctl: this.ctl, layout: L, index, fault };
     if (isNode) {
       const wtName = "node:worker_threads";
       const wt = (await import(/* @vite-ignore */ wtName)) as NodeWorkerThreads;
@@ -309,21 +267,42 @@ class WasmPool {
     this.reason = reason;
   }
 
-  /** Terminates every worker (after the jobs out, if any, are settled by `finish`). */
+  /** Terminates every worker (never during a job: `begin` to `finish` is synchronous). */
   private stop(): void {
     const workers = this.workers;
     this.workers = [];
     for (const w of workers) w.terminate();
     this.posted.clear();
-    this.out = 0;
+    this.chunks = 0;
     this.starting = null;
     if (this.state === "ready" || this.state === "starting") this.state = "idle";
   }
 
-  /** Hands `ranges` (pairs) of kernel `id` to workers 0, 1, …; false when it cannot. */
-  begin(id: number, bytes: Uint8Array, args: Uint32Array, ranges: Uint32Array): boolean {
-    const jobs = ranges.length / 2;
-    if (this.state !== "ready" || jobs > this.workers.length || args.length + 2 > MAX_ARGS) {
+  /** The first worker failure's message. */
+  private faultMessage(): string {
+    let text = "";
+    const n = Atomics.load(this.ctl, L.FAULT_LEN);
+    for (let i = 0; i < n; i++) text += String.fromCharCode(this.ctl[L.FAULT_MSG + i]!);
+    return text || "a worker threw";
+  }
+
+  /**
+   * Publishes a job: chunks (start, end pairs) of module `id` (its `bytes` go to workers that
+   * have not received it) over buffer addresses `args`; with `strides` (a batched routine)
+   * chunk `[s, e)` is called as `(e − s, args[k] + s × strides[k]…)`, else as
+   * `(s, e, args…)`. False when the pool cannot take it (the caller then runs it alone).
+   */
+  begin(
+    id: number,
+    bytes: Uint8Array,
+    args: Uint32Array,
+    strides: Uint32Array,
+    chunks: Uint32Array,
+  ): boolean {
+    const n = chunks.length / 2;
+    if (this.state !== "ready" || n > L.MAX_CHUNKS || args.length > L.MAX_ARGS) return false;
+    if (Atomics.load(this.ctl, L.FAULT) !== 0) {
+      this.fail(this.faultMessage());
       return false;
     }
     if (!this.posted.has(id)) {
@@ -339,51 +318,84 @@ class WasmPool {
       this.posted.set(id, true);
     }
     const ctl = this.ctl;
-    for (let j = 0; j < jobs; j++) {
-      const base = j * SLOT;
-      ctl[base + MODULE] = id;
-      ctl[base + ARGC] = args.length + 2;
-      ctl[base + ARGS] = ranges[2 * j]!;
-      ctl[base + ARGS + 1] = ranges[2 * j + 1]!;
-      for (let i = 0; i < args.length; i++) ctl[base + ARGS + 2 + i] = args[i]!;
-      Atomics.add(ctl, base + SEQ, 1);
-      Atomics.notify(ctl, base + SEQ);
-    }
-    this.out = jobs;
-    this.splitKernels++;
-    this.threadsUsed = Math.max(this.threadsUsed, jobs + 1);
+    this.seq = (this.seq + 1) & 0xffff;
+    // Closed first (no chunk claimable) so no worker claims from a half-written job.
+    Atomics.store(ctl, L.TICKET, (this.seq << 16) | 0xffff);
+    ctl[L.MODULE] = id;
+    ctl[L.CHUNKS_N] = n;
+    ctl[L.ARGC] = args.length;
+    ctl[L.STRIDED] = strides.length > 0 ? 1 : 0;
+    ctl.set(args, L.ARGS);
+    if (strides.length > 0) ctl.set(strides, L.STRIDES);
+    ctl.set(chunks, L.CHUNKS);
+    ctl.fill(0, L.STATE, L.STATE + n);
+    Atomics.store(ctl, L.TICKET, this.seq << 16);
+    Atomics.add(ctl, L.WAKE, 1);
+    Atomics.notify(ctl, L.WAKE, Math.min(this.workers.length, n));
+    this.chunks = n;
+    this.mine = new Array<boolean>(n).fill(false);
+    if (strides.length > 0) this.splitRoutines++;
+    else this.splitKernels++;
     return true;
   }
 
-  /** Waits for the jobs of `begin`; returns the indices of those no worker completed. */
+  /** Claims the next chunk of the current job for the calling thread; −1 when none is left. */
+  claim(): number {
+    if (this.workersOnly) return -1;
+    const i = this.take();
+    if (i >= 0) this.mine[i] = true;
+    return i;
+  }
+
+  /** Claims the next chunk for no one (compare-exchange on the ticket); −1 when none is left. */
+  private take(): number {
+    const ctl = this.ctl;
+    for (;;) {
+      const t = Atomics.load(ctl, L.TICKET);
+      const i = t & 0xffff;
+      if (i >= this.chunks) return -1;
+      if (Atomics.compareExchange(ctl, L.TICKET, t, t + 1) === t) return i;
+    }
+  }
+
+  /**
+   * Waits for the chunks the workers claimed; returns the indices of those the calling thread
+   * must compute (not completed by a worker, and not computed by the calling thread).
+   */
   finish(): number[] {
     const ctl = this.ctl;
+    const n = this.chunks;
     const missed: number[] = [];
     const deadline = performance.now() + STALL_MS;
     let problem: string | null = null;
-    for (let j = 0; j < this.out; j++) {
-      const base = j * SLOT;
-      const seq = Atomics.load(ctl, base + SEQ);
-      let done = Atomics.load(ctl, base + DONE);
-      while (done !== seq && problem === null) {
-        if (this.blocking) Atomics.wait(ctl, base + DONE, done, 50);
+    // With `workersOnly` the workers claim every chunk; wait for them to.
+    while (this.workersOnly && (Atomics.load(ctl, L.TICKET) & 0xffff) < n && problem === null) {
+      if (this.blocking) Atomics.wait(ctl, L.TICKET, Atomics.load(ctl, L.TICKET), 5);
+      if (performance.now() > deadline) problem = `no worker took a chunk within ${STALL_MS} ms`;
+    }
+    for (let i = this.take(); i >= 0; i = this.take()) missed.push(i);
+    const by = new Set<number>();
+    for (let i = 0; i < n; i++) {
+      if (this.mine[i] || missed.includes(i)) continue;
+      let state = Atomics.load(ctl, L.STATE + i);
+      while (state === 0 && problem === null) {
+        if (this.blocking) Atomics.wait(ctl, L.STATE + i, 0, 50);
         if (performance.now() > deadline) {
-          problem = `worker ${j + 1} did not finish a kernel within ${STALL_MS} ms`;
+          problem = `a worker did not finish a kernel within ${STALL_MS} ms`;
         }
-        done = Atomics.load(ctl, base + DONE);
+        state = Atomics.load(ctl, L.STATE + i);
       }
-      if (done !== seq) {
-        missed.push(j);
-      } else if (ctl[base + STATUS] !== 0) {
-        missed.push(j);
-        let text = "";
-        for (let i = 0; i < ctl[base + MSG_LEN]!; i++) {
-          text += String.fromCharCode(ctl[base + MSG + i]!);
-        }
-        problem ??= `worker ${j + 1} threw: ${text}`;
+      if (state >= 2) {
+        by.add(state);
+        this.workerChunks++;
+      } else {
+        missed.push(i);
+        if (state === 1) problem ??= this.faultMessage();
       }
     }
-    this.out = 0;
+    const callerRan = this.mine.some((m) => m) || missed.length > 0;
+    this.threadsUsed = Math.max(this.threadsUsed, by.size + (callerRan ? 1 : 0));
+    this.chunks = 0;
     if (problem !== null) this.fail(problem);
     return missed;
   }
@@ -396,35 +408,9 @@ class WasmPool {
       state: this.state,
       reason: this.reason,
       splitKernels: this.splitKernels,
+      splitRoutines: this.splitRoutines,
+      workerChunks: this.workerChunks,
       threadsUsed: this.threadsUsed,
     };
   }
-}
-
-const pool = new WasmPool(wasm.wasmDataMemory() as WebAssembly.Memory);
-wasm.wasmPoolAttach({
-  threads: () => pool.threads(),
-  begin: (id: number, bytes: Uint8Array, args: Uint32Array, ranges: Uint32Array) =>
-    pool.begin(id, bytes, args, ranges),
-  finish: () => pool.finish(),
-});
-
-/** @internal `init({ wasmThreads })`: sets the thread count and waits for the pool. */
-export function configureWasmThreads(threads: number): Promise<void> {
-  return pool.configure(threads);
-}
-
-/**
- * The `wasm` device's threads: how many run large kernels now, how many were asked for,
- * whether the data memory is shared, the pool's state, and — when kernels run on the calling
- * thread only — why.
- *
- * @example
- * ```ts
- * await init({ wasmThreads: 4 });
- * wasmThreadInfo().threads; // 4 where the runtime has shared memory and workers
- * ```
- */
-export function wasmThreadInfo(): WasmThreadInfo {
-  return pool.info();
 }

@@ -38,7 +38,7 @@ const TOP = {
   vmap: ["vmap", "jacfwd", "jacrev", "jacobian", "hessian", "linearize"],
   jit: ["jit", "clearCaches", "getCacheSizes"],
   "backend-info": ["getBackend"],
-  "wasm-pool": ["wasmThreadInfo"],
+  "wasm-threads": ["wasmThreadInfo"],
 };
 
 const header = (what) =>

@@ -11,7 +11,7 @@ import * as m_transforms from "../transforms.js";
 import * as m_vmap from "../vmap.js";
 import * as m_jit from "../jit.js";
 import * as m_backend_info from "../backend-info.js";
-import * as m_wasm_pool from "../wasm-pool.js";
+import * as m_wasm_threads from "../wasm-threads.js";
 
 /** @function */
 export const init = named("init", m_device.init);
@@ -63,4 +63,4 @@ export const getCacheSizes = named("getCacheSizes", m_jit.getCacheSizes);
 /** @function */
 export const getBackend = named("getBackend", m_backend_info.getBackend);
 /** @function */
-export const wasmThreadInfo = named("wasmThreadInfo", m_wasm_pool.wasmThreadInfo);
+export const wasmThreadInfo = named("wasmThreadInfo", m_wasm_threads.wasmThreadInfo);

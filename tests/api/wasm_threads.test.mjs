@@ -1,14 +1,20 @@
 // The wasm device on several threads (Node worker_threads): every workload gives the same bits
 // on 1 thread and on 4 threads, and equals the cpu interpreter (bit for bit for exact
-// operations, within a few ulp for transcendentals). Each workload must split at least one
-// kernel across threads (`wasmThreadInfo().splitKernels`), so the comparison is not vacuous.
-// Sizes are not multiples of the split alignment, so the last range has a scalar tail.
+// operations, within a few ulp for transcendentals). On 4 threads the pool's test switch
+// `__oxjaxWasmPoolWorkersOnly` leaves every chunk of a split dispatch to the workers, and each
+// workload must have workers compute chunks of it (`wasmThreadInfo().workerChunks`; routines
+// split themselves: `splitRoutines`), so the comparison is not vacuous. Sizes are not
+// multiples of the split alignment, so the last chunk has a scalar tail. The last test runs
+// in the pool's normal mode, where the calling thread claims chunks too.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { ox, np, checkLeaksAroundEachTest, scoped } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
-after(() => ox.init({ wasmThreads: 1 }));
+after(() => {
+  delete globalThis.__oxjaxWasmPoolWorkersOnly;
+  return ox.init({ wasmThreads: 1 });
+});
 
 const lax = ox.lax;
 
@@ -62,10 +68,12 @@ function close(got, want, what) {
 }
 
 /**
- * Checks a group of workloads `[name, specs, fn, exact]`: wasm on 1 and on 4 threads give the
- * same bits and split kernels on 4; both equal the cpu device (`exact`: bit for bit).
+ * Checks a group of workloads `[name, specs, fn, exact, counter]`: wasm on 1 and on 4 threads
+ * give the same bits, and on 4 workers compute chunks of each workload (with `counter`,
+ * `"splitRoutines"`, a routine of it is split); both equal the cpu device (`exact`: bit for
+ * bit). `workersOnly` false: the pool's normal mode.
  */
-async function checkGroup(cases) {
+async function checkGroup(cases, workersOnly = true) {
   await ox.init({ wasmThreads: 1 });
   const single = cases.map(([, specs, fn]) => run("wasm", specs, fn));
   assert.equal(ox.wasmThreadInfo().threads, 1);
@@ -73,16 +81,24 @@ async function checkGroup(cases) {
   const info = ox.wasmThreadInfo();
   assert.equal(info.state, "ready", info.reason ?? "");
   assert.equal(info.threads, 4);
-  cases.forEach(([name, specs, fn, exact], k) => {
-    const before = ox.wasmThreadInfo().splitKernels;
-    const multi = run("wasm", specs, fn);
-    assert.ok(ox.wasmThreadInfo().splitKernels > before, `${name}: no kernel was split`);
+  cases.forEach(([name, specs, fn, exact, counter = "splitKernels"], k) => {
+    const before = ox.wasmThreadInfo();
+    globalThis.__oxjaxWasmPoolWorkersOnly = workersOnly;
+    let multi;
+    try {
+      multi = run("wasm", specs, fn);
+    } finally {
+      delete globalThis.__oxjaxWasmPoolWorkersOnly;
+    }
+    const now = ox.wasmThreadInfo();
+    assert.ok(now[counter] > before[counter], `${name}: no ${counter}`);
+    if (workersOnly) assert.ok(now.workerChunks > before.workerChunks, `${name}: no worker chunk`);
+    assert.equal(now.state, "ready", now.reason ?? "");
     sameBits(multi, single[k], `${name}: 4 threads vs 1`);
     const cpu = run("cpu", specs, fn);
     if (exact) sameBits(multi, cpu, `${name}: wasm vs cpu`);
     else close(multi, cpu, `${name}: wasm vs cpu`);
   });
-  assert.ok(ox.wasmThreadInfo().threadsUsed > 1);
 }
 
 const N = 100_003;
@@ -190,12 +206,32 @@ test("routines and a compiled scan loop: 1 thread, 4 threads and cpu agree", asy
   const spd = (k, a) => k(k(np.matmul(a, k(a.transpose([0, 2, 1])))).add(k(k(np.eye(48)).mul(48))));
   const batch = [[[40, 48, 48], "float64"]];
   await checkGroup([
-    ["cholesky of a product", batch, (k, a) => np.linalg.cholesky(spd(k, a)), true],
+    [
+      "cholesky of a product",
+      batch,
+      (k, a) => np.linalg.cholesky(spd(k, a)),
+      true,
+      "splitRoutines",
+    ],
     [
       "solve",
       [...batch, [[40, 48, 3], "float64"]],
       (k, a, b) => np.linalg.solve(spd(k, a), b),
       true,
+      "splitRoutines",
+    ],
+    [
+      "float32 triangular solve",
+      [
+        [[24, 64, 64], "float32"],
+        [[24, 64, 8], "float32"],
+      ],
+      (k, a, b) => {
+        const l = k(k(np.tril(a)).add(k(k(np.eye(64)).mul(64))));
+        return lax.linalg.triangularSolve(l, b, { leftSide: true, lower: true });
+      },
+      false,
+      "splitRoutines",
     ],
     ["sort of a product", F32, (k, x, y) => np.sort(k(x.mul(y))), true],
     [
@@ -213,4 +249,28 @@ test("routines and a compiled scan loop: 1 thread, 4 threads and cpu agree", asy
     ],
   ]);
   assert.ok(loopRuns() > loopsBefore, "the scan ran as a compiled loop");
+});
+
+test("the pool's normal mode (the calling thread claims chunks too): same bits", async () => {
+  const mix = (k, x, y) => k(k(k(x.add(y)).mul(y)).sub(k(x.div(y))));
+  const rows = [[[1001, 517], "float32"]];
+  const batch = [[[40, 48, 48], "float64"]];
+  const spd = (k, a) => k(k(np.matmul(a, k(a.transpose([0, 2, 1])))).add(k(k(np.eye(48)).mul(48))));
+  await checkGroup(
+    [
+      ["(x + y) * y - x / y", F32, mix, true],
+      ["sum over a contiguous axis", rows, (k, x) => np.sum(x, 1), true],
+      [
+        "130×96 @ 96×72",
+        [
+          [[130, 96], "float32"],
+          [[96, 72], "float32"],
+        ],
+        (k, a, b) => np.matmul(a, b),
+        true,
+      ],
+      ["cholesky", batch, (k, a) => np.linalg.cholesky(spd(k, a)), true, "splitRoutines"],
+    ],
+    false,
+  );
 });

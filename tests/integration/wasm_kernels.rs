@@ -5,6 +5,7 @@
 //! pairs, and eager evaluation through the registry.
 mod half;
 mod simd;
+mod threads;
 mod vmath;
 
 use crate::common::corpus::{check, corpus, Case};

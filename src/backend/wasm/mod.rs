@@ -78,6 +78,11 @@ impl WasmBackend {
         }
     }
 
+    /// Dispatches (kernels and routines) split across worker threads so far.
+    pub fn split_dispatches(&self) -> u64 {
+        self.split_dispatches
+    }
+
     fn buffer(&self, id: BufferId) -> Result<&HostBuffer> {
         self.buffers
             .get(&id)
@@ -163,8 +168,8 @@ impl Backend for WasmBackend {
         let out_bytes = kernel.size * kernel.output_dtype().byte_size();
         let mut module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
         let work = threads::work(kernel);
-        if work >= threads::MIN_PARALLEL_WORK {
-            module = module.splitting(emit::split_align(kernel), work, &bytes);
+        if threads::worth_splitting(work) {
+            module = module.splitting(emit::split_align(kernel), work, Vec::new(), &bytes);
         }
         let id = self.next_exe;
         self.next_exe += 1;
@@ -206,7 +211,7 @@ impl Backend for WasmBackend {
                 ),
             ));
         }
-        if threads::run_split(module, exe, &addresses)? {
+        if threads::run_split(module, &addresses)? {
             self.split_dispatches += 1;
         } else {
             module.call_range((0, module.size() as u32), &addresses)?;

@@ -15,12 +15,19 @@ pub struct KernelModule {
     function: js_sys::Function,
 }
 
-/// How a kernel's output elements may be split into ranges run by worker threads.
+/// How a kernel's output elements, or a routine's batch, may be split into chunks run by worker
+/// threads.
 pub struct Split {
-    /// Ranges start at multiples of this (`emit::split_align`).
+    /// Chunks start at multiples of this (`emit::split_align`; 1 for a routine's batch).
     pub align: usize,
-    /// The kernel's work (`threads::work`).
+    /// The dispatch's work (`threads::work`, `threads::routine_work`).
     pub work: u64,
+    /// Empty for a kernel; for a batched routine, the bytes each buffer (outputs, then inputs)
+    /// advances per problem (`emit::routines::batch_strides`).
+    pub strides: Vec<u32>,
+    /// The module's id in the worker pool (`threads::next_pool_id`): unique among every
+    /// module split on this thread, kernels and routines of every backend alike.
+    pub pool_id: u64,
     /// The module's bytes, which each worker compiles.
     #[cfg(target_arch = "wasm32")]
     pub bytes: js_sys::Uint8Array,
@@ -78,15 +85,23 @@ impl KernelModule {
         }
     }
 
-    /// This kernel module, splittable into ranges starting at multiples of `align` (its
-    /// emitted `bytes` go to the workers).
-    pub fn splitting(self, align: usize, work: u64, bytes: &[u8]) -> KernelModule {
+    /// This module, splittable into chunks starting at multiples of `align` (its emitted
+    /// `bytes` go to the workers); `strides` as in [`Split`].
+    pub fn splitting(
+        self,
+        align: usize,
+        work: u64,
+        strides: Vec<u32>,
+        bytes: &[u8],
+    ) -> KernelModule {
         #[cfg(not(target_arch = "wasm32"))]
         let _ = bytes;
         KernelModule {
             split: Some(Split {
                 align,
                 work,
+                strides,
+                pool_id: super::threads::next_pool_id(),
                 #[cfg(target_arch = "wasm32")]
                 bytes: js_sys::Uint8Array::from(bytes),
             }),
@@ -112,6 +127,22 @@ impl KernelModule {
     pub fn call_range(&self, (start, end): (u32, u32), addresses: &[u32]) -> Result<()> {
         let mut args = vec![start, end];
         args.extend_from_slice(addresses);
+        self.call_args(&args)
+    }
+
+    /// Runs chunk `start..end` of a split module: a kernel's elements (`strides` empty), or
+    /// problems of a routine's batch (each address advanced by `start` × its stride).
+    pub fn call_chunk(
+        &self,
+        (start, end): (u32, u32),
+        addresses: &[u32],
+        strides: &[u32],
+    ) -> Result<()> {
+        if strides.is_empty() {
+            return self.call_range((start, end), addresses);
+        }
+        let mut args = vec![end - start];
+        args.extend(addresses.iter().zip(strides).map(|(a, s)| a + start * s));
         self.call_args(&args)
     }
 

@@ -11,8 +11,10 @@
 //! about what the step-by-step path frees as it goes.
 //!
 //! Programs with large kernels gain nothing (a call costs microseconds, such a kernel far
-//! more) and keep the step-by-step path ([`suits`]); so do programs of more than
-//! [`WASM_PROGRAM_MAX_STEPS`] steps.
+//! more) and keep the step-by-step path ([`suits`]), where large kernels and batched routines
+//! are split across worker threads (`threads.rs`; this module runs on the calling thread); so
+//! do programs with a routine that is split, and programs of more than [`WASM_PROGRAM_MAX_STEPS`]
+//! steps.
 
 use std::rc::Rc;
 
@@ -72,7 +74,7 @@ fn suits(plan: &ScanLoop) -> bool {
         && body.num_xs == 0
         && body.steps.iter().all(|s| match s {
             LoopStep::Kernel { kernel, .. } => kernel.size <= WASM_PROGRAM_MAX_KERNEL_ELEMENTS,
-            LoopStep::Routine { .. } => true,
+            LoopStep::Routine { routine, .. } => !super::threads::routine_splits(routine),
             // (`lower::whole` makes none: a scan keeps its own path.)
             LoopStep::Loop { .. } => false,
         })

@@ -124,12 +124,7 @@ pub(super) fn routine_function(
         .chain(&ins)
         .map(|_| cx.var(ValType::I32))
         .collect();
-    let strides: Vec<i32> = routine
-        .outputs()
-        .iter()
-        .chain(&routine.inputs())
-        .map(|&(dtype, count)| (count / routine.batch.max(1) * dtype.byte_size()) as i32)
-        .collect();
+    let strides = batch_strides(routine);
     let body = match routine.kind {
         RoutineKind::Cholesky if unroll && unrolled::cholesky_small(routine.n) => {
             unrolled::cholesky(&mut cx, routine.n, bases[0], bases[1])
@@ -153,7 +148,7 @@ pub(super) fn routine_function(
     let bi = cx.var(ValType::I32);
     let mut step: Vec<S> = body;
     for (b, s) in bases.iter().zip(&strides) {
-        step.push(b.set(b.get() + i32c(*s)));
+        step.push(b.set(b.get() + i32c(*s as i32)));
     }
     let mut stmts: Vec<S> = bases
         .iter()
@@ -167,6 +162,18 @@ pub(super) fn routine_function(
     let mut module = cx.module;
     let func = procedure(&mut module, &params, &stmts);
     Ok((module, func))
+}
+
+/// The bytes each buffer of `routine` (outputs, then inputs) advances per problem of its batch:
+/// problem `b` of a call reads and writes at `address + b × stride`, so a call on problems
+/// `s..e` is a call of `e − s` problems at `address + s × stride`.
+pub fn batch_strides(routine: &Routine) -> Vec<u32> {
+    routine
+        .outputs()
+        .iter()
+        .chain(&routine.inputs())
+        .map(|&(dtype, count)| (count / routine.batch.max(1) * dtype.byte_size()) as u32)
+        .collect()
 }
 
 /// A host routine (`backend/wasm/host.rs`) as a function `(batch, out0, …, in0, …)` calling
