@@ -1,7 +1,9 @@
-// The wasm device on every core, in Deno (`deno run -A bench/threads.ts [filter]`, after
-// `node scripts/build.mjs`): oxjax (../pkg) on 1 thread and on all cores
-// (`init({ wasmThreads })`) side by side with upstream jax-js (@jax-js/jax, path in JAXJS or
-// ../node_modules) on its `wasm` device, which runs its own worker pool in Deno. One process.
+// The wasm device on every core, in Deno (`deno run -A bench/threads.mjs [filter]`) or Node
+// (`node bench/threads.mjs [filter]`: worker_threads), after `node scripts/build.mjs`: oxjax
+// (../pkg) on 1 thread and on all cores (`init({ wasmThreads })`; BENCH_THREADS overrides the
+// count) side by side with upstream jax-js (@jax-js/jax, path in JAXJS or ../node_modules) on
+// its `wasm` device, which runs its own worker pool in Deno and one thread in Node (it has no
+// global `Worker` there). One process.
 // Each timing is one call followed by a wait for its result (blockUntilReady), median of
 // samples that each repeat for at least 200 ms after a warm-up; the 1,000 small ops are
 // timed per op. Outputs of oxjax on 1 and N threads must match bit for bit, and jax-js's
@@ -9,26 +11,30 @@
 // date, commit and machine, and `BENCH_JSON {...}`.
 import * as ox from "../pkg/index.js";
 
-// deno-lint-ignore no-explicit-any
-type Any = any;
-const jaxPath = Deno.env.get("JAXJS") ?? "../node_modules/@jax-js/jax/dist/index.js";
-const jax: Any = await import(new URL(jaxPath, import.meta.url).href);
-const filter = Deno.args[0] ?? "";
-const cores = navigator.hardwareConcurrency;
+const Deno = globalThis.Deno;
+const env = (name) => (Deno ? Deno.env.get(name) : process.env[name]);
+const jaxPath = env("JAXJS") ?? "../node_modules/@jax-js/jax/dist/index.js";
+const jax = await import(new URL(jaxPath, import.meta.url).href);
+const filter = (Deno ? Deno.args : process.argv.slice(2))[0] ?? "";
+const cores = Number(
+  env("BENCH_THREADS") ??
+    globalThis.navigator?.hardwareConcurrency ??
+    (await import("node:os")).availableParallelism(),
+);
 
 await jax.init("wasm");
 jax.defaultDevice("wasm");
-const onp: Any = ox.numpy;
-const jnp: Any = jax.numpy;
+const onp = ox.numpy;
+const jnp = jax.numpy;
 
 const now = () => performance.now();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const WARM_MS = 300;
 const MIN_MS = 200;
 const SAMPLES = 5;
 
 /** Median ms of one `run()` (awaited), after a warm-up. */
-async function time(run: () => Promise<void> | void): Promise<number> {
+async function time(run) {
   const t0 = now();
   do await run();
   while (now() - t0 < WARM_MS);
@@ -45,25 +51,11 @@ async function time(run: () => Promise<void> | void): Promise<number> {
   return median(samples);
 }
 
+const exactValues = (n, m) => Float32Array.from({ length: n }, (_, i) => (i % m) - (m >> 1));
+const smooth = (n) => Float32Array.from({ length: n }, (_, i) => ((i % 1000) - 500) / 250);
+
 /** A workload: `make(lib)` returns `{ run, out, free }` for lib = "ox" or "jax". */
-interface Instance {
-  run(): Promise<void> | void;
-  out(): Promise<Float32Array>;
-  free(): void;
-}
-interface Workload {
-  name: string;
-  unit: string;
-  per: number;
-  exact: boolean;
-  make(lib: "ox" | "jax"): Instance;
-}
-
-const exactValues = (n: number, m: number) =>
-  Float32Array.from({ length: n }, (_, i) => (i % m) - (m >> 1));
-const smooth = (n: number) => Float32Array.from({ length: n }, (_, i) => ((i % 1000) - 500) / 250);
-
-function matmul(n: number): Workload {
+function matmul(n) {
   const data = exactValues(n * n, 7);
   return {
     name: `matmul ${n}×${n} float32`,
@@ -104,25 +96,23 @@ function matmul(n: number): Workload {
 
 const N = 1 << 20;
 
-const chain: Workload = {
+const chain = {
   name: "jit tanh(2x+1)·exp(−x)+sin(x), 1M float32",
   unit: "ms",
   per: 1,
   exact: false,
   make(lib) {
     const np = lib === "ox" ? onp : jnp;
-    const lib_: Any = lib === "ox" ? ox : jax;
+    const lib_ = lib === "ox" ? ox : jax;
     const x = np.array(smooth(N));
     const f =
       lib === "ox"
-        ? lib_.jit((v: Any) => {
+        ? lib_.jit((v) => {
             const t = onp.tanh(v.mul(2).add(1));
             const e = onp.exp(v.neg());
             return t.mul(e).add(onp.sin(v));
           })
-        : lib_.jit((v: Any) =>
-            jnp.tanh(v.ref.mul(2).add(1)).mul(jnp.exp(v.ref.neg())).add(jnp.sin(v)),
-          );
+        : lib_.jit((v) => jnp.tanh(v.ref.mul(2).add(1)).mul(jnp.exp(v.ref.neg())).add(jnp.sin(v)));
     const call = () => (lib === "ox" ? f(x) : f(x.ref));
     return {
       run: async () => {
@@ -144,7 +134,7 @@ const chain: Workload = {
   },
 };
 
-const sum: Workload = {
+const sum = {
   name: "sum of 1M float32",
   unit: "ms",
   per: 1,
@@ -170,7 +160,7 @@ const sum: Workload = {
   },
 };
 
-const small: Workload = {
+const small = {
   name: "1,000 small eager ops (add [4] + dataSync)",
   // ms per 1,000 ops = µs per op
   unit: "µs/op",
@@ -200,7 +190,7 @@ const workloads = [matmul(256), matmul(512), chain, sum, small].filter((w) =>
   w.name.includes(filter),
 );
 
-function compare(a: Float32Array, b: Float32Array, exact: boolean, what: string) {
+function compare(a, b, exact, what) {
   if (a.length !== b.length) throw new Error(`${what}: ${a.length} vs ${b.length} elements`);
   for (let i = 0; i < a.length; i++) {
     const ok = exact
@@ -210,7 +200,7 @@ function compare(a: Float32Array, b: Float32Array, exact: boolean, what: string)
   }
 }
 
-async function measure(w: Workload, lib: "ox" | "jax"): Promise<[number, Float32Array]> {
+async function measure(w, lib) {
   const inst = w.make(lib);
   try {
     const out = await inst.out();
@@ -234,18 +224,24 @@ for (const w of workloads) {
   console.error(`# done: ${w.name}`);
 }
 
-const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const commit = await (async () => {
   try {
-    const r = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"] }).output();
-    return new TextDecoder().decode(r.stdout).trim();
+    if (Deno) {
+      const r = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"] }).output();
+      return new TextDecoder().decode(r.stdout).trim();
+    }
+    const { execSync } = await import("node:child_process");
+    return execSync("git rev-parse --short HEAD").toString().trim();
   } catch {
     return "unknown";
   }
 })();
+const runtime = Deno
+  ? `Deno ${Deno.version.deno}, ${Deno.build.os}/${Deno.build.arch}`
+  : `Node ${process.version} (worker_threads), ${process.platform}/${process.arch}`;
 console.log(
-  `${new Date().toISOString().slice(0, 10)}, commit ${commit}, Deno ${Deno.version.deno}, ` +
-    `${Deno.build.os}/${Deno.build.arch}, ${cores} cores`,
+  `${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${runtime}, ${cores} threads`,
 );
 console.log("");
 console.log(
@@ -259,5 +255,5 @@ for (const r of rows) {
       `${fmt(r.ref)} | ${(r.many / r.ref).toFixed(2)}× | ${(r.many / r.one).toFixed(2)}× |`,
   );
 }
-console.log(`BENCH_JSON ${JSON.stringify({ commit, cores, rows })}`);
+console.log(`BENCH_JSON ${JSON.stringify({ commit, runtime, cores, rows })}`);
 await ox.init({ wasmThreads: 1 });
