@@ -1,7 +1,7 @@
 // The wasm device on every core, in Deno (`deno run -A bench/threads.mjs [filter]`) or Node
 // (`node bench/threads.mjs [filter]`: worker_threads), after `node scripts/build.mjs`: oxjax
 // (../pkg) on 1 thread and on all cores (`init({ wasmThreads })`; BENCH_THREADS overrides the
-// count) side by side with upstream jax-js (@jax-js/jax, path in JAXJS or ../node_modules) on
+// count; BENCH_ROUNDS=R alternates the two R times, for a shared machine) side by side with upstream jax-js (@jax-js/jax, path in JAXJS or ../node_modules) on
 // its `wasm` device, which runs its own worker pool in Deno and one thread in Node (it has no
 // global `Worker` there). One process.
 // Each timing is one call followed by a wait for its result (blockUntilReady), median of
@@ -210,17 +210,48 @@ async function measure(w, lib) {
   }
 }
 
+/**
+ * oxjax on 1 thread and on `cores`, `rounds` times alternately (a shared machine's load
+ * drifts): the medians of each, and of the per-round ratios N threads / 1 thread.
+ */
+async function oneAndMany(w, rounds) {
+  const [ones, manys, ratios] = [[], [], []];
+  let outs;
+  for (let r = 0; r < rounds; r++) {
+    await ox.init({ wasmThreads: 1 });
+    const [one, outOne] = await measure(w, "ox");
+    await ox.init({ wasmThreads: cores });
+    const [many, outMany] = await measure(w, "ox");
+    compare(outMany, outOne, true, `${w.name}: oxjax ${cores} threads vs 1`);
+    ones.push(one);
+    manys.push(many);
+    ratios.push(many / one);
+    outs = [outOne, outMany];
+  }
+  return { one: median(ones), many: median(manys), ratio: median(ratios), outs, ratios };
+}
+
+// BENCH_ROUNDS (default 1): alternate 1 and N threads this many times per workload.
+const rounds = Math.max(1, Number(env("BENCH_ROUNDS") ?? 1));
 const rows = [];
 for (const w of workloads) {
-  await ox.init({ wasmThreads: 1 });
-  const [one, outOne] = await measure(w, "ox");
-  await ox.init({ wasmThreads: cores });
-  const [many, outMany] = await measure(w, "ox");
+  const { one, many, ratio, outs, ratios } = await oneAndMany(w, rounds);
+  const [outOne, outMany] = outs;
   const info = ox.wasmThreadInfo();
   const [ref, outRef] = await measure(w, "jax");
   compare(outMany, outOne, true, `${w.name}: oxjax ${cores} threads vs 1`);
   compare(outMany, outRef, w.exact, `${w.name}: oxjax vs jax-js`);
-  rows.push({ name: w.name, unit: w.unit, one, many, ref, threads: info.threads, info });
+  rows.push({
+    name: w.name,
+    unit: w.unit,
+    one,
+    many,
+    ratio,
+    ratios,
+    ref,
+    threads: info.threads,
+    info,
+  });
   console.error(`# done: ${w.name}`);
 }
 
@@ -252,7 +283,15 @@ console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const r of rows) {
   console.log(
     `| ${r.name} | ${r.unit} | ${fmt(r.one)} | ${fmt(r.many)} (${r.threads} threads) | ` +
-      `${fmt(r.ref)} | ${(r.many / r.ref).toFixed(2)}× | ${(r.many / r.one).toFixed(2)}× |`,
+      `${fmt(r.ref)} | ${(r.many / r.ref).toFixed(2)}× | ${r.ratio.toFixed(2)}× |`,
+  );
+}
+if (rounds > 1) {
+  console.log(
+    `\n${rounds} rounds alternating 1 and ${cores} threads; values are medians over rounds, ` +
+      `the last column the median of the rounds' ratios (each round's: ` +
+      rows.map((r) => r.ratios.map((x) => x.toFixed(2)).join(" ")).join("; ") +
+      ")",
   );
 }
 console.log(`BENCH_JSON ${JSON.stringify({ commit, runtime, cores, rows })}`);
