@@ -25,6 +25,7 @@ native! {
     lower
     lower_epilogue
     lower_inline_sum
+    matmul_lowering
     routines
     scan
     scan_limits

@@ -1,0 +1,67 @@
+//! The products that `einsum` and `matmul` of transposed operands lower to are the kernels the
+//! tiled code generators recognise (`kernel::matmul`): batches of products where both operands
+//! are batched, and operands read at affine indices through their transposes (so the WebGPU
+//! tile's offset loads apply).
+//! Numerics of these kernels are checked against the interpreter in `webgpu_fast`.
+
+use crate::common::trace::{f32v, trace_fn};
+use oxjax::backend::webgpu::wgsl_matmul;
+use oxjax::kernel::matmul::{plain_load, Lin, Matmul};
+use oxjax::kernel::DeviceLimits;
+use oxjax::library::{einsum::einsum, shape::transpose};
+use oxjax::lower;
+use oxjax::transform::trace::{bind, Operand};
+use oxjax::transform::Value;
+
+/// The products in the program `f` of operands of these shapes lowers to, for a device of
+/// WebGPU's smallest input limit.
+fn products(shapes: &[&[usize]], f: impl FnOnce(&[Value]) -> Value) -> Vec<Matmul> {
+    let avals: Vec<_> = shapes.iter().map(|s| f32v(s)).collect();
+    let closed = trace_fn(&avals, |v| vec![f(v)]);
+    let program = lower::lower(
+        &closed.jaxpr,
+        DeviceLimits {
+            max_kernel_inputs: 7,
+        },
+    );
+    program.kernels().filter_map(wgsl_matmul::recognise).collect()
+}
+
+/// Both operands of `m` are plain loads at affine indices (single products only).
+fn affine(m: &Matmul) -> bool {
+    let (rows, n, k) = (m.rows as i64, m.n as i64, m.k as i64);
+    plain_load(&m.a, Lin { c: 0, v: [n, 0] }, [rows, k]).is_some()
+        && plain_load(&m.b, Lin { c: 0, v: [1, 0] }, [n, k]).is_some()
+}
+
+#[test]
+fn einsum_of_stacked_matrices_is_a_batch_of_products() {
+    for spec in ["bij,bjk->bik", "bji,bjk->bik", "bij,bkj->bik"] {
+        let a_shape: &[usize] = if spec.starts_with("bji") { &[3, 48, 64] } else { &[3, 64, 48] };
+        let b_shape: &[usize] = if spec.contains(",bkj") { &[3, 80, 48] } else { &[3, 48, 80] };
+        let found = products(&[a_shape, b_shape], |v| einsum(spec, &v[..2]).unwrap());
+        assert_eq!(found.len(), 1, "{spec}: {found:?}");
+        let m = &found[0];
+        assert_eq!((m.batches, m.rows, m.n, m.k), (3, 64, 80, 48), "{spec}");
+    }
+}
+
+#[test]
+fn transposed_operands_are_read_at_affine_indices() {
+    // a @ bᵀ through einsum, aᵀ @ b through a transpose view.
+    let inner = products(&[&[64, 48], &[80, 48]], |v| einsum("ij,kj->ik", &v[..2]).unwrap());
+    let at_b = products(&[&[48, 64], &[48, 80]], |v| {
+        let at = transpose(&v[0], None).unwrap();
+        bind(
+            oxjax::core::Primitive::Matmul,
+            &[Operand::Value(&at), Operand::Value(&v[1])],
+        )
+        .unwrap()
+    });
+    for (name, found) in [("a @ bᵀ", inner), ("aᵀ @ b", at_b)] {
+        assert_eq!(found.len(), 1, "{name}: {found:?}");
+        let m = &found[0];
+        assert_eq!((m.batches, m.rows, m.n, m.k), (1, 64, 80, 48), "{name}");
+        assert!(affine(m), "{name}: {m:?}");
+    }
+}
