@@ -90,22 +90,27 @@ pub fn clear_program_cache() {
     crate::transform::eager_jit::clear();
 }
 
-/// `setDebug(level)`: 1 logs each lowered program, 2 also its kernels.
+/// `setDebug(level)`: 1 logs each lowered program, 2 also its kernels, 3 also the program
+/// after each lowering pass.
 #[wasm_bindgen(js_name = setDebug)]
 pub fn set_debug(level: u32) {
     DEBUG.with(|d| d.set(level));
-    jit_cache::set_logging(level >= 1);
+    jit_cache::set_logging(level);
 }
 
 fn log_lowered() {
     let level = DEBUG.with(|d| d.get());
-    for (device, p) in jit_cache::take_lowered() {
+    for lowered in jit_cache::take_lowered() {
+        let p = &lowered.program.program;
         let mut text = format!(
             "oxjax jit: lowered a program for {}: {} kernel(s), {} fallback step(s)",
-            device.name(),
+            lowered.device.name(),
             p.kernel_count(),
             p.fallback_count()
         );
+        for (pass, program) in &lowered.passes {
+            text.push_str(&format!("\nafter {pass}:\n{program}"));
+        }
         if level >= 2 {
             text.push('\n');
             text.push_str(&p.describe());

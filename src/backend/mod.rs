@@ -137,7 +137,7 @@ pub trait Backend {
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId>;
     /// Changes whenever an id returned by `compile` may stop being valid (the compiled-kernel
     /// cache evicted or was cleared); it also differs between backend instances. Callers that
-    /// keep ids (jit Programs, `lower::exes`) compile again when it changed.
+    /// keep ids (jit Programs, `transform::runnable`) compile again when it changed.
     fn exe_generation(&self) -> u64;
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()>;
     /// Sizes the compile caches for a program of `kernels` kernels and `routines` routines

@@ -1,6 +1,7 @@
 //! L4: lowering a Jaxpr to a [`Program`] — an ordered list of steps over buffer slots that the
 //! executor (`transform::jit`) runs through `&dyn Backend`. Lowering is a sequence of named
-//! passes:
+//! passes ([`lower_traced`] hands the Program after each to a caller, `setDebug(3)` prints
+//! them):
 //!
 //! 1. [`fuse`]: elementwise chains, broadcasts, view changes and constants are substituted into
 //!    their consumers' loads, so a chain becomes one kernel and elementwise prologues run inside
@@ -10,16 +11,16 @@
 //!    consumer is written out inside it ([`inline_sum`]). [`split`] keeps every kernel within the
 //!    device's `max_kernel_inputs`, materialising intermediates where needed (decision 5).
 //!    Equations without a kernel become fallback steps run by the eager evaluator.
-//! 2. [`lifetimes`]: each intermediate slot is freed after its last use.
+//! 2. [`PASSES`], in order: [`lifetimes`] (each intermediate slot is freed after its last use).
 //!
-//! At run time a Program keeps its kernels' compiled ids per device ([`exes`]), and where a
-//! device runs whole programs as one call, the program as a one-step loop ([`whole`]).
+//! Where a device runs whole programs as one call, a Program becomes a one-step loop
+//! ([`whole`]); a scan body becomes a loop body ([`scan_plan`]). The executor keeps compiled
+//! ids beside a Program (`transform::runnable`), never in it.
 //!
 //! A Program names no device; [`crate::core::key::structural_key`] identifies a Jaxpr by its structure so
 //! that a fresh closure of the same code finds the cached Program (decision 7).
 
 pub mod epilogue;
-pub mod exes;
 pub mod expr;
 pub mod fuse;
 pub mod inline_sum;
@@ -34,10 +35,30 @@ pub use program::{Arg, Program, Slot, Step};
 use crate::core::jaxpr::Jaxpr;
 use crate::kernel::DeviceLimits;
 
+/// A pass over a fused Program.
+pub type Pass = fn(&mut Program);
+
+/// The passes after [`fuse`], in order, by name.
+pub const PASSES: &[(&str, Pass)] = &[("lifetimes", lifetimes::plan)];
+
 /// Lowers `jaxpr` (its constants, then its inputs, are the Program's first slots) for a device
 /// with `limits`.
 pub fn lower(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
+    lower_traced(jaxpr, limits, &mut |_, _| {})
+}
+
+/// [`lower`], handing the Program to `after` after each pass with the pass's name (`"fuse"`
+/// first, then [`PASSES`]).
+pub fn lower_traced(
+    jaxpr: &Jaxpr,
+    limits: DeviceLimits,
+    after: &mut dyn FnMut(&'static str, &Program),
+) -> Program {
     let mut program = fuse::fuse(jaxpr, limits);
-    lifetimes::plan(&mut program);
+    after("fuse", &program);
+    for (name, pass) in PASSES {
+        pass(&mut program);
+        after(name, &program);
+    }
     program
 }

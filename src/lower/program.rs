@@ -43,10 +43,6 @@ pub struct Program {
     /// Slots to free after each step (filled by the lifetimes pass).
     pub frees: Vec<Vec<Slot>>,
     pub outputs: Vec<Arg>,
-    /// Compiled kernel ids per step and device (filled by the executor).
-    pub exes: super::exes::ExeCache,
-    /// The Program as a one-step loop and its compiled ids (filled by the executor).
-    pub whole: super::whole::WholeCache,
 }
 
 impl Program {
@@ -71,10 +67,14 @@ impl Program {
         self.steps.len() - self.kernel_count()
     }
 
-    /// A one-line-per-step summary (for `setDebug`).
+    /// A one-line-per-step summary (for `setDebug`): each step, then the slots freed after it.
     pub fn describe(&self) -> String {
         let mut s = String::new();
         for (i, step) in self.steps.iter().enumerate() {
+            let frees = match self.frees.get(i) {
+                Some(f) if !f.is_empty() => format!("; free {f:?}"),
+                _ => String::new(),
+            };
             let _ = match step {
                 Step::Kernel {
                     kernel,
@@ -82,7 +82,7 @@ impl Program {
                     output,
                 } => writeln!(
                     s,
-                    "  {i}: kernel {inputs:?} -> {output} ({} elements{})",
+                    "  {i}: kernel {inputs:?} -> {output} ({} elements{}){frees}",
                     kernel.size,
                     if kernel.reduction.is_some() {
                         ", reduce"
@@ -92,7 +92,11 @@ impl Program {
                 ),
                 Step::Fallback {
                     primitive, outputs, ..
-                } => writeln!(s, "  {i}: fallback {} -> {outputs:?}", primitive.name()),
+                } => writeln!(
+                    s,
+                    "  {i}: fallback {} -> {outputs:?}{frees}",
+                    primitive.name()
+                ),
             };
         }
         s

@@ -3,17 +3,15 @@
 //! temp. A device that runs such a body as ONE call (`Backend::compile_program`; wasm: one
 //! loop module; webgpu: the looping shader, one workgroup with barriers between dependent
 //! kernels) saves a call per kernel; for programs of many small kernels (an `associativeScan`
-//! under `jit`: ~10 per round) the calls are most of the time. [`WholeCache`] keeps the body and each
-//! device's answer with the Program, so a repeated call neither rebuilds nor re-hashes it.
+//! under `jit`: ~10 per round) the calls are most of the time. The executor keeps the loop and
+//! each device's answer beside the Program (`transform::runnable`).
 
-use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 use super::program::{Program, Step};
 use super::scan_plan::{loop_steps, own_outputs};
 use crate::backend::caps::{WHOLE_MAX_STEPS, WHOLE_MIN_STEPS};
-use crate::backend::ExeId;
-use crate::core::{Device, Primitive};
+use crate::core::Primitive;
 use crate::kernel::scan_loop::{LoopBody, ScanLoop, SlotInfo, SlotRole};
 use crate::kernel::DeviceLimits;
 
@@ -92,55 +90,4 @@ pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
         length: 1,
         reverse: false,
     })
-}
-
-/// Runtime state attached to a Program (like `exes::ExeCache`: clones start empty, every
-/// cache compares equal): the one-step loop, built once, and per device the compiled id the
-/// backend gave it (None: that device runs the Program kernel by kernel).
-#[derive(Default)]
-pub struct WholeCache {
-    body: OnceCell<Option<Rc<ScanLoop>>>,
-    devices: RefCell<Vec<(Device, Option<ExeId>)>>,
-}
-
-impl WholeCache {
-    /// The one-step loop of `program` (whose cache this is).
-    pub fn plan(&self, program: &Program) -> Option<Rc<ScanLoop>> {
-        self.body
-            .get_or_init(|| one_step_loop(program).map(Rc::new))
-            .clone()
-    }
-
-    /// The answer kept for `device`: None when there is none yet.
-    pub fn get(&self, device: Device) -> Option<Option<ExeId>> {
-        self.devices
-            .borrow()
-            .iter()
-            .find(|(d, _)| *d == device)
-            .map(|&(_, id)| id)
-    }
-
-    pub fn set(&self, device: Device, id: Option<ExeId>) {
-        let mut devices = self.devices.borrow_mut();
-        devices.retain(|(d, _)| *d != device);
-        devices.push((device, id));
-    }
-}
-
-impl Clone for WholeCache {
-    fn clone(&self) -> Self {
-        WholeCache::default()
-    }
-}
-
-impl PartialEq for WholeCache {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for WholeCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("WholeCache")
-    }
 }

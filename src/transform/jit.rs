@@ -3,14 +3,16 @@
 //! device finds the Program in the global bounded cache (`jit_cache`) or lowers it there, and
 //! [`execute`] runs its steps: kernels through the device's backend, fallback steps through the
 //! eager evaluator, freeing each intermediate after its last use; or, where the device runs a
-//! whole program as one call (webgpu, for many small kernels), all at once (`jit_whole`). Kernel steps keep their
-//! compiled ids in the Program (`lower::exes`), so a repeated call does no compile lookups.
+//! whole program as one call (webgpu, for many small kernels), all at once (`jit_whole`). Kernel
+//! steps' compiled ids are kept beside the Program (`runnable`), so a repeated call does no
+//! compile lookups.
 
 use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
 
 use super::eval;
 use super::jit_cache;
+use super::runnable::Runnable;
 use super::trace::{self, ClosedJaxpr, Value};
 use super::value::ArrayValue;
 use crate::backend::{registry, BufferId};
@@ -18,7 +20,7 @@ use crate::core::key::{structural_key, StructuralKey};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
 use crate::kernel::Kernel;
-use crate::lower::{Arg, Program, Step};
+use crate::lower::{Arg, Step};
 use crate::util::{Error, Result};
 
 const NAME: &str = "jit";
@@ -27,7 +29,7 @@ const NAME: &str = "jit";
 pub struct Compiled {
     closed: ClosedJaxpr,
     key: StructuralKey,
-    memo: PanicCell<Option<(Device, Rc<Program>)>>,
+    memo: PanicCell<Option<(Device, Rc<Runnable>)>>,
 }
 
 impl Compiled {
@@ -44,8 +46,8 @@ impl Compiled {
         &self.closed
     }
 
-    /// The Program for `device` (lowered now, or found in the cache).
-    pub fn program(&self, device: Device) -> Rc<Program> {
+    /// The Program for `device` (lowered now, or found in the cache), with its runtime state.
+    pub fn program(&self, device: Device) -> Rc<Runnable> {
         if let Some((d, p)) = &*self.memo.borrow() {
             if *d == device {
                 return p.clone();
@@ -102,12 +104,12 @@ impl Compiled {
     }
 }
 
-/// Runs kernel step `index` with the compiled id the Program kept for `device` (compiling and
-/// keeping it when there is none), so repeated calls skip hashing the kernel. Returns None
-/// where the general path is needed: inputs read through views or from another device, or
-/// more inputs than one kernel may bind.
+/// Runs kernel step `index` with the compiled id kept for `device` beside the Program
+/// (compiling and keeping it when there is none), so repeated calls skip hashing the kernel.
+/// Returns None where the general path is needed: inputs read through views or from another
+/// device, or more inputs than one kernel may bind.
 fn run_kept(
-    program: &Program,
+    runnable: &Runnable,
     index: usize,
     kernel: &Kernel,
     ins: &[&ArrayValue],
@@ -127,11 +129,11 @@ fn run_kept(
         if kernel.inputs.len() > b.limits().max_kernel_inputs {
             return Ok(false);
         }
-        let exe = match program.exes.get(device, b.exe_generation(), index) {
+        let exe = match runnable.exes.get(device, b.exe_generation(), index) {
             Some(exe) => exe,
             None => {
                 let exe = b.compile(kernel)?;
-                program.exes.set(device, b.exe_generation(), index, exe);
+                runnable.exes.set(device, b.exe_generation(), index, exe);
                 exe
             }
         };
@@ -154,18 +156,20 @@ fn missing() -> Error {
     Error::new(NAME, "internal error: a program read a freed slot")
 }
 
-/// Runs `program` on `inputs` (constants, then arguments) on `device`.
+/// Runs a Program on `inputs` (constants, then arguments) on `device`, keeping compiled ids
+/// in `runnable`.
 pub fn execute(
-    program: &Program,
+    runnable: &Runnable,
     inputs: Vec<ArrayValue>,
     device: Device,
 ) -> Result<Vec<ArrayValue>> {
+    let program = &runnable.program;
     let placed = inputs
         .iter()
         .map(|v| eval::to_device(NAME, v, device))
         .collect::<Result<Vec<_>>>()?;
     drop(inputs);
-    if let Some(outs) = super::jit_whole::try_run(program, &placed, device)? {
+    if let Some(outs) = super::jit_whole::try_run(runnable, &placed, device)? {
         return Ok(outs);
     }
     let kernels = program
@@ -199,7 +203,7 @@ pub fn execute(
                     .map(|&s| slots[s].as_ref().ok_or_else(missing))
                     .collect::<Result<Vec<_>>>()?;
                 let aval = program.avals[*output].clone();
-                let out = match run_kept(program, index, kernel, &ins, &aval, device)? {
+                let out = match run_kept(runnable, index, kernel, &ins, &aval, device)? {
                     Some(out) => out,
                     None => eval::run(NAME, device, kernel, &ins, aval)?,
                 };

@@ -1,36 +1,63 @@
 //! The global cache of lowered Programs (decision 7): bounded (LRU), keyed by a Jaxpr's
-//! structural key and the device, so a fresh closure of the same code reuses the Program.
-//! Counters are reported by `memoryStats()` and `getCacheSizes()`; `clearCaches()` empties it.
+//! structural key and the device, so a fresh closure of the same code reuses the Program (with
+//! its runtime state, `runnable`). Counters are reported by `memoryStats()` and
+//! `getCacheSizes()`; `clearCaches()` empties it. For `setDebug`, it records the Programs it
+//! lowers (and, at level 3, the Program after each lowering pass).
 
 use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
 
+use super::runnable::Runnable;
 use crate::backend::registry;
 use crate::core::jaxpr::Jaxpr;
 use crate::core::key::StructuralKey;
 use crate::core::Device;
-use crate::lower::{self, Program};
+use crate::lower;
 use crate::util::lru::{CacheStats, Lru};
 
 /// The most Programs kept.
 pub const CAPACITY: usize = 256;
 
 thread_local! {
-    static PROGRAMS: PanicCell<Lru<(StructuralKey, Device), Rc<Program>>> = PanicCell::new(Lru::new(CAPACITY));
+    static PROGRAMS: PanicCell<Lru<(StructuralKey, Device), Rc<Runnable>>> = PanicCell::new(Lru::new(CAPACITY));
     /// Programs lowered since the last [`take_lowered`] (for `setDebug` logs).
-    static LOWERED: PanicCell<Vec<(Device, Rc<Program>)>> = const { PanicCell::new(Vec::new()) };
-    static LOG: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static LOWERED: PanicCell<Vec<Lowered>> = const { PanicCell::new(Vec::new()) };
+    /// The `setDebug` level: 0 records nothing, 1 and up each lowered Program, 3 and up also
+    /// the Program after each pass.
+    static LOG: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// A Program lowered while logging was on.
+pub struct Lowered {
+    pub device: Device,
+    pub program: Rc<Runnable>,
+    /// Each pass's name and the Program after it (`Program::describe`), at level 3.
+    pub passes: Vec<(&'static str, String)>,
 }
 
 /// The Program of `jaxpr` (whose structural key is `key`) for `device`.
-pub fn get_or_lower(key: &StructuralKey, jaxpr: &Jaxpr, device: Device) -> Rc<Program> {
+pub fn get_or_lower(key: &StructuralKey, jaxpr: &Jaxpr, device: Device) -> Rc<Runnable> {
     let k = (key.clone(), device);
     if let Some(p) = PROGRAMS.with(|c| c.borrow_mut().get(&k).cloned()) {
         return p;
     }
-    let program = Rc::new(lower::lower(jaxpr, registry::limits(device)));
-    if LOG.with(|l| l.get()) {
-        LOWERED.with(|l| l.borrow_mut().push((device, program.clone())));
+    let level = LOG.with(|l| l.get());
+    let mut passes = Vec::new();
+    let mut after = |name: &'static str, p: &lower::Program| {
+        if level >= 3 {
+            passes.push((name, p.describe()));
+        }
+    };
+    let lowered = lower::lower_traced(jaxpr, registry::limits(device), &mut after);
+    let program = Rc::new(Runnable::new(lowered));
+    if level >= 1 {
+        LOWERED.with(|l| {
+            l.borrow_mut().push(Lowered {
+                device,
+                program: program.clone(),
+                passes,
+            })
+        });
     }
     PROGRAMS.with(|c| c.borrow_mut().insert(k, program.clone()));
     program
@@ -44,15 +71,15 @@ pub fn clear() {
     PROGRAMS.with(|c| c.borrow_mut().clear());
 }
 
-/// Turns recording of newly lowered Programs on or off.
-pub fn set_logging(on: bool) {
-    LOG.with(|l| l.set(on));
-    if !on {
+/// Sets what is recorded of newly lowered Programs (the `setDebug` level; 0: nothing).
+pub fn set_logging(level: u32) {
+    LOG.with(|l| l.set(level));
+    if level == 0 {
         LOWERED.with(|l| l.borrow_mut().clear());
     }
 }
 
 /// The Programs lowered since the last call.
-pub fn take_lowered() -> Vec<(Device, Rc<Program>)> {
+pub fn take_lowered() -> Vec<Lowered> {
     LOWERED.with(|l| std::mem::take(&mut *l.borrow_mut()))
 }

@@ -1,32 +1,34 @@
 //! A jitted Program run as ONE call of the device (`Backend::compile_program`/`run_program`)
 //! where the device offers it: the Program as a one-step loop body (`lower::whole`), compiled
-//! once per device (the id is kept with the Program). Otherwise, and whenever an input lives
+//! once per device (the loop and the id are kept beside the Program, `runnable`). Otherwise, and whenever an input lives
 //! on another device, [`try_run`] says no and `jit::execute` runs the Program kernel by
 //! kernel.
 
+use super::runnable::Runnable;
 use super::value::ArrayValue;
 use crate::backend::{registry, BufferId};
 use crate::core::view::ShapeTracker;
 use crate::core::Device;
-use crate::lower::{Arg, Program};
+use crate::lower::Arg;
 use crate::util::Result;
 
 const NAME: &str = "jit";
 
-/// Runs `program` on its `inputs` (placed on `device`) as one call of `device`'s backend: its outputs, or
-/// None where that path does not apply.
+/// Runs the Program of `runnable` on its `inputs` (placed on `device`) as one call of
+/// `device`'s backend: its outputs, or None where that path does not apply.
 pub fn try_run(
-    program: &Program,
+    runnable: &Runnable,
     inputs: &[ArrayValue],
     device: Device,
 ) -> Result<Option<Vec<ArrayValue>>> {
-    let Some(plan) = program.whole.plan(program) else {
+    let program = &runnable.program;
+    let Some(plan) = runnable.whole.plan(program) else {
         return Ok(None);
     };
     if inputs.iter().any(|v| v.device != device) {
         return Ok(None);
     }
-    let exe = match program.whole.get(device) {
+    let exe = match runnable.whole.get(device) {
         Some(exe) => exe,
         None => {
             // A device that cannot compile it (an unsupported dtype, too large) runs it step
@@ -43,7 +45,7 @@ pub fn try_run(
             } else {
                 None
             };
-            program.whole.set(device, exe);
+            runnable.whole.set(device, exe);
             exe
         }
     };

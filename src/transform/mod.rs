@@ -9,6 +9,7 @@ pub mod jit;
 pub mod jit_cache;
 pub mod jit_whole;
 pub mod linearize;
+pub mod runnable;
 pub mod scan;
 pub mod scan_ad;
 pub mod scan_eval;

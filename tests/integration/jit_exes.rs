@@ -1,4 +1,5 @@
-//! The jit executor keeps each kernel step's compiled id in the Program (`lower::exes`): a
+//! The jit executor keeps each kernel step's compiled id beside the Program
+//! (`transform::runnable`): a
 //! repeated call does no compile-cache lookups, and ids kept before the backend's cache
 //! evicted or cleared are dropped. Checked on the `cpu` device through its cache counters,
 //! with values against float64 formulas.
@@ -9,6 +10,7 @@ use oxjax::core::{Device, Primitive};
 use oxjax::kernel::{BinaryOp, DeviceLimits, ReduceOp, UnaryOp};
 use oxjax::lower;
 use oxjax::transform::jit::execute;
+use oxjax::transform::runnable::Runnable;
 use oxjax::transform::trace::{bind, ClosedJaxpr, Operand};
 use oxjax::transform::ArrayValue;
 
@@ -23,7 +25,7 @@ fn counters() -> (u64, u64) {
 }
 
 /// exp(x·2+1) then a sum, then the sum times x: several kernel steps.
-fn program() -> (ClosedJaxpr, lower::Program) {
+fn program() -> (ClosedJaxpr, Runnable) {
     let closed = trace_fn(&[f32v(&[4])], |v| {
         let e = bind(
             Primitive::Unary(UnaryOp::Exp),
@@ -52,7 +54,7 @@ fn program() -> (ClosedJaxpr, lower::Program) {
         vec![y, e]
     });
     let p = lower::lower(&closed.jaxpr, DeviceLimits::UNBOUNDED);
-    (closed, p)
+    (closed, Runnable::new(p))
 }
 
 fn want(xs: &[f64]) -> Vec<f64> {
@@ -63,7 +65,7 @@ fn want(xs: &[f64]) -> Vec<f64> {
 #[test]
 fn repeated_calls_do_no_compile_lookups() {
     let (_closed, p) = program();
-    let kernels = p.kernel_count() as u64;
+    let kernels = p.program.kernel_count() as u64;
     assert!(kernels >= 2, "{kernels} kernels");
     let xs = [0.5, -1.0, 2.0, 0.0];
     let (l0, d0) = counters();
@@ -85,7 +87,7 @@ fn repeated_calls_do_no_compile_lookups() {
 #[test]
 fn kept_ids_are_dropped_when_the_backend_cache_evicts() {
     let (_closed, p) = program();
-    let kernels = p.kernel_count() as u64;
+    let kernels = p.program.kernel_count() as u64;
     let xs = [1.0, 2.0, -0.25, 3.0];
     execute(&p, vec![f32s(&xs)], Device::Cpu).unwrap();
     // Compile more distinct kernels than the cpu cache holds: every kept id is evicted.
@@ -95,7 +97,7 @@ fn kept_ids_are_dropped_when_the_backend_cache_evicts() {
         let c = trace_fn(&[f32v(&[4])], |v| {
             vec![lit(BinaryOp::Add, &v[0], i as f64 + 0.5)]
         });
-        let other = lower::lower(&c.jaxpr, DeviceLimits::UNBOUNDED);
+        let other = Runnable::new(lower::lower(&c.jaxpr, DeviceLimits::UNBOUNDED));
         execute(&other, vec![f32s(&xs)], Device::Cpu).unwrap();
     }
     let now = registry::with_backend("t", Device::Cpu, |b| Ok(b.exe_generation())).unwrap();
@@ -118,7 +120,7 @@ fn kept_ids_are_dropped_when_the_backend_cache_evicts() {
 #[test]
 fn kept_ids_are_dropped_when_the_caches_are_cleared() {
     let (_closed, p) = program();
-    let kernels = p.kernel_count() as u64;
+    let kernels = p.program.kernel_count() as u64;
     let xs = [0.25, 1.5, -3.0, 2.0];
     execute(&p, vec![f32s(&xs)], Device::Cpu).unwrap();
     registry::clear_caches();

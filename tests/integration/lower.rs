@@ -9,6 +9,7 @@ use oxjax::core::{Aval, Device, Primitive};
 use oxjax::kernel::{BinaryOp, DeviceLimits, ReduceOp, UnaryOp};
 use oxjax::lower::{self, Arg, Program, Step};
 use oxjax::transform::jit::{execute, Compiled};
+use oxjax::transform::runnable::Runnable;
 use oxjax::transform::trace::{bind, ClosedJaxpr, Operand, Value};
 use oxjax::transform::{jit_cache, ArrayValue};
 
@@ -216,7 +217,7 @@ fn kernels_stay_within_the_input_limit() {
         assert!(p.kernels().all(|k| k.inputs.len() <= max), "limit {max}");
         assert!(p.kernel_count() >= (n - 1).div_ceil(max - 1), "limit {max}");
         let args: Vec<ArrayValue> = inputs.iter().map(|d| f32s(d, vec![8])).collect();
-        let out = execute(&p, args, Device::Cpu).unwrap();
+        let out = execute(&Runnable::new(p.clone()), args, Device::Cpu).unwrap();
         close(&read(&out[0]), &want);
     }
 }
@@ -237,7 +238,7 @@ fn an_equation_over_the_limit_runs_as_a_fallback() {
     assert_eq!((p.kernel_count(), p.fallback_count()), (0, 1));
     let inputs: Vec<Vec<f64>> = (0..10).map(|i| data(2, i as f64)).collect();
     let args: Vec<ArrayValue> = inputs.iter().map(|d| f32s(d, vec![2])).collect();
-    let out = execute(&p, args, Device::Cpu).unwrap();
+    let out = execute(&Runnable::new(p.clone()), args, Device::Cpu).unwrap();
     close(&read(&out[0]), &inputs.concat());
 }
 
@@ -285,10 +286,54 @@ fn intermediates_are_freed_at_their_last_use() {
     // While it runs, at most a few intermediates are alive: buffers return to the inputs'.
     let args: Vec<ArrayValue> = (0..20).map(|i| f32s(&data(8, i as f64), vec![8])).collect();
     let before = registry::stats(Device::Cpu).unwrap().live_buffers;
-    let out = execute(&p, args, Device::Cpu).unwrap();
+    let out = execute(&Runnable::new(p.clone()), args, Device::Cpu).unwrap();
     let after = registry::stats(Device::Cpu).unwrap().live_buffers;
     assert_eq!(after + 20, before + 1, "only the output remains");
     drop(out);
+}
+
+#[test]
+fn lowering_hands_the_program_to_its_caller_after_each_pass() {
+    let closed = sum_of(20);
+    let limits = DeviceLimits {
+        max_kernel_inputs: 3,
+    };
+    let mut seen: Vec<(&str, Program)> = Vec::new();
+    let p = lower::lower_traced(&closed.jaxpr, limits, &mut |name, p| {
+        seen.push((name, p.clone()))
+    });
+    let names: Vec<&str> = seen.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["fuse", "lifetimes"]);
+    let listed: Vec<&str> = lower::PASSES.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names[1..], listed[..]);
+    // Fusion frees nothing; the lifetimes pass frees every intermediate once.
+    assert!(seen[0].1.frees.iter().all(|f| f.is_empty()));
+    assert!(!seen[0].1.describe().contains("free"));
+    check_lifetimes(&seen[1].1);
+    assert!(seen[1].1.describe().contains("; free ["));
+    assert_eq!(seen[1].1, p);
+    assert_eq!(p, lower::lower(&closed.jaxpr, limits));
+}
+
+#[test]
+fn set_debug_level_3_records_the_program_after_each_pass() {
+    jit_cache::set_logging(3);
+    let runnable = Compiled::new(sum_of(6)).program(Device::Cpu);
+    let lowered = jit_cache::take_lowered();
+    jit_cache::set_logging(0);
+    assert_eq!(lowered.len(), 1);
+    let names: Vec<&str> = lowered[0].passes.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["fuse", "lifetimes"]);
+    assert_eq!(lowered[0].passes[1].1, runnable.program.describe());
+    // Level 1 records the Program without its passes; level 0 records nothing.
+    jit_cache::set_logging(1);
+    Compiled::new(sum_of(5)).program(Device::Cpu);
+    let lowered = jit_cache::take_lowered();
+    jit_cache::set_logging(0);
+    assert_eq!(lowered.len(), 1);
+    assert!(lowered[0].passes.is_empty());
+    Compiled::new(sum_of(4)).program(Device::Cpu);
+    assert!(jit_cache::take_lowered().is_empty());
 }
 
 #[test]

@@ -84,7 +84,7 @@ fn check(p: &Program, n: usize) -> u64 {
 
 /// The planned stages of `p` (through the Program's one-step loop).
 fn stages(p: &Program) -> Vec<stage_plan::StagePlan> {
-    let plan = p.whole.plan(p).expect("a one-step loop");
+    let plan = lower::whole::one_step_loop(p).expect("a one-step loop");
     stage_plan::plan(&plan.body).expect("stages")
 }
 
@@ -166,7 +166,7 @@ fn routines_run_inside_stages_without_halos() {
     for n in [100, 1500] {
         let p = routine_program(n);
         let st = stages(&p);
-        let body = p.whole.plan(&p).expect("a one-step loop").body.clone();
+        let body = lower::whole::one_step_loop(&p).expect("a one-step loop").body.clone();
         let routine = |m: &stage_plan::Member| {
             matches!(
                 body.steps[m.step],

@@ -8,6 +8,7 @@ use oxjax::backend::registry;
 use oxjax::core::Device;
 use oxjax::lower::Program;
 use oxjax::transform::jit::execute;
+use oxjax::transform::runnable::Runnable;
 use oxjax::transform::ArrayValue;
 
 fn on(device: Device, values: &[f64], shape: &[usize]) -> ArrayValue {
@@ -26,6 +27,7 @@ pub fn webgpu_vs_cpu(p: &Program, n: usize, tol: impl Fn(f64, f64) -> f64) -> u6
 pub fn webgpu_vs_cpu_square(p: &Program, n: usize, d: usize, tol: impl Fn(f64, f64) -> f64) -> u64 {
     let shape = [n, d, d];
     let xs: Vec<f64> = data(n * d * d, 1.0).iter().map(|v| v * 0.3).collect();
+    let p = &Runnable::new(p.clone());
     let want = execute(p, vec![on(Device::Cpu, &xs, &shape)], Device::Cpu).unwrap();
     let x = on(Device::WebGpu, &xs, &shape);
     let before = registry::stats(Device::WebGpu).unwrap().dispatches;
