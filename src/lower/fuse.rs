@@ -278,7 +278,7 @@ impl Fuser<'_> {
         if self.uses.get(&v) != Some(&1) {
             return false;
         }
-        let Some(exp) = unrolled(&self.pending[&v]) else {
+        let Some(exp) = unrolled(&self.pending[&v], self.limits.inline_terms) else {
             return false;
         };
         self.pending.remove(&v);

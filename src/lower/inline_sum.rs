@@ -1,4 +1,5 @@
-//! Small reductions inlined into their consumer. A sum or product of at most [`MAX_TERMS`]
+//! Small reductions inlined into their consumer, on devices that ask for it
+//! (`DeviceLimits::inline_terms`). A sum or product of at most that many
 //! terms (the contractions of small matrices: a batched 2×2 matmul is a sum of two products)
 //! whose value has one use is not given a kernel of its own: its terms are written out and
 //! folded from the identity in the order the kernel would have combined them
@@ -17,22 +18,18 @@ use crate::kernel::{
     order, reduce_identity, simplify, AluExp, AluKind, BinaryOp, Kernel, ReduceOp,
 };
 
-/// Reductions of at most this many terms are inlined (each term written out is a copy of
-/// the code a kernel would run in a loop: past a few, the copies cost more to compile than
-/// the kernel they replace).
-pub const MAX_TERMS: usize = 3;
 /// An inlined reduction's expression has at most this many nodes.
 pub const MAX_NODES: usize = 256;
 /// A consumer reads each element of an inlined reduction at most this many times.
 pub const MAX_REPEATS: usize = 2;
 
 /// The pending reduction `p` as an expression of its output index (its terms folded in the
-/// kernel's order, then its epilogue), or None when it is not small, not a sum or product,
-/// or not combined in its own dtype.
-pub fn unrolled(p: &Pending) -> Option<AluExp> {
+/// kernel's order, then its epilogue), or None when it has more than `max_terms` terms, is not
+/// a sum or product, or is not combined in its own dtype.
+pub fn unrolled(p: &Pending, max_terms: usize) -> Option<AluExp> {
     let red = p.reduction;
     let dtype = p.exp.dtype;
-    if red.size == 0 || red.size > MAX_TERMS {
+    if red.size == 0 || red.size > max_terms {
         return None;
     }
     let op = match red.op {

@@ -7,8 +7,8 @@
 //!    their consumers' loads, so a chain becomes one kernel and elementwise prologues run inside
 //!    reductions; elementwise operations on a reduction's result become its epilogue
 //!    ([`epilogue`]). A producer is fused only where that never multiplies work (one consumer that
-//!    reads each element once, or a cheap expression); a reduction of a few terms with one
-//!    consumer is written out inside it ([`inline_sum`]). [`split`] keeps every kernel within the
+//!    reads each element once, or a cheap expression); on webgpu a reduction of a few terms with
+//!    one consumer is written out inside it ([`inline_sum`]). [`split`] keeps every kernel within the
 //!    device's `max_kernel_inputs`, materialising intermediates where needed (decision 5).
 //!    Equations without a kernel become fallback steps run by the eager evaluator.
 //! 2. [`PASSES`], in order: [`lifetimes`] (each intermediate slot is freed after its last use).

@@ -212,6 +212,7 @@ fn kernels_stay_within_the_input_limit() {
     for max in [2, 3, 7] {
         let limits = DeviceLimits {
             max_kernel_inputs: max,
+            inline_terms: 0,
         };
         let p = lower::lower(&closed.jaxpr, limits);
         assert!(p.kernels().all(|k| k.inputs.len() <= max), "limit {max}");
@@ -233,6 +234,7 @@ fn an_equation_over_the_limit_runs_as_a_fallback() {
         &closed.jaxpr,
         DeviceLimits {
             max_kernel_inputs: 7,
+            inline_terms: 0,
         },
     );
     assert_eq!((p.kernel_count(), p.fallback_count()), (0, 1));
@@ -279,6 +281,7 @@ fn intermediates_are_freed_at_their_last_use() {
         &closed.jaxpr,
         DeviceLimits {
             max_kernel_inputs: 3,
+            inline_terms: 0,
         },
     );
     assert!(p.kernel_count() > 5);

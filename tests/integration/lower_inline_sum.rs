@@ -1,5 +1,6 @@
-//! Small sums written out in their consumer (`lower::inline_sum`) on the `cpu` device: the
-//! kernel counts of chains of batched small matrix products, jitted results equal to the eager
+//! Small sums written out in their consumer (`lower::inline_sum`), lowered with webgpu's
+//! limits and run on the `cpu` device: the kernel counts of chains of batched small matrix
+//! products (and with the cpu's and wasm's limits, which keep every product's kernel), jitted results equal to the eager
 //! ones bit for bit (eager runs each product as a kernel of its own, in the kernel's order)
 //! and close to float64 products; products with more terms, more uses or more reads per
 //! element keep their kernels.
@@ -12,6 +13,12 @@ use oxjax::transform::jit::Compiled;
 use oxjax::transform::trace::Value;
 
 const B: usize = 7;
+
+/// Webgpu's limits: any number of inputs, sums of up to three terms written out.
+const GPU: DeviceLimits = DeviceLimits {
+    max_kernel_inputs: usize::MAX,
+    inline_terms: oxjax::backend::webgpu::INLINE_TERMS,
+};
 
 fn mm(a: &Value, b: &Value) -> Value {
     op(Primitive::Matmul, &[a, b])
@@ -26,7 +33,7 @@ fn check(
 ) -> (Vec<Vec<f64>>, Vec<f64>) {
     let avals: Vec<_> = shapes.iter().map(|s| f32v(s)).collect();
     let closed = trace_fn(&avals, |v| vec![f(v)]);
-    let p = lower::lower(&closed.jaxpr, DeviceLimits::UNBOUNDED);
+    let p = lower::lower(&closed.jaxpr, GPU);
     assert_eq!(p.kernel_count(), kernels, "{}", p.describe());
     let xs: Vec<Vec<f64>> = shapes
         .iter()
@@ -84,6 +91,12 @@ fn a_chain_of_2x2_products_is_one_kernel() {
     let abc = product(&ab, &xs[2], (2, 2, 2));
     let want: Vec<f64> = abc.iter().zip(&xs[0]).map(|(p, a)| 0.5 * (p + a)).collect();
     close(&got, &want, 1e-6);
+    // The cpu's and wasm's limits keep each product's kernel.
+    let sq = f32v(&[B, 2, 2]);
+    let closed = trace_fn(&[sq.clone(), sq.clone(), sq], |v| {
+        vec![bin(BinaryOp::Add, &mm(&mm(&v[0], &v[1]), &v[2]), &v[0])]
+    });
+    assert_eq!(lower::lower(&closed.jaxpr, DeviceLimits::UNBOUNDED).kernel_count(), 3);
 }
 
 #[test]

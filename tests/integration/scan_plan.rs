@@ -321,6 +321,7 @@ fn kernels_respect_the_device_limit() {
         &p,
         DeviceLimits {
             max_kernel_inputs: 3,
+            inline_terms: 0,
         },
     )
     .unwrap();

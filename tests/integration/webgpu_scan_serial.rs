@@ -74,6 +74,7 @@ fn params(m: usize, n: usize, reverse: bool) -> ScanParams {
 fn serial_source(m: usize, n: usize, reverse: bool, lanes: u32) -> Option<String> {
     let limits = DeviceLimits {
         max_kernel_inputs: 7,
+        inline_terms: oxjax::backend::webgpu::INLINE_TERMS,
     };
     let body = plan(&params(m, n, reverse), limits).expect("a compilable body");
     let l = ScanLoop {

@@ -16,6 +16,7 @@ use oxjax::transform::trace::{self, bind, Operand, Value};
 
 const LIMITS: DeviceLimits = DeviceLimits {
     max_kernel_inputs: 8,
+    inline_terms: oxjax::backend::webgpu::INLINE_TERMS,
 };
 
 fn p(prim: Primitive, args: &[&Value]) -> Value {

@@ -60,6 +60,11 @@ const PIPELINE_CACHE_CAPACITY: usize = 1024;
 const BIND_GROUP_CACHE_CAPACITY: usize = 512;
 /// Dispatches encoded before the batch is submitted.
 pub const MAX_BATCH: usize = 64;
+/// Sums of at most this many terms with one use are written out in their consumer
+/// (`DeviceLimits::inline_terms`): each term written out is a copy of the code the kernel
+/// would run in a loop, and past a few the copies cost the driver more to compile than the
+/// kernel they replace.
+pub const INLINE_TERMS: usize = 3;
 
 struct Buffer {
     gpu: wgpu::Buffer,
@@ -527,6 +532,7 @@ impl Backend for WebGpuBackend {
         // One storage buffer of the limit is the kernel's output.
         DeviceLimits {
             max_kernel_inputs: self.max_storage_buffers.saturating_sub(1) as usize,
+            inline_terms: INLINE_TERMS,
         }
     }
 }
