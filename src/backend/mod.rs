@@ -21,7 +21,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::core::Device;
-use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::CacheStats;
 use crate::util::{Error, Result};
@@ -169,11 +169,11 @@ pub trait Backend {
     /// Empties this device's caches (`clearCaches()`): compiled kernels and routines, pooled
     /// free buffers and anything else kept for reuse. Live buffers are untouched.
     fn clear_caches(&mut self);
-    /// Compiles a scan loop (`kernel/scan_loop.rs`) and returns its id (a namespace of its
+    /// Compiles a scan loop (`kernel/device_program.rs`) and returns its id (a namespace of its
     /// own) with a detail for `setScanPathCallback` (e.g. "wasm loop module"). An error means
     /// this device has no compiled path for the loop: the scan runs as a host loop and the
     /// message becomes the path's detail.
-    fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+    fn compile_loop(&mut self, plan: &DeviceProgram) -> Result<(ExeId, String)> {
         let _ = plan;
         Err(Error::new(
             "scan",
@@ -184,7 +184,7 @@ pub trait Backend {
     fn run_loop(
         &mut self,
         exe: ExeId,
-        plan: &ScanLoop,
+        plan: &DeviceProgram,
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
         let _ = (exe, plan, buffers);
@@ -199,7 +199,7 @@ pub trait Backend {
     /// Compiles a whole jitted program, given as a one-step loop (`lower::whole`: its consts
     /// are the program's inputs, its y rows the outputs), into ONE call where this device gains
     /// by it. None (the default): the program runs kernel by kernel.
-    fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
+    fn compile_program(&mut self, plan: &DeviceProgram) -> Result<Option<ExeId>> {
         let _ = plan;
         Ok(None)
     }
@@ -208,7 +208,7 @@ pub trait Backend {
     fn run_program(
         &mut self,
         exe: ExeId,
-        plan: &ScanLoop,
+        plan: &DeviceProgram,
         inputs: &[BufferId],
         outputs: &[BufferId],
     ) -> Result<()> {

@@ -6,6 +6,7 @@
 //! and WGSL emitters translate it.
 
 pub mod alu;
+pub mod device_program;
 pub mod fold;
 pub mod index;
 pub mod limits;
@@ -13,7 +14,6 @@ pub mod matmul;
 pub mod order;
 pub mod routine;
 pub mod row_reads;
-pub mod scan_loop;
 pub mod simplify;
 mod simplify_sum;
 pub mod split;

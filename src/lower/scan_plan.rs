@@ -1,7 +1,7 @@
 //! Planning a compiled scan loop (ARCHITECTURE.md decision 6): the body Jaxpr is lowered like any
 //! jitted program ([`super::lower`]: fusion, splitting to the device's limits), then turned
 //! into a [`LoopBody`] whose steps are kernels, routines and nested loops over slots with roles
-//! (`kernel/scan_loop.rs`). A nested scan is planned recursively (its body must be plannable
+//! (`kernel/device_program.rs`). A nested scan is planned recursively (its body must be plannable
 //! too); its carries and temps get temp slots of the enclosing body. A body with a step that
 //! is none of these (a primitive without a kernel) is not compilable: [`plan`] says why, and
 //! the scan runs as a host loop.
@@ -22,7 +22,9 @@ use super::program::{Arg, Program, Step};
 use crate::core::jaxpr::Jaxpr;
 use crate::core::scan::ScanParams;
 use crate::core::{Aval, Primitive};
-use crate::kernel::scan_loop::{LoopBody, LoopSlot, LoopStep, ScanLoop, SlotInfo, SlotRole};
+use crate::kernel::device_program::{
+    DeviceProgram, LoopBody, LoopSlot, LoopStep, SlotInfo, SlotRole,
+};
 use crate::kernel::{AluExp, DeviceLimits, Kernel};
 use crate::rules;
 
@@ -242,7 +244,7 @@ fn nested(
         map.push(outer);
     }
     Ok(LoopStep::Loop {
-        inner: ScanLoop {
+        inner: DeviceProgram {
             body: std::rc::Rc::new(body),
             length: q.length,
             reverse: q.reverse,

@@ -1,4 +1,4 @@
-//! A whole jitted [`Program`] as a one-step loop body (`kernel/scan_loop.rs`): the Program's
+//! A whole jitted [`Program`] as a one-step loop body (`kernel/device_program.rs`): the Program's
 //! inputs are the loop's consts, its outputs the y rows of its single step, every other slot a
 //! temp. A device that runs such a body as ONE call (`Backend::compile_program`; wasm: one
 //! loop module; webgpu: the looping shader, one workgroup with barriers between dependent
@@ -12,13 +12,13 @@ use super::program::{Program, Step};
 use super::scan_plan::{loop_steps, own_outputs};
 use crate::backend::caps::{WHOLE_MAX_STEPS, WHOLE_MIN_STEPS};
 use crate::core::Primitive;
-use crate::kernel::scan_loop::{LoopBody, ScanLoop, SlotInfo, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, SlotInfo, SlotRole};
 use crate::kernel::DeviceLimits;
 
 /// The one-step loop of `program`, or None when it has a scan, a step that is neither a kernel
 /// nor a routine on slots (`scan_plan::loop_steps`), or fewer than [`WHOLE_MIN_STEPS`] or more
 /// than [`WHOLE_MAX_STEPS`] steps.
-pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
+pub fn one_step_loop(program: &Program) -> Option<DeviceProgram> {
     if !(WHOLE_MIN_STEPS..=WHOLE_MAX_STEPS).contains(&program.steps.len()) {
         return None;
     }
@@ -77,7 +77,7 @@ pub fn one_step_loop(program: &Program) -> Option<ScanLoop> {
             _ => program.avals.get(s).map_or(1, lead),
         })
         .collect();
-    Some(ScanLoop {
+    Some(DeviceProgram {
         body: Rc::new(LoopBody {
             slots,
             steps,

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::backend::ExeId;
 use crate::core::Device;
-use crate::kernel::scan_loop::ScanLoop;
+use crate::kernel::device_program::DeviceProgram;
 use crate::lower::whole::one_step_loop;
 use crate::lower::Program;
 
@@ -86,13 +86,13 @@ impl ExeCache {
 /// id the backend gave it (None: that device runs the Program kernel by kernel).
 #[derive(Default)]
 pub struct WholeCache {
-    body: OnceCell<Option<Rc<ScanLoop>>>,
+    body: OnceCell<Option<Rc<DeviceProgram>>>,
     devices: RefCell<Vec<(Device, Option<ExeId>)>>,
 }
 
 impl WholeCache {
     /// The one-step loop of `program` (whose cache this is).
-    pub fn plan(&self, program: &Program) -> Option<Rc<ScanLoop>> {
+    pub fn plan(&self, program: &Program) -> Option<Rc<DeviceProgram>> {
         self.body
             .get_or_init(|| one_step_loop(program).map(Rc::new))
             .clone()

@@ -19,7 +19,7 @@ use crate::backend::{registry, BufferId, DeviceBuffer};
 use crate::core::scan::{Body, ScanParams};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
-use crate::kernel::scan_loop::{LoopBody, LoopBuffers, LoopStep, ScanLoop, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopBuffers, LoopStep, SlotRole};
 use crate::lower::scan_plan;
 use crate::util::lru::{CacheStats, Lru};
 use crate::util::Result;
@@ -120,7 +120,7 @@ pub fn try_run(
         Ok(b) => b,
         Err(why) => return Ok(Outcome::NotCompiled(why.to_string())),
     };
-    let lp = ScanLoop {
+    let lp = DeviceProgram {
         body,
         length: p.length,
         reverse: p.reverse,

@@ -7,7 +7,7 @@ use oxjax::backend::wasm::emit::loops::{driver_locals, emit_loop, MAX_LOCALS, MA
 use oxjax::core::ops::BinaryOp;
 use oxjax::core::scan::{AcceptPaths, ScanParams};
 use oxjax::core::{Aval, DType, Primitive};
-use oxjax::kernel::scan_loop::{LoopBody, LoopStep, SlotInfo, SlotRole};
+use oxjax::kernel::device_program::{LoopBody, LoopStep, SlotInfo, SlotRole};
 use oxjax::kernel::{AluExp, DeviceLimits, Kernel};
 use oxjax::lower::scan_plan::{body_eqns, plan, MAX_BODY_EQNS};
 use oxjax::transform::scan::{bind_scan, trace_body, Loop};

@@ -2,14 +2,14 @@
 //! outputs, the normalisation of outputs (pass-through and duplicate outputs get a
 //! step of their own), routines as loop steps, nested scans as nested loop steps (whose bodies
 //! are planned the same way), and bodies that are not compilable with the reason. Every plan is checked against the invariants of
-//! `kernel/scan_loop.rs` and its wasm loop module is validated; running the modules is tested
+//! `kernel/device_program.rs` and its wasm loop module is validated; running the modules is tested
 //! in Node (tests/api/scan-fused.test.mjs).
 
 use crate::common::trace::bin;
 use oxjax::core::ops::{BinaryOp, UnaryOp};
 use oxjax::core::scan::{AcceptPaths, ScanParams};
 use oxjax::core::{Aval, DType, Primitive};
-use oxjax::kernel::scan_loop::{LoopBody, LoopStep, SlotRole};
+use oxjax::kernel::device_program::{LoopBody, LoopStep, SlotRole};
 use oxjax::kernel::DeviceLimits;
 use oxjax::lower::scan_plan::plan;
 use oxjax::transform::scan::{bind_scan, trace_body, Loop};
@@ -45,7 +45,7 @@ fn params(body: ClosedJaxpr, ins: &[Aval], nc: usize, nk: usize) -> ScanParams {
     p.clone()
 }
 
-/// The invariants of `kernel/scan_loop.rs`, and the wasm loop module of the body validates
+/// The invariants of `kernel/device_program.rs`, and the wasm loop module of the body validates
 /// (executed for real in Node).
 fn check(body: &LoopBody) {
     let bytes = oxjax::backend::wasm::emit::loops::emit_loop(body).unwrap();

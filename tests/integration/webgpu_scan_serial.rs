@@ -16,7 +16,7 @@ use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::ops::BinaryOp;
 use oxjax::core::scan::{AcceptPaths, ScanParams};
 use oxjax::core::{Aval, DType, Device, Primitive};
-use oxjax::kernel::scan_loop::ScanLoop;
+use oxjax::kernel::device_program::DeviceProgram;
 use oxjax::kernel::DeviceLimits;
 use oxjax::lower::scan_plan::plan;
 use oxjax::transform::scan::{bind_scan, trace_body, Loop};
@@ -77,7 +77,7 @@ fn serial_source(m: usize, n: usize, reverse: bool, lanes: u32) -> Option<String
         inline_terms: oxjax::backend::webgpu::INLINE_TERMS,
     };
     let body = plan(&params(m, n, reverse), limits).expect("a compilable body");
-    let l = ScanLoop {
+    let l = DeviceProgram {
         body: Rc::new(body),
         length: n,
         reverse,

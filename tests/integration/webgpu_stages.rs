@@ -170,7 +170,7 @@ fn routines_run_inside_stages_without_halos() {
         let routine = |m: &stage_plan::Member| {
             matches!(
                 body.steps[m.step],
-                oxjax::kernel::scan_loop::LoopStep::Routine { .. }
+                oxjax::kernel::device_program::LoopStep::Routine { .. }
             )
         };
         let members: Vec<_> = st.iter().flat_map(|s| &s.members).collect();

@@ -7,7 +7,7 @@
 use super::module::KernelModule;
 use super::{emit, WasmBackend};
 use crate::backend::{Backend, BufferId, ExeId, LoopStats};
-use crate::kernel::scan_loop::{LoopBody, LoopBuffers, ScanLoop, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopBuffers, SlotRole};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -58,7 +58,7 @@ fn detail(body: &LoopBody) -> String {
     )
 }
 
-pub(super) fn compile(backend: &mut WasmBackend, plan: &ScanLoop) -> Result<(ExeId, String)> {
+pub(super) fn compile(backend: &mut WasmBackend, plan: &DeviceProgram) -> Result<(ExeId, String)> {
     let cache = &mut backend.loops;
     if let Some(&id) = cache.ids.get(&plan.body) {
         if cache.modules.get(&id).is_some() {
@@ -83,7 +83,7 @@ fn too_small(what: &str, need: usize, have: usize) -> Error {
 pub(super) fn run(
     backend: &mut WasmBackend,
     exe: ExeId,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
     let body = &plan.body;

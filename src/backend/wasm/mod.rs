@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use super::routines::RoutineCache;
 use super::{ready, Backend, BackendStats, BufferId, ExeId, LoopStats, ReadFuture};
 use crate::core::Device;
-use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
 use crate::kernel::{Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
@@ -244,14 +244,14 @@ impl Backend for WasmBackend {
         self.max_locals = 0;
     }
 
-    fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+    fn compile_loop(&mut self, plan: &DeviceProgram) -> Result<(ExeId, String)> {
         loops::compile(self, plan)
     }
 
     fn run_loop(
         &mut self,
         exe: ExeId,
-        plan: &ScanLoop,
+        plan: &DeviceProgram,
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
         loops::run(self, exe, plan, buffers)
@@ -261,14 +261,14 @@ impl Backend for WasmBackend {
         self.loops.stats()
     }
 
-    fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
+    fn compile_program(&mut self, plan: &DeviceProgram) -> Result<Option<ExeId>> {
         program::compile(self, plan)
     }
 
     fn run_program(
         &mut self,
         exe: ExeId,
-        plan: &ScanLoop,
+        plan: &DeviceProgram,
         inputs: &[BufferId],
         outputs: &[BufferId],
     ) -> Result<()> {

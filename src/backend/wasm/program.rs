@@ -24,7 +24,7 @@ use crate::backend::caps::{
     WASM_PROGRAM_MAX_KERNEL_ELEMENTS, WASM_PROGRAM_MAX_SCRATCH_BYTES, WASM_PROGRAM_MAX_STEPS,
 };
 use crate::backend::{Backend, BufferId, ExeId};
-use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep, SlotRole};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -66,7 +66,7 @@ impl ProgramCache {
 
 /// Whether the one-call path suits `plan`: a one-step loop without carries whose kernels are
 /// all small (`lower::whole` caps the number of steps).
-fn suits(plan: &ScanLoop) -> bool {
+fn suits(plan: &DeviceProgram) -> bool {
     let body = &plan.body;
     plan.length == 1
         && body.steps.len() <= WASM_PROGRAM_MAX_STEPS
@@ -169,7 +169,7 @@ fn pack(body: &LoopBody) -> (Vec<usize>, usize) {
 
 /// `Backend::compile_program`: the module of `plan`, or None where the program keeps the
 /// step-by-step path (large kernels or scratch, or a step the loop emitter refuses).
-pub(super) fn compile(backend: &mut WasmBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
+pub(super) fn compile(backend: &mut WasmBackend, plan: &DeviceProgram) -> Result<Option<ExeId>> {
     if !suits(plan) {
         return Ok(None);
     }
@@ -213,7 +213,7 @@ fn internal(message: String) -> Error {
 pub(super) fn run(
     backend: &mut WasmBackend,
     exe: ExeId,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
     inputs: &[BufferId],
     outputs: &[BufferId],
 ) -> Result<()> {
@@ -287,7 +287,7 @@ fn call(
 mod tests {
     use super::*;
     use crate::core::DType;
-    use crate::kernel::scan_loop::SlotInfo;
+    use crate::kernel::device_program::SlotInfo;
     use crate::kernel::{AluExp, Kernel};
 
     fn step(inputs: Vec<usize>, output: usize, size: usize) -> LoopStep {
@@ -345,7 +345,7 @@ mod tests {
         }
         // Three temps live at most at once (t1 and two neighbours): 96 bytes, not 128.
         assert_eq!(scratch, 96);
-        assert!(suits(&ScanLoop {
+        assert!(suits(&DeviceProgram {
             body: std::rc::Rc::new(body),
             length: 1,
             reverse: false,

@@ -50,7 +50,7 @@ use std::collections::{HashMap, HashSet};
 use super::routines::RoutineCache;
 use super::{Backend, BackendStats, BufferId, ExeId, GroupFuture, LoopStats, ReadFuture};
 use crate::core::Device;
-use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
@@ -469,7 +469,7 @@ impl Backend for WebGpuBackend {
         self.reads.clear();
     }
 
-    fn compile_loop(&mut self, plan: &ScanLoop) -> Result<(ExeId, String)> {
+    fn compile_loop(&mut self, plan: &DeviceProgram) -> Result<(ExeId, String)> {
         // The looping shaders pack values in u32 words: float16 bodies run widened.
         program::strategy::compile_loop(self, plan)
     }
@@ -477,7 +477,7 @@ impl Backend for WebGpuBackend {
     fn run_loop(
         &mut self,
         exe: ExeId,
-        plan: &ScanLoop,
+        plan: &DeviceProgram,
         buffers: LoopBuffers<'_, BufferId>,
     ) -> Result<()> {
         program::strategy::run_loop(self, exe, plan, buffers)
@@ -491,14 +491,14 @@ impl Backend for WebGpuBackend {
         self.float16
     }
 
-    fn compile_program(&mut self, plan: &ScanLoop) -> Result<Option<ExeId>> {
+    fn compile_program(&mut self, plan: &DeviceProgram) -> Result<Option<ExeId>> {
         program::strategy::compile_program(self, plan)
     }
 
     fn run_program(
         &mut self,
         exe: ExeId,
-        plan: &ScanLoop,
+        plan: &DeviceProgram,
         inputs: &[BufferId],
         outputs: &[BufferId],
     ) -> Result<()> {

@@ -1,4 +1,4 @@
-//! A scan loop (`kernel/scan_loop.rs`) → ONE WebAssembly module (decision 6): every
+//! A scan loop (`kernel/device_program.rs`) → ONE WebAssembly module (decision 6): every
 //! kernel and routine of the body becomes a function of the module (the same emitters as the
 //! single-kernel modules, sharing one math library), and an exported driver runs all steps:
 //!
@@ -30,7 +30,7 @@ use walrus::{FunctionId, MemoryId, Module, ValType};
 
 use super::dsl::{i32c, procedure, select, Var, E, S};
 use super::{kernel_function, math, new_module, routines::routine_function, KERNEL_EXPORT};
-use crate::kernel::scan_loop::{LoopBody, LoopStep, SlotRole};
+use crate::kernel::device_program::{LoopBody, LoopStep, SlotRole};
 use crate::kernel::Kernel;
 use crate::util::{Error, Result};
 

@@ -15,7 +15,7 @@ use super::strategy::choose_loop;
 use crate::backend::webgpu::exe::Stage;
 use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::{Backend, BufferId, ExeId, LoopStats};
-use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -70,7 +70,7 @@ impl Dispatch {
 
 /// The backend's compiled loops.
 pub(in crate::backend::webgpu) struct LoopCache {
-    pub(super) ids: Lru<ScanLoop, ExeId>,
+    pub(super) ids: Lru<DeviceProgram, ExeId>,
     pub(super) exes: Lru<ExeId, Rc<CompiledProgram>>,
     pipelines: Lru<LoopShader, Stage>,
     /// Staged programs' pipelines by WGSL source (`stage_params` makes rounds share one).
@@ -84,7 +84,7 @@ pub(in crate::backend::webgpu) struct LoopCache {
     /// The plan compiled last, its id and detail: a jitted scan called again hands over the
     /// same planned body (`Rc`), found without hashing the plan's kernels (H100 host: the
     /// hash was a tenth of a case-2 call's host time).
-    last: Option<(ScanLoop, ExeId, Rc<str>)>,
+    last: Option<(DeviceProgram, ExeId, Rc<str>)>,
 }
 
 impl Default for LoopCache {
@@ -126,8 +126,8 @@ impl LoopCache {
 }
 
 /// `Backend::compile_loop`: the compiled loop of `plan` and its path detail.
-pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<(ExeId, String)> {
-    let same = |lp: &ScanLoop| {
+pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &DeviceProgram) -> Result<(ExeId, String)> {
+    let same = |lp: &DeviceProgram| {
         Rc::ptr_eq(&lp.body, &plan.body) && lp.length == plan.length && lp.reverse == plan.reverse
     };
     let last = gpu.loops.last.as_ref().filter(|(lp, ..)| same(lp));
@@ -174,7 +174,11 @@ fn detail(exe: &CompiledProgram) -> String {
 }
 
 /// Keeps the compiled program `exe` of `plan` in the cache under a new id.
-pub(super) fn keep(gpu: &mut WebGpuBackend, plan: &ScanLoop, exe: Rc<CompiledProgram>) -> ExeId {
+pub(super) fn keep(
+    gpu: &mut WebGpuBackend,
+    plan: &DeviceProgram,
+    exe: Rc<CompiledProgram>,
+) -> ExeId {
     let id = gpu.loops.next;
     gpu.loops.next += 1;
     gpu.loops.ids.insert(plan.clone(), id);
@@ -186,7 +190,7 @@ pub(super) fn keep(gpu: &mut WebGpuBackend, plan: &ScanLoop, exe: Rc<CompiledPro
 pub(super) fn run(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
     let compiled = match gpu.loops.exes.get(&exe).cloned() {

@@ -15,7 +15,7 @@ use crate::backend::webgpu::wgsl::{epilogue_into, reduce_into, WORKGROUP_SIZE};
 use crate::backend::webgpu::wgsl_alu::{storage_type, to_storage, Emitter};
 use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::BufferId;
-use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers, LoopStep, SlotRole};
 use crate::kernel::{verify, Kernel};
 use crate::util::{Error, Result};
 
@@ -109,7 +109,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
 
 impl WebGpuBackend {
     /// The pre-encoded form of `plan`, or why it has none (routines in the body).
-    pub(super) fn build_encoded(&mut self, plan: &ScanLoop) -> Result<Encoded> {
+    pub(super) fn build_encoded(&mut self, plan: &DeviceProgram) -> Result<Encoded> {
         let body = &plan.body;
         let stride = (self.device.limits().min_uniform_buffer_offset_alignment as u64).max(16);
         if plan.length as u64 * stride > WEBGPU_ENCODED_MAX_UNIFORM_BYTES {

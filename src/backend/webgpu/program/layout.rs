@@ -1,5 +1,5 @@
-//! Placing a planned scan body ([`ScanLoop`], `kernel/scan_loop.rs`) into the one packed
-//! buffer of the looping shader (`looping`): every slot gets a word offset — consts and
+//! Placing a device program ([`DeviceProgram`], `kernel/device_program.rs`) into the one
+//! packed buffer of the looping shader (`looping`): every slot gets a word offset — consts and
 //! temps one value, xs and ys their whole stacked arrays (a row per step), each carry two
 //! halves (read half and written half swap every step). The layout also says what to copy in
 //! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries).
@@ -10,7 +10,7 @@
 
 use super::looping::{workgroup_size, LoopOp, LoopShader, Move, Parity, Place, Prefetch, Space};
 use crate::backend::caps::{WEBGPU_LOOP_MAX_KERNEL_ELEMENTS, WEBGPU_LOOP_MAX_KERNEL_STEPS};
-use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopStep, SlotRole};
 use crate::util::{Error, Result};
 
 /// Staged xs rows come in chunks of at most this many steps (a power of two) ...
@@ -44,12 +44,16 @@ fn not_single(why: String) -> Error {
 
 /// The single-dispatch layout of `plan`, or why the body does not suit one dispatch;
 /// `workgroup_limit` is the device's workgroup memory in words.
-pub fn layout(plan: &ScanLoop, workgroup_limit: u32) -> Result<Layout> {
+pub fn layout(plan: &DeviceProgram, workgroup_limit: u32) -> Result<Layout> {
     layout_with(plan, workgroup_limit, WEBGPU_LOOP_MAX_KERNEL_ELEMENTS)
 }
 
 /// [`layout`] for ops of at most `max_elements` elements.
-pub fn layout_with(plan: &ScanLoop, workgroup_limit: u32, max_elements: usize) -> Result<Layout> {
+pub fn layout_with(
+    plan: &DeviceProgram,
+    workgroup_limit: u32,
+    max_elements: usize,
+) -> Result<Layout> {
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
     if plan.length as u64 * plan.body.steps.len() as u64 > WEBGPU_LOOP_MAX_KERNEL_STEPS {
         return Err(not_single("too many steps for one dispatch".into()));
@@ -89,7 +93,7 @@ struct Storage {
 
 /// Places every slot of `plan`'s body (of `length` steps) in storage: slots of one role (but
 /// temps) share their words.
-fn storage(plan: &ScanLoop, length: u32) -> Result<Storage> {
+fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
     let body = &plan.body;
     let mut words: u64 = 0;
     let mut places: Vec<Place> = Vec::with_capacity(body.slots.len());
@@ -160,7 +164,7 @@ fn storage(plan: &ScanLoop, length: u32) -> Result<Storage> {
 /// Moves what fits of `places` into workgroup memory (`to_workgroup`), with chunks of staged
 /// xs rows of as many steps as fit (at most [`CHUNK_LOADS`] loads per invocation per chunk),
 /// fewer when workgroup memory is short.
-fn stage_in_workgroup(plan: &ScanLoop, places: &mut [Place], workgroup_limit: u32) -> Staged {
+fn stage_in_workgroup(plan: &DeviceProgram, places: &mut [Place], workgroup_limit: u32) -> Staged {
     let body = &plan.body;
     let largest = body
         .steps
@@ -197,7 +201,7 @@ fn stage_in_workgroup(plan: &ScanLoop, places: &mut [Place], workgroup_limit: u3
 
 /// The ops of one step over their slots' `places`, or why the body does not suit one
 /// workgroup (an op of more than `max_elements` elements, a routine, a nested scan).
-fn loop_ops(plan: &ScanLoop, places: &[Place], max_elements: usize) -> Result<Vec<LoopOp>> {
+fn loop_ops(plan: &DeviceProgram, places: &[Place], max_elements: usize) -> Result<Vec<LoopOp>> {
     let mut ops = Vec::with_capacity(plan.body.steps.len());
     for step in &plan.body.steps {
         match step {
@@ -240,7 +244,13 @@ struct Staged {
 
 /// Moves consts, carries, temps and staged xs rows to workgroup memory when all of them fit
 /// in `limit` words (else nothing moves); rewrites `places` and returns the moves.
-fn to_workgroup(plan: &ScanLoop, places: &mut [Place], wg: u32, limit: u32, chunk: u32) -> Staged {
+fn to_workgroup(
+    plan: &DeviceProgram,
+    places: &mut [Place],
+    wg: u32,
+    limit: u32,
+    chunk: u32,
+) -> Staged {
     let body = &plan.body;
     let mut st = Staged::default();
     let mut moved: Vec<Place> = places.to_vec();

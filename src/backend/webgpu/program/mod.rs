@@ -1,6 +1,7 @@
 //! Device programs on webgpu: compiled scan loops (`Backend::compile_loop`/`run_loop`) and
 //! whole jitted programs (`Backend::compile_program`/`run_program`), both given as a
-//! `kernel::scan_loop::ScanLoop`. Each file is one way of running them or one part of it:
+//! `kernel::device_program::DeviceProgram`. Each file is one way of running them or one part
+//! of it:
 //!
 //! - `strategy`: the one place that chooses among the forms below, in order of preference;
 //! - `compiled`: the compiled programs and their cache, the packed storage buffer the

@@ -36,8 +36,8 @@ use crate::backend::webgpu::wgsl::{combine, compensated_sum, epilogue_into};
 use crate::backend::webgpu::wgsl_alu::{to_storage, Emitter};
 use crate::backend::webgpu::WebGpuBackend;
 use crate::core::DType;
+use crate::kernel::device_program::{DeviceProgram, LoopStep, SlotRole};
 use crate::kernel::fold::fold_indices;
-use crate::kernel::scan_loop::{LoopStep, ScanLoop, SlotRole};
 use crate::kernel::{reduce_identity, verify, Kernel, Reduction};
 use crate::util::Result;
 
@@ -58,7 +58,7 @@ const STAGE_WORDS: u32 = 2048;
 const _: () = assert!(CHUNK <= LANES);
 
 /// The element-terms per step of `plan` when it suits the serial shader.
-pub fn serial_terms(plan: &ScanLoop) -> Option<usize> {
+pub fn serial_terms(plan: &DeviceProgram) -> Option<usize> {
     let body = &plan.body;
     let words: usize = body.slots.iter().map(|s| s.elements).sum();
     if words > WEBGPU_SERIAL_MAX_WORDS
@@ -91,7 +91,7 @@ pub fn serial_terms(plan: &ScanLoop) -> Option<usize> {
 /// The serial shader of `plan` over the storage-only layout, or `None` when the body does
 /// not suit it (too large, not float32, a routine, no layout).
 /// `lanes`: the workgroup's invocations, [`LANES`] (a GPU) or 1 (a CPU adapter).
-pub fn source(plan: &ScanLoop, lanes: u32) -> Result<Option<(Layout, String)>> {
+pub fn source(plan: &DeviceProgram, lanes: u32) -> Result<Option<(Layout, String)>> {
     if serial_terms(plan).is_none() {
         return Ok(None);
     }
@@ -114,7 +114,7 @@ fn chunk_steps(row_words: u32) -> u32 {
 /// for adapters with a loop limit, `loop_budget`): the loops over chunks and over a chunk's
 /// steps, the copies of xs rows (one invocation copies them in loops), and the loops of the
 /// unrolled elements' expressions.
-fn loop_iterations(plan: &ScanLoop, lanes: u32) -> usize {
+fn loop_iterations(plan: &DeviceProgram, lanes: u32) -> usize {
     let body = &plan.body;
     let mut xs: Vec<(SlotRole, usize)> = Vec::new();
     for info in &body.slots {
@@ -148,7 +148,7 @@ fn loop_iterations(plan: &ScanLoop, lanes: u32) -> usize {
 /// The compiled serial loop of `plan` (its layout, pipeline and workgroup size), or `None`.
 pub(super) fn build(
     gpu: &mut WebGpuBackend,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
 ) -> Result<Option<(Layout, Stage, u32)>> {
     if !gpu.loops.serial {
         return Ok(None);
@@ -189,7 +189,7 @@ fn load_array(base: u32, n: usize) -> String {
 
 /// The storage word of slot `s`'s role in `list` (a layout's copies: the first slot of a role
 /// holds its copy entry), or with `carry`, of that carry.
-fn word_of(plan: &ScanLoop, s: usize, list: &[(Source, u32)], carry: Option<usize>) -> u32 {
+fn word_of(plan: &DeviceProgram, s: usize, list: &[(Source, u32)], carry: Option<usize>) -> u32 {
     let slots = &plan.body.slots;
     list.iter()
         .find_map(|&(src, w)| match (src, carry) {
@@ -201,7 +201,7 @@ fn word_of(plan: &ScanLoop, s: usize, list: &[(Source, u32)], carry: Option<usiz
 }
 
 /// The row of the step named `step` (counted down for a reverse scan).
-fn row_of(plan: &ScanLoop, step: &str) -> String {
+fn row_of(plan: &DeviceProgram, step: &str) -> String {
     if plan.reverse {
         format!("{}u - {step}", (plan.length as u32).saturating_sub(1))
     } else {
@@ -225,7 +225,7 @@ struct Locals {
 }
 
 /// Declares one local array per slot role of `plan`'s body.
-fn locals(plan: &ScanLoop, layout: &Layout) -> Locals {
+fn locals(plan: &DeviceProgram, layout: &Layout) -> Locals {
     let mut l = Locals::default();
     for (s, info) in plan.body.slots.iter().enumerate() {
         let (name, n) = (local(info.role, s), info.elements);
@@ -277,7 +277,7 @@ struct XsStaging {
 
 /// The staging of `l.xs` in chunks of `chunk` steps by `lanes` invocations (declaring the
 /// registers in `l.decl`).
-fn stage_xs(plan: &ScanLoop, l: &mut Locals, chunk: u32, lanes: u32) -> XsStaging {
+fn stage_xs(plan: &DeviceProgram, l: &mut Locals, chunk: u32, lanes: u32) -> XsStaging {
     let last = (plan.length as u32).saturating_sub(1);
     let mut x = XsStaging::default();
     let (mut off, mut reg) = (0u32, 0usize);
@@ -342,7 +342,7 @@ fn stage_xs(plan: &ScanLoop, l: &mut Locals, chunk: u32, lanes: u32) -> XsStagin
 /// of each folded, `kernel::fold`) and the stores of the ys rows the lanes keep during a chunk
 /// (`.1`, run at its end).
 fn step_code(
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
     layout: &Layout,
     lanes: u32,
     l: &mut Locals,
@@ -430,7 +430,7 @@ fn element(e: &mut Emitter, kernel: &Kernel, idx: usize) -> Result<String> {
 
 /// The loop body over a chunk's steps, unrolled [`UNROLL`] times: the workgroup-memory loads
 /// of their xs rows do not wait on the chain, and issue together.
-fn unrolled_steps(plan: &ScanLoop, chunk: u32, step: &str) -> String {
+fn unrolled_steps(plan: &DeviceProgram, chunk: u32, step: &str) -> String {
     let length = plan.length as u32;
     let row = row_of(plan, "step");
     let mut out = String::new();
@@ -457,7 +457,7 @@ fn unrolled_steps(plan: &ScanLoop, chunk: u32, step: &str) -> String {
 }
 
 /// The serial shader of `plan` laid out by `layout`, for a workgroup of `lanes` invocations.
-fn emit(plan: &ScanLoop, layout: &Layout, lanes: u32) -> Result<String> {
+fn emit(plan: &DeviceProgram, layout: &Layout, lanes: u32) -> Result<String> {
     let length = plan.length as u32;
     let mut l = locals(plan, layout);
     // Chunks of xs rows staged in workgroup memory (two buffers of `chunk_words`).

@@ -27,8 +27,8 @@ use crate::backend::caps::{
     WEBGPU_STAGE_MAX_HALO_ROWS, WEBGPU_STAGE_MAX_KERNELS, WEBGPU_STAGE_MAX_LEVELS,
     WEBGPU_STAGE_MAX_SHIFT_SPAN,
 };
+use crate::kernel::device_program::{LoopBody, LoopStep};
 use crate::kernel::row_reads::{row_reads, Rows};
-use crate::kernel::scan_loop::{LoopBody, LoopStep};
 
 /// A read of a producer of the same stage: its member index and the rows read, relative to
 /// the consumer's row.

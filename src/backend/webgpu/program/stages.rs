@@ -34,7 +34,7 @@ use crate::backend::webgpu::wgsl_alu::Emitter;
 use crate::backend::webgpu::wgsl_routines::packed_routine;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::scan_loop::{LoopBody, LoopStep, ScanLoop};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep};
 use crate::util::{Error, Result};
 use std::rc::Rc;
 
@@ -311,7 +311,7 @@ fn routine_stage(step: &LoopStep, layout: &Layout) -> Result<Option<(String, u32
 
 /// `compile_program`'s staged path: the compiled stages of `plan`, or None (fewer stages than
 /// kernels only; every stage under the caps).
-pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Option<ExeId>> {
+pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<Option<ExeId>> {
     let body = &plan_.body;
     if plan_.length != 1 || body.num_ys == 0 {
         return Ok(None);
@@ -345,7 +345,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &ScanLoop) -> Result<Optio
             kernels.push(step.clone());
         }
     }
-    let kernel_plan = ScanLoop {
+    let kernel_plan = DeviceProgram {
         body: Rc::new(LoopBody {
             steps: kernels,
             ..(**body).clone()

@@ -19,14 +19,14 @@ use super::layout::layout;
 use super::widen_half;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::scan_loop::{LoopBuffers, ScanLoop};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
 use crate::util::Result;
 
 /// `Backend::compile_loop`: the compiled loop of `plan` (of its rewrite, where it has one)
 /// and its path detail.
 pub(in crate::backend::webgpu) fn compile_loop(
     gpu: &mut WebGpuBackend,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
 ) -> Result<(ExeId, String)> {
     match widen_half::widened(gpu, plan)? {
         None => compiled::compile(gpu, plan),
@@ -44,7 +44,7 @@ pub(in crate::backend::webgpu) fn compile_loop(
 pub(in crate::backend::webgpu) fn run_loop(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
     match widen_half::widened(gpu, plan)? {
@@ -56,7 +56,7 @@ pub(in crate::backend::webgpu) fn run_loop(
 /// The form of a scan's loop (serial, looping or pre-encoded), compiled and kept.
 pub(super) fn choose_loop(
     gpu: &mut WebGpuBackend,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
 ) -> Result<(ExeId, Rc<CompiledProgram>)> {
     let workgroup_words = if gpu.loops.workgroup {
         gpu.device.limits().max_compute_workgroup_storage_size / 4
@@ -86,7 +86,7 @@ pub(super) fn choose_loop(
 /// dispatches, or None.
 pub(in crate::backend::webgpu) fn compile_program(
     gpu: &mut WebGpuBackend,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
 ) -> Result<Option<ExeId>> {
     match super::whole::compile_single(gpu, plan)? {
         Some(id) => Ok(Some(id)),

@@ -31,11 +31,11 @@ use crate::backend::caps::{
 };
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::scan_loop::{LoopBuffers, LoopStep, ScanLoop, SlotRole};
+use crate::kernel::device_program::{DeviceProgram, LoopBuffers, LoopStep, SlotRole};
 use crate::util::{Error, Result};
 
 /// Whether one workgroup suits every step of `plan` (before laying it out).
-fn suits(plan: &ScanLoop) -> bool {
+fn suits(plan: &DeviceProgram) -> bool {
     let body = &plan.body;
     let mut terms = 0usize;
     for step in &body.steps {
@@ -64,7 +64,10 @@ pub fn barriers(layout: &Layout) -> usize {
 }
 
 /// The compiled single dispatch of `plan`, or None.
-pub(super) fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result<Option<ExeId>> {
+pub(super) fn compile_single(
+    gpu: &mut WebGpuBackend,
+    plan: &DeviceProgram,
+) -> Result<Option<ExeId>> {
     if !suits(plan) {
         return Ok(None);
     }
@@ -108,7 +111,7 @@ pub(super) fn compile_single(gpu: &mut WebGpuBackend, plan: &ScanLoop) -> Result
 pub(in crate::backend::webgpu) fn run(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
-    plan: &ScanLoop,
+    plan: &DeviceProgram,
     inputs: &[BufferId],
     outputs: &[BufferId],
 ) -> Result<()> {

@@ -19,7 +19,9 @@ use super::compiled;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{Backend, BufferId, ExeId};
 use crate::core::DType;
-use crate::kernel::scan_loop::{LoopBody, LoopBuffers, LoopStep, ScanLoop, SlotInfo, SlotRole};
+use crate::kernel::device_program::{
+    DeviceProgram, LoopBody, LoopBuffers, LoopStep, SlotInfo, SlotRole,
+};
 use crate::kernel::{AluExp, AluKind, Kernel};
 use crate::util::{Error, Result};
 
@@ -119,7 +121,7 @@ fn widen_body(body: &LoopBody) -> Option<LoopBody> {
                 init,
                 finals,
             } => LoopStep::Loop {
-                inner: ScanLoop {
+                inner: DeviceProgram {
                     body: std::rc::Rc::new(widen_body(&inner.body)?),
                     ..inner.clone()
                 },
@@ -138,14 +140,14 @@ fn widen_body(body: &LoopBody) -> Option<LoopBody> {
 }
 
 /// The widened loop of `plan` (see the module doc), or why there is none.
-fn widen(plan: &ScanLoop) -> Result<ScanLoop> {
+fn widen(plan: &DeviceProgram) -> Result<DeviceProgram> {
     let body = widen_body(&plan.body).ok_or_else(|| {
         Error::new(
             "webgpu",
             "a float16 scan body whose routines read float16 is not compiled",
         )
     })?;
-    Ok(ScanLoop {
+    Ok(DeviceProgram {
         body: std::rc::Rc::new(body),
         ..plan.clone()
     })
@@ -154,7 +156,7 @@ fn widen(plan: &ScanLoop) -> Result<ScanLoop> {
 /// The rewrite of `plan` for the looping shaders: None when it has no float16 slot (it runs
 /// as it is), else its widened loop (an error without the adapter's `shader-f16`, or when a
 /// routine reads float16).
-pub(super) fn widened(gpu: &WebGpuBackend, plan: &ScanLoop) -> Result<Option<ScanLoop>> {
+pub(super) fn widened(gpu: &WebGpuBackend, plan: &DeviceProgram) -> Result<Option<DeviceProgram>> {
     if !has_half(&plan.body) {
         return Ok(None);
     }
@@ -187,8 +189,8 @@ fn convert(
 pub(super) fn run_widened(
     gpu: &mut WebGpuBackend,
     exe: ExeId,
-    plan: &ScanLoop,
-    wide: &ScanLoop,
+    plan: &DeviceProgram,
+    wide: &DeviceProgram,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
     let body = &plan.body;

@@ -1,8 +1,12 @@
-//! The compiled form of a `scan` body that a backend runs without seeing a Jaxpr (ARCHITECTURE.md
-//! decision 6): a [`LoopBody`] is a list of [`LoopStep`]s (kernels and routines) over buffer
-//! slots, each slot with a [`SlotRole`]; a [`ScanLoop`] adds the number of steps and the
-//! direction. `lower::scan_plan` builds it; `Backend::compile_loop` / `Backend::run_loop`
-//! run it (the default is "not supported", and the scan runs as a host loop).
+//! The device-program IR: the one form in which a compiled `scan`, and a whole jitted program,
+//! are handed to a device that runs them without seeing a Jaxpr (ARCHITECTURE.md decision 6).
+//! A [`LoopBody`] is a list of [`LoopStep`]s (kernels, routines and nested loops) over buffer
+//! slots, each slot with a [`SlotRole`]; a [`DeviceProgram`] adds the number of steps and the
+//! direction. `lower::scan_plan` builds one from a scan body, `lower::whole` one of a single
+//! step from a whole jitted Program (its inputs the consts, its outputs the y rows).
+//! `Backend::compile_loop`/`run_loop` run a scan's, `Backend::compile_program`/`run_program` a
+//! whole program's (the defaults are "not supported": the scan runs as a host loop, the
+//! program kernel by kernel).
 //!
 //! The meaning of one run, which every backend implements (the `cpu` host loop is the oracle):
 //!
@@ -16,7 +20,7 @@
 //! final[k] ← carry_in[k]
 //! ```
 //!
-//! A [`LoopStep::Loop`] step (a scan nested in the body) runs its inner [`ScanLoop`] with this
+//! A [`LoopStep::Loop`] step (a scan nested in the body) runs its inner [`DeviceProgram`] with this
 //! same meaning, over buffers that are slots of the enclosing body: inner slot `s` is the buffer
 //! of enclosing slot `slots[s]` (for the inner x/y slots: the whole stacked array, whose rows
 //! the inner loop addresses within it; when that enclosing slot is itself an x/y row, its
@@ -87,7 +91,7 @@ pub enum LoopStep {
     /// A nested loop (see the module doc): `inner` over enclosing slots `slots` (one per inner
     /// slot), from initial carries `init` to final carries `finals`.
     Loop {
-        inner: ScanLoop,
+        inner: DeviceProgram,
         slots: Vec<LoopSlot>,
         init: Vec<LoopSlot>,
         finals: Vec<LoopSlot>,
@@ -179,7 +183,7 @@ impl LoopBody {
 
 /// A loop to run: a body, the number of steps and the direction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ScanLoop {
+pub struct DeviceProgram {
     pub body: Rc<LoopBody>,
     pub length: usize,
     pub reverse: bool,
