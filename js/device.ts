@@ -44,9 +44,9 @@ export interface InitOptions {
   /** Plan WebGPU kernels for at most this many storage buffers (tests force 8). */
   maxStorageBuffers?: number;
   /**
-   * Threads that run large `wasm` kernels, the calling thread included (default: the
-   * machine's cores; 1 turns the worker pool off). Where the runtime has no shared memory or
-   * workers the device stays on one thread (`wasmThreadInfo()` says why).
+   * Threads that run large `wasm` kernels and batched routines, the calling thread included
+   * (default: the machine's cores; 1 turns the worker pool off). Where the runtime has no
+   * shared memory or workers the device stays on one thread (`wasmThreadInfo()` says why).
    */
   wasmThreads?: number;
 }
