@@ -300,6 +300,7 @@ fn lowering_hands_the_program_to_its_caller_after_each_pass() {
     let closed = sum_of(20);
     let limits = DeviceLimits {
         max_kernel_inputs: 3,
+        inline_terms: 0,
     };
     let mut seen: Vec<(&str, Program)> = Vec::new();
     let p = lower::lower_traced(&closed.jaxpr, limits, &mut |name, p| {

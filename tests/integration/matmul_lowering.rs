@@ -22,6 +22,7 @@ fn products(shapes: &[&[usize]], f: impl FnOnce(&[Value]) -> Value) -> Vec<Matmu
         &closed.jaxpr,
         DeviceLimits {
             max_kernel_inputs: 7,
+            inline_terms: 3,
         },
     );
     program.kernels().filter_map(wgsl_matmul::recognise).collect()
