@@ -209,9 +209,9 @@ pub fn variance(
     unary(name, h, |x| {
         let axes = wide(axes);
         let f = if sqrt {
-            crate::library::stats::std
+            crate::library::reduce::std
         } else {
-            crate::library::stats::var
+            crate::library::reduce::var
         };
         f(x, axes.as_deref(), correction, keepdims)
     })
@@ -220,7 +220,7 @@ pub fn variance(
 #[wasm_bindgen]
 pub fn diagonal(h: f64, offset: i32, axis1: i32, axis2: i32) -> JsResult<f64> {
     unary("diagonal", h, |x| {
-        crate::library::stats::diagonal(x, offset.into(), axis1.into(), axis2.into())
+        crate::library::matrices::diagonal(x, offset.into(), axis1.into(), axis2.into())
     })
 }
 
@@ -228,13 +228,13 @@ pub fn diagonal(h: f64, offset: i32, axis1: i32, axis2: i32) -> JsResult<f64> {
 #[wasm_bindgen]
 pub fn triangle(h: f64, k: i32, lower: bool) -> JsResult<f64> {
     unary(if lower { "tril" } else { "triu" }, h, |x| {
-        crate::library::stats::triangle(x, k.into(), lower)
+        crate::library::matrices::triangle(x, k.into(), lower)
     })
 }
 
 #[wasm_bindgen]
 pub fn diag(h: f64, k: i32) -> JsResult<f64> {
-    unary("diag", h, |x| crate::library::stats::diag(x, k.into()))
+    unary("diag", h, |x| crate::library::matrices::diag(x, k.into()))
 }
 
 /// `lax.convGeneralDilated`: `padding` is "VALID", "SAME", "SAME_LOWER", or "" with explicit

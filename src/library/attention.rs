@@ -49,7 +49,7 @@ pub fn dot_product_attention(a: Attention) -> Result<Value> {
         if g == 1 {
             Ok(x.clone())
         } else {
-            super::shape_extra::repeat(x, g, Some(2))
+            super::manipulation::repeat(x, g, Some(2))
         }
     };
     let (kr, vr) = (repeat(&k)?, repeat(&v4)?);

@@ -11,19 +11,20 @@ use super::call_args::*;
 use super::signature::calls;
 use super::{call_run as run, call_run_linalg as run_linalg};
 use super::{
-    fft, lax_extra, lax_linalg, nn_extra, np_linalg, np_norms, np_solve, np_svd, products,
-    random_dist, random_shuffle, reduce_extra as re, shape_extra as sx, spaced,
+    differences, fft, indexing, lax_linalg, logic, manipulation, math, matrices, nn, np_linalg,
+    np_norms, np_solve, np_svd, products, random_dist, random_shuffle, selection, slicing, spaced,
+    statistics,
 };
 use crate::transform::{eager_jit, Value};
 use crate::util::{Error, Result};
 
 calls! {
-    Indices "indices" (Indices) -> One = |a| one(sx::indices(&a.dimensions)),
+    Indices "indices" (Indices) -> One = |a| one(selection::indices(&a.dimensions)),
     Fftfreq "fftfreq" | Rfftfreq "rfftfreq" (FftFreq) -> One
         by |name, a| one(fft::fftfreq(name, a.n, a.d)),
-    Glu "glu" (Glu) -> One = |a| one(nn_extra::glu(&a.x, a.axis)),
+    Glu "glu" (Glu) -> One = |a| one(nn::glu(&a.x, a.axis)),
     Logmeanexp "logmeanexp" (Logmeanexp) -> One =
-        |a| one(nn_extra::logmeanexp(&a.x, a.axis.as_deref(), a.keepdims)),
+        |a| one(nn::logmeanexp(&a.x, a.axis.as_deref(), a.keepdims)),
     Standardize "standardize" (Standardize) -> One = run::standardize,
     DotProductAttention "dotProductAttention" (Attention) -> One =
         |a| one(super::attention::dot_product_attention(a)),
@@ -32,41 +33,41 @@ calls! {
         | Nanstd "nanstd" (NanReduction) -> One by run::reduction,
     Nanargmax "nanargmax" | Nanargmin "nanargmin" | Nancumsum "nancumsum"
         | Nancumprod "nancumprod" (NanScan) -> One
-        by |name, a| one(re::nan_scan(name, &a.x, a.axis)),
+        by |name, a| one(statistics::nan_scan(name, &a.x, a.axis)),
     Average "average" (Average) -> One =
-        |a| one(re::average(&a.x, a.weights.as_deref(), a.axis.as_deref())),
-    Allclose "allclose" (Allclose) -> One = |a| one(re::allclose(&a.a, &a.b, a.rtol, a.atol)),
+        |a| one(statistics::average(&a.x, a.weights.as_deref(), a.axis.as_deref())),
+    Allclose "allclose" (Allclose) -> One = |a| one(logic::allclose(&a.a, &a.b, a.rtol, a.atol)),
     ArrayEqual "arrayEqual" | ArrayEquiv "arrayEquiv" (ArrayEqual) -> One
-        by |name, a| one(re::array_equal(name, &a.a, &a.b, a.equal_nan)),
+        by |name, a| one(logic::array_equal(name, &a.a, &a.b, a.equal_nan)),
     Cov "cov" | Corrcoef "corrcoef" (Cov) -> One
-        by |name, a| one(re::cov(name, &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
-    Frexp "frexp" (Unary) -> Two = |a| re::frexp(&a.x),
-    Modf "modf" (Unary) -> Two = |a| re::modf(&a.x),
-    Repeat "repeat" (Repeat) -> One = |a| one(sx::repeat(&a.x, a.repeats, a.axis)),
-    Roll "roll" (Roll) -> One = |a| one(sx::roll(&a.x, &a.shift, a.axis.as_deref())),
+        by |name, a| one(statistics::cov(name, &a.x, a.y.as_deref(), a.rowvar, a.ddof)),
+    Frexp "frexp" (Unary) -> Two = |a| math::frexp(&a.x),
+    Modf "modf" (Unary) -> Two = |a| math::modf(&a.x),
+    Repeat "repeat" (Repeat) -> One = |a| one(manipulation::repeat(&a.x, a.repeats, a.axis)),
+    Roll "roll" (Roll) -> One = |a| one(manipulation::roll(&a.x, &a.shift, a.axis.as_deref())),
     Rot90 "rot90" (Rot90) -> One = run::rot90,
-    Append "append" (Append) -> One = |a| one(sx::append(&a.x, &a.values, a.axis)),
-    Diff "diff" (Diff) -> One = |a| one(sx::diff(&a.x, a.n, a.axis)),
+    Append "append" (Append) -> One = |a| one(manipulation::append(&a.x, &a.values, a.axis)),
+    Diff "diff" (Diff) -> One = |a| one(differences::diff(&a.x, a.n, a.axis)),
     Ediff1d "ediff1d" (Unary) -> One = run::ediff1d,
-    Take "take" (Take) -> One = |a| one(sx::take(&a.x, &a.indices, a.axis)),
+    Take "take" (Take) -> One = |a| one(selection::take(&a.x, &a.indices, a.axis)),
     TakeAlongAxis "takeAlongAxis" (TakeAlongAxis) -> One =
-        |a| one(sx::take_along_axis(&a.x, &a.indices, a.axis)),
+        |a| one(selection::take_along_axis(&a.x, &a.indices, a.axis)),
     Meshgrid "meshgrid" (Meshgrid) -> Many =
-        |a| sx::meshgrid(&values(&a.arrays), a.indexing == Indexing::Ij),
+        |a| selection::meshgrid(&values(&a.arrays), a.indexing == Indexing::Ij),
     BroadcastArrays "broadcastArrays" (ArrayList) -> Many =
-        |a| sx::broadcast_arrays(&values(&a.arrays)),
-    Unstack "unstack" (AxisSplit) -> Many = |a| sx::unstack(&a.x, a.axis),
-    ArraySplit "arraySplit" (ArraySplit) -> Many = |a| sx::array_split(&a.x, a.sections, a.axis),
-    Vander "vander" (Vander) -> One = |a| one(sx::vander(&a.x, a.n, a.increasing)),
+        |a| manipulation::broadcast_arrays(&values(&a.arrays)),
+    Unstack "unstack" (AxisSplit) -> Many = |a| manipulation::unstack(&a.x, a.axis),
+    ArraySplit "arraySplit" (ArraySplit) -> Many = |a| manipulation::array_split(&a.x, a.sections, a.axis),
+    Vander "vander" (Vander) -> One = |a| one(matrices::vander(&a.x, a.n, a.increasing)),
     Select "select" (Select) -> One = run::select,
-    Isin "isin" (Isin) -> One = |a| one(sx::isin(&a.element, &a.test_elements, a.invert)),
+    Isin "isin" (Isin) -> One = |a| one(selection::isin(&a.element, &a.test_elements, a.invert)),
     Trapezoid "trapezoid" (Trapezoid) -> One =
-        |a| one(sx::trapezoid(&a.y, a.x.as_deref(), a.dx, a.axis)),
+        |a| one(differences::trapezoid(&a.y, a.x.as_deref(), a.dx, a.axis)),
     Window "window" (Window) -> One = |a| one(spaced::window(a.kind, a.m, a.device)),
     Logspace "logspace" (Logspace) -> One = |a| one(spaced::logspace(a)),
     Geomspace "geomspace" (Geomspace) -> One = |a| one(spaced::geomspace(a)),
     Tri "tri" (Tri) -> One = |a| one(spaced::tri(a)),
-    Diagflat "diagflat" (Diagflat) -> One = |a| one(super::stats::diagflat(&a.v, a.k)),
+    Diagflat "diagflat" (Diagflat) -> One = |a| one(super::matrices::diagflat(&a.v, a.k)),
     Tensordot "tensordot" (Tensordot) -> One =
         |a| one(products::tensordot_axes(&a.a, &a.b, a.count, &a.a_axes, &a.b_axes)),
     Inner "inner" | Outer "outer" | Vdot "vdot" | Matvec "matvec" | Vecmat "vecmat"
@@ -78,7 +79,7 @@ calls! {
     ScatterAdd "scatterAdd" (ScatterAdd) -> One =
         |a| one(random_shuffle::scatter_add(&a.target, &a.indices, &a.updates, a.axis)),
     Unwrap "unwrap" (Unwrap) -> One =
-        |a| one(products::unwrap(&a.p, a.discont, a.axis, a.period)),
+        |a| one(differences::unwrap(&a.p, a.discont, a.axis, a.period)),
     Fft "fft" | Ifft "ifft" (ComplexFft) -> Two by run::complex_fft,
     Irfft "irfft" | Hfft "hfft" (ComplexFft) -> One by run::complex_fft,
     Rfft "rfft" | Ihfft "ihfft" (RealFft) -> Two
@@ -109,7 +110,7 @@ calls! {
         &a.key, &a.logits, a.axis, a.shape.as_deref(), a.replace,
     )),
     MultivariateNormal "multivariateNormal" (MultivariateNormal) -> One =
-        |a| one(lax_extra::multivariate_normal(&a.key, &a.mean, &a.cov, a.shape.as_deref())),
+        |a| one(random_dist::multivariate_normal(&a.key, &a.mean, &a.cov, a.shape.as_deref())),
     PermutationCount "permutation" (PermutationCount) -> One =
         |a| one(random_shuffle::permutation_count(&a.key, a.n)),
     Permutation "permutation" (Permutation) -> One =
@@ -118,11 +119,11 @@ calls! {
 
     Dot "dot" (Dot) -> One = run::dot,
     DynamicSlice "dynamicSlice" (DynamicSlice) -> One =
-        |a| one(lax_extra::dynamic_slice(&a.x, &values(&a.start_indices), &a.slice_sizes)),
+        |a| one(slicing::dynamic_slice(&a.x, &values(&a.start_indices), &a.slice_sizes)),
     DynamicIndexInDim "dynamicIndexInDim" (DynamicIndexInDim) -> One = run::dynamic_index_in_dim,
     DynamicUpdateSlice "dynamicUpdateSlice" (DynamicUpdateSlice) -> One =
-        |a| one(lax_extra::dynamic_update_slice(&a.dst, &a.src, &a.offset, a.axis)),
-    TopK "topK" (TopK) -> Two = |a| lax_extra::top_k(&a.x, a.k, a.axis),
+        |a| one(slicing::dynamic_update_slice(&a.dst, &a.src, &a.offset, a.axis)),
+    TopK "topK" (TopK) -> Two = |a| indexing::top_k(&a.x, a.k, a.axis),
     Pool "reduceWindow" (Pool) -> One =
         |a| one(super::conv::pool(&a.x, &a.window_dimensions, &a.strides)),
     ConvTranspose "convTranspose" (ConvTranspose) -> One = run::conv_transpose,

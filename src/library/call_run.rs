@@ -5,8 +5,8 @@
 use super::call::{one, values};
 use super::call_args::*;
 use super::emit::{bin, lit, v};
-use super::{fft, lax_extra, nn_extra, products, random_dist, random_shuffle};
-use super::{reduce_extra as re, shape_extra as sx};
+use super::{differences, fft, linalg, manipulation, nn, products, random_dist, random_shuffle};
+use super::{selection, slicing, statistics};
 use crate::core::ops::BinaryOp;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -16,11 +16,11 @@ type Results = Result<Vec<Value>>;
 pub fn standardize(a: Standardize) -> Results {
     let axes = a.axis.0.unwrap_or_else(|| vec![-1]);
     let (mean, var) = (a.mean.as_deref(), a.variance.as_deref());
-    one(nn_extra::standardize(&a.x, &axes, mean, var, a.epsilon))
+    one(nn::standardize(&a.x, &axes, mean, var, a.epsilon))
 }
 
 pub fn reduction(name: &str, a: NanReduction) -> Results {
-    one(re::reduction(
+    one(statistics::reduction(
         name,
         &a.x,
         a.axis.as_deref(),
@@ -31,21 +31,21 @@ pub fn reduction(name: &str, a: NanReduction) -> Results {
 
 pub fn rot90(a: Rot90) -> Results {
     match a.axes[..] {
-        [a0, a1] => one(sx::rot90(&a.x, a.k, a0, a1)),
+        [a0, a1] => one(manipulation::rot90(&a.x, a.k, a0, a1)),
         _ => Err(Error::new("rot90", "axes must be a pair of axes")),
     }
 }
 
 pub fn ediff1d(a: Unary) -> Results {
     let flat = super::shape::reshape(&a.x, vec![a.x.aval().size()])?;
-    one(sx::diff(&flat, 1, 0))
+    one(differences::diff(&flat, 1, 0))
 }
 
 pub fn select(a: Select) -> Results {
     let mut all = values(&a.condlist);
     all.extend(values(&a.choicelist));
     all.push(a.default_value.0);
-    one(sx::select(&all, a.condlist.len()))
+    one(selection::select(&all, a.condlist.len()))
 }
 
 pub fn product(name: &str, a: Binary) -> Results {
@@ -79,7 +79,7 @@ pub fn choice(a: Choice) -> Results {
 }
 
 pub fn dot(a: Dot) -> Results {
-    one(lax_extra::dot_general(
+    one(linalg::dot_general(
         &a.lhs,
         &a.rhs,
         a.lhs_contracting_dims.as_deref(),
@@ -107,7 +107,7 @@ pub fn dynamic_index_in_dim(a: DynamicIndexInDim) -> Results {
         .collect();
     let mut sizes = x.aval().shape.clone();
     sizes[axis] = 1;
-    let out = lax_extra::dynamic_slice(x, &starts, &sizes)?;
+    let out = slicing::dynamic_slice(x, &starts, &sizes)?;
     if a.keepdims {
         return Ok(vec![out]);
     }

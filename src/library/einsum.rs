@@ -121,7 +121,7 @@ fn diagonals(mut value: Value, mut subs: Vec<char>) -> Result<Term> {
                 subs[i], shape[i], shape[j]
             )));
         }
-        value = super::stats::diagonal(&value, 0, i as i64, j as i64)?;
+        value = super::matrices::diagonal(&value, 0, i as i64, j as i64)?;
         let c = subs[i];
         subs.remove(j);
         subs.remove(i);

@@ -209,7 +209,7 @@ pub fn shift(name: &str, x: &Value, axes: Option<&[i64]>) -> Result<Value> {
     for ax in axes {
         let n = s[ax];
         let k = if name == "fftshift" { n / 2 } else { n - n / 2 };
-        y = super::shape_extra::roll_axis(&y, k as i64, ax)?;
+        y = super::manipulation::roll_axis(&y, k as i64, ax)?;
     }
     Ok(y)
 }

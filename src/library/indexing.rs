@@ -1,5 +1,5 @@
-//! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod; sort
-//! and argsort.
+//! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod; sort,
+//! argsort and `lax.topK` (a stable argsort).
 
 use super::emit::v;
 use super::lax_linalg::rename;
@@ -86,4 +86,36 @@ pub fn sort(name: &str, x: &Value, axis: i64, indices: bool) -> Result<Value> {
     let mut outs = bind_multi(Primitive::Sort, &[v(&xs)]).map_err(|e| rename(e, name))?;
     let out = outs.swap_remove(usize::from(indices));
     moved(&out, last, axis)
+}
+
+/// `[values, indices]` of the `k` largest elements along `axis` (ties: lower index first).
+pub fn top_k(x: &Value, k: usize, axis: i64) -> Result<Vec<Value>> {
+    let s = x.aval().shape.clone();
+    let ax = normalize_axis("topK", axis, s.len())?;
+    if k > s[ax] {
+        return Err(Error::new(
+            "topK",
+            format!("k = {k} exceeds axis {ax} of length {}", s[ax]),
+        ));
+    }
+    let neg = if x.aval().dtype == DType::Uint32 {
+        lax::sub(&mut Binder, f64::from(u32::MAX), x)?
+    } else if x.aval().dtype.is_float() {
+        // NaN is the largest value, as in JAX (sort alone puts it last).
+        let nan = lax::ne(&mut Binder, x, x)?;
+        lax::select(
+            &mut Binder,
+            &nan,
+            f64::NEG_INFINITY,
+            &lax::neg(&mut Binder, x)?,
+        )?
+    } else {
+        lax::neg(&mut Binder, x)?
+    };
+    let order = super::indexing::sort("topK", &neg, ax as i64, true)?;
+    let mut ranges: Vec<(usize, usize)> = s.iter().map(|&d| (0, d)).collect();
+    ranges[ax] = (0, k);
+    let idx = lax::shrink(&mut Binder, &order, ranges)?;
+    let values = super::selection::take_along_axis(x, &idx, ax as i64)?;
+    Ok(vec![values, idx])
 }

@@ -1,6 +1,8 @@
 //! `matmul` and `dot` with NumPy's rules: for vectors, a 1-D operand gains a unit axis that the
-//! result drops again; `dot` of n-D arrays contracts through `tensordot`.
+//! result drops again; `dot` of n-D arrays contracts through `tensordot`. Also `lax.dot` with
+//! dimension numbers (`dot_general`, through einsum).
 
+use super::shape::normalize_axis;
 use crate::core::Primitive;
 use crate::rules::lax;
 use crate::transform::trace::{bind, Binder, Operand};
@@ -63,4 +65,71 @@ pub fn dot(o: &[Operand]) -> Result<Value> {
                 .map_err(|e| super::lax_linalg::rename(e, "dot"))
         }
     }
+}
+
+const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// `lax.dot` (dot_general) with contracting axes `lc`/`rc` and batch axes `lb`/`rb`. Output
+/// axes: batch, lhs free, rhs free. Default contracting axes: lhs's last with rhs's
+/// second-to-last (or only) one.
+pub fn dot_general(
+    lhs: &Value,
+    rhs: &Value,
+    lc: Option<&[i64]>,
+    rc: Option<&[i64]>,
+    lb: &[i64],
+    rb: &[i64],
+) -> Result<Value> {
+    let (rl, rr) = (
+        lhs.aval().shape.clone().len(),
+        rhs.aval().shape.clone().len(),
+    );
+    if rl + rr > LETTERS.len() || rl == 0 || rr == 0 {
+        return Err(Error::new("dot", "needs operands of rank 1 or more"));
+    }
+    let norm = |list: &[i64], r: usize| -> Result<Vec<usize>> {
+        list.iter().map(|&a| normalize_axis("dot", a, r)).collect()
+    };
+    let lc = norm(lc.unwrap_or(&[-1]), rl)?;
+    let rc = norm(rc.unwrap_or(&[if rr >= 2 { -2 } else { 0 }]), rr)?;
+    let lb = norm(lb, rl)?;
+    let rb = norm(rb, rr)?;
+    if lc.len() != rc.len() || lb.len() != rb.len() {
+        return Err(Error::new(
+            "dot",
+            "contracting and batch axis lists must pair up",
+        ));
+    }
+    let ll: Vec<char> = (0..rl).map(|k| LETTERS[k] as char).collect();
+    let mut lr: Vec<char> = (0..rr).map(|k| LETTERS[rl + k] as char).collect();
+    for (&a, &b) in lc.iter().zip(&rc).chain(lb.iter().zip(&rb)) {
+        if lhs.aval().shape.clone()[a] != rhs.aval().shape.clone()[b] {
+            return Err(Error::new(
+                "dot",
+                format!("axis {a} and axis {b} differ in size"),
+            ));
+        }
+        lr[b] = ll[a];
+    }
+    let free_l: Vec<char> = (0..rl)
+        .filter(|k| !lc.contains(k) && !lb.contains(k))
+        .map(|k| ll[k])
+        .collect();
+    let free_r: Vec<char> = (0..rr)
+        .filter(|k| !rc.contains(k) && !rb.contains(k))
+        .map(|k| lr[k])
+        .collect();
+    let out: String = lb
+        .iter()
+        .map(|&k| ll[k])
+        .chain(free_l)
+        .chain(free_r)
+        .collect();
+    let spec = format!(
+        "{},{}->{}",
+        ll.iter().collect::<String>(),
+        lr.iter().collect::<String>(),
+        out
+    );
+    super::einsum::einsum(&spec, &[lhs.clone(), rhs.clone()])
 }

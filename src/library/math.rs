@@ -1,8 +1,10 @@
 //! More elementwise numpy functions as compositions of primitives (JAX's formulas): roots and
 //! rounding, sign handling, log-add-exp, NaN-aware extrema, bitwise operations, logit and
-//! powers of two. Reached by name through [`super::apply`], so JS numbers may be operands.
+//! powers of two, reached by name through [`super::apply`], so JS numbers may be operands;
+//! and the two-output `frexp` and `modf`.
 
 use super::emit::{lit, v};
+use super::statistics::isfinite;
 use crate::core::ops::{BinaryOp as B, UnaryOp as U};
 use crate::core::DType;
 use crate::rules::lax;
@@ -37,7 +39,7 @@ pub fn lookup(name: &str) -> Option<Composite> {
         "ldexp" => ldexp,
         "float_power" => |o| {
             let (x, y) = (float(&o[0])?, float_operand(&o[1])?);
-            super::stats::power(&[v(&x), y.as_operand()])
+            super::power::power(&[v(&x), y.as_operand()])
         },
         "bitwise_and" => |o| bitwise(B::And, o),
         "bitwise_or" => |o| bitwise(B::Or, o),
@@ -360,4 +362,69 @@ fn nan_to_num(o: &[Operand]) -> Result<Value> {
         &y,
     )?;
     lax::select(&mut Binder, &isnan(&x)?, value(1, 0.0), &y)
+}
+
+/// `[mantissa, exponent]` with `x = m · 2^e`, |m| in [0.5, 1) (0, ±∞ and NaN: `[x, 0]`);
+/// float32 input (integers are converted). Works on the bits only: GPUs may flush subnormal
+/// floats to zero in arithmetic and comparisons (SwiftShader does), so a subnormal's mantissa
+/// bits `f` are converted to the (normal, exact) float `f` and `x = ±f · 2^-149`.
+pub fn frexp(x: &Value) -> Result<Vec<Value>> {
+    let x = super::math::float(&v(x))?;
+    if x.aval().dtype != DType::Float32 {
+        return Err(Error::new("frexp", "supports float32 arrays only"));
+    }
+    let u = |c: u32| lit(f64::from(c));
+    let bits = lax::bitcast(&mut Binder, &x, DType::Uint32)?;
+    let magnitude = lax::binary(&mut Binder, B::And, &bits, u(0x7fff_ffff))?;
+    let sub = lax::lt(&mut Binder, &magnitude, u(0x0080_0000))?;
+    let fraction = lax::convert(
+        &mut Binder,
+        &lax::binary(&mut Binder, B::And, &bits, u(0x007f_ffff))?,
+        DType::Float32,
+    )?;
+    let fbits = lax::bitcast(&mut Binder, &fraction, DType::Uint32)?;
+    let sign = lax::binary(&mut Binder, B::And, &bits, u(0x8000_0000))?;
+    let src = lax::select(
+        &mut Binder,
+        &sub,
+        &lax::binary(&mut Binder, B::Or, &fbits, &sign)?,
+        &bits,
+    )?;
+    let biased = lax::binary(
+        &mut Binder,
+        B::And,
+        &lax::binary(&mut Binder, B::Shr, &src, 23.0)?,
+        255.0,
+    )?;
+    let e = lax::convert(&mut Binder, &biased, DType::Int32)?;
+    let offset = lax::select(&mut Binder, &sub, 126.0 + 149.0, 126.0)?;
+    let e = lax::sub(
+        &mut Binder,
+        &e,
+        &lax::convert(&mut Binder, &offset, DType::Int32)?,
+    )?;
+    let mbits = lax::binary(&mut Binder, B::And, &src, u(0x807f_ffff))?;
+    let mbits = lax::binary(&mut Binder, B::Or, &mbits, u(126 << 23))?;
+    let m = lax::bitcast(&mut Binder, &mbits, DType::Float32)?;
+    let zero = lax::eq(&mut Binder, &magnitude, 0.0)?;
+    let finite = isfinite(&x)?;
+    let special = lax::binary(
+        &mut Binder,
+        B::Or,
+        &zero,
+        &lax::unary(&mut Binder, U::Not, &finite)?,
+    )?;
+    Ok(vec![
+        lax::select(&mut Binder, &special, &x, &m)?,
+        lax::select(&mut Binder, &special, 0.0, &e)?,
+    ])
+}
+
+/// `[fractional part, integral part]`, both with the sign of `x` (±∞: `[0, ±∞]`).
+pub fn modf(x: &Value) -> Result<Vec<Value>> {
+    let x = super::math::float(&v(x))?;
+    let int = super::apply("trunc", &[v(&x)])?;
+    let frac = lax::sub(&mut Binder, &x, &int)?;
+    let inf = lax::eq(&mut Binder, &lax::abs(&mut Binder, &x)?, f64::INFINITY)?;
+    Ok(vec![lax::select(&mut Binder, &inf, 0.0, &frac)?, int])
 }

@@ -3,6 +3,7 @@
 //! eagerly and under every transformation). TypeScript only parses arguments and calls
 //! [`apply`] by name.
 
+mod activations;
 pub mod args;
 mod attention;
 pub mod call;
@@ -11,18 +12,20 @@ mod call_run;
 mod call_run_linalg;
 pub mod conv;
 pub mod creation;
+mod differences;
 pub mod einsum;
 mod emit;
 mod fft;
 pub mod half;
 pub mod indexing;
 mod jacobi;
-mod lax_extra;
 pub mod lax_linalg;
 mod linalg;
+mod logic;
+mod manipulation;
 mod math;
+pub mod matrices;
 pub mod nn;
-mod nn_extra;
 mod np_eigh;
 mod np_linalg;
 mod np_norms;
@@ -30,17 +33,18 @@ mod np_qr;
 mod np_solve;
 mod np_svd;
 mod numpy;
+mod power;
 mod products;
 pub mod random;
 mod random_dist;
 mod random_shuffle;
-mod reduce;
-mod reduce_extra;
+pub mod reduce;
+mod selection;
 pub mod shape;
-mod shape_extra;
 pub mod signature;
+mod slicing;
 pub mod spaced;
-pub mod stats;
+mod statistics;
 
 pub use reduce::{reduce, ReduceKind};
 
@@ -59,7 +63,7 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
     match name {
         "matmul" => return linalg::matmul(operands),
         "dot" => return linalg::dot(operands),
-        "power" => return stats::power(operands),
+        "power" => return power::power(operands),
         // Two bool arrays: `+` is logical or and `*` logical and (JAX and jax-js).
         "add" | "mul" if operands.iter().all(is_bool_array) => {
             let op = if name == "add" {

@@ -5,9 +5,9 @@
 use super::emit::{lit, v};
 use super::lax_linalg::{cholesky_lower, float_matrix, matmul, mt, triangular_solve};
 use super::np_solve::check_square;
+use super::power::power;
 use super::reduce::{reduce, ReduceKind};
 use super::shape::normalize_axis;
-use super::stats::power;
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 use crate::transform::Value;

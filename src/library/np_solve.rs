@@ -4,8 +4,8 @@
 
 use super::emit::v;
 use super::lax_linalg::{broadcast_batch, float_matrix, matmul, promote_pair, rename};
+use super::matrices::diagonal;
 use super::reduce::{reduce, ReduceKind};
-use super::stats::diagonal;
 use crate::core::shape::broadcast_shapes;
 use crate::core::{DType, Primitive};
 use crate::rules::lax;

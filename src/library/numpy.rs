@@ -71,7 +71,7 @@ pub fn lookup(name: &str) -> Option<Composite> {
             lax::eq(&mut Binder, &a, f64::INFINITY)
         },
         "isfinite" => |o| match o[0].value() {
-            Some(x) => super::reduce_extra::isfinite(x),
+            Some(x) => super::statistics::isfinite(x),
             None => {
                 let d = lax::sub(&mut Binder, o[0].clone(), o[0].clone())?;
                 lax::eq(&mut Binder, &d, 0.0)

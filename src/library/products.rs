@@ -1,13 +1,13 @@
 //! Tensor products (tensordot, inner, outer, vecdot, vdot, matvec, vecmat, cross), polynomials
-//! (polyval, polyadd, polysub, polymul, polyder) and unwrap, as
-//! compositions of einsum, matmul, conv and elementwise primitives.
+//! (polyval, polyadd, polysub, polymul, polyder), as compositions of einsum, matmul, conv and
+//! elementwise primitives.
 
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 
-use super::emit::{lit, v};
+use super::emit::v;
 use super::reduce::{reduce, ReduceKind as K};
-use super::shape::{concatenate, normalize_axis, reshape};
+use super::shape::{normalize_axis, reshape};
 use crate::core::ops::BinaryOp as B;
 use crate::transform::Value;
 use crate::util::{Error, Result};
@@ -257,49 +257,4 @@ pub fn polyder(p: &Value, m: usize) -> Result<Value> {
         )?;
     }
     Ok(p)
-}
-
-/// Unwraps phase jumps larger than `discont` (default: half the period) along `axis`.
-pub fn unwrap(x: &Value, discont: Option<f64>, axis: i64, period: f64) -> Result<Value> {
-    let x = super::math::float(&v(x))?;
-    let discont = discont.unwrap_or(period / 2.0).max(period / 2.0);
-    let ax = normalize_axis("unwrap", axis, x.aval().shape.len())?;
-    let n = x.aval().shape.clone()[ax];
-    if n < 2 {
-        return Ok(x);
-    }
-    let dd = lax::sub(
-        &mut Binder,
-        &lax::slice_axis(&mut Binder, &x, ax, 1, n)?,
-        &lax::slice_axis(&mut Binder, &x, ax, 0, n - 1)?,
-    )?;
-    let half = period / 2.0;
-    let shifted = lax::add(&mut Binder, &dd, half)?;
-    let ddmod = super::apply("remainder", &[v(&shifted), lit(period)])?;
-    let ddmod = lax::sub(&mut Binder, &ddmod, half)?;
-    let at_edge = lax::binary(
-        &mut Binder,
-        B::And,
-        &lax::eq(&mut Binder, &ddmod, -half)?,
-        &lax::lt(&mut Binder, 0.0, &dd)?,
-    )?;
-    let ddmod = lax::select(&mut Binder, &at_edge, half, &ddmod)?;
-    let correct = lax::sub(&mut Binder, &ddmod, &dd)?;
-    let small = lax::lt(&mut Binder, &lax::abs(&mut Binder, &dd)?, discont)?;
-    let correct = lax::select(&mut Binder, &small, 0.0, &correct)?;
-    let total = super::indexing::cumulative(
-        "unwrap",
-        crate::core::ops::ReduceOp::Sum,
-        &correct,
-        Some(ax as i64),
-    )?;
-    let rest = lax::add(
-        &mut Binder,
-        &lax::slice_axis(&mut Binder, &x, ax, 1, n)?,
-        &total,
-    )?;
-    concatenate(
-        &[lax::slice_axis(&mut Binder, &x, ax, 0, 1)?, rest],
-        ax as i64,
-    )
 }

@@ -1,13 +1,15 @@
 //! More `random` distributions with JAX's constructions (so the same key gives JAX's numbers):
 //! inverse-CDF samplers built on `uniform`/`normal`, `randint` from two bit streams, and
-//! `categorical` by the Gumbel-max trick. Float32 samples.
+//! `categorical` by the Gumbel-max trick, `multivariateNormal` through a Cholesky factor.
+//! Float32 samples.
 
 use super::emit::{lit, v};
 use super::random::{bits, normal, split, uniform};
 use super::reduce::{reduce, ReduceKind as K};
+use super::shape::reshape;
 use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::Binder;
+use crate::transform::trace::{Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -142,7 +144,7 @@ pub fn sample(name: &str, key: &Value, shape: &[usize], a: f64, b: f64, c: f64) 
         "weibullMin" => {
             let u = uniform(key, shape, 0.0, 1.0)?;
             let e = lax::neg(&mut Binder, &log1p_neg(&u)?)?;
-            let pw = super::stats::power(&[v(&e), lit(1.0 / b)])?;
+            let pw = super::power::power(&[v(&e), lit(1.0 / b)])?;
             lax::mul(&mut Binder, &pw, a)
         }
         "pareto" => lax::exp(
@@ -210,7 +212,7 @@ fn without_replacement(
     let mut perm: Vec<usize> = (0..nd).filter(|&a| a != axis).collect();
     perm.push(axis);
     let z = lax::transpose(&mut Binder, &z, perm)?;
-    let idx = super::lax_extra::top_k(&z, k, -1)?.remove(1); // [batch…, k]
+    let idx = super::indexing::top_k(&z, k, -1)?.remove(1); // [batch…, k]
     let mut back = vec![nd - 1];
     back.extend(0..nd - 1);
     let idx = lax::transpose(&mut Binder, &idx, back)?;
@@ -257,4 +259,41 @@ pub fn categorical(
     let l = super::math::float(&v(&l))?;
     let z = lax::add(&mut Binder, &g, &l)?;
     super::indexing::arg_extreme("categorical", &z, Some((prefix + axis) as i64), false, true)
+}
+
+/// `mean + L·z` with `L = cholesky(cov)` and `z` standard normal of shape `shape + [n]`
+/// (`sample_shape`; default: the broadcast batch shape).
+pub fn multivariate_normal(
+    key: &Value,
+    mean: &Value,
+    cov: &Value,
+    sample_shape: Option<&[usize]>,
+) -> Result<Value> {
+    let (ms, cs) = (mean.aval().shape.clone(), cov.aval().shape.clone());
+    let n = *ms
+        .last()
+        .ok_or_else(|| Error::new("multivariateNormal", "mean must be at least 1-D"))?;
+    if cs.len() < 2 || cs[cs.len() - 2..] != [n, n] {
+        return Err(Error::new(
+            "multivariateNormal",
+            format!("cov must have shape [..., {n}, {n}], got {cs:?}"),
+        ));
+    }
+    let batch: Vec<usize> = match sample_shape {
+        Some(s) => s.to_vec(),
+        None => super::manipulation::broadcast_shape(
+            "multivariateNormal",
+            &[ms[..ms.len() - 1].to_vec(), cs[..cs.len() - 2].to_vec()],
+        )?,
+    };
+    let mut zs = batch.clone();
+    zs.push(n);
+    let z = super::random::normal(key, &zs)?;
+    let l = super::lax_linalg::cholesky_lower("multivariateNormal", cov)?;
+    let mut col = zs.clone();
+    col.push(1);
+    let lz = super::apply("matmul", &[v(&l), Operand::Value(&reshape(&z, col)?)])?;
+    let mut out = lz.aval().shape.clone();
+    out.pop();
+    lax::add(&mut Binder, mean, &reshape(&lz, out)?)
 }

@@ -36,7 +36,7 @@ fn shuffle(key: &Value, x: &Value, axis: usize) -> Result<Value> {
         key = k;
         let sort_keys = bits(&sub, &x.aval().shape.clone())?;
         let order = super::indexing::sort("permutation", &sort_keys, axis as i64, true)?;
-        x = super::shape_extra::take_along_axis(&x, &order, axis as i64)?;
+        x = super::selection::take_along_axis(&x, &order, axis as i64)?;
     }
     Ok(x)
 }
@@ -60,7 +60,7 @@ pub fn permutation(key: &Value, x: &Value, axis: i64, independent: bool) -> Resu
         return shuffle(key, x, axis);
     }
     let order = shuffle(key, &arange(x.aval().shape.clone()[axis])?, 0)?;
-    super::shape_extra::take(x, &order, Some(axis as i64))
+    super::selection::take(x, &order, Some(axis as i64))
 }
 
 /// Samples from `a` (an array, or `arange(n)` when absent) with or without replacement,
@@ -122,13 +122,13 @@ pub fn choice(
             let pr = super::math::float(&v(pr))?;
             let g = super::random_dist::gumbel(key, &[n])?;
             let z = lax::add(&mut Binder, &g, &lax::log(&mut Binder, &pr)?)?;
-            let top = super::lax_extra::top_k(&z, draws, 0)?;
+            let top = super::indexing::top_k(&z, draws, 0)?;
             reshape(&top[1], shape_out.clone())?
         }
     };
     let Some(a) = a else { return Ok(ind) };
     let flat = reshape(&ind, vec![draws])?;
-    let taken = super::shape_extra::take(a, &flat, Some(axis as i64))?;
+    let taken = super::selection::take(a, &flat, Some(axis as i64))?;
     let s = a.aval().shape.clone();
     let mut out: Vec<usize> = s[..axis].to_vec();
     out.extend(&shape_out);

@@ -1,6 +1,6 @@
 //! numpy reductions over axes, with jax-js's dtype rules: `sum`/`prod` of bool count in int32,
 //! `mean` accumulates in at least float32 (so integer and bool means are float32), `all`/`any`
-//! work on bool.
+//! work on bool. Also `var` and `std` (with a correction).
 
 use crate::core::ops::ReduceOp;
 use crate::core::{DType, Primitive};
@@ -119,4 +119,31 @@ pub fn reduce(
         .map(|a| if axes.contains(&a) { 1 } else { shape[a] })
         .collect();
     lax::reshape(&mut Binder, &out, kept)
+}
+
+/// Variance with `correction` (ddof): mean of squared deviations over `axes`.
+pub fn var(x: &Value, axes: Option<&[i64]>, correction: f64, keepdims: bool) -> Result<Value> {
+    let x = if x.aval().dtype.is_float() {
+        x.clone()
+    } else {
+        lax::cast(&mut Binder, x, DType::Float32)?
+    };
+    let m = reduce("var", ReduceKind::Mean, &x, axes, true)?;
+    let d = lax::sub(&mut Binder, &x, &m)?;
+    let d2 = lax::mul(&mut Binder, &d, &d)?;
+    let total = reduce("var", ReduceKind::Sum, &d2, axes, keepdims)?;
+    let n = x.aval().size() / total.aval().size().max(1);
+    let count = n as f64 - correction;
+    if count <= 0.0 {
+        return Err(Error::new(
+            "var",
+            format!("{n} elements leave no degrees of freedom"),
+        ));
+    }
+    lax::div(&mut Binder, &total, count)
+}
+
+pub fn std(x: &Value, axes: Option<&[i64]>, correction: f64, keepdims: bool) -> Result<Value> {
+    let s = var(x, axes, correction, keepdims)?;
+    lax::sqrt(&mut Binder, &s)
 }

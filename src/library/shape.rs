@@ -6,7 +6,7 @@ use crate::transform::trace::{bind, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
-pub use super::shape_extra::broadcast_shape;
+pub use super::manipulation::broadcast_shape;
 
 /// `axis` as an index into `rank` axes (negative counts from the end).
 pub fn normalize_axis(name: &str, axis: i64, rank: usize) -> Result<usize> {

@@ -167,7 +167,7 @@ fn tri_of(n: usize, m: usize, k: i64, dtype: DType, device: Option<DeviceName>) 
     let ones = placed("tri", device, |d| {
         creation::full("tri", vec![n, m], 1.0, DType::Float32, d)
     })?;
-    let t = super::stats::triangle(&ones, k, true)?;
+    let t = super::matrices::triangle(&ones, k, true)?;
     if dtype == DType::Float32 {
         Ok(t)
     } else {

@@ -1,8 +1,6 @@
-//! More `nn` functions as compositions of primitives with `jax.nn`'s formulas: hard and sparse
-//! activations, mish, selu, celu, squareplus, log1mexp, glu, logmeanexp, standardize.
+//! The hard and sparse activations, mish, selu, celu, squareplus and log1mexp as compositions
+//! of primitives with `jax.nn`'s formulas (`nn::activation` dispatches the rest here).
 
-use super::emit::v;
-use super::reduce::{reduce, ReduceKind};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
@@ -74,61 +72,4 @@ pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
         }
         other => Err(Error::new(other, "unknown activation")),
     }
-}
-
-/// `x1 · sigmoid(x2)` for the two halves of `axis`.
-pub fn glu(x: &Value, axis: i64) -> Result<Value> {
-    let rank = x.aval().shape.len();
-    let ax = super::shape::normalize_axis("glu", axis, rank)?;
-    let n = x.aval().shape[ax];
-    if !n.is_multiple_of(2) {
-        return Err(Error::new(
-            "glu",
-            format!("axis {axis} has odd length {n}; it must split in two"),
-        ));
-    }
-    let parts = super::shape::split(x, Some(2), &[], ax as i64)?;
-    let e = lax::exp(&mut Binder, &lax::neg(&mut Binder, &parts[1])?)?;
-    let s = lax::div(&mut Binder, 1.0, &lax::add(&mut Binder, 1.0, &e)?)?;
-    lax::mul(&mut Binder, &parts[0], &s)
-}
-
-/// `logsumexp − log(count)` over `axes`.
-pub fn logmeanexp(x: &Value, axes: Option<&[i64]>, keepdims: bool) -> Result<Value> {
-    let lse = super::nn::logsumexp(x, axes, keepdims)?;
-    let total: usize = x.aval().shape.iter().product();
-    let kept: usize = lse.aval().shape.iter().product();
-    let count = if keepdims || axes.is_some() {
-        total as f64 / kept.max(1) as f64
-    } else {
-        total as f64
-    };
-    lax::sub(&mut Binder, &lse, count.ln())
-}
-
-/// `(x − mean)/√(var + ε)` over `axes`, with `var = E[x²] − E[x]²` clipped at 0 (jax.nn's
-/// "fast" algorithm). `mean`/`variance` replace the computed ones when given.
-pub fn standardize(
-    x: &Value,
-    axes: &[i64],
-    mean: Option<&Value>,
-    variance: Option<&Value>,
-    epsilon: f64,
-) -> Result<Value> {
-    let x = super::math::float(&v(x))?;
-    let m = match mean {
-        Some(m) => m.clone(),
-        None => reduce("standardize", ReduceKind::Mean, &x, Some(axes), true)?,
-    };
-    let var = match variance {
-        Some(s) => s.clone(),
-        None => {
-            let x2 = lax::mul(&mut Binder, &x, &x)?;
-            let ex2 = reduce("standardize", ReduceKind::Mean, &x2, Some(axes), true)?;
-            let d = lax::sub(&mut Binder, &ex2, &lax::mul(&mut Binder, &m, &m)?)?;
-            lax::max(&mut Binder, &d, 0.0)?
-        }
-    };
-    let inv = lax::sqrt(&mut Binder, &lax::add(&mut Binder, &var, epsilon)?)?;
-    lax::div(&mut Binder, &lax::sub(&mut Binder, &x, &m)?, &inv)
 }

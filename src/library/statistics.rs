@@ -1,8 +1,7 @@
-//! More numpy reductions and statistics as compositions: `ptp`, `countNonzero`, the NaN-
-//! ignoring reductions and scans, `average`, `allclose`/`arrayEqual`, `cov`/`corrcoef`, and the
-//! two-output `frexp`/`modf`.
+//! numpy's statistics as compositions: `ptp`, `countNonzero`, the NaN-ignoring reductions and
+//! scans, `average` and `cov`/`corrcoef`; and `isnan`/`isfinite`, which the comparisons share.
 
-use super::emit::{lit, v};
+use super::emit::v;
 use super::reduce::{reduce, ReduceKind as K};
 use crate::core::ops::{BinaryOp as B, ReduceOp, UnaryOp as U};
 use crate::core::{DType, Primitive};
@@ -11,7 +10,7 @@ use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
-fn isnan(x: &Value) -> Result<Value> {
+pub(super) fn isnan(x: &Value) -> Result<Value> {
     lax::ne(&mut Binder, x, x)
 }
 
@@ -190,54 +189,6 @@ pub fn average(x: &Value, weights: Option<&Value>, axes: Option<&[i64]>) -> Resu
     lax::div(&mut Binder, &num, &den)
 }
 
-/// `allclose`: whether `|a − b| ≤ atol + rtol·|b|` everywhere (NaN positions must coincide).
-pub fn allclose(a: &Value, b: &Value, rtol: f64, atol: f64) -> Result<Value> {
-    compare("allclose", a, b, rtol, atol, false)
-}
-
-/// `arrayEqual`/`arrayEquiv`: whether every element is equal (NaNs too with `equal_nan`).
-pub fn array_equal(name: &str, a: &Value, b: &Value, equal_nan: bool) -> Result<Value> {
-    compare(name, a, b, 0.0, 0.0, equal_nan)
-}
-
-/// `allclose` (with `rtol`, `atol`), or `arrayEqual`/`arrayEquiv` (with `equal_nan`): one bool
-/// scalar.
-fn compare(
-    name: &str,
-    a: &Value,
-    b: &Value,
-    rtol: f64,
-    atol: f64,
-    equal_nan: bool,
-) -> Result<Value> {
-    let same = if name == "allclose" {
-        let diff = lax::abs(&mut Binder, &lax::sub(&mut Binder, a, b)?)?;
-        let tol = lax::add(
-            &mut Binder,
-            &lax::mul(&mut Binder, &lax::abs(&mut Binder, b)?, rtol)?,
-            atol,
-        )?;
-        let close = lax::le(&mut Binder, &diff, &tol)?;
-        let equal = lax::eq(&mut Binder, a, b)?; // equal infinities
-        let both_nan = lax::binary(&mut Binder, B::And, &isnan(a)?, &isnan(b)?)?;
-        lax::binary(
-            &mut Binder,
-            B::Or,
-            &lax::binary(&mut Binder, B::Or, &close, &equal)?,
-            &both_nan,
-        )?
-    } else {
-        let equal = lax::eq(&mut Binder, a, b)?;
-        if equal_nan {
-            let both_nan = lax::binary(&mut Binder, B::And, &isnan(a)?, &isnan(b)?)?;
-            lax::binary(&mut Binder, B::Or, &equal, &both_nan)?
-        } else {
-            equal
-        }
-    };
-    reduce(name, K::All, &same, None, false)
-}
-
 /// Covariance of the rows (of the columns unless `rowvar`), dividing by N − `ddof`, or the
 /// correlation coefficients for `corrcoef`.
 pub fn cov(name: &str, x: &Value, y: Option<&Value>, rowvar: bool, ddof: f64) -> Result<Value> {
@@ -265,7 +216,7 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, rowvar: bool, ddof: f64) ->
     let prod = super::half::bind_pair(Primitive::Matmul, &c, &ct)?;
     let cov = lax::div(&mut Binder, &prod, n as f64 - ddof)?;
     let out = if name == "corrcoef" {
-        let d = super::stats::diagonal(&cov, 0, 0, 1)?;
+        let d = super::matrices::diagonal(&cov, 0, 0, 1)?;
         let sd = lax::sqrt(&mut Binder, &d)?;
         let col = super::shape::reshape(&sd, vec![vars, 1])?;
         let row = super::shape::reshape(&sd, vec![1, vars])?;
@@ -279,69 +230,4 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, rowvar: bool, ddof: f64) ->
     } else {
         Ok(out)
     }
-}
-
-/// `[mantissa, exponent]` with `x = m · 2^e`, |m| in [0.5, 1) (0, ±∞ and NaN: `[x, 0]`);
-/// float32 input (integers are converted). Works on the bits only: GPUs may flush subnormal
-/// floats to zero in arithmetic and comparisons (SwiftShader does), so a subnormal's mantissa
-/// bits `f` are converted to the (normal, exact) float `f` and `x = ±f · 2^-149`.
-pub fn frexp(x: &Value) -> Result<Vec<Value>> {
-    let x = super::math::float(&v(x))?;
-    if x.aval().dtype != DType::Float32 {
-        return Err(Error::new("frexp", "supports float32 arrays only"));
-    }
-    let u = |c: u32| lit(f64::from(c));
-    let bits = lax::bitcast(&mut Binder, &x, DType::Uint32)?;
-    let magnitude = lax::binary(&mut Binder, B::And, &bits, u(0x7fff_ffff))?;
-    let sub = lax::lt(&mut Binder, &magnitude, u(0x0080_0000))?;
-    let fraction = lax::convert(
-        &mut Binder,
-        &lax::binary(&mut Binder, B::And, &bits, u(0x007f_ffff))?,
-        DType::Float32,
-    )?;
-    let fbits = lax::bitcast(&mut Binder, &fraction, DType::Uint32)?;
-    let sign = lax::binary(&mut Binder, B::And, &bits, u(0x8000_0000))?;
-    let src = lax::select(
-        &mut Binder,
-        &sub,
-        &lax::binary(&mut Binder, B::Or, &fbits, &sign)?,
-        &bits,
-    )?;
-    let biased = lax::binary(
-        &mut Binder,
-        B::And,
-        &lax::binary(&mut Binder, B::Shr, &src, 23.0)?,
-        255.0,
-    )?;
-    let e = lax::convert(&mut Binder, &biased, DType::Int32)?;
-    let offset = lax::select(&mut Binder, &sub, 126.0 + 149.0, 126.0)?;
-    let e = lax::sub(
-        &mut Binder,
-        &e,
-        &lax::convert(&mut Binder, &offset, DType::Int32)?,
-    )?;
-    let mbits = lax::binary(&mut Binder, B::And, &src, u(0x807f_ffff))?;
-    let mbits = lax::binary(&mut Binder, B::Or, &mbits, u(126 << 23))?;
-    let m = lax::bitcast(&mut Binder, &mbits, DType::Float32)?;
-    let zero = lax::eq(&mut Binder, &magnitude, 0.0)?;
-    let finite = isfinite(&x)?;
-    let special = lax::binary(
-        &mut Binder,
-        B::Or,
-        &zero,
-        &lax::unary(&mut Binder, U::Not, &finite)?,
-    )?;
-    Ok(vec![
-        lax::select(&mut Binder, &special, &x, &m)?,
-        lax::select(&mut Binder, &special, 0.0, &e)?,
-    ])
-}
-
-/// `[fractional part, integral part]`, both with the sign of `x` (±∞: `[0, ±∞]`).
-pub fn modf(x: &Value) -> Result<Vec<Value>> {
-    let x = super::math::float(&v(x))?;
-    let int = super::apply("trunc", &[v(&x)])?;
-    let frac = lax::sub(&mut Binder, &x, &int)?;
-    let inf = lax::eq(&mut Binder, &lax::abs(&mut Binder, &x)?, f64::INFINITY)?;
-    Ok(vec![lax::select(&mut Binder, &inf, 0.0, &frac)?, int])
 }
