@@ -1,11 +1,10 @@
 /**
  * `cumulativeSum` and `cumulativeProd` (NumPy 2's names): `cumsum`/`cumprod` with jax-js's
- * options object (`axis`, `includeInitial`) or an axis. Argument parsing only.
+ * options object (`axis`, `includeInitial`) or an axis. Argument parsing only; the math is in
+ * Rust.
  */
 import { Array } from "../array.js";
-import { full } from "./creation.js";
-import { cumprod, cumsum } from "./reductions.js";
-import { concatenate } from "./shape.js";
+import * as lib from "../lib-calls.js";
 
 /** Options of `cumulativeSum` and `cumulativeProd`. */
 export interface CumulativeOptions {
@@ -15,28 +14,13 @@ export interface CumulativeOptions {
   includeInitial?: boolean;
 }
 
-function cumulative(
-  name: string,
-  run: (x: Array, axis?: number | null) => Array,
-  identity: number,
-) {
+function cumulative(run: typeof lib.cumulativeSum) {
   return (x: Array, axisOrOptions: number | null | CumulativeOptions = {}): Array => {
     const o =
       axisOrOptions !== null && typeof axisOrOptions === "object"
         ? axisOrOptions
         : { axis: axisOrOptions };
-    const out = run(x, o.axis);
-    if (!o.includeInitial) return out;
-    const axis = o.axis ?? 0;
-    const k = axis < 0 ? axis + out.ndim : axis;
-    const shape = out.shape.map((d, i) => (i === k ? 1 : d));
-    const initial = full(shape, identity, { dtype: out.dtype, device: out.device });
-    try {
-      return concatenate([initial, out], k);
-    } finally {
-      initial.dispose();
-      out.dispose();
-    }
+    return run({ x, axis: o.axis, includeInitial: !!o.includeInitial });
   };
 }
 
@@ -49,7 +33,7 @@ function cumulative(
  * using y = np.cumulativeSum(x, { includeInitial: true }); // [0, 1, 3, 6]
  * ```
  */
-export const cumulativeSum = cumulative("cumulativeSum", cumsum, 0);
+export const cumulativeSum = cumulative(lib.cumulativeSum);
 
 /**
  * The running product along `axis` (`cumprod`), optionally starting with 1 (`includeInitial`).
@@ -60,4 +44,4 @@ export const cumulativeSum = cumulative("cumulativeSum", cumsum, 0);
  * using y = np.cumulativeProd(x, { axis: 0 }); // [1, 2, 6]
  * ```
  */
-export const cumulativeProd = cumulative("cumulativeProd", cumprod, 1);
+export const cumulativeProd = cumulative(lib.cumulativeProd);

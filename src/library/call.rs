@@ -34,6 +34,8 @@ calls! {
     Nanargmax "nanargmax" | Nanargmin "nanargmin" | Nancumsum "nancumsum"
         | Nancumprod "nancumprod" (NanScan) -> One
         by |name, a| one(statistics::nan_scan(name, &a.x, a.axis)),
+    CumulativeSum "cumulativeSum" | CumulativeProd "cumulativeProd" (Cumulative) -> One
+        by run::cumulative,
     Average "average" (Average) -> One =
         |a| one(statistics::average(&a.x, a.weights.as_deref(), a.axis.as_deref())),
     Allclose "allclose" (Allclose) -> One = |a| one(logic::allclose(&a.a, &a.b, a.rtol, a.atol)),

@@ -68,6 +68,7 @@ call_args! {
     }
     pub struct NanReduction { x: ArrayLike, axis: Axes, keepdims: bool = false, ddof: f64 = 0 }
     pub struct NanScan { x: ArrayLike, axis: Option<i64> }
+    pub struct Cumulative { x: Value, axis: Option<i64>, include_initial: bool = false }
     pub struct Average { x: ArrayLike, axis: Axes, weights: Option<ArrayLike> }
     pub struct Allclose { a: ArrayLike, b: ArrayLike, rtol: f64 = 1e-5, atol: f64 = 1e-7 }
     pub struct ArrayEqual { a: ArrayLike, b: ArrayLike, equal_nan: bool = false }

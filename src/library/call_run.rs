@@ -5,9 +5,11 @@
 use super::call::{one, values};
 use super::call_args::*;
 use super::emit::{bin, lit, v};
-use super::{differences, fft, linalg, manipulation, nn, products, random_dist, random_shuffle};
+use super::{
+    differences, fft, indexing, linalg, manipulation, nn, products, random_dist, random_shuffle,
+};
 use super::{selection, slicing, statistics};
-use crate::core::ops::BinaryOp;
+use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -26,6 +28,22 @@ pub fn reduction(name: &str, a: NanReduction) -> Results {
         a.axis.as_deref(),
         a.keepdims,
         a.ddof,
+    ))
+}
+
+/// `cumulativeSum`/`cumulativeProd`.
+pub fn cumulative(name: &str, a: Cumulative) -> Results {
+    let op = if name == "cumulativeSum" {
+        ReduceOp::Sum
+    } else {
+        ReduceOp::Prod
+    };
+    one(indexing::cumulative_initial(
+        name,
+        op,
+        &a.x,
+        a.axis,
+        a.include_initial,
     ))
 }
 

@@ -65,6 +65,32 @@ pub fn cumulative(name: &str, op: ReduceOp, x: &Value, axis: Option<i64>) -> Res
     lax::running(&mut Binder, op, &x, axis, false)
 }
 
+/// NumPy 2's `cumulative_sum`/`cumulative_prod`: [`cumulative`] with, when `include_initial`,
+/// the identity of `op` (0 or 1) first along the axis (one more element).
+pub fn cumulative_initial(
+    name: &str,
+    op: ReduceOp,
+    x: &Value,
+    axis: Option<i64>,
+    include_initial: bool,
+) -> Result<Value> {
+    let out = cumulative(name, op, x, axis)?;
+    if !include_initial {
+        return Ok(out);
+    }
+    let rank = out.aval().shape.len();
+    let k = normalize_axis(name, axis.unwrap_or(0), rank)?;
+    let mut widths = vec![(0, 0); rank];
+    widths[k] = (1, 0);
+    let padded = lax::pad(&mut Binder, &out, widths)?; // 0 first: the identity of a sum
+    if op == ReduceOp::Sum {
+        return Ok(padded);
+    }
+    let shape = padded.aval().shape.clone();
+    let first = lax::eq(&mut Binder, &lax::iota_i32(&mut Binder, shape, k)?, 0.0)?;
+    lax::select(&mut Binder, &first, 1.0, &padded)
+}
+
 /// Sorts along `axis` (stable, NaN last), or returns the int32 positions that would
 /// (`indices`): the `sort` routine along the last axis, the axis moved there and back.
 pub fn sort(name: &str, x: &Value, axis: i64, indices: bool) -> Result<Value> {

@@ -281,3 +281,35 @@ test("broadcastShapes and resultType fold in Rust", () =>
     assert.equal(np.resultType(np.uint32, 1.5, np.float16), np.float16);
     assert.match(errorMessage(() => np.resultType()).message, /^resultType: needs at least one/);
   }));
+
+test("cumulativeSum and cumulativeProd with includeInitial prepend the identity", () =>
+  scoped((k) => {
+    const rows = [
+      [1, 2, 3],
+      [4, NaN, 6],
+    ];
+    const x = k(np.array(rows));
+    const running = (row, op, init) => {
+      const out = [init];
+      for (const v of row) out.push(op(out.at(-1), v));
+      return out;
+    };
+    const sums = rows.map((r) => running(r, (a, b) => a + b, 0));
+    const prods = rows.map((r) => running(r, (a, b) => a * b, 1));
+    assert.deepEqual(k(np.cumulativeSum(x, { axis: 1, includeInitial: true })).js(), sums);
+    assert.deepEqual(k(np.cumulativeProd(x, { axis: -1, includeInitial: true })).js(), prods);
+    assert.deepEqual(
+      k(np.cumulativeProd(x, { axis: 1 })).js(),
+      prods.map((r) => r.slice(1)),
+    );
+    const cols = k(np.cumulativeSum(x, { axis: 0, includeInitial: true }));
+    assert.deepEqual(cols.js(), [
+      [0, 0, 0],
+      [1, 2, 3],
+      [5, NaN, 9],
+    ]);
+    const flat = k(np.cumulativeProd(k(np.array([2, 3])), { includeInitial: true }));
+    assert.deepEqual(flat.js(), [1, 2, 6]);
+    const b = k(np.array([true, false, true]));
+    assert.deepEqual(k(np.cumulativeSum(b, 0)).js(), [1, 1, 2]);
+  }));
