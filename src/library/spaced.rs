@@ -10,9 +10,9 @@ use std::f64::consts::PI;
 use super::call_args::{DTypeName, DeviceName, WindowKind};
 use super::creation;
 use super::emit::v;
-use crate::core::{DType, Device, Primitive};
+use crate::core::{DType, Device};
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
 
@@ -168,9 +168,5 @@ fn tri_of(n: usize, m: usize, k: i64, dtype: DType, device: Option<DeviceName>) 
         creation::full("tri", vec![n, m], 1.0, DType::Float32, d)
     })?;
     let t = super::matrices::triangle(&ones, k, true)?;
-    if dtype == DType::Float32 {
-        Ok(t)
-    } else {
-        bind(Primitive::Cast(dtype), &[v(&t)])
-    }
+    lax::convert(&mut Binder, &t, dtype)
 }
