@@ -292,7 +292,7 @@ fn whole_programs_over_the_limit_run_another_way_and_right() {
     assert!(run(3000, Some(4), 2) > 1);
     // A chain of 6×6 products (too many terms to write out: nine kernels in one stage). With
     // room for a few kernels' loops per invocation, the stage is cut into parts that fit (not
-    // the whole program sent kernel by kernel: eighteen dispatches).
+    // the whole program sent kernel by kernel).
     let parts = run(500, Some(30), 6);
     assert!(parts > 1 && parts < 9, "{parts} dispatches");
 }
