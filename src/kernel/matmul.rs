@@ -9,7 +9,11 @@
 //! through `index / c` (c a multiple of `n`), the product is a batch of `batches` products of
 //! `rows` rows each (`rows · n` divides every such c): batched products on both sides, as
 //! `matmul`, `einsum` and `dot` of stacked matrices make; `b` is then re-evaluated at
-//! `i = batch · rows · n + col`.
+//! `i = batch · rows · n + col`. The column side may also read the index as `(index / d) % m`
+//! with `d · m` dividing `n` (columns unravelled into several axes), and a product under a
+//! mask that only one side's indices decide is that side masked: a convolution is a batch
+//! (its images) of products of its kernel (rows: output channels) by its input windows
+//! (columns: output positions; k: input channels × taps).
 //!
 //! [`plain_load`] finds operands that are float32 loads at an index affine in (row, k) or
 //! (col, k), which the tiled code generators address without re-evaluating the expression.
@@ -42,17 +46,43 @@ fn index_only_through(e: &AluExp, ok: &dyn Fn(BinaryOp, f64) -> bool) -> bool {
     }
 }
 
-/// The divisors `c` of every `Div(Index, c)` in `e`.
-fn index_divisors(e: &AluExp, out: &mut Vec<usize>) {
-    if let AluKind::Binary(BinaryOp::Div, a, b) = &e.kind {
-        if matches!(a.kind, AluKind::Index) {
-            if let Some(c) = b.const_value() {
-                out.push(c as usize);
+/// How a column-side operand reads the output index: `Index % c` (the moduli), `(Index / d)
+/// % m` (pairs, a column axis or a batch axis) and `Index / c` (batch divisors).
+#[derive(Default)]
+struct ColumnReads {
+    moduli: Vec<usize>,
+    pairs: Vec<(usize, usize)>,
+    batch: Vec<usize>,
+}
+
+/// Collects `e`'s reads of the output index into `out`; false when it reads it otherwise.
+fn column_reads(e: &AluExp, out: &mut ColumnReads) -> bool {
+    let konst = |x: &AluExp| x.const_value().filter(|&c| c >= 1.0).map(|c| c as usize);
+    if let AluKind::Binary(BinaryOp::Rem, x, m) = &e.kind {
+        if let AluKind::Binary(BinaryOp::Div, i, d) = &x.kind {
+            if matches!(i.kind, AluKind::Index) {
+                let (Some(d), Some(m)) = (konst(d), konst(m)) else {
+                    return false;
+                };
+                out.pairs.push((d, m));
+                return true;
             }
         }
     }
-    for c in e.children() {
-        index_divisors(c, out);
+    match &e.kind {
+        AluKind::Index => false,
+        AluKind::Binary(op, i, c) if matches!(i.kind, AluKind::Index) => match (op, konst(c)) {
+            (BinaryOp::Rem, Some(c)) => {
+                out.moduli.push(c);
+                true
+            }
+            (BinaryOp::Div, Some(c)) => {
+                out.batch.push(c);
+                true
+            }
+            _ => false,
+        },
+        _ => e.children().iter().all(|c| column_reads(c, out)),
     }
 }
 
@@ -64,52 +94,104 @@ fn gcd(a: usize, b: usize) -> usize {
     }
 }
 
-/// The `n` of the first `Rem(Index, n)` in `e`.
-fn column_count(e: &AluExp) -> Option<usize> {
-    if let AluKind::Binary(BinaryOp::Rem, a, b) = &e.kind {
-        if matches!(a.kind, AluKind::Index) {
-            return b.const_value().map(|c| c as usize);
-        }
-    }
-    e.children().into_iter().find_map(column_count)
+fn lcm(a: usize, b: usize) -> Option<usize> {
+    a.checked_mul(b / gcd(a, b))
 }
 
-/// The matrix product `kernel` computes, if it has that structure (any size).
-pub fn structure(kernel: &Kernel) -> Option<Matmul> {
-    let red = kernel.reduction?;
-    if red.op != ReduceOp::Sum || kernel.exp.dtype != DType::Float32 {
+/// The product of `n` columns with `a` on the row side and `b` on the column side, if they
+/// have that shape: every pair of `b` is a column axis (`d · m` divides `n`) or a batch axis
+/// (`d` a multiple of `n`).
+fn with_columns(
+    a: &AluExp,
+    b: &AluExp,
+    reads: &ColumnReads,
+    n: usize,
+    size: usize,
+    k: usize,
+) -> Option<Matmul> {
+    if n < 2 || !size.is_multiple_of(n) || reads.moduli.iter().any(|&c| !n.is_multiple_of(c)) {
         return None;
     }
-    let AluKind::Binary(BinaryOp::Mul, a, b) = &kernel.exp.kind else {
-        return None;
-    };
-    let n = column_count(b)?;
-    if n < 2 || !kernel.size.is_multiple_of(n) {
+    let mut batch = reads.batch.clone();
+    for &(d, m) in &reads.pairs {
+        match n.is_multiple_of(d * m) {
+            true => {}
+            false if d.is_multiple_of(n) => batch.push(d),
+            false => return None,
+        }
+    }
+    if batch.iter().any(|c| !c.is_multiple_of(n)) {
         return None;
     }
     let a_ok = index_only_through(a, &|op, c| {
         op == BinaryOp::Div && c >= 1.0 && (c as usize).is_multiple_of(n)
     });
-    let b_ok = index_only_through(b, &|op, c| {
-        let c = c as usize;
-        (op == BinaryOp::Rem && c == n) || (op == BinaryOp::Div && c >= n && c.is_multiple_of(n))
-    });
-    if !(a_ok && b_ok) {
+    if !a_ok {
         return None;
     }
     // Rows of one product: every row block that `b` tells apart, as large as can be.
-    let total = kernel.size / n;
-    let mut divisors = Vec::new();
-    index_divisors(b, &mut divisors);
-    let rows = divisors.iter().fold(total, |g, &c| gcd(g, c / n));
+    let total = size / n;
+    let rows = batch.iter().fold(total, |g, &c| gcd(g, c / n));
     Some(Matmul {
-        a: (**a).clone(),
-        b: (**b).clone(),
+        a: a.clone(),
+        b: b.clone(),
         rows,
         n,
-        k: red.size,
+        k,
         batches: total / rows,
     })
+}
+
+/// The product with `a` on the row side and `b` on the column side, if they have that shape.
+/// The columns are the least common multiple of `b`'s moduli and of some of its pairs: of
+/// the choices that fit, the one with the most rows per product.
+fn as_product(a: &AluExp, b: &AluExp, size: usize, k: usize) -> Option<Matmul> {
+    let mut reads = ColumnReads::default();
+    if !column_reads(b, &mut reads) || reads.pairs.len() > 6 {
+        return None;
+    }
+    let base = reads.moduli.iter().try_fold(1, |l, &m| lcm(l, m))?;
+    (0..1usize << reads.pairs.len())
+        .filter_map(|subset| {
+            let mut chosen = reads
+                .pairs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| subset >> i & 1 == 1);
+            let n = chosen.try_fold(base, |l, (_, &(d, m))| lcm(l, d * m))?;
+            with_columns(a, b, &reads, n, size, k)
+        })
+        .max_by_key(|m| (m.rows, m.n))
+}
+
+/// The matrix product `kernel` computes, if it has that structure (any size): its expression
+/// is `x · y`, or `where(c, x · y, 0)` (a convolution's padding mask) with the mask moved
+/// into one operand, and either factor may be the row side.
+pub fn structure(kernel: &Kernel) -> Option<Matmul> {
+    let red = kernel.reduction?;
+    if red.op != ReduceOp::Sum || kernel.exp.dtype != DType::Float32 {
+        return None;
+    }
+    let product = |e: &AluExp| match &e.kind {
+        AluKind::Binary(BinaryOp::Mul, x, y) => Some(((**x).clone(), (**y).clone())),
+        _ => None,
+    };
+    let mut pairs = Vec::new();
+    if let Some((x, y)) = product(&kernel.exp) {
+        pairs.extend([(x.clone(), y.clone()), (y, x)]);
+    } else if let AluKind::Where(c, t, f) = &kernel.exp.kind {
+        let (x, y) = product(t).filter(|_| f.const_value() == Some(0.0))?;
+        let masked = |v: &AluExp| AluExp::where_((**c).clone(), v.clone(), (**f).clone());
+        pairs.extend([
+            (x.clone(), masked(&y)),
+            (y.clone(), masked(&x)),
+            (masked(&x), y.clone()),
+            (masked(&y), x),
+        ]);
+    }
+    pairs
+        .iter()
+        .find_map(|(a, b)| as_product(a, b, kernel.size, red.size))
 }
 
 /// An int32 index affine in two loop variables: `c + v[0]·x + v[1]·k`.

@@ -1,7 +1,7 @@
-//! The products that `einsum` and `matmul` of transposed operands lower to are the kernels the
-//! tiled code generators recognise (`kernel::matmul`): batches of products where both operands
-//! are batched, and operands read at affine indices through their transposes (so the WebGPU
-//! tile's offset loads apply).
+//! The products that `einsum`, `matmul` of transposed operands and convolutions lower to are
+//! the kernels the tiled code generators recognise (`kernel::matmul`): batches of products
+//! where both operands are batched, operands read at affine indices through their transposes
+//! (so the WebGPU tile's offset loads apply), and a convolution as its images' products.
 //! Numerics of these kernels are checked against the interpreter in `webgpu_fast`.
 
 use crate::common::trace::{f32v, trace_fn};
@@ -65,4 +65,16 @@ fn transposed_operands_are_read_at_affine_indices() {
         assert_eq!((m.batches, m.rows, m.n, m.k), (1, 64, 80, 48), "{name}");
         assert!(affine(m), "{name}: {m:?}");
     }
+}
+
+#[test]
+fn a_convolution_is_a_batch_of_products() {
+    use oxjax::library::conv::{conv_general_dilated, Padding};
+    // Images × (output channels by output positions), k = input channels × taps.
+    let found = products(&[&[2, 16, 12, 12], &[48, 16, 3, 3]], |v| {
+        conv_general_dilated(&v[0], &v[1], &[1, 1], &Padding::Same, None, None, 1).unwrap()
+    });
+    assert_eq!(found.len(), 1, "{found:?}");
+    let m = &found[0];
+    assert_eq!((m.batches, m.rows, m.n, m.k), (2, 48, 144, 144));
 }

@@ -2,10 +2,10 @@
 //! (lavapipe): workgroup-tree reductions (one workgroup per output, and the axis cut into
 //! parts with a second pass), and tiled matrix products (plain, batched left operand,
 //! transposed operands read through views, batches of products on both sides, broadcast
-//! batches, ragged edges, an operand that is an expression; each tile shape and depth). Each
-//! shader is validated with naga first. Float sums and products are compared with a tolerance
-//! (their order differs from the interpreter's); integer sums, max and min exactly. The batching and pool counters are
-//! checked on the way.
+//! batches, ragged edges, an operand that is an expression, convolutions; each tile shape and
+//! depth). Each shader is validated with naga first. Float sums and products are compared with
+//! a tolerance (their order differs from the interpreter's); integer sums, max and min
+//! exactly. The batching and pool counters are checked on the way.
 
 use crate::common::wgsl::validate_source as validate;
 use crate::common::{block_on, decode_f32, encode, run_on, values};
@@ -249,6 +249,53 @@ fn tiled_matmul_of_an_expression_operand() {
     let scale = vec![40.0 * 100.0; kernel.size];
     assert_close("int32 @ f32", &decode_f32(&got), &decode_f32(&want), &scale, 1e-6);
     assert_eq!(gpu.stats().tiled_dispatches, tiled_before + 1);
+}
+
+#[test]
+fn tiled_convolutions_match_the_interpreter() {
+    // A convolution is a batch (images) of products: kernel (rows: output channels) by input
+    // windows (columns: output positions), its padding mask moved into the windows' side.
+    let mut gpu = gpu();
+    let cases: [(&str, [usize; 4], [usize; 4], i64); 2] = [
+        ("3×3 SAME", [2, 4, 8, 8], [32, 4, 3, 3], 1),
+        ("1×1", [3, 16, 6, 7], [40, 16, 1, 1], 0),
+    ];
+    for (name, x, w, pad) in cases {
+        let p = oxjax::core::ConvParams {
+            strides: vec![1, 1],
+            padding: vec![(pad, pad); 2],
+            lhs_dilation: vec![1, 1],
+            rhs_dilation: vec![1, 1],
+            groups: 1,
+        };
+        let (x, w) = (
+            Aval::new(x.to_vec(), DType::Float32),
+            Aval::new(w.to_vec(), DType::Float32),
+        );
+        let out = oxjax::rules::conv::abstract_eval(&p, &[&x, &w]).unwrap();
+        // Simplified, as lowering leaves every kernel.
+        let kernel = oxjax::kernel::simplify::kernel(&oxjax::rules::conv::kernel(&p, &x, &w, &out));
+        let m = wgsl_matmul::recognise(&kernel).unwrap_or_else(|| panic!("{name}: not tiled"));
+        let positions = out.shape[2] * out.shape[3];
+        assert_eq!(
+            (m.batches, m.rows, m.n, m.k),
+            (x.shape[0], w.shape[0], positions, x.shape[1] * w.shape[2] * w.shape[3]),
+            "{name}"
+        );
+        let tile = wgsl_matmul::tile(&m, false, 16384);
+        validate(name, &wgsl_matmul::emit(&kernel, &m, &tile).unwrap());
+        let inputs = vec![
+            encode(DType::Float32, &values(x.size(), 1.0)),
+            encode(DType::Float32, &values(w.size(), 2.0)),
+        ];
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let want = run_kernel(&kernel, &refs).unwrap();
+        let tiled_before = gpu.stats().tiled_dispatches;
+        let got = run_on(&mut gpu, &kernel, &inputs);
+        let scale = vec![m.k as f64 * 100.0; kernel.size];
+        assert_close(name, &decode_f32(&got), &decode_f32(&want), &scale, 1e-6);
+        assert_eq!(gpu.stats().tiled_dispatches, tiled_before + 1, "{name}");
+    }
 }
 
 #[test]
