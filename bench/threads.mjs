@@ -160,6 +160,48 @@ const sum = {
   },
 };
 
+/** `batch` symmetric positive definite n×n float32 matrices: M·Mᵀ/n + I. */
+function spd(batch, n) {
+  const out = new Float32Array(batch * n * n);
+  const m = (b, i, k) => (((b * 7 + i * 31 + k * 17) % 23) - 11) / 11;
+  for (let b = 0; b < batch; b++) {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        let s = i === j ? 1 : 0;
+        for (let k = 0; k < n; k++) s += (m(b, i, k) * m(b, j, k)) / n;
+        out[(b * n + i) * n + j] = s;
+      }
+    }
+  }
+  return out;
+}
+
+const cholesky = {
+  name: "cholesky of 64 × [64×64] float32",
+  unit: "ms",
+  per: 1,
+  exact: false,
+  make(lib) {
+    const np = lib === "ox" ? onp : jnp;
+    const a = np.array(spd(64, 64)).reshape([64, 64, 64]);
+    const call = () => (lib === "ox" ? onp.linalg.cholesky(a) : jnp.linalg.cholesky(a.ref));
+    return {
+      run: async () => {
+        const y = call();
+        await y.blockUntilReady();
+        y.dispose();
+      },
+      out: async () => {
+        const y = call();
+        const d = await y.data();
+        if (lib === "ox") y.dispose();
+        return d;
+      },
+      free: () => a.dispose(),
+    };
+  },
+};
+
 const small = {
   name: "1,000 small eager ops (add [4] + dataSync)",
   // ms per 1,000 ops = µs per op
@@ -186,7 +228,7 @@ const small = {
   },
 };
 
-const workloads = [matmul(256), matmul(512), chain, sum, small].filter((w) =>
+const workloads = [matmul(256), matmul(512), chain, sum, cholesky, small].filter((w) =>
   w.name.includes(filter),
 );
 
