@@ -119,6 +119,24 @@ for (const n of SIZES) {
     },
   });
 }
+// A 3×3 SAME convolution, batch 8, 64 → 64 channels on 56×56 (a ResNet stage's shape).
+{
+  const [n, c, hw] = (Deno.env.get("BENCH_CONV") ?? "8,64,56").split(",").map(Number);
+  workloads.push({
+    name: `conv 3x3 ${n}x${c}x${hw}x${hw}`,
+    k: 20,
+    flops: 2 * n * c * hw * hw * c * 9,
+    setup(lib) {
+      const lax = lib.name === "oxjax" ? ox.lax : jax.lax;
+      const x = lib.np.array(random(n * c * hw * hw, 5)).reshape([n, c, hw, hw]);
+      const w = lib.np.array(random(c * c * 9, 6)).reshape([c, c, 3, 3]);
+      return {
+        call: () => lax.conv(lib.keep(x), lib.keep(w), [1, 1], "SAME"),
+        free: () => (lib.free(x), lib.free(w)),
+      };
+    },
+  });
+}
 const BIG = Number(Deno.env.get("BENCH_BIG") ?? 1 << 24);
 workloads.push({
   name: `chain (x*1.5+0.5)*x-2 on ${BIG} (eager, 4 ops)`,
