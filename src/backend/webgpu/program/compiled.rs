@@ -15,7 +15,7 @@ use super::strategy::choose_loop;
 use crate::backend::webgpu::exe::Stage;
 use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::{Backend, BufferId, ExeId, LoopStats};
-use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopBuffers};
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 
@@ -85,6 +85,10 @@ pub(in crate::backend::webgpu) struct LoopCache {
     /// same planned body (`Rc`), found without hashing the plan's kernels (H100 host: the
     /// hash was a tenth of a case-2 call's host time).
     last: Option<(DeviceProgram, ExeId, Rc<str>)>,
+    /// The float16 body rewritten last and its widened body (`strategy`): the rewrite runs
+    /// once per body, not per call, and the widened body keeps its identity, so [`compile`]
+    /// finds it as the plan compiled last.
+    pub(super) widened: Option<(Rc<LoopBody>, Rc<LoopBody>)>,
 }
 
 impl Default for LoopCache {
@@ -99,6 +103,7 @@ impl Default for LoopCache {
             workgroup: true,
             serial: true,
             last: None,
+            widened: None,
         }
     }
 }
@@ -111,6 +116,7 @@ impl LoopCache {
 
     pub fn clear(&mut self) {
         self.last = None;
+        self.widened = None;
         self.ids.clear();
         self.exes.clear();
         self.pipelines.clear();

@@ -19,7 +19,7 @@ use super::layout::layout;
 use super::widen_half;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopBuffers};
 use crate::util::Result;
 
 /// `Backend::compile_loop`: the compiled loop of `plan` (of its rewrite, where it has one)
@@ -28,7 +28,7 @@ pub(in crate::backend::webgpu) fn compile_loop(
     gpu: &mut WebGpuBackend,
     plan: &DeviceProgram,
 ) -> Result<(ExeId, String)> {
-    match widen_half::widened(gpu, plan)? {
+    match widened(gpu, plan)? {
         None => compiled::compile(gpu, plan),
         Some(wide) => {
             let (id, detail) = compiled::compile(gpu, &wide)?;
@@ -47,10 +47,29 @@ pub(in crate::backend::webgpu) fn run_loop(
     plan: &DeviceProgram,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
-    match widen_half::widened(gpu, plan)? {
+    match widened(gpu, plan)? {
         None => compiled::run(gpu, exe, plan, buffers),
         Some(wide) => widen_half::run_widened(gpu, exe, plan, &wide, buffers),
     }
+}
+
+/// The rewrite of `plan` for the looping shaders (`widen_half::widened`), made once per body:
+/// the body rewritten last is kept with its rewrite.
+fn widened(gpu: &mut WebGpuBackend, plan: &DeviceProgram) -> Result<Option<DeviceProgram>> {
+    let with = |body: &Rc<LoopBody>| DeviceProgram {
+        body: body.clone(),
+        ..plan.clone()
+    };
+    if let Some((body, wide)) = &gpu.loops.widened {
+        if Rc::ptr_eq(body, &plan.body) {
+            return Ok(Some(with(wide)));
+        }
+    }
+    let wide = widen_half::widened(gpu, plan)?;
+    if let Some(w) = &wide {
+        gpu.loops.widened = Some((plan.body.clone(), w.body.clone()));
+    }
+    Ok(wide)
 }
 
 /// The form of a scan's loop (serial, looping or pre-encoded), compiled and kept.
