@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,6 +63,11 @@ test("npm pack of pkg/ installs and runs in a fresh project", () => {
     "wasm/oxjax.d.cts",
   ]) {
     assert.ok(existsSync(join(dir, "node_modules/oxjax", f)), `installed package has ${f}`);
+  }
+  // Every folder the build writes is packed (a new namespace folder must join "files").
+  for (const d of readdirSync(pkg, { withFileTypes: true })) {
+    if (!d.isDirectory()) continue;
+    assert.ok(existsSync(join(dir, "node_modules/oxjax", d.name)), `packed folder ${d.name}`);
   }
   writeFileSync(
     join(dir, "main.mjs"),
