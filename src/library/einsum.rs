@@ -278,6 +278,15 @@ fn contract(a: Term, b: Term, keep: &[char]) -> Result<Term> {
     })
 }
 
+/// Axis letters of the specs that `tensordot` and `lax.dot` build.
+pub const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// `einsum("{la},{lb}->{out}", a, b)`: the contraction of two operands with these axis letters.
+pub fn contract_pair(a: &Value, b: &Value, la: &[char], lb: &[char], out: &str) -> Result<Value> {
+    let (la, lb): (String, String) = (la.iter().collect(), lb.iter().collect());
+    einsum(&format!("{la},{lb}->{out}"), &[a.clone(), b.clone()])
+}
+
 pub fn einsum(spec: &str, operands: &[Value]) -> Result<Value> {
     let ranks: Vec<usize> = operands.iter().map(|v| v.aval().shape.len()).collect();
     let (inputs, output) = parse(spec, &ranks)?;

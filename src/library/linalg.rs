@@ -2,6 +2,7 @@
 //! result drops again; `dot` of n-D arrays contracts through `tensordot`. Also `lax.dot` with
 //! dimension numbers (`dot_general`, through einsum).
 
+use super::einsum::LETTERS;
 use super::shape::normalize_axis;
 use crate::core::Primitive;
 use crate::rules::lax;
@@ -67,8 +68,6 @@ pub fn dot(o: &[Operand]) -> Result<Value> {
     }
 }
 
-const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
 /// `lax.dot` (dot_general) with contracting axes `lc`/`rc` and batch axes `lb`/`rb`. Output
 /// axes: batch, lhs free, rhs free. Default contracting axes: lhs's last with rhs's
 /// second-to-last (or only) one.
@@ -125,11 +124,5 @@ pub fn dot_general(
         .chain(free_l)
         .chain(free_r)
         .collect();
-    let spec = format!(
-        "{},{}->{}",
-        ll.iter().collect::<String>(),
-        lr.iter().collect::<String>(),
-        out
-    );
-    super::einsum::einsum(&spec, &[lhs.clone(), rhs.clone()])
+    super::einsum::contract_pair(lhs, rhs, &ll, &lr, &out)
 }

@@ -2,6 +2,7 @@
 //! (polyval, polyadd, polysub, polymul, polyder), as compositions of einsum, matmul, conv and
 //! elementwise primitives.
 
+use super::einsum::LETTERS;
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 
@@ -11,8 +12,6 @@ use super::shape::{normalize_axis, reshape};
 use crate::core::ops::BinaryOp as B;
 use crate::transform::Value;
 use crate::util::{Error, Result};
-
-const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `tensordot` contracting `a_axes` of `a` with `b_axes` of `b`, through einsum.
 pub(super) fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]) -> Result<Value> {
@@ -49,13 +48,7 @@ pub(super) fn tensordot(a: &Value, b: &Value, a_axes: &[usize], b_axes: &[usize]
                 .map(|(_, &c)| c),
         )
         .collect();
-    let spec = format!(
-        "{},{}->{}",
-        la.iter().collect::<String>(),
-        lb.iter().collect::<String>(),
-        out
-    );
-    super::einsum::einsum(&spec, &[a.clone(), b.clone()])
+    super::einsum::contract_pair(a, b, &la, &lb, &out)
 }
 
 /// `tensordot`: the last `count` axes of `a` with the first `count` of `b`, or without a

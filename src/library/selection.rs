@@ -72,15 +72,7 @@ pub fn take_along_axis(x: &Value, idx: &Value, axis: i64) -> Result<Value> {
             lax::iota_i32(&mut Binder, out.clone(), j)?
         });
     }
-    let mut operands = vec![v(x)];
-    operands.extend(grids.iter().map(v));
-    bind(
-        Primitive::Gather {
-            axes: (0..xs.len()).collect(),
-            out_dim: 0,
-        },
-        &operands,
-    )
+    lax::gather(&mut Binder, x, &grids, (0..xs.len()).collect(), 0)
 }
 
 /// `numpy.indices(dims)`: shape `[len(dims), ...dims]`, int32.

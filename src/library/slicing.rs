@@ -1,12 +1,11 @@
 //! `lax`'s dynamic slicing and updating with traced offsets (gather + select, so they work
 //! under every transformation).
 
-use super::emit::v;
 use super::shape::normalize_axis;
 use crate::core::ops::BinaryOp as B;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -20,15 +19,7 @@ fn start_index(name: &str, s: &Value, hi: usize) -> Result<Value> {
 }
 
 fn gather_all(x: &Value, index: &[Value]) -> Result<Value> {
-    let mut ops = vec![v(x)];
-    ops.extend(index.iter().map(v));
-    bind(
-        Primitive::Gather {
-            axes: (0..index.len()).collect(),
-            out_dim: 0,
-        },
-        &ops,
-    )
+    lax::gather(&mut Binder, x, index, (0..index.len()).collect(), 0)
 }
 
 /// `x[s0:s0+n0, s1:s1+n1, …]` with traced starts, clamped so the slice fits (as XLA).
