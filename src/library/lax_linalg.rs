@@ -140,11 +140,17 @@ pub fn solve_triangular(
         b.clone()
     };
     let x = triangular_solve(name, a, &b2, true, lower, trans, unit_diagonal)?;
+    column_back(&x, vector)
+}
+
+/// The solution `x` of a right-hand side given as a vector (`vector`: solved as one column)
+/// without that column axis; `x` itself otherwise.
+pub fn column_back(x: &Value, vector: bool) -> Result<Value> {
     if vector {
         let mut shape = x.aval().shape.clone();
         shape.pop();
-        lax::reshape(&mut Binder, &x, shape)
+        lax::reshape(&mut Binder, x, shape)
     } else {
-        Ok(x)
+        Ok(x.clone())
     }
 }

@@ -3,7 +3,7 @@
 //! differentiable through the routines' VJP rules.
 
 use super::emit::v;
-use super::lax_linalg::{broadcast_batch, float_matrix, matmul, promote_pair, rename};
+use super::lax_linalg::{broadcast_batch, column_back, float_matrix, matmul, promote_pair, rename};
 use super::matrices::diagonal;
 use super::reduce::{reduce, ReduceKind};
 use crate::core::shape::broadcast_shapes;
@@ -81,13 +81,7 @@ pub fn solve(name: &str, a: &Value, b: &Value) -> Result<Value> {
     let pb = matmul(&p, &b)?;
     let y = rl::solve(&mut Binder, &outs[0], &pb, true, true, false, true)?;
     let x = rl::solve(&mut Binder, &outs[0], &y, true, false, false, false)?;
-    if vector {
-        let mut shape = x.aval().shape.clone();
-        shape.pop();
-        lax::reshape(&mut Binder, &x, shape)
-    } else {
-        Ok(x)
-    }
+    column_back(&x, vector)
 }
 
 /// `inv(a)`: `solve(a, I)`.
