@@ -143,7 +143,8 @@ fn insert(key: Key, entry: Entry) {
     drop(evicted); // outside the borrow
 }
 
-/// The key of an eager call, or None when something is being traced.
+/// The key of an eager call, or None when something is being traced or the call's results
+/// could land on another device compiled than eagerly.
 fn key(tag: &str, params: &[f64], arrays: &[Value]) -> Option<Key> {
     if arrays.is_empty() || trace::top_frame().is_some() {
         return None;
@@ -155,6 +156,13 @@ fn key(tag: &str, params: &[f64], arrays: &[Value]) -> Option<Key> {
             Value::Tracer(_) => None,
         })
         .collect::<Option<Vec<_>>>()?;
+    // With no committed operand, eager operations without operands run on the placement of
+    // the call (`scope`), a compiled program on its first operand's device: they agree only
+    // when the operands live there.
+    let placed = super::scope::device();
+    if arrays.iter().all(|a| !a.2) && arrays.iter().any(|a| a.1 != placed) {
+        return None;
+    }
     Some(Key {
         tag: tag.to_string(),
         params: params.iter().map(|x| x.to_bits()).collect(),

@@ -132,6 +132,30 @@ test("large compositions compile without transcendentals; random draws at every 
   key.dispose();
 });
 
+test("compiled calls place results where eager calls do", { skip: ON_WEBGPU }, () => {
+  ox.clearCaches();
+  const before = ox.defaultDevice();
+  ox.defaultDevice("cpu");
+  const key = ox.random.key(0); // uncommitted, on cpu
+  const x = np.array([1.5, -2.5, 3.5]);
+  ox.defaultDevice("wasm");
+  try {
+    const placed = [];
+    for (let i = 0; i < 3; i++) {
+      const u = ox.random.uniform(key, [3]);
+      const r = np.rint(x);
+      placed.push(`${u.device} ${r.device}`);
+      u.dispose();
+      r.dispose();
+    }
+    assert.deepEqual(placed, [placed[0], placed[0], placed[0]]);
+  } finally {
+    ox.defaultDevice(before);
+    key.dispose();
+    x.dispose();
+  }
+});
+
 test("a composition that fails keeps failing with its own error", () => {
   const key = ox.random.key(0, { device });
   const x = np.ones([2, 3], { device });
