@@ -12,8 +12,7 @@ use super::signature::calls;
 use super::{call_run as run, call_run_linalg as run_linalg};
 use super::{
     differences, fft, indexing, lax_linalg, logic, manipulation, math, matrices, nn, np_linalg,
-    np_norms, np_solve, np_svd, products, random_dist, random_shuffle, selection, slicing, spaced,
-    statistics,
+    np_norms, np_solve, np_svd, products, random, selection, slicing, spaced, statistics,
 };
 use crate::transform::{eager_jit, Value};
 use crate::util::{Error, Result};
@@ -27,7 +26,7 @@ calls! {
         |a| one(nn::logmeanexp(&a.x, a.axis.as_deref(), a.keepdims)),
     Standardize "standardize" (Standardize) -> One = run::standardize,
     DotProductAttention "dotProductAttention" (Attention) -> One =
-        |a| one(super::attention::dot_product_attention(a)),
+        |a| one(super::nn::attention::dot_product_attention(a)),
     Ptp "ptp" | CountNonzero "countNonzero" | Nansum "nansum" | Nanprod "nanprod"
         | Nanmax "nanmax" | Nanmin "nanmin" | Nanmean "nanmean" | Nanvar "nanvar"
         | Nanstd "nanstd" (NanReduction) -> One by run::reduction,
@@ -79,7 +78,7 @@ calls! {
         -> One by |name, a| one(products::poly(name, &a.a, &a.b)),
     Polyder "polyder" (Polyder) -> One = |a| one(products::polyder(&a.p, a.m)),
     ScatterAdd "scatterAdd" (ScatterAdd) -> One =
-        |a| one(random_shuffle::scatter_add(&a.target, &a.indices, &a.updates, a.axis)),
+        |a| one(random::shuffle::scatter_add(&a.target, &a.indices, &a.updates, a.axis)),
     Unwrap "unwrap" (Unwrap) -> One =
         |a| one(differences::unwrap(&a.p, a.discont, a.axis, a.period)),
     Fft "fft" | Ifft "ifft" (ComplexFft) -> Two by run::complex_fft,
@@ -108,15 +107,15 @@ calls! {
         |a| run::draw("triangular", &a.key, &a.shape, [a.left, a.mode, a.right]),
     Randint "randint" (Randint) -> One =
         |a| run::draw("randint", &a.key, &a.shape, [a.minval, a.maxval]),
-    Categorical "categorical" (Categorical) -> One = |a| one(random_dist::categorical(
+    Categorical "categorical" (Categorical) -> One = |a| one(random::dist::categorical(
         &a.key, &a.logits, a.axis, a.shape.as_deref(), a.replace,
     )),
     MultivariateNormal "multivariateNormal" (MultivariateNormal) -> One =
-        |a| one(random_dist::multivariate_normal(&a.key, &a.mean, &a.cov, a.shape.as_deref())),
+        |a| one(random::dist::multivariate_normal(&a.key, &a.mean, &a.cov, a.shape.as_deref())),
     PermutationCount "permutation" (PermutationCount) -> One =
-        |a| one(random_shuffle::permutation_count(&a.key, a.n)),
+        |a| one(random::shuffle::permutation_count(&a.key, a.n)),
     Permutation "permutation" (Permutation) -> One =
-        |a| one(random_shuffle::permutation(&a.key, &a.x, a.axis, a.independent)),
+        |a| one(random::shuffle::permutation(&a.key, &a.x, a.axis, a.independent)),
     Choice "choice" (Choice) -> One = run::choice,
 
     Dot "dot" (Dot) -> One = run::dot,

@@ -5,9 +5,7 @@
 use super::call::{one, values};
 use super::call_args::*;
 use super::emit::{bin, lit, v};
-use super::{
-    differences, fft, indexing, linalg, manipulation, nn, products, random_dist, random_shuffle,
-};
+use super::{differences, fft, indexing, linalg, manipulation, nn, products, random};
 use super::{selection, slicing, statistics};
 use crate::core::ops::{BinaryOp, ReduceOp};
 use crate::transform::Value;
@@ -81,11 +79,11 @@ pub fn complex_fftn(name: &str, a: ComplexFftn) -> Results {
 /// A draw of distribution `name` with its parameters in order.
 pub fn draw<const N: usize>(name: &str, key: &Value, shape: &[usize], p: [f64; N]) -> Results {
     let at = |i: usize| p.get(i).copied().unwrap_or(f64::NAN);
-    one(random_dist::sample(name, key, shape, at(0), at(1), at(2)))
+    one(random::dist::sample(name, key, shape, at(0), at(1), at(2)))
 }
 
 pub fn choice(a: Choice) -> Results {
-    one(random_shuffle::choice(
+    one(random::shuffle::choice(
         &a.key,
         a.a.as_deref(),
         a.p.as_deref(),

@@ -3,9 +3,7 @@
 //! eagerly and under every transformation). TypeScript only parses arguments and calls
 //! [`apply`] by name.
 
-mod activations;
 pub mod args;
-mod attention;
 pub mod call;
 pub mod call_args;
 mod call_run;
@@ -36,8 +34,6 @@ mod numpy;
 mod power;
 mod products;
 pub mod random;
-mod random_dist;
-mod random_shuffle;
 pub mod reduce;
 mod selection;
 pub mod shape;

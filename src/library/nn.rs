@@ -1,6 +1,10 @@
-//! `nn`: activations (the rest in `activations.rs`) and the functions over axes — logsumexp,
-//! softmax, glu, logmeanexp, standardize, oneHot — as compositions of primitives (JAX's
-//! formulas, so values agree with `jax.nn`), with axis parameters resolved here.
+//! `nn`: activations (the rest in `nn/activations.rs`) and the functions over axes —
+//! logsumexp, softmax, glu, logmeanexp, standardize, oneHot — as compositions of primitives
+//! (JAX's formulas, so values agree with `jax.nn`), with axis parameters resolved here;
+//! attention in `nn/attention.rs`.
+
+mod activations;
+pub(super) mod attention;
 
 use super::emit::v;
 use super::reduce::{reduce, ReduceKind};
@@ -78,7 +82,7 @@ pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
             let half = lax::mul(&mut Binder, &x, 0.5)?;
             lax::mul(&mut Binder, &half, &lax::add(&mut Binder, &e, 1.0)?)
         }
-        other => super::activations::activation(other, &x, a),
+        other => activations::activation(other, &x, a),
     }
 }
 

@@ -1,7 +1,11 @@
 //! Counter-based random numbers bit-exact with JAX's default (partitionable) threefry-2x32:
 //! a key is a uint32 `[2]` array; element `i` of `bits(key, shape)` is `x0 ^ x1` of
 //! threefry2x32(key, (0, i)), and `split(key, n)[i]` is `(x0, x1)`. Built from integer
-//! primitives, so it runs (and traces) like any other operation.
+//! primitives, so it runs (and traces) like any other operation. The other distributions are
+//! in `random/dist.rs`, permutations and choice in `random/shuffle.rs`.
+
+pub(super) mod dist;
+pub(super) mod shuffle;
 
 use super::emit::v;
 use crate::core::ops::BinaryOp as B;

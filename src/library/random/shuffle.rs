@@ -2,12 +2,12 @@
 //! keys, `randint`, inverse-CDF search and Gumbel top-k), and `scatterAdd` (a one-hot product,
 //! so it differentiates and batches like matmul).
 
-use super::emit::v;
-use super::random::{bits, split, uniform};
-use super::reduce::{reduce, ReduceKind as K};
-use super::shape::{moveaxis, normalize_axis, reshape};
 use crate::core::ops::ReduceOp;
 use crate::core::DType;
+use crate::library::emit::v;
+use crate::library::random::{bits, split, uniform};
+use crate::library::reduce::{reduce, ReduceKind as K};
+use crate::library::shape::{moveaxis, normalize_axis, reshape};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
@@ -35,8 +35,8 @@ fn shuffle(key: &Value, x: &Value, axis: usize) -> Result<Value> {
         let (k, sub) = halves(&key)?;
         key = k;
         let sort_keys = bits(&sub, &x.aval().shape.clone())?;
-        let order = super::indexing::sort("permutation", &sort_keys, axis as i64, true)?;
-        x = super::selection::take_along_axis(&x, &order, axis as i64)?;
+        let order = crate::library::indexing::sort("permutation", &sort_keys, axis as i64, true)?;
+        x = crate::library::selection::take_along_axis(&x, &order, axis as i64)?;
     }
     Ok(x)
 }
@@ -60,7 +60,7 @@ pub fn permutation(key: &Value, x: &Value, axis: i64, independent: bool) -> Resu
         return shuffle(key, x, axis);
     }
     let order = shuffle(key, &arange(x.aval().shape.clone()[axis])?, 0)?;
-    super::selection::take(x, &order, Some(axis as i64))
+    crate::library::selection::take(x, &order, Some(axis as i64))
 }
 
 /// Samples from `a` (an array, or `arange(n)` when absent) with or without replacement,
@@ -100,15 +100,15 @@ pub fn choice(
         ));
     }
     let ind = match (probs, replace) {
-        (None, true) => super::random_dist::randint(key, &shape_out, 0.0, n as f64)?,
+        (None, true) => crate::library::random::dist::randint(key, &shape_out, 0.0, n as f64)?,
         (None, false) => {
             let perm = shuffle(key, &arange(n)?, 0)?;
             let first = lax::shrink(&mut Binder, &perm, vec![(0, draws)])?;
             reshape(&first, shape_out.clone())?
         }
         (Some(pr), true) => {
-            let pr = super::math::float(&v(pr))?;
-            let cdf = super::indexing::cumulative("choice", ReduceOp::Sum, &pr, Some(0))?;
+            let pr = crate::library::math::float(&v(pr))?;
+            let cdf = crate::library::indexing::cumulative("choice", ReduceOp::Sum, &pr, Some(0))?;
             let total = reshape(&lax::shrink(&mut Binder, &cdf, vec![(n - 1, n)])?, vec![])?;
             let u = uniform(key, &shape_out, 0.0, 1.0)?;
             let r = lax::mul(&mut Binder, &total, &lax::sub(&mut Binder, 1.0, &u)?)?;
@@ -119,16 +119,16 @@ pub fn choice(
             reduce("choice", K::Sum, &below, Some(&[-1]), false)?
         }
         (Some(pr), false) => {
-            let pr = super::math::float(&v(pr))?;
-            let g = super::random_dist::gumbel(key, &[n])?;
+            let pr = crate::library::math::float(&v(pr))?;
+            let g = crate::library::random::dist::gumbel(key, &[n])?;
             let z = lax::add(&mut Binder, &g, &lax::log(&mut Binder, &pr)?)?;
-            let top = super::indexing::top_k(&z, draws, 0)?;
+            let top = crate::library::indexing::top_k(&z, draws, 0)?;
             reshape(&top[1], shape_out.clone())?
         }
     };
     let Some(a) = a else { return Ok(ind) };
     let flat = reshape(&ind, vec![draws])?;
-    let taken = super::selection::take(a, &flat, Some(axis as i64))?;
+    let taken = crate::library::selection::take(a, &flat, Some(axis as i64))?;
     let s = a.aval().shape.clone();
     let mut out: Vec<usize> = s[..axis].to_vec();
     out.extend(&shape_out);
@@ -167,7 +167,7 @@ pub fn scatter_add(target: &Value, indices: &Value, updates: &Value, axis: i64) 
     let grid = lax::iota_i32(&mut Binder, vec![m, n], 1)?;
     let hot = lax::eq(&mut Binder, &col, &grid)?;
     let hot = lax::cast(&mut Binder, &hot, updates.aval().dtype)?;
-    let hot_t = super::shape::transpose(&hot, None)?;
+    let hot_t = crate::library::shape::transpose(&hot, None)?;
     let u = moveaxis(updates, ax as i64, 0)?;
     let rest: usize = ts
         .iter()

@@ -2,9 +2,9 @@
 //! numpy elementwise operations and softmax, with grouped-query heads (key/value heads
 //! repeated), an additive bias, a boolean mask and a causal mask.
 
-use super::call_args::Attention;
-use super::emit::{lit, v};
-use super::shape::{expand_dims, squeeze};
+use crate::library::call_args::Attention;
+use crate::library::emit::{lit, v};
+use crate::library::shape::{expand_dims, squeeze};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -49,29 +49,29 @@ pub fn dot_product_attention(a: Attention) -> Result<Value> {
         if g == 1 {
             Ok(x.clone())
         } else {
-            super::manipulation::repeat(x, g, Some(2))
+            crate::library::manipulation::repeat(x, g, Some(2))
         }
     };
     let (kr, vr) = (repeat(&k)?, repeat(&v4)?);
     let scale = a.scale.unwrap_or(1.0 / (h as f64).sqrt());
-    let logits = super::einsum::einsum("blnh,bsnh->bnls", &[q, kr])?;
-    let mut logits = super::apply("mul", &[v(&logits), lit(scale)])?;
+    let logits = crate::library::einsum::einsum("blnh,bsnh->bnls", &[q, kr])?;
+    let mut logits = crate::library::apply("mul", &[v(&logits), lit(scale)])?;
     if let Some(bias) = &a.bias {
-        logits = super::apply("add", &[v(&logits), v(bias)])?;
+        logits = crate::library::apply("add", &[v(&logits), v(bias)])?;
     }
     let mut mask = a.mask.clone();
     if a.is_causal {
-        let causal = super::spaced::tri_bool(l, s)?;
+        let causal = crate::library::spaced::tri_bool(l, s)?;
         mask = Some(match mask {
-            Some(m) => super::apply("logical_and", &[v(&m), v(&causal)])?,
+            Some(m) => crate::library::apply("logical_and", &[v(&m), v(&causal)])?,
             None => causal,
         });
     }
     if let Some(mask) = &mask {
-        logits = super::apply("where", &[v(mask), v(&logits), lit(-1e30)])?;
+        logits = crate::library::apply("where", &[v(mask), v(&logits), lit(-1e30)])?;
     }
-    let probs = super::nn::softmax(&logits, &[-1], false)?;
-    let out = super::einsum::einsum("bnls,bsnh->blnh", &[probs, vr])?;
+    let probs = crate::library::nn::softmax(&logits, &[-1], false)?;
+    let out = crate::library::einsum::einsum("bnls,bsnh->blnh", &[probs, vr])?;
     if batched {
         Ok(out)
     } else {

@@ -27,7 +27,7 @@ pub fn activation(name: &str, x: &Value, a: f64) -> Result<Value> {
         "mish" => lax::mul(
             &mut Binder,
             x,
-            &lax::tanh(&mut Binder, &super::nn::softplus(x)?)?,
+            &lax::tanh(&mut Binder, &crate::library::nn::softplus(x)?)?,
         ),
         "selu" => {
             const ALPHA: f64 = 1.673_263_242_354_377_3;

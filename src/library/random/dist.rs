@@ -3,11 +3,11 @@
 //! `categorical` by the Gumbel-max trick, `multivariateNormal` through a Cholesky factor.
 //! Float32 samples.
 
-use super::emit::{lit, v};
-use super::random::{bits, normal, split, uniform};
-use super::reduce::{reduce, ReduceKind as K};
-use super::shape::reshape;
 use crate::core::DType;
+use crate::library::emit::{lit, v};
+use crate::library::random::{bits, normal, split, uniform};
+use crate::library::reduce::{reduce, ReduceKind as K};
+use crate::library::shape::reshape;
 use crate::rules::lax;
 use crate::transform::trace::{Binder, Operand};
 use crate::transform::Value;
@@ -53,7 +53,7 @@ fn maxwell(key: &Value, shape: &[usize]) -> Result<Value> {
 }
 
 fn rademacher(key: &Value, shape: &[usize], dtype: DType) -> Result<Value> {
-    let b = super::random::bernoulli(key, 0.5, shape)?;
+    let b = crate::library::random::bernoulli(key, 0.5, shape)?;
     let b = lax::cast(&mut Binder, &b, dtype)?;
     lax::sub(&mut Binder, &lax::mul(&mut Binder, &b, 2.0)?, 1.0)
 }
@@ -109,12 +109,12 @@ pub fn sample(name: &str, key: &Value, shape: &[usize], a: f64, b: f64, c: f64) 
                 &lax::sub(&mut Binder, &u, 0.5)?,
                 std::f64::consts::PI,
             )?;
-            super::apply("tan", &[v(&t)])
+            crate::library::apply("tan", &[v(&t)])
         }
         "laplace" => {
             let u = uniform(key, shape, -1.0 + EPSNEG, 1.0)?;
             let l = log1p_neg(&lax::abs(&mut Binder, &u)?)?;
-            lax::mul(&mut Binder, &super::apply("sign", &[v(&u)])?, &l)
+            lax::mul(&mut Binder, &crate::library::apply("sign", &[v(&u)])?, &l)
         }
         "logistic" => {
             let x = uniform(key, shape, TINY, 1.0)?;
@@ -144,7 +144,7 @@ pub fn sample(name: &str, key: &Value, shape: &[usize], a: f64, b: f64, c: f64) 
         "weibullMin" => {
             let u = uniform(key, shape, 0.0, 1.0)?;
             let e = lax::neg(&mut Binder, &log1p_neg(&u)?)?;
-            let pw = super::power::power(&[v(&e), lit(1.0 / b)])?;
+            let pw = crate::library::power::power(&[v(&e), lit(1.0 / b)])?;
             lax::mul(&mut Binder, &pw, a)
         }
         "pareto" => lax::exp(
@@ -207,12 +207,12 @@ fn without_replacement(
         ));
     }
     let g = gumbel(key, &ls)?;
-    let l = super::math::float(&v(logits))?;
+    let l = crate::library::math::float(&v(logits))?;
     let z = lax::add(&mut Binder, &l, &g)?;
     let mut perm: Vec<usize> = (0..nd).filter(|&a| a != axis).collect();
     perm.push(axis);
     let z = lax::transpose(&mut Binder, &z, perm)?;
-    let idx = super::indexing::top_k(&z, k, -1)?.remove(1); // [batch…, k]
+    let idx = crate::library::indexing::top_k(&z, k, -1)?.remove(1); // [batch…, k]
     let mut back = vec![nd - 1];
     back.extend(0..nd - 1);
     let idx = lax::transpose(&mut Binder, &idx, back)?;
@@ -236,7 +236,7 @@ pub fn categorical(
             "logits must have at least one axis",
         ));
     }
-    let axis = super::shape::normalize_axis("categorical", axis, nd)?;
+    let axis = crate::library::shape::normalize_axis("categorical", axis, nd)?;
     let mut batch = ls.clone();
     let n = batch.remove(axis);
     let shape: Vec<usize> = shape.map_or_else(|| batch.clone(), <[usize]>::to_vec);
@@ -256,9 +256,15 @@ pub fn categorical(
     let mut lshape = vec![1; prefix];
     lshape.extend(&ls);
     let l = lax::reshape(&mut Binder, logits, lshape)?;
-    let l = super::math::float(&v(&l))?;
+    let l = crate::library::math::float(&v(&l))?;
     let z = lax::add(&mut Binder, &g, &l)?;
-    super::indexing::arg_extreme("categorical", &z, Some((prefix + axis) as i64), false, true)
+    crate::library::indexing::arg_extreme(
+        "categorical",
+        &z,
+        Some((prefix + axis) as i64),
+        false,
+        true,
+    )
 }
 
 /// `mean + L·z` with `L = cholesky(cov)` and `z` standard normal of shape `shape + [n]`
@@ -281,18 +287,18 @@ pub fn multivariate_normal(
     }
     let batch: Vec<usize> = match sample_shape {
         Some(s) => s.to_vec(),
-        None => super::manipulation::broadcast_shape(
+        None => crate::library::manipulation::broadcast_shape(
             "multivariateNormal",
             &[ms[..ms.len() - 1].to_vec(), cs[..cs.len() - 2].to_vec()],
         )?,
     };
     let mut zs = batch.clone();
     zs.push(n);
-    let z = super::random::normal(key, &zs)?;
-    let l = super::lax_linalg::cholesky_lower("multivariateNormal", cov)?;
+    let z = crate::library::random::normal(key, &zs)?;
+    let l = crate::library::lax_linalg::cholesky_lower("multivariateNormal", cov)?;
     let mut col = zs.clone();
     col.push(1);
-    let lz = super::apply("matmul", &[v(&l), Operand::Value(&reshape(&z, col)?)])?;
+    let lz = crate::library::apply("matmul", &[v(&l), Operand::Value(&reshape(&z, col)?)])?;
     let mut out = lz.aval().shape.clone();
     out.pop();
     lax::add(&mut Binder, mean, &reshape(&lz, out)?)
