@@ -50,7 +50,11 @@ describe("the grad test functions give the same values and gradients under jit",
         const jitted = jf(x);
         const again = jf(x); // the cached program
         assertClose(await jitted.data(), await eager.data(), 1e-6, 1e-6, "value");
-        assertClose(await again.data(), await eager.data(), 0, 0, "second call");
+        // The cached program computes the same bits again. (Against eager ones only within
+        // the tolerance: on webgpu, which has no float64 to accumulate float32 sums in, a
+        // program whose small products are written out in their consumers may take another
+        // of the device's summation paths than the eager kernels.)
+        assertClose(await again.data(), await jitted.data(), 0, 0, "second call");
         // jit of grad against JAX's gradient.
         const jg = ox.jit(ox.grad(f));
         const g = jg(x);
