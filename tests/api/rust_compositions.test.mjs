@@ -12,7 +12,7 @@ import {
   assertClose,
   checkLeaksAroundEachTest,
   errorMessage,
-  scoped,
+  scopedAsync,
 } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
@@ -29,39 +29,39 @@ const WINDOWS = {
 
 for (const device of DEVICES) {
   test(`windows of M points on ${device} (NumPy's formulas)`, () =>
-    scoped((k) => {
+    scopedAsync(async (k) => {
       for (const [name, f] of Object.entries(WINDOWS)) {
         for (const m of [0, 1, 2, 5, 8]) {
           const w = k(np[name](m, { device }));
           assert.equal(w.device, device, `${name}(${m}) device`);
           assert.equal(w.dtype, np.float32);
           const want = Array.from({ length: m }, (_, n) => (m === 1 ? 1 : f(n, m - 1)));
-          assertClose(Array.from(w.dataSync()), want, TOL, `${name}(${m})`);
+          assertClose(Array.from(await w.data()), want, TOL, `${name}(${m})`);
         }
       }
     }));
 
   test(`logspace, geomspace and tri on ${device}`, () =>
-    scoped((k) => {
+    scopedAsync(async (k) => {
       const l = k(np.logspace(0, 2, 5, true, 10, { device }));
       assert.equal(l.device, device);
       assertClose(
-        Array.from(l.dataSync()),
+        Array.from(await l.data()),
         [0, 0.5, 1, 1.5, 2].map((e) => 10 ** e),
         TOL,
         "logspace",
       );
       const l2 = k(np.logspace(0, 3, 3, false, 2, { device }));
-      assertClose(Array.from(l2.dataSync()), [1, 2, 4], TOL, "logspace base 2");
+      assertClose(Array.from(await l2.data()), [1, 2, 4], TOL, "logspace base 2");
       const g = k(np.geomspace(-1, -1000, 4, true, { device }));
-      assertClose(Array.from(g.dataSync()), [-1, -10, -100, -1000], TOL, "geomspace");
+      assertClose(Array.from(await g.data()), [-1, -10, -100, -1000], TOL, "geomspace");
       const t = k(np.tri(3, 4, 1, { dtype: np.int32, device }));
       assert.equal(t.dtype, np.int32);
       assert.equal(t.device, device);
       const want = [0, 1, 2].map((i) => [0, 1, 2, 3].map((j) => (j - i <= 1 ? 1 : 0)));
-      assert.deepEqual(t.js(), want);
+      assert.deepEqual(await t.jsAsync(), want);
       const b = k(np.tri(2, undefined, -1, { dtype: np.bool, device }));
-      assert.deepEqual(b.js(), [
+      assert.deepEqual(await b.jsAsync(), [
         [false, false],
         [true, false],
       ]);
@@ -69,7 +69,7 @@ for (const device of DEVICES) {
 }
 
 test("creation formulas: default placement is uncommitted, bad arguments name the function", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const w = k(np.hann(4));
     assert.equal(w.device, ox.defaultDevice());
     assert.match(errorMessage(() => np.geomspace(0, 1)).message, /^geomspace: start and stop/);
@@ -80,14 +80,14 @@ test("creation formulas: default placement is uncommitted, bad arguments name th
   }));
 
 test("diagflat puts the flattened input on diagonal k", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const v = k(
       np.array([
         [1, 2],
         [3, 4],
       ]),
     );
-    assert.deepEqual(k(np.diagflat(v, 1)).js(), [
+    assert.deepEqual(await k(np.diagflat(v, 1)).jsAsync(), [
       [0, 1, 0, 0, 0],
       [0, 0, 2, 0, 0],
       [0, 0, 0, 3, 0],
@@ -98,14 +98,14 @@ test("diagflat puts the flattened input on diagonal k", () =>
   }));
 
 test("clip with one, both or no bounds; JS-number bounds stay exact in float64", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const x = k(np.array([-2, 0.1, 0.5, 3], { dtype: np.float64, device: "cpu" }));
-    assert.deepEqual(Array.from(k(np.clip(x, 0.1, 1)).dataSync()), [0.1, 0.1, 0.5, 1]);
-    assert.deepEqual(Array.from(k(np.clip(x, null, 0)).dataSync()), [-2, 0, 0, 0]);
-    assert.deepEqual(Array.from(k(np.clip(x, 0.5)).dataSync()), [0.5, 0.5, 0.5, 3]);
-    assert.deepEqual(Array.from(k(np.clip(x)).dataSync()), [-2, 0.1, 0.5, 3]);
+    assert.deepEqual(Array.from(await k(np.clip(x, 0.1, 1)).data()), [0.1, 0.1, 0.5, 1]);
+    assert.deepEqual(Array.from(await k(np.clip(x, null, 0)).data()), [-2, 0, 0, 0]);
+    assert.deepEqual(Array.from(await k(np.clip(x, 0.5)).data()), [0.5, 0.5, 0.5, 3]);
+    assert.deepEqual(Array.from(await k(np.clip(x)).data()), [-2, 0.1, 0.5, 3]);
     const lo = k(np.array([0, 1, 0, 1], { dtype: np.float64, device: "cpu" }));
-    assert.deepEqual(Array.from(k(np.clip(x, lo, 2)).dataSync()), [0, 1, 0.5, 2]);
+    assert.deepEqual(Array.from(await k(np.clip(x, lo, 2)).data()), [0, 1, 0.5, 2]);
   }));
 
 /** The n-D DFT of a complex [rows][cols] matrix over the listed axes (float64). */
@@ -137,7 +137,7 @@ function dft2(re, im, axes, inverse = false) {
 }
 
 test("fftn, ifftn, rfftn and irfftn over axes match a direct DFT", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const re = [
       [1, 2, 0, -1],
       [0.5, -3, 2, 1],
@@ -150,20 +150,20 @@ test("fftn, ifftn, rfftn and irfftn over axes match a direct DFT", () =>
     ];
     const x = { real: k(np.array(re)), imag: k(np.array(im)) };
     const zero = re.map((r) => r.map(() => 0));
-    const take = (p) => ({ re: k(p.real).js(), im: k(p.imag).js() });
+    const take = async (p) => ({ re: await k(p.real).jsAsync(), im: await k(p.imag).jsAsync() });
     for (const axes of [null, [1], [0], [1, 0]]) {
       const want = dft2(re, im, axes ?? [0, 1]);
-      const got = take(np.fft.fftn(x, axes));
+      const got = await take(np.fft.fftn(x, axes));
       assertClose(got.re, want.re, 1e-5, `fftn ${axes} re`);
       assertClose(got.im, want.im, 1e-5, `fftn ${axes} im`);
       const inv = dft2(re, im, axes ?? [0, 1], true);
-      const gi = take(np.fft.ifftn(x, axes));
+      const gi = await take(np.fft.ifftn(x, axes));
       assertClose(gi.re, inv.re, 1e-5, `ifftn ${axes} re`);
       assertClose(gi.im, inv.im, 1e-5, `ifftn ${axes} im`);
     }
     // Real input: the transform over both axes keeps the non-negative frequencies of the last.
     const full = dft2(re, zero, [1, 0]);
-    const r = take(np.fft.rfftn(x.real));
+    const r = await take(np.fft.rfftn(x.real));
     assertClose(
       r.re,
       full.re.map((row) => row.slice(0, 3)),
@@ -180,9 +180,9 @@ test("fftn, ifftn, rfftn and irfftn over axes match a direct DFT", () =>
     k(spectrum.real);
     k(spectrum.imag);
     const back = k(np.fft.irfftn(spectrum));
-    assertClose(back.js(), re, 1e-5, "irfftn(rfftn(x))");
+    assertClose(await back.jsAsync(), re, 1e-5, "irfftn(rfftn(x))");
     // No axes: copies of the inputs.
-    const same = take(np.fft.fftn(x, []));
+    const same = await take(np.fft.fftn(x, []));
     assert.deepEqual(same.re, re);
     assert.match(errorMessage(() => np.fft.rfftn(x.real, [])).message, /^rfftn: needs at least/);
     assert.match(errorMessage(() => np.fft.irfftn(x, [])).message, /^irfftn: needs at least/);
@@ -214,7 +214,7 @@ function attentionJs(q, kk, v, { scale, mask, bias, causal } = {}) {
 }
 
 test("dotProductAttention: grouped-query heads, bias, mask, scale and the batch axis", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const r = (i) => Math.sin(1.7 * i + 0.3);
     const make = (shape, off) => {
       const size = shape.reduce((a, b) => a * b, 1);
@@ -249,13 +249,23 @@ test("dotProductAttention: grouped-query heads, bias, mask, scale and the batch 
     for (const [opts, js] of cases) {
       const out = k(ox.nn.dotProductAttention(qa, ka, va, opts));
       assert.deepEqual(out.shape, [L, N, H]);
-      assertClose(out.js(), attentionJs(q, kk, v, js), 1e-5, JSON.stringify(Object.keys(js)));
+      assertClose(
+        await out.jsAsync(),
+        attentionJs(q, kk, v, js),
+        1e-5,
+        JSON.stringify(Object.keys(js)),
+      );
     }
     // A batch axis of one gives the same values with the axis kept.
     const [qb, kb, vb] = [qa, ka, va].map((a) => k(np.expandDims(a, 0)));
     const batched = k(ox.nn.dotProductAttention(qb, kb, vb, { isCausal: true }));
     assert.deepEqual(batched.shape, [1, L, N, H]);
-    assertClose(batched.js()[0], attentionJs(q, kk, v, { causal: true }), 1e-5, "batched");
+    assertClose(
+      (await batched.jsAsync())[0],
+      attentionJs(q, kk, v, { causal: true }),
+      1e-5,
+      "batched",
+    );
     const k3 = k(np.ones([S, 3, H]));
     assert.match(
       errorMessage(() => ox.nn.dotProductAttention(qa, k3, k3)).message,
@@ -269,7 +279,7 @@ test("dotProductAttention: grouped-query heads, bias, mask, scale and the batch 
   }));
 
 test("broadcastShapes and resultType fold in Rust", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     assert.deepEqual(np.broadcastShapes([2, 1, 3], [4, 1], [1]), [2, 4, 3]);
     assert.deepEqual(np.broadcastShapes(), []);
     assert.deepEqual(np.broadcastShapes([0, 1], [3]), [0, 3]);
@@ -283,7 +293,7 @@ test("broadcastShapes and resultType fold in Rust", () =>
   }));
 
 test("cumulativeSum and cumulativeProd with includeInitial prepend the identity", () =>
-  scoped((k) => {
+  scopedAsync(async (k) => {
     const rows = [
       [1, 2, 3],
       [4, NaN, 6],
@@ -296,20 +306,26 @@ test("cumulativeSum and cumulativeProd with includeInitial prepend the identity"
     };
     const sums = rows.map((r) => running(r, (a, b) => a + b, 0));
     const prods = rows.map((r) => running(r, (a, b) => a * b, 1));
-    assert.deepEqual(k(np.cumulativeSum(x, { axis: 1, includeInitial: true })).js(), sums);
-    assert.deepEqual(k(np.cumulativeProd(x, { axis: -1, includeInitial: true })).js(), prods);
     assert.deepEqual(
-      k(np.cumulativeProd(x, { axis: 1 })).js(),
+      await k(np.cumulativeSum(x, { axis: 1, includeInitial: true })).jsAsync(),
+      sums,
+    );
+    assert.deepEqual(
+      await k(np.cumulativeProd(x, { axis: -1, includeInitial: true })).jsAsync(),
+      prods,
+    );
+    assert.deepEqual(
+      await k(np.cumulativeProd(x, { axis: 1 })).jsAsync(),
       prods.map((r) => r.slice(1)),
     );
     const cols = k(np.cumulativeSum(x, { axis: 0, includeInitial: true }));
-    assert.deepEqual(cols.js(), [
+    assert.deepEqual(await cols.jsAsync(), [
       [0, 0, 0],
       [1, 2, 3],
       [5, NaN, 9],
     ]);
     const flat = k(np.cumulativeProd(k(np.array([2, 3])), { includeInitial: true }));
-    assert.deepEqual(flat.js(), [1, 2, 6]);
+    assert.deepEqual(await flat.jsAsync(), [1, 2, 6]);
     const b = k(np.array([true, false, true]));
-    assert.deepEqual(k(np.cumulativeSum(b, 0)).js(), [1, 1, 2]);
+    assert.deepEqual(await k(np.cumulativeSum(b, 0)).jsAsync(), [1, 1, 2]);
   }));
