@@ -6,8 +6,9 @@
 //!
 //! - its kernel reduces, or it is an output of the Jaxpr. A reduction's kernel is held back
 //!   until its value is needed, so that elementwise operations on the result alone become
-//!   the kernel's epilogue ([`super::epilogue`]: `mean` is one kernel), and a reduction of a
-//!   few terms with one use is written out in its consumer instead ([`super::inline_sum`]);
+//!   the kernel's epilogue ([`super::epilogue`]: `mean` is one kernel), and, on devices whose limits
+//!   ask for it, a reduction of a few terms with one use is written out in its consumer
+//!   instead ([`super::inline_sum`]);
 //! - it has several uses and is not cheap ([`super::expr::is_cheap`]): the Kernel IR is a tree
 //!   without sharing, so fusing it would compute it once per use;
 //! - a consumer reads its elements more than once (broadcast, matmul, conv, gather, sort,

@@ -13,6 +13,7 @@
 //! give the same value.
 
 use super::epilogue::Pending;
+use super::expr::substitute;
 use crate::core::{Aval, DType};
 use crate::kernel::{
     order, reduce_identity, simplify, AluExp, AluKind, BinaryOp, Kernel, ReduceOp,
@@ -59,12 +60,10 @@ pub fn unrolled(p: &Pending, max_terms: usize) -> Option<AluExp> {
             .rewrite(&|e| matches!(e.kind, AluKind::ReduceIndex).then(|| at.clone()));
         acc = AluExp::binary(op, acc, simplify::simplify(&term, index, None));
     }
+    // The epilogue's one input is the reduced value at its own element.
     let value = match &p.epilogue {
         None => acc,
-        Some(ep) => ep.rewrite(&|e| match &e.kind {
-            AluKind::Load { input: 0, .. } => Some(acc.clone()),
-            _ => None,
-        }),
+        Some(ep) => substitute(ep, &[acc]),
     };
     (super::expr::size(&value) <= MAX_NODES).then_some(value)
 }

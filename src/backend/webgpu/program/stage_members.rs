@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::schedule::WARP;
-use super::stage_params::{literals, template, Literal};
+use super::stage_params::{literals, replace_literals, template, varying, varying_values, Literal};
 
 /// One kernel's code in a stage, before it has lanes.
 pub(super) struct Piece {
@@ -137,37 +137,17 @@ fn single_block(text: &str, want: u32, lane: u32, span: u32) -> String {
 /// Kernels of one template (`values[k]`: kernel `k`'s literals) on `values.len()` ranges of
 /// `span` lanes from `lane`, one element per invocation; `text` is the first kernel's code.
 fn group_block(text: &str, values: &[&[Literal]], lane: u32, span: u32) -> String {
-    let first = values[0];
-    let varying: Vec<bool> = (0..first.len())
-        .map(|j| values.iter().any(|v| v[j].value != first[j].value))
-        .collect();
+    let varying = varying(values);
     let width = varying.iter().filter(|&&v| v).count();
-    let mut table = String::new();
-    for v in values {
-        for (l, _) in v.iter().zip(&varying).filter(|(_, &on)| on) {
-            if !table.is_empty() {
-                table.push_str(", ");
-            }
-            write!(table, "{}u", l.value).unwrap();
-        }
-    }
-    let mut code = String::with_capacity(text.len() + 64 * width);
-    let mut at = 0;
-    let mut j = 0;
-    for (l, &on) in first.iter().zip(&varying) {
-        if !on {
-            continue;
-        }
-        code.push_str(&text[at..l.start]);
-        let read = format!("ox_t[ox_m * {width}u + {j}u]");
-        match l.suffix {
-            b'u' => code.push_str(&read),
-            _ => write!(code, "bitcast<i32>({read})").unwrap(),
-        }
-        j += 1;
-        at = l.end;
-    }
-    code.push_str(&text[at..]);
+    let table: Vec<String> = values
+        .iter()
+        .flat_map(|v| varying_values(v, &varying))
+        .map(|value| format!("{value}u"))
+        .collect();
+    let table = table.join(", ");
+    let code = replace_literals(text, 0, values[0], &varying, |j| {
+        format!("ox_t[ox_m * {width}u + {j}u]")
+    });
     let open = opening(
         &format!("ox_lo + lid - {lane}u - ox_m * {span}u"),
         span,

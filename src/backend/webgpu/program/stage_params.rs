@@ -96,14 +96,8 @@ pub fn share(sources: &[String]) -> Vec<Shared> {
     let mut out: Vec<Option<Shared>> = vec![None; sources.len()];
     for members in groups.values() {
         let first = members[0];
-        let count = lits[first].len();
-        let varying: Vec<bool> = (0..count)
-            .map(|j| {
-                members
-                    .iter()
-                    .any(|&m| lits[m][j].value != lits[first][j].value)
-            })
-            .collect();
+        let lists: Vec<&[Literal]> = members.iter().map(|&m| &lits[m][..]).collect();
+        let varying = varying(&lists);
         if !varying.iter().any(|&v| v) {
             for &m in members {
                 out[m] = Some(Shared {
@@ -115,12 +109,7 @@ pub fn share(sources: &[String]) -> Vec<Shared> {
         }
         let source = with_params(&sources[first], &lits[first], &varying);
         for &m in members {
-            let params = lits[m]
-                .iter()
-                .zip(&varying)
-                .filter(|(_, &v)| v)
-                .map(|(l, _)| l.value)
-                .collect();
+            let params = varying_values(&lits[m], &varying).collect();
             out[m] = Some(Shared {
                 source: source.clone(),
                 params,
@@ -130,6 +119,55 @@ pub fn share(sources: &[String]) -> Vec<Shared> {
     out.into_iter()
         .map(|s| s.expect("every stage shared"))
         .collect()
+}
+
+/// Which positions of the literal lists of one template (`lists`, each a shader's or a
+/// kernel's literals in order) hold values that differ among them.
+pub(super) fn varying(lists: &[&[Literal]]) -> Vec<bool> {
+    let first = lists[0];
+    (0..first.len())
+        .map(|j| lists.iter().any(|l| l[j].value != first[j].value))
+        .collect()
+}
+
+/// The values of `lits` at the positions marked `varying`, in order.
+pub(super) fn varying_values<'a>(
+    lits: &'a [Literal],
+    varying: &'a [bool],
+) -> impl Iterator<Item = u32> + 'a {
+    lits.iter()
+        .zip(varying)
+        .filter(|(_, &v)| v)
+        .map(|(l, _)| l.value)
+}
+
+/// `src` from byte `from` on, with each literal marked `varying` (and starting there) replaced
+/// by `read(k)` for the `k`-th of them: a `u32` expression, bitcast for an `i` literal.
+pub(super) fn replace_literals(
+    src: &str,
+    from: usize,
+    lits: &[Literal],
+    varying: &[bool],
+    mut read: impl FnMut(usize) -> String,
+) -> String {
+    let mut out = String::with_capacity(src.len() + 64);
+    let mut at = from;
+    let mut k = 0;
+    for (l, &v) in lits.iter().zip(varying) {
+        if l.start < from || !v {
+            continue;
+        }
+        out.push_str(&src[at..l.start]);
+        let r = read(k);
+        match l.suffix {
+            b'u' => out.push_str(&r),
+            _ => out.push_str(&format!("bitcast<i32>({r})")),
+        }
+        k += 1;
+        at = l.end;
+    }
+    out.push_str(&src[at..]);
+    out
 }
 
 /// The statement after which `main` has begun (every packed-buffer shader's entry head
@@ -143,33 +181,16 @@ const MAIN_START: &str = "ox_zp = wid.z;\n";
 fn with_params(src: &str, lits: &[Literal], varying: &[bool]) -> String {
     let first_line = src.find('\n').map_or(0, |i| i + 1);
     let start = src.find(MAIN_START).map(|i| i + MAIN_START.len());
-    let mut body = String::with_capacity(src.len() + 64);
     let mut decls = String::new();
     let mut loads = String::new();
-    let mut at = first_line;
-    let mut k = 0;
-    for (l, &v) in lits.iter().zip(varying) {
-        if l.start < first_line || !v {
-            continue;
+    let body = replace_literals(src, first_line, lits, varying, |k| match start {
+        Some(_) => {
+            decls.push_str(&format!("var<private> ox_p{k}: u32;\n"));
+            loads.push_str(&format!("  ox_p{k} = ox_p[{k}];\n"));
+            format!("ox_p{k}")
         }
-        body.push_str(&src[at..l.start]);
-        let read = match start {
-            Some(_) => {
-                decls.push_str(&format!("var<private> ox_p{k}: u32;\n"));
-                loads.push_str(&format!("  ox_p{k} = ox_p[{k}];\n"));
-                format!("ox_p{k}")
-            }
-            None => format!("ox_p[{k}]"),
-        };
-        if l.suffix == b'u' {
-            body.push_str(&read);
-        } else {
-            body.push_str(&format!("bitcast<i32>({read})"));
-        }
-        k += 1;
-        at = l.end;
-    }
-    body.push_str(&src[at..]);
+        None => format!("ox_p[{k}]"),
+    });
     let mut out = String::with_capacity(body.len() + decls.len() + loads.len() + 128);
     out.push_str(&src[..first_line]);
     out.push_str(&format!(
