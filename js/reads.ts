@@ -5,8 +5,10 @@
  * tick schedules, in a microtask, the group's submission (`readSubmit`: every copy encoded and
  * submitted together, one map started) and its wait (`readWait`); each read then takes its own
  * typed array (`readFinish`), copied once from the mapped range. So `Promise.all` of `data()`
- * calls, `tree.data` and `jsAsync` over many arrays cost one map. cpu and wasm arrays are read
- * synchronously, at the call.
+ * calls, `tree.data` and `jsAsync` over many arrays cost one map. A small webgpu array made on
+ * the host (`zeros`, `arange`, `eye`, `np.array`, … up to 4 KiB) keeps its bytes beside its
+ * buffer and is read from them, with no map. cpu and wasm arrays are read synchronously, at
+ * the call.
  * Rust never calls back into JavaScript: this module drives the flow (ARCHITECTURE.md,
  * decision 1).
  */
@@ -28,7 +30,10 @@ function submitSoon(): Promise<void> {
 
 /** The elements of the array behind `handle` as a fresh typed array, for `fn` (e.g. `data`). */
 export async function readData(fn: string, handle: number): Promise<DataArray> {
-  const ticket = call(() => wasm.readBegin(fn, handle));
+  const begun = call(() => wasm.readBegin(fn, handle)) as number | DataArray;
+  // A small webgpu array made on the host: read from its host copy, no map.
+  if (typeof begun !== "number") return begun;
+  const ticket = begun;
   // cpu and wasm read synchronously, at the call (like a webgpu read, which owns its array
   // from here on).
   if (ticket < 0) return call(() => wasm.readSync(fn, handle)) as DataArray;

@@ -108,6 +108,11 @@ pub trait Backend {
     fn alloc(&mut self, bytes: usize) -> Result<BufferId>;
     fn write(&mut self, buffer: BufferId, data: &[u8]) -> Result<()>;
     fn free(&mut self, buffer: BufferId);
+    /// An error when `buffer` can no longer be used (webgpu: it was on a device since lost and
+    /// replaced); a lost device itself answers with its error before this is asked.
+    fn check_buffer(&self, _buffer: BufferId) -> Result<()> {
+        Ok(())
+    }
     /// Reads a buffer synchronously, or explains why this platform cannot.
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>>;
     /// Starts reading a buffer; the future owns what it needs, so no backend state is

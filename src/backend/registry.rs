@@ -101,7 +101,7 @@ pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBu
         device,
         id,
         bytes: data.len(),
-        host: (data.len() <= super::buffer::HOST_COPY_BYTES).then(|| data.into()),
+        host: (data.len() <= super::buffer::host_copy_limit(device)).then(|| data.into()),
     }))
 }
 

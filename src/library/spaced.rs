@@ -3,13 +3,15 @@
 //! and `geomspace` (powers of `linspace`), and `tri` (ones at and below a diagonal). The
 //! starting grid is made on the host like `arange`/`linspace` (`creation`), committed to the
 //! named device, and the formula is bound on it, so each works eagerly and under every
-//! transformation.
+//! transformation. A small result wanted on webgpu outside a trace is computed on the wasm
+//! device and uploaded with its host copy, so reading it needs no buffer map.
 
 use std::f64::consts::PI;
 
 use super::call_args::{DTypeName, DeviceName, WindowKind};
 use super::creation;
 use super::emit::v;
+use crate::backend::buffer::WEBGPU_HOST_COPY_BYTES;
 use crate::core::{DType, Device};
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -54,6 +56,38 @@ fn placed(
     Ok(Value::Concrete(a))
 }
 
+/// `build(device)`, or — for a small result wanted on webgpu outside any trace, in a dtype
+/// webgpu holds — `build` on the wasm device (synchronous, in this thread), its result
+/// uploaded to webgpu with its host copy (`DeviceBuffer::host`), so that reading it needs no buffer map.
+/// `elements` is the result's size, `dtype` its dtype.
+fn small_on_host(
+    name: &str,
+    device: Option<DeviceName>,
+    elements: usize,
+    dtype: DType,
+    build: impl FnOnce(Option<DeviceName>) -> Result<Value>,
+) -> Result<Value> {
+    let (target, committed) = placement(name, device)?;
+    let small = elements.saturating_mul(dtype.byte_size()) <= WEBGPU_HOST_COPY_BYTES;
+    let exact_dtype = !matches!(dtype, DType::Float64 | DType::Float16);
+    let traced = crate::transform::trace::top_frame().is_some();
+    if target != Device::WebGpu || !small || !exact_dtype || traced {
+        return build(device);
+    }
+    let on_wasm = || build(Some(DeviceName::Wasm));
+    let Value::Concrete(on_host) =
+        crate::transform::scope::follow_device(Some(Device::Wasm), on_wasm)?
+    else {
+        return Err(Error::new(name, "internal error: traced outside a trace"));
+    };
+    let bytes = on_host.read_sync(name)?;
+    let shape = on_host.aval.shape.clone();
+    let mut a = ArrayValue::from_bytes(name, &bytes, shape, on_host.aval.dtype, target)?;
+    a.aval.weak = on_host.aval.weak;
+    a.committed = committed;
+    Ok(Value::Concrete(a))
+}
+
 /// Window `kind` of `m` points (float32).
 pub fn window(kind: WindowKind, m: usize, device: Option<DeviceName>) -> Result<Value> {
     let name = match kind {
@@ -62,6 +96,12 @@ pub fn window(kind: WindowKind, m: usize, device: Option<DeviceName>) -> Result<
         WindowKind::Bartlett => "bartlett",
         WindowKind::Blackman => "blackman",
     };
+    small_on_host(name, device, m, DType::Float32, |device| {
+        window_on(kind, name, m, device)
+    })
+}
+
+fn window_on(kind: WindowKind, name: &str, m: usize, device: Option<DeviceName>) -> Result<Value> {
     let n = placed(name, device, |d| {
         creation::arange(0.0, m as f64, 1.0, DType::Float32, d)
     })?;
@@ -101,14 +141,26 @@ struct Exponents {
     device: Option<DeviceName>,
 }
 
-/// `base ** linspace(start, stop, num)`, float.
-fn powers(name: &str, e: Exponents, base: f64) -> Result<Value> {
+/// `sign · base ** linspace(start, stop, num)`, float (`sign` is 1 or -1).
+fn powers(name: &str, e: Exponents, base: f64, sign: f64) -> Result<Value> {
     let dtype = e.dtype.map_or(DType::Float32, DTypeName::dtype);
-    let x = placed(name, e.device, |d| {
-        creation::linspace(e.start, e.stop, e.num, e.endpoint, dtype, d)
-    })?;
-    let x = super::math::float(&v(&x))?;
-    lax::exp(&mut Binder, &lax::mul(&mut Binder, &x, base.ln())?)
+    // Integer exponents give float32 powers (`math::float`).
+    let out = if dtype.is_float() {
+        dtype
+    } else {
+        DType::Float32
+    };
+    small_on_host(name, e.device, e.num, out, |device| {
+        let x = placed(name, device, |d| {
+            creation::linspace(e.start, e.stop, e.num, e.endpoint, dtype, d)
+        })?;
+        let x = super::math::float(&v(&x))?;
+        let r = lax::exp(&mut Binder, &lax::mul(&mut Binder, &x, base.ln())?)?;
+        match sign < 0.0 {
+            true => lax::mul(&mut Binder, &r, -1.0),
+            false => Ok(r),
+        }
+    })
 }
 
 /// NumPy's `logspace`: `base ** linspace(start, stop, num)`.
@@ -121,7 +173,7 @@ pub fn logspace(a: super::call_args::Logspace) -> Result<Value> {
         dtype: a.dtype,
         device: a.device,
     };
-    powers("logspace", e, a.base)
+    powers("logspace", e, a.base, 1.0)
 }
 
 /// NumPy's `geomspace`: numbers spaced evenly on a log scale from `start` to `stop` (both
@@ -142,12 +194,7 @@ pub fn geomspace(a: super::call_args::Geomspace) -> Result<Value> {
         dtype: a.dtype,
         device: a.device,
     };
-    let r = powers("geomspace", e, 10.0)?;
-    if start > 0.0 {
-        Ok(r)
-    } else {
-        lax::mul(&mut Binder, &r, -1.0)
-    }
+    powers("geomspace", e, 10.0, start.signum())
 }
 
 /// NumPy's `tri`: ones at and below diagonal `k` of an `n × m` matrix, in `dtype` (float32 by
@@ -164,6 +211,12 @@ pub fn tri_bool(n: usize, m: usize) -> Result<Value> {
 
 /// `tri`, built in float32 (a bool `tril` would promote), then converted.
 fn tri_of(n: usize, m: usize, k: i64, dtype: DType, device: Option<DeviceName>) -> Result<Value> {
+    small_on_host("tri", device, n.saturating_mul(m), dtype, |device| {
+        tri_on(n, m, k, dtype, device)
+    })
+}
+
+fn tri_on(n: usize, m: usize, k: i64, dtype: DType, device: Option<DeviceName>) -> Result<Value> {
     let ones = placed("tri", device, |d| {
         creation::full("tri", vec![n, m], 1.0, DType::Float32, d)
     })?;

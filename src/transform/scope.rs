@@ -57,7 +57,8 @@ pub fn follow_any<R>(values: &[&Value], f: impl FnOnce() -> R) -> R {
     follow_device(device, f)
 }
 
-fn follow_device<R>(device: Option<Device>, f: impl FnOnce() -> R) -> R {
+/// Runs `f` with operand-less operations placed on `device` (when given).
+pub fn follow_device<R>(device: Option<Device>, f: impl FnOnce() -> R) -> R {
     let Some(device) = device else {
         return f();
     };

@@ -94,6 +94,20 @@ impl ArrayValue {
         super::eval::copy(function, self)
     }
 
+    /// The array's elements from its buffer's host copy (`DeviceBuffer::host`), when it has
+    /// one and the array is all of it, row-major; the device is still asked whether the buffer
+    /// is usable (a lost webgpu device answers with its error).
+    pub fn host_bytes(&self, function: &str) -> Result<Option<&[u8]>> {
+        let Some(host) = self.buffer.host.as_deref() else {
+            return Ok(None);
+        };
+        if !self.is_dense() || host.len() != self.aval.byte_size() {
+            return Ok(None);
+        }
+        registry::with_backend(function, self.device, |b| b.check_buffer(self.buffer.id))?;
+        Ok(Some(host))
+    }
+
     pub fn read_sync(&self, function: &str) -> Result<Vec<u8>> {
         let dense = self.materialize(function)?;
         let bytes =

@@ -4,7 +4,9 @@
 // int32, bool, float16 (where the adapter has shader-f16), 0-d, zero-size, and views (slices,
 // transposes, broadcasts) that must be materialised first. Errors reject the read that caused
 // them with an Error naming `data` (a disposed array; a failed map, as on a lost device), and
-// nothing leaks: arrays, unsettled reads, buffers, pooled staging buffers.
+// nothing leaks: arrays, unsettled reads, buffers, pooled staging buffers. Small arrays made on
+// the host (creations up to 4 KiB, `np.array`) are read from their host copies with no map and
+// no device readback, equal to the cpu device's values.
 import { clearCaches, init, memoryStats, numpy as np, tree } from "../../pkg/index.js";
 import type { Array as OxArray } from "../../pkg/index.js";
 import { wasm } from "../../pkg/bridge.js";
@@ -62,7 +64,7 @@ function arrays(device: Device): OxArray[] {
     intsT.slice(2), // a row of a transpose
     np.broadcastTo(row, [4, 3]), // a broadcast
     cols.T, // a strided view of a reshape
-    np.arange(3001, null, 1, { device }), // a larger buffer
+    np.arange(3001, null, 1, { device }), // a larger buffer (over the 4 KiB host copies)
   ];
   if (HAS_F16) {
     const h = base.astype("float16");
@@ -71,6 +73,16 @@ function arrays(device: Device): OxArray[] {
     h.dispose();
   }
   for (const a of [flat, flatInts, base, ints, row, intsT, wide, cols]) a.dispose();
+  return out;
+}
+
+/**
+ * `a` computed again on its device (and `a` disposed): small arrays made on the host are read
+ * from their host copies, so tests of maps read arrays a kernel wrote.
+ */
+function computed(a: OxArray): OxArray {
+  const out = a.add(0);
+  a.dispose();
   return out;
 }
 
@@ -91,7 +103,11 @@ Deno.test("Promise.all of data() on webgpu: one map, the cpu device's values", a
     const [maps, readbacks] = [gpu().readbackMaps, gpu().readbacks];
     const data = await Promise.all(got.map((a) => a.data()));
     check(gpu().readbackMaps - maps === 1, `maps: ${gpu().readbackMaps - maps}`);
-    check(gpu().readbacks - readbacks === got.length, "one readback per array");
+    // Small arrays made on the host (`base`, `ints`, the 0-d, the zero-size one and the 6-byte
+    // float16 one) are read from their host copies: no device readback.
+    const hostMade = HAS_F16 ? 5 : 4;
+    const readFromDevice = gpu().readbacks - readbacks;
+    check(readFromDevice === got.length - hostMade, `device readbacks: ${readFromDevice}`);
     data.forEach((d, k) => same(d, wantData[k], `array ${k} (${got[k]})`));
     for (const a of [...want, ...got]) a.dispose();
   });
@@ -136,7 +152,7 @@ Deno.test(
   "reads in separate ticks map separately; one tick's reads share, work between",
   async () => {
     await noLeaks(async () => {
-      const x = np.arange(10, null, 1, { dtype: "float32", device: "webgpu" });
+      const x = computed(np.arange(10, null, 1, { dtype: "float32", device: "webgpu" }));
       let maps = gpu().readbackMaps;
       for (let k = 0; k < 3; k++) await x.data();
       check(gpu().readbackMaps - maps === 3, "three awaited reads: three maps");
@@ -169,7 +185,7 @@ Deno.test(
 Deno.test("a group larger than the largest staging buffer is split, values intact", async () => {
   await noLeaks(async () => {
     const xs = Array.from({ length: 7 }, (_, k) =>
-      np.arange(k * 5, k * 5 + 10 + k, 1, { device: "webgpu" }),
+      computed(np.arange(k * 5, k * 5 + 10 + k, 1, { device: "webgpu" })),
     );
     // 40..64 bytes each; 64-byte staging buffers hold one array each.
     wasm.debugMaxStagingBytes(64);
@@ -193,7 +209,7 @@ Deno.test("a group larger than the largest staging buffer is split, values intac
 
 Deno.test("errors reject the read that caused them, naming data; the others succeed", async () => {
   await noLeaks(async () => {
-    const xs = [1, 2, 3].map((v) => np.array([v, v + 0.5], { device: "webgpu" }));
+    const xs = [1, 2, 3].map((v) => computed(np.array([v, v + 0.5], { device: "webgpu" })));
     const gone = np.array([9], { device: "webgpu" });
     gone.dispose();
     const settled = await Promise.allSettled([xs[0].data(), gone.data(), xs[1].data()]);
@@ -230,5 +246,74 @@ Deno.test("staging buffers are pooled, bounded, and released by clearCaches", as
     clearCaches();
     check(gpu().stagingBuffers === 0 && gpu().stagingBytes === 0, "clearCaches empties them");
     for (const x of xs) x.dispose();
+  });
+});
+
+/** Creations of at most 4 KiB (and the formula creations over them) on `device`. */
+function madeOnHost(device: Device): OxArray[] {
+  const like = np.array([[1, 2, 3]], { dtype: "int32", device });
+  const out = [
+    np.zeros([100], { device }),
+    np.ones([10, 10], { dtype: "int32", device }),
+    np.full([3, 4], true, { device }),
+    np.zerosLike(like),
+    np.fullLike(like, 7),
+    np.arange(2, 200, 2, { device }),
+    np.linspace(-1, 1, 100, true, { device }),
+    np.eye(10, 12, { k: 1, device }),
+    np.identity(6, { device }),
+    np.array([1.5, -2, 3], { device }),
+    np.hann(100, { device }),
+    np.hamming(64, { device }),
+    np.bartlett(33, { device }),
+    np.blackman(100, { device }),
+    np.logspace(0, 2, 50, true, 2, { device }),
+    np.geomspace(-1, -1000, 40, false, { device }),
+    np.tri(8, 9, 1, { device }),
+    np.tri(5, 5, -1, { dtype: "bool", device }),
+  ];
+  like.dispose();
+  return out;
+}
+
+Deno.test("small arrays made on the host are read from their host copies: no map", async () => {
+  await noLeaks(async () => {
+    const got = madeOnHost("webgpu");
+    const want = madeOnHost("cpu").map((a) => {
+      const d = a.dataSync();
+      a.dispose();
+      return d;
+    });
+    const [maps, readbacks] = [gpu().readbackMaps, gpu().readbacks];
+    const data = await Promise.all(got.map((a) => a.data()));
+    const nested = await got[1].jsAsync();
+    check(gpu().readbackMaps === maps, `maps: ${gpu().readbackMaps - maps}`);
+    check(gpu().readbacks === readbacks, `readbacks: ${gpu().readbacks - readbacks}`);
+    check(JSON.stringify(nested) === JSON.stringify(Array(10).fill(Array(10).fill(1))), "js");
+    // Formula creations (windows, powers) are computed on the wasm device, whose cos and exp
+    // differ from the cpu interpreter's by a few ulp; the rest are exact.
+    data.forEach((d, k) => {
+      const w = want[k];
+      check(d.constructor === w.constructor && d.length === w.length, `array ${k}: ${d}`);
+      for (let i = 0; i < w.length; i++) {
+        const tol = 4e-7 * Math.max(1, Math.abs(w[i]));
+        check(Math.abs(d[i] - w[i]) <= tol, `array ${k}[${i}]: ${d[i]} vs ${w[i]}`);
+      }
+    });
+    // The buffers hold the same bytes: work on the device reads them, and its result is mapped.
+    const sums = got.map((a) => np.sum(a.astype("float32")));
+    const sumData = await Promise.all(sums.map((s) => s.data()));
+    check(gpu().readbackMaps - maps === 1, "a computed result is mapped");
+    sumData.forEach((s, k) => {
+      const w = Array.from(want[k]).reduce((a, b) => a + b, 0);
+      check(Math.abs(s[0] - w) <= 1e-4 * Math.max(1, Math.abs(w)), `sum ${k}: ${s[0]} vs ${w}`);
+    });
+    // A view that is not the whole buffer (a slice) is materialised on the device and mapped;
+    // an array over 4 KiB is read from the device.
+    const slice = got[0].slice([10, 20]);
+    const large = np.zeros([1025], { device: "webgpu" });
+    await Promise.all([slice.data(), large.data()]);
+    check(gpu().readbackMaps - maps === 2, "a slice and a large array are mapped");
+    for (const a of [...got, ...sums, slice, large]) a.dispose();
   });
 });

@@ -338,6 +338,10 @@ impl Backend for WebGpuBackend {
         }
     }
 
+    fn check_buffer(&self, buffer: BufferId) -> Result<()> {
+        self.buffer(buffer).map(|_| ())
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>> {
         self.read_one_sync(buffer)
