@@ -39,6 +39,7 @@ native! {
     webgpu_loop_limit
     webgpu_reads
     webgpu_scan
+    webgpu_scan_lengths
     webgpu_scan_loop
     webgpu_scan_serial
     webgpu_sort_kernels

@@ -33,7 +33,7 @@ fn avals(m: usize) -> Vec<Aval> {
 }
 
 /// The RTS step of case 2 (tests/shared/scan_bodies.mjs `rtsStep`).
-fn rts_body(m: usize) -> ClosedJaxpr {
+pub(crate) fn rts_body(m: usize) -> ClosedJaxpr {
     trace_body(&avals(m), |a| {
         let at = op(Primitive::Transpose(vec![1, 0]), &[&a[2]]);
         let atr = op(Primitive::Matmul, &[&at, &a[0]]);
@@ -86,7 +86,7 @@ fn serial_source(m: usize, n: usize, reverse: bool, lanes: u32) -> Option<String
 }
 
 /// Runs the scan on `device`: (final r, final N, ys).
-fn run(m: usize, n: usize, reverse: bool, device: Device) -> Vec<Vec<f64>> {
+pub(crate) fn run(m: usize, n: usize, reverse: bool, device: Device) -> Vec<Vec<f64>> {
     let s = m * m;
     let a: Vec<f64> = (0..n * s)
         .map(|k| 0.3 * values(1, k as f64)[0] / 10.0 + if k % (m + 1) == 0 { 0.9 } else { 0.0 })
@@ -116,7 +116,7 @@ fn on_gpu(m: usize, n: usize, reverse: bool) -> (Vec<Vec<f64>>, u64, String) {
     (got, after.dispatches - before.dispatches, event.detail)
 }
 
-fn set_serial(on: bool) {
+pub(crate) fn set_serial(on: bool) {
     let mut gpu = registry::uninstall_webgpu().unwrap();
     gpu.set_loop_serial(on);
     registry::install_webgpu(gpu);
@@ -124,7 +124,7 @@ fn set_serial(on: bool) {
 
 /// GPU adapters run the serial shader on a warp ([`serial::LANES`] invocations), CPU
 /// adapters on one invocation; lavapipe is a CPU adapter, `fast` makes it take the GPU's.
-fn set_fast(on: bool) {
+pub(crate) fn set_fast(on: bool) {
     let mut gpu = registry::uninstall_webgpu().unwrap();
     gpu.set_fast_kernels(on);
     registry::install_webgpu(gpu);

@@ -4,13 +4,14 @@
 //! the shader runs as ONE dispatch, and the results are copied out, all encoded into the
 //! current batch (copies are not dispatches); a pre-encoded scan (`encoded`) runs its steps'
 //! dispatches in one pass. Compiled programs are cached by plan, pipelines by shader
-//! structure.
+//! source (a scan's with its length as a parameter, `length_params`).
 
 use std::rc::Rc;
 
 use super::encoded::Encoded;
 use super::layout::{Layout, Source};
 use super::looping::LoopShader;
+use super::stage_params::Shared;
 use super::strategy::choose_loop;
 use crate::backend::webgpu::exe::Stage;
 use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
@@ -34,13 +35,13 @@ const STEPS_PER_DISPATCH: u32 = 16;
 /// A compiled device program: a scan's loop, or a whole jitted program (a one-step loop).
 pub(super) enum CompiledProgram {
     /// The looping shader (`looping`): the whole scan, or the whole program, as one dispatch
-    /// of one workgroup.
-    Looping { layout: Layout, stage: Stage },
+    /// of one workgroup (a scan's reading its length from parameters, `length_params`).
+    Looping { layout: Layout, dispatch: Dispatch },
     /// The whole scan as one dispatch of one warp (or one invocation) running the same chain
-    /// (`serial`, tiny bodies).
+    /// (`serial`, tiny bodies; the length a parameter, `length_params`).
     Serial {
         layout: Layout,
-        stage: Stage,
+        dispatch: Dispatch,
         lanes: u32,
     },
     /// Every step's kernels of a scan pre-encoded into one compute pass.
@@ -73,8 +74,11 @@ pub(in crate::backend::webgpu) struct LoopCache {
     pub(super) ids: Lru<DeviceProgram, ExeId>,
     pub(super) exes: Lru<ExeId, Rc<CompiledProgram>>,
     pipelines: Lru<LoopShader, Stage>,
-    /// Staged programs' pipelines by WGSL source (`stage_params` makes rounds share one).
+    /// Pipelines of packed-buffer shaders by WGSL source: staged programs' (`stage_params`
+    /// makes rounds share one) and scans' (`length_params` makes lengths share one).
     pub(super) stage_sources: Lru<String, Stage>,
+    /// Pre-encoded scans' kernel pipelines by WGSL source (it does not depend on the length).
+    pub(super) encoded_pipelines: Lru<String, (wgpu::ComputePipeline, wgpu::BindGroupLayout)>,
     next: ExeId,
     runs: u64,
     /// Whether looping shaders may keep state in workgroup memory (tests turn it off).
@@ -98,6 +102,7 @@ impl Default for LoopCache {
             exes: Lru::new(LOOP_CACHE_CAPACITY),
             pipelines: Lru::new(LOOP_CACHE_CAPACITY),
             stage_sources: Lru::new(STAGE_SOURCE_CAPACITY),
+            encoded_pipelines: Lru::new(STAGE_SOURCE_CAPACITY),
             next: 1,
             runs: 0,
             workgroup: true,
@@ -121,6 +126,7 @@ impl LoopCache {
         self.exes.clear();
         self.pipelines.clear();
         self.stage_sources.clear();
+        self.encoded_pipelines.clear();
     }
 
     pub fn stats(&self) -> LoopStats {
@@ -205,8 +211,10 @@ pub(super) fn run(
     };
     gpu.loops.runs += 1;
     match &*compiled {
-        CompiledProgram::Looping { layout, stage }
-        | CompiledProgram::Serial { layout, stage, .. } => run_single(gpu, layout, stage, buffers),
+        CompiledProgram::Looping { layout, dispatch }
+        | CompiledProgram::Serial {
+            layout, dispatch, ..
+        } => run_single(gpu, layout, dispatch, buffers),
         CompiledProgram::Encoded(enc) => gpu.run_encoded(enc, buffers),
         CompiledProgram::Staged(_) => Err(Error::new(
             "scan",
@@ -219,7 +227,7 @@ pub(super) fn run(
 pub(super) fn run_single(
     gpu: &mut WebGpuBackend,
     layout: &Layout,
-    stage: &Stage,
+    dispatch: &Dispatch,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
     let pick = |(source, word): &(Source, u32)| -> Result<Packed> {
@@ -254,7 +262,12 @@ pub(super) fn run_single(
             Source::Slot(_) => pick(&(*source, *word)),
         })
         .collect::<Result<Vec<_>>>()?;
-    gpu.dispatch_packed(&[Dispatch::of(stage, 1)], layout.words, &inputs, &outputs)?;
+    gpu.dispatch_packed(
+        std::slice::from_ref(dispatch),
+        layout.words,
+        &inputs,
+        &outputs,
+    )?;
     gpu.pending += (layout.shader.length / STEPS_PER_DISPATCH) as usize;
     if gpu.pending >= MAX_BATCH {
         gpu.flush();
@@ -286,6 +299,31 @@ impl WebGpuBackend {
             self.loops.clear();
             self.loops.serial = on;
         }
+    }
+
+    /// The dispatch of `shared` (a packed-buffer shader and its parameters) on `groups`
+    /// workgroups: its pipeline compiled once per source (cached by it), its parameter buffer
+    /// when it reads any.
+    pub(super) fn shared_dispatch(&mut self, shared: Shared, groups: u32) -> Result<Dispatch> {
+        let stage = match self.loops.stage_sources.get(&shared.source) {
+            Some(stage) => stage.clone(),
+            None => {
+                let stage = self.make_stage(shared.source.clone(), (groups, 1));
+                self.loops
+                    .stage_sources
+                    .insert(shared.source, stage.clone());
+                stage
+            }
+        };
+        let params = match shared.params.is_empty() {
+            true => None,
+            false => Some(self.params_buffer(&shared.params)?),
+        };
+        Ok(Dispatch {
+            stage,
+            groups,
+            params,
+        })
     }
 
     /// A read-only storage buffer holding `values` (a stage's parameters, `stage_params`).

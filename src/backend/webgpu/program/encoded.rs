@@ -2,7 +2,8 @@
 //! encoded into ONE compute pass of the current batch — one submit for the whole scan, no host
 //! round trip per step. Each body kernel is a pipeline of its own (the ordinary one-invocation-
 //! per-element emitter) whose xs/ys rows are addressed by the step's row index, read from a
-//! uniform buffer at a dynamic offset (one 256-byte-aligned entry per step). Carries
+//! uniform buffer at a dynamic offset (one 256-byte-aligned entry per step), so the kernels'
+//! WGSL does not depend on the length and their pipelines are cached by it. Carries
 //! ping-pong between the planner's carry-in and carry-out buffers: odd steps bind them swapped,
 //! so no copy runs between steps; the initial carries are copied in before the pass and the
 //! final ones out after it.
@@ -182,16 +183,21 @@ impl WebGpuBackend {
     /// A pipeline over `inputs` storage buffers, the output, and a uniform with a dynamic
     /// offset (an explicit layout: derived layouts have no dynamic offsets).
     fn dynamic_pipeline(
-        &self,
+        &mut self,
         source: String,
         inputs: usize,
     ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
+        if let Some(built) = self.loops.encoded_pipelines.get(&source) {
+            return built.clone();
+        }
         let mut read_only = vec![true; inputs];
         read_only.push(false);
         let (layout, pipeline_layout) =
             crate::backend::webgpu::exe::dynamic_layout(&self.device, &read_only);
-        let pipeline = self.compile_shader(source, Some(&pipeline_layout));
-        (pipeline, layout)
+        let pipeline = self.compile_shader(source.clone(), Some(&pipeline_layout));
+        let built = (pipeline, layout);
+        self.loops.encoded_pipelines.insert(source, built.clone());
+        built
     }
 
     /// Encodes every step of `enc` into one compute pass of the batch.

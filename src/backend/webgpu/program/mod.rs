@@ -9,6 +9,8 @@
 //! - `serial`: the serial shader for tiny bodies (one warp, every step unrolled);
 //! - `looping`: the looping shader (one workgroup, one dispatch), laid out by `layout` and
 //!   scheduled by `schedule`;
+//! - `length_params`: the scan's length as a parameter of the serial and looping shaders, so
+//!   that a new length of a body compiles nothing;
 //! - `encoded`: every step's kernels pre-encoded into one compute pass (no shader loop);
 //! - `widen_half`: the rewrite of float16 bodies to run widened to float32 on any of the
 //!   scan forms;
@@ -20,6 +22,7 @@
 pub mod compiled;
 pub mod encoded;
 pub mod layout;
+mod length_params;
 pub mod looping;
 pub mod schedule;
 pub mod serial;

@@ -28,9 +28,10 @@
 
 use std::fmt::Write;
 
+use super::compiled::Dispatch;
 use super::layout::{layout, Layout, Source};
+use super::length_params;
 use crate::backend::caps::{WEBGPU_SERIAL_MAX_TERMS, WEBGPU_SERIAL_MAX_WORDS};
-use crate::backend::webgpu::exe::Stage;
 use crate::backend::webgpu::loop_budget::exp_loops;
 use crate::backend::webgpu::wgsl::{combine, compensated_sum, epilogue_into};
 use crate::backend::webgpu::wgsl_alu::{to_storage, Emitter};
@@ -145,11 +146,12 @@ fn loop_iterations(plan: &DeviceProgram, lanes: u32) -> usize {
     (chunks * per_chunk).saturating_add(plan.length.saturating_mul(per_step)) + 1
 }
 
-/// The compiled serial loop of `plan` (its layout, pipeline and workgroup size), or `None`.
+/// The compiled serial loop of `plan` (its layout, dispatch and workgroup size), or `None`.
+/// The length is a parameter (`length_params`): lengths of one body share the pipeline.
 pub(super) fn build(
     gpu: &mut WebGpuBackend,
     plan: &DeviceProgram,
-) -> Result<Option<(Layout, Stage, u32)>> {
+) -> Result<Option<(Layout, Dispatch, u32)>> {
     if !gpu.loops.serial {
         return Ok(None);
     }
@@ -157,14 +159,15 @@ pub(super) fn build(
     if serial_terms(plan).is_none() || !gpu.loops_fit(|| loop_iterations(plan, lanes)) {
         return Ok(None);
     }
-    let Some((layout, source)) = source(plan, lanes)? else {
+    let Some((layout, src)) = source(plan, lanes)? else {
         return Ok(None);
     };
     if !gpu.loop_fits(layout.words as u64) {
         return Ok(None);
     }
-    let stage = gpu.make_stage(source, (1, 1));
-    Ok(Some((layout, stage, lanes)))
+    let probe = source(&length_params::probe(plan), lanes)?;
+    let shared = length_params::by_length(src, probe.as_ref().map(|p| p.1.as_str()));
+    Ok(Some((layout, gpu.shared_dispatch(shared, 1)?, lanes)))
 }
 
 /// The local array holding a slot of `role` (slot `s`).
@@ -267,7 +270,7 @@ fn locals(plan: &DeviceProgram, layout: &Layout) -> Locals {
 /// How xs rows are staged in workgroup memory, a chunk at a time.
 #[derive(Default)]
 struct XsStaging {
-    /// Each lane's loads of its share of chunk `ox_chunk` into registers `ox_p*`.
+    /// Each lane's loads of its share of chunk `ox_chunk` into registers `ox_xr*`.
     load: String,
     /// Their stores into the buffer at word `ox_to` (one invocation: a loop copying the chunk).
     store: String,
@@ -309,14 +312,14 @@ fn stage_xs(plan: &DeviceProgram, l: &mut Locals, chunk: u32, lanes: u32) -> XsS
             } else {
                 q.clone()
             };
-            writeln!(l.decl, "  var ox_p{reg}: u32;").unwrap();
+            writeln!(l.decl, "  var ox_xr{reg}: u32;").unwrap();
             writeln!(
                 x.load,
-                "      {{\n        let ox_q = {qc};\n        {}\n        ox_p{reg} = ox_word;\n      }}",
+                "      {{\n        let ox_q = {qc};\n        {}\n        ox_xr{reg} = ox_word;\n      }}",
                 source("ox_q")
             )
             .unwrap();
-            let put = format!("ox_xs[ox_to + {off}u + {q}] = ox_p{reg};");
+            let put = format!("ox_xs[ox_to + {off}u + {q}] = ox_xr{reg};");
             if partial {
                 writeln!(x.store, "      if ({q} < {total}u) {{ {put} }}").unwrap();
             } else {
@@ -435,12 +438,9 @@ fn unrolled_steps(plan: &DeviceProgram, chunk: u32, step: &str) -> String {
     let row = row_of(plan, "step");
     let mut out = String::new();
     for d in 0..UNROLL {
-        // Only a length that `chunk` does not divide runs past its end.
-        let guard = if length.is_multiple_of(chunk) {
-            String::new()
-        } else {
-            format!("if (ox_c * {chunk}u + ox_t + {d}u < {length}u) ")
-        };
+        // Only a length that `chunk` does not divide runs past its end; the guard is there for
+        // every length, so that lengths share the shader (`length_params`).
+        let guard = format!("if (ox_c * {chunk}u + ox_t + {d}u < {length}u) ");
         write!(
             out,
             "    {guard}{{

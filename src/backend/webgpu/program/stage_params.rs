@@ -178,7 +178,7 @@ const MAIN_START: &str = "ox_zp = wid.z;\n";
 /// private variable `ox_pK` loaded at the start of `main` (helper functions outside `main`
 /// read the same variables), or, in a shader without the usual entry head, from the binding
 /// directly.
-fn with_params(src: &str, lits: &[Literal], varying: &[bool]) -> String {
+pub(super) fn with_params(src: &str, lits: &[Literal], varying: &[bool]) -> String {
     let first_line = src.find('\n').map_or(0, |i| i + 1);
     let start = src.find(MAIN_START).map(|i| i + MAIN_START.len());
     let mut decls = String::new();

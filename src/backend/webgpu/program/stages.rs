@@ -406,23 +406,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
     let sources: Vec<String> = shaders.iter().map(|(src, _)| src.clone()).collect();
     let mut compiled = Vec::with_capacity(shaders.len());
     for (shared, (_, groups)) in share(&sources).into_iter().zip(&shaders) {
-        let stage = match gpu.loops.stage_sources.get(&shared.source) {
-            Some(stage) => stage.clone(),
-            None => {
-                let stage = gpu.make_stage(shared.source.clone(), (*groups, 1));
-                gpu.loops.stage_sources.insert(shared.source, stage.clone());
-                stage
-            }
-        };
-        let params = match shared.params.is_empty() {
-            true => None,
-            false => Some(gpu.params_buffer(&shared.params)?),
-        };
-        compiled.push(Dispatch {
-            stage,
-            groups: *groups,
-            params,
-        });
+        compiled.push(gpu.shared_dispatch(shared, *groups)?);
     }
     let exe = CompiledProgram::Staged(Staged {
         layout,

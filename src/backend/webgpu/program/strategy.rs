@@ -6,7 +6,8 @@
 //! form that takes it: the serial shader (`serial`: tiny float32 bodies), the looping shader
 //! (`looping`: one workgroup, when the body's kernels and state fit it and, on an adapter
 //! with a loop limit, its loops fit that), else every step pre-encoded into one pass
-//! (`encoded`).
+//! (`encoded`). The form is chosen per length (the caps count steps); the serial and looping
+//! shaders read the length from parameters (`length_params`), so lengths share pipelines.
 //!
 //! A whole jitted program (`Backend::compile_program`, a one-step loop): the looping shader
 //! in one workgroup (`whole`, within the `WEBGPU_WORKGROUP_*` caps), else row-partitioned
@@ -16,6 +17,7 @@ use std::rc::Rc;
 
 use super::compiled::{self, keep, CompiledProgram};
 use super::layout::layout;
+use super::length_params;
 use super::widen_half;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
@@ -84,17 +86,26 @@ pub(super) fn choose_loop(
     };
     let serial = super::serial::build(gpu, plan)?;
     let exe = Rc::new(match (serial, layout(plan, workgroup_words)) {
-        (Some((layout, stage, lanes)), _) => CompiledProgram::Serial {
+        (Some((layout, dispatch, lanes)), _) => CompiledProgram::Serial {
             layout,
-            stage,
+            dispatch,
             lanes,
         },
-        (_, Ok(layout))
-            if gpu.loop_fits(layout.words as u64)
-                && gpu.loops_fit(|| layout.shader.loop_iterations()) =>
+        (_, Ok(laid))
+            if gpu.loop_fits(laid.words as u64)
+                && gpu.loops_fit(|| laid.shader.loop_iterations()) =>
         {
-            let stage = gpu.loop_stage(&layout.shader)?;
-            CompiledProgram::Looping { layout, stage }
+            // The length a parameter (`length_params`): the probe laid out alike.
+            let probe = layout(&length_params::probe(plan), workgroup_words)
+                .ok()
+                .map(|l| l.shader.emit())
+                .transpose()?;
+            let source = length_params::by_length(laid.shader.emit()?, probe.as_deref());
+            let dispatch = gpu.shared_dispatch(source, 1)?;
+            CompiledProgram::Looping {
+                layout: laid,
+                dispatch,
+            }
         }
         _ => CompiledProgram::Encoded(gpu.build_encoded(plan)?),
     });

@@ -20,7 +20,7 @@
 
 use std::rc::Rc;
 
-use super::compiled::{keep, run_single, CompiledProgram};
+use super::compiled::{keep, run_single, CompiledProgram, Dispatch};
 use super::layout::{layout_with, Layout};
 use super::schedule::{emission, schedule};
 use super::strategy::compile_program;
@@ -98,11 +98,11 @@ pub(super) fn compile_single(
     if source.len() > WEBGPU_WORKGROUP_MAX_SOURCE_BYTES {
         return Ok(None);
     }
-    let stage = gpu.loop_stage_of(&layout.shader, source);
+    let dispatch = Dispatch::of(&gpu.loop_stage_of(&layout.shader, source), 1);
     Ok(Some(keep(
         gpu,
         plan,
-        Rc::new(CompiledProgram::Looping { layout, stage }),
+        Rc::new(CompiledProgram::Looping { layout, dispatch }),
     )))
 }
 
@@ -152,15 +152,15 @@ pub(in crate::backend::webgpu) fn run(
             _ => any,
         })
         .collect();
-    let (layout, stage) = match &*compiled {
-        CompiledProgram::Looping { layout, stage } => (layout, stage),
+    let (layout, dispatch) = match &*compiled {
+        CompiledProgram::Looping { layout, dispatch } => (layout, dispatch),
         CompiledProgram::Staged(staged) => return super::stages::run(gpu, staged, &slots),
         _ => return Err(Error::new("jit", "internal error: not a whole program")),
     };
     run_single(
         gpu,
         layout,
-        stage,
+        dispatch,
         LoopBuffers {
             slots: &slots,
             init: &[],
