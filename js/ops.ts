@@ -10,22 +10,41 @@ import * as checks from "./check.js";
 /** An axis, a list of axes (negative counts from the end), or `null` for all axes. */
 export type Axis = number | number[] | null;
 
+/** The operand arrays `applyOp` fills for a call of `n` operands, made once per `n`. */
+interface Operands {
+  handles: Float64Array;
+  literals: Float64Array;
+  isLiteral: Uint8Array;
+}
+const operandsByCount: Operands[] = [];
+
 /** Applies Rust operation `op` (reported to the user as `fn`) to `args`. */
 export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
-  const handles = new Float64Array(args.length);
-  const literals = new Float64Array(args.length);
-  const isLiteral = new Uint8Array(args.length);
-  args.forEach((a, i) => {
+  // Reused from call to call (wasm-bindgen copies them in; nothing runs JS in between).
+  const n = args.length;
+  const o = (operandsByCount[n] ??= {
+    handles: new Float64Array(n),
+    literals: new Float64Array(n),
+    isLiteral: new Uint8Array(n),
+  });
+  const { handles, literals, isLiteral } = o;
+  let arrays = 0;
+  for (let i = 0; i < n; i++) {
+    const a = args[i];
     if (a instanceof Array) {
       handles[i] = a._handle;
+      literals[i] = 0;
+      isLiteral[i] = 0;
+      arrays++;
     } else if (typeof a === "number" || typeof a === "boolean") {
+      handles[i] = 0;
       literals[i] = Number(a);
       isLiteral[i] = 1;
     } else {
       throw new TypeError(`${fn}: expected an Array, number or boolean, got ${typeof a}`);
     }
-  });
-  if (isLiteral.every((x) => x === 1)) {
+  }
+  if (arrays === 0) {
     // No array operand: the first value becomes a weak scalar on the default device.
     const dtype = args.every((a) => typeof a === "boolean") ? DType.Bool : DType.Float32;
     const h = call(() => wasm.weakScalar(literals[0], dtype, ""));

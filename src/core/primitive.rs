@@ -204,8 +204,18 @@ impl Primitive {
         }
     }
 
-    /// Looks up a primitive without parameters by its name.
+    /// Looks up a primitive without parameters by its name (every eager operation asks: the
+    /// table is built once per thread).
     pub fn by_name(name: &str) -> Option<Primitive> {
+        thread_local! {
+            static BY_NAME: std::collections::HashMap<&'static str, Primitive> =
+                Primitive::without_parameters().map(|p| (p.name(), p)).collect();
+        }
+        BY_NAME.with(|table| table.get(name).cloned())
+    }
+
+    /// The primitives without parameters, which [`Primitive::by_name`] finds.
+    fn without_parameters() -> impl Iterator<Item = Primitive> {
         use BinaryOp as B;
         use UnaryOp as U;
         let unary = [
@@ -245,12 +255,7 @@ impl Primitive {
         let compare =
             [CompareOp::Lt, CompareOp::Le, CompareOp::Eq, CompareOp::Ne].map(Primitive::Compare);
         let others = [Primitive::Where, Primitive::StopGradient, Primitive::Matmul];
-        unary
-            .into_iter()
-            .chain(binary)
-            .chain(compare)
-            .chain(others)
-            .find(|p| p.name() == name)
+        unary.into_iter().chain(binary).chain(compare).chain(others)
     }
 }
 

@@ -194,9 +194,12 @@ pub fn run(
 ) -> Result<ArrayValue> {
     registry::check_dtype(function, device, out_aval.dtype)?;
     // Inputs on another device (weak scalars) are moved to `device` first, densely.
-    let mut moved = Vec::with_capacity(inputs.len());
+    let mut moved: Vec<std::borrow::Cow<ArrayValue>> = Vec::with_capacity(inputs.len());
     for &v in inputs {
-        moved.push(to_device(function, v, device)?);
+        moved.push(match v.device == device {
+            true => std::borrow::Cow::Borrowed(v),
+            false => std::borrow::Cow::Owned(to_device(function, v, device)?),
+        });
     }
     let views: Vec<&ShapeTracker> = moved.iter().map(|v| &v.view).collect();
     // Dense inputs (every intermediate of a jitted program) need no rewrite of the loads.

@@ -2,6 +2,8 @@
 //! programs) is one of these, so long-running processes reach a steady state.
 
 use std::collections::HashMap;
+
+use super::fast_hash::FastBuildHasher;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -21,7 +23,7 @@ pub struct CacheStats {
 /// A map holding at most `capacity` entries; inserting past that evicts the least recently
 /// used entry.
 pub struct Lru<K, V> {
-    map: HashMap<K, (V, u64)>,
+    map: HashMap<K, (V, u64), FastBuildHasher>,
     clock: u64,
     stats: CacheStats,
     serial: u64,
@@ -32,7 +34,7 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
     pub fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "an Lru needs room for one entry");
         Lru {
-            map: HashMap::new(),
+            map: HashMap::default(),
             clock: 0,
             stats: CacheStats {
                 capacity,

@@ -2,6 +2,7 @@
 //! cell of thread-local state.
 
 pub mod error;
+pub mod fast_hash;
 pub mod lru;
 pub mod oneshot;
 pub mod panic_cell;

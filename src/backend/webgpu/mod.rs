@@ -52,6 +52,7 @@ use super::{Backend, BackendStats, BufferId, ExeId, GroupFuture, LoopStats, Read
 use crate::core::Device;
 use crate::kernel::device_program::{DeviceProgram, LoopBuffers};
 use crate::kernel::{DeviceLimits, Kernel, Routine};
+use crate::util::fast_hash::FastBuildHasher;
 use crate::util::lru::Lru;
 use crate::util::{Error, Result};
 use pool::{padded, size_class, Pool};
@@ -79,10 +80,10 @@ pub struct WebGpuBackend {
     max_storage_buffers: u32,
     /// `Backend::max_buffer_bytes`, from the limits at creation (reading them is a JS call).
     max_buffer_bytes: u64,
-    buffers: HashMap<BufferId, Buffer>,
+    buffers: HashMap<BufferId, Buffer, FastBuildHasher>,
     next_buffer: BufferId,
     kernel_ids: Lru<Kernel, ExeId>,
-    pipelines: Lru<ExeId, exe::Exe>,
+    pipelines: Lru<ExeId, std::rc::Rc<exe::Exe>>,
     bind_groups: Lru<(wgpu::BindGroupLayout, Vec<wgpu::Buffer>), wgpu::BindGroup>,
     next_exe: ExeId,
     dispatches: u64,
@@ -101,12 +102,14 @@ pub struct WebGpuBackend {
     pool: Pool,
     /// The compute pass open on `encoder` (dispatches since the last copy).
     pass: Option<wgpu::ComputePass<'static>>,
+    /// The pipeline last set on the open pass (a dispatch of the same one sets it no more).
+    pass_pipeline: Option<wgpu::ComputePipeline>,
     /// The batch being encoded and the number of dispatches in it.
     encoder: Option<wgpu::CommandEncoder>,
     pending: usize,
     /// Buffers freed (and pooled) while the batch was pending: a host write into one of them
     /// must wait until the batch is submitted.
-    retired: HashSet<wgpu::Buffer>,
+    retired: HashSet<wgpu::Buffer, FastBuildHasher>,
     /// Buffers evicted from the pool that the pending batch may use: destroyed once it is
     /// submitted (a destroyed buffer in an unsubmitted command buffer fails the submit).
     doomed: Vec<wgpu::Buffer>,
@@ -164,6 +167,7 @@ impl WebGpuBackend {
     /// The batch's open compute pass, begun if needed.
     fn pass(&mut self) -> &mut wgpu::ComputePass<'static> {
         if self.pass.is_none() {
+            self.pass_pipeline = None;
             let pass = self
                 .encoder()
                 .begin_compute_pass(&Default::default())
@@ -171,6 +175,17 @@ impl WebGpuBackend {
             self.pass = Some(pass);
         }
         self.pass.as_mut().expect("a compute pass was just begun")
+    }
+
+    /// The batch's open compute pass with `pipeline` set (not set again when the pass's last
+    /// dispatch used it: each call costs the host a WebGPU call and wgpu a recorded command).
+    fn pass_with(&mut self, pipeline: &wgpu::ComputePipeline) -> &mut wgpu::ComputePass<'static> {
+        let same = self.pass.is_some() && self.pass_pipeline.as_ref() == Some(pipeline);
+        if !same {
+            self.pass().set_pipeline(pipeline);
+            self.pass_pipeline = Some(pipeline.clone());
+        }
+        self.pass()
     }
 
     /// Encodes one compute pass of `pipeline` over `x × y` workgroups into the batch.
@@ -243,11 +258,19 @@ impl WebGpuBackend {
                 group
             }
         };
-        let pass = self.pass();
-        pass.set_pipeline(pipeline);
+        let pass = self.pass_with(pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         pass.dispatch_workgroups(x, y, 1);
         self.pending += 1;
+        Ok(())
+    }
+
+    /// Counts one kernel dispatched, submitting the batch when it is full.
+    fn dispatched(&mut self) -> Result<()> {
+        self.dispatches += 1;
+        if self.pending >= MAX_BATCH {
+            self.flush();
+        }
         Ok(())
     }
 
@@ -387,7 +410,7 @@ impl Backend for WebGpuBackend {
         let id = self.next_exe;
         self.next_exe += 1;
         self.kernel_ids.insert(kernel.clone(), id);
-        self.pipelines.insert(id, built);
+        self.pipelines.insert(id, std::rc::Rc::new(built));
         Ok(id)
     }
 
@@ -408,17 +431,20 @@ impl Backend for WebGpuBackend {
     }
 
     fn dispatch(&mut self, exe: ExeId, inputs: &[BufferId], output: BufferId) -> Result<()> {
-        let (stages, temp_bytes) = {
-            let built = self.pipelines.get(&exe).ok_or_else(|| {
+        let built =
+            self.pipelines.get(&exe).cloned().ok_or_else(|| {
                 Error::new("webgpu", format!("internal error: unknown kernel {exe}"))
             })?;
-            (built.stages.clone(), built.temp_bytes.clone())
-        };
+        if let ([stage], []) = (&built.stages[..], &built.temp_bytes[..]) {
+            self.encode(stage, inputs, output)?;
+            self.tiled_dispatches += stage.tiled as u64;
+            return self.dispatched();
+        }
         // Each stage but the last writes a temporary that the next one reads.
-        let mut temps = Vec::with_capacity(temp_bytes.len());
+        let mut temps = Vec::with_capacity(built.temp_bytes.len());
         let mut result = Ok(());
-        for (k, stage) in stages.iter().enumerate() {
-            let target = match temp_bytes.get(k) {
+        for (k, stage) in built.stages.iter().enumerate() {
+            let target = match built.temp_bytes.get(k) {
                 Some(&bytes) => match self.alloc(bytes) {
                     Ok(t) => t,
                     Err(e) => {
@@ -442,11 +468,7 @@ impl Backend for WebGpuBackend {
             self.free(t);
         }
         result?;
-        self.dispatches += 1;
-        if self.pending >= MAX_BATCH {
-            self.flush();
-        }
-        Ok(())
+        self.dispatched()
     }
 
     fn compile_routine(&mut self, routine: &Routine) -> Result<ExeId> {

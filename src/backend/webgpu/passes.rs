@@ -187,8 +187,7 @@ impl Passes {
                 Error::new("webgpu", "internal error: a pass of an unknown entry point")
             })?;
             let (x, y) = grid(pass.groups);
-            let compute = gpu.pass();
-            compute.set_pipeline(pipeline);
+            let compute = gpu.pass_with(pipeline);
             compute.set_bind_group(0, &group, &[(k as u64 * self.stride) as u32]);
             compute.dispatch_workgroups(x, y, 1);
             gpu.pending += 1;
