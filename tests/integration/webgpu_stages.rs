@@ -49,7 +49,7 @@ fn rounds(x: &Value, n: usize, f: impl Fn(&Value, &Value) -> Value) -> Value {
 /// Kogge–Stone rounds over x [n, 2, 2] (`(a, b) ↦ (p + b) / 2 + p / 4`, `p = b·a`: the
 /// product has two uses, so it is a kernel of its own rather than written out in the next),
 /// then, when `tail`, the sum over the batch and the result times it.
-fn program(n: usize, tail: bool) -> Program {
+pub(crate) fn program(n: usize, tail: bool) -> Program {
     let closed = trace_fn(&[f32v(&[n, 2, 2])], |v| {
         let cur = rounds(&v[0], n, |a, b| {
             let p = bind(Primitive::Matmul, &[Operand::Value(b), Operand::Value(a)]).unwrap();

@@ -77,6 +77,8 @@ pub(in crate::backend::webgpu) struct LoopCache {
     /// Pipelines of packed-buffer shaders by WGSL source: staged programs' (`stage_params`
     /// makes rounds share one) and scans' (`length_params` makes lengths share one).
     pub(super) stage_sources: Lru<String, Stage>,
+    /// The templates of whole programs' shaders (`stage_templates`: sizes share pipelines).
+    pub(super) templates: super::stage_templates::Templates,
     /// Pre-encoded scans' kernel pipelines by WGSL source (it does not depend on the length).
     pub(super) encoded_pipelines: Lru<String, (wgpu::ComputePipeline, wgpu::BindGroupLayout)>,
     next: ExeId,
@@ -103,6 +105,7 @@ impl Default for LoopCache {
             pipelines: Lru::new(LOOP_CACHE_CAPACITY),
             stage_sources: Lru::new(STAGE_SOURCE_CAPACITY),
             encoded_pipelines: Lru::new(STAGE_SOURCE_CAPACITY),
+            templates: Default::default(),
             next: 1,
             runs: 0,
             workgroup: true,
@@ -127,6 +130,7 @@ impl LoopCache {
         self.pipelines.clear();
         self.stage_sources.clear();
         self.encoded_pipelines.clear();
+        self.templates.clear();
     }
 
     pub fn stats(&self) -> LoopStats {

@@ -71,7 +71,12 @@ pub fn layout_with(
             ops,
             length,
             reverse: plan.reverse,
-            workgroup_words: staged.words,
+            // Declared rounded up (within the limit), so that programs of nearby sizes
+            // declare the same array and share their shader (`stage_templates`).
+            workgroup_words: match staged.words {
+                0 => 0,
+                w => w.next_power_of_two().min(workgroup_limit.max(w)),
+            },
             prologue: staged.prologue,
             epilogue: staged.epilogue,
             prefetch: staged.prefetch,

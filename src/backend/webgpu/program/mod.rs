@@ -17,7 +17,8 @@
 //! - `whole`: a whole program as the looping shader with one step, within its caps;
 //! - `stages`: a whole program as a few row-partitioned dispatches, cut by `stage_plan`,
 //!   each level's kernels placed on the workgroup's lanes by `stage_members`, stages that
-//!   differ only in integer constants sharing a pipeline (`stage_params`).
+//!   differ only in integer constants sharing a pipeline (`stage_params`), and programs of
+//!   other sizes sharing it too (`stage_templates`).
 
 pub mod compiled;
 pub mod encoded;
@@ -29,6 +30,7 @@ pub mod serial;
 mod stage_members;
 mod stage_params;
 pub mod stage_plan;
+mod stage_templates;
 pub mod stages;
 pub(super) mod strategy;
 pub mod whole;

@@ -87,17 +87,35 @@ pub struct Shared {
 
 /// The shaders of `sources` with the literals that differ within each template turned into
 /// parameters (see the module doc); a source alone in its template is returned as it is.
+/// (Programs share with the structural literals as parameters too: `stage_templates`.)
+#[cfg(test)]
 pub fn share(sources: &[String]) -> Vec<Shared> {
+    share_by(sources, |_, lists| varying(lists))
+}
+
+/// [`share`] with the literals to turn into parameters chosen by `choose`, given each
+/// template and the literal lists of its sources (at least the positions that differ among
+/// them: the others keep the first source's values).
+pub(super) fn share_by(
+    sources: &[String],
+    mut choose: impl FnMut(&str, &[&[Literal]]) -> Vec<bool>,
+) -> Vec<Shared> {
     let lits: Vec<Vec<Literal>> = sources.iter().map(|s| literals(s)).collect();
     let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut order = Vec::new();
     for (i, s) in sources.iter().enumerate() {
-        groups.entry(template(s, &lits[i])).or_default().push(i);
+        let t = template(s, &lits[i]);
+        if !groups.contains_key(&t) {
+            order.push(t.clone());
+        }
+        groups.entry(t).or_default().push(i);
     }
     let mut out: Vec<Option<Shared>> = vec![None; sources.len()];
-    for members in groups.values() {
+    for t in &order {
+        let members = &groups[t];
         let first = members[0];
         let lists: Vec<&[Literal]> = members.iter().map(|&m| &lits[m][..]).collect();
-        let varying = varying(&lists);
+        let varying = choose(t, &lists);
         if !varying.iter().any(|&v| v) {
             for &m in members {
                 out[m] = Some(Shared {

@@ -23,7 +23,6 @@ use super::layout::{layout_with, Layout};
 use super::looping::{element, entry_head, MAX_WORKGROUP};
 use super::schedule::WARP;
 use super::stage_members::{place, Lanes, Piece};
-use super::stage_params::share;
 use super::stage_plan::{plan, Member, StagePlan};
 use crate::backend::caps::{
     WEBGPU_STAGE_MAX_SOURCE_BYTES, WEBGPU_STAGE_MAX_TERMS_PER_INVOCATION,
@@ -405,7 +404,8 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
     }
     let sources: Vec<String> = shaders.iter().map(|(src, _)| src.clone()).collect();
     let mut compiled = Vec::with_capacity(shaders.len());
-    for (shared, (_, groups)) in share(&sources).into_iter().zip(&shaders) {
+    let shared = gpu.loops.templates.share(&sources);
+    for (shared, (_, groups)) in shared.into_iter().zip(&shaders) {
         compiled.push(gpu.shared_dispatch(shared, *groups)?);
     }
     let exe = CompiledProgram::Staged(Staged {

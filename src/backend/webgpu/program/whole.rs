@@ -20,7 +20,7 @@
 
 use std::rc::Rc;
 
-use super::compiled::{keep, run_single, CompiledProgram, Dispatch};
+use super::compiled::{keep, run_single, CompiledProgram};
 use super::layout::{layout_with, Layout};
 use super::schedule::{emission, schedule};
 use super::strategy::compile_program;
@@ -98,7 +98,12 @@ pub(super) fn compile_single(
     if source.len() > WEBGPU_WORKGROUP_MAX_SOURCE_BYTES {
         return Ok(None);
     }
-    let dispatch = Dispatch::of(&gpu.loop_stage_of(&layout.shader, source), 1);
+    // Programs of other sizes share the pipeline (`stage_templates`).
+    let shared = gpu.loops.templates.share(&[source]).pop();
+    let dispatch = match shared {
+        Some(shared) => gpu.shared_dispatch(shared, 1)?,
+        None => return Ok(None),
+    };
     Ok(Some(keep(
         gpu,
         plan,
