@@ -2,7 +2,8 @@
 //! or a whole jitted program (`Backend::compile_program`) — in one place, each named for what
 //! it bounds. Lowering reads the first group (`lower::whole`: which programs are offered to a
 //! device whole); each device reads its own group where it picks a form
-//! (`backend::wasm::program`, `backend::wasm::emit::unroll`, `backend::webgpu::program`).
+//! (`backend::wasm::strategy`, `backend::wasm::emit::unroll`,
+//! `backend::webgpu::program::strategy`).
 //! A program over a cap takes the next form in that device's order, at worst the host loop or
 //! the step-by-step path, so the caps bound cost (compile time, code size, one invocation's
 //! work), never what can run.
@@ -17,7 +18,13 @@ pub const WHOLE_MIN_STEPS: usize = 8;
 /// ([`WASM_PROGRAM_MAX_STEPS`], [`WEBGPU_WORKGROUP_MAX_KERNELS`]).
 pub const WHOLE_MAX_STEPS: usize = 8192;
 
-// ---- wasm: a whole program as one module call (`backend::wasm::program`) ----
+// ---- wasm: a kernel or batched routine split across worker threads (`backend::wasm::strategy`) ----
+
+/// Dispatches of less work (`backend::wasm::threads::work`, `routine_work`) run on the calling
+/// thread: waking a worker costs tens of microseconds.
+pub const WASM_SPLIT_MIN_WORK: u64 = 1 << 18;
+
+// ---- wasm: a whole program as one module call (`backend::wasm::strategy`) ----
 
 /// Programs of more steps run step by step: a jitted eigh or svd (thousands of kernels) runs
 /// faster per call as one module, but its first call, which emits the whole module, takes

@@ -15,6 +15,7 @@ mod memory;
 mod module;
 mod program;
 mod routines;
+mod strategy;
 pub mod threads;
 
 use std::collections::HashMap;
@@ -168,7 +169,7 @@ impl Backend for WasmBackend {
         let out_bytes = kernel.size * kernel.output_dtype().byte_size();
         let mut module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
         let work = threads::work(kernel);
-        if threads::worth_splitting(work) {
+        if strategy::kernel_splits(work) {
             module = module.splitting(emit::split_align(kernel), work, Vec::new(), &bytes);
         }
         let id = self.next_exe;
@@ -245,7 +246,7 @@ impl Backend for WasmBackend {
     }
 
     fn compile_loop(&mut self, plan: &DeviceProgram) -> Result<(ExeId, String)> {
-        loops::compile(self, plan)
+        strategy::compile_loop(self, plan)
     }
 
     fn run_loop(
@@ -262,7 +263,7 @@ impl Backend for WasmBackend {
     }
 
     fn compile_program(&mut self, plan: &DeviceProgram) -> Result<Option<ExeId>> {
-        program::compile(self, plan)
+        strategy::compile_program(self, plan)
     }
 
     fn run_program(
@@ -272,6 +273,7 @@ impl Backend for WasmBackend {
         inputs: &[BufferId],
         outputs: &[BufferId],
     ) -> Result<()> {
+        let exe = strategy::program_to_run(self, exe, plan)?;
         program::run(self, exe, plan, inputs, outputs)
     }
 

@@ -1,28 +1,19 @@
-//! Whole jitted programs as ONE module call on the wasm device (`Backend::compile_program` /
-//! `run_program`): the Program, given as a one-step loop body (`lower::whole`), is emitted as a
-//! loop module (`emit::loops::emit_once`, the scan loops' emitter: every kernel and routine a function,
-//! small kernels unrolled) and run with length 1. Each kernel of the step-by-step path costs a
-//! call from Rust through JS into its own module, a buffer from the pool and an array handle;
-//! for programs of many small kernels (an `associativeScan` under `jit`: ~10 per round, ~160
-//! for N = 1000) those costs are most of the time.
+//! Whole jitted programs as ONE module call on the wasm device: the Program, given as a
+//! one-step loop body (`lower::whole`), is emitted as a loop module (`emit::loops::emit_once`,
+//! the scan loops' emitter: every kernel and routine a function, small kernels unrolled) and
+//! run with length 1. Each kernel of the step-by-step path costs a call from Rust through JS
+//! into its own module, a buffer from the pool and an array handle; for programs of many small
+//! kernels (an `associativeScan` under `jit`: ~10 per round, ~160 for N = 1000) those costs
+//! are most of the time. Which programs take this form is chosen in `strategy.rs`.
 //!
 //! The program's temps live in one scratch allocation per run, packed by lifetime at compile
 //! time (a temp's bytes are reused once its last reader has run), so the memory a run needs is
 //! about what the step-by-step path frees as it goes.
-//!
-//! Programs with large kernels gain nothing (a call costs microseconds, such a kernel far
-//! more) and keep the step-by-step path ([`suits`]), where large kernels and batched routines
-//! are split across worker threads (`threads.rs`; this module runs on the calling thread); so
-//! do programs with a routine that is split, and programs of more than [`WASM_PROGRAM_MAX_STEPS`]
-//! steps.
 
 use std::rc::Rc;
 
 use super::module::KernelModule;
 use super::{code_stats, emit, WasmBackend};
-use crate::backend::caps::{
-    WASM_PROGRAM_MAX_KERNEL_ELEMENTS, WASM_PROGRAM_MAX_SCRATCH_BYTES, WASM_PROGRAM_MAX_STEPS,
-};
 use crate::backend::{Backend, BufferId, ExeId};
 use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep, SlotRole};
 use crate::util::lru::Lru;
@@ -64,29 +55,21 @@ impl ProgramCache {
     }
 }
 
-/// Whether the one-call path suits `plan`: a one-step loop without carries whose kernels are
-/// all small (`lower::whole` caps the number of steps).
-fn suits(plan: &DeviceProgram) -> bool {
-    let body = &plan.body;
-    plan.length == 1
-        && body.steps.len() <= WASM_PROGRAM_MAX_STEPS
-        && body.num_carry == 0
-        && body.num_xs == 0
-        && body.steps.iter().all(|s| match s {
-            LoopStep::Kernel { kernel, .. } => kernel.size <= WASM_PROGRAM_MAX_KERNEL_ELEMENTS,
-            LoopStep::Routine { routine, .. } => !super::threads::routine_splits(routine),
-            // (`lower::whole` makes none: a scan keeps its own path.)
-            LoopStep::Loop { .. } => false,
-        })
-}
-
 fn round_up(bytes: usize) -> usize {
     bytes.div_ceil(ALIGN) * ALIGN
 }
 
+/// Where each temp of a program lives in its scratch allocation ([`pack`]).
+pub(super) struct Packing {
+    /// Byte offset of each slot (0 for non-temps).
+    offsets: Vec<usize>,
+    /// Bytes of the whole scratch allocation.
+    pub scratch: usize,
+}
+
 /// Packs the temps of `body` by lifetime: each is placed (first fit) when the step writing it
-/// runs, and its bytes are released after its last reader. Returns the offsets and the size.
-fn pack(body: &LoopBody) -> (Vec<usize>, usize) {
+/// runs, and its bytes are released after its last reader.
+pub(super) fn pack(body: &LoopBody) -> Packing {
     let n = body.slots.len();
     let temp = |s: usize| body.slots[s].role == SlotRole::Temp;
     let io = |step: &LoopStep| -> (Vec<usize>, Vec<usize>) {
@@ -164,25 +147,31 @@ fn pack(body: &LoopBody) -> (Vec<usize>, usize) {
         }
         free = merged;
     }
-    (offsets, top)
+    Packing {
+        offsets,
+        scratch: top,
+    }
 }
 
-/// `Backend::compile_program`: the module of `plan`, or None where the program keeps the
-/// step-by-step path (large kernels or scratch, or a step the loop emitter refuses).
-pub(super) fn compile(backend: &mut WasmBackend, plan: &DeviceProgram) -> Result<Option<ExeId>> {
-    if !suits(plan) {
-        return Ok(None);
-    }
+/// The program compiled for `plan`'s body, while the cache still holds it.
+pub(super) fn cached(backend: &mut WasmBackend, plan: &DeviceProgram) -> Option<ExeId> {
     let cache = &mut backend.programs;
-    if let Some(&id) = cache.ids.get(&plan.body) {
-        if cache.compiled.get(&id).is_some() {
-            return Ok(Some(id));
-        }
-    }
-    let (offsets, scratch) = pack(&plan.body);
-    if scratch > WASM_PROGRAM_MAX_SCRATCH_BYTES {
-        return Ok(None);
-    }
+    let &id = cache.ids.get(&plan.body)?;
+    cache.compiled.get(&id).is_some().then_some(id)
+}
+
+/// Whether `exe` is a program the cache still holds.
+pub(super) fn is_compiled(backend: &mut WasmBackend, exe: ExeId) -> bool {
+    backend.programs.compiled.get(&exe).is_some()
+}
+
+/// Emits and keeps the module of `plan` with its temps at `packing`; None where the loop
+/// emitter refuses a step.
+pub(super) fn compile(
+    backend: &mut WasmBackend,
+    plan: &DeviceProgram,
+    packing: Packing,
+) -> Result<Option<ExeId>> {
     let Ok(bytes) = emit::loops::emit_once(&plan.body) else {
         return Ok(None);
     };
@@ -197,19 +186,19 @@ pub(super) fn compile(backend: &mut WasmBackend, plan: &DeviceProgram) -> Result
         id,
         Rc::new(Compiled {
             module,
-            offsets,
-            scratch,
+            offsets: packing.offsets,
+            scratch: packing.scratch,
         }),
     );
     Ok(Some(id))
 }
 
-fn internal(message: String) -> Error {
+pub(super) fn internal(message: String) -> Error {
     Error::new("jit", format!("internal error: {message}"))
 }
 
-/// `Backend::run_program`: one call of the module compiled as `exe` (compiled again from
-/// `plan` when the cache dropped it) on the program's `inputs`, writing its `outputs`.
+/// `Backend::run_program`: one call of the module compiled as `exe` (`strategy::program_to_run`)
+/// on the program's `inputs`, writing its `outputs`.
 pub(super) fn run(
     backend: &mut WasmBackend,
     exe: ExeId,
@@ -221,12 +210,6 @@ pub(super) fn run(
     if inputs.len() != body.num_consts || outputs.len() != body.num_ys {
         return Err(internal("program buffers do not match the plan".into()));
     }
-    let exe = if backend.programs.compiled.get(&exe).is_some() {
-        exe
-    } else {
-        compile(backend, plan)?
-            .ok_or_else(|| internal("a compiled program can no longer be compiled".into()))?
-    };
     let scratch_bytes = backend
         .programs
         .compiled
@@ -333,7 +316,7 @@ mod tests {
             num_ys: 1,
             rows: vec![],
         };
-        let (offsets, scratch) = pack(&body);
+        let Packing { offsets, scratch } = pack(&body);
         let live = [(1, 0, 4), (2, 1, 2), (3, 2, 3), (4, 3, 4)];
         for &(a, da, la) in &live {
             for &(b, db, lb) in &live {
@@ -345,10 +328,5 @@ mod tests {
         }
         // Three temps live at most at once (t1 and two neighbours): 96 bytes, not 128.
         assert_eq!(scratch, 96);
-        assert!(suits(&DeviceProgram {
-            body: std::rc::Rc::new(body),
-            length: 1,
-            reverse: false,
-        }));
     }
 }

@@ -1,12 +1,12 @@
 //! Routines on the wasm device: each routine shape is emitted once (`emit::routines`) and
 //! instantiated against the data memory; a dispatch passes the batch size and the byte
-//! addresses of the outputs, then the inputs. A batch of enough work is split across worker
-//! threads (`threads.rs`) as chunks of whole problems. Host routines (`host.rs`) have no
-//! module: a dispatch runs them here on the buffers, on the calling thread (they are compiled
-//! Rust of the main module, whose memory workers cannot share).
+//! addresses of the outputs, then the inputs. A batch of enough work (`strategy.rs`) is split
+//! across worker threads (`threads.rs`) as chunks of whole problems. Host routines (`host.rs`)
+//! have no module: a dispatch runs them here on the buffers, on the calling thread (they are
+//! compiled Rust of the main module, whose memory workers cannot share).
 
 use super::module::KernelModule;
-use super::{emit, host, threads, WasmBackend};
+use super::{emit, host, strategy, threads, WasmBackend};
 use crate::backend::routines::check_arity;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::Routine;
@@ -19,7 +19,7 @@ pub(super) fn compile(backend: &mut WasmBackend, routine: &Routine) -> Result<Ex
         }
         let bytes = emit::routines::emit_routine(r)?;
         let mut module = KernelModule::new(&bytes, r.batch)?;
-        if threads::routine_splits(r) {
+        if strategy::routine_splits(r) {
             let strides = emit::routines::batch_strides(r);
             module = module.splitting(1, threads::routine_work(r), strides, &bytes);
         }

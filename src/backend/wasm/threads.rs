@@ -1,5 +1,6 @@
-//! Kernels and batched routines split across worker threads: which dispatches are split, into
-//! which chunks, and the calls into the worker pool (`js/wasm-pool.ts`, attached from
+//! Kernels and batched routines split across worker threads: the work of a dispatch, its
+//! chunks, and the calls into the worker pool (which dispatches are split is chosen in
+//! `strategy.rs`) (`js/wasm-pool.ts`, attached from
 //! TypeScript at import time). A split dispatch publishes its chunks to the pool; the calling
 //! thread and the workers claim chunks one at a time until none is left (so a worker that is
 //! slow to wake costs the others nothing), then the calling thread waits for the chunks
@@ -20,9 +21,6 @@ use std::cell::Cell;
 
 use crate::kernel::{AluExp, Kernel, Routine, RoutineKind};
 
-/// Kernels of less work (output elements × reduction length × expression nodes) run on the
-/// calling thread: waking a worker costs tens of microseconds.
-pub const MIN_PARALLEL_WORK: u64 = 1 << 18;
 /// Each chunk gets at least this much work.
 pub const MIN_WORK_PER_CHUNK: u64 = 1 << 16;
 /// At most this many chunks per thread (more chunks balance uneven threads better; each claim
@@ -48,16 +46,13 @@ pub fn set_split_everything(on: bool) {
     SPLIT_EVERYTHING.with(|s| s.set(on));
 }
 
-fn split_everything() -> bool {
+/// Whether [`set_split_everything`] is on.
+pub(super) fn split_everything() -> bool {
     SPLIT_EVERYTHING.with(Cell::get)
 }
 
-/// Whether a dispatch of `work` is worth splitting.
-pub fn worth_splitting(work: u64) -> bool {
-    work >= MIN_PARALLEL_WORK || split_everything()
-}
-
-/// The work of one call of `kernel` (see [`MIN_PARALLEL_WORK`]).
+/// The work of one call of `kernel`: output elements × reduction length × expression nodes
+/// (`caps::WASM_SPLIT_MIN_WORK`).
 pub fn work(kernel: &Kernel) -> u64 {
     fn nodes(e: &AluExp) -> u64 {
         1 + e.children().into_iter().map(nodes).sum::<u64>()
@@ -76,15 +71,6 @@ pub fn routine_work(routine: &Routine) -> u64 {
         _ => m * n * m.max(n),
     };
     routine.batch as u64 * per
-}
-
-/// Whether dispatches of `routine` are split across threads: an emitted routine (host routines
-/// are compiled Rust of the main module, which workers cannot run) with a batch of more than
-/// one problem and enough work.
-pub fn routine_splits(routine: &Routine) -> bool {
-    routine.batch > 1
-        && super::host::import_name(routine.kind).is_none()
-        && worth_splitting(routine_work(routine))
 }
 
 /// Chunks `start..end` covering `0..size`, each starting at a multiple of `align`: at most
@@ -155,10 +141,8 @@ mod tests {
     #[test]
     fn split_everything_cuts_at_every_alignment() {
         set_split_everything(true);
-        assert!(worth_splitting(0));
         assert_eq!(split(64, 16, 1, 2).len(), 4);
         assert_eq!(split(1 << 20, 16, 1, 2).len(), MAX_CHUNKS);
         set_split_everything(false);
-        assert!(!worth_splitting(MIN_PARALLEL_WORK - 1));
     }
 }
