@@ -90,20 +90,22 @@ pub fn clear_program_cache() {
     crate::transform::eager_jit::clear();
 }
 
-/// `setDebug(level)`: 1 logs each lowered program, 2 also its kernels, 3 also the program
-/// after each lowering pass.
+/// `setDebug(level)`: 1 logs each lowered program and scan body, 2 also its kernels, 3 also
+/// the program after each lowering pass.
 #[wasm_bindgen(js_name = setDebug)]
 pub fn set_debug(level: u32) {
     DEBUG.with(|d| d.set(level));
     jit_cache::set_logging(level);
 }
 
-fn log_lowered() {
+/// Logs the programs and scan bodies lowered since the last call (at the `setDebug` level).
+pub(super) fn log_lowered() {
     let level = DEBUG.with(|d| d.get());
     for lowered in jit_cache::take_lowered() {
-        let p = &lowered.program.program;
+        let p = &lowered.program;
         let mut text = format!(
-            "oxjax jit: lowered a program for {}: {} kernel(s), {} fallback step(s)",
+            "oxjax jit: lowered a {} for {}: {} kernel(s), {} fallback step(s)",
+            lowered.what,
             lowered.device.name(),
             p.kernel_count(),
             p.fallback_count()

@@ -92,8 +92,9 @@ pub fn scan_end(
                 fallback: accept & 2 != 0,
             },
         };
-        let results = bind_scan(closed, &[], &values(&init)?, &values(&xs)?, lp)?;
-        Ok(handles::insert_all(results))
+        let results = bind_scan(closed, &[], &values(&init)?, &values(&xs)?, lp);
+        super::jit::log_lowered();
+        Ok(handles::insert_all(results?))
     };
     run().map_err(js_error)
 }

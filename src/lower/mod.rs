@@ -14,7 +14,8 @@
 //! 2. [`PASSES`], in order: [`lifetimes`] (each intermediate slot is freed after its last use).
 //!
 //! Where a device runs whole programs as one call, a Program becomes a one-step loop
-//! ([`whole`]); a scan body becomes a loop body ([`scan_plan`]). The executor keeps compiled
+//! ([`whole`]); a scan body, lowered by these same passes (through a [`Lowering`], so its
+//! passes are dumped like a program's), becomes a loop body ([`scan_plan`]). The executor keeps compiled
 //! ids beside a Program (`transform::runnable`), never in it.
 //!
 //! A Program names no device; [`crate::core::key::structural_key`] identifies a Jaxpr by its structure so
@@ -37,6 +38,10 @@ use crate::kernel::DeviceLimits;
 
 /// A pass over a fused Program.
 pub type Pass = fn(&mut Program);
+
+/// A lowering of a Jaxpr for a device's limits: [`lower`], or a caller's that records the
+/// Program after each pass (`transform::jit_cache::lower_logged`) around [`lower_traced`].
+pub type Lowering<'a> = &'a mut dyn FnMut(&Jaxpr, DeviceLimits) -> Program;
 
 /// The passes after [`fuse`], in order, by name.
 pub const PASSES: &[(&str, Pass)] = &[("lifetimes", lifetimes::plan)];

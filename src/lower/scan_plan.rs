@@ -1,5 +1,6 @@
 //! Planning a compiled scan loop (ARCHITECTURE.md decision 6): the body Jaxpr is lowered like any
-//! jitted program ([`super::lower`]: fusion, splitting to the device's limits), then turned
+//! jitted program (fusion, splitting to the device's limits, then [`super::PASSES`], through
+//! the caller's [`Lowering`] so that `setDebug(3)` dumps each pass), then turned
 //! into a [`LoopBody`] whose steps are kernels, routines and nested loops over slots with roles
 //! (`kernel/device_program.rs`). A nested scan is planned recursively (its body must be plannable
 //! too); its carries and temps get temp slots of the enclosing body. A body with a step that
@@ -19,6 +20,7 @@
 
 use super::fuse::literal;
 use super::program::{Arg, Program, Step};
+use super::Lowering;
 use crate::core::jaxpr::Jaxpr;
 use crate::core::scan::ScanParams;
 use crate::core::{Aval, Primitive};
@@ -58,6 +60,11 @@ pub fn body_eqns(jaxpr: &Jaxpr) -> usize {
 
 /// Plans the loop of scan `p` for a device with `limits`.
 pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
+    plan_with(p, limits, &mut super::lower)
+}
+
+/// [`plan`], lowering the body (and every nested scan's) with `lowering`.
+pub fn plan_with(p: &ScanParams, limits: DeviceLimits, lowering: Lowering) -> ScanPlan {
     let jaxpr = p.body.jaxpr();
     let eqns = body_eqns(jaxpr);
     if eqns > MAX_BODY_EQNS {
@@ -66,7 +73,7 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
              {MAX_BODY_EQNS} a compiled loop is planned for (its module would need too much memory)"
         ));
     }
-    let program = super::lower(jaxpr, limits);
+    let program = lowering(jaxpr, limits);
     let (nc, nk, nx) = (p.num_consts, p.num_carry, p.num_xs());
     let mut slots: Vec<SlotInfo> = program
         .avals
@@ -82,7 +89,7 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
             info(role, aval)
         })
         .collect();
-    let mut steps = loop_steps(&program, &mut slots, limits)?;
+    let mut steps = loop_steps(&program, &mut slots, limits, lowering)?;
     // Normalise the outputs: each carry-out / y-row slot is a computed slot of its own.
     let out_avals: Vec<Aval> = jaxpr.outs.iter().map(|o| jaxpr.aval(o).clone()).collect();
     own_outputs(
@@ -112,11 +119,13 @@ pub fn plan(p: &ScanParams, limits: DeviceLimits) -> ScanPlan {
 
 /// The steps of a lowered `program` as loop steps: its kernels, its fallback steps that are
 /// routines (`rules::routine`) on slots, and its scans as nested loops (planned for `limits`,
-/// their carries and temps new temp slots in `slots`); Err says which step is none of these.
+/// their carries and temps new temp slots in `slots`, their bodies lowered with `lowering`);
+/// Err says which step is none of these.
 pub(super) fn loop_steps(
     program: &Program,
     slots: &mut Vec<SlotInfo>,
     limits: DeviceLimits,
+    lowering: Lowering,
 ) -> Result<Vec<LoopStep>, String> {
     let mut steps = Vec::with_capacity(program.steps.len());
     for step in &program.steps {
@@ -136,7 +145,8 @@ pub(super) fn loop_steps(
                 outputs,
             } => {
                 if let crate::core::Primitive::Scan(q) = primitive {
-                    steps.push(nested(q, inputs, outputs, &program.avals, slots, limits)?);
+                    let avals = &program.avals;
+                    steps.push(nested(q, inputs, outputs, avals, slots, limits, lowering)?);
                     continue;
                 }
                 if !rules::routine::is_routine(primitive) {
@@ -206,8 +216,8 @@ fn slot_args(inputs: &[Arg], what: &str) -> std::result::Result<Vec<LoopSlot>, S
 }
 
 /// A scan nested in the body (`inputs`: consts ++ init ++ xs, `outputs`: finals ++ ys, slots
-/// of the enclosing program with `avals`) as a [`LoopStep::Loop`]; its carries and temps get
-/// new temp slots in `slots`.
+/// of the enclosing program with `avals`) as a [`LoopStep::Loop`], its body lowered with
+/// `lowering`; its carries and temps get new temp slots in `slots`.
 fn nested(
     q: &ScanParams,
     inputs: &[Arg],
@@ -215,11 +225,13 @@ fn nested(
     avals: &[Aval],
     slots: &mut Vec<SlotInfo>,
     limits: DeviceLimits,
+    lowering: Lowering,
 ) -> std::result::Result<LoopStep, String> {
     if !q.accept.fused {
         return Err("a nested scan's acceptPath does not list 'fused'".into());
     }
-    let body = plan(q, limits).map_err(|why| format!("a nested scan is not compilable: {why}"))?;
+    let body = plan_with(q, limits, lowering)
+        .map_err(|why| format!("a nested scan is not compilable: {why}"))?;
     let ins = slot_args(inputs, "a nested scan")?;
     let (nc, nk) = (q.num_consts, q.num_carry);
     let mut map = Vec::with_capacity(body.slots.len());

@@ -50,7 +50,13 @@ pub fn one_step_loop(program: &Program) -> Option<DeviceProgram> {
             elements: aval.size(),
         })
         .collect();
-    let mut steps = loop_steps(program, &mut slots, DeviceLimits::UNBOUNDED).ok()?;
+    let mut steps = loop_steps(
+        program,
+        &mut slots,
+        DeviceLimits::UNBOUNDED,
+        &mut super::lower,
+    )
+    .ok()?;
     let out_avals: Vec<_> = program
         .outputs
         .iter()

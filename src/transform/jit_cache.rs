@@ -1,8 +1,9 @@
 //! The global cache of lowered Programs (decision 7): bounded (LRU), keyed by a Jaxpr's
 //! structural key and the device, so a fresh closure of the same code reuses the Program (with
 //! its runtime state, `runnable`). Counters are reported by `memoryStats()` and
-//! `getCacheSizes()`; `clearCaches()` empties it. For `setDebug`, it records the Programs it
-//! lowers (and, at level 3, the Program after each lowering pass).
+//! `getCacheSizes()`; `clearCaches()` empties it. For `setDebug`, [`lower_logged`] records the
+//! Programs lowered here and the scan bodies `scan_fused` plans (and, at level 3, the Program
+//! after each lowering pass).
 
 use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
@@ -29,8 +30,10 @@ thread_local! {
 
 /// A Program lowered while logging was on.
 pub struct Lowered {
+    /// What was lowered: `"program"` (a jitted program) or `"scan body"`.
+    pub what: &'static str,
     pub device: Device,
-    pub program: Rc<Runnable>,
+    pub program: lower::Program,
     /// Each pass's name and the Program after it (`Program::describe`), at level 3.
     pub passes: Vec<(&'static str, String)>,
 }
@@ -41,25 +44,40 @@ pub fn get_or_lower(key: &StructuralKey, jaxpr: &Jaxpr, device: Device) -> Rc<Ru
     if let Some(p) = PROGRAMS.with(|c| c.borrow_mut().get(&k).cloned()) {
         return p;
     }
+    let lowered = lower_logged("program", device, jaxpr, registry::limits(device));
+    let program = Rc::new(Runnable::new(lowered));
+    PROGRAMS.with(|c| c.borrow_mut().insert(k, program.clone()));
+    program
+}
+
+/// [`lower::lower`] of `jaxpr` (a jitted program or a scan body, `what`) for `device`, whose
+/// limits are `limits`; while logging is on, the lowered Program is recorded (at level 3 with
+/// the Program after each pass) for [`take_lowered`].
+pub fn lower_logged(
+    what: &'static str,
+    device: Device,
+    jaxpr: &Jaxpr,
+    limits: crate::kernel::DeviceLimits,
+) -> lower::Program {
     let level = LOG.with(|l| l.get());
+    if level == 0 {
+        return lower::lower(jaxpr, limits);
+    }
     let mut passes = Vec::new();
     let mut after = |name: &'static str, p: &lower::Program| {
         if level >= 3 {
             passes.push((name, p.describe()));
         }
     };
-    let lowered = lower::lower_traced(jaxpr, registry::limits(device), &mut after);
-    let program = Rc::new(Runnable::new(lowered));
-    if level >= 1 {
-        LOWERED.with(|l| {
-            l.borrow_mut().push(Lowered {
-                device,
-                program: program.clone(),
-                passes,
-            })
-        });
-    }
-    PROGRAMS.with(|c| c.borrow_mut().insert(k, program.clone()));
+    let program = lower::lower_traced(jaxpr, limits, &mut after);
+    LOWERED.with(|l| {
+        l.borrow_mut().push(Lowered {
+            what,
+            device,
+            program: program.clone(),
+            passes,
+        })
+    });
     program
 }
 

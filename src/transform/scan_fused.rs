@@ -13,9 +13,10 @@
 use crate::util::panic_cell::PanicCell;
 use std::rc::Rc;
 
-use super::eval;
 use super::ArrayValue;
+use super::{eval, jit_cache};
 use crate::backend::{registry, BufferId, DeviceBuffer};
+use crate::core::jaxpr::Jaxpr;
 use crate::core::scan::{Body, ScanParams};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
@@ -43,7 +44,13 @@ pub fn plan(p: &ScanParams, device: Device) -> Planned {
     if let Some(found) = PLANS.with(|c| c.borrow_mut().get(&key).cloned()) {
         return found;
     }
-    let made: Planned = scan_plan::plan(p, limits).map(Rc::new).map_err(Rc::from);
+    // Each body (nested ones too) is lowered through the jit cache's logging lowering, so
+    // `setDebug` reports it like a jitted program.
+    let mut lowering =
+        |jaxpr: &Jaxpr, limits| jit_cache::lower_logged("scan body", device, jaxpr, limits);
+    let made: Planned = scan_plan::plan_with(p, limits, &mut lowering)
+        .map(Rc::new)
+        .map_err(Rc::from);
     PLANS.with(|c| c.borrow_mut().insert(key, made.clone()));
     made
 }

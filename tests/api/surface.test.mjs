@@ -3,7 +3,7 @@
 // numpy constants. Leak-checked after every test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { np, ON_WEBGPU, ox, SYNC, checkLeaksAroundEachTest } from "./helpers.mjs";
+import { COMPILED, np, ON_WEBGPU, ox, SYNC, checkLeaksAroundEachTest } from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
@@ -82,6 +82,35 @@ test("lax.stopGradient returns a new reference to a concrete input and stops gra
   assert.deepEqual(await g.jsAsync(), [1, 2]);
   g.dispose();
   x.dispose();
+});
+
+test("setDebug(3) logs each lowering pass of a scan body, as of a jitted program", async () => {
+  const logged = [];
+  const log = console.log;
+  const device = COMPILED;
+  const init = np.zeros([13], { device });
+  const xs = np.ones([4, 13], { device });
+  // A body of this module only (a fresh structure is planned, and logged, once).
+  const step = (c, x) => {
+    const n = c.mul(1.375).add(x);
+    return [n, n.mul(-2.5)];
+  };
+  let outs = [];
+  try {
+    console.log = (...args) => logged.push(args.join(" "));
+    ox.setDebug(3);
+    outs = ox.lax.scan(step, init, xs);
+    await outs[0].blockUntilReady();
+  } finally {
+    ox.setDebug(0);
+    console.log = log;
+  }
+  const body = logged.filter((l) => l.includes(`lowered a scan body for ${device}`));
+  assert.equal(body.length, 1, logged.join("\n"));
+  const passes = [...body[0].matchAll(/^after (\w+):/gm)].map((m) => m[1]);
+  assert.deepEqual(passes, ["fuse", "lifetimes"]);
+  assert.deepEqual(Array.from(await outs[0].data()).slice(0, 2), [6.865234375, 6.865234375]);
+  for (const a of [init, xs, ...outs]) a.dispose();
 });
 
 test("setDebug checks its level; numpy constants", () => {

@@ -332,3 +332,42 @@ fn kernels_respect_the_device_limit() {
         }
     }
 }
+
+#[test]
+fn set_debug_level_3_dumps_each_pass_of_every_scan_body() {
+    use oxjax::core::Device;
+    use oxjax::transform::{jit_cache, scan_fused};
+    // Outer: carry c, xs row [4, 3] → (inner's final, y = c); inner: c · x over the row.
+    let inner = trace_body(&[f(&[3]), f(&[3])], |a| {
+        Ok(vec![bin(BinaryOp::Mul, &a[0], &a[1])])
+    })
+    .unwrap();
+    let ins = [f(&[3]), f(&[4, 3])];
+    let body = trace_body(&ins, |a| {
+        let lp = Loop { length: 4, ..LOOP };
+        let o = bind_scan(inner.clone(), &[], &a[..1], &a[1..], lp)?;
+        Ok(vec![o[0].clone(), a[0].clone()])
+    })
+    .unwrap();
+    let p = params(body, &ins, 0, 1);
+    jit_cache::set_logging(3);
+    let planned = scan_fused::plan(&p, Device::Cpu);
+    let lowered = jit_cache::take_lowered();
+    jit_cache::set_logging(0);
+    let b = planned.unwrap();
+    assert_eq!(b.loop_count(), 1);
+    // The outer body, then the nested one: each through fusion and every listed pass.
+    assert_eq!(lowered.len(), 2);
+    let listed: Vec<&str> = oxjax::lower::PASSES.iter().map(|(n, _)| *n).collect();
+    for l in &lowered {
+        assert_eq!(l.what, "scan body");
+        let names: Vec<&str> = l.passes.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names[0], "fuse");
+        assert_eq!(names[1..], listed[..]);
+        assert_eq!(l.passes.last().unwrap().1, l.program.describe());
+    }
+    assert_eq!(lowered[1].program.kernel_count(), 1, "the inner body's multiply");
+    // The plan is the one planned without logging.
+    let limits = oxjax::backend::registry::limits(Device::Cpu);
+    assert_eq!(*b, plan(&p, limits).unwrap());
+}
