@@ -3,9 +3,10 @@
 use wasm_bindgen::prelude::*;
 
 use super::{convert, handles, js_error, to_shape};
-use crate::core::{DType, Device, Primitive};
+use crate::core::{DType, Device};
 use crate::library::{self, ReduceKind};
-use crate::transform::trace::{self, Operand};
+use crate::rules::lax;
+use crate::transform::trace::{Binder, Operand};
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
 
@@ -79,13 +80,13 @@ pub fn convert(handle: f64, dtype: &str, bitcast: bool) -> std::result::Result<f
     let function = if bitcast { "bitcast" } else { "astype" };
     let run = || -> Result<f64> {
         let d = DType::parse(function, dtype)?;
-        let prim = if bitcast {
-            Primitive::Bitcast(d)
-        } else {
-            Primitive::Cast(d)
-        };
         let x = handles::get(function, handle)?;
-        Ok(handles::insert(trace::bind(prim, &[Operand::Value(&x)])?))
+        let y = if bitcast {
+            lax::bitcast(&mut Binder, &x, d)?
+        } else {
+            lax::cast(&mut Binder, &x, d)?
+        };
+        Ok(handles::insert(y))
     };
     run().map_err(js_error)
 }
@@ -147,10 +148,7 @@ pub fn reshape(handle: f64, shape: Vec<f64>) -> std::result::Result<f64, JsError
                 }
             })
             .collect();
-        Ok(handles::insert(trace::bind(
-            Primitive::Reshape(new_shape),
-            &[Operand::Value(&x)],
-        )?))
+        Ok(handles::insert(lax::reshape(&mut Binder, &x, new_shape)?))
     };
     run().map_err(js_error)
 }

@@ -4,9 +4,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::{handles, js_error, to_shape};
-use crate::core::Primitive;
 use crate::library::{conv, shape};
-use crate::transform::trace::{bind, Operand};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -102,7 +102,7 @@ pub fn shrink(h: f64, starts: Vec<f64>, ends: Vec<f64>) -> JsResult<f64> {
             .into_iter()
             .zip(to_shape("slice", &ends)?)
             .collect();
-        bind(Primitive::Shrink(ranges), &[Operand::Value(x)])
+        lax::shrink(&mut Binder, x, ranges)
     })
 }
 
@@ -114,7 +114,7 @@ pub fn pad(h: f64, before: Vec<f64>, after: Vec<f64>) -> JsResult<f64> {
             .into_iter()
             .zip(to_shape("pad", &after)?)
             .collect();
-        bind(Primitive::Pad(widths), &[Operand::Value(x)])
+        lax::pad(&mut Binder, x, widths)
     })
 }
 

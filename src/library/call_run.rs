@@ -4,10 +4,11 @@
 
 use super::call::{one, values};
 use super::call_args::*;
-use super::emit::{bin, lit, v};
 use super::{differences, fft, indexing, linalg, manipulation, nn, products, random};
 use super::{selection, slicing, statistics};
-use crate::core::ops::{BinaryOp, ReduceOp};
+use crate::core::ops::ReduceOp;
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -111,7 +112,7 @@ pub fn dynamic_index_in_dim(a: DynamicIndexInDim) -> Results {
     let (x, index) = (&a.x.0, &a.index.0);
     let rank = x.aval().shape.len();
     let axis = super::shape::normalize_axis("dynamicIndexInDim", a.axis, rank)?;
-    let zero = bin(BinaryOp::Mul, v(index), lit(0.0))?;
+    let zero = lax::zeros_like(&mut Binder, index)?;
     let starts: Vec<Value> = (0..rank)
         .map(|k| {
             if k == axis {

@@ -2,9 +2,9 @@
 //! `convolve`/`correlate` built on it.
 
 use super::shape::{flip, reshape};
-use crate::core::{ConvParams, Primitive};
+use crate::core::ConvParams;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder, Operand};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -83,7 +83,7 @@ pub fn conv_general_dilated(
         rhs_dilation,
         groups,
     };
-    super::half::bind_pair(Primitive::Conv(params), lhs, rhs)
+    super::half::pair_in_f32(lhs, rhs, |a, b| lax::conv(&mut Binder, a, b, params))
 }
 
 /// JAX's padding of a transposed convolution for a window of `k` (dilated) and stride `s`.
@@ -232,8 +232,7 @@ pub fn pool(x: &Value, windows: &[usize], strides: &[usize]) -> Result<Value> {
         with_axis.push(1);
         pieces.push(reshape(&y, with_axis)?);
     }
-    let ops: Vec<Operand> = pieces.iter().map(Operand::Value).collect();
-    let stacked = bind(Primitive::Concatenate(r), &ops)?;
+    let stacked = lax::concatenate(&mut Binder, &pieces, r)?;
     let mut out = shape[..first].to_vec();
     out.extend(&outs);
     out.extend(windows);

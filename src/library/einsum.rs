@@ -5,7 +5,6 @@
 
 use super::shape::{reshape, transpose};
 use crate::core::ops::ReduceOp;
-use crate::core::Primitive;
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
@@ -259,7 +258,7 @@ fn contract(a: Term, b: Term, keep: &[char]) -> Result<Term> {
         .collect();
     let lhs = reshape(&a.arrange(&order_a)?, vec![nb, m, k])?;
     let rhs = reshape(&b.arrange(&order_b)?, vec![nb, k, n])?;
-    let product = super::half::bind_pair(Primitive::Matmul, &lhs, &rhs)?;
+    let product = super::half::pair_in_f32(&lhs, &rhs, |a, b| lax::matmul(&mut Binder, a, b))?;
     let subs: Vec<char> = batch
         .iter()
         .chain(&free_a)

@@ -8,9 +8,9 @@
 
 use super::emit::v;
 use super::shape::{moveaxis, normalize_axis};
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind, bind_multi, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -58,7 +58,7 @@ fn transform(re: &Value, im: &Value, inverse: bool) -> Result<(Value, Value)> {
     } else {
         (re.clone(), im.clone())
     };
-    let mut out = bind_multi(Primitive::Fft { inverse }, &[v(&re), v(&im)])?;
+    let mut out = lax::fft(&mut Binder, &re, &im, inverse)?;
     let (a, b) = (out.remove(0), out.remove(0));
     if half {
         Ok((cast(&a, DType::Float16)?, cast(&b, DType::Float16)?))
@@ -81,7 +81,7 @@ fn hermitian(re: &Value, im: &Value, n: usize) -> Result<(Value, Value)> {
     }
     let last = re.aval().shape.len() - 1;
     let mirror = |x: &Value| lax::flip(&mut Binder, &cut(x, 1, 1 + tail)?, vec![last]);
-    let join = |a: &Value, b: &Value| bind(Primitive::Concatenate(last), &[v(a), v(b)]);
+    let join = |a: &Value, b: &Value| lax::concatenate(&mut Binder, &[a.clone(), b.clone()], last);
     Ok((
         join(re, &mirror(re)?)?,
         join(im, &lax::neg(&mut Binder, &mirror(im)?)?)?,

@@ -7,11 +7,10 @@
 //! one place the rule lives; the casts are ordinary primitives, so jit, grad (cotangents are
 //! float16 again at the inputs) and vmap compose with it.
 
-use super::emit::v;
 use crate::core::dtype::promote;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::Result;
 
@@ -57,10 +56,12 @@ pub fn in_f32(
         .collect()
 }
 
-/// `prim` (a contraction: matmul, conv) bound to `a` and `b`, float16 computed in float32.
-pub fn bind_pair(prim: Primitive, a: &Value, b: &Value) -> Result<Value> {
-    let out = in_f32(&[a.clone(), b.clone()], |w| {
-        Ok(vec![bind(prim, &[v(&w[0]), v(&w[1])])?])
-    })?;
+/// `op` (a contraction: matmul, conv) of `a` and `b`, float16 computed in float32.
+pub fn pair_in_f32(
+    a: &Value,
+    b: &Value,
+    op: impl FnOnce(&Value, &Value) -> Result<Value>,
+) -> Result<Value> {
+    let out = in_f32(&[a.clone(), b.clone()], |w| Ok(vec![op(&w[0], &w[1])?]))?;
     Ok(out.into_iter().next().expect("one result"))
 }

@@ -1,13 +1,12 @@
 //! Index-producing reductions and running reductions: argmax, argmin, cumsum, cumprod; sort,
 //! argsort and `lax.topK` (a stable argsort).
 
-use super::emit::v;
 use super::lax_linalg::rename;
 use super::shape::normalize_axis;
 use crate::core::ops::{BinaryOp, ReduceOp};
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind_multi, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -109,7 +108,7 @@ pub fn sort(name: &str, x: &Value, axis: i64, indices: bool) -> Result<Value> {
         lax::transpose(&mut Binder, x, perm)
     };
     let xs = moved(x, axis, last)?;
-    let mut outs = bind_multi(Primitive::Sort, &[v(&xs)]).map_err(|e| rename(e, name))?;
+    let mut outs = lax::sort(&mut Binder, &xs).map_err(|e| rename(e, name))?;
     let out = outs.swap_remove(usize::from(indices));
     moved(&out, last, axis)
 }

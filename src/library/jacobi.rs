@@ -5,12 +5,11 @@
 //! The routines are not differentiable: callers apply them to values whose gradient is
 //! stopped and attach the derivatives themselves (`np_eigh.rs`, `np_svd.rs`).
 
-use super::emit::v;
 use crate::core::ops::BinaryOp;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
 use crate::transform::trace::Binder;
-use crate::transform::trace::{bind_multi, Value};
+use crate::transform::trace::Value;
 use crate::util::Result;
 
 /// An identity mask of `shape` (in `dtype`) that is one where the indices along axes `a` and
@@ -46,7 +45,7 @@ pub fn sum(x: &Value, axes: Vec<usize>) -> Result<Value> {
 /// Eigenvalues (unsorted, `[b, n]`) and eigenvectors (columns, `[b, n, n]`) of the symmetric
 /// matrices `a [b, n, n]`.
 pub fn eigh(a: &Value) -> Result<(Value, Value)> {
-    let outs = bind_multi(Primitive::JacobiEigh, &[v(a)])?;
+    let outs = lax::jacobi_eigh(&mut Binder, a)?;
     let (n, dtype) = (a.aval().shape[1], a.aval().dtype);
     let mask = eye_mask(vec![1, n, n], 1, 2, dtype)?;
     let diagonal = lax::binary(&mut Binder, BinaryOp::Mul, &outs[0], &mask)?;
@@ -57,6 +56,6 @@ pub fn eigh(a: &Value) -> Result<(Value, Value)> {
 /// columns of `w [b, m, n]` mutually orthogonal and `v [b, n, n]` orthogonal. The singular
 /// values are the column norms of `w`.
 pub fn orthogonalize_columns(a: &Value) -> Result<(Value, Value)> {
-    let outs = bind_multi(Primitive::JacobiColumns, &[v(a)])?;
+    let outs = lax::jacobi_columns(&mut Binder, a)?;
     Ok((outs[0].clone(), outs[1].clone()))
 }

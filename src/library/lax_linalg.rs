@@ -2,12 +2,10 @@
 //! functions: integer inputs become float32, batch axes broadcast, vectors become columns.
 //! The math is the routine primitives (`cholesky`, `triangular_solve`).
 
-use super::emit::v;
 use crate::core::shape::broadcast_shapes;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::rules::routine as rl;
-use crate::transform::trace::{bind, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -78,7 +76,7 @@ pub fn matmul(a: &Value, b: &Value) -> Result<Value> {
 
 pub fn cholesky_lower(name: &str, a: &Value) -> Result<Value> {
     let a = float_matrix(name, a, 2)?;
-    bind(Primitive::Cholesky, &[v(&a)]).map_err(|e| rename(e, name))
+    lax::cholesky(&mut Binder, &a).map_err(|e| rename(e, name))
 }
 
 /// Errors of the primitives, reported under the user-facing function's name.
@@ -110,7 +108,7 @@ pub fn triangular_solve(
         }
     }
     let (a, b) = common_batch(name, &a, &b)?;
-    rl::solve(
+    lax::triangular_solve(
         &mut Binder,
         &a,
         &b,

@@ -4,9 +4,8 @@
 
 use super::einsum::LETTERS;
 use super::shape::normalize_axis;
-use crate::core::Primitive;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder, Operand};
+use crate::transform::trace::{Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -35,7 +34,7 @@ pub fn matmul(o: &[Operand]) -> Result<Value> {
     } else {
         b.clone()
     };
-    let out = super::half::bind_pair(Primitive::Matmul, &a2, &b2)?;
+    let out = super::half::pair_in_f32(&a2, &b2, |a, b| lax::matmul(&mut Binder, a, b))?;
     let mut shape = out.aval().shape.clone();
     let rank = shape.len();
     match (sa.len() == 1, sb.len() == 1) {
@@ -57,7 +56,7 @@ pub fn matmul(o: &[Operand]) -> Result<Value> {
 pub fn dot(o: &[Operand]) -> Result<Value> {
     let rank = |x: &Operand| x.value().map_or(0, |v| v.aval().shape.len());
     match (rank(&o[0]), rank(&o[1])) {
-        (0, _) | (_, 0) => bind(Primitive::Binary(crate::core::ops::BinaryOp::Mul), o),
+        (0, _) | (_, 0) => lax::mul(&mut Binder, o[0].clone(), o[1].clone()),
         (1..=2, 1..=2) => matmul(o),
         (ra, rb) => {
             let (a, b) = (array("dot", &o[0])?, array("dot", &o[1])?);

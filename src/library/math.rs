@@ -248,7 +248,7 @@ fn ldexp(o: &[Operand]) -> Result<Value> {
         Operand::Value(n) if n.aval().dtype.is_float() => {
             return Err(Error::new("ldexp", "the exponent must be an integer array"))
         }
-        Operand::Value(n) => lax::cast(&mut Binder, n, DType::Int32)?,
+        Operand::Value(n) => lax::cast(&mut Binder, *n, DType::Int32)?,
         Operand::Literal(k) => {
             let zero = lax::cast(&mut Binder, &x, DType::Int32)?;
             let zero = lax::mul(&mut Binder, &zero, 0.0)?;

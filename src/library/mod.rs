@@ -46,7 +46,8 @@ pub use reduce::{reduce, ReduceKind};
 
 use crate::core::ops::BinaryOp;
 use crate::core::{DType, Primitive};
-use crate::transform::trace::{bind, Operand};
+use crate::rules::lax;
+use crate::transform::trace::{bind, Binder, Operand};
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -61,22 +62,21 @@ pub fn apply(name: &str, operands: &[Operand]) -> Result<Value> {
         "dot" => return linalg::dot(operands),
         "power" => return power::power(operands),
         // Two bool arrays: `+` is logical or and `*` logical and (JAX and jax-js).
-        "add" | "mul" if operands.iter().all(is_bool_array) => {
+        "add" | "mul" if operands.len() == 2 && operands.iter().all(is_bool_array) => {
             let op = if name == "add" {
                 BinaryOp::Or
             } else {
                 BinaryOp::And
             };
-            return bind(Primitive::Binary(op), operands);
+            return lax::binary(&mut Binder, op, operands[0].clone(), operands[1].clone());
         }
         // A JS number or boolean as the condition: true where non-zero (NumPy, JAX).
-        "where" if matches!(operands.first(), Some(Operand::Literal(_))) => {
+        "where" if operands.len() == 3 && matches!(operands[0], Operand::Literal(_)) => {
             let arrays: Vec<&Value> = operands.iter().filter_map(Operand::value).collect();
             return crate::transform::scope::follow_any(&arrays, || {
-                let cond = bind(Primitive::Cast(DType::Bool), &operands[..1])?;
-                let mut rest = vec![Operand::Value(&cond)];
-                rest.extend_from_slice(&operands[1..]);
-                bind(Primitive::Where, &rest)
+                let cond = lax::cast(&mut Binder, operands[0].clone(), DType::Bool)?;
+                let (a, b) = (operands[1].clone(), operands[2].clone());
+                lax::select(&mut Binder, &cond, a, b)
             });
         }
         "erfinv" => {

@@ -2,22 +2,20 @@
 //! det, slogdet — the LU routine, a permutation matrix and two triangular solves, so each is
 //! differentiable through the routines' VJP rules.
 
-use super::emit::v;
 use super::lax_linalg::{broadcast_batch, column_back, float_matrix, matmul, promote_pair, rename};
 use super::matrices::diagonal;
 use super::reduce::{reduce, ReduceKind};
 use crate::core::shape::broadcast_shapes;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::rules::routine as rl;
-use crate::transform::trace::{bind_multi, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
 /// `lax.linalg.lu(a)`: `[lu, pivots, permutation]`.
 pub fn lu(name: &str, a: &Value) -> Result<Vec<Value>> {
     let a = float_matrix(name, a, 2)?;
-    bind_multi(Primitive::Lu, &[v(&a)]).map_err(|e| rename(e, name))
+    lax::lu(&mut Binder, &a).map_err(|e| rename(e, name))
 }
 
 /// The size `n` of a (batch of) square `n×n` matrices, or an error naming `name`.
@@ -79,8 +77,8 @@ pub fn solve(name: &str, a: &Value, b: &Value) -> Result<Value> {
     let outs = lu(name, &a)?;
     let p = permutation_matrix(&outs[2], n, a.aval().dtype)?;
     let pb = matmul(&p, &b)?;
-    let y = rl::solve(&mut Binder, &outs[0], &pb, true, true, false, true)?;
-    let x = rl::solve(&mut Binder, &outs[0], &y, true, false, false, false)?;
+    let y = lax::triangular_solve(&mut Binder, &outs[0], &pb, true, true, false, true)?;
+    let x = lax::triangular_solve(&mut Binder, &outs[0], &y, true, false, false, false)?;
     column_back(&x, vector)
 }
 

@@ -2,13 +2,13 @@
 //! (integer inputs to float functions become float32; `remainder` takes the divisor's sign).
 
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder, Operand};
+use crate::transform::trace::{Binder, Operand};
 use std::f64::consts::{LN_10, LN_2, PI};
 
 use super::emit::v as val;
 
 use crate::core::ops::{BinaryOp as B, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -67,7 +67,7 @@ pub fn lookup(name: &str) -> Option<Composite> {
             if !x.aval().dtype.is_float() {
                 return lax::ne(&mut Binder, o[0].clone(), o[0].clone());
             }
-            let a = bind(Primitive::Unary(U::Abs), &[o[0].clone()])?;
+            let a = lax::abs(&mut Binder, x)?;
             lax::eq(&mut Binder, &a, f64::INFINITY)
         },
         "isfinite" => |o| match o[0].value() {
@@ -133,18 +133,18 @@ impl Owned<'_> {
 fn to_float(o: Operand) -> Result<Owned> {
     match o.value() {
         Some(x) if !x.aval().dtype.is_float() => {
-            Ok(Owned::New(bind(Primitive::Cast(DType::Float32), &[o])?))
+            Ok(Owned::New(lax::cast(&mut Binder, x, DType::Float32)?))
         }
         _ => Ok(Owned::Same(o)),
     }
 }
 
 fn to_bool(o: Operand) -> Result<Value> {
-    bind(Primitive::Cast(DType::Bool), &[o])
+    lax::cast(&mut Binder, o, DType::Bool)
 }
 
 fn float_unary(op: U, o: Operand) -> Result<Value> {
-    bind(Primitive::Unary(op), &[to_float(o)?.op()])
+    lax::unary(&mut Binder, op, to_float(o)?.op())
 }
 
 fn both_integer(o: &[Operand]) -> bool {
@@ -212,8 +212,8 @@ fn trunc(o: &[Operand]) -> Result<Value> {
         return Ok(x.clone());
     }
     let neg = lax::lt(&mut Binder, o[0].clone(), 0.0)?;
-    let up = bind(Primitive::Unary(U::Ceil), &[o[0].clone()])?;
-    let down = bind(Primitive::Unary(U::Floor), &[o[0].clone()])?;
+    let up = lax::ceil(&mut Binder, x)?;
+    let down = lax::floor(&mut Binder, x)?;
     lax::select(&mut Binder, &neg, &up, &down)
 }
 
@@ -221,7 +221,7 @@ fn trunc(o: &[Operand]) -> Result<Value> {
 fn hyperbolic(o: Operand, s: f64) -> Result<Value> {
     let x = to_float(o)?;
     let e = float_unary(U::Exp, x.op())?;
-    let neg = bind(Primitive::Unary(U::Neg), &[x.op()])?;
+    let neg = lax::unary(&mut Binder, U::Neg, x.op())?;
     let e_neg = mul_const(val(&float_unary(U::Exp, val(&neg))?), s)?;
     mul_const(val(&lax::add(&mut Binder, &e, &e_neg)?), 0.5)
 }

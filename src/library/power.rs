@@ -52,7 +52,7 @@ pub fn power(o: &[Operand]) -> Result<Value> {
             return lax::select(&mut Binder, &is_neg, &negated, &mag)
         }
         Operand::Literal(_) => return Ok(mag),
-        Operand::Value(y) => lax::cast(&mut Binder, y, x.aval().dtype)?,
+        Operand::Value(y) => lax::cast(&mut Binder, *y, x.aval().dtype)?,
     };
     let floor = lax::floor(&mut Binder, &y)?;
     let is_int = lax::eq(&mut Binder, &floor, &y)?;

@@ -7,11 +7,10 @@
 pub(super) mod dist;
 pub(super) mod shuffle;
 
-use super::emit::v;
 use crate::core::ops::BinaryOp as B;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -82,7 +81,7 @@ pub fn split(key: &Value, num: usize) -> Result<Value> {
     let (a, b) = counters(key, num)?;
     let col = |x: &Value| lax::reshape(&mut Binder, x, vec![num, 1]);
     let (a, b) = (col(&a)?, col(&b)?);
-    bind(Primitive::Concatenate(1), &[v(&a), v(&b)])
+    lax::concatenate(&mut Binder, &[a, b], 1)
 }
 
 /// Uniform float32 in `[minval, maxval)`: 23 random mantissa bits under the exponent of 1.0,

@@ -3,9 +3,9 @@
 //! work on bool. Also `var` and `std` (with a correction).
 
 use crate::core::ops::ReduceOp;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder, Operand};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -69,10 +69,7 @@ pub fn reduce(
     }
     let dtype = x.aval().dtype;
     let count: usize = axes.iter().map(|&a| shape[a]).product();
-    let prim = |op| Primitive::Reduce {
-        op,
-        axes: axes.clone(),
-    };
+    let reduce = |op, x: &Value| lax::reduce(&mut Binder, op, x, axes.clone());
     let out = match kind {
         ReduceKind::Sum | ReduceKind::Prod => {
             let x = if dtype == DType::Bool {
@@ -85,18 +82,12 @@ pub fn reduce(
             } else {
                 ReduceOp::Prod
             };
-            bind(prim(op), &[Operand::Value(&x)])?
+            reduce(op, &x)?
         }
-        ReduceKind::Max => bind(prim(ReduceOp::Max), &[Operand::Value(x)])?,
-        ReduceKind::Min => bind(prim(ReduceOp::Min), &[Operand::Value(x)])?,
-        ReduceKind::All => bind(
-            prim(ReduceOp::Min),
-            &[Operand::Value(&lax::convert(&mut Binder, x, DType::Bool)?)],
-        )?,
-        ReduceKind::Any => bind(
-            prim(ReduceOp::Max),
-            &[Operand::Value(&lax::convert(&mut Binder, x, DType::Bool)?)],
-        )?,
+        ReduceKind::Max => reduce(ReduceOp::Max, x)?,
+        ReduceKind::Min => reduce(ReduceOp::Min, x)?,
+        ReduceKind::All => reduce(ReduceOp::Min, &lax::convert(&mut Binder, x, DType::Bool)?)?,
+        ReduceKind::Any => reduce(ReduceOp::Max, &lax::convert(&mut Binder, x, DType::Bool)?)?,
         ReduceKind::Mean => {
             // An empty axis gives 0 / 0 = NaN, as NumPy's mean does. Integer and bool arrays
             // average in float32 and stay float32 (JAX and jax-js).
@@ -105,10 +96,7 @@ pub fn reduce(
             } else {
                 DType::Float32
             };
-            let total = bind(
-                prim(ReduceOp::Sum),
-                &[Operand::Value(&lax::convert(&mut Binder, x, wide)?)],
-            )?;
+            let total = reduce(ReduceOp::Sum, &lax::convert(&mut Binder, x, wide)?)?;
             lax::div(&mut Binder, &total, count as f64)?
         }
     };

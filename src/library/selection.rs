@@ -1,13 +1,12 @@
 //! Selecting elements: `take`, `takeAlongAxis` (gathers), `select`, `isin`, `indices` and
 //! `meshgrid`.
 
-use super::emit::v;
 use super::reduce::{reduce, ReduceKind as K};
 use super::shape::{broadcast_to, normalize_axis, reshape};
 use crate::core::ops::UnaryOp as U;
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
-use crate::transform::trace::{bind, Binder};
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -31,13 +30,7 @@ pub fn take(x: &Value, idx: &Value, axis: Option<i64>) -> Result<Value> {
             normalize_axis("take", a, x.aval().shape.clone().len())?,
         ),
     };
-    bind(
-        Primitive::Gather {
-            axes: vec![ax],
-            out_dim: ax,
-        },
-        &[v(&x), v(&int32(idx)?)],
-    )
+    lax::gather(&mut Binder, &x, &[int32(idx)?], vec![ax], ax)
 }
 
 /// `x[..., idx, ...]` pairing `idx`'s positions with `x`'s along every other axis.

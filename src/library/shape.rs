@@ -1,8 +1,8 @@
 //! numpy's shape functions as movement primitives: transpose, broadcast_to, expand_dims,
 //! squeeze, flip, moveaxis, concatenate, stack, split, tile. Axes may be negative.
 
-use crate::core::Primitive;
-use crate::transform::trace::{bind, Operand};
+use crate::rules::lax;
+use crate::transform::trace::Binder;
 use crate::transform::Value;
 use crate::util::{Error, Result};
 
@@ -36,12 +36,8 @@ fn normalize_axes(name: &str, axes: &[i64], rank: usize) -> Result<Vec<usize>> {
     Ok(out)
 }
 
-fn one(prim: Primitive, x: &Value) -> Result<Value> {
-    bind(prim, &[Operand::Value(x)])
-}
-
 pub fn reshape(x: &Value, shape: Vec<usize>) -> Result<Value> {
-    one(Primitive::Reshape(shape), x)
+    lax::reshape(&mut Binder, x, shape)
 }
 
 /// Reverses the axes when `perm` is `None`.
@@ -57,7 +53,7 @@ pub fn transpose(x: &Value, perm: Option<&[i64]>) -> Result<Value> {
             ))
         }
     };
-    one(Primitive::Transpose(perm), x)
+    lax::transpose(&mut Binder, x, perm)
 }
 
 pub fn broadcast_to(x: &Value, shape: Vec<usize>) -> Result<Value> {
@@ -72,7 +68,7 @@ pub fn broadcast_to(x: &Value, shape: Vec<usize>) -> Result<Value> {
         ));
     }
     let axes = (shape.len() - rank..shape.len()).collect();
-    one(Primitive::Broadcast { shape, axes }, x).map_err(|e| {
+    lax::broadcast(&mut Binder, x, shape, axes).map_err(|e| {
         Error::new(
             "broadcastTo",
             e.message().trim_start_matches("broadcast_in_dim: "),
@@ -124,7 +120,7 @@ pub fn flip(x: &Value, axes: Option<&[i64]>) -> Result<Value> {
         None => (0..rank).collect(),
         Some(a) => normalize_axes("flip", a, rank)?,
     };
-    one(Primitive::Flip(axes), x)
+    lax::flip(&mut Binder, x, axes)
 }
 
 pub fn moveaxis(x: &Value, source: i64, destination: i64) -> Result<Value> {
@@ -133,7 +129,7 @@ pub fn moveaxis(x: &Value, source: i64, destination: i64) -> Result<Value> {
     let d = normalize_axis("moveaxis", destination, rank)?;
     let mut perm: Vec<usize> = (0..rank).filter(|&a| a != s).collect();
     perm.insert(d, s);
-    one(Primitive::Transpose(perm), x)
+    lax::transpose(&mut Binder, x, perm)
 }
 
 pub fn swapaxes(x: &Value, a: i64, b: i64) -> Result<Value> {
@@ -144,7 +140,7 @@ pub fn swapaxes(x: &Value, a: i64, b: i64) -> Result<Value> {
     );
     let mut perm: Vec<usize> = (0..rank).collect();
     perm.swap(a, b);
-    one(Primitive::Transpose(perm), x)
+    lax::transpose(&mut Binder, x, perm)
 }
 
 pub fn concatenate(xs: &[Value], axis: i64) -> Result<Value> {
@@ -158,8 +154,7 @@ pub fn concatenate(xs: &[Value], axis: i64) -> Result<Value> {
         ));
     }
     let axis = normalize_axis("concatenate", axis, first.aval().shape.len())?;
-    let operands: Vec<Operand> = xs.iter().map(Operand::Value).collect();
-    bind(Primitive::Concatenate(axis), &operands)
+    lax::concatenate(&mut Binder, xs, axis)
 }
 
 pub fn stack(xs: &[Value], axis: i64) -> Result<Value> {
@@ -230,7 +225,7 @@ pub fn split(x: &Value, sections: Option<usize>, cuts: &[usize], axis: i64) -> R
         .map(|w| {
             let mut ranges: Vec<(usize, usize)> = shape.iter().map(|&d| (0, d)).collect();
             ranges[axis] = (w[0], w[1].max(w[0]));
-            one(Primitive::Shrink(ranges), x)
+            lax::shrink(&mut Binder, x, ranges)
         })
         .collect()
 }
@@ -255,13 +250,7 @@ pub fn tile(x: &Value, reps: &[usize]) -> Result<Value> {
         .collect();
     let y = reshape(x, interleaved)?;
     let axes = (0..target.len()).collect();
-    let b = one(
-        Primitive::Broadcast {
-            shape: target,
-            axes,
-        },
-        &y,
-    )?;
+    let b = lax::broadcast(&mut Binder, &y, target, axes)?;
     reshape(&b, shape.iter().zip(&reps).map(|(d, r)| d * r).collect())
 }
 
@@ -345,7 +334,7 @@ pub fn slice(x: &Value, items: &[SliceItem], arrays: &[Value]) -> Result<Value> 
         ranges.push((0, n));
         out_shape.push(n);
     }
-    let shrunk = one(Primitive::Shrink(ranges), x)?;
+    let shrunk = lax::shrink(&mut Binder, x, ranges)?;
     let basic = reshape(&shrunk, out_shape)?;
     if gathered.is_empty() {
         return Ok(basic);
@@ -353,12 +342,12 @@ pub fn slice(x: &Value, items: &[SliceItem], arrays: &[Value]) -> Result<Value> 
     let adjacent = gathered.windows(2).all(|w| w[1].0 == w[0].0 + 1);
     let out_dim = if adjacent { gathered[0].0 } else { 0 };
     let axes = gathered.iter().map(|&(a, _)| a).collect();
-    let mut operands = vec![Operand::Value(&basic)];
+    let mut indices = Vec::with_capacity(gathered.len());
     for &(_, k) in &gathered {
         let index = arrays
             .get(k)
             .ok_or_else(|| Error::new("slice", "internal error: missing index array"))?;
-        operands.push(Operand::Value(index));
+        indices.push(index.clone());
     }
-    bind(Primitive::Gather { axes, out_dim }, &operands)
+    lax::gather(&mut Binder, &basic, &indices, axes, out_dim)
 }

@@ -4,7 +4,7 @@
 use super::emit::v;
 use super::reduce::{reduce, ReduceKind as K};
 use crate::core::ops::{BinaryOp as B, ReduceOp, UnaryOp as U};
-use crate::core::{DType, Primitive};
+use crate::core::DType;
 use crate::rules::lax;
 use crate::transform::trace::Binder;
 use crate::transform::Value;
@@ -213,7 +213,7 @@ pub fn cov(name: &str, x: &Value, y: Option<&Value>, rowvar: bool, ddof: f64) ->
     let mean = reduce(name, K::Mean, &m, Some(&[1]), true)?;
     let c = lax::sub(&mut Binder, &m, &mean)?;
     let ct = super::shape::transpose(&c, None)?;
-    let prod = super::half::bind_pair(Primitive::Matmul, &c, &ct)?;
+    let prod = super::half::pair_in_f32(&c, &ct, |a, b| lax::matmul(&mut Binder, a, b))?;
     let cov = lax::div(&mut Binder, &prod, n as f64 - ddof)?;
     let out = if name == "corrcoef" {
         let d = super::matrices::diagonal(&cov, 0, 0, 1)?;

@@ -4,9 +4,9 @@
 //! opposite sign applied to the output cotangents. NumPy's transforms (`fft`, `rfft`, `irfft`,
 //! other axes, lengths, scaling) are compositions in `library::fft`.
 
-use super::emit::{Arg, Emit};
+use super::emit::Emit;
 use super::lax;
-use crate::core::{Aval, DType, Primitive};
+use crate::core::{Aval, DType};
 use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
 
@@ -72,9 +72,6 @@ pub fn vjp<E: Emit>(
             None => lax::zeros_like(e, out)?,
         });
     }
-    let back = e.bind_multi(
-        Primitive::Fft { inverse: !inverse },
-        &[Arg::V(&parts[0]), Arg::V(&parts[1])],
-    )?;
+    let back = lax::fft(e, &parts[0], &parts[1], !inverse)?;
     Ok(back.into_iter().map(Some).collect())
 }

@@ -10,9 +10,12 @@ use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
 use crate::core::{ConvParams, DType, Primitive};
 use crate::util::Result;
 
-/// `op(x)`.
-pub fn unary<E: Emit>(e: &mut E, op: UnaryOp, x: &E::V) -> Result<E::V> {
-    e.bind(Primitive::Unary(op), &[Arg::V(x)])
+/// `op(x)` (`x` a value or a literal).
+pub fn unary<'a, E: Emit>(e: &mut E, op: UnaryOp, x: impl Into<Arg<'a, E::V>>) -> Result<E::V>
+where
+    E::V: 'a,
+{
+    e.bind(Primitive::Unary(op), &[x.into()])
 }
 
 /// `op(a, b)`, NumPy broadcasting: a binary operation (`BinaryOp`) or, giving bool, a
@@ -89,9 +92,12 @@ pub fn zeros_like<E: Emit>(e: &mut E, x: &E::V) -> Result<E::V> {
     mul(e, x, 0.0)
 }
 
-/// `x` converted to `dtype`.
-pub fn cast<E: Emit>(e: &mut E, x: &E::V, dtype: DType) -> Result<E::V> {
-    e.bind(Primitive::Cast(dtype), &[Arg::V(x)])
+/// `x` (a value or a literal) converted to `dtype`.
+pub fn cast<'a, E: Emit>(e: &mut E, x: impl Into<Arg<'a, E::V>>, dtype: DType) -> Result<E::V>
+where
+    E::V: 'a,
+{
+    e.bind(Primitive::Cast(dtype), &[x.into()])
 }
 
 /// The bits of `x` reinterpreted as `dtype` (of the same size).
@@ -293,6 +299,59 @@ pub fn gather<E: Emit>(
 ) -> Result<E::V> {
     let args: Vec<Arg<E::V>> = std::iter::once(x).chain(indices).map(Arg::V).collect();
     e.bind(Primitive::Gather { axes, out_dim }, &args)
+}
+
+/// The lower Cholesky factor of each matrix of `a [..., n, n]`.
+pub fn cholesky<E: Emit>(e: &mut E, a: &E::V) -> Result<E::V> {
+    e.bind(Primitive::Cholesky, &[Arg::V(a)])
+}
+
+/// Solves `op(a) x = b` (`left_side`) or `x op(a) = b` for triangular `a` (`op(a) = aᵀ` when
+/// `transpose_a`; ones assumed on the diagonal when `unit_diagonal`).
+pub fn triangular_solve<E: Emit>(
+    e: &mut E,
+    a: &E::V,
+    b: &E::V,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    unit_diagonal: bool,
+) -> Result<E::V> {
+    let prim = Primitive::TriangularSolve {
+        left_side,
+        lower,
+        transpose_a,
+        unit_diagonal,
+    };
+    e.bind(prim, &[Arg::V(a), Arg::V(b)])
+}
+
+/// LU with partial pivoting of each matrix of `a`: `[lu, pivots, permutation]`.
+pub fn lu<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::Lu, &[Arg::V(a)])
+}
+
+/// `x` sorted along its last axis, stably, NaN last: `[sorted, permutation]`.
+pub fn sort<E: Emit>(e: &mut E, x: &E::V) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::Sort, &[Arg::V(x)])
+}
+
+/// The unnormalized DFT along the last axis of `re + i·im` (`inverse`: exponent sign `+`):
+/// `[re, im]`.
+pub fn fft<E: Emit>(e: &mut E, re: &E::V, im: &E::V, inverse: bool) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::Fft { inverse }, &[Arg::V(re), Arg::V(im)])
+}
+
+/// Two-sided Jacobi of each symmetric matrix of `a`: `[rotated, eigenvectors]` (internal to
+/// the library: see `Primitive::JacobiEigh`).
+pub fn jacobi_eigh<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::JacobiEigh, &[Arg::V(a)])
+}
+
+/// One-sided Jacobi of the columns of each matrix of `a`: `[w, v]` (internal to the library:
+/// see `Primitive::JacobiColumns`).
+pub fn jacobi_columns<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::JacobiColumns, &[Arg::V(a)])
 }
 
 /// `conv_general_dilated(lhs, rhs)` with `params`.

@@ -19,13 +19,11 @@
 //!   `U̇ = triu(M) U`; transposed, `M̄ = tril(Lᵀ LŪ, -1) + triu(LŪ Uᵀ)` and
 //!   `Ā = Pᵀ L⁻ᵀ M̄ U⁻ᵀ`. The integer outputs have no cotangent.
 
-use super::emit::{Arg, Emit};
+use super::emit::Emit;
 use super::lax;
 use crate::core::{Aval, DType, Primitive};
 use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
-
-use Arg::V;
 
 /// Whether `prim` runs as a routine rather than a kernel.
 pub fn is_routine(prim: &Primitive) -> bool {
@@ -251,26 +249,6 @@ fn cholesky_valid_block<E: Emit>(e: &mut E, l: &E::V, g: &E::V) -> Result<(E::V,
     Ok((l, g))
 }
 
-pub fn solve<E: Emit>(
-    e: &mut E,
-    a: &E::V,
-    b: &E::V,
-    left_side: bool,
-    lower: bool,
-    transpose_a: bool,
-    unit_diagonal: bool,
-) -> Result<E::V> {
-    e.bind(
-        Primitive::TriangularSolve {
-            left_side,
-            lower,
-            transpose_a,
-            unit_diagonal,
-        },
-        &[V(a), V(b)],
-    )
-}
-
 /// The cotangent of `lu`'s input given the cotangents of its outputs (only the packed factor
 /// carries one).
 pub fn lu_vjp<E: Emit>(
@@ -310,8 +288,8 @@ pub fn lu_vjp<E: Emit>(
     let lower = triangle(e, &lt_g, true, -1)?;
     let upper = triangle(e, &g_ut, false, 0)?;
     let m_bar = lax::add(e, &lower, &upper)?;
-    let y = solve(e, lu, &m_bar, true, true, true, true)?;
-    let z = solve(e, lu, &y, false, false, true, false)?;
+    let y = lax::triangular_solve(e, lu, &m_bar, true, true, true, true)?;
+    let z = lax::triangular_solve(e, lu, &y, false, false, true, false)?;
     // Ā = Pᵀ Z with P[i, j] = (permutation[i] == j).
     let mut pshape = e.aval(perm).shape;
     pshape.push(1);
@@ -338,8 +316,10 @@ pub fn vjp<E: Emit>(
                 lax::matmul(e, &lt, &g)?
             };
             let p = phi(e, &lt_g)?;
-            let x = solve(e, &l, &p, true, true, true, false)?;
-            Ok(vec![Some(solve(e, &l, &x, false, true, false, false)?)])
+            let x = lax::triangular_solve(e, &l, &p, true, true, true, false)?;
+            Ok(vec![Some(lax::triangular_solve(
+                e, &l, &x, false, true, false, false,
+            )?)])
         }
         Primitive::TriangularSolve {
             left_side,
@@ -348,7 +328,7 @@ pub fn vjp<E: Emit>(
             unit_diagonal,
         } => {
             let a = &ins[0];
-            let gb = solve(e, a, g, left_side, lower, !transpose_a, unit_diagonal)?;
+            let gb = lax::triangular_solve(e, a, g, left_side, lower, !transpose_a, unit_diagonal)?;
             // The cotangent of op(a), then of a.
             let (p, q) = match (left_side, transpose_a) {
                 (true, false) => (gb.clone(), lax::swap_last2(e, out)?),

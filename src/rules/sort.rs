@@ -2,9 +2,9 @@
 //! ascending, NaN last, along the last axis; `kernel::RoutineKind::Sort`), and its reverse-mode
 //! rule. Sorting along another axis, and argsort, are compositions in `library::indexing`.
 
-use super::emit::{Arg, Emit};
+use super::emit::Emit;
 use super::lax;
-use crate::core::{Aval, DType, Primitive};
+use crate::core::{Aval, DType};
 use crate::kernel::{Routine, RoutineKind};
 use crate::util::{Error, Result};
 
@@ -39,7 +39,7 @@ pub fn routine(x: &Aval) -> Routine {
 /// `perm`: `x̄[perm[i]] = g[i]`, that is `g` gathered at the inverse permutation (itself the
 /// argsort of `perm`), along the last axis.
 pub fn vjp<E: Emit>(e: &mut E, perm: &E::V, g: &E::V) -> Result<E::V> {
-    let inverse = e.bind_multi(Primitive::Sort, &[Arg::V(perm)])?.remove(1);
+    let inverse = lax::sort(e, perm)?.remove(1);
     take_along_last(e, g, &inverse)
 }
 
