@@ -65,16 +65,19 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
     if half {
         emitter.helpers.add(Helper::Half);
     }
-    // Every binding must be used, or the pipeline's derived layout would lack it.
-    for (i, loaded) in emitter.loaded.iter().enumerate() {
-        if !loaded {
-            writeln!(emitter.body, "  _ = arrayLength(&in{i});").unwrap();
-        }
-    }
-    let body = emitter.body;
+    emitter.use_unloaded_inputs("  ");
     let store = to_storage(dtype, &result);
-    write!(
-        header,
+    header.push_str(&entry_point(kernel.size, &emitter.body, "idx", &store));
+    header.push_str(&emitter.helpers.source());
+    Ok(header)
+}
+
+/// The statements of a reducing kernel; returns the emitter and the name of the result.
+/// The entry point over `size` outputs, one invocation each (`idx`, and `i` as i32; `ox_zp`
+/// is the dispatch's z, read by opaque zeros), returning past the end: `body`, then
+/// `out[{target}] = {store};`.
+pub(super) fn entry_point(size: usize, body: &str, target: &str, store: &str) -> String {
+    format!(
         "var<private> ox_zp: u32;
 
 @compute @workgroup_size({WORKGROUP_SIZE})
@@ -84,17 +87,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
   if (idx >= {size}u) {{ return; }}
   let i = i32(idx);
   ox_zp = gid.z;
-{body}  out[idx] = {store};
+{body}  out[{target}] = {store};
 }}
-",
-        size = kernel.size
+"
     )
-    .unwrap();
-    header.push_str(&emitter.helpers.source());
-    Ok(header)
 }
 
-/// The statements of a reducing kernel; returns the emitter and the name of the result.
 fn reduction(kernel: &Kernel, red: Reduction) -> Result<(Emitter, String)> {
     let mut e = Emitter::new(kernel.inputs.len(), "  ");
     let result = reduce_into(&mut e, kernel, red, "  ")?;

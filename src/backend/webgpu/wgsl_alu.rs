@@ -148,6 +148,16 @@ pub(super) struct Emitter {
 }
 
 impl Emitter {
+    /// Touches each input the expression did not load (`arrayLength`, at `indent`): every
+    /// binding must be used, or the pipeline's derived layout would lack it.
+    pub fn use_unloaded_inputs(&mut self, indent: &str) {
+        for (i, loaded) in self.loaded.iter().enumerate() {
+            if !loaded {
+                writeln!(self.body, "{indent}_ = arrayLength(&in{i});").unwrap();
+            }
+        }
+    }
+
     pub fn new(inputs: usize, indent: &str) -> Emitter {
         Emitter {
             body: String::new(),

@@ -72,11 +72,7 @@ pub fn emit(kernel: &Kernel, chunks: usize) -> Result<String> {
     writeln!(e.body, "      {fold}\n    }}\n  }}").unwrap();
     e.set_indent("  ");
     let result = tree(&mut e, op, dtype, ty, compensated);
-    for (i, loaded) in e.loaded.iter().enumerate() {
-        if !loaded {
-            writeln!(e.body, "  _ = arrayLength(&in{i});").unwrap();
-        }
-    }
+    e.use_unloaded_inputs("  ");
     let store = to_storage(dtype, result);
     let comp_decl = if compensated {
         format!("var<workgroup> ox_comp: array<f32, {REDUCE_WORKGROUP}>;\n")

@@ -234,38 +234,24 @@ pub(super) fn run_single(
     dispatch: &Dispatch,
     buffers: LoopBuffers<'_, BufferId>,
 ) -> Result<()> {
-    let pick = |(source, word): &(Source, u32)| -> Result<Packed> {
-        let buffer = match *source {
+    let missing = |what| Error::new("scan", format!("internal error: {what} is missing"));
+    let input = |source| {
+        match source {
             Source::Slot(s) => buffers.slots.get(s),
             Source::Carry(k) => buffers.init.get(k),
-        };
-        buffer
-            .map(|&buffer| Packed {
-                buffer,
-                word: *word,
-            })
-            .ok_or_else(|| Error::new("scan", "internal error: a loop buffer is missing"))
+        }
+        .copied()
+        .ok_or_else(|| missing("a loop buffer"))
     };
-    let inputs = layout
-        .copy_in
-        .iter()
-        .map(pick)
-        .collect::<Result<Vec<_>>>()?;
-    let outputs = layout
-        .copy_out
-        .iter()
-        .map(|(source, word)| match *source {
-            Source::Carry(k) => buffers
-                .finals
-                .get(k)
-                .map(|&buffer| Packed {
-                    buffer,
-                    word: *word,
-                })
-                .ok_or_else(|| Error::new("scan", "internal error: a final carry is missing")),
-            Source::Slot(_) => pick(&(*source, *word)),
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let output = |source| match source {
+        Source::Slot(s) => input(Source::Slot(s)),
+        Source::Carry(k) => buffers
+            .finals
+            .get(k)
+            .copied()
+            .ok_or_else(|| missing("a final carry")),
+    };
+    let (inputs, outputs) = packed(layout, input, output)?;
     gpu.dispatch_packed(
         std::slice::from_ref(dispatch),
         layout.words,
@@ -284,6 +270,30 @@ pub(super) fn run_single(
 pub struct Packed {
     pub buffer: BufferId,
     pub word: u32,
+}
+
+/// The buffers `layout` copies into the packed buffer (`input` finds each source's buffer)
+/// and out of it (`output`), each with its word offset.
+pub(super) fn packed(
+    layout: &Layout,
+    input: impl Fn(Source) -> Result<BufferId>,
+    output: impl Fn(Source) -> Result<BufferId>,
+) -> Result<(Vec<Packed>, Vec<Packed>)> {
+    let list = |copies: &[(Source, u32)], find: &dyn Fn(Source) -> Result<BufferId>| {
+        copies
+            .iter()
+            .map(|&(source, word)| {
+                Ok(Packed {
+                    buffer: find(source)?,
+                    word,
+                })
+            })
+            .collect::<Result<Vec<_>>>()
+    };
+    Ok((
+        list(&layout.copy_in, &input)?,
+        list(&layout.copy_out, &output)?,
+    ))
 }
 
 impl WebGpuBackend {

@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use crate::backend::caps::WEBGPU_ENCODED_MAX_UNIFORM_BYTES;
 use crate::backend::webgpu::exe::grid;
-use crate::backend::webgpu::wgsl::{epilogue_into, reduce_into, WORKGROUP_SIZE};
+use crate::backend::webgpu::wgsl::{entry_point, epilogue_into, reduce_into, WORKGROUP_SIZE};
 use crate::backend::webgpu::wgsl_alu::{storage_type, to_storage, Emitter};
 use crate::backend::webgpu::{padded, WebGpuBackend, MAX_BATCH};
 use crate::backend::BufferId;
@@ -80,30 +80,10 @@ fn emit(kernel: &Kernel, input_rows: &[usize], output_row: usize) -> Result<Stri
         Some(red) => reduce_into(&mut e, kernel, red, "  ")?,
     };
     let value = epilogue_into(&mut e, kernel, value)?;
-    for (i, loaded) in e.loaded.iter().enumerate() {
-        if !loaded {
-            writeln!(e.body, "  _ = arrayLength(&in{i});").unwrap();
-        }
-    }
-    write!(
-        src,
-        "var<private> ox_zp: u32;
-
-@compute @workgroup_size({WORKGROUP_SIZE})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>,
-        @builtin(num_workgroups) groups: vec3<u32>) {{
-  let idx = gid.x + gid.y * groups.x * {WORKGROUP_SIZE}u;
-  if (idx >= {size}u) {{ return; }}
-  let i = i32(idx);
-  ox_zp = gid.z;
-{body}  out[ox_step.x * {output_row}u + idx] = {store};
-}}
-",
-        size = kernel.size,
-        body = e.body,
-        store = to_storage(dtype, &value),
-    )
-    .unwrap();
+    e.use_unloaded_inputs("  ");
+    let target = format!("ox_step.x * {output_row}u + idx");
+    let store = to_storage(dtype, &value);
+    src.push_str(&entry_point(kernel.size, &e.body, &target, &store));
     src.push_str(&e.helpers.source());
     Ok(src)
 }

@@ -18,7 +18,7 @@
 
 use std::fmt::Write;
 
-use super::compiled::{keep, CompiledProgram, Dispatch, Packed};
+use super::compiled::{keep, CompiledProgram, Dispatch};
 use super::layout::{layout_with, Layout};
 use super::looping::{element, entry_head, MAX_WORKGROUP};
 use super::schedule::WARP;
@@ -417,10 +417,10 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
 
 /// Runs a staged program: copies in, one dispatch per stage, copies out.
 pub(super) fn run(gpu: &mut WebGpuBackend, staged: &Staged, slots: &[BufferId]) -> Result<()> {
-    let pick = |&(source, word): &(super::layout::Source, u32)| match source {
+    let find = |source| match source {
         super::layout::Source::Slot(s) => slots
             .get(s)
-            .map(|&buffer| Packed { buffer, word })
+            .copied()
             .ok_or_else(|| Error::new("jit", "internal error: a program buffer is missing")),
         super::layout::Source::Carry(_) => Err(Error::new(
             "jit",
@@ -428,15 +428,6 @@ pub(super) fn run(gpu: &mut WebGpuBackend, staged: &Staged, slots: &[BufferId]) 
         )),
     };
     let layout = &staged.layout;
-    let inputs = layout
-        .copy_in
-        .iter()
-        .map(pick)
-        .collect::<Result<Vec<_>>>()?;
-    let outputs = layout
-        .copy_out
-        .iter()
-        .map(pick)
-        .collect::<Result<Vec<_>>>()?;
+    let (inputs, outputs) = super::compiled::packed(layout, find, find)?;
     gpu.dispatch_packed(&staged.stages, layout.words, &inputs, &outputs)
 }
