@@ -6,12 +6,10 @@
 //
 //   node bench/consuming.mjs                           # the package in pkg/
 //   OXJAX_PKG=/path/to/pkg node bench/consuming.mjs    # another build, to compare
-import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
+import { cpuTime, importPackage } from "./cpu_time.mjs";
 
-const pkgDir = process.env.OXJAX_PKG ?? new URL("../pkg", import.meta.url).pathname;
-const ox = await import(pathToFileURL(resolve(pkgDir, "index.js")).href);
-const oc = await import(pathToFileURL(resolve(pkgDir, "consuming/index.js")).href);
+const ox = await importPackage("index.js");
+const oc = await importPackage("consuming/index.js");
 
 /** Each workload in the main entry's style and in the consuming entry's, same work. */
 const workloads = [
@@ -35,32 +33,6 @@ const workloads = [
   ],
 ];
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
-
-const cpu = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
-/** CPU µs per call of `fn`: [median, minimum] of 9 samples. */
-function time(fn) {
-  const samples = [];
-  for (let w = 0; w < 500; w++) fn();
-  for (let s = 0; s < 9; s++) {
-    let n = 0;
-    const t0 = cpu();
-    while (cpu() - t0 < 100_000) {
-      for (let k = 0; k < 50; k++) fn();
-      n += 50;
-    }
-    samples.push((cpu() - t0) / n);
-  }
-  return [median(samples), Math.min(...samples)];
-}
-
 const rows = [];
 for (const device of ["wasm", "cpu"]) {
   ox.defaultDevice(device);
@@ -68,8 +40,8 @@ for (const device of ["wasm", "cpu"]) {
   const xc = oc.numpy.array([1, 2, 3, 4]);
   const live = ox.memoryStats().liveArrays;
   for (const [name, main, consuming] of workloads) {
-    const [m, mMin] = time(() => main(ox.numpy, x));
-    const [c, cMin] = time(() => consuming(oc.numpy, xc));
+    const [m, mMin] = cpuTime(() => main(ox.numpy, x), 500);
+    const [c, cMin] = cpuTime(() => consuming(oc.numpy, xc), 500);
     rows.push({ device, name, main: m, consuming: c, extra: c - m });
     console.log(
       `${device.padEnd(5)} ${name.padEnd(20)} main ${m.toFixed(2).padStart(6)} (min ${mMin.toFixed(2)})` +

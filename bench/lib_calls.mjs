@@ -8,11 +8,9 @@
 //   node bench/lib_calls.mjs                 # the package in pkg/
 //   OXJAX_PKG=/path/to/pkg node bench/lib_calls.mjs   # another build, to compare
 //   node bench/lib_calls.mjs roll            # only workloads whose name contains "roll"
-import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
+import { cpuTime, importPackage } from "./cpu_time.mjs";
 
-const pkgDir = process.env.OXJAX_PKG ?? new URL("../pkg", import.meta.url).pathname;
-const ox = await import(pathToFileURL(resolve(pkgDir, "index.js")).href);
+const ox = await importPackage("index.js");
 const { numpy: np, lax, random, nn } = ox;
 const filter = process.argv[2] ?? "";
 
@@ -30,32 +28,6 @@ const workloads = [
   ["random.laplace [4]", (_x, _i, key) => random.laplace(key, [4])],
 ];
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
-
-const cpu = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
-/** CPU µs per call of `fn`: [median, minimum] of 9 samples. */
-function time(fn) {
-  const samples = [];
-  for (let w = 0; w < 200; w++) fn();
-  for (let s = 0; s < 9; s++) {
-    let n = 0;
-    const t0 = cpu();
-    while (cpu() - t0 < 100_000) {
-      for (let k = 0; k < 50; k++) fn();
-      n += 50;
-    }
-    samples.push((cpu() - t0) / n);
-  }
-  return [median(samples), Math.min(...samples)];
-}
-
 const rows = [];
 for (const device of ["wasm", "cpu"]) {
   ox.defaultDevice(device);
@@ -67,10 +39,10 @@ for (const device of ["wasm", "cpu"]) {
   const live = ox.memoryStats().liveArrays;
   for (const [name, f] of workloads) {
     if (!name.includes(filter)) continue;
-    const [us, min] = time(() => {
+    const [us, min] = cpuTime(() => {
       const out = f(x, idx, key, v, one);
       for (const a of Array.isArray(out) ? out : [out]) a.dispose();
-    });
+    }, 200);
     rows.push({ device, name, us, min });
     const cols = `${us.toFixed(2).padStart(8)} (min ${min.toFixed(2)})`;
     console.log(`${device.padEnd(5)} ${name.padEnd(28)} ${cols} µs/call`);

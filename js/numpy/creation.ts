@@ -226,10 +226,9 @@ export function linspace(
   endpoint = true,
   opts: DTypeAndDevice = {},
 ): Array {
-  checkOptions("linspace", opts, ["dtype", "device"]);
-  const dtype = opts.dtype === undefined ? DType.Float32 : parseDType("linspace", opts.dtype);
-  const device = checks.device("linspace", opts.device); // "": the default, uncommitted
-  return new Array(call(() => wasm.linspace(start, stop, num, endpoint, dtype, device)));
+  const { dtype, device } = creationOptions("linspace", opts);
+  const d = dtype ?? DType.Float32;
+  return new Array(call(() => wasm.linspace(start, stop, num, endpoint, d, device ?? "")));
 }
 
 function window(name: lib.WindowArgs["kind"]) {
