@@ -1,4 +1,4 @@
-// The seeds' workload benchmark (issue 23) in Deno:
+// The seeds' workload benchmark in Deno:
 //   deno run -A --unstable-webgpu bench/kalman.ts [webgpu|wasm|all]
 // The exact parallel Kalman filter + smoother and its maximum-likelihood fit, as the client
 // (dlm-js) runs them, from tests/shared/kalman_parallel.mjs (the code the tests check), float32,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Generates js/named/: one module per public namespace that re-exports the namespace and
 // overrides each of its functions with `named(name, fn)` (js/errors.ts), so every error a
-// public function throws names it (issue 18, item 10). Run after a build when a namespace
+// public function throws names it. Run after a build when a namespace
 // gains a function (`node scripts/gen_named.mjs`, then build again); tests/api/fuzz.test.mjs
 // fails on a function whose errors do not name it.
 import { execFileSync } from "node:child_process";

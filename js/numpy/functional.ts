@@ -27,7 +27,7 @@ export function fromfunction(
   shape: number[],
   opts: { dtype?: DType } = {},
 ): Array {
-  // Everything made here is freed, also when a step fails (issue 18, item 8).
+  // Everything made here is freed, also when a step fails.
   const made: Array[] = [];
   const keep = (a: Array): Array => (made.push(a), a);
   try {
@@ -62,7 +62,7 @@ function overEachAxis(fn: (a: Array, axis: number) => Array, a: Array, list: num
   try {
     for (const ax of list) cur = applyOnce(fn, a, cur, ax);
   } catch (e) {
-    // The intermediate of the axes so far (issue 18, item 8).
+    // The intermediate of the axes so far.
     if (cur !== a) cur.dispose();
     throw e;
   }

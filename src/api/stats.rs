@@ -4,7 +4,7 @@
 //! The numbers cross as one flat `Float64Array` in the order of [`LAYOUT`] (`js/stats.ts`
 //! builds the object): building JS objects from inside a wasm call (`Reflect.set`) runs JS
 //! that can deoptimise the calling function in the middle of the call, which Node 20's V8
-//! cannot survive when that function inlined the call (issue 18, item 11).
+//! cannot survive when that function inlined the call.
 
 use wasm_bindgen::prelude::*;
 

@@ -1,4 +1,4 @@
-// The robustness fuzz test (issue 18): every exported function and every Array method is
+// The robustness fuzz test: every exported function and every Array method is
 // called with generated bad and edge-case values in every argument position (fast-check, a
 // fixed seed, 1500 cases per function: about a minute; OXJAX_FUZZ_RUNS and OXJAX_FUZZ_SEED
 // change them). Each call must return, or throw a JS `Error` whose

@@ -1,4 +1,4 @@
-// jit cache keys are structural (issue 18, item 7): the structure of the arguments, the static
+// jit cache keys are structural: the structure of the arguments, the static
 // values and the Jaxpr are compared as data, never as printed text, so arguments whose dict
 // keys contain the printed tree syntax, or static values that print alike, never share a
 // program.

@@ -1,4 +1,4 @@
-// The seeds' workload (issue 23) on cpu and wasm: the exact parallel Kalman filter + RTS
+// The seeds' workload on cpu and wasm: the exact parallel Kalman filter + RTS
 // smoother of Särkkä & García-Fernández (tests/shared/kalman_parallel.mjs), state dimension
 // m = 1..5, float64 and float32, against the float64 JavaScript sequential filter and RTS
 // smoother; its log-likelihood against a sequential `lax.scan` filter; the gradient of the MLE

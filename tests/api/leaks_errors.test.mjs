@@ -1,4 +1,4 @@
-// Error paths free what they made (issue 18, item 8): an Array given where a list of numbers is
+// Error paths free what they made: an Array given where a list of numbers is
 // expected is refused, not iterated into slices nobody frees, and the temporaries of multi-step
 // functions are freed when a step fails. Checked by the leak check after every test.
 import { test } from "node:test";

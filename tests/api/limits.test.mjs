@@ -1,4 +1,4 @@
-// Size limits (issue 18, items 1, 4 and 5): every array is checked against the limits of
+// Size limits: every array is checked against the limits of
 // arrays (at most 2^31 − 1 elements, 4 GiB) where its shape is made and against its device's
 // limit per buffer before anything is allocated, so no size wraps around, no kernel writes or
 // reads outside its buffer, a huge request fails at once (no hang) with an Error naming the

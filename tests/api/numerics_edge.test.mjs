@@ -1,4 +1,4 @@
-// Edge cases where oxjax differed from NumPy/JAX (issue 18, item 9), on every device.
+// Edge cases where oxjax differed from NumPy/JAX, on every device.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,4 +1,4 @@
-// Recovery (issue 18, items 2, 3 and 12): a Rust panic traps without unwinding, and a stack
+// Recovery: a Rust panic traps without unwinding, and a stack
 // overflow inside a call abandons Rust frames the same way. The bridge rewinds the shadow stack
 // and voids the abandoned borrows before the next call, and traces whose function threw are
 // closed even when their abort ran out of stack: so any number of traps and overflows leave

@@ -1,4 +1,4 @@
-// The seeds' workload (issue 23) on WebGPU in Deno (lavapipe on CPU machines), float32 only
+// The seeds' workload on WebGPU in Deno (lavapipe on CPU machines), float32 only
 // (webgpu has no float64): the exact parallel Kalman filter + smoother of
 // tests/shared/kalman_parallel.mjs for m = 1, 2, 5 at n = 50, against the float64 JS oracle and
 // the same program on the cpu device; its log-likelihood against the sequential `lax.scan`
@@ -22,7 +22,7 @@ import {
 } from "../shared/kalman_parallel.mjs";
 
 /**
- * The switch of the zero-recompile assertions (issue 23): false since 1c3fab8 sized the kernel
+ * The switch of the zero-recompile assertions: false since 1c3fab8 sized the kernel
  * caches from the jitted program (before it, the MLE program's ~320 kernels over webgpu's
  * 256-entry cache were recompiled on every call). Setting it to true turns those assertions
  * into logs again, should a regression need to land first.
@@ -68,7 +68,7 @@ function live() {
 function checkNoCompiles(label: string, compiles: number) {
   if (!KNOWN_RECOMPILE) check(compiles === 0, `${label}: ${compiles} shaders compiled`);
   else if (compiles !== 0) {
-    console.log(`  KNOWN_RECOMPILE (issue 23): ${label} compiled ${compiles} kernels`);
+    console.log(`  KNOWN_RECOMPILE: ${label} compiled ${compiles} kernels`);
   }
 }
 

@@ -1,4 +1,4 @@
-// The seeds' workload (issue 23), written once for the Node tests, the Deno tests and
+// The seeds' workload, written once for the Node tests, the Deno tests and
 // bench/kalman.ts: the exact parallel Kalman filter and RTS smoother of Särkkä &
 // García-Fernández (2021, "Temporal parallelization of Bayesian smoothers", Lemmas 1–2 and the
 // smoother elements) for a linear-Gaussian model with a scalar observation,
