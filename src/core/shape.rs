@@ -23,6 +23,18 @@ pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// True iff `strides` are the canonical row-major strides of `shape`: [`contiguous_strides`],
+/// with 0 on axes of length 1 (a view's canonical form).
+pub fn row_major(shape: &[usize], strides: &[isize]) -> bool {
+    let mut stride = 1usize;
+    strides.len() == shape.len()
+        && shape.iter().zip(strides).rev().all(|(&n, &st)| {
+            let want = if n == 1 { 0 } else { stride as isize };
+            stride = stride.wrapping_mul(n);
+            st == want
+        })
+}
+
 /// The number of elements of `shape` (saturating at `usize::MAX` instead of wrapping, for shapes
 /// not yet [`check`]ed).
 pub fn size(shape: &[usize]) -> usize {
@@ -102,6 +114,11 @@ mod tests {
     fn strides_and_broadcasting() {
         assert_eq!(contiguous_strides(&[2, 3, 4]), vec![12, 4, 1]);
         assert_eq!(contiguous_strides(&[]), Vec::<usize>::new());
+        assert!(row_major(&[2, 3, 4], &[12, 4, 1]) && row_major(&[2, 1, 4], &[4, 0, 1]));
+        assert!(row_major(&[], &[]) && row_major(&[0, 3], &[3, 1]));
+        assert!(
+            !row_major(&[2, 1, 4], &[4, 4, 1]) && !row_major(&[3], &[2]) && !row_major(&[3], &[])
+        );
         assert_eq!(broadcast_shapes("f", &[3, 1], &[4]).unwrap(), vec![3, 4]);
         assert_eq!(broadcast_shapes("f", &[], &[2]).unwrap(), vec![2]);
         let err = broadcast_shapes("add", &[3], &[4]).unwrap_err();

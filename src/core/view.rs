@@ -18,7 +18,7 @@
 //! Only a reshape that the outermost view cannot express pushes a view ([`View::reshape`]);
 //! every other op rewrites the outermost view.
 
-use crate::core::shape::{contiguous_strides, size};
+use crate::core::shape::{contiguous_strides, row_major as dense_strides, size};
 use crate::util::{Error, Result};
 
 /// Per-axis valid ranges `[start, end)` of a [`View`].
@@ -102,20 +102,7 @@ impl View {
 
     /// True iff element `i` (row-major) lives at position `i` for every `i`.
     pub fn is_contiguous(&self) -> bool {
-        // `*self == View::contiguous(&self.shape)`, without building that view: row-major
-        // strides, 0 on axes of length 1 (the canonical form's), offset 0, no mask.
-        if self.offset != 0 || self.mask.is_some() || self.strides.len() != self.shape.len() {
-            return false;
-        }
-        let mut stride = 1usize;
-        for (&n, &st) in self.shape.iter().zip(&self.strides).rev() {
-            let want = if n == 1 { 0 } else { stride as isize };
-            if st != want {
-                return false;
-            }
-            stride = stride.wrapping_mul(n);
-        }
-        true
+        self.offset == 0 && self.mask.is_none() && dense_strides(&self.shape, &self.strides)
     }
 
     /// True iff the mask excludes every element (the canonical fully padded view).
@@ -517,8 +504,8 @@ mod tests {
             }
             let canonical = st.views.iter().all(|v| v.clone().canonical() == *v);
             assert!(canonical, "{ops:?}");
-            let row_major = |v: &View| *v == View::contiguous(&v.shape);
-            assert!(st.views.iter().all(|v| v.is_contiguous() == row_major(v)));
+            let dense = |v: &View| v.is_contiguous() == (*v == View::contiguous(&v.shape));
+            assert!(st.views.iter().all(dense), "{ops:?}");
             all.push(st);
         }
         all
