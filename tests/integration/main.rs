@@ -37,6 +37,7 @@ native! {
     webgpu_kernels
     webgpu_limits
     webgpu_loop_limit
+    webgpu_mixed
     webgpu_program_sizes
     webgpu_reads
     webgpu_scan

@@ -38,7 +38,8 @@ pub fn values(n: usize, seed: f64) -> Vec<f64> {
         .collect()
 }
 
-/// `values` as little-endian elements of `dtype` (integers truncated, uint32 of |v|, bool v > 0).
+/// `values` as little-endian elements of `dtype` (integers truncated, uint32 of |v|, bool v > 0,
+/// float16 rounded to nearest).
 pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
     let mut out = Vec::new();
     for &v in values {
@@ -48,7 +49,7 @@ pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
             DType::Int32 => out.extend_from_slice(&(v as i32).to_le_bytes()),
             DType::Uint32 => out.extend_from_slice(&(v.abs() as u32).to_le_bytes()),
             DType::Bool => out.extend_from_slice(&((v > 0.0) as u32).to_le_bytes()),
-            DType::Float16 => unimplemented!("no float16 in the slice"),
+            DType::Float16 => out.extend_from_slice(&oxjax::core::f16::to_bits(v).to_le_bytes()),
         }
     }
     out

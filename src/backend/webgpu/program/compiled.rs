@@ -48,6 +48,8 @@ pub(super) enum CompiledProgram {
     Encoded(Encoded),
     /// A whole program (never a scan) as row-partitioned stages (`stages`), a dispatch each.
     Staged(super::stages::Staged),
+    /// A whole program (never a scan) as runs of stages and ordinary dispatches (`mixed`).
+    Mixed(super::mixed::Mixed),
 }
 
 /// One dispatch over a packed buffer: the stage, its workgroup count and the buffer of its
@@ -87,6 +89,8 @@ pub(in crate::backend::webgpu) struct LoopCache {
     pub(super) workgroup: bool,
     /// Whether tiny bodies run as the serial shader (compiled per plan, cached as a loop).
     pub(super) serial: bool,
+    /// The most bytes a packed buffer may have below the device's binding limit (tests).
+    packed_bytes: Option<u64>,
     /// The plan compiled last, its id and detail: a jitted scan called again hands over the
     /// same planned body (`Rc`), found without hashing the plan's kernels (H100 host: the
     /// hash was a tenth of a case-2 call's host time).
@@ -110,6 +114,7 @@ impl Default for LoopCache {
             runs: 0,
             workgroup: true,
             serial: true,
+            packed_bytes: None,
             last: None,
             widened: None,
         }
@@ -186,6 +191,13 @@ fn detail(exe: &CompiledProgram) -> String {
             enc.ops()
         ),
         CompiledProgram::Staged(st) => format!("webgpu: {} staged dispatches", st.stages.len()),
+        CompiledProgram::Mixed(m) => {
+            let (parts, dispatches, ordinary) = m.counts();
+            format!(
+                "webgpu: {parts} staged part(s) of {dispatches} dispatches and {ordinary} \
+                 ordinary step(s)"
+            )
+        }
     }
 }
 
@@ -220,7 +232,7 @@ pub(super) fn run(
             layout, dispatch, ..
         } => run_single(gpu, layout, dispatch, buffers),
         CompiledProgram::Encoded(enc) => gpu.run_encoded(enc, buffers),
-        CompiledProgram::Staged(_) => Err(Error::new(
+        CompiledProgram::Staged(_) | CompiledProgram::Mixed(_) => Err(Error::new(
             "scan",
             "internal error: a staged program runs only as a whole program",
         )),
@@ -340,6 +352,15 @@ impl WebGpuBackend {
         })
     }
 
+    /// Lowers the bytes a packed buffer (looping shaders, staged programs) may have below the
+    /// device's binding limit (tests: programs whose packed buffer would not fit one binding).
+    pub fn set_packed_buffer_limit(&mut self, bytes: Option<u64>) {
+        if self.loops.packed_bytes != bytes {
+            self.loops.clear();
+            self.loops.packed_bytes = bytes;
+        }
+    }
+
     /// A read-only storage buffer holding `values` (a stage's parameters, `stage_params`).
     pub(super) fn params_buffer(&self, values: &[u32]) -> Result<wgpu::Buffer> {
         let mut bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -363,7 +384,9 @@ impl WebGpuBackend {
     pub fn loop_fits(&self, words: u64) -> bool {
         let limits = self.device.limits();
         let bytes = words.max(1) * 4;
-        bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size
+        bytes <= limits.max_storage_buffer_binding_size
+            && bytes <= limits.max_buffer_size
+            && self.loops.packed_bytes.is_none_or(|cap| bytes <= cap)
     }
 
     /// Runs `shader` over a packed buffer of `words` words: each of `inputs` is copied in at

@@ -18,13 +18,16 @@
 //! - `stages`: a whole program as a few row-partitioned dispatches, cut by `stage_plan`,
 //!   each level's kernels placed on the workgroup's lanes by `stage_members`, stages that
 //!   differ only in integer constants sharing a pipeline (`stage_params`), and programs of
-//!   other sizes sharing it too (`stage_templates`).
+//!   other sizes sharing it too (`stage_templates`);
+//! - `mixed`: a whole program the staged path cannot take whole, as runs of stages and the
+//!   steps it cannot stage as ordinary dispatches (float16 programs widened first).
 
 pub mod compiled;
 pub mod encoded;
 pub mod layout;
 mod length_params;
 pub mod looping;
+mod mixed;
 pub mod schedule;
 pub mod serial;
 mod stage_members;

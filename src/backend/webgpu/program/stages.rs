@@ -14,7 +14,9 @@
 //! becomes one stage for its first four rounds (halos of up to 15 rows) and one per later
 //! round, each with a few barriers per round (cheap to compile on software adapters), each
 //! running on as many workgroups as its rows fill. On an adapter with a loop limit
-//! (`loop_budget`) a program whose stages' loops could run past it is not staged.
+//! (`loop_budget`) a program whose stages' loops could run past it is not staged whole:
+//! [`build`] names the step that cannot be a stage on its own, and `mixed` runs that step as
+//! its own dispatch and the rest as stages.
 
 use std::fmt::Write;
 
@@ -308,31 +310,55 @@ fn routine_stage(step: &LoopStep, layout: &Layout) -> Result<Option<(String, u32
     Ok(Some((src, groups)))
 }
 
+/// Why [`build`] did not stage a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unstaged {
+    /// Body step `k` cannot be a stage on its own: a kernel or routine over a cap (the loop
+    /// budget, a band's caps) or with operands that are not 32-bit.
+    Step(usize),
+    /// Its packed buffer would not fit one binding.
+    TooLarge,
+    /// It would save no dispatch (as many stages as steps), or it is no program of 32-bit
+    /// kernels and routines.
+    Declined,
+}
+
 /// `compile_program`'s staged path: the compiled stages of `plan`, or None (fewer stages than
 /// kernels only; every stage under the caps).
 pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<Option<ExeId>> {
-    let body = &plan_.body;
-    if plan_.length != 1 || body.num_ys == 0 {
-        return Ok(None);
-    }
     if let Some(id) = gpu.loops.ids.get(plan_).copied() {
         if let Some(CompiledProgram::Staged(_)) = gpu.loops.exes.get(&id).map(|c| &**c) {
             return Ok(Some(id));
         }
+    }
+    Ok(match build(gpu, plan_)? {
+        Ok(staged) => Some(keep(gpu, plan_, Rc::new(CompiledProgram::Staged(staged)))),
+        Err(_) => None,
+    })
+}
+
+/// The compiled stages of `plan` (not kept), or why there are none.
+pub(super) fn build(
+    gpu: &mut WebGpuBackend,
+    plan_: &DeviceProgram,
+) -> Result<std::result::Result<Staged, Unstaged>> {
+    let body = &plan_.body;
+    if plan_.length != 1 || body.num_ys == 0 {
+        return Ok(Err(Unstaged::Declined));
     }
     if body
         .slots
         .iter()
         .any(|s| s.dtype.byte_size() != 4 && s.dtype != crate::core::DType::Bool)
     {
-        return Ok(None);
+        return Ok(Err(Unstaged::Declined));
     }
     let Some(stages) = plan(body) else {
-        return Ok(None);
+        return Ok(Err(Unstaged::Declined));
     };
     let steps = body.steps.len();
     if stages.len() >= steps {
-        return Ok(None);
+        return Ok(Err(Unstaged::Declined));
     }
     // Slots are laid out from the kernels' view of the body (routines read and write slots
     // in place: their stages address the same words).
@@ -354,7 +380,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
     };
     let layout = match layout_with(&kernel_plan, 0, usize::MAX) {
         Ok(l) if gpu.loop_fits(l.words as u64) && l.shader.workgroup_words == 0 => l,
-        _ => return Ok(None),
+        _ => return Ok(Err(Unstaged::TooLarge)),
     };
     // Stages in order; one whose shader is too large is split in two, in place.
     let mut todo: Vec<StagePlan> = stages.into_iter().rev().collect();
@@ -363,15 +389,16 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
         if let Some(k) = stage.routine {
             if let LoopStep::Routine { routine, .. } = &body.steps[k] {
                 if !gpu.loops_fit(|| routine_loops(routine)) {
-                    return Ok(None);
+                    return Ok(Err(Unstaged::Step(k)));
                 }
             }
             match routine_stage(&body.steps[k], &layout)? {
                 Some(shader) => shaders.push(shader),
-                None => return Ok(None),
+                None => return Ok(Err(Unstaged::Step(k))),
             }
             continue;
         }
+        let alone = stage.members.first().map(|m| m.step);
         match emit(
             &stage,
             &layout,
@@ -382,8 +409,7 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
         )? {
             Some(Emitted::Source(src, groups)) => shaders.push((src, groups)),
             // Over a cap that fewer kernels may meet (the loop budget, the barriers): each
-            // half is tried on its own (one kernel over a cap still leaves the program
-            // unstaged).
+            // half is tried on its own (one kernel over a cap is reported as that step).
             Some(Emitted::TooLarge) | None if stage.members.len() > 1 => {
                 let (first, rest) = stage.split();
                 todo.push(rest);
@@ -393,14 +419,14 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
             Some(Emitted::TooLarge) => {
                 match emit_any(&stage, &layout, &body.steps, &op_of, gpu.loop_limit)? {
                     Some(shader) => shaders.push(shader),
-                    None => return Ok(None),
+                    None => return Ok(Err(alone.map_or(Unstaged::Declined, Unstaged::Step))),
                 }
             }
-            None => return Ok(None),
+            None => return Ok(Err(alone.map_or(Unstaged::Declined, Unstaged::Step))),
         }
     }
     if shaders.len() >= steps {
-        return Ok(None);
+        return Ok(Err(Unstaged::Declined));
     }
     let sources: Vec<String> = shaders.iter().map(|(src, _)| src.clone()).collect();
     let mut compiled = Vec::with_capacity(shaders.len());
@@ -408,11 +434,10 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<
     for (shared, (_, groups)) in shared.into_iter().zip(&shaders) {
         compiled.push(gpu.shared_dispatch(shared, *groups)?);
     }
-    let exe = CompiledProgram::Staged(Staged {
+    Ok(Ok(Staged {
         layout,
         stages: compiled,
-    });
-    Ok(Some(keep(gpu, plan_, Rc::new(exe))))
+    }))
 }
 
 /// Runs a staged program: copies in, one dispatch per stage, copies out.

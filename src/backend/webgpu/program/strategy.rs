@@ -11,7 +11,9 @@
 //!
 //! A whole jitted program (`Backend::compile_program`, a one-step loop): the looping shader
 //! in one workgroup (`whole`, within the `WEBGPU_WORKGROUP_*` caps), else row-partitioned
-//! stages (`stages`, within the `WEBGPU_STAGE_*` caps), else None: it runs kernel by kernel.
+//! stages (`stages`, within the `WEBGPU_STAGE_*` caps), else runs of stages and ordinary
+//! dispatches (`mixed`: the steps over a cap, or not 32-bit, dispatched on their own, the rest
+//! staged; float16 programs go straight there, widened), else None: it runs kernel by kernel.
 
 use std::rc::Rc;
 
@@ -21,6 +23,7 @@ use super::length_params;
 use super::widen_half;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
+use crate::core::DType;
 use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopBuffers};
 use crate::util::Result;
 
@@ -113,13 +116,20 @@ pub(super) fn choose_loop(
 }
 
 /// `Backend::compile_program`: the compiled single dispatch of `plan`, else its staged
-/// dispatches, or None.
+/// dispatches, else its mixed parts, or None. A float16 program goes to the mixed path, which
+/// widens it (the packed forms hold 32-bit words).
 pub(in crate::backend::webgpu) fn compile_program(
     gpu: &mut WebGpuBackend,
     plan: &DeviceProgram,
 ) -> Result<Option<ExeId>> {
-    match super::whole::compile_single(gpu, plan)? {
+    if plan.body.slots.iter().any(|s| s.dtype == DType::Float16) {
+        return super::mixed::compile(gpu, plan);
+    }
+    if let Some(id) = super::whole::compile_single(gpu, plan)? {
+        return Ok(Some(id));
+    }
+    match super::stages::compile(gpu, plan)? {
         Some(id) => Ok(Some(id)),
-        None => super::stages::compile(gpu, plan),
+        None => super::mixed::compile(gpu, plan),
     }
 }

@@ -125,7 +125,9 @@ pub(in crate::backend::webgpu) fn run(
             Some(c)
                 if matches!(
                     *c,
-                    CompiledProgram::Looping { .. } | CompiledProgram::Staged(_)
+                    CompiledProgram::Looping { .. }
+                        | CompiledProgram::Staged(_)
+                        | CompiledProgram::Mixed(_)
                 ) =>
             {
                 c
@@ -145,6 +147,9 @@ pub(in crate::backend::webgpu) fn run(
             "jit",
             "internal error: a whole program's buffers do not match it",
         ));
+    }
+    if let CompiledProgram::Mixed(mixed) = &*compiled {
+        return super::mixed::run(gpu, mixed, inputs, outputs);
     }
     // Temps live in the packed buffer: their entries are never read (any id will do).
     let any = outputs[0];

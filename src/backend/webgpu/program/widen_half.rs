@@ -153,6 +153,69 @@ fn widen(plan: &DeviceProgram) -> Result<DeviceProgram> {
     })
 }
 
+/// A whole program's body (a one-step loop, `lower::whole`) widened for the mixed path
+/// (`mixed`): every float16 temp a float32 slot holding the same value, every kernel reading
+/// and writing float32 as for scans, and each float16 input and output of the program a
+/// float32 twin, converted from it by a kernel at the start (outputs: into it at the end).
+/// Those conversions are then the only steps that touch float16. None when the body has no
+/// float16 slot, or a routine reads or writes float16.
+pub(super) fn widened_program(body: &LoopBody) -> Option<LoopBody> {
+    if !body.slots.iter().any(|s| s.dtype == F16) || body.rows.len() != body.slots.len() {
+        return None;
+    }
+    let mut wide = widen_body(body)?;
+    let mut twin: Vec<usize> = (0..body.slots.len()).collect();
+    let (mut head, mut tail) = (Vec::new(), Vec::new());
+    for (s, info) in body.slots.iter().enumerate() {
+        if info.dtype != F16 || !matches!(info.role, SlotRole::Const(_) | SlotRole::YRow(_)) {
+            continue;
+        }
+        let t = wide.slots.len();
+        wide.slots.push(SlotInfo {
+            role: SlotRole::Temp,
+            dtype: F32,
+            elements: info.elements,
+        });
+        wide.rows.push(body.rows[s]);
+        wide.slots[s].dtype = F16;
+        twin[s] = t;
+        let convert = |input: usize, output: usize, from: DType, to: DType| LoopStep::Kernel {
+            kernel: Kernel::elementwise(
+                vec![from],
+                info.elements,
+                AluExp::cast(AluExp::load(from, 0, AluExp::index()), to),
+            ),
+            inputs: vec![input],
+            output,
+        };
+        match info.role {
+            SlotRole::Const(_) => head.push(convert(s, t, F16, F32)),
+            _ => tail.push(convert(t, s, F32, F16)),
+        }
+    }
+    for step in wide.steps.iter_mut() {
+        match step {
+            LoopStep::Kernel { inputs, output, .. } => {
+                inputs.iter_mut().for_each(|s| *s = twin[*s]);
+                *output = twin[*output];
+            }
+            LoopStep::Routine {
+                inputs, outputs, ..
+            } => {
+                inputs
+                    .iter_mut()
+                    .chain(outputs.iter_mut())
+                    .for_each(|s| *s = twin[*s]);
+            }
+            LoopStep::Loop { .. } => return None,
+        }
+    }
+    head.append(&mut wide.steps);
+    head.append(&mut tail);
+    wide.steps = head;
+    Some(wide)
+}
+
 /// The rewrite of `plan` for the looping shaders: None when it has no float16 slot (it runs
 /// as it is), else its widened loop (an error without the adapter's `shader-f16`, or when a
 /// routine reads float16).
