@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use std::rc::Rc;
 
-use crate::backend::{registry, DeviceBuffer};
+use crate::backend::{registry, DeviceBuffer, ExeId};
 use crate::core::jaxpr::{Atom, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device, Primitive};
@@ -14,7 +14,7 @@ use crate::kernel::split::{split_inputs, Source};
 use crate::kernel::{simplify, view_index, Kernel};
 use crate::rules;
 use crate::rules::movement;
-use crate::transform::ArrayValue;
+use crate::transform::{eager_exes, ArrayValue};
 use crate::util::{Error, Result};
 
 /// The device an operation runs on: that of its committed operands (which must agree), else
@@ -141,16 +141,59 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
         let device = choose_device(prim, inputs)?;
         return Ok(super::eval_routine::apply(prim, device, inputs)?.remove(0));
     }
+    // Dense operands on the operation's device: the kernel compiled for these avals before,
+    // if still compiled, runs again as it is (`eager_exes`).
+    let here = choose_device(prim, inputs)
+        .ok()
+        .filter(|&d| eager_exes::dense_on(inputs, d));
+    if let Some(device) = here {
+        if let Some(compiled) = eager_exes::lookup(prim, inputs, device) {
+            if let Some(out) = run_compiled(prim.name(), device, &compiled, inputs)? {
+                return Ok(out);
+            }
+        }
+    }
     let avals: Vec<_> = inputs.iter().map(|v| &v.aval).collect();
     let out_aval = rules::abstract_eval(prim, &avals)?;
     let kernel = rules::to_kernel(prim, &avals, &out_aval)?;
-    run(
-        prim.name(),
-        choose_device(prim, inputs)?,
-        &kernel,
-        inputs,
-        out_aval,
-    )
+    let device = choose_device(prim, inputs)?;
+    let (out, exe) = run_kernel(prim.name(), device, &kernel, inputs, out_aval)?;
+    if let (Some(d), Some((exe, generation))) = (here, exe) {
+        let out_aval = out.aval.clone();
+        let compiled = eager_exes::Compiled {
+            out_aval,
+            exe,
+            generation,
+        };
+        eager_exes::record(prim, inputs, d, compiled);
+    }
+    Ok(out)
+}
+
+/// Dispatches a kept compiled application (`eager_exes`) on dense operands already on
+/// `device`; None when the device's compile cache no longer holds its kernel.
+fn run_compiled(
+    function: &str,
+    device: Device,
+    compiled: &eager_exes::Compiled,
+    inputs: &[&ArrayValue],
+) -> Result<Option<ArrayValue>> {
+    let out = registry::alloc(function, device, compiled.out_aval.byte_size())?;
+    let ids: Vec<_> = inputs.iter().map(|v| v.buffer.id).collect();
+    let ran = registry::with_backend(function, device, |b| {
+        if b.exe_generation() != compiled.generation {
+            return Ok(false);
+        }
+        b.dispatch(compiled.exe, &ids, out.id).map(|()| true)
+    })?;
+    Ok(ran.then(|| ArrayValue {
+        aval: compiled.out_aval.clone(),
+        device,
+        buffer: out,
+        view: ShapeTracker::contiguous(&compiled.out_aval.shape),
+        // The result is committed when an operand was (a copy keeps its source's placement).
+        committed: inputs.iter().any(|v| v.committed),
+    }))
 }
 
 /// A dense copy of `x` (what reading a view needs).
@@ -192,6 +235,18 @@ pub fn run(
     inputs: &[&ArrayValue],
     out_aval: Aval,
 ) -> Result<ArrayValue> {
+    run_kernel(function, device, kernel, inputs, out_aval).map(|(out, _)| out)
+}
+
+/// [`run`], and the compiled kernel with the device's `exe_generation` when it ran as one
+/// dispatch on the operands' own buffers (not split into steps).
+fn run_kernel(
+    function: &str,
+    device: Device,
+    kernel: &Kernel,
+    inputs: &[&ArrayValue],
+    out_aval: Aval,
+) -> Result<(ArrayValue, Option<(ExeId, u64)>)> {
     registry::check_dtype(function, device, out_aval.dtype)?;
     // Inputs on another device (weak scalars) are moved to `device` first, densely.
     let mut moved: Vec<std::borrow::Cow<ArrayValue>> = Vec::with_capacity(inputs.len());
@@ -213,6 +268,7 @@ pub fn run(
     let kernel = &rewritten;
     let out = registry::alloc(function, device, out_aval.byte_size())?;
     let max_inputs = registry::limits(device).max_kernel_inputs;
+    let mut compiled = None;
     if kernel.inputs.len() > max_inputs {
         // More inputs than one kernel may bind: pack some into intermediates first.
         let sizes: Vec<usize> = moved
@@ -243,19 +299,22 @@ pub fn run(
         }
     } else {
         let ids: Vec<_> = moved.iter().map(|v| v.buffer.id).collect();
-        registry::with_backend(function, device, |b| {
+        compiled = registry::with_backend(function, device, |b| {
             let exe = b.compile(kernel)?;
-            b.dispatch(exe, &ids, out.id)
+            let generation = b.exe_generation();
+            b.dispatch(exe, &ids, out.id)?;
+            Ok(Some((exe, generation)))
         })?;
     }
     let view = ShapeTracker::contiguous(&out_aval.shape);
     // The result is committed when an operand was (a copy keeps its source's placement).
     let committed = inputs.iter().any(|v| v.committed);
-    Ok(ArrayValue {
+    let out = ArrayValue {
         aval: out_aval,
         device,
         buffer: out,
         view,
         committed,
-    })
+    };
+    Ok((out, compiled))
 }

@@ -2,6 +2,7 @@
 //! scan). Eager evaluation applies one primitive at a time through the rules and a backend.
 
 pub mod autodiff;
+pub mod eager_exes;
 pub mod eager_jit;
 pub mod eval;
 pub mod eval_routine;

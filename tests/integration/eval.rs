@@ -1,5 +1,6 @@
 //! Eager evaluation through the device registry on the `cpu` device: results, buffer release
-//! when values drop, and errors that name the operation.
+//! when values drop, errors that name the operation, and repeated applications dispatching
+//! their kept compiled kernel.
 
 use crate::common::{encode, values};
 use oxjax::backend::registry;
@@ -41,6 +42,39 @@ fn results_and_buffer_release() {
         drop(shared);
     }
     assert_eq!(registry::stats(Device::Cpu).unwrap().live_buffers, before);
+}
+
+#[test]
+fn repeated_applications_dispatch_their_kept_kernel() {
+    // Kernel-cache lookups (hits and misses): each one is a kernel built and compiled or found.
+    let lookups = || {
+        let s = registry::stats(Device::Cpu).unwrap().kernel_cache;
+        s.hits + s.misses
+    };
+    let a = array(vec![3, 5], Device::Cpu);
+    let sum = |x: &ArrayValue, y: &ArrayValue| eval::apply(&Primitive::ADD, &[x, y]).unwrap();
+    let twice = sum(&a, &a);
+    let before = lookups();
+    let thrice = sum(&twice, &a);
+    assert_eq!(lookups(), before, "the same avals again: no kernel built");
+    // x + x + … + x (`terms` of them), summed left to right in float32.
+    let want = |terms: usize| -> Vec<u8> {
+        let v = values(15, 3.0);
+        let sum = |x: f32| (1..terms).fold(x, |s, _| s + x);
+        v.iter().flat_map(|&x| sum(x as f32).to_le_bytes()).collect()
+    };
+    assert_eq!(twice.read_sync("t").unwrap(), want(2));
+    assert_eq!(thrice.read_sync("t").unwrap(), want(3));
+    // A transposed operand is not dense: its kernel reads through the view, built anew.
+    let at = eval::apply(&Primitive::Transpose(vec![1, 0]), &[&a]).unwrap();
+    let before = lookups();
+    let _ = sum(&at, &at);
+    assert_eq!(lookups(), before + 1);
+    // Cleared caches: the kept id is stale, so the kernel is compiled again.
+    registry::clear_caches();
+    let before = lookups();
+    assert_eq!(sum(&thrice, &a).read_sync("t").unwrap(), want(4));
+    assert_eq!(lookups(), before + 1);
 }
 
 #[test]
