@@ -68,6 +68,8 @@ def functions(path):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "src"
     rows = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    if not os.path.isdir(root):
+        sys.exit(f"check_sizes: {root} is not a folder")
     files, fns = [], []
     for d, _, names in os.walk(root):
         for name in names:
@@ -84,7 +86,9 @@ def main():
     print(f"longest functions (at most {MAX_FUNCTION_LINES} lines):")
     for n, at, fn in fns[:rows]:
         print(f"  {n:4} {at} {fn}")
-    broken = files[0][0] > MAX_FILE_LINES or fns[0][0] > MAX_FUNCTION_LINES
+    broken = any(n > MAX_FILE_LINES for n, _ in files) or any(
+        n > MAX_FUNCTION_LINES for n, _, _ in fns
+    )
     sys.exit(1 if broken else 0)
 
 
