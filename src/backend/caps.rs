@@ -112,3 +112,7 @@ pub const WEBGPU_STAGE_MAX_SOURCE_BYTES: usize = 256 << 10;
 /// At most this many element-terms per invocation of a stage's level (a row of rows-1
 /// kernels runs in one workgroup: a long reduction over the batch is slow, but right).
 pub const WEBGPU_STAGE_MAX_TERMS_PER_INVOCATION: usize = 1 << 16;
+/// A program the stages cannot take whole (`backend::webgpu::program::mixed`) tries its runs
+/// of steps as stages at most this many times (each try plans the run again); the steps of
+/// the runs left then run as ordinary dispatches.
+pub const WEBGPU_MIXED_MAX_TRIES: usize = 64;

@@ -4,13 +4,15 @@
 //! 8. A Kogge–Stone program with a sum over its batch in the middle, whose loop is forced over
 //! a lowered loop limit, runs as the stages around it plus the sum's own dispatch; the same
 //! program with its packed buffer over a lowered binding limit runs as halves; a float16 one
-//! runs widened: the stages of its float32 twin plus one conversion per input and output.
+//! runs widened: the stages of its float32 twin plus one conversion per input and output (a
+//! small one too, where a float32 program would be one workgroup's single dispatch).
 //! Oracles: the `cpu` device (values), and the dispatches of the same program staged whole
 //! and of the step-by-step path (counts: the rest stayed staged).
 
 use crate::common::block_on;
 use crate::common::trace::{array, bin, data, lit, read, trace_fn};
 use oxjax::backend::registry;
+use oxjax::backend::webgpu::program::stage_plan;
 use oxjax::backend::webgpu::{loop_budget, WebGpuBackend};
 use oxjax::core::{Aval, DType, Device, Primitive};
 use oxjax::kernel::device_program::LoopStep;
@@ -257,4 +259,17 @@ fn float16_programs_run_widened_and_staged() {
     // one dispatch per step).
     assert_eq!(half, f32_whole + 2, "float16 vs float32 dispatches");
     assert!(half < steps(&p), "{half} dispatches of {} steps", steps(&p));
+    // A small program (one workgroup's size for float32, where the packed one-workgroup
+    // shader holds 32-bit words only): the planned stages of its float32 twin, converted.
+    let n = 16;
+    let small = |dtype| {
+        let closed = trace_fn(&[Aval::new(vec![n, 2, 2], dtype)], |v| {
+            vec![rounds(&v[0], n, false)]
+        });
+        lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+    };
+    let plan = lower::whole::one_step_loop(&small(DType::Float32)).expect("a one-step loop");
+    let stages = stage_plan::plan(&plan.body).expect("stages").len() as u64;
+    let (dispatches, ..) = run(&small(DType::Float16), n, Setup::default(), 1e-2);
+    assert_eq!(dispatches, stages + 2, "a conversion, the stages, a conversion");
 }

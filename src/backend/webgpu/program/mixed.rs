@@ -13,7 +13,8 @@
 //! A step is ordinary when it touches a slot that is not 32-bit, when `stages::build` names it
 //! as over a cap on its own (the loop budget, a band's caps, a routine that does not fit), or
 //! when a run around it would save no dispatch. A run whose packed buffer would not fit one
-//! binding is halved until its halves fit. Everything is encoded into the current batch in
+//! binding is halved until its halves fit. Runs are tried as stages at most
+//! `WEBGPU_MIXED_MAX_TRIES` times (each try plans the run again); what is left runs ordinary. Everything is encoded into the current batch in
 //! order; values cross between parts through ordinary buffers (a slot written by one part and
 //! read by a later one gets a buffer of its own for the run, freed after its last reader), and
 //! into and out of a staged part's packed buffer by copies, not dispatches. So a program with
@@ -30,6 +31,7 @@ use std::rc::Rc;
 use super::compiled::{keep, CompiledProgram};
 use super::stages::{self, Staged, Unstaged};
 use super::widen_half;
+use crate::backend::caps::WEBGPU_MIXED_MAX_TRIES;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{Backend, BufferId, ExeId};
 use crate::core::DType;
@@ -201,6 +203,7 @@ fn partition(gpu: &mut WebGpuBackend, body: &Rc<LoopBody>) -> Result<Option<Vec<
     // A stack: the next job is last.
     jobs.reverse();
     let mut parts = Vec::new();
+    let mut tries = 0;
     while let Some(job) = jobs.pop() {
         let range = match job {
             Job::Step(k) => {
@@ -210,12 +213,13 @@ fn partition(gpu: &mut WebGpuBackend, body: &Rc<LoopBody>) -> Result<Option<Vec<
                 }
                 continue;
             }
-            Job::Run(range) if range.len() < 2 => {
+            Job::Run(range) if range.len() < 2 || tries >= WEBGPU_MIXED_MAX_TRIES => {
                 jobs.extend(range.rev().map(Job::Step));
                 continue;
             }
             Job::Run(range) => range,
         };
+        tries += 1;
         let (sub, slots) = sub_program(body, range.clone());
         match stages::build(gpu, &sub)? {
             Ok(staged) => parts.push(Part::Staged { staged, slots }),
