@@ -7,7 +7,7 @@
 use crate::common::{block_on, decode, encode, run_routine_on};
 use oxjax::backend::cpu::{run_routine, CpuBackend};
 use oxjax::backend::wasm::emit::routines::emit_routine;
-use oxjax::backend::webgpu::{wgsl_routines, WebGpuBackend};
+use oxjax::backend::webgpu::{wgsl_routines, wgsl_routines_group, WebGpuBackend};
 use oxjax::backend::Backend;
 use oxjax::core::DType;
 use oxjax::kernel::{Routine, RoutineKind};
@@ -348,7 +348,7 @@ fn wasm_codegen_emits_valid_routine_modules() {
 
 #[test]
 fn wgsl_routines_are_valid_and_float64_is_a_clear_error() {
-    for r in all_routines(DType::Float32) {
+    for r in all_routines(DType::Float32).into_iter().chain(group_routines()) {
         let source = wgsl_routines::emit_routine(&r).unwrap();
         let module = naga::front::wgsl::parse_str(&source)
             .unwrap_or_else(|e| panic!("{r:?}: WGSL parse error: {e}\n{source}"));
@@ -374,6 +374,28 @@ fn cpu_backend_dispatches_and_caches_routines() {
     assert_eq!((stats.live_buffers, stats.dispatches), (0, 2));
 }
 
+/// Routines large enough to run with a workgroup per matrix on webgpu
+/// (`wgsl_routines_group`): both workgroup sizes, batches, rectangular LU, every solve.
+fn group_routines() -> Vec<Routine> {
+    let f32 = DType::Float32;
+    let mut out = vec![
+        routine(RoutineKind::Cholesky, f32, 3, 20, 20),
+        routine(RoutineKind::Cholesky, f32, 1, 100, 100),
+        routine(RoutineKind::Lu, f32, 2, 20, 20),
+        routine(RoutineKind::Lu, f32, 2, 33, 17),
+        routine(RoutineKind::Lu, f32, 1, 17, 40),
+        routine(RoutineKind::Lu, f32, 1, 70, 70),
+    ];
+    for kind in solve_kinds() {
+        out.push(routine(kind, f32, 2, 20, 18));
+    }
+    out.push(routine(solve_kinds()[3], f32, 1, 70, 3));
+    for r in &out {
+        assert!(wgsl_routines_group::group_size(r).is_some(), "{r:?}");
+    }
+    out
+}
+
 #[test]
 fn webgpu_routines_on_vulkan_match_the_interpreter() {
     let mut gpu = block_on(WebGpuBackend::with_default_limits()).unwrap_or_else(|e| {
@@ -384,6 +406,7 @@ fn webgpu_routines_on_vulkan_match_the_interpreter() {
         routine(RoutineKind::Cholesky, DType::Float32, 2, 2, 2),
     ];
     extra.extend(all_routines(DType::Float32));
+    extra.extend(group_routines());
     for (i, r) in extra.iter().enumerate() {
         let mut ins = inputs(r, i as u64);
         if i == 1 {

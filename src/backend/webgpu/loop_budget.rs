@@ -104,6 +104,40 @@ pub fn routine_loops(routine: &Routine) -> usize {
     }
 }
 
+/// Loop iterations one invocation of a workgroup-per-matrix routine (`wgsl_routines_group`,
+/// `w` invocations per matrix) may run, following its loops (invocation 0, which has the
+/// most rows of every step); None for routines without such a shader.
+pub fn group_routine_loops(routine: &Routine, w: usize) -> Option<usize> {
+    let sum = |range: std::ops::Range<usize>, f: &dyn Fn(usize) -> usize| {
+        range.map(f).fold(0usize, usize::saturating_add)
+    };
+    let (m, n) = (routine.m, routine.n);
+    Some(match routine.kind {
+        RoutineKind::Cholesky => {
+            let per_column =
+                |j: usize| strided(n - j, w, j + 1) + strided(j, w, 0) + strided(n - j - 1, w, 0);
+            (n + 1) + sum(0..n, &per_column)
+        }
+        RoutineKind::TriangularSolve { .. } => {
+            let s = LeftSolve::of(routine)?;
+            let per_row = |p: usize| strided(s.cols, w, 0) + strided((s.k - 1 - p) * s.cols, w, 0);
+            strided(m * n, w, 0) + (s.k + 1) + sum(0..s.k, &per_row)
+        }
+        RoutineKind::Lu => {
+            let reduction = w.ilog2() as usize + 1;
+            let per_column = |j: usize| {
+                strided(m - j, w, 0)
+                    + reduction
+                    + strided(n, w, 0)
+                    + strided(m - j - 1, w, 0)
+                    + strided((m - j - 1) * (n - j - 1), w, 0)
+            };
+            strided(m * n, w, 0) + strided(m, w, 0) + (m.min(n) + 1) + sum(0..m.min(n), &per_column)
+        }
+        _ => return None,
+    })
+}
+
 /// Loop iterations of the Jacobi sweeps over the pairs of `n` columns, each pair running
 /// `pair` iterations when it rotates.
 fn jacobi_sweeps(n: usize, pair: usize) -> usize {

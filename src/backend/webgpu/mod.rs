@@ -43,6 +43,7 @@ mod wgsl_lib;
 pub mod wgsl_matmul;
 pub mod wgsl_reduce;
 pub mod wgsl_routines;
+pub mod wgsl_routines_group;
 mod wgsl_trig;
 
 use std::collections::{HashMap, HashSet};

@@ -1,11 +1,12 @@
 //! Routines on the webgpu device: a compute pipeline per routine shape (`wgsl_routines`),
-//! dispatched with one invocation per matrix of the batch; the sort and the FFT are multi-pass
+//! dispatched with one invocation per matrix of the batch, or one workgroup per matrix for
+//! larger factorizations and solves (`wgsl_routines_group`); the sort and the FFT are multi-pass
 //! routines (`sort.rs`, `fft.rs` over `passes.rs`). Everything stays on the GPU.
 
 use super::exe::grid;
 use super::passes::Passes;
 use super::wgsl::WORKGROUP_SIZE;
-use super::{fft, sort, wgsl_routines, WebGpuBackend, MAX_BATCH};
+use super::{fft, sort, wgsl_routines, wgsl_routines_group, WebGpuBackend, MAX_BATCH};
 use crate::backend::routines::check_arity;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::{Routine, RoutineKind};
@@ -21,7 +22,7 @@ pub(super) struct Gpu {
 
 /// A compiled routine.
 pub(super) enum Compiled {
-    /// One invocation per problem of the batch.
+    /// One shader: an invocation, or a workgroup, per problem of the batch.
     Single(wgpu::ComputePipeline),
     Passes(Passes),
 }
@@ -37,7 +38,12 @@ pub(super) fn compile(backend: &mut WebGpuBackend, routine: &Routine) -> Result<
             ),
         ));
     }
-    let loops = || super::loop_budget::routine_loops(routine);
+    let loops = || match wgsl_routines_group::group_size(routine) {
+        Some(w) => {
+            super::loop_budget::group_routine_loops(routine, w as usize).unwrap_or(usize::MAX)
+        }
+        None => super::loop_budget::routine_loops(routine),
+    };
     if !backend.loops_fit(loops) {
         return Err(Error::new(
             routine.name(),
@@ -80,7 +86,10 @@ pub(super) fn dispatch(
 ) -> Result<()> {
     let (routine, compiled) = backend.routines.get(exe)?;
     check_arity(routine, inputs.len(), outputs.len())?;
-    let groups = (routine.batch as u32).div_ceil(WORKGROUP_SIZE).max(1);
+    let groups = match wgsl_routines_group::group_size(routine) {
+        Some(_) => (routine.batch as u32).max(1),
+        None => (routine.batch as u32).div_ceil(WORKGROUP_SIZE).max(1),
+    };
     let pipeline = match compiled {
         Compiled::Single(p) => p.clone(),
         Compiled::Passes(_) => return dispatch_passes(backend, exe, inputs, outputs),

@@ -1,5 +1,6 @@
 //! Routine IR → WGSL: one compute shader per routine shape, one invocation per matrix of the
-//! batch, running the same textbook algorithm as the `cpu` interpreter
+//! batch (a workgroup per matrix for larger factorizations and solves, `wgsl_routines_group`),
+//! running the same textbook algorithm as the `cpu` interpreter
 //! (`backend/cpu/routines.rs`) in f32. Bindings are the inputs in order, then the outputs.
 //! Sizes are constants of the shader, so loops have fixed bounds.
 
@@ -64,18 +65,11 @@ fn operands(routine: &Routine) -> Result<Vec<(&'static str, String, bool)>> {
     Ok(all)
 }
 
-/// The routine's own shader: bindings are the inputs in order, then the outputs; one
-/// invocation per matrix of the batch.
-pub fn emit_routine(routine: &Routine) -> Result<String> {
-    if multi_pass(routine) {
-        return Err(crate::util::Error::new(
-            routine.name(),
-            "internal error: a multi-pass routine (webgpu/sort.rs, webgpu/fft.rs)",
-        ));
-    }
+/// The storage bindings of `routine`'s operands (inputs in order, then outputs) with their
+/// accessors `ld_NAME(i)` and, for outputs, `st_NAME(i, v)`.
+pub(super) fn operand_declarations(routine: &Routine) -> Result<String> {
     let mut src = String::new();
-    let ops = operands(routine)?;
-    for (i, (name, ty, out)) in ops.iter().enumerate() {
+    for (i, (name, ty, out)) in operands(routine)?.iter().enumerate() {
         let access = if *out { "read_write" } else { "read" };
         writeln!(
             src,
@@ -87,6 +81,23 @@ pub fn emit_routine(routine: &Routine) -> Result<String> {
             writeln!(src, "fn st_{name}(i: u32, v: {ty}) {{ {name}[i] = v; }}").unwrap();
         }
     }
+    Ok(src)
+}
+
+/// The routine's own shader: bindings are the inputs in order, then the outputs; one
+/// invocation per matrix of the batch, or a workgroup per matrix for the factorizations and
+/// solves of larger matrices (`wgsl_routines_group`).
+pub fn emit_routine(routine: &Routine) -> Result<String> {
+    if multi_pass(routine) {
+        return Err(crate::util::Error::new(
+            routine.name(),
+            "internal error: a multi-pass routine (webgpu/sort.rs, webgpu/fft.rs)",
+        ));
+    }
+    if let Some(size) = super::wgsl_routines_group::group_size(routine) {
+        return super::wgsl_routines_group::emit(routine, size);
+    }
+    let mut src = operand_declarations(routine)?;
     write!(
         src,
         "

@@ -1,0 +1,247 @@
+//! Routine IR → WGSL with a workgroup per matrix, for the factorizations and solves of larger
+//! matrices (Cholesky, LU, triangular solve): the workgroup's invocations split each step of
+//! the textbook algorithm — the rows of a Cholesky column, the pivot search (a tree reduction
+//! in workgroup memory), row swap, column scaling and trailing update of an LU column, the
+//! updates of a triangular solve's remaining rows (right-looking) — with a storage barrier
+//! between steps. Every element goes through the same operations in the same order as in the
+//! one-invocation shader (`wgsl_routines`), so both compute the same values. Small matrices
+//! (and the routine bodies of packed-buffer stages) keep one invocation per matrix.
+
+use super::wgsl_routines::operand_declarations;
+use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
+use crate::util::Result;
+
+/// The smallest matrix side run with a workgroup per matrix: below it a workgroup's
+/// invocations would mostly idle, and one invocation per matrix runs batches better.
+pub const MIN_SIDE: usize = 16;
+
+/// The invocations of the workgroup that computes one matrix of `routine`, or None when the
+/// routine runs with one invocation per matrix.
+pub fn group_size(routine: &Routine) -> Option<u32> {
+    let side = match routine.kind {
+        RoutineKind::Cholesky | RoutineKind::Lu => routine.m.max(routine.n),
+        RoutineKind::TriangularSolve { .. } => LeftSolve::of(routine)?.k,
+        _ => return None,
+    };
+    match side {
+        s if s < MIN_SIDE => None,
+        s if s < 64 => Some(64),
+        _ => Some(256),
+    }
+}
+
+/// The shader of `routine` with a workgroup of `size` invocations per matrix (dispatched as
+/// one workgroup per matrix of the batch); bindings as in `wgsl_routines::emit_routine`.
+pub fn emit(routine: &Routine, size: u32) -> Result<String> {
+    let body = match routine.kind {
+        RoutineKind::Cholesky => cholesky(routine.n, size),
+        RoutineKind::Lu => lu(routine.m, routine.n, size),
+        RoutineKind::TriangularSolve { .. } => match LeftSolve::of(routine) {
+            Some(s) => triangular_solve(&s, routine.m * routine.n, size),
+            None => unreachable!("a triangular solve"),
+        },
+        _ => {
+            return Err(crate::util::Error::new(
+                routine.name(),
+                "internal error: no workgroup-per-matrix shader for this routine",
+            ))
+        }
+    };
+    let reduction = match routine.kind {
+        RoutineKind::Lu => format!(
+            "var<workgroup> red_v: array<f32, {size}>;\nvar<workgroup> red_i: array<u32, {size}>;\n"
+        ),
+        _ => String::new(),
+    };
+    Ok(format!(
+        "{decls}{reduction}
+@compute @workgroup_size({size})
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) groups: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {{
+  let bi = wid.x + wid.y * groups.x;
+  if (bi >= {batch}u) {{ return; }}
+{body}}}
+",
+        decls = operand_declarations(routine)?,
+        batch = routine.batch,
+    ))
+}
+
+/// Left-looking Cholesky by columns, the rows of each column split among the invocations:
+/// first each row's dot product with the pivot row is subtracted (the pivot's own row gives
+/// the squared pivot), then, past a barrier, the pivot's square root divides the rows below.
+fn cholesky(n: usize, w: u32) -> String {
+    format!(
+        "  let base = bi * {nn}u;
+  for (var j = 0u; j < {n}u; j++) {{
+    for (var i = j + lid; i < {n}u; i += {w}u) {{
+      var s = ld_a(base + i * {n}u + j);
+      for (var k = 0u; k < j; k++) {{
+        s = s - ld_l(base + i * {n}u + k) * ld_l(base + j * {n}u + k);
+      }}
+      st_l(base + i * {n}u + j, s);
+    }}
+    for (var i = lid; i < j; i += {w}u) {{
+      st_l(base + i * {n}u + j, 0.0f);
+    }}
+    storageBarrier();
+    var d = ld_l(base + j * {n}u + j);
+    // A negative or NaN pivot is NaN (from a runtime value: Tint rejects a constant NaN).
+    d = select(sqrt(max(d, 0.0f)), bitcast<f32>(0x7fc00000u | (j & 0u)), !(d >= 0.0f));
+    for (var i = j + 1u + lid; i < {n}u; i += {w}u) {{
+      st_l(base + i * {n}u + j, ld_l(base + i * {n}u + j) / d);
+    }}
+    storageBarrier();
+    if (lid == 0u) {{ st_l(base + j * {n}u + j, d); }}
+  }}
+",
+        nn = n * n
+    )
+}
+
+/// Right-looking triangular solve: row `r` of the solution is final (divided by its
+/// diagonal) once the rows before it were subtracted from it, in the order the one-invocation
+/// shader subtracts them; then its multiples are subtracted from the rows after it, the
+/// elements of those rows split among the invocations.
+fn triangular_solve(s: &LeftSolve, count: usize, w: u32) -> String {
+    let k = s.k;
+    let a_at = |row: &str, col: &str| {
+        if s.a_transposed {
+            format!("abase + ({col}) * {k}u + ({row})")
+        } else {
+            format!("abase + ({row}) * {k}u + ({col})")
+        }
+    };
+    let b_at = |row: &str, j: &str| {
+        if s.b_transposed {
+            format!("bbase + ({j}) * {k}u + ({row})")
+        } else {
+            format!("bbase + ({row}) * {}u + ({j})", s.cols)
+        }
+    };
+    let row_of = |p: &str| {
+        if s.lower {
+            p.to_string()
+        } else {
+            format!("{}u - {p}", k.saturating_sub(1))
+        }
+    };
+    let divide = if s.unit_diagonal {
+        String::new()
+    } else {
+        format!(
+            "    for (var j = lid; j < {cols}u; j += {w}u) {{
+      st_x({x_rj}, ld_x({x_rj}) / ld_a({a_rr}));
+    }}
+    storageBarrier();
+",
+            cols = s.cols,
+            x_rj = b_at("r", "j"),
+            a_rr = a_at("r", "r"),
+        )
+    };
+    format!(
+        "  let abase = bi * {kk}u;
+  let bbase = bi * {count}u;
+  for (var e = lid; e < {count}u; e += {w}u) {{
+    st_x(bbase + e, ld_b(bbase + e));
+  }}
+  storageBarrier();
+  for (var p = 0u; p < {k}u; p++) {{
+    let r = {row_p};
+{divide}    let rest = ({k}u - 1u - p) * {cols}u;
+    for (var e = lid; e < rest; e += {w}u) {{
+      let q = p + 1u + e / {cols}u;
+      let j = e % {cols}u;
+      let t = {row_q};
+      st_x({x_tj}, ld_x({x_tj}) - ld_a({a_tr}) * ld_x({x_rj}));
+    }}
+    storageBarrier();
+  }}
+",
+        kk = k * k,
+        cols = s.cols,
+        row_p = row_of("p"),
+        row_q = row_of("q"),
+        x_tj = b_at("t", "j"),
+        x_rj = b_at("r", "j"),
+        a_tr = a_at("t", "r"),
+    )
+}
+
+/// LU with partial pivoting by columns: the pivot search is a tree reduction (the largest
+/// magnitude, the first row among equals, the diagonal kept when it is NaN: what the
+/// sequential search picks), then the row swap, the scaling of the column and the trailing
+/// update are split among the invocations.
+fn lu(m: usize, n: usize, w: u32) -> String {
+    let p = m.min(n);
+    format!(
+        "  let base = bi * {mn}u;
+  for (var e = lid; e < {mn}u; e += {w}u) {{
+    st_lu(base + e, ld_a(base + e));
+  }}
+  for (var i = lid; i < {m}u; i += {w}u) {{
+    st_perm(bi * {m}u + i, i32(i));
+  }}
+  storageBarrier();
+  for (var j = 0u; j < {p}u; j++) {{
+    var bv = -1.0f;
+    var bix = 0xffffffffu;
+    for (var i = j + lid; i < {m}u; i += {w}u) {{
+      let t = abs(ld_lu(base + i * {n}u + j));
+      if (t > bv) {{ bv = t; bix = i; }}
+    }}
+    red_v[lid] = bv;
+    red_i[lid] = bix;
+    workgroupBarrier();
+    for (var h = {half}u; h > 0u; h = h >> 1u) {{
+      if (lid < h) {{
+        let ov = red_v[lid + h];
+        let oi = red_i[lid + h];
+        if (ov > red_v[lid] || (ov == red_v[lid] && oi < red_i[lid])) {{
+          red_v[lid] = ov;
+          red_i[lid] = oi;
+        }}
+      }}
+      workgroupBarrier();
+    }}
+    let diag = abs(ld_lu(base + j * {n}u + j));
+    let pr = select(red_i[0], j, diag != diag || red_i[0] >= {m}u);
+    if (lid == 0u) {{
+      st_piv(bi * {p}u + j, i32(pr));
+      if (pr != j) {{
+        let t = ld_perm(bi * {m}u + j);
+        st_perm(bi * {m}u + j, ld_perm(bi * {m}u + pr));
+        st_perm(bi * {m}u + pr, t);
+      }}
+    }}
+    if (pr != j) {{
+      for (var c = lid; c < {n}u; c += {w}u) {{
+        let t = ld_lu(base + j * {n}u + c);
+        st_lu(base + j * {n}u + c, ld_lu(base + pr * {n}u + c));
+        st_lu(base + pr * {n}u + c, t);
+      }}
+    }}
+    storageBarrier();
+    let d = ld_lu(base + j * {n}u + j);
+    if (d != 0.0f) {{
+      for (var i = j + 1u + lid; i < {m}u; i += {w}u) {{
+        st_lu(base + i * {n}u + j, ld_lu(base + i * {n}u + j) / d);
+      }}
+    }}
+    storageBarrier();
+    let cols = {n}u - j - 1u;
+    let rest = ({m}u - j - 1u) * cols;
+    for (var e = lid; e < rest; e += {w}u) {{
+      let i = j + 1u + e / cols;
+      let c = j + 1u + e % cols;
+      st_lu(base + i * {n}u + c, ld_lu(base + i * {n}u + c) - ld_lu(base + i * {n}u + j) * ld_lu(base + j * {n}u + c));
+    }}
+    storageBarrier();
+  }}
+",
+        mn = m * n,
+        half = w / 2,
+    )
+}
