@@ -94,8 +94,8 @@ struct Setup {
 
 /// Runs `p` (one `[n, 2, 2]` input) on the cpu device and on a fresh webgpu device (limit of
 /// 8 storage buffers) set up as `setup`, twice; compares every element within
-/// `tol · (largest |value| of that output, at least 1)` and returns the webgpu dispatches of
-/// each run and the shaders the second compiled.
+/// `tol · (largest |value| of that output, at least 1)`, checks that no buffer is left live,
+/// and returns the webgpu dispatches of each run and the shaders the second compiled.
 fn run(p: &Program, n: usize, setup: Setup, tol: f64) -> (u64, u64, u64) {
     let mut gpu = block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter");
     gpu.set_loop_limit(setup.loop_limit);
@@ -111,6 +111,7 @@ fn run(p: &Program, n: usize, setup: Setup, tol: f64) -> (u64, u64, u64) {
     let want = execute(p, vec![input(Device::Cpu)], Device::Cpu).unwrap();
     let stats = || registry::stats(Device::WebGpu).unwrap();
     let mut counts = Vec::new();
+    let live = stats().live_buffers;
     for _ in 0..2 {
         let x = input(Device::WebGpu);
         let before = stats();
@@ -130,6 +131,8 @@ fn run(p: &Program, n: usize, setup: Setup, tol: f64) -> (u64, u64, u64) {
             }
         }
     }
+    // Every temp of the runs was freed (the inputs and outputs were dropped).
+    assert_eq!(stats().live_buffers, live, "buffers leaked");
     drop(registry::uninstall_webgpu());
     (counts[0].0, counts[1].0, counts[1].1)
 }
