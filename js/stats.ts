@@ -28,6 +28,10 @@ export interface DeviceStats {
   poolBuffers: number;
   /** Bytes of the free buffers kept for reuse. */
   poolBytes: number;
+  /** Allocations served by a pooled buffer (wasm, webgpu; 0 on cpu). */
+  poolHits: number;
+  /** Allocations that made a new buffer (wasm, webgpu; 0 on cpu). */
+  poolMisses: number;
   /**
    * Staging buffers mapped to read results back (webgpu: one per group of reads requested in
    * the same tick — `Promise.all` of `data()` calls — and one per `blockUntilReady`; 0

@@ -23,7 +23,7 @@ pub fn layout() -> String {
 
 const LAYOUT: &str = "liveArrays pendingReads liveJaxprs wasmMemoryBytes wasmMemoryLimit \
      jitFunctions | liveBuffers liveBytes maxBufferBytes dispatches submits tiledDispatches \
-     shaderCompiles poolBuffers poolBytes readbackMaps stagingBuffers stagingBytes \
+     shaderCompiles poolBuffers poolBytes poolHits poolMisses readbackMaps stagingBuffers stagingBytes \
      kernelCacheEntries kernelCacheHits kernelCacheMisses kernelCodeBytes \
      kernelMaxLocals loopRuns loopCacheEntries uploads uploadBytes readbacks readbackBytes \
      moves moveBytes lost | entries capacity hits misses evictions | fusedRuns fusedSteps \
@@ -31,7 +31,7 @@ const LAYOUT: &str = "liveArrays pendingReads liveJaxprs wasmMemoryBytes wasmMem
      compiles runs";
 
 /// The numbers per device (the second group of [`LAYOUT`]).
-const DEVICE_FIELDS: usize = 26;
+const DEVICE_FIELDS: usize = 28;
 
 #[wasm_bindgen(js_name = memoryStats)]
 pub fn memory_stats() -> Vec<f64> {
@@ -66,6 +66,8 @@ pub fn memory_stats() -> Vec<f64> {
             s.shader_compiles as f64,
             s.pool_buffers as f64,
             s.pool_bytes as f64,
+            s.pool_hits as f64,
+            s.pool_misses as f64,
             s.readback_maps as f64,
             s.staging_buffers as f64,
             s.staging_bytes as f64,

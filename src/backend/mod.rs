@@ -75,6 +75,9 @@ pub struct BackendStats {
     /// Free buffers kept for reuse, and their bytes (not live arrays).
     pub pool_buffers: usize,
     pub pool_bytes: usize,
+    /// Allocations served by a pooled buffer, and those that made a new one (wasm, webgpu).
+    pub pool_hits: u64,
+    pub pool_misses: u64,
     /// Bytes of kernel code generated since the last `clear_caches` (wasm module bytes; 0 on
     /// devices that do not count them).
     pub code_bytes: u64,

@@ -285,6 +285,8 @@ impl Backend for WasmBackend {
             dispatches: self.dispatches,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes(),
+            pool_hits: self.pool.hits,
+            pool_misses: self.pool.misses,
             code_bytes: self.code_bytes,
             max_code_locals: self.max_locals,
             ..Default::default()

@@ -541,6 +541,8 @@ impl Backend for WebGpuBackend {
             submits: self.submits,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes() as usize,
+            pool_hits: self.pool.hits,
+            pool_misses: self.pool.misses,
             tiled_dispatches: self.tiled_dispatches,
             shader_compiles: self.shader_compiles.get(),
             readback_maps: self.reads.maps,
