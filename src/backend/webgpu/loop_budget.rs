@@ -134,7 +134,21 @@ pub fn group_routine_loops(routine: &Routine, w: usize) -> Option<usize> {
             };
             strided(m * n, w, 0) + strided(m, w, 0) + (m.min(n) + 1) + sum(0..m.min(n), &per_column)
         }
-        _ => return None,
+        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+            let pairs = n.div_ceil(2);
+            let rounds = 2 * pairs - 1;
+            let per_round = match routine.kind {
+                RoutineKind::JacobiEigh => 2 * strided(pairs, w, 0) + 3 * strided(pairs * n, w, 0),
+                _ => strided(pairs, w, m + 1) + strided(pairs * m, w, 0) + strided(pairs * n, w, 0),
+            };
+            let sweep = rounds.saturating_mul(per_round) + 2;
+            strided(m * n, w, 0)
+                + strided(n * n, w, 0)
+                + (w.ilog2() as usize + 1)
+                + crate::backend::jacobi::MAX_SWEEPS.saturating_mul(sweep)
+                + 1
+        }
+        RoutineKind::Sort | RoutineKind::Fft { .. } => return None,
     })
 }
 

@@ -39,6 +39,7 @@ pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
 mod wgsl_half;
+mod wgsl_jacobi_group;
 mod wgsl_lib;
 pub mod wgsl_matmul;
 pub mod wgsl_reduce;

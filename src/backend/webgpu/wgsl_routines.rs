@@ -156,7 +156,7 @@ pub fn packed_routine(
 
 /// The relative tolerance of a Jacobi rotation over `rows`-long columns, in f32
 /// (`backend/jacobi.rs` has the f64 one).
-fn jacobi_tolerance(rows: usize) -> f32 {
+pub(super) fn jacobi_tolerance(rows: usize) -> f32 {
     (rows as f32).sqrt().max(4.0) * f32::EPSILON
 }
 

@@ -1,5 +1,5 @@
-//! Routine IR → WGSL with a workgroup per matrix, for the factorizations and solves of larger
-//! matrices (Cholesky, LU, triangular solve): the workgroup's invocations split each step of
+//! Routine IR → WGSL with a workgroup per matrix, for the routines of larger matrices (the
+//! Jacobi rotations in `wgsl_jacobi_group`). Cholesky, LU and the triangular solve: the workgroup's invocations split each step of
 //! the textbook algorithm — the rows of a Cholesky column, the pivot search (a tree reduction
 //! in workgroup memory), row swap, column scaling and trailing update of an LU column, the
 //! updates of a triangular solve's remaining rows (right-looking) — with a storage barrier
@@ -21,7 +21,13 @@ pub fn group_size(routine: &Routine) -> Option<u32> {
     let side = match routine.kind {
         RoutineKind::Cholesky | RoutineKind::Lu => routine.m.max(routine.n),
         RoutineKind::TriangularSolve { .. } => LeftSolve::of(routine)?.k,
-        _ => return None,
+        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+            if routine.n > super::wgsl_jacobi_group::MAX_SIDE {
+                return None;
+            }
+            routine.m.max(routine.n)
+        }
+        RoutineKind::Sort | RoutineKind::Fft { .. } => return None,
     };
     match side {
         s if s < MIN_SIDE => None,
@@ -40,7 +46,10 @@ pub fn emit(routine: &Routine, size: u32) -> Result<String> {
             Some(s) => triangular_solve(&s, routine.m * routine.n, size),
             None => unreachable!("a triangular solve"),
         },
-        _ => {
+        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+            return super::wgsl_jacobi_group::emit(routine, size)
+        }
+        RoutineKind::Sort | RoutineKind::Fft { .. } => {
             return Err(crate::util::Error::new(
                 routine.name(),
                 "internal error: no workgroup-per-matrix shader for this routine",
