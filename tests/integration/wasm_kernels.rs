@@ -4,6 +4,7 @@
 //! dense accuracy sweep of each transcendental, integer and float edge cases over all operand
 //! pairs, and eager evaluation through the registry.
 mod half;
+mod remainders;
 mod simd;
 mod threads;
 mod vmath;

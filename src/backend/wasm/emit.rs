@@ -32,6 +32,8 @@ mod unroll;
 mod vloop;
 mod vmath;
 mod vmath32;
+mod vmath_inv;
+mod vrem;
 
 use walrus::ir::StoreKind;
 use walrus::{FunctionId, MemoryId, Module, ModuleConfig, ValType};

@@ -1,4 +1,4 @@
-//! The float32 vector transcendentals (`backend/wasm/emit/vmath.rs`) against a float64
+//! The float32 vector transcendentals (`backend/wasm/emit/vmath*.rs`) against a float64
 //! oracle: the cpu interpreter, which evaluates each op with Rust's f64 libm and rounds once to
 //! f32. Every point runs through the vector loop (the sizes are multiples of the 8-lane block,
 //! and the special values sit at the start and in every lane position). Stated tolerance: at
@@ -14,12 +14,14 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 use crate::common::{decode_f32, run_on};
 
-const OPS: [UnaryOp; 5] = [
+const OPS: [UnaryOp; 7] = [
     UnaryOp::Exp,
     UnaryOp::Log,
     UnaryOp::Sin,
     UnaryOp::Cos,
     UnaryOp::Tanh,
+    UnaryOp::Asin,
+    UnaryOp::Atan,
 ];
 
 /// The stated tolerance, in ulps of f32.
@@ -67,10 +69,10 @@ fn points(op: UnaryOp) -> Vec<f32> {
         p.extend(std::iter::repeat_n(0.5f32, shift));
         p.extend(SPECIALS);
     }
-    let (lo, hi) = if op == UnaryOp::Log {
-        (0.0, 100.0)
-    } else {
-        (-100.0, 100.0)
+    let (lo, hi) = match op {
+        UnaryOp::Log => (0.0, 100.0),
+        UnaryOp::Asin => (-1.0, 1.0),
+        _ => (-100.0, 100.0),
     };
     let n = 100_000;
     p.extend((0..n).map(|i| (lo + (hi - lo) * (i as f64 + 0.5) / n as f64) as f32));

@@ -58,6 +58,8 @@ pub enum E {
     Bitselect(Box<E>, Box<E>, Box<E>),
     /// `i8x16.shuffle` of two vectors (byte indices 0..16 pick from `a`, 16..32 from `b`).
     Shuffle([u8; 16], Box<E>, Box<E>),
+    /// `memory.size`: the memory's current size in 64 KiB pages (i32).
+    MemoryPages(MemoryId),
 }
 
 /// A statement.
@@ -121,7 +123,7 @@ impl E {
         match self {
             E::F32(_) => F32,
             E::F64(_) => F64,
-            E::I32(_) => I32,
+            E::I32(_) | E::MemoryPages(_) => I32,
             E::I64(_) => I64,
             E::V128(_) | E::Bitselect(..) | E::Shuffle(..) => V128,
             E::Get(v) => v.ty,
@@ -443,6 +445,9 @@ fn emit_e(b: &mut InstrSeqBuilder, e: &E) {
             emit_e(b, x);
             emit_e(b, y);
             b.i8x16_shuffle(*indices);
+        }
+        E::MemoryPages(memory) => {
+            b.memory_size(*memory);
         }
     }
 }

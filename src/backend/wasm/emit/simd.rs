@@ -10,14 +10,19 @@
 //! - `Vec`: one v128 per vector.
 //!
 //! A load at a contiguous index is one `v128.load` per vector; at a uniform index a scalar
-//! load and a splat; otherwise a gather of scalar loads. Operations with a lane-wise SIMD
-//! instruction of the same IEEE / wrapping semantics use it; float32 exp, log, sin, cos and
-//! tanh inline the vector bodies of `vmath` (within an ulp of the interpreter, as the scalar
-//! routines); anything else (other transcendentals, integer division, f64, selects whose
-//! branches load) falls back to the scalar lowering once per lane, so every exact result
-//! equals the cpu interpreter's bit for bit.
+//! load and a splat; otherwise a gather of scalar loads (`loads`). A select computes both
+//! branches on every lane; a load in a branch that not every lane makes anyway (a padded or
+//! concatenated view's) checks its address against the memory's size. Operations with a
+//! lane-wise SIMD instruction of the same IEEE / wrapping semantics use it; float32 exp, log,
+//! sin, cos, tanh, asin and atan inline the vector bodies of `vmath` (within an ulp of the
+//! interpreter, as the scalar routines), float32 remainders and uint32 division by a uniform
+//! divisor the exact vector paths of `vrem`; anything else (erf, erfc, integer division by
+//! varying divisors, f64) falls back to the scalar lowering once per lane, so every exact
+//! result equals the cpu interpreter's bit for bit.
 
-use walrus::ir::{BinaryOp as B, LoadKind, UnaryOp as U};
+use std::collections::HashSet;
+
+use walrus::ir::{BinaryOp as B, UnaryOp as U};
 use walrus::ValType;
 
 use super::affine::{uniform_facts, Aff};
@@ -25,10 +30,12 @@ use super::dsl::{cond, i32c, Var, E, S};
 use super::simd_ops::{
     binary_ok, compare_op, lanes_const, splat_op, unary_ok, vector_binary, vector_cast,
 };
-use super::{ops, vmath, Cx};
+use super::{ops, vmath, vrem, Cx};
 use crate::core::DType;
 use crate::kernel::{AluExp, AluKind, BinaryOp, UnaryOp};
 use crate::util::Result;
+
+mod loads;
 
 /// Lanes of one vector.
 pub const LANES: usize = 4;
@@ -58,8 +65,32 @@ fn varies(e: &AluExp, over_r: bool) -> bool {
     lane_var || e.children().into_iter().any(|c| varies(c, over_r))
 }
 
-fn has_load(e: &AluExp) -> bool {
-    matches!(e.kind, AluKind::Load { .. }) || e.children().into_iter().any(has_load)
+/// Adds to `out` the loads that every evaluation of `e` executes, whichever way its selects
+/// go: a select's condition's loads, and those its two branches share.
+fn must_loads(e: &AluExp, out: &mut HashSet<AluExp>) {
+    match &e.kind {
+        AluKind::Where(c, a, b) => {
+            must_loads(c, out);
+            let (mut la, mut lb) = (HashSet::new(), HashSet::new());
+            must_loads(a, &mut la);
+            must_loads(b, &mut lb);
+            out.extend(la.into_iter().filter(|l| lb.contains(l)));
+        }
+        kind => {
+            if matches!(kind, AluKind::Load { .. }) {
+                out.insert(e.clone());
+            }
+            for c in e.children() {
+                must_loads(c, out);
+            }
+        }
+    }
+}
+
+/// Whether every load in `e` is one of `safe` (the same input at the same index).
+fn loads_within(e: &AluExp, safe: &HashSet<AluExp>) -> bool {
+    (!matches!(e.kind, AluKind::Load { .. }) || safe.contains(e))
+        && e.children().into_iter().all(|c| loads_within(c, safe))
 }
 
 /// The lowering state of one block.
@@ -79,6 +110,15 @@ pub struct Simd<'a> {
     /// Whether the whole expression fell back (then SIMD gains nothing).
     pub root_fallback: bool,
     depth: usize,
+    /// The loads the lowered expression executes for every lane whatever its selects choose:
+    /// a select whose branches load only these may evaluate both branches on all lanes.
+    safe_loads: HashSet<AluExp>,
+    /// Inside a select's branch whose loads may be out of bounds on lanes that do not take it:
+    /// loads other than `safe_loads` check their addresses against the memory's size.
+    guarded: usize,
+    /// The memory's size in pages, read on the first guarded load (`memory.size` on a shared
+    /// memory is not free; a size read earlier is a safe bound while it grows).
+    pages: Option<Var>,
 }
 
 impl<'a> Simd<'a> {
@@ -93,6 +133,9 @@ impl<'a> Simd<'a> {
             fallbacks: 0,
             root_fallback: false,
             depth: 0,
+            safe_loads: HashSet::new(),
+            guarded: 0,
+            pages: None,
         }
     }
 
@@ -102,6 +145,7 @@ impl<'a> Simd<'a> {
 
     /// Lowers `e` (a 32-bit expression) to one v128 per vector.
     pub fn lower_vecs(&mut self, e: &AluExp) -> Result<Vec<E>> {
+        must_loads(e, &mut self.safe_loads);
         let v = self.lower(e)?;
         Ok(self.vecs(v, e.dtype))
     }
@@ -255,6 +299,37 @@ impl<'a> Simd<'a> {
         Ok(V::Vec(self.pack(xs, dtype)))
     }
 
+    /// Float32 `fmod(x, y)` per vector: `vrem`'s exact f64 quotient path, the scalar routine
+    /// only for the lanes outside its range.
+    fn fmod32(&mut self, x: V, y: V) -> V {
+        let (vx, vy) = (self.vecs(x, DType::Float32), self.vecs(y, DType::Float32));
+        let mut out = vec![];
+        for (x, y) in vx.into_iter().zip(vy) {
+            let (xv, yv) = (self.cx.tmp(ValType::V128), self.cx.tmp(ValType::V128));
+            self.stmts.push(xv.set(x));
+            self.stmts.push(yv.set(y));
+            let (stmts, value) = vrem::fmod32(&mut self.cx.lib, &mut self.cx.module, xv, yv);
+            self.stmts.extend(stmts);
+            out.push(value);
+        }
+        V::Vec(out)
+    }
+
+    /// uint32 `x / d` or `x % d` by the uniform `d`: `vrem`'s multiply by a rounded-up
+    /// reciprocal, exact.
+    fn udiv_uniform(&mut self, rem: bool, x: V, d: E) -> V {
+        let vx = self.vecs(x, DType::Uint32);
+        let mut xs = vec![];
+        for x in vx {
+            let xv = self.cx.tmp(ValType::V128);
+            self.stmts.push(xv.set(x));
+            xs.push(xv);
+        }
+        let (stmts, out) = vrem::udiv_uniform(&mut self.cx.module, rem, &xs, d);
+        self.stmts.extend(stmts);
+        self.bound(out)
+    }
+
     fn lower(&mut self, e: &AluExp) -> Result<V> {
         self.depth += 1;
         let v = self.lower_node(e);
@@ -288,6 +363,9 @@ impl<'a> Simd<'a> {
             })),
             AluKind::Load { input, index } => {
                 let ix = self.lower(index)?;
+                if self.guarded > 0 && !self.safe_loads.contains(e) {
+                    return Ok(self.guarded_load(*input, e.dtype, ix));
+                }
                 Ok(self.load(*input, e.dtype, ix))
             }
             AluKind::Unary(op, a) => {
@@ -314,10 +392,25 @@ impl<'a> Simd<'a> {
                 Ok(self.bound(v))
             }
             AluKind::Where(c, a, b) => {
-                if has_load(a) || has_load(b) {
+                // A lane's branch not taken may load out of bounds (a padded or
+                // concatenated view), unless the load runs on every lane anyway: other loads
+                // in the branches check their addresses.
+                let guard = usize::from(
+                    !loads_within(a, &self.safe_loads) || !loads_within(b, &self.safe_loads),
+                );
+                let (stmts, fallbacks) = (self.stmts.len(), self.fallbacks);
+                let xc = self.lower(c)?;
+                self.guarded += guard;
+                let branches = self.lower(a).and_then(|xa| Ok((xa, self.lower(b)?)));
+                self.guarded -= guard;
+                let (xa, xb) = branches?;
+                // Guarded gathers (a view that is not contiguous within the block) or other
+                // per-lane code in both branches cost more than the chosen branch lane by lane.
+                if guard == 1 && self.fallbacks > fallbacks {
+                    self.stmts.truncate(stmts);
+                    self.fallbacks = fallbacks;
                     return self.per_lane(e);
                 }
-                let (xc, xa, xb) = (self.lower(c)?, self.lower(a)?, self.lower(b)?);
                 if let (Some(c), Some(a), Some(b)) =
                     (Self::scalar(&xc), Self::scalar(&xa), Self::scalar(&xb))
                 {
@@ -365,68 +458,6 @@ impl<'a> Simd<'a> {
 
     fn bound(&mut self, v: Vec<E>) -> V {
         V::Vec(v.into_iter().map(|x| self.bind(x)).collect())
-    }
-
-    fn load(&mut self, input: usize, dtype: DType, ix: V) -> V {
-        let bytes = dtype.byte_size() as i32;
-        let base = self.cx.inputs[input].get();
-        let memory = self.cx.memory;
-        let scalar_load = |addr: E| {
-            let (kind, ty) = if dtype == DType::Float32 {
-                (LoadKind::F32, ValType::F32)
-            } else {
-                (LoadKind::I32 { atomic: false }, ValType::I32)
-            };
-            let x = E::Load(memory, kind, ty, Box::new(addr));
-            if dtype == DType::Bool {
-                x.ne(i32c(0))
-            } else {
-                x
-            }
-        };
-        match ix {
-            V::Aff(a) if a.stride == 0 => {
-                let x = scalar_load(base + a.base * i32c(bytes));
-                self.uni(dtype, x)
-            }
-            V::Aff(a) if a.stride == 1 => {
-                let addr = self.bind(base + a.base * i32c(bytes));
-                let v = (0..self.u)
-                    .map(|u| {
-                        let at = addr.clone() + i32c((u * LANES) as i32 * bytes);
-                        let x = E::Load(memory, LoadKind::V128, ValType::V128, Box::new(at));
-                        if dtype == DType::Bool {
-                            x.v2(B::I32x4Ne, lanes_const([0; 4])).v1(U::I32x4Neg)
-                        } else {
-                            x
-                        }
-                    })
-                    .collect();
-                self.bound(v)
-            }
-            ix => {
-                self.fallbacks += 1;
-                let indices: Vec<E> = match ix {
-                    V::Aff(a) => (0..self.width())
-                        .map(|l| a.base.clone() + i32c((a.stride * l as i64) as i32))
-                        .collect(),
-                    V::Vec(v) => (0..self.width())
-                        .map(|l| {
-                            let idx = (l % LANES) as u8;
-                            v[l / LANES]
-                                .clone()
-                                .unop(U::I32x4ExtractLane { idx }, ValType::I32)
-                        })
-                        .collect(),
-                    V::Uni(_) => unreachable!("indices are int32: affine"),
-                };
-                let xs = indices
-                    .into_iter()
-                    .map(|i| scalar_load(base.clone() + i * i32c(bytes)))
-                    .collect();
-                V::Vec(self.pack(xs, dtype))
-            }
-        }
     }
 
     fn unary(&mut self, op: UnaryOp, dtype: DType, x: V) -> Result<V> {
@@ -478,8 +509,10 @@ impl<'a> Simd<'a> {
 
     fn binary(&mut self, e: &AluExp, op: BinaryOp, a: &AluExp, b: &AluExp) -> Result<V> {
         let dtype = e.dtype;
-        let int_div = dtype == DType::Int32 && matches!(op, BinaryOp::Div | BinaryOp::Rem);
-        if !binary_ok(op, dtype) && !int_div {
+        let int_div = matches!(dtype, DType::Int32 | DType::Uint32)
+            && matches!(op, BinaryOp::Div | BinaryOp::Rem);
+        let float_rem = dtype == DType::Float32 && op == BinaryOp::Rem;
+        if !binary_ok(op, dtype) && !int_div && !float_rem {
             return self.per_lane(e);
         }
         let (x, y) = (self.lower(a)?, self.lower(b)?);
@@ -493,7 +526,13 @@ impl<'a> Simd<'a> {
             return Ok(self.uni(dtype, z));
         }
         if int_div {
+            if let (DType::Uint32, Some(d)) = (dtype, Self::scalar(&y)) {
+                return Ok(self.udiv_uniform(op == BinaryOp::Rem, x, d));
+            }
             return self.lanewise(op, dtype, x, y);
+        }
+        if float_rem {
+            return Ok(self.fmod32(x, y));
         }
         let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
         if shift {

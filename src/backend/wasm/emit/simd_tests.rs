@@ -4,7 +4,7 @@
 
 use super::emit_kernel;
 use crate::core::DType;
-use crate::kernel::{AluExp, BinaryOp, Kernel, ReduceOp, Reduction, UnaryOp};
+use crate::kernel::{AluExp, BinaryOp, CompareOp, Kernel, ReduceOp, Reduction, UnaryOp};
 
 /// Validates the module and returns the names of its operators.
 fn operators(kernel: &Kernel) -> Vec<String> {
@@ -61,9 +61,9 @@ fn contiguous_elementwise_kernels_use_vectors() {
 
 #[test]
 fn kernels_that_gain_nothing_stay_scalar() {
-    // float32 asin has no vector routine: per-lane scalar code at the root gains nothing.
+    // float32 erf has no vector routine: per-lane scalar code at the root gains nothing.
     let exp = AluExp::unary(
-        UnaryOp::Asin,
+        UnaryOp::Erf,
         AluExp::load(DType::Float32, 0, AluExp::index()),
     );
     let ops = operators(&Kernel::elementwise(vec![DType::Float32], 100, exp));
@@ -157,18 +157,84 @@ fn float32_transcendentals_use_the_vector_routines() {
         UnaryOp::Sin,
         UnaryOp::Cos,
         UnaryOp::Tanh,
+        UnaryOp::Asin,
+        UnaryOp::Atan,
     ] {
         let x = AluExp::load(DType::Float32, 0, AluExp::index());
         let k = Kernel::elementwise(vec![DType::Float32], 100, AluExp::unary(op, x));
         let ops = operators(&k);
-        // The vector bodies of `vmath` (f64x2 halves for log, f32x4 for the others), and no
-        // per-lane packing of scalar results (sin and cos have a scalar path for huge lanes).
-        let body = if op == UnaryOp::Log {
+        // The vector bodies of `vmath` (f64x2 halves for log, asin and atan, f32x4 for the
+        // others), and no per-lane packing of scalar results (sin and cos have a scalar path
+        // for huge lanes).
+        let f64_halves = [UnaryOp::Log, UnaryOp::Asin, UnaryOp::Atan];
+        let body = if f64_halves.contains(&op) {
             "F64x2PromoteLowF32x4"
         } else {
             "I32x4TruncSatF32x4S"
         };
         assert!(has(&ops, body), "{op:?}: {ops:?}");
         assert!(!has(&ops, "F32x4ReplaceLane") || matches!(op, UnaryOp::Sin | UnaryOp::Cos));
+    }
+}
+
+#[test]
+fn remainders_use_the_exact_vector_paths() {
+    // float32 fmod: f64x2 quotients, the scalar routine only as a guarded fallback.
+    let ops = operators(&binary(DType::Float32, BinaryOp::Rem, 100));
+    for name in ["F64x2Div", "F64x2Trunc", "V128AnyTrue", "V128Store"] {
+        assert!(has(&ops, name), "{name} missing: {ops:?}");
+    }
+    // uint32 by a uniform divisor: a multiply by the rounded-up reciprocal, no lane packing.
+    let x = AluExp::load(DType::Uint32, 0, AluExp::index());
+    let y = AluExp::constant(DType::Uint32, 7.0);
+    let k = Kernel::elementwise(
+        vec![DType::Uint32],
+        100,
+        AluExp::binary(BinaryOp::Rem, x, y),
+    );
+    let ops = operators(&k);
+    assert!(
+        has(&ops, "F64x2ConvertLowI32x4U") && !has(&ops, "I32x4ReplaceLane"),
+        "{ops:?}"
+    );
+}
+
+#[test]
+fn selects_vectorise_checking_only_loads_not_every_lane_makes() {
+    let load = |i| AluExp::load(DType::Float32, i, AluExp::index());
+    let select =
+        |c, a, b| Kernel::elementwise(vec![DType::Float32; 2], 100, AluExp::where_(c, a, b));
+    // remainder's fix-up: the condition loads x and y, the branches load them again.
+    let c = AluExp::compare(CompareOp::Lt, load(0), load(1));
+    let ops = operators(&select(
+        c,
+        AluExp::binary(BinaryOp::Add, load(0), load(1)),
+        load(0),
+    ));
+    assert!(
+        has(&ops, "V128Bitselect") && !has(&ops, "F32x4ReplaceLane"),
+        "{ops:?}"
+    );
+    // Loads both branches share run on every lane too (fmax: NaN tests around a max).
+    let c = AluExp::compare(CompareOp::Ne, load(0), load(0));
+    let ops = operators(&select(
+        c,
+        load(1),
+        AluExp::binary(BinaryOp::Max, load(0), load(1)),
+    ));
+    assert!(
+        has(&ops, "V128Bitselect") && !has(&ops, "MemorySize"),
+        "{ops:?}"
+    );
+    // A branch loading what other lanes may not (a concatenation's first part): its loads
+    // check their addresses against the memory's size, and the select stays a vector one.
+    let c = AluExp::compare(
+        CompareOp::Lt,
+        AluExp::index(),
+        AluExp::constant(DType::Int32, 50.0),
+    );
+    let ops = operators(&select(c, load(0), AluExp::constant(DType::Float32, 0.0)));
+    for name in ["MemorySize", "V128Load", "V128Bitselect", "V128Store"] {
+        assert!(has(&ops, name), "{name} missing: {ops:?}");
     }
 }

@@ -95,7 +95,7 @@ pub fn vector_loop(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var) -> Result<Opt
 fn reads(e: &E, locals: &HashSet<LocalId>) -> bool {
     let any = |es: &[&E]| es.iter().any(|x| reads(x, locals));
     match e {
-        E::F32(_) | E::F64(_) | E::I32(_) | E::I64(_) | E::V128(_) => false,
+        E::F32(_) | E::F64(_) | E::I32(_) | E::I64(_) | E::V128(_) | E::MemoryPages(_) => false,
         E::Get(v) => locals.contains(&v.id),
         E::Bin(_, _, a, b) | E::Shuffle(_, a, b) => any(&[a, b]),
         E::Un(_, _, a) | E::Load(_, _, _, a) => reads(a, locals),

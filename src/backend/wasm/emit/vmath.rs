@@ -6,8 +6,10 @@
 //! float32 routine's algorithm (`math_exp::log`: same reduction, same series with error below
 //! 2⁻⁴²) branch-free, rounding once, selecting −∞ / ∞ / NaN for 0 / ∞ / negative or NaN lanes
 //! (f32 subnormals are normal f64s, so no rescaling is needed). sin and cos lanes with |x| ≥
-//! 2²⁰·π/2 (rare) are recomputed by the scalar routine (Payne–Hanek reduction). Other float32
-//! transcendentals (asin, atan, erf, erfc) stay scalar per lane.
+//! 2²⁰·π/2 (rare) are recomputed by the scalar routine (Payne–Hanek reduction). asin and atan
+//! widen likewise and run their scalar routines' algorithms branch-free (`vmath_inv`). erf and
+//! erfc stay scalar per lane: their tails have six polynomial pieces, and selecting every
+//! coefficient per lane costs more than the scalar routine's branches.
 
 use walrus::ir::{BinaryOp as B, UnaryOp as U};
 use walrus::{FunctionId, Module, ValType};
@@ -25,7 +27,13 @@ use ValType::V128;
 pub fn has_vector(op: UnaryOp) -> bool {
     matches!(
         op,
-        UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tanh
+        UnaryOp::Exp
+            | UnaryOp::Log
+            | UnaryOp::Sin
+            | UnaryOp::Cos
+            | UnaryOp::Tanh
+            | UnaryOp::Asin
+            | UnaryOp::Atan
     )
 }
 
@@ -100,7 +108,7 @@ impl Body<'_> {
 
     /// `p(x)` for coefficients highest degree first, as `math::horner` evaluates it (even and
     /// odd halves in x² for long polynomials).
-    fn horner(&mut self, coeffs: &[u64], x: D) -> D {
+    pub(super) fn horner(&mut self, coeffs: &[u64], x: D) -> D {
         let plain = |cs: &[u64], x: &D| {
             let mut acc = kb(cs[0]);
             for &c in &cs[1..] {
@@ -175,11 +183,16 @@ pub fn inline(lib: &mut Lib, m: &mut Module, op: UnaryOp, x: Var) -> (Vec<S>, E)
     let res = Var::new(m, V128);
     let mut b = Body { m, stmts: vec![] };
     let value = match op {
-        UnaryOp::Log => {
+        UnaryOp::Log | UnaryOp::Asin | UnaryOp::Atan => {
             let mut out = vec![];
             for half in halves(x.get()) {
                 let h = b.bind(D(half));
-                out.push(b.log(h).0.v1(U::F32x4DemoteF64x2Zero));
+                let y = match op {
+                    UnaryOp::Log => b.log(h),
+                    UnaryOp::Asin => b.asin64(h),
+                    _ => b.atan64(h),
+                };
+                out.push(y.0.v1(U::F32x4DemoteF64x2Zero));
             }
             let [lo, hi]: [E; 2] = out.try_into().unwrap_or_else(|_| unreachable!());
             E::Shuffle(LOW_HALVES, Box::new(lo), Box::new(hi))
