@@ -7,6 +7,8 @@
 //   SWEEP_STEADY_MS=n                  time spent on each steady-state sample set (default 60)
 //   SWEEP_PART=k/n                     only every n-th function from the k-th (bench/sweep_merge.mjs
 //                                      joins the parts' outputs into one table)
+//   SWEEP_WASM_THREADS=n               oxjax's wasm worker threads (default: one per core; jax-js
+//                                      runs on one thread, so 1 compares kernel for kernel)
 import { partOf, reportSoFar, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
 
 shimIteratorHelpers();
@@ -15,6 +17,7 @@ process.on("SIGTERM", () => {
   process.exit(1);
 });
 const ox = await import("../pkg/index.js");
+if (process.env.SWEEP_WASM_THREADS) ox.init({ wasmThreads: Number(process.env.SWEEP_WASM_THREADS) });
 const jax = await import("@jax-js/jax");
 await jax.init("wasm");
 jax.defaultDevice("wasm");

@@ -110,10 +110,18 @@ pub fn kernel(p: &ConvParams, lhs: &Aval, rhs: &Aval, out: &Aval) -> Kernel {
         );
         let dil = p.lhs_dilation[d];
         let size = lhs.shape[2 + d] as i64;
-        let mut conds = vec![
-            AluExp::compare(CompareOp::Le, int(0), pos.clone()),
-            AluExp::compare(CompareOp::Lt, pos.clone(), int((size - 1) * dil as i64 + 1)),
-        ];
+        // Without padding (or with cropping) and lhs dilation every position is in range: the
+        // largest is (out − 1)·stride + (window − 1)·rhs_dilation − lo ≤ size + hi − 1.
+        let in_range = dil == 1 && p.padding[d].0 <= 0 && p.padding[d].1 <= 0;
+        let mut conds = vec![];
+        if !in_range {
+            conds.push(AluExp::compare(CompareOp::Le, int(0), pos.clone()));
+            conds.push(AluExp::compare(
+                CompareOp::Lt,
+                pos.clone(),
+                int((size - 1) * dil as i64 + 1),
+            ));
+        }
         if dil > 1 {
             let rem = AluExp::binary(BinaryOp::Rem, pos.clone(), int(dil as i64));
             conds.push(AluExp::compare(CompareOp::Eq, rem, int(0)));
