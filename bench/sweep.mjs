@@ -17,7 +17,8 @@ process.on("SIGTERM", () => {
   process.exit(1);
 });
 const ox = await import("../pkg/index.js");
-if (process.env.SWEEP_WASM_THREADS) ox.init({ wasmThreads: Number(process.env.SWEEP_WASM_THREADS) });
+if (process.env.SWEEP_WASM_THREADS)
+  ox.init({ wasmThreads: Number(process.env.SWEEP_WASM_THREADS) });
 const jax = await import("@jax-js/jax");
 await jax.init("wasm");
 jax.defaultDevice("wasm");
