@@ -201,6 +201,13 @@ pub trait Backend {
             format!("no compiled loops on the {} device", self.device().name()),
         ))
     }
+    /// Whether the run of the loop compiled as `exe` uses the scratch buffers of its carry and
+    /// temp slots (`LoopBuffers::slots`); when it does not, the caller passes another buffer
+    /// of the run in their place and allocates none.
+    fn loop_uses_scratch(&mut self, exe: ExeId) -> bool {
+        let _ = exe;
+        true
+    }
     fn loop_stats(&self) -> LoopStats {
         LoopStats::default()
     }

@@ -150,7 +150,13 @@ pub fn try_run(
         .iter()
         .map(|a| registry::alloc(NAME, device, a.byte_size()))
         .collect::<Result<Vec<_>>>()?;
-    // Scratch buffers (carries and temps) live until the run has finished.
+    // Scratch buffers (carries and temps) live until the run has finished; a loop that does
+    // not use them gets another buffer of the run in their place.
+    let uses_scratch = registry::with_backend(NAME, device, |b| Ok(b.loop_uses_scratch(exe)))?;
+    let stand_in = match uses_scratch {
+        true => None,
+        false => finals.iter().chain(&ys).map(|b| b.id).next(),
+    };
     let mut scratch: Vec<Rc<DeviceBuffer>> = Vec::new();
     let mut slots: Vec<BufferId> = Vec::with_capacity(lp.body.slots.len());
     for s in &lp.body.slots {
@@ -158,12 +164,15 @@ pub fn try_run(
             SlotRole::Const(j) => dense[j].buffer.id,
             SlotRole::XRow(j) => dense[nc + nk + j].buffer.id,
             SlotRole::YRow(j) => ys[j].id,
-            SlotRole::CarryIn(_) | SlotRole::CarryOut(_) | SlotRole::Temp => {
-                let b = registry::alloc(NAME, device, s.bytes())?;
-                let id = b.id;
-                scratch.push(b);
-                id
-            }
+            SlotRole::CarryIn(_) | SlotRole::CarryOut(_) | SlotRole::Temp => match stand_in {
+                Some(id) => id,
+                None => {
+                    let b = registry::alloc(NAME, device, s.bytes())?;
+                    let id = b.id;
+                    scratch.push(b);
+                    id
+                }
+            },
         });
     }
     let init: Vec<BufferId> = dense[nc..nc + nk].iter().map(|v| v.buffer.id).collect();

@@ -79,3 +79,29 @@ fn a_new_length_compiles_nothing() {
     scan_eval::set_reporting(false);
     registry::uninstall_webgpu();
 }
+
+/// The buffers the webgpu device allocated so far (pool hits and misses).
+fn allocations() -> u64 {
+    let gpu = registry::uninstall_webgpu().unwrap();
+    let (hits, misses) = gpu.pool_counts();
+    registry::install_webgpu(gpu);
+    hits + misses
+}
+
+#[test]
+fn single_dispatch_scans_allocate_no_scratch() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    scan_eval::set_reporting(true);
+    // The serial shader and the looping one keep carries and temps in the packed buffer:
+    // a run allocates its 5 operands (r, N and the xs A, b, S), its 3 results (r, N, ys) and
+    // the packed buffer, and no scratch buffer for the 4 carry slots and the temps.
+    for serial in [true, false] {
+        set_serial(serial);
+        compiles_at(2, 30, true);
+        let before = allocations();
+        let (_, detail) = compiles_at(2, 31, true);
+        assert_eq!(allocations() - before, 5 + 3 + 1, "{detail}");
+    }
+    scan_eval::set_reporting(false);
+    registry::uninstall_webgpu();
+}

@@ -511,6 +511,10 @@ impl Backend for WebGpuBackend {
         program::strategy::run_loop(self, exe, plan, buffers)
     }
 
+    fn loop_uses_scratch(&mut self, exe: ExeId) -> bool {
+        program::compiled::uses_scratch(self, exe)
+    }
+
     fn loop_stats(&self) -> LoopStats {
         self.loops.stats()
     }

@@ -239,6 +239,16 @@ pub(super) fn run(
     }
 }
 
+/// `Backend::loop_uses_scratch`: a single-dispatch loop (looping or serial shader) keeps its
+/// carries and temps in the packed buffer; a pre-encoded one (or one no longer cached) uses
+/// the scratch buffers.
+pub(in crate::backend::webgpu) fn uses_scratch(gpu: &mut WebGpuBackend, exe: ExeId) -> bool {
+    !matches!(
+        gpu.loops.exes.get(&exe).map(|c| &**c),
+        Some(CompiledProgram::Looping { .. } | CompiledProgram::Serial { .. })
+    )
+}
+
 /// Runs a single-dispatch loop (looping or serial shader): copies in, one dispatch, copies out.
 pub(super) fn run_single(
     gpu: &mut WebGpuBackend,

@@ -1,0 +1,97 @@
+// A jitted lax.scan (case 2's RTS step, reverse) and a jitted lax.associativeScan (case 1's
+// Kalman composition) called at several sequence lengths: every result matches the same call
+// on the cpu device (the oracle), and on webgpu (the Deno and Chromium API suites) a length
+// after the first compiles no shader (memoryStats().devices.webgpu.shaderCompiles): the length
+// is a parameter of the compiled scan's shader, and a program's sizes are parameters of its
+// shaders. Leak-checked.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { np, ox, checkLeaksAroundEachTest, DEVICES, assertClose } from "./helpers.mjs";
+import { kalmanCompose, rtsStep } from "../shared/scan_bodies.mjs";
+
+checkLeaksAroundEachTest();
+
+/** Deterministic values in [-1, 1). */
+function random(n, seed) {
+  let s = seed >>> 0 || 1;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[i] = ((s >>> 0) / 4294967296) * 2 - 1;
+  }
+  return out;
+}
+
+/** Stacked elements (A [n,2,2], b [n,2,1], S [n,2,2]) of length `n` on `device`. */
+function elements(n, device) {
+  const arr = (data, shape) => np.array(data, { device }).reshape(shape);
+  const scaled = (data, k) => data.map((v) => v * k);
+  return {
+    A: arr(scaled(random(4 * n, 5), 0.3), [n, 2, 2]),
+    b: arr(random(2 * n, 6), [n, 2, 1]),
+    S: arr(scaled(random(4 * n, 7), 0.1), [n, 2, 2]),
+  };
+}
+
+const compiles = () => ox.memoryStats().devices.webgpu?.shaderCompiles ?? 0;
+const dispatches = () => ox.memoryStats().devices.webgpu?.dispatches ?? 0;
+
+/**
+ * Calls `run(elements)` at each of `lengths` on `device` and on cpu, compares, and returns
+ * the shaders each call compiled and the dispatches of each call (webgpu; zeros elsewhere).
+ */
+async function atLengths(lengths, device, run) {
+  const counts = [];
+  for (const n of lengths) {
+    const cpuIn = elements(n, "cpu");
+    const want = await run(cpuIn, "cpu").data();
+    const xs = elements(n, device);
+    const [c0, d0] = [compiles(), dispatches()];
+    const out = run(xs, device);
+    const got = await out.data();
+    counts.push({ n, compiles: compiles() - c0, dispatches: dispatches() - d0 });
+    assertClose(Array.from(got), Array.from(want), 1e-4, `n = ${n} on ${device}`);
+    ox.tree.dispose([cpuIn, xs, out]);
+  }
+  return counts;
+}
+
+test("a jitted scan at a new length matches cpu and compiles nothing", async () => {
+  const step = rtsStep(np);
+  const f = ox.jit((init, xs) => ox.lax.scan(step, init, xs, { reverse: true }));
+  const run = (xs, device) => {
+    const init = { r: np.zeros([2, 1], { device }), N: np.zeros([2, 2], { device }) };
+    const [carry, ys] = f(init, xs);
+    ox.tree.dispose([init, carry]);
+    return ys;
+  };
+  for (const device of DEVICES) {
+    const counts = await atLengths([50, 51, 200, 37, 1], device, run);
+    if (device !== "webgpu") continue;
+    assert.ok(counts[0].compiles > 0, JSON.stringify(counts));
+    for (const c of counts.slice(1)) assert.equal(c.compiles, 0, JSON.stringify(counts));
+  }
+  f.dispose();
+});
+
+test("a jitted associativeScan at a new length matches cpu and compiles nothing", async () => {
+  const compose = kalmanCompose(np);
+  const f = ox.jit((x) => ox.lax.associativeScan(compose, x));
+  const run = (xs) => {
+    const out = f(xs);
+    ox.tree.dispose([out.A, out.b]);
+    return out.S;
+  };
+  for (const device of DEVICES) {
+    const counts = await atLengths([300, 301, 400, 700], device, run);
+    if (device !== "webgpu") continue;
+    assert.ok(counts[0].compiles > 0, JSON.stringify(counts));
+    // As a whole program (a few dispatches: its ~90 kernels would take one each); an adapter
+    // whose loop limit leaves the program kernel by kernel compiles its kernels per size.
+    if (counts.some((c) => c.dispatches > 40)) return f.dispose();
+    for (const c of counts.slice(1)) assert.equal(c.compiles, 0, JSON.stringify(counts));
+  }
+  f.dispose();
+});
