@@ -6,7 +6,7 @@
 // shaders. Leak-checked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { np, ox, checkLeaksAroundEachTest, DEVICES, assertClose } from "./helpers.mjs";
+import { np, ox, checkLeaksAroundEachTest, DEVICES, assertClose, scoped } from "./helpers.mjs";
 import { kalmanCompose, rtsStep } from "../shared/scan_bodies.mjs";
 
 checkLeaksAroundEachTest();
@@ -26,7 +26,7 @@ function random(n, seed) {
 
 /** Stacked elements (A [n,2,2], b [n,2,1], S [n,2,2]) of length `n` on `device`. */
 function elements(n, device) {
-  const arr = (data, shape) => np.array(data, { device }).reshape(shape);
+  const arr = (data, shape) => scoped((k) => k(np.array(data, { device })).reshape(shape));
   const scaled = (data, k) => data.map((v) => v * k);
   return {
     A: arr(scaled(random(4 * n, 5), 0.3), [n, 2, 2]),
@@ -46,14 +46,15 @@ async function atLengths(lengths, device, run) {
   const counts = [];
   for (const n of lengths) {
     const cpuIn = elements(n, "cpu");
-    const want = await run(cpuIn, "cpu").data();
+    const ref = run(cpuIn, "cpu");
+    const want = await ref.data();
     const xs = elements(n, device);
     const [c0, d0] = [compiles(), dispatches()];
     const out = run(xs, device);
     const got = await out.data();
     counts.push({ n, compiles: compiles() - c0, dispatches: dispatches() - d0 });
     assertClose(Array.from(got), Array.from(want), 1e-4, `n = ${n} on ${device}`);
-    ox.tree.dispose([cpuIn, xs, out]);
+    ox.tree.dispose([cpuIn, ref, xs, out]);
   }
   return counts;
 }
