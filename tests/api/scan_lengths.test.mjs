@@ -43,6 +43,9 @@ const dispatches = () => ox.memoryStats().devices.webgpu?.dispatches ?? 0;
  * the shaders each call compiled and the dispatches of each call (webgpu; zeros elsewhere).
  */
 async function atLengths(lengths, device, run) {
+  // Pipelines of an earlier test (another file in the same process) must not make the first
+  // length look compiled.
+  ox.clearCaches();
   const counts = [];
   for (const n of lengths) {
     const cpuIn = elements(n, "cpu");
