@@ -2,7 +2,8 @@
 //! (`backend::webgpu::program::mixed`): runs of row-partitioned stages and ordinary
 //! dispatches, natively on wgpu over Vulkan (lavapipe) with the storage-buffer limit forced to
 //! 8. A Kogge–Stone program with a sum over its batch in the middle, whose loop is forced over
-//! a lowered loop limit, runs as the stages around it plus the sum's own dispatch; the same
+//! a lowered loop limit, runs as the stages around it plus the sum's own dispatch, and one
+//! with a sort (a multi-pass routine) in the middle likewise; the same
 //! program with its packed buffer over a lowered binding limit runs as halves; a float16 one
 //! runs widened: the stages of its float32 twin plus one conversion per input and output (a
 //! small one too, where a float32 program would be one workgroup's single dispatch).
@@ -20,7 +21,7 @@ use oxjax::kernel::{BinaryOp, ReduceOp};
 use oxjax::lower::{self, Program};
 use oxjax::transform::jit::execute;
 use oxjax::transform::runnable::Runnable;
-use oxjax::transform::trace::{bind, Operand, Value};
+use oxjax::transform::trace::{bind, bind_multi, Operand, Value};
 
 fn shrink(x: &Value, rows: (usize, usize)) -> Value {
     bind(
@@ -203,6 +204,40 @@ fn a_kernel_over_the_loop_limit_runs_alone_and_the_rest_stays_staged() {
         mixed >= whole && mixed <= whole + 2 && mixed + 4 <= steps(&tail),
         "{mixed} mixed dispatches vs {whole} staged whole, {} steps",
         steps(&tail)
+    );
+}
+
+#[test]
+fn a_multi_pass_routine_runs_alone_and_the_rest_stays_staged() {
+    // Rounds, a sort of each row's pairs (a multi-pass routine: never a stage, and before, the
+    // whole program then ran step by step), and rounds again over the sorted values.
+    let n = 3000;
+    let with_sort = |sort: bool| {
+        let closed = trace_fn(&[Aval::new(vec![n, 2, 2], DType::Float32)], |v| {
+            let cur = rounds(&v[0], n, true);
+            let mid = match sort {
+                true => bind_multi(Primitive::Sort, &[Operand::Value(&cur)]).unwrap()[0].clone(),
+                false => lit(BinaryOp::Mul, &cur, 1.0),
+            };
+            vec![rounds(&mid, n, true)]
+        });
+        lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+    };
+    let (sort, plain) = (with_sort(true), with_sort(false));
+    let body = lower::whole::one_step_loop(&sort).expect("a one-step loop").body.clone();
+    assert!(
+        body.steps.iter().any(|s| matches!(s, LoopStep::Routine { .. })),
+        "the sort is a routine step"
+    );
+    let (whole, ..) = run(&plain, n, Setup::default(), 1e-4);
+    let (mixed, again, compiles) = run(&sort, n, Setup::default(), 1e-4);
+    assert_eq!(again, mixed);
+    assert_eq!(compiles, 0, "the second call compiled shaders");
+    // Its own dispatch, and at most a cut on each side of it.
+    assert!(
+        mixed <= whole + 3 && mixed + 10 < steps(&sort),
+        "{mixed} mixed dispatches vs {whole} staged without the sort, {} steps",
+        steps(&sort)
     );
 }
 
