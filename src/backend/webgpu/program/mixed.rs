@@ -11,14 +11,15 @@
 //!   through the routine's.
 //!
 //! A step is ordinary when it touches a slot that is not 32-bit, when `stages::build` names it
-//! as over a cap on its own (the loop budget, a band's caps, a routine that does not fit), or
-//! when a run around it would save no dispatch. A run whose packed buffer would not fit one
-//! binding is halved until its halves fit. Runs are tried as stages at most
-//! `WEBGPU_MIXED_MAX_TRIES` times (each try plans the run again); what is left runs ordinary. Everything is encoded into the current batch in
-//! order; values cross between parts through ordinary buffers (a slot written by one part and
-//! read by a later one gets a buffer of its own for the run, freed after its last reader), and
-//! into and out of a staged part's packed buffer by copies, not dispatches. So a program with
-//! one kernel over a cap runs as the stages before it, the kernel, and the stages after it.
+//! as over a cap on its own (the loop budget, a band's caps, a multi-pass routine, a routine
+//! that does not fit), or when a run around it would save no dispatch. A run whose packed
+//! buffer would not fit one binding is halved until its halves fit. Runs are tried as stages
+//! at most `WEBGPU_MIXED_MAX_TRIES` times (each try plans the run again); what is left runs
+//! ordinary. Everything is encoded into the current batch in order; values cross between
+//! parts through ordinary buffers (a slot written by one part and read by a later one gets a
+//! buffer of its own for the run, freed after its last reader), and into and out of a staged
+//! part's packed buffer by copies, not dispatches. So a program with one kernel over a cap
+//! runs as the stages before it, the kernel, and the stages after it.
 //!
 //! A float16 program runs widened (`widen_half::widened_program`): its float16 inputs and
 //! outputs are converted at its ends by ordinary kernels and every other step computes the
