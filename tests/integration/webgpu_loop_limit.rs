@@ -9,7 +9,7 @@
 
 use crate::common::{block_on, encode, run_on, values};
 use oxjax::backend::cpu::run_kernel;
-use oxjax::backend::webgpu::{loop_budget, WebGpuBackend};
+use oxjax::backend::webgpu::{loop_budget, wgsl_routines_group, WebGpuBackend};
 use oxjax::backend::Backend;
 use oxjax::core::DType;
 use oxjax::kernel::{AluExp, BinaryOp, Kernel, ReduceOp, Reduction, Routine, RoutineKind};
@@ -218,20 +218,31 @@ fn what_cannot_be_cut_is_an_error() {
     let kernel = Kernel::elementwise(vec![DType::Float32], 4, exp);
     let err = gpu.compile(&kernel).unwrap_err().to_string();
     assert!(err.contains("loop iterations"), "{err}");
-    // A Cholesky of 16×16 runs about 16³/6 + 16² iterations per matrix.
+    // A Cholesky of 12×12 runs about 12³/6 + 12² iterations in its one invocation per
+    // matrix; one of 64×64 (a workgroup per matrix) about 64²/2 in each invocation.
     let routine = Routine {
         kind: RoutineKind::Cholesky,
         dtype: DType::Float32,
         batch: 1,
-        m: 16,
-        n: 16,
+        m: 12,
+        n: 12,
     };
+    assert!(wgsl_routines_group::group_size(&routine).is_none());
     assert!(loop_budget::routine_loops(&routine) > LIMIT);
-    let err = gpu.compile_routine(&routine).unwrap_err().to_string();
-    assert!(
-        err.contains("cholesky") && err.contains("llvmpipe"),
-        "{err}"
-    );
+    let large = Routine {
+        n: 64,
+        m: 64,
+        ..routine
+    };
+    let w = wgsl_routines_group::group_size(&large).expect("a workgroup per matrix") as usize;
+    assert!(loop_budget::group_routine_loops(&large, w).unwrap() > LIMIT);
+    for r in [&routine, &large] {
+        let err = gpu.compile_routine(r).unwrap_err().to_string();
+        assert!(
+            err.contains("cholesky") && err.contains("llvmpipe"),
+            "{err}"
+        );
+    }
     // A small one still compiles.
     let small = Routine {
         n: 4,
