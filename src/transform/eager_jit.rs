@@ -75,18 +75,18 @@ pub fn clear() {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Sizes {
     /// Calls whose operands and results all have at most [`SMALL`] elements, and larger ones
-    /// without transcendental operations: on wasm a fused select whose branches load computes
-    /// its branches lane by lane, which costs little for arithmetic but makes exp, log or sin
-    /// scalar, while each eager kernel is a SIMD loop (split across the worker pool).
+    /// without transcendental operations: on wasm, some fused compositions over log (arcsinh,
+    /// arctanh, logit, softplus) run slower at 10⁶ elements than their eager kernels, each a
+    /// SIMD loop split across the worker pool.
     Small,
     /// Every call (threefry's integer pipeline fuses into SIMD loops at any size).
     All,
 }
 
 /// The most elements of an operand or result of a [`Sizes::Small`] call with transcendental
-/// operations that compiles: around 10⁴ elements their lane-by-lane fused form already costs
-/// more than the eager kernels' dispatches.
-pub const SMALL: usize = 1 << 11;
+/// operations that compiles: at 10⁴ elements the fused programs are faster on wasm (vector
+/// selects), at 10⁶ some are slower.
+pub const SMALL: usize = 1 << 16;
 
 /// Runs composition `f` on `arrays`: eagerly, or as the program it was compiled into for this
 /// key (see the module comment). `tag` names the composition and `params` are every other

@@ -126,7 +126,7 @@ test("the cache of compiled calls is bounded", () => {
 
 test("large compositions compile without transcendentals; random draws at every size", async () => {
   ox.clearCaches();
-  const n = (1 << 11) + 1;
+  const n = (1 << 16) + 1;
   const x = np.linspace(-4, 4, n, { device });
   const key = ox.random.key(3, { device });
   const before = counters();
