@@ -1,9 +1,10 @@
 // A jitted lax.scan (case 2's RTS step, reverse) and a jitted lax.associativeScan (case 1's
 // Kalman composition) called at several sequence lengths: every result matches the same call
-// on the cpu device (the oracle), and on webgpu (the Deno and Chromium API suites) a length
-// after the first compiles no shader (memoryStats().devices.webgpu.shaderCompiles): the length
-// is a parameter of the compiled scan's shader, and a program's sizes are parameters of its
-// shaders. Leak-checked.
+// on the cpu device (the oracle), and on webgpu (the Deno and Chromium API suites) later
+// lengths compile no shader (memoryStats().devices.webgpu.shaderCompiles): the length is a
+// parameter of the compiled scan's shader from the first length on, and a program's sizes are
+// parameters of its shaders from its second size on (its first keeps them constant).
+// Leak-checked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { np, ox, checkLeaksAroundEachTest, DEVICES, assertClose, scoped } from "./helpers.mjs";
@@ -80,7 +81,7 @@ test("a jitted scan at a new length matches cpu and compiles nothing", async () 
   f.dispose();
 });
 
-test("a jitted associativeScan at a new length matches cpu and compiles nothing", async () => {
+test("a jitted associativeScan at a third length matches cpu and compiles nothing", async () => {
   const compose = kalmanCompose(np);
   const f = ox.jit((x) => ox.lax.associativeScan(compose, x));
   const run = (xs) => {
@@ -95,7 +96,9 @@ test("a jitted associativeScan at a new length matches cpu and compiles nothing"
     // As a whole program (a few dispatches: its ~90 kernels would take one each); an adapter
     // whose loop limit leaves the program kernel by kernel compiles its kernels per size.
     if (counts.some((c) => c.dispatches > 40)) return f.dispose();
-    for (const c of counts.slice(1)) assert.equal(c.compiles, 0, JSON.stringify(counts));
+    // The second length compiles the shaders again with their sizes as parameters.
+    assert.ok(counts[1].compiles <= counts[0].compiles, JSON.stringify(counts));
+    for (const c of counts.slice(2)) assert.equal(c.compiles, 0, JSON.stringify(counts));
   }
   f.dispose();
 });

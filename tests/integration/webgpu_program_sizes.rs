@@ -2,10 +2,11 @@
 //! the storage-buffer limit forced to 8: the hand-built Kogge–Stone program of
 //! `webgpu_stages` (rounds of batched 2×2 matmuls, adds and scales over `[n, 2, 2]`) lowered
 //! at another `n` has shaders of the same templates, whose sizes, offsets and bands are
-//! parameters (`backend/webgpu/program/stage_templates.rs`): as row-partitioned stages, the
-//! first size compiles and later sizes — more rows, one more row, more rounds, fewer rounds —
-//! compile nothing; as one workgroup's single dispatch likewise for sizes of one shape of
-//! code. Every result matches the `cpu` device.
+//! parameters from the second size on (`backend/webgpu/program/stage_templates.rs`): as
+//! row-partitioned stages, the first size compiles its shaders with constants, the second
+//! compiles them once more with parameters, and later sizes — more rows, more rounds, fewer
+//! rounds — compile nothing; as one workgroup's single dispatch likewise for sizes of one
+//! shape of code. Every result matches the `cpu` device.
 
 use crate::common::block_on;
 use crate::common::program::webgpu_vs_cpu;
@@ -28,14 +29,17 @@ fn a_new_size_of_a_program_compiles_nothing() {
     // Staged: 11 rounds at the first three sizes, 12 and 9 at the others.
     let (dispatches, compiles) = run(1600);
     assert!(dispatches > 1 && compiles > 0, "{dispatches} {compiles}");
-    for n in [1601, 1700, 3000, 400] {
+    let (_, second) = run(1601);
+    assert!(second > 0 && second <= compiles, "{second} of {compiles}");
+    for n in [1700, 3000, 400] {
         let (d, c) = run(n);
         assert!(d > 1, "n={n}: {d} dispatches");
         assert_eq!(c, 0, "n={n}: a new size compiled {c} shaders");
     }
     // One workgroup, one dispatch (kernels of more elements than its invocations).
     assert_eq!(run(100), (1, 1));
-    for n in [101, 120] {
+    assert_eq!(run(101), (1, 1));
+    for n in [102, 120] {
         assert_eq!(run(n), (1, 0), "n={n}");
     }
     drop(registry::uninstall_webgpu());

@@ -2,10 +2,13 @@
 //! sequence length) lowers to the same kernels with other numbers: the word offsets of its
 //! slots in the packed buffer, its row counts, element counts and bands. `stage_params` turns
 //! the literals that differ among ONE program's stages into parameters; here, in addition,
-//! every literal of a structural kind (see [`structural`]: a word offset, a bound of rows,
-//! invocations, elements or words, a band's first row) and every literal of [`SIZE_LIKE`] or
-//! more is a parameter from the first program on, so another size whose shaders have the same
-//! templates compiles nothing.
+//! once a template comes back with other values (a second size), every literal of a
+//! structural kind (see [`structural`]: a word offset, a bound of rows, invocations, elements
+//! or words, a band's first row) and every literal of [`SIZE_LIKE`] or more becomes a
+//! parameter, so every later size whose shaders have the same templates compiles nothing.
+//! The first program keeps its constants: parameters cost the driver more to compile and the
+//! shader more to run, which a program used at one size (the common case) would pay for
+//! nothing.
 //!
 //! Each template remembers the positions it was last compiled with and their values. A later
 //! program whose other literals differ (a size that reached a constant of a kernel's index
@@ -76,18 +79,21 @@ impl Templates {
     }
 
     /// The shaders of `sources` (one program's) with parameters for the literals that differ
-    /// among those of one template, the structural ones, and those that differ from what the
-    /// template was compiled with before.
+    /// among those of one template, those that differ from what the template was compiled
+    /// with before, and, once it was compiled at another size, the structural and size-like
+    /// ones.
     pub(super) fn share(&mut self, sources: &[String]) -> Vec<Shared> {
         share_by(sources, |template, lists: &[&[Literal]]| {
             let mut chosen = varying(lists);
             let first = lists[0];
-            for (j, (c, s)) in chosen.iter_mut().zip(structural(template)).enumerate() {
-                *c |= s || lists.iter().any(|l| l[j].value >= SIZE_LIKE);
-            }
             if let Some((before, values)) = self.0.get(&template.to_string()) {
+                let resized = values.iter().zip(first).any(|(v, l)| *v != l.value);
+                let structural = structural(template);
                 for (j, c) in chosen.iter_mut().enumerate() {
-                    *c |= before[j] || values[j] != first[j].value;
+                    let size_like = lists.iter().any(|l| l[j].value >= SIZE_LIKE);
+                    *c |= before[j]
+                        || values[j] != first[j].value
+                        || (resized && (structural[j] || size_like));
                 }
             }
             let values = first.iter().map(|l| l.value).collect();
@@ -114,7 +120,7 @@ mod tests {
     }
 
     #[test]
-    fn structural_literals_are_parameters_from_the_first_program_on() {
+    fn structural_literals_are_parameters_from_the_second_size_on() {
         let t = |s: &str| {
             super::super::stage_params::template(s, &super::super::stage_params::literals(s))
         };
@@ -123,23 +129,31 @@ mod tests {
             vec![true, true, true, false, true, false, true, true, false, false, true, false]
         );
         let mut templates = Templates::default();
+        // The first size keeps its constants; the same size again is the same shader.
         let first = templates.share(&[shader(1600, 4)]).pop().unwrap();
-        assert_eq!(first.params, vec![64, 0, 64, 1600, 256, 12800, 6400, 19200]);
-        assert!(first.source.contains("- 4u]") && first.source.contains("v * 3u"));
-        // Another size: the same shader, its own values.
+        assert!(first.params.is_empty());
+        assert_eq!(first.source, shader(1600, 4));
+        let again = templates.share(&[shader(1600, 4)]).pop().unwrap();
+        assert_eq!((again.source, again.params), (first.source, first.params));
+        // Another size: its structural and size-like literals become parameters.
         let second = templates.share(&[shader(1601, 4)]).pop().unwrap();
-        assert_eq!(second.source, first.source);
+        assert_ne!(second.source, shader(1601, 4));
+        assert!(second.source.contains("- 4u]") && second.source.contains("v * 3u"));
         assert_eq!(
             second.params,
             vec![64, 0, 64, 1601, 256, 12808, 6404, 19212]
         );
+        // A third size shares the second's shader, with its own values.
+        let third = templates.share(&[shader(1602, 4)]).pop().unwrap();
+        assert_eq!(third.source, second.source);
+        assert_eq!(third.params, vec![64, 0, 64, 1602, 256, 12816, 6408, 19224]);
         // A constant that changed (a small one: not a size): it becomes a parameter, from
         // then on for every size.
-        let third = templates.share(&[shader(1700, 8)]).pop().unwrap();
-        assert_ne!(third.source, first.source);
-        assert_eq!(third.params.len(), 9);
-        let fourth = templates.share(&[shader(20, 4)]).pop().unwrap();
-        assert_eq!(fourth.source, third.source);
-        assert_eq!(fourth.params, vec![64, 0, 64, 20, 256, 160, 4, 80, 240]);
+        let fourth = templates.share(&[shader(1700, 8)]).pop().unwrap();
+        assert_ne!(fourth.source, second.source);
+        assert_eq!(fourth.params.len(), 9);
+        let fifth = templates.share(&[shader(20, 4)]).pop().unwrap();
+        assert_eq!(fifth.source, fourth.source);
+        assert_eq!(fifth.params, vec![64, 0, 64, 20, 256, 160, 4, 80, 240]);
     }
 }
