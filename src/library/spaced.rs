@@ -3,7 +3,7 @@
 //! and `geomspace` (powers of `linspace`), and `tri` (ones at and below a diagonal). The
 //! starting grid is made on the host like `arange`/`linspace` (`creation`), committed to the
 //! named device, and the formula is bound on it, so each works eagerly and under every
-//! transformation. A small result wanted on webgpu outside a trace is computed on the wasm
+//! transformation. A small result wanted on webgpu outside a trace is computed on the cpu
 //! device and uploaded with its host copy, so reading it needs no buffer map.
 
 use std::f64::consts::PI;
@@ -57,9 +57,9 @@ fn placed(
 }
 
 /// `build(device)`, or — for a small result wanted on webgpu outside any trace, in a dtype
-/// webgpu holds — `build` on the wasm device (synchronous, in this thread), its result
-/// uploaded to webgpu with its host copy (`DeviceBuffer::host`), so that reading it needs no buffer map.
-/// `elements` is the result's size, `dtype` its dtype.
+/// webgpu holds — `build` on the cpu device (synchronous, with no kernel to compile), its
+/// result uploaded to webgpu with its host copy (`DeviceBuffer::host`), so that reading it
+/// needs no buffer map. `elements` is the result's size, `dtype` its dtype.
 fn small_on_host(
     name: &str,
     device: Option<DeviceName>,
@@ -74,9 +74,9 @@ fn small_on_host(
     if target != Device::WebGpu || !small || !exact_dtype || traced {
         return build(device);
     }
-    let on_wasm = || build(Some(DeviceName::Wasm));
+    let on_cpu = || build(Some(DeviceName::Cpu));
     let Value::Concrete(on_host) =
-        crate::transform::scope::follow_device(Some(Device::Wasm), on_wasm)?
+        crate::transform::scope::follow_device(Some(Device::Cpu), on_cpu)?
     else {
         return Err(Error::new(name, "internal error: traced outside a trace"));
     };
