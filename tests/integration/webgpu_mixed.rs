@@ -11,49 +11,30 @@
 //! and of the step-by-step path (counts: the rest stayed staged).
 
 use crate::common::block_on;
-use crate::common::trace::{array, bin, data, lit, read, trace_fn};
+use crate::common::program::assert_outputs_close;
+use crate::common::trace::{array, bin, data, lit, sum_rows, trace_fn};
 use oxjax::backend::registry;
 use oxjax::backend::webgpu::program::stage_plan;
 use oxjax::backend::webgpu::{loop_budget, WebGpuBackend};
 use oxjax::core::{Aval, DType, Device, Primitive};
 use oxjax::kernel::device_program::LoopStep;
-use oxjax::kernel::{BinaryOp, ReduceOp};
+use oxjax::kernel::BinaryOp;
 use oxjax::lower::{self, Program};
 use oxjax::transform::jit::execute;
 use oxjax::transform::runnable::Runnable;
 use oxjax::transform::trace::{bind, bind_multi, Operand, Value};
 
-fn shrink(x: &Value, rows: (usize, usize)) -> Value {
-    bind(
-        Primitive::Shrink(vec![rows, (0, 2), (0, 2)]),
-        &[Operand::Value(x)],
-    )
-    .unwrap()
-}
-
-/// Kogge–Stone rounds over `x` [n, 2, 2]: `cur ← concat(cur[:k], f(cur[:n-k], cur[k:]))`
-/// with `f(a, b) = (p + b) / 2 + p / 4`, `p = b·a` (or, without `matmul`, `b ⊙ a`: float16
-/// has no matrix products), for k = 1, 2, 4, …
+/// Kogge–Stone rounds over `x` [n, 2, 2] (`webgpu_stages::rounds`) with `f(a, b) = (p + b) / 2
+/// + p / 4`, `p = b·a` (or, without `matmul`, `b ⊙ a`: float16 has no matrix products).
 fn rounds(x: &Value, n: usize, matmul: bool) -> Value {
-    let mut cur = x.clone();
-    let mut k = 1;
-    while k < n {
-        let (a, b) = (shrink(&cur, (0, n - k)), shrink(&cur, (k, n)));
+    crate::webgpu_stages::rounds(x, n, |a, b| {
         let p = match matmul {
-            true => bind(Primitive::Matmul, &[Operand::Value(&b), Operand::Value(&a)]).unwrap(),
-            false => bin(BinaryOp::Mul, &b, &a),
+            true => bind(Primitive::Matmul, &[Operand::Value(b), Operand::Value(a)]).unwrap(),
+            false => bin(BinaryOp::Mul, b, a),
         };
-        let half = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &p, &b), 0.5);
-        let q = bin(BinaryOp::Add, &half, &lit(BinaryOp::Mul, &p, 0.25));
-        let head = shrink(&cur, (0, k));
-        cur = bind(
-            Primitive::Concatenate(0),
-            &[Operand::Value(&head), Operand::Value(&q)],
-        )
-        .unwrap();
-        k *= 2;
-    }
-    cur
+        let half = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &p, b), 0.5);
+        bin(BinaryOp::Add, &half, &lit(BinaryOp::Mul, &p, 0.25))
+    })
 }
 
 /// Rounds over x [n, 2, 2] of `dtype` (float16: elementwise); with `middle`, then the mean
@@ -65,14 +46,7 @@ fn program(n: usize, dtype: DType, middle: bool) -> Program {
         if !middle {
             return vec![cur];
         }
-        let total = bind(
-            Primitive::Reduce {
-                op: ReduceOp::Sum,
-                axes: vec![0],
-            },
-            &[Operand::Value(&cur)],
-        )
-        .unwrap();
+        let total = sum_rows(&cur);
         let mean = lit(BinaryOp::Mul, &total, 1.0 / n as f64);
         let scaled = bind(
             Primitive::Matmul,
@@ -122,15 +96,7 @@ fn run(p: &Program, n: usize, setup: Setup, tol: f64) -> (u64, u64, u64) {
             after.dispatches - before.dispatches,
             after.shader_compiles - before.shader_compiles,
         ));
-        assert_eq!(got.len(), want.len());
-        for (j, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(g.aval, w.aval, "output {j}");
-            let (g, w) = (read(g), read(w));
-            let scale = w.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-            for (i, (a, b)) in g.iter().zip(&w).enumerate() {
-                assert!((a - b).abs() <= tol * scale, "out {j}[{i}]: {a} vs {b}");
-            }
-        }
+        assert_outputs_close(&got, &want, |_, scale| tol * scale, "mixed");
     }
     // Every temp of the runs was freed (the inputs and outputs were dropped).
     assert_eq!(stats().live_buffers, live, "buffers leaked");
@@ -187,14 +153,7 @@ fn a_kernel_over_the_loop_limit_runs_alone_and_the_rest_stays_staged() {
     // The same sum at the very end (the rounds first): a staged part and the sum.
     let closed = trace_fn(&[Aval::new(vec![n, 2, 2], DType::Float32)], |v| {
         let cur = rounds(&v[0], n, true);
-        let total = bind(
-            Primitive::Reduce {
-                op: ReduceOp::Sum,
-                axes: vec![0],
-            },
-            &[Operand::Value(&cur)],
-        )
-        .unwrap();
+        let total = sum_rows(&cur);
         vec![lit(BinaryOp::Mul, &total, 1.0 / n as f64)]
     });
     let tail = lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu));

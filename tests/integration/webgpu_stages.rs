@@ -10,13 +10,13 @@
 
 use crate::common::block_on;
 use crate::common::program::webgpu_vs_cpu;
-use crate::common::trace::{bin, f32v, lit, trace_fn};
+use crate::common::trace::{bin, f32v, lit, sum_rows, trace_fn};
 use oxjax::backend::registry;
 use oxjax::backend::caps::WEBGPU_STAGE_MAX_HALO_ROWS;
 use oxjax::backend::webgpu::program::stage_plan;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::{Device, Primitive};
-use oxjax::kernel::{BinaryOp, ReduceOp};
+use oxjax::kernel::BinaryOp;
 use oxjax::lower::{self, Program};
 use oxjax::transform::trace::{bind, Operand, Value};
 
@@ -30,7 +30,7 @@ fn shrink(x: &Value, rows: (usize, usize)) -> Value {
 
 /// Kogge–Stone rounds over `x` [n, 2, 2]: each round `cur ← concat(cur[:k], f(cur[:n-k],
 /// cur[k:]))`, k = 1, 2, 4, …
-fn rounds(x: &Value, n: usize, f: impl Fn(&Value, &Value) -> Value) -> Value {
+pub(crate) fn rounds(x: &Value, n: usize, f: impl Fn(&Value, &Value) -> Value) -> Value {
     let mut cur = x.clone();
     let mut k = 1;
     while k < n {
@@ -59,14 +59,7 @@ pub(crate) fn program(n: usize, tail: bool) -> Program {
         if !tail {
             return vec![cur];
         }
-        let total = bind(
-            Primitive::Reduce {
-                op: ReduceOp::Sum,
-                axes: vec![0],
-            },
-            &[Operand::Value(&cur)],
-        )
-        .unwrap();
+        let total = sum_rows(&cur);
         let scaled = bind(
             Primitive::Matmul,
             &[Operand::Value(&cur), Operand::Value(&total)],

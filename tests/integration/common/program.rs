@@ -33,17 +33,28 @@ pub fn webgpu_vs_cpu_square(p: &Program, n: usize, d: usize, tol: impl Fn(f64, f
     let before = registry::stats(Device::WebGpu).unwrap().dispatches;
     let got = execute(p, vec![x], Device::WebGpu).unwrap();
     let dispatches = registry::stats(Device::WebGpu).unwrap().dispatches - before;
-    assert_eq!(got.len(), want.len());
-    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g.aval, w.aval, "output {j}");
+    assert_outputs_close(&got, &want, tol, &format!("n={n}"));
+    dispatches
+}
+
+/// Asserts that `got` has `want`'s outputs, each element within `tol(want, scale)` of
+/// `want`'s, `scale` being the largest |value| of that output (at least 1).
+pub fn assert_outputs_close(
+    got: &[ArrayValue],
+    want: &[ArrayValue],
+    tol: impl Fn(f64, f64) -> f64,
+    label: &str,
+) {
+    assert_eq!(got.len(), want.len(), "{label}: outputs");
+    for (j, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g.aval, w.aval, "{label}: output {j}");
         let (g, w) = (read(g), read(w));
         let scale = w.iter().fold(1.0f64, |m, v| m.max(v.abs()));
         for (i, (a, b)) in g.iter().zip(&w).enumerate() {
             assert!(
                 (a - b).abs() <= tol(*b, scale),
-                "n={n} out {j}[{i}]: {a} vs {b}"
+                "{label} out {j}[{i}]: {a} vs {b}"
             );
         }
     }
-    dispatches
 }

@@ -3,7 +3,7 @@
 
 use super::{decode, encode};
 use oxjax::core::{Aval, DType, Device, Primitive};
-use oxjax::kernel::{BinaryOp, UnaryOp};
+use oxjax::kernel::{BinaryOp, ReduceOp, UnaryOp};
 use oxjax::transform::trace::{self, bind, ClosedJaxpr, Operand, Value};
 use oxjax::transform::ArrayValue;
 use oxjax::util::Result;
@@ -86,4 +86,15 @@ pub fn prim(p: Primitive, x: &Value) -> Value {
 
 pub fn f32v(shape: &[usize]) -> Aval {
     Aval::new(shape.to_vec(), DType::Float32)
+}
+
+/// The sum of `x` over its first axis.
+pub fn sum_rows(x: &Value) -> Value {
+    op(
+        Primitive::Reduce {
+            op: ReduceOp::Sum,
+            axes: vec![0],
+        },
+        &[x],
+    )
 }
