@@ -93,6 +93,10 @@ function like(fn: string, a: Array, value: number, opts: LikeOptions): Array {
   checkOptions(fn, opts, ["dtype", "device", "shape"]);
   if (!(a instanceof Array)) throw new TypeError(`${fn}: expected an Array`);
   const { shape, ...rest } = opts;
+  if (shape === undefined && rest.dtype === undefined && rest.device === undefined) {
+    // `a`'s shape, dtype and device, read in Rust: one call.
+    return new Array(call(() => wasm.fullLike(fn, a._handle, value)));
+  }
   return fill(fn, shape ?? a.shape, value, { device: a.device, ...rest }, a.dtype);
 }
 

@@ -1,4 +1,5 @@
-//! Array creation entry points: `full` (zeros, ones, full), `arange`, `linspace`, `eye`.
+//! Array creation entry points: `full` (zeros, ones, full), `fullLike` (the `*Like` functions
+//! without overrides), `arange`, `linspace`, `eye`.
 //! An empty device name means the default device, uncommitted (see `ArrayValue::committed`).
 
 use wasm_bindgen::prelude::*;
@@ -54,6 +55,26 @@ pub fn full(
             device,
         )
     })
+}
+
+/// `zerosLike`/`onesLike`/`fullLike` without overrides: an array of `x`'s shape and dtype
+/// filled with `value`, committed to `x`'s device (a tracer's: its trace's, else the default),
+/// in one call.
+#[wasm_bindgen(js_name = fullLike)]
+pub fn full_like(function: &str, x: f64, value: f64) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let x = handles::get(function, x)?;
+        let device = match &x {
+            Value::Concrete(c) => c.device,
+            Value::Tracer(t) => crate::transform::trace::device(t.frame)
+                .unwrap_or_else(crate::backend::registry::default_device),
+        };
+        let aval = x.aval();
+        let mut v = creation::full(function, aval.shape.clone(), value, aval.dtype, device)?;
+        v.committed = true;
+        Ok(handles::insert(Value::Concrete(v)))
+    };
+    run().map_err(js_error)
 }
 
 #[wasm_bindgen]
