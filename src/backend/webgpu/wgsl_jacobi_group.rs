@@ -8,7 +8,8 @@
 //! `backend/jacobi.rs`; only the order of the pairs differs from the one-invocation shader,
 //! so results agree to rounding (the library sorts the eigen- and singular values).
 
-use super::wgsl_routines::{jacobi_tolerance, operand_declarations};
+use super::wgsl_routines::jacobi_tolerance;
+use super::wgsl_routines_group::group_shader;
 use crate::kernel::routine::{Routine, RoutineKind};
 
 /// The largest matrix side whose pairs' rotations fit the workgroup's arrays.
@@ -242,17 +243,5 @@ pub fn emit(routine: &Routine, w: u32) -> crate::util::Result<String> {
             ))
         }
     };
-    Ok(format!(
-        "{ops}{decls}
-@compute @workgroup_size({w})
-fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) groups: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {{
-  let bi = wid.x + wid.y * groups.x;
-  if (bi >= {batch}u) {{ return; }}
-{body}}}
-",
-        ops = operand_declarations(routine)?,
-        batch = routine.batch,
-    ))
+    group_shader(routine, &decls, w, &body)
 }

@@ -307,29 +307,41 @@ fn cholesky(n: usize) -> String {
     )
 }
 
+/// The word of `t`'s element (`row`, `col`) in a triangular solve's shader (`abase`: the
+/// matrix's first word).
+pub(super) fn solve_a_at(s: &LeftSolve, row: &str, col: &str) -> String {
+    let k = s.k;
+    if s.a_transposed {
+        format!("abase + ({col}) * {k}u + ({row})")
+    } else {
+        format!("abase + ({row}) * {k}u + ({col})")
+    }
+}
+
+/// The word of the right-hand side's element (`row`, column `j`) in a triangular solve's
+/// shader (`bbase`: its first word).
+pub(super) fn solve_b_at(s: &LeftSolve, row: &str, j: &str) -> String {
+    if s.b_transposed {
+        format!("bbase + ({j}) * {}u + ({row})", s.k)
+    } else {
+        format!("bbase + ({row}) * {}u + ({j})", s.cols)
+    }
+}
+
+/// The row a triangular solve finishes at its step `p` (forward when `t` is lower).
+pub(super) fn solve_row_of(s: &LeftSolve, p: &str) -> String {
+    if s.lower {
+        p.to_string()
+    } else {
+        format!("{}u - {p}", s.k.saturating_sub(1))
+    }
+}
+
 fn triangular_solve(s: &LeftSolve, r: &Routine) -> String {
     let k = s.k;
-    let a_at = |row: &str, col: &str| {
-        if s.a_transposed {
-            format!("abase + ({col}) * {k}u + ({row})")
-        } else {
-            format!("abase + ({row}) * {k}u + ({col})")
-        }
-    };
-    let b_at = |row: &str, j: &str| {
-        if s.b_transposed {
-            format!("bbase + ({j}) * {k}u + ({row})")
-        } else {
-            format!("bbase + ({row}) * {}u + ({j})", s.cols)
-        }
-    };
-    let row_of = |p: &str| {
-        if s.lower {
-            p.to_string()
-        } else {
-            format!("{}u - {p}", k.saturating_sub(1))
-        }
-    };
+    let a_at = |row: &str, col: &str| solve_a_at(s, row, col);
+    let b_at = |row: &str, j: &str| solve_b_at(s, row, j);
+    let row_of = |p: &str| solve_row_of(s, p);
     let divide = if s.unit_diagonal {
         String::new()
     } else {

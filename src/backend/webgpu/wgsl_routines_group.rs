@@ -7,7 +7,7 @@
 //! one-invocation shader (`wgsl_routines`), so both compute the same values. Small matrices
 //! (and the routine bodies of packed-buffer stages) keep one invocation per matrix.
 
-use super::wgsl_routines::operand_declarations;
+use super::wgsl_routines::{operand_declarations, solve_a_at, solve_b_at, solve_row_of};
 use crate::kernel::routine::{LeftSolve, Routine, RoutineKind};
 use crate::util::Result;
 
@@ -62,8 +62,19 @@ pub fn emit(routine: &Routine, size: u32) -> Result<String> {
         ),
         _ => String::new(),
     };
+    group_shader(routine, &reduction, size, &body)
+}
+
+/// The shader of a routine run by a workgroup of `size` per matrix of its batch: the operands'
+/// bindings, `shared` (workgroup declarations), and `main` running `body` for matrix `bi`.
+pub(super) fn group_shader(
+    routine: &Routine,
+    shared: &str,
+    size: u32,
+    body: &str,
+) -> Result<String> {
     Ok(format!(
-        "{decls}{reduction}
+        "{decls}{shared}
 @compute @workgroup_size({size})
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) groups: vec3<u32>,
@@ -115,27 +126,9 @@ fn cholesky(n: usize, w: u32) -> String {
 /// elements of those rows split among the invocations.
 fn triangular_solve(s: &LeftSolve, count: usize, w: u32) -> String {
     let k = s.k;
-    let a_at = |row: &str, col: &str| {
-        if s.a_transposed {
-            format!("abase + ({col}) * {k}u + ({row})")
-        } else {
-            format!("abase + ({row}) * {k}u + ({col})")
-        }
-    };
-    let b_at = |row: &str, j: &str| {
-        if s.b_transposed {
-            format!("bbase + ({j}) * {k}u + ({row})")
-        } else {
-            format!("bbase + ({row}) * {}u + ({j})", s.cols)
-        }
-    };
-    let row_of = |p: &str| {
-        if s.lower {
-            p.to_string()
-        } else {
-            format!("{}u - {p}", k.saturating_sub(1))
-        }
-    };
+    let a_at = |row: &str, col: &str| solve_a_at(s, row, col);
+    let b_at = |row: &str, j: &str| solve_b_at(s, row, j);
+    let row_of = |p: &str| solve_row_of(s, p);
     let divide = if s.unit_diagonal {
         String::new()
     } else {
