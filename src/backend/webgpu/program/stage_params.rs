@@ -189,32 +189,38 @@ pub(super) fn replace_literals(
 }
 
 /// The statement after which `main` has begun (every packed-buffer shader's entry head
-/// ends with it): parameters are loaded into private variables there, once per invocation.
+/// ends with it): parameters used in `main` are loaded into `let`s there.
 const MAIN_START: &str = "ox_zp = wid.z;\n";
 
-/// `src` with the literals marked `varying` read from the parameter binding: each through a
-/// private variable `ox_pK` loaded at the start of `main` (helper functions outside `main`
-/// read the same variables), or, in a shader without the usual entry head, from the binding
-/// directly.
+/// `src` with the literals marked `varying` read from the parameter binding: inside `main`
+/// through a `let ox_pK` loaded at its start, elsewhere (helper functions, a shader without
+/// the usual entry head) from the binding directly. Both are uniform values (a read-only
+/// storage binding), so a loop bound that is a parameter may hold barriers (WGSL's
+/// uniformity analysis rejects a private variable there).
 pub(super) fn with_params(src: &str, lits: &[Literal], varying: &[bool]) -> String {
     let first_line = src.find('\n').map_or(0, |i| i + 1);
     let start = src.find(MAIN_START).map(|i| i + MAIN_START.len());
-    let mut decls = String::new();
+    // `main` ends at the first closing brace in column 0 after its start.
+    let main = start.map(|s| s..src[s..].find("\n}\n").map_or(src.len(), |e| s + e));
+    let in_main: Vec<bool> = lits
+        .iter()
+        .zip(varying)
+        .filter(|(l, &v)| v && l.start >= first_line)
+        .map(|(l, _)| main.as_ref().is_some_and(|m| m.contains(&l.start)))
+        .collect();
     let mut loads = String::new();
-    let body = replace_literals(src, first_line, lits, varying, |k| match start {
-        Some(_) => {
-            decls.push_str(&format!("var<private> ox_p{k}: u32;\n"));
-            loads.push_str(&format!("  ox_p{k} = ox_p[{k}];\n"));
+    let body = replace_literals(src, first_line, lits, varying, |k| match in_main[k] {
+        true => {
+            loads.push_str(&format!("  let ox_p{k} = ox_p[{k}];\n"));
             format!("ox_p{k}")
         }
-        None => format!("ox_p[{k}]"),
+        false => format!("ox_p[{k}]"),
     });
-    let mut out = String::with_capacity(body.len() + decls.len() + loads.len() + 128);
+    let mut out = String::with_capacity(body.len() + loads.len() + 128);
     out.push_str(&src[..first_line]);
     out.push_str(&format!(
         "@group(0) @binding({PARAMS_BINDING}) var<storage, read> ox_p: array<u32>;\n"
     ));
-    out.push_str(&decls);
     match start.and_then(|s| body.find(MAIN_START).filter(|_| s > 0)) {
         Some(i) => {
             let i = i + MAIN_START.len();

@@ -10,11 +10,13 @@
 //! shader more to run, which a program used at one size (the common case) would pay for
 //! nothing.
 //!
-//! Each template remembers the positions it was last compiled with and their values. A later
-//! program whose other literals differ (a size that reached a constant of a kernel's index
-//! expression) makes those positions parameters too: one more pipeline, which every later
-//! size of that template then shares. A literal that stays a constant is part of the
-//! pipeline's key (its source), so sharing never changes what a shader computes.
+//! A shader that would read more than [`MAX_PARAMS`] parameters keeps its constants (it is
+//! shared within its program only). Each template remembers the positions it was last
+//! compiled with and their values. A later program whose other literals differ (a size that
+//! reached a constant of a kernel's index expression) makes those positions parameters too:
+//! one more pipeline, which every later size of that template then shares. A literal that
+//! stays a constant is part of the pipeline's key (its source), so sharing never changes what
+//! a shader computes.
 
 use super::stage_params::{share_by, varying, Literal, Shared};
 use crate::util::lru::Lru;
@@ -24,6 +26,11 @@ use crate::util::lru::Lru;
 /// the program's size, far more often than strides of small axes; as parameters they cost
 /// next to nothing (divisors stay constants, `stage_params`).
 const SIZE_LIKE: u32 = 64;
+
+/// A shader that would read more parameters than this is shared within its program only
+/// (`stage_params`): a long fused chain's shader has hundreds of offsets, and with each a
+/// load instead of a constant, SwiftShader lost the device compiling it.
+const MAX_PARAMS: usize = 96;
 
 /// Templates remembered (a staged program has tens).
 const CAPACITY: usize = 512;
@@ -95,6 +102,9 @@ impl Templates {
                         || values[j] != first[j].value
                         || (resized && (structural[j] || size_like));
                 }
+            }
+            if chosen.iter().filter(|&&c| c).count() > MAX_PARAMS {
+                return varying(lists);
             }
             let values = first.iter().map(|l| l.value).collect();
             self.0
