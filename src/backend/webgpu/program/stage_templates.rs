@@ -28,8 +28,8 @@ use crate::util::lru::Lru;
 const SIZE_LIKE: u32 = 64;
 
 /// A shader that would read more parameters than this is shared within its program only
-/// (`stage_params`): a long fused chain's shader has hundreds of offsets, and with each a
-/// load instead of a constant, SwiftShader lost the device compiling it.
+/// (`stage_params`): a long fused chain's stage has hundreds of offsets, and SwiftShader lost
+/// the device running a 400-op jitted chain whose stages read each of them as a parameter.
 const MAX_PARAMS: usize = 96;
 
 /// Templates remembered (a staged program has tens).
