@@ -7,8 +7,6 @@
 //! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
 //! parameters never compiles anything); unless its caller says otherwise ([`Sizes`]), a call
 //! with large operands or results compiles only when it computes no transcendental function.
-//! On webgpu a key is compiled on its first call, at any size: there every eager operation
-//! compiles a shader of its own, so the fused program costs fewer compilations even once.
 //! A composition that fails to trace, captures constants (they would hold device memory in the
 //! cache), is a single operation, or feeds a computed value into a float reduction (fusion
 //! could change its summation order) stays eager for that key. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
@@ -103,9 +101,7 @@ pub fn run(
         return f(arrays);
     };
     let found = CACHE.with(|c| c.borrow_mut().get(&key).cloned());
-    let first_compiles = compiled_on(&key) == Device::WebGpu;
     match found {
-        None if first_compiles => compiled_or_eager(key, Entry::Seen, tag, arrays, &f),
         None => {
             let outs = f(arrays)?;
             let large = arrays.iter().chain(&outs).any(|v| v.aval().size() > SMALL);
@@ -121,46 +117,25 @@ pub fn run(
             COUNTERS.with(|n| n.borrow_mut().runs += 1);
             c.call(arrays)
         }
-        Some(seen @ (Entry::Seen | Entry::SeenLarge)) => {
-            compiled_or_eager(key, seen, tag, arrays, &f)
-        }
+        Some(seen @ (Entry::Seen | Entry::SeenLarge)) => match compile(tag, arrays, &f)
+            .filter(|c| !matches!(seen, Entry::SeenLarge) || !transcendental(&c.closed().jaxpr))
+        {
+            Some(c) => {
+                let c = Rc::new(c);
+                insert(key, Entry::Compiled(c.clone()));
+                COUNTERS.with(|n| {
+                    let mut n = n.borrow_mut();
+                    n.compiles += 1;
+                    n.runs += 1;
+                });
+                c.call(arrays)
+            }
+            None => {
+                insert(key, Entry::Eager);
+                f(arrays)
+            }
+        },
     }
-}
-
-/// Compiles the call of `key` (seen as `seen`) and runs it compiled, or marks the key eager
-/// and runs `f` when it does not compile.
-fn compiled_or_eager(
-    key: Key,
-    seen: Entry,
-    tag: &str,
-    arrays: &[Value],
-    f: &impl Fn(&[Value]) -> Result<Vec<Value>>,
-) -> Result<Vec<Value>> {
-    let compiled = compile(tag, arrays, f)
-        .filter(|c| !matches!(seen, Entry::SeenLarge) || !transcendental(&c.closed().jaxpr));
-    match compiled {
-        Some(c) => {
-            let c = Rc::new(c);
-            insert(key, Entry::Compiled(c.clone()));
-            COUNTERS.with(|n| {
-                let mut n = n.borrow_mut();
-                n.compiles += 1;
-                n.runs += 1;
-            });
-            c.call(arrays)
-        }
-        None => {
-            insert(key, Entry::Eager);
-            f(arrays)
-        }
-    }
-}
-
-/// The device a compiled program of `key` runs on: its first committed operand's, else its
-/// first operand's (as [`compile`] places it).
-fn compiled_on(key: &Key) -> Device {
-    let committed = key.arrays.iter().find(|a| a.2);
-    committed.unwrap_or(&key.arrays[0]).1
 }
 
 fn insert(key: Key, entry: Entry) {

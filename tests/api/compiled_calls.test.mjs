@@ -1,12 +1,10 @@
 // Library compositions called eagerly run as cached compiled programs from their second call
-// with the same operands — on webgpu from their first (src/transform/eager_jit.rs). Every
-// generated NumPy/JAX case (random draws, numpy compositions, activations, calls with
-// parameters) is run three times on each device after `clearCaches()`: on cpu and wasm the
-// first call runs eagerly, the later ones compiled where the composition compiles, and all give
-// the same bits (the eager results are checked against the oracles by numpy.test.mjs and
-// jax_more.test.mjs); on webgpu every call runs compiled where it compiles, with the same bits
-// each time. The counters of `memoryStats().compiledCalls` show which path ran; the cache stays
-// bounded; leak-checked after every test.
+// with the same operands (src/transform/eager_jit.rs). Every generated NumPy/JAX case (random
+// draws, numpy compositions, activations, calls with parameters) is run three times on each
+// device after `clearCaches()`: the first call runs eagerly, the later ones compiled where the
+// composition compiles, and all give the same bits (the eager results are checked against the
+// oracles by numpy.test.mjs and jax_more.test.mjs). The counters of `memoryStats().compiledCalls`
+// show which path ran; the cache stays bounded; leak-checked after every test.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -25,8 +23,6 @@ const cases = [
 ].filter((c) => !(ON_WEBGPU && c.args?.some((a) => a.dtype === "float64")));
 
 const counters = () => ({ ...ox.memoryStats().compiledCalls });
-/** Calls of a new key that run compiled: on webgpu the first one does. */
-const FIRST = ON_WEBGPU ? 1 : 0;
 const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 /** Byte-for-byte equality of two typed arrays (no Node `Buffer`: the suite runs in browsers). */
 const sameBytes = (a, b) => {
@@ -51,19 +47,14 @@ for (const device of DEVICES) {
         ox.clearCaches();
         const before = counters();
         const eager = await caseOutputs(ox, c, device);
-        const first = counters();
-        if (ON_WEBGPU) {
-          assert.equal(first.runs - before.runs, first.compiles - before.compiles, "compiled once");
-        } else {
-          assert.equal(first.runs, before.runs, "the first call runs eagerly");
-        }
+        assert.equal(counters().runs, before.runs, "the first call runs eagerly");
         const second = await caseOutputs(ox, c, device);
         const third = await caseOutputs(ox, c, device);
         assertSameBits(second, eager, "second call");
         assertSameBits(third, eager, "third call");
         const after = counters();
-        // A compiled composition answers both later calls (and on webgpu the first).
-        assert.equal(after.runs - before.runs, (2 + FIRST) * (after.compiles - before.compiles));
+        // A compiled composition answers both later calls.
+        assert.equal(after.runs - before.runs, 2 * (after.compiles - before.compiles));
       }),
     );
   });
@@ -84,15 +75,15 @@ test("a random draw compiles once per shape and then runs compiled", async () =>
   }
   let now = counters();
   assert.equal(now.compiles - before.compiles, 1);
-  assert.equal(now.runs - before.runs, 2 + FIRST);
+  assert.equal(now.runs - before.runs, 2);
   assertSameBits(draws.slice(1), [draws[0], draws[0]], "normal");
-  // Another shape is another program; the first draw of it is eager (compiled on webgpu).
+  // Another shape is another program; the first draw of it is eager.
   const v = ox.random.normal(key, [6]);
-  assert.equal(counters().compiles, now.compiles + FIRST);
+  assert.equal(counters().compiles, now.compiles);
   // Another key of the same shape reuses the program.
   const w = ox.random.normal(key2, [5]);
   now = counters();
-  assert.equal(now.runs - before.runs, 3 + 2 * FIRST);
+  assert.equal(now.runs - before.runs, 3);
   assert.notDeepEqual(await w.data(), draws[0]);
   assert.equal((await v.data()).length, 6);
   for (const a of [key, key2, v, w]) a.dispose();
@@ -130,20 +121,18 @@ test("large compositions compile without transcendentals; random draws at every 
   const x = np.linspace(-4, 4, n, { device });
   const key = ox.random.key(3, { device });
   const before = counters();
-  // Transcendental and large: eager on wasm; on webgpu compiled (a fused shader has no cost
-  // per element there).
   for (let i = 0; i < 3; i++) ox.numpy.power(x, 2.5).dispose();
-  assert.equal(counters().compiles, before.compiles + FIRST);
+  assert.equal(counters().compiles, before.compiles);
   const rounded = [];
   for (let i = 0; i < 3; i++) {
     const r = ox.numpy.rint(x);
     rounded.push(await r.data());
     r.dispose();
   }
-  assert.equal(counters().compiles, before.compiles + FIRST + 1);
+  assert.equal(counters().compiles, before.compiles + 1);
   assertSameBits(rounded.slice(1), [rounded[0], rounded[0]], "rint");
   for (let i = 0; i < 3; i++) ox.random.uniform(key, [n]).dispose();
-  assert.equal(counters().compiles, before.compiles + FIRST + 2);
+  assert.equal(counters().compiles, before.compiles + 2);
   x.dispose();
   key.dispose();
 });
