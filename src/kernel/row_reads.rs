@@ -9,12 +9,20 @@
 //! meaning (`cpu` interpreter: int32 wrapping, division truncating, `x / 0 = x % 0 = 0`); a load
 //! whose index depends on loaded data (a gather) is unknown. Input `j`'s reads are
 //! [`Rows::Range`]`(lo, hi)` when output row `n` only ever reads input rows within
-//! `n + lo ..= n + hi` (`lo == hi`: a constant shift). Sizes here are small (tens of thousands
-//! of element-terms), so plain evaluation is fine.
+//! `n + lo ..= n + hi` (`lo == hi`: a constant shift). Constant shifts are proved
+//! symbolically; other kernels are evaluated element by element up to
+//! [`MAX_EVALUATED_TERMS`] element-terms, past which their reads count as [`Rows::Any`] (a
+//! planner must then not rely on them: it may start a new dispatch, never read a row no one
+//! wrote).
 
 use super::{simplify, AluExp, AluKind, Kernel};
 use crate::core::ops::{BinaryOp, CompareOp, UnaryOp};
 use crate::core::DType;
+
+/// The most element-terms (output elements times reduction terms) a kernel's reads are
+/// evaluated over: beyond, evaluation would cost more than it can save (a program of a few
+/// million-element kernels would take seconds to plan).
+pub const MAX_EVALUATED_TERMS: usize = 1 << 18;
 
 /// How a kernel reads one input, by rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +61,9 @@ pub fn row_reads(kernel: &Kernel, rows: usize, inputs: &[(usize, usize)]) -> Vec
         return shifts;
     }
     let terms = kernel.reduction.map_or(1, |r| r.size.max(1));
+    if kernel.size.saturating_mul(terms) > MAX_EVALUATED_TERMS {
+        return vec![Rows::Any; kernel.inputs.len()];
+    }
     for e in 0..kernel.size {
         let row = e as i64 / c_out;
         for r in 0..terms {
@@ -318,5 +329,30 @@ mod tests {
         );
         let none = Kernel::elementwise(vec![f], 4, AluExp::constant(f, 1.0));
         assert_eq!(row_reads(&none, 4, &[(4, 4)]), [Rows::Unread]);
+    }
+
+    #[test]
+    fn large_unproved_kernels_read_any_row() {
+        // A reversal (not a constant shift) over more element-terms than are evaluated.
+        let n = MAX_EVALUATED_TERMS + 1;
+        let rev = bin(BinaryOp::Sub, c((n - 1) as f64), idx());
+        let k = Kernel::elementwise(
+            vec![DType::Float32],
+            n,
+            AluExp::load(DType::Float32, 0, rev),
+        );
+        assert_eq!(row_reads(&k, n, &[(n, n)]), vec![Rows::Any]);
+        // The same within the budget is evaluated exactly.
+        let m = 1000;
+        let rev = bin(BinaryOp::Sub, c((m - 1) as f64), idx());
+        let k = Kernel::elementwise(
+            vec![DType::Float32],
+            m,
+            AluExp::load(DType::Float32, 0, rev),
+        );
+        assert_eq!(
+            row_reads(&k, m, &[(m, m)]),
+            vec![Rows::Range(-(m as i64 - 1), m as i64 - 1)]
+        );
     }
 }
