@@ -5,6 +5,7 @@
 // workload and length: compiles and dispatches of the first call, compiles of the second,
 // and the amortised time of K calls then one wait.
 import * as ox from "../pkg/index.js";
+import { xorshiftFloats } from "../tests/shared/rng.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -15,17 +16,7 @@ const np = ox.numpy;
 const lengths = (Deno.env.get("BENCH_LENGTHS") ?? "100,101,400,1600,1601").split(",").map(Number);
 const K = Number(Deno.env.get("BENCH_K") ?? "50");
 
-function random(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[i] = ((s >>> 0) / 4294967296) * 2 - 1;
-  }
-  return out;
-}
+const random = xorshiftFloats;
 function inputs(n: number, m: number) {
   const A = np
     .array(random(n * m * m, 5))

@@ -5,6 +5,7 @@
 // (compilation) is excluded. The raw WebGPU copy-and-mapAsync round trip is measured too: it
 // is the floor under every single read in Deno. Prints a markdown table and `BENCH_JSON {...}`.
 import * as ox from "../pkg/index.js";
+import { xorshiftFloats } from "../tests/shared/rng.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -51,17 +52,7 @@ async function mapAsyncFloor(): Promise<number> {
   return median(times);
 }
 
-function random(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[i] = ((s >>> 0) / 4294967296) * 2 - 1;
-  }
-  return out;
-}
+const random = xorshiftFloats;
 
 interface Lib {
   name: string;

@@ -9,21 +9,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { np, ox, checkLeaksAroundEachTest, DEVICES, assertClose, scoped } from "./helpers.mjs";
 import { kalmanCompose, rtsStep } from "../shared/scan_bodies.mjs";
+import { xorshiftFloats } from "../shared/rng.mjs";
 
 checkLeaksAroundEachTest();
 
-/** Deterministic values in [-1, 1). */
-function random(n, seed) {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[i] = ((s >>> 0) / 4294967296) * 2 - 1;
-  }
-  return out;
-}
+const random = xorshiftFloats;
 
 /** Stacked elements (A [n,2,2], b [n,2,1], S [n,2,2]) of length `n` on `device`. */
 function elements(n, device) {
