@@ -9,7 +9,7 @@
 //! the `cpu` device.
 
 use crate::common::block_on;
-use crate::webgpu_scan_serial::{run, set_fast, set_serial};
+use crate::webgpu_scan_serial::{fused_on_gpu, run, set_fast, set_serial};
 use oxjax::backend::registry;
 use oxjax::backend::webgpu::WebGpuBackend;
 use oxjax::core::Device;
@@ -19,16 +19,8 @@ use oxjax::transform::scan_eval;
 /// shaders it compiled and its path detail.
 fn compiles_at(m: usize, n: usize, reverse: bool) -> (u64, String) {
     let want = run(m, n, reverse, Device::Cpu);
-    scan_eval::drain_events();
-    let before = registry::stats(Device::WebGpu).unwrap();
-    let got = run(m, n, reverse, Device::WebGpu);
-    let after = registry::stats(Device::WebGpu).unwrap();
-    let event = scan_eval::drain_events()
-        .into_iter()
-        .find(|e| e.device == "webgpu")
-        .expect("a path event");
+    let (got, _, compiles, detail) = fused_on_gpu(m, n, reverse);
     let name = format!("m={m} n={n} reverse={reverse}");
-    assert_eq!(event.path, "fused", "{name}: {event:?}");
     // m = 40: sums of 40 products, grouped differently from the cpu device's.
     let tol = if m > 8 { 1e-3 } else { 2e-5 };
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -40,7 +32,7 @@ fn compiles_at(m: usize, n: usize, reverse: bool) -> (u64, String) {
             );
         }
     }
-    (after.shader_compiles - before.shader_compiles, event.detail)
+    (compiles, detail)
 }
 
 /// Scans of `m` at `lengths` in each direction: the first compiles, no later length does

@@ -104,6 +104,13 @@ pub(crate) fn run(m: usize, n: usize, reverse: bool, device: Device) -> Vec<Vec<
 
 /// Runs on webgpu: the results, the dispatches of the scan and its path detail.
 fn on_gpu(m: usize, n: usize, reverse: bool) -> (Vec<Vec<f64>>, u64, String) {
+    let (got, dispatches, _, detail) = fused_on_gpu(m, n, reverse);
+    (got, dispatches, detail)
+}
+
+/// Runs on webgpu, asserting that the scan ran fused: the results, the dispatches and shader
+/// compilations of the run and the scan's path detail.
+pub(crate) fn fused_on_gpu(m: usize, n: usize, reverse: bool) -> (Vec<Vec<f64>>, u64, u64, String) {
     scan_eval::drain_events();
     let before = registry::stats(Device::WebGpu).unwrap();
     let got = run(m, n, reverse, Device::WebGpu);
@@ -112,8 +119,9 @@ fn on_gpu(m: usize, n: usize, reverse: bool) -> (Vec<Vec<f64>>, u64, String) {
         .into_iter()
         .find(|e| e.device == "webgpu")
         .expect("a path event");
-    assert_eq!(event.path, "fused", "{event:?}");
-    (got, after.dispatches - before.dispatches, event.detail)
+    assert_eq!(event.path, "fused", "m={m} n={n} reverse={reverse}: {event:?}");
+    let dispatches = after.dispatches - before.dispatches;
+    (got, dispatches, after.shader_compiles - before.shader_compiles, event.detail)
 }
 
 pub(crate) fn set_serial(on: bool) {
