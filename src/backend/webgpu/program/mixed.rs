@@ -30,12 +30,11 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use super::compiled::{keep, CompiledProgram};
-use super::stages::{self, Staged, Unstaged};
+use super::stages::{self, word_slot, Staged, Unstaged};
 use super::widen_half;
 use crate::backend::caps::WEBGPU_MIXED_MAX_TRIES;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{Backend, BufferId, ExeId};
-use crate::core::DType;
 use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep, SlotInfo, SlotRole};
 use crate::kernel::{Kernel, Routine};
 use crate::util::{Error, Result};
@@ -150,11 +149,6 @@ fn single_assignment(body: &LoopBody) -> bool {
         }
     }
     true
-}
-
-/// Whether a staged part may hold `slot` (32-bit words).
-fn word_slot(info: &SlotInfo) -> bool {
-    info.dtype.byte_size() == 4 || info.dtype == DType::Bool
 }
 
 /// Whether step `k` may be a stage member at all (before its caps are checked).

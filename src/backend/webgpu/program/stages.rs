@@ -35,7 +35,7 @@ use crate::backend::webgpu::wgsl_alu::Emitter;
 use crate::backend::webgpu::wgsl_routines::packed_routine;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
-use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep};
+use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep, SlotInfo};
 use crate::util::{Error, Result};
 use std::rc::Rc;
 
@@ -323,6 +323,11 @@ pub(super) enum Unstaged {
     Declined,
 }
 
+/// Whether a stage's packed buffer may hold `info`'s slot: one 32-bit word per element.
+pub(super) fn word_slot(info: &SlotInfo) -> bool {
+    info.dtype.byte_size() == 4 || info.dtype == crate::core::DType::Bool
+}
+
 /// `compile_program`'s staged path: the compiled stages of `plan`, or None (fewer stages than
 /// kernels only; every stage under the caps).
 pub(super) fn compile(gpu: &mut WebGpuBackend, plan_: &DeviceProgram) -> Result<Option<ExeId>> {
@@ -346,11 +351,7 @@ pub(super) fn build(
     if plan_.length != 1 || body.num_ys == 0 {
         return Ok(Err(Unstaged::Declined));
     }
-    if body
-        .slots
-        .iter()
-        .any(|s| s.dtype.byte_size() != 4 && s.dtype != crate::core::DType::Bool)
-    {
+    if !body.slots.iter().all(word_slot) {
         return Ok(Err(Unstaged::Declined));
     }
     let Some(stages) = plan(body) else {
