@@ -133,6 +133,13 @@ export function array(values: Array | Nested | TypedInput, options: ArrayOptions
   const storage =
     TYPED.find(([, d]) => d === dtype)?.[0] ?? (dtype === DType.Bool ? Int32Array : null);
   if (!storage) throw new Error(`array: creating ${dtype} arrays is not supported yet`);
+  if (dtype !== DType.Bool && flat instanceof storage) {
+    // Already the element type: its bytes are copied once, straight into the device memory.
+    const bytes = new Uint8Array(flat.buffer, flat.byteOffset, flat.byteLength);
+    return new Array(
+      call(() => wasm.arrayFromBytes("array", bytes, new Float64Array(shape), dtype, device)),
+    );
+  }
   const data = new storage(flat.length);
   if (dtype === DType.Bool) {
     // NumPy's truth: any non-zero number, NaN included, is true (stored as 1).

@@ -10,11 +10,12 @@ use crate::transform::trace::{Binder, Operand};
 use crate::transform::{ArrayValue, Value};
 use crate::util::{Error, Result};
 
-/// A new array from little-endian element bytes.
+/// A new array from little-endian element bytes (a view of the caller's typed array, copied
+/// once, straight into the device's memory).
 #[wasm_bindgen(js_name = arrayFromBytes)]
 pub fn array_from_bytes(
     function: &str,
-    bytes: &[u8],
+    bytes: &js_sys::Uint8Array,
     shape: &[f64],
     dtype: &str,
     device: &str,
@@ -23,7 +24,7 @@ pub fn array_from_bytes(
         let shape = to_shape(function, shape)?;
         let dtype = DType::parse(function, dtype)?;
         let (device, committed) = super::placement(function, device)?;
-        let mut v = ArrayValue::from_bytes(function, bytes, shape, dtype, device)?;
+        let mut v = ArrayValue::from_js_bytes(function, bytes, shape, dtype, device)?;
         v.committed = committed;
         Ok(handles::insert(Value::Concrete(v)))
     };
@@ -262,8 +263,8 @@ pub fn read_sync(function: &str, handle: f64) -> std::result::Result<JsValue, Js
     let run = || -> Result<JsValue> {
         let v = handles::get(function, handle)?;
         let v = v.concrete(function)?;
-        let bytes = v.read_sync(function)?;
-        convert::typed_array(function, v.aval.dtype, &bytes)
+        let bytes = v.read_sync_host(function)?;
+        convert::host_typed_array(function, v.aval.dtype, bytes)
     };
     run().map_err(js_error)
 }

@@ -118,6 +118,18 @@ pub trait Backend {
     }
     /// Reads a buffer synchronously, or explains why this platform cannot.
     fn read_sync(&mut self, buffer: BufferId) -> Result<Vec<u8>>;
+    /// Writes the bytes of a JS array into a buffer (the wasm device copies them straight into
+    /// its data memory, not through this module's heap).
+    #[cfg(target_arch = "wasm32")]
+    fn write_js(&mut self, buffer: BufferId, data: &js_sys::Uint8Array) -> Result<()> {
+        self.write(buffer, &data.to_vec())
+    }
+    /// Reads a buffer synchronously as bytes for JS (the wasm device copies them straight out
+    /// of its data memory into a JS `ArrayBuffer`).
+    #[cfg(target_arch = "wasm32")]
+    fn read_sync_host(&mut self, buffer: BufferId) -> Result<HostBytes> {
+        self.read_sync(buffer).map(HostBytes::Heap)
+    }
     /// Starts reading a buffer; the future owns what it needs, so no backend state is
     /// borrowed while it is pending.
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture>;

@@ -105,6 +105,35 @@ pub fn upload(function: &str, device: Device, data: &[u8]) -> Result<Rc<DeviceBu
     }))
 }
 
+/// Allocates a buffer on `device` holding the bytes of a JS array (copied once: the wasm
+/// device writes them straight into its data memory).
+#[cfg(target_arch = "wasm32")]
+pub fn upload_js(
+    function: &str,
+    device: Device,
+    data: &js_sys::Uint8Array,
+) -> Result<Rc<DeviceBuffer>> {
+    let len = data.length() as usize;
+    if len <= super::buffer::host_copy_limit(device) {
+        return upload(function, device, &data.to_vec());
+    }
+    let id = with_backend(function, device, |b| {
+        let id = alloc_id(function, b, len)?;
+        if let Err(e) = b.write_js(id, data) {
+            b.free(id);
+            return Err(e);
+        }
+        Ok(id)
+    })?;
+    super::transfers::note_upload(device, len);
+    Ok(Rc::new(DeviceBuffer {
+        device,
+        id,
+        bytes: len,
+        host: None,
+    }))
+}
+
 /// Allocates an uninitialised buffer on `device`.
 pub fn alloc(function: &str, device: Device, bytes: usize) -> Result<Rc<DeviceBuffer>> {
     let id = with_backend(function, device, |b| alloc_id(function, b, bytes))?;

@@ -31,29 +31,61 @@ impl ArrayValue {
         dtype: DType,
         device: Device,
     ) -> Result<ArrayValue> {
+        let aval = Self::aval_of(function, bytes.len(), shape, dtype, device)?;
+        let buffer = registry::upload(function, device, bytes)?;
+        Ok(Self::dense(aval, device, buffer))
+    }
+
+    /// Uploads the little-endian element bytes of a JS array as an array of `shape` and
+    /// `dtype` (one copy into the device's memory).
+    #[cfg(target_arch = "wasm32")]
+    pub fn from_js_bytes(
+        function: &str,
+        bytes: &js_sys::Uint8Array,
+        shape: Vec<usize>,
+        dtype: DType,
+        device: Device,
+    ) -> Result<ArrayValue> {
+        let aval = Self::aval_of(function, bytes.length() as usize, shape, dtype, device)?;
+        let buffer = registry::upload_js(function, device, bytes)?;
+        Ok(Self::dense(aval, device, buffer))
+    }
+
+    /// The aval of `shape` and `dtype` on `device`, checked to be filled by `len` bytes.
+    fn aval_of(
+        function: &str,
+        len: usize,
+        shape: Vec<usize>,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Aval> {
         registry::check_dtype(function, device, dtype)?;
         let aval = Aval::new(shape, dtype);
         aval.check(function)?;
-        if aval.byte_size() != bytes.len() {
+        if aval.byte_size() != len {
             return Err(Error::new(
                 function,
                 format!(
                     "{} bytes of data do not fill shape {:?} of {}",
-                    bytes.len(),
+                    len,
                     aval.shape,
                     dtype.name()
                 ),
             ));
         }
-        let buffer = registry::upload(function, device, bytes)?;
+        Ok(aval)
+    }
+
+    /// A committed array that is all of `buffer`, row-major.
+    fn dense(aval: Aval, device: Device, buffer: Rc<DeviceBuffer>) -> ArrayValue {
         let view = ShapeTracker::contiguous(&aval.shape);
-        Ok(ArrayValue {
+        ArrayValue {
             aval,
             device,
             buffer,
             view,
             committed: true,
-        })
+        }
     }
 
     /// A weakly typed 0-d array holding a JS number.
@@ -106,6 +138,18 @@ impl ArrayValue {
         }
         registry::with_backend(function, self.device, |b| b.check_buffer(self.buffer.id))?;
         Ok(Some(host))
+    }
+
+    /// The array's elements read synchronously, as bytes for JS (on the wasm device, one copy
+    /// out of its data memory).
+    #[cfg(target_arch = "wasm32")]
+    pub fn read_sync_host(&self, function: &str) -> Result<crate::backend::HostBytes> {
+        let dense = self.materialize(function)?;
+        let bytes = registry::with_backend(function, dense.device, |b| {
+            b.read_sync_host(dense.buffer.id)
+        })?;
+        transfers::note_readback(dense.device, dense.aval.byte_size());
+        Ok(bytes)
     }
 
     pub fn read_sync(&self, function: &str) -> Result<Vec<u8>> {

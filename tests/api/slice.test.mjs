@@ -235,6 +235,33 @@ test("readback: data, dataSync, js, item, consumeData, typed arrays in", async (
   i.dispose();
 });
 
+for (const device of DEVICES) {
+  test(`typed arrays in on ${device}: views at an offset, copied at the call`, async () => {
+    // Float32Array/Int32Array/Uint32Array views that start inside their buffer, at sizes below
+    // and above the host copy of small uploads; changing the source afterwards changes nothing.
+    for (const n of [1, 3, 1000, 70000]) {
+      const f = Float32Array.from({ length: n + 5 }, (_, k) => 0.1 * k - 7);
+      const i = Int32Array.from({ length: n + 5 }, (_, k) => k * 7919 - 2 ** 30);
+      const u = Uint32Array.from({ length: n + 5 }, (_, k) => (k * 2654435761) >>> 0);
+      for (const [src, dtype] of [
+        [f, "float32"],
+        [i, "int32"],
+        [u, "uint32"],
+      ]) {
+        const view = src.subarray(3, 3 + n);
+        const want = view.slice();
+        const x = np.array(view, { device, shape: [n] });
+        src.fill(0);
+        assert.equal(x.dtype, dtype);
+        const got = await x.data();
+        assert.ok(got instanceof want.constructor, `${dtype} reads as its typed array`);
+        assert.deepEqual(got, want, `${dtype}, ${n} elements`);
+        x.dispose();
+      }
+    }
+  });
+}
+
 test("bad input gives errors that name the function", () => {
   const x = np.array([1, 2]);
   const y = np.array([1, 2, 3]);

@@ -112,6 +112,14 @@ mod imp {
     pub fn read_js(at: u32, len: usize) -> Uint8Array {
         view(at, len).slice(0, len as u32)
     }
+
+    /// Copies the bytes of a JS array to `at`, in one copy.
+    pub fn write_js(at: u32, bytes: &Uint8Array) {
+        let len = bytes.length() as usize;
+        if len != 0 {
+            view(at, len).set(bytes, 0);
+        }
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -152,7 +160,7 @@ mod imp {
 
 pub use imp::{grow, read_into, shared, size, write};
 #[cfg(target_arch = "wasm32")]
-pub use imp::{object, read_js};
+pub use imp::{object, read_js, write_js};
 
 /// Makes the data memory at least `bytes` long, growing it by at least an eighth of its size
 /// at a time (so a run of growing allocations grows it a few times, not once each). False when

@@ -151,6 +151,31 @@ impl Backend for WasmBackend {
         Ok(data::read(b.address(), b.len()))
     }
 
+    #[cfg(target_arch = "wasm32")]
+    fn write_js(&mut self, buffer: BufferId, data: &js_sys::Uint8Array) -> Result<()> {
+        let target = self.buffer(buffer)?;
+        if data.length() as usize > target.len() {
+            return Err(Error::new(
+                "wasm",
+                format!(
+                    "internal error: {} bytes written into a buffer of {}",
+                    data.length(),
+                    target.len()
+                ),
+            ));
+        }
+        data::write_js(target.address(), data);
+        Ok(())
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn read_sync_host(&mut self, buffer: BufferId) -> Result<super::HostBytes> {
+        let b = self.buffer(buffer)?;
+        Ok(super::HostBytes::Js(
+            data::read_js(b.address(), b.len()).buffer(),
+        ))
+    }
+
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture> {
         Ok(ready(self.read_sync(buffer)))
     }
