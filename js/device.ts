@@ -49,6 +49,14 @@ export interface InitOptions {
    * shared memory or workers the device stays on one thread (`wasmThreadInfo()` says why).
    */
   wasmThreads?: number;
+  /**
+   * Compute eager webgpu operations whose operands are all small arrays held on the host (at
+   * most 4 KiB: small creations, JS numbers, earlier such results) and whose result is small
+   * on the host, with the cpu device's interpreter, keeping the result's bytes beside its
+   * buffer, so reading it waits for no buffer map (default `true`; `false` runs them on the
+   * GPU, as the test suites do to exercise its kernels).
+   */
+  smallOnHost?: boolean;
 }
 
 let webgpuError: string | null = null;
@@ -77,6 +85,12 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
       throw new Error(`init: wasmThreads must be a positive integer, got ${String(t)}`);
     }
     await configureWasmThreads(t);
+  }
+  if (options.smallOnHost !== undefined) {
+    if (typeof options.smallOnHost !== "boolean") {
+      throw new Error(`init: smallOnHost must be a boolean, got ${String(options.smallOnHost)}`);
+    }
+    call(() => wasm.setSmallOnHost(options.smallOnHost as boolean));
   }
   const wantWebgpu = names.length === 0 || names.includes("webgpu");
   const gpu = (globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;

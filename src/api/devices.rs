@@ -23,6 +23,13 @@ pub async fn init_webgpu(storage_buffer_cap: Option<u32>) -> Result<String, JsEr
     Ok(name)
 }
 
+/// Turns host evaluation of small webgpu operations on or off (`init({ smallOnHost })`,
+/// `transform::eval_host`).
+#[wasm_bindgen(js_name = setSmallOnHost)]
+pub fn set_small_on_host(on: bool) {
+    crate::transform::eval_host::set_enabled(on);
+}
+
 /// Why the webgpu device was lost, while it is (`webgpuUnavailableReason`).
 #[wasm_bindgen(js_name = webgpuLostReason)]
 pub fn webgpu_lost_reason() -> Option<String> {

@@ -71,6 +71,10 @@ pub fn read_begin(function: &str, handle: f64) -> std::result::Result<JsValue, J
             return convert::typed_array(function, v.aval.dtype, bytes);
         }
         let dense = v.materialize(function)?;
+        // A view of a small host-held array is materialised on the host (`eval_host`).
+        if let Some(bytes) = dense.host_bytes(function)? {
+            return convert::typed_array(function, dense.aval.dtype, bytes);
+        }
         transfers::note_readback(dense.device, dense.aval.byte_size());
         let ticket = Ticket {
             dtype: dense.aval.dtype,

@@ -9,7 +9,8 @@
 //! with large operands or results compiles only when it computes no transcendental function.
 //! A composition that fails to trace, captures constants (they would hold device memory in the
 //! cache), is a single operation, or feeds a computed value into a float reduction (fusion
-//! could change its summation order) stays eager for that key. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
+//! could change its summation order) stays eager for that key; so does one whose webgpu operands and results are all small and held
+//! on the host (`eval_host`), while its operands are. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
 //! emptied by `clearCaches()`. Compiled programs compute exactly what the eager operations do
 //! (the same kernels, fused; `tests/api/compiled_calls.test.mjs` compares the bits).
 
@@ -43,6 +44,9 @@ enum Entry {
     SeenLarge,
     /// Runs eagerly: not traceable, captures constants, or one operation.
     Eager,
+    /// Called eagerly on webgpu operands held on the host, and every result was too
+    /// (`eval_host`): runs eagerly, on the host, while its operands are; compiles otherwise.
+    Host,
     Compiled(Rc<Compiled>),
 }
 
@@ -101,11 +105,13 @@ pub fn run(
         return f(arrays);
     };
     let found = CACHE.with(|c| c.borrow_mut().get(&key).cloned());
+    let on_host = held_on_host(arrays);
     match found {
         None => {
             let outs = f(arrays)?;
             let large = arrays.iter().chain(&outs).any(|v| v.aval().size() > SMALL);
             let entry = match (sizes, large) {
+                _ if on_host && held_on_host(&outs) => Entry::Host,
                 (Sizes::Small, true) => Entry::SeenLarge,
                 _ => Entry::Seen,
             };
@@ -113,29 +119,44 @@ pub fn run(
             Ok(outs)
         }
         Some(Entry::Eager) => f(arrays),
+        Some(Entry::Host) if on_host => f(arrays),
         Some(Entry::Compiled(c)) => {
             COUNTERS.with(|n| n.borrow_mut().runs += 1);
             c.call(arrays)
         }
-        Some(seen @ (Entry::Seen | Entry::SeenLarge)) => match compile(tag, arrays, &f)
-            .filter(|c| !matches!(seen, Entry::SeenLarge) || !transcendental(&c.closed().jaxpr))
-        {
-            Some(c) => {
-                let c = Rc::new(c);
-                insert(key, Entry::Compiled(c.clone()));
-                COUNTERS.with(|n| {
-                    let mut n = n.borrow_mut();
-                    n.compiles += 1;
-                    n.runs += 1;
-                });
-                c.call(arrays)
+        Some(seen @ (Entry::Seen | Entry::SeenLarge | Entry::Host)) => {
+            match compile(tag, arrays, &f)
+                .filter(|c| !matches!(seen, Entry::SeenLarge) || !transcendental(&c.closed().jaxpr))
+            {
+                Some(c) => {
+                    let c = Rc::new(c);
+                    insert(key, Entry::Compiled(c.clone()));
+                    COUNTERS.with(|n| {
+                        let mut n = n.borrow_mut();
+                        n.compiles += 1;
+                        n.runs += 1;
+                    });
+                    c.call(arrays)
+                }
+                None => {
+                    insert(key, Entry::Eager);
+                    f(arrays)
+                }
             }
-            None => {
-                insert(key, Entry::Eager);
-                f(arrays)
-            }
-        },
+        }
     }
+}
+
+/// Whether every value is a webgpu array held on the host (`eval_host::candidate`).
+fn held_on_host(values: &[Value]) -> bool {
+    let concrete: Option<Vec<&super::ArrayValue>> = values
+        .iter()
+        .map(|v| match v {
+            Value::Concrete(c) if c.device == Device::WebGpu => Some(c),
+            _ => None,
+        })
+        .collect();
+    concrete.is_some_and(|c| super::eval_host::candidate(Device::WebGpu, &c))
 }
 
 fn insert(key: Key, entry: Entry) {

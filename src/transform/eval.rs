@@ -14,7 +14,7 @@ use crate::kernel::split::{split_inputs, Source};
 use crate::kernel::{simplify, view_index, Kernel};
 use crate::rules;
 use crate::rules::movement;
-use crate::transform::{eager_exes, ArrayValue};
+use crate::transform::{eager_exes, eval_host, ArrayValue};
 use crate::util::{Error, Result};
 
 /// The device an operation runs on: that of its committed operands (which must agree), else
@@ -141,6 +141,12 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
         let device = choose_device(prim, inputs)?;
         return Ok(super::eval_routine::apply(prim, device, inputs)?.remove(0));
     }
+    // Small operations on dense host-held operands are computed on the host (`eval_host`).
+    if let Ok(device) = choose_device(prim, inputs) {
+        if let Some(out) = eval_host::apply(prim, device, inputs)? {
+            return Ok(out);
+        }
+    }
     // Dense operands on the operation's device: the kernel compiled for these avals before,
     // if still compiled, runs again as it is (`eager_exes`).
     let here = choose_device(prim, inputs)
@@ -248,6 +254,9 @@ fn run_kernel(
     out_aval: Aval,
 ) -> Result<(ArrayValue, Option<(ExeId, u64)>)> {
     registry::check_dtype(function, device, out_aval.dtype)?;
+    if let Some(out) = eval_host::run(function, device, kernel, inputs, &out_aval)? {
+        return Ok((out, None));
+    }
     // Inputs on another device (weak scalars) are moved to `device` first, densely.
     let mut moved: Vec<std::borrow::Cow<ArrayValue>> = Vec::with_capacity(inputs.len());
     for &v in inputs {

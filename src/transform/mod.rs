@@ -5,6 +5,7 @@ pub mod autodiff;
 pub mod eager_exes;
 pub mod eager_jit;
 pub mod eval;
+pub mod eval_host;
 pub mod eval_routine;
 pub mod jit;
 pub mod jit_cache;

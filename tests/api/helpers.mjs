@@ -4,7 +4,8 @@
 //
 // The same files run on `webgpu` (Deno + lavapipe: `OXJAX_TEST_DEVICE=webgpu deno test ...`;
 // Chromium + SwiftShader: tests/browser/api.spec.ts sets `globalThis.OXJAX_TEST_DEVICE`). Then
-// WebGPU starts with the spec minimum of 8 storage buffers, becomes the default device, and
+// WebGPU starts with the spec minimum of 8 storage buffers and small operations on the GPU
+// (`smallOnHost: false`, so small arrays exercise its kernels), becomes the default device, and
 // `DEVICES` is `["webgpu"]` instead of `["cpu", "wasm"]`. Reads are `await x.data()` /
 // `jsAsync()` in every test, because WebGPU has no synchronous read there.
 import { afterEach, beforeEach } from "node:test";
@@ -22,7 +23,7 @@ const mode = globalThis.OXJAX_TEST_DEVICE ?? globalThis.process?.env?.OXJAX_TEST
 /** True when the suite runs on webgpu (Deno or Chromium) rather than cpu and wasm (Node). */
 export const ON_WEBGPU = mode === "webgpu";
 if (ON_WEBGPU) {
-  const have = await ox.init({ maxStorageBuffers: 8 });
+  const have = await ox.init({ maxStorageBuffers: 8, smallOnHost: false });
   if (!have.includes("webgpu")) {
     throw new Error(`OXJAX_TEST_DEVICE=webgpu: ${ox.webgpuUnavailableReason() ?? "no WebGPU"}`);
   }

@@ -14,7 +14,7 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
   await page.goto("/tests/browser/blank.html");
   const result = await page.evaluate(async () => {
     const ox = await import("/pkg/index.js");
-    await ox.init({ maxStorageBuffers: 8 });
+    await ox.init({ maxStorageBuffers: 8, smallOnHost: false });
     const np = ox.numpy;
     const live = () => {
       const s = ox.memoryStats();

@@ -17,7 +17,7 @@ test("parallel Kalman MLE step on WebGPU in Chromium: oracle values, no recompil
   const result = await page.evaluate(async () => {
     const ox = await import("/pkg/index.js");
     const k = await import("/tests/shared/kalman_parallel.mjs");
-    await ox.init({ maxStorageBuffers: 8 });
+    await ox.init({ maxStorageBuffers: 8, smallOnHost: false });
     const np = ox.numpy;
     const live = () => {
       const s = ox.memoryStats();

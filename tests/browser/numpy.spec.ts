@@ -14,7 +14,7 @@ for (const device of ["webgpu", "wasm"]) {
       const load = async (name: string) =>
         (await (await fetch(`/tests/data/${name}`)).json()).cases;
       const cases = [...(await load("numpy_expected.json")), ...(await load("jax_expected.json"))];
-      await ox.init({ maxStorageBuffers: 8 });
+      await ox.init({ maxStorageBuffers: 8, smallOnHost: false });
       const failures: string[] = [];
       const before = ox.memoryStats().liveArrays;
       for (const [i, c] of cases.entries()) {

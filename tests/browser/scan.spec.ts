@@ -9,7 +9,7 @@ test("case 2: a jitted reverse lax.scan is one WebGPU dispatch in Chromium", asy
   await page.goto("/tests/browser/blank.html");
   const result = await page.evaluate(async () => {
     const ox = await import("/pkg/index.js");
-    await ox.init({ maxStorageBuffers: 8 });
+    await ox.init({ maxStorageBuffers: 8, smallOnHost: false });
     const np = ox.numpy;
     const before = ox.memoryStats().liveArrays;
     const events: string[] = [];

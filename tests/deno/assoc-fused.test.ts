@@ -9,7 +9,7 @@
 // program on the cpu device. Nothing leaks (arrays and webgpu buffers).
 import { init, jit, lax, memoryStats, numpy as np, tree, valueAndGrad } from "../../pkg/index.js";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 type Dev = "cpu" | "webgpu";
 type Elem = { A: np.Array; b: np.Array; S: np.Array };

@@ -72,7 +72,10 @@ const compute = (device: "cpu" | "wasm" | "webgpu") => {
 
 // Opened outside the test: the sanitizers do not count it (the one that `init()` opens again
 // inside the test stays open after it, as an application's would).
-check((await init({ maxStorageBuffers: 8 })).includes("webgpu"), "webgpu starts");
+check(
+  (await init({ maxStorageBuffers: 8, smallOnHost: false })).includes("webgpu"),
+  "webgpu starts",
+);
 
 Deno.test({
   name: "a lost webgpu device throws clear errors and init() brings it back",

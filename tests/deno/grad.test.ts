@@ -3,7 +3,7 @@
 import { grad, init, memoryStats, numpy as np } from "../../pkg/index.js";
 
 // The spec minimum of storage buffers, so kernels that would need more are split.
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 Deno.test("grad with `using` intermediates on webgpu", async () => {
   const before = memoryStats().liveArrays;

@@ -3,5 +3,5 @@
 import { init } from "../../pkg/index.js";
 import { kalmanSuite } from "./kalman_parallel_suite.ts";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 kalmanSuite("8 storage buffers");

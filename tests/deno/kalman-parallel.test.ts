@@ -3,5 +3,5 @@
 import { init } from "../../pkg/index.js";
 import { kalmanSuite } from "./kalman_parallel_suite.ts";
 
-await init();
+await init({ smallOnHost: false });
 kalmanSuite("adapter limit");

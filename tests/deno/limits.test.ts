@@ -4,7 +4,7 @@
 // and the float64 error.
 import { blockUntilReady, init, memoryStats, numpy as np } from "../../pkg/index.js";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 /** 20 arrays (of ragged lengths for concatenate, equal ones for stack) on `device`. */
 const parts = (device: "cpu" | "webgpu", ragged: boolean) =>

@@ -8,7 +8,7 @@ import * as ox from "../../pkg/index.js";
 import type { Array as OxArray } from "../../pkg/index.js";
 
 const { init, memoryStats, numpy: np, lax } = ox;
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 type Device = "cpu" | "webgpu";
 

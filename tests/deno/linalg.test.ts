@@ -6,7 +6,7 @@ const { init, memoryStats } = ox;
 // @ts-types="../shared/linalg_cases.d.ts"
 import { linalgLabel, runLinalgCase } from "../shared/linalg_cases.mjs";
 
-await init();
+await init({ smallOnHost: false });
 const { cases } = JSON.parse(
   await Deno.readTextFile(new URL("../data/linalg_expected.json", import.meta.url)),
 );

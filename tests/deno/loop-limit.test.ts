@@ -6,7 +6,7 @@
 // computed here, or float64 sums in JavaScript with a stated tolerance. Nothing leaks.
 import { init, lax, memoryStats, numpy as np } from "../../pkg/index.js";
 
-await init();
+await init({ smallOnHost: false });
 
 const webgpu = { device: "webgpu" } as const;
 const bytes = () => memoryStats().devices.webgpu?.liveBytes ?? 0;

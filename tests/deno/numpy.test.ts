@@ -5,7 +5,7 @@ const { init, memoryStats } = ox;
 import { caseLabel, runCase } from "../shared/numpy_cases.mjs";
 
 // The spec minimum of storage buffers, so kernels that would need more are split.
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 const load = async (name: string) =>
   JSON.parse(await Deno.readTextFile(new URL(`../data/${name}`, import.meta.url))).cases;
 const cases = [...(await load("numpy_expected.json")), ...(await load("jax_expected.json"))];

@@ -11,7 +11,7 @@ import { clearCaches, init, memoryStats, numpy as np, tree } from "../../pkg/ind
 import type { Array as OxArray } from "../../pkg/index.js";
 import { wasm } from "../../pkg/bridge.js";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 const adapter = await navigator.gpu.requestAdapter();
 const HAS_F16 = adapter?.features.has("shader-f16") ?? false;

@@ -17,7 +17,7 @@ import * as ox from "../../pkg/index.js";
 import { makeAssocNll, rtsStep as rtsStepOf } from "../shared/scan_bodies.mjs";
 import { rng } from "../shared/rng.mjs";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 type Dev = "cpu" | "webgpu";
 type Event = { path: string; backend: string; detail: string };

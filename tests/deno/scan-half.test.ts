@@ -17,7 +17,7 @@ import {
 } from "../../pkg/index.js";
 import { rng } from "../shared/rng.mjs";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 type Dev = "cpu" | "webgpu";
 type Event = { path: string; backend: string; detail: string };

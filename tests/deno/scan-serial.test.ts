@@ -16,7 +16,7 @@ import {
 } from "../../pkg/index.js";
 import { rtsStep as rtsStepOf } from "../shared/scan_bodies.mjs";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 type Dev = "cpu" | "webgpu";
 type Event = { path: string; backend: string; detail: string };

@@ -5,7 +5,7 @@
 import { init, jit, lax, memoryStats, numpy as np, tree, valueAndGrad } from "../../pkg/index.js";
 import { rng } from "../shared/rng.mjs";
 
-await init({ maxStorageBuffers: 8 });
+await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 type Elems = { A: np.Array; b: np.Array; S: np.Array };
 

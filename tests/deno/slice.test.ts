@@ -9,7 +9,7 @@ function assertEquals(actual: unknown, expected: unknown, what: string): void {
 }
 
 const devices = // The spec minimum of storage buffers, so kernels that would need more are split.
-  await init({ maxStorageBuffers: 8 });
+  await init({ maxStorageBuffers: 8, smallOnHost: false });
 
 Deno.test("webgpu is available under --unstable-webgpu", () => {
   assertEquals(devices, ["cpu", "wasm", "webgpu"], "init()");

@@ -2,7 +2,7 @@
 // over the rows, and hessian (vmap of jvp of grad); results stay on webgpu and nothing leaks.
 import { hessian, init, memoryStats, numpy as np, vmap } from "../../pkg/index.js";
 
-await init();
+await init({ smallOnHost: false });
 
 Deno.test("vmap and hessian on webgpu", async () => {
   const before = memoryStats().liveArrays;

@@ -66,6 +66,9 @@ fn work_in_scope(device: Device) -> Vec<ArrayValue> {
 fn sort_routines_and_conv_stay_on_webgpu_and_match_cpu() {
     let gpu = block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter (lavapipe)");
     registry::install_webgpu(gpu);
+    // Small operations on host-held arrays would run on the host (`eval_host`): these
+    // check the device's kernels.
+    oxjax::transform::eval_host::set_enabled(false);
     let before = transfers::get(Device::WebGpu);
     let got = work(Device::WebGpu);
     let during = transfers::get(Device::WebGpu);
