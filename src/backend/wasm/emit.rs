@@ -32,6 +32,7 @@ mod unroll;
 mod vloop;
 mod vmath;
 mod vmath32;
+mod vmath_erf;
 mod vmath_inv;
 mod vrem;
 

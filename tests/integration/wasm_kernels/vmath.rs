@@ -14,7 +14,7 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 use crate::common::{decode_f32, run_on};
 
-const OPS: [UnaryOp; 7] = [
+const OPS: [UnaryOp; 9] = [
     UnaryOp::Exp,
     UnaryOp::Log,
     UnaryOp::Sin,
@@ -22,12 +22,14 @@ const OPS: [UnaryOp; 7] = [
     UnaryOp::Tanh,
     UnaryOp::Asin,
     UnaryOp::Atan,
+    UnaryOp::Erf,
+    UnaryOp::Erfc,
 ];
 
 /// The stated tolerance, in ulps of f32.
 const ULPS: u64 = 1;
 
-const SPECIALS: [f32; 24] = [
+const SPECIALS: [f32; 30] = [
     f32::NAN,
     f32::INFINITY,
     f32::NEG_INFINITY,
@@ -52,6 +54,14 @@ const SPECIALS: [f32; 24] = [
     0.625,
     22.0,
     1.570_796_4,
+    // erf/erfc: the ends of the small-argument formula and of the tail, and where erfc's f32
+    // result becomes subnormal and rounds to 0.
+    0.84375,
+    -0.843_749_94,
+    9.194_1,
+    10.05,
+    10.0625,
+    -10.0625,
 ];
 
 /// xorshift64*.
@@ -72,6 +82,7 @@ fn points(op: UnaryOp) -> Vec<f32> {
     let (lo, hi) = match op {
         UnaryOp::Log => (0.0, 100.0),
         UnaryOp::Asin => (-1.0, 1.0),
+        UnaryOp::Erf | UnaryOp::Erfc => (-11.0, 11.0),
         _ => (-100.0, 100.0),
     };
     let n = 100_000;

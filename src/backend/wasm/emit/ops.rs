@@ -195,7 +195,9 @@ pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
         (Sqrt, _) => x.sqrt(),
         // float32 ops with a vector body use it for single values too, so that an element's
         // result does not depend on whether it falls in a vector block or a scalar tail.
-        (Exp | Log | Sin | Cos | Tanh | Asin | Atan, DType::Float32) if vmath::has_vector(op) => {
+        (Exp | Log | Sin | Cos | Tanh | Asin | Atan | Erf | Erfc, DType::Float32)
+            if vmath::has_vector(op) =>
+        {
             let f = cx.lib.routine(&mut cx.module, Routine::Lane(op));
             E::Call(f, x.ty(), vec![x])
         }

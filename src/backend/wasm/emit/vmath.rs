@@ -8,8 +8,8 @@
 //! (f32 subnormals are normal f64s, so no rescaling is needed). sin and cos lanes with |x| ≥
 //! 2²⁰·π/2 (rare) are recomputed by the scalar routine (Payne–Hanek reduction). asin and atan
 //! widen likewise and run their scalar routines' algorithms branch-free (`vmath_inv`). erf and
-//! erfc stay scalar per lane: their tails have six polynomial pieces, and selecting every
-//! coefficient per lane costs more than the scalar routine's branches.
+//! erfc widen likewise and use fits of their own with one polynomial for the whole tail
+//! (`vmath_erf`), computing each formula only for halves with a lane that needs it.
 
 use walrus::ir::{BinaryOp as B, UnaryOp as U};
 use walrus::{FunctionId, Module, ValType};
@@ -34,6 +34,8 @@ pub fn has_vector(op: UnaryOp) -> bool {
             | UnaryOp::Tanh
             | UnaryOp::Asin
             | UnaryOp::Atan
+            | UnaryOp::Erf
+            | UnaryOp::Erfc
     )
 }
 
@@ -41,7 +43,7 @@ pub fn has_vector(op: UnaryOp) -> bool {
 const TRIG_VECTOR_LIMIT: f32 = 1_647_099.0;
 
 /// 1.5·2⁵²: adding it to an integral f64 below 2⁵¹ puts the integer in the low bits.
-const MAGIC: f64 = 6_755_399_441_055_744.0;
+pub(super) const MAGIC: f64 = 6_755_399_441_055_744.0;
 
 /// An f64x2 value, with arithmetic operators.
 #[derive(Clone)]
@@ -183,13 +185,15 @@ pub fn inline(lib: &mut Lib, m: &mut Module, op: UnaryOp, x: Var) -> (Vec<S>, E)
     let res = Var::new(m, V128);
     let mut b = Body { m, stmts: vec![] };
     let value = match op {
-        UnaryOp::Log | UnaryOp::Asin | UnaryOp::Atan => {
+        UnaryOp::Log | UnaryOp::Asin | UnaryOp::Atan | UnaryOp::Erf | UnaryOp::Erfc => {
             let mut out = vec![];
             for half in halves(x.get()) {
                 let h = b.bind(D(half));
                 let y = match op {
                     UnaryOp::Log => b.log(h),
                     UnaryOp::Asin => b.asin64(h),
+                    UnaryOp::Erf => b.erf64(h, false),
+                    UnaryOp::Erfc => b.erf64(h, true),
                     _ => b.atan64(h),
                 };
                 out.push(y.0.v1(U::F32x4DemoteF64x2Zero));

@@ -17,13 +17,13 @@ use super::math_consts::{ASIN_R32, ATAN_3HALF_HI, ATAN_HALF_HI, ATAN_Q32, PIO2_H
 use super::vmath::{k, kb, pick, Body, D};
 
 /// x's sign bit on the non-negative f64x2 `v`.
-fn with_sign_of(v: D, x: D) -> D {
+pub(super) fn with_sign_of(v: D, x: D) -> D {
     let sign = x.0.v2(B::V128And, k(-0.0).0);
     D(v.0.v2(B::V128Or, sign))
 }
 
 impl Body<'_> {
-    fn abs64(&mut self, x: &D) -> D {
+    pub(super) fn abs64(&mut self, x: &D) -> D {
         let mask = k(f64::from_bits(i64::MAX as u64)).0;
         self.bind(D(x.0.clone().v2(B::V128And, mask)))
     }
