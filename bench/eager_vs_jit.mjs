@@ -14,7 +14,18 @@ const np = ox.numpy;
 const [nArg, ...names] = process.argv.slice(2);
 const n = Number(nArg ?? 1_000_000);
 const fns = names.length ? names : ["rint", "round", "fmax", "signbit", "hypot", "nn.sparsePlus"];
-const BINARY = new Set(["fmax", "fmin", "heaviside", "copysign", "remainder", "fmod", "hypot"]);
+const BINARY = new Set([
+  "fmax",
+  "fmin",
+  "heaviside",
+  "copysign",
+  "remainder",
+  "fmod",
+  "hypot",
+  "arctan2",
+  "logaddexp",
+  "logaddexp2",
+]);
 const x = np.array(
   new Float32Array(n).map((_, i) => Math.sin(i) * 10),
   { device: "wasm" },

@@ -9,6 +9,7 @@
 //                                      joins the parts' outputs into one table)
 //   SWEEP_WASM_THREADS=n               oxjax's wasm worker threads (default: one per core; jax-js
 //                                      runs on one thread, so 1 compares kernel for kernel)
+//   SWEEP_CLOCK=cpu                    time in process CPU time, not wall time (a loaded machine)
 import { partOf, reportSoFar, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
 
 shimIteratorHelpers();
@@ -26,7 +27,7 @@ ox.defaultDevice("wasm");
 const { oxFails } = await sweep({
   ox,
   jax,
-  device: "wasm (Node)",
+  device: process.env.SWEEP_CLOCK === "cpu" ? "wasm (Node, CPU time)" : "wasm (Node)",
   filter: process.argv[2] ?? "",
   small: !!process.env.SWEEP_SMALL,
   part: partOf(),

@@ -11,6 +11,15 @@ const STEADY_MS = Number(env("SWEEP_STEADY_MS") ?? 60);
 const MAX_RUNS = 25;
 const SLOW_MS = 1000; // a first call this slow: one more call is the steady sample
 const TOO_SLOW_MS = 5000; // a call this slow: larger sizes are not timed
+// `SWEEP_CLOCK=cpu` (Node): process CPU time (user + system, all threads) instead of wall
+// time, so other load on a shared machine counts less.
+const cpuClock = env("SWEEP_CLOCK") === "cpu" && globalThis.process?.cpuUsage;
+const now = cpuClock
+  ? () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    }
+  : () => performance.now();
 
 /** Iterator helpers (ES2025) for runtimes without them (Node 20): jax-js calls a few. */
 export function shimIteratorHelpers() {
@@ -125,16 +134,16 @@ async function timeOne(lib, c, n) {
     if (!L.isJax) outs.forEach((a) => inputs.has(a) || a.dispose());
   };
   try {
-    let t = performance.now();
+    let t = now();
     await call();
-    const first = performance.now() - t;
+    const first = now() - t;
     const samples = [];
-    const start = performance.now();
+    const start = now();
     const runs = first > SLOW_MS ? 1 : MAX_RUNS;
-    while (samples.length < runs && (samples.length < 3 || performance.now() - start < STEADY_MS)) {
-      t = performance.now();
+    while (samples.length < runs && (samples.length < 3 || now() - start < STEADY_MS)) {
+      t = now();
       await call();
-      samples.push(performance.now() - t);
+      samples.push(now() - t);
     }
     return { first, steady: median(samples), runs: samples.length, shapes };
   } catch (e) {
