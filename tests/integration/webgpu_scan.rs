@@ -3,7 +3,8 @@
 //! `bench/README.md` (an RTS-style reverse scan: transpose → matmul → matmul → add on an m×m state)
 //! runs as exactly ONE dispatch per scan, path "fused"; a body too large for one workgroup runs
 //! pre-encoded (one dispatch per kernel and step, encoded without a submit per step); a body with a
-//! routine runs as the host loop and says why. Oracle: the same scan on the `cpu` device.
+//! routine runs as the host loop and says why; a scan nested in a scan body runs inside the outer
+//! loop's one dispatch. Oracle: the same scan on the `cpu` device.
 
 use crate::common::trace::{array, op, read_value};
 use crate::common::{block_on, values};
@@ -204,17 +205,20 @@ fn compiled_scans_on_webgpu() {
     let (_, _, event) = check(3, 5, true, true);
     assert_eq!(event.path, "fallback", "{event:?}");
     assert!(event.detail.contains("cholesky"), "{event:?}");
-    // A nested scan: webgpu refuses the nested loop step, so the outer scan is the host loop
-    // and says why; its inner scans still run compiled.
+    // A nested scan: the outer loop runs the inner one inside its dispatch, ONE dispatch in
+    // all, path "fused" for both (the inner one reported once per outer step).
     let want = nested(Device::Cpu);
     scan_eval::drain_events();
+    let before = registry::stats(Device::WebGpu).unwrap();
     close("nested", &nested(Device::WebGpu), &want);
+    let after = registry::stats(Device::WebGpu).unwrap();
+    assert_eq!(after.dispatches - before.dispatches, 1);
     let events = scan_eval::drain_events();
     let outer: Vec<_> = events.iter().filter(|e| e.length == 2).collect();
     assert_eq!(outer.len(), 1, "{events:?}");
-    assert_eq!(outer[0].path, "fallback", "{events:?}");
-    assert!(outer[0].detail.contains("nested scan"), "{events:?}");
-    assert!(events.iter().any(|e| e.length == 3 && e.path == "fused"));
+    assert_eq!(outer[0].path, "fused", "{events:?}");
+    assert!(outer[0].detail.contains("nested"), "{events:?}");
+    assert!(events.iter().all(|e| e.path == "fused"), "{events:?}");
     scan_eval::set_reporting(false);
     registry::uninstall_webgpu();
 }

@@ -60,29 +60,21 @@ fn rts_loop(m: usize, n: usize, reverse: bool, chunk: u32) -> (LoopShader, [u32;
     let p = q + n32 * s;
     let (t, u, ys) = (p + 2 * s, p + 3 * s, p + 4 * s);
     let row = |region, base| Place {
-        space: Space::Storage,
-        region,
-        base,
         row_stride: s,
-        parity: Parity::None,
+        ..Place::fixed(region, base)
     };
     let carry = |parity| Place {
-        space: Space::Storage,
-        region: 2,
-        base: p,
-        row_stride: 0,
         parity,
+        ..Place::fixed(2, p)
     };
     let q_row = if chunk > 0 {
         Place {
             space: Space::Workgroup,
-            region: 6,
-            base: 0,
-            row_stride: 0,
             parity: Parity::Ring {
                 rows: 2 * chunk,
                 size: s,
             },
+            ..Place::fixed(6, 0)
         }
     } else {
         row(1, q)
@@ -127,6 +119,7 @@ fn rts_loop(m: usize, n: usize, reverse: bool, chunk: u32) -> (LoopShader, [u32;
         prologue: vec![],
         epilogue: vec![],
         prefetch,
+        nests: vec![],
     };
     (shader, [a, q, p, t, u, ys])
 }

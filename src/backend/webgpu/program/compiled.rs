@@ -172,8 +172,12 @@ pub(super) fn compile(gpu: &mut WebGpuBackend, plan: &DeviceProgram) -> Result<(
 fn detail(exe: &CompiledProgram) -> String {
     match exe {
         CompiledProgram::Looping { layout, .. } => format!(
-            "webgpu: one dispatch ({} ops per step, workgroup of {}, state in {} memory)",
+            "webgpu: one dispatch ({} ops per step{}, workgroup of {}, state in {} memory)",
             layout.shader.ops.len(),
+            match layout.shader.nests.len() {
+                0 => String::new(),
+                n => format!(", {n} nested loops"),
+            },
             layout.shader.workgroup_size(),
             if layout.shader.workgroup_words > 0 {
                 "workgroup"

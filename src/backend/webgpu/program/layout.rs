@@ -3,12 +3,14 @@
 //! temps one value, xs and ys their whole stacked arrays (a row per step), each carry two
 //! halves (read half and written half swap every step). The layout also says what to copy in
 //! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries).
+//! The ops of the body, scans nested in it included, are placed by `nested`.
 //!
 //! When consts, carries, temps and two staged rows of each xs fit the device's workgroup
 //! memory, they are placed there (`Space::Workgroup`): the shader moves consts and initial
 //! carries in before its loop and the final carries out after it, and prefetches xs rows.
 
-use super::looping::{workgroup_size, LoopOp, LoopShader, Move, Parity, Place, Prefetch, Space};
+use super::looping::{workgroup_size, LoopShader, Move, Parity, Place, Prefetch, Space};
+use super::nested::{self, BodyOps};
 use crate::backend::caps::{WEBGPU_LOOP_MAX_KERNEL_ELEMENTS, WEBGPU_LOOP_MAX_KERNEL_STEPS};
 use crate::kernel::device_program::{DeviceProgram, LoopStep, SlotRole};
 use crate::util::{Error, Result};
@@ -55,7 +57,7 @@ pub fn layout_with(
     max_elements: usize,
 ) -> Result<Layout> {
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
-    if plan.length as u64 * plan.body.steps.len() as u64 > WEBGPU_LOOP_MAX_KERNEL_STEPS {
+    if nested::executed_steps(&plan.body, plan.length) > WEBGPU_LOOP_MAX_KERNEL_STEPS {
         return Err(not_single("too many steps for one dispatch".into()));
     }
     let Storage {
@@ -64,11 +66,22 @@ pub fn layout_with(
         copy_in,
         copy_out,
     } = storage(plan, length)?;
-    let staged = stage_in_workgroup(plan, &mut places, workgroup_limit);
-    let ops = loop_ops(plan, &places, max_elements)?;
+    // A body with nested loops keeps everything in storage (`nested`).
+    let staged = match nested::has_nested(&plan.body) {
+        true => Staged::default(),
+        false => stage_in_workgroup(plan, &mut places, workgroup_limit),
+    };
+    let mut ops = BodyOps {
+        ops: Vec::with_capacity(plan.body.steps.len()),
+        nests: Vec::new(),
+        words: words as u64,
+        regions: plan.body.slots.len(),
+        max_elements,
+    };
+    ops.body(&plan.body, &places, 0)?;
     Ok(Layout {
         shader: LoopShader {
-            ops,
+            ops: ops.ops,
             length,
             reverse: plan.reverse,
             // Declared rounded up (within the limit), so that programs of nearby sizes
@@ -80,8 +93,9 @@ pub fn layout_with(
             prologue: staged.prologue,
             epilogue: staged.epilogue,
             prefetch: staged.prefetch,
+            nests: ops.nests,
         },
-        words,
+        words: ops.words as u32,
         copy_in,
         copy_out,
         places,
@@ -156,6 +170,7 @@ fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
             base,
             row_stride,
             parity,
+            ..Place::fixed(s, base)
         });
     }
     Ok(Storage {
@@ -202,41 +217,6 @@ fn stage_in_workgroup(plan: &DeviceProgram, places: &mut [Place], workgroup_limi
         chunk /= 2;
     }
     staged
-}
-
-/// The ops of one step over their slots' `places`, or why the body does not suit one
-/// workgroup (an op of more than `max_elements` elements, a routine, a nested scan).
-fn loop_ops(plan: &DeviceProgram, places: &[Place], max_elements: usize) -> Result<Vec<LoopOp>> {
-    let mut ops = Vec::with_capacity(plan.body.steps.len());
-    for step in &plan.body.steps {
-        match step {
-            LoopStep::Kernel {
-                kernel,
-                inputs,
-                output,
-            } => {
-                if kernel.size > max_elements {
-                    return Err(not_single(format!(
-                        "an op of {} elements is larger than one workgroup's share ({})",
-                        kernel.size, max_elements
-                    )));
-                }
-                ops.push(LoopOp {
-                    kernel: kernel.clone(),
-                    inputs: inputs.iter().map(|&i| places[i]).collect(),
-                    output: places[*output],
-                });
-            }
-            LoopStep::Routine { routine, .. } => {
-                return Err(not_single(format!(
-                    "the body runs the routine {}",
-                    routine.name()
-                )))
-            }
-            LoopStep::Loop { .. } => return Err(not_single("the body runs a nested scan".into())),
-        }
-    }
-    Ok(ops)
 }
 
 #[derive(Default)]

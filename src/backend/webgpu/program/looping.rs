@@ -11,12 +11,18 @@
 //! are double-buffered by step parity (step `s` reads half `s & 1` and writes the other half),
 //! so no op ever reads what another thread of the same op writes.
 //!
+//! A scan nested in the body (`nested`) is a `for` loop over its steps inside the step of its
+//! enclosing loop, with barriers around it and at the end of each of its steps; its carries
+//! are double-buffered by its own step's parity, and its x and y rows are addressed by its own
+//! row (`step1`/`row1` one level down, and so on).
+//!
 //! When they fit, constants, carries and temporaries live in workgroup memory instead
 //! (`ox_wg`: moved in before the loop and out after it), and each xs row is prefetched into a
 //! register at the start of the step before and staged in workgroup memory at its end, so the
 //! dependent chain of a step never waits on device memory.
 
 use std::fmt::Write;
+use std::ops::Range;
 
 use super::schedule;
 use crate::backend::webgpu::loop_budget::{element_loops, strided};
@@ -36,7 +42,36 @@ pub struct Place {
     pub base: u32,
     /// Words per row: the value is row `row` of a stacked array (xs, ys); 0 otherwise.
     pub row_stride: u32,
+    /// Words per row at each depth of nested loops (`row1`, `row2`, …): the value is that row
+    /// of a stacked array a nested loop addresses; 0 at depths where it is not.
+    pub nested_rows: [u32; MAX_NEST],
     pub parity: Parity,
+    /// The loop depth whose step the parity follows (0: the scan's own loop).
+    pub depth: u8,
+}
+
+/// The most loops nested inside one another in a body the looping shader runs.
+pub const MAX_NEST: usize = 3;
+
+/// The WGSL names of the step and the row of the loop at `depth` (0: the scan's own loop).
+pub fn step_row(depth: u8) -> (String, String) {
+    match depth {
+        0 => ("step".into(), "row".into()),
+        d => (format!("step{d}"), format!("row{d}")),
+    }
+}
+
+/// A scan nested in the body: the ops `start..end` of [`LoopShader::ops`] (the loops nested
+/// in it lie within that range) run at each of its `length` steps, at loop depth `depth`
+/// (its step and row are `step{depth}` and `row{depth}`), between the ops before `start` and
+/// those from `end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Nest {
+    pub start: usize,
+    pub end: usize,
+    pub depth: u8,
+    pub length: u32,
+    pub reverse: bool,
 }
 
 /// Which memory a place is in.
@@ -107,22 +142,31 @@ impl Place {
             region,
             base,
             row_stride: 0,
+            nested_rows: [0; MAX_NEST],
             parity: Parity::None,
+            depth: 0,
         }
     }
 
-    /// The WGSL `u32` expression of the place's first word at the current step.
+    /// The WGSL `u32` expression of the place's first word at the current step (of every
+    /// loop it is in).
     fn offset(&self) -> String {
         let mut s = format!("{}u", self.base);
         if self.row_stride != 0 {
             write!(s, " + row * {}u", self.row_stride).unwrap();
         }
+        for (d, &stride) in self.nested_rows.iter().enumerate() {
+            if stride != 0 {
+                write!(s, " + {} * {stride}u", step_row(d as u8 + 1).1).unwrap();
+            }
+        }
+        let step = step_row(self.depth).0;
         match self.parity {
             Parity::None => {}
-            Parity::Current(size) => write!(s, " + (step & 1u) * {size}u").unwrap(),
-            Parity::Next(size) => write!(s, " + ((step + 1u) & 1u) * {size}u").unwrap(),
+            Parity::Current(size) => write!(s, " + ({step} & 1u) * {size}u").unwrap(),
+            Parity::Next(size) => write!(s, " + (({step} + 1u) & 1u) * {size}u").unwrap(),
             Parity::Ring { rows, size } => {
-                write!(s, " + (step & {}u) * {size}u", rows - 1).unwrap()
+                write!(s, " + ({step} & {}u) * {size}u", rows - 1).unwrap()
             }
         }
         s
@@ -149,6 +193,14 @@ pub struct LoopShader {
     pub prologue: Vec<Move>,
     pub epilogue: Vec<Move>,
     pub prefetch: Vec<Prefetch>,
+    /// The scans nested in the body, by their first op (none: every op runs once a step).
+    pub nests: Vec<Nest>,
+}
+
+/// A part of a step's ops (`LoopShader::parts`).
+enum Part {
+    Ops(Range<usize>),
+    Nest(Nest),
 }
 
 /// Most invocations of the one workgroup.
@@ -167,12 +219,54 @@ impl LoopShader {
     /// (32..=256): every op of a small body is then one element per invocation.
     pub fn workgroup_size(&self) -> u32 {
         let largest = self.ops.iter().map(|op| op.kernel.size).max().unwrap_or(1);
-        workgroup_size(largest.max(schedule::widest_level(&self.ops) as usize))
+        let widest = self
+            .runs(0..self.ops.len(), 0)
+            .iter()
+            .map(|r| schedule::widest_level(&self.ops[r.clone()]))
+            .max()
+            .unwrap_or(1);
+        workgroup_size(largest.max(widest as usize))
+    }
+
+    /// The parts of the ops `range` at loop depth `depth`: runs of ops of that depth and
+    /// the loops nested directly in it.
+    fn parts(&self, range: Range<usize>, depth: u8) -> Vec<Part> {
+        let mut parts = Vec::new();
+        let mut at = range.start;
+        let mut nests: Vec<&Nest> = self
+            .nests
+            .iter()
+            .filter(|n| n.depth == depth + 1 && n.start >= range.start && n.end <= range.end)
+            .collect();
+        nests.sort_by_key(|n| n.start);
+        for n in nests {
+            if n.start > at {
+                parts.push(Part::Ops(at..n.start));
+            }
+            parts.push(Part::Nest(*n));
+            at = n.end;
+        }
+        if at < range.end {
+            parts.push(Part::Ops(at..range.end));
+        }
+        parts
+    }
+
+    /// Every run of ops of one depth in `range` (at `depth`) and in the loops nested in it.
+    fn runs(&self, range: Range<usize>, depth: u8) -> Vec<Range<usize>> {
+        let mut runs = Vec::new();
+        for part in self.parts(range, depth) {
+            match part {
+                Part::Ops(r) => runs.push(r),
+                Part::Nest(n) => runs.extend(self.runs(n.start..n.end, n.depth)),
+            }
+        }
+        runs
     }
 
     /// Loop iterations one invocation of the shader may run (an upper bound, for adapters
     /// with a loop limit, `loop_budget`): the moves and the prefetch before the loop, every
-    /// step's strided op loops, the moves after it.
+    /// step's strided op loops and nested loops, the moves after it.
     pub fn loop_iterations(&self) -> usize {
         let wg = self.workgroup_size() as usize;
         let moves = |list: &[Move]| -> usize {
@@ -185,20 +279,36 @@ impl LoopShader {
             .iter()
             .map(|p| strided((p.rows / 2 * p.words) as usize, wg, 0))
             .fold(0, usize::saturating_add);
-        // An op of at most `wg` elements is an `if`, a larger one a strided loop.
-        let step = self
-            .ops
-            .iter()
-            .map(|op| match op.kernel.size <= wg {
-                true => element_loops(&op.kernel),
-                false => strided(op.kernel.size, wg, element_loops(&op.kernel)),
-            })
-            .fold(0, usize::saturating_add);
+        let step = self.range_iterations(0..self.ops.len(), 0, wg);
         let steps = strided(self.length as usize, 1, step);
         moves(&self.prologue)
             .saturating_add(prefetch)
             .saturating_add(steps)
             .saturating_add(moves(&self.epilogue))
+    }
+
+    /// Loop iterations of one step's ops `range` at `depth`, with its nested loops.
+    fn range_iterations(&self, range: Range<usize>, depth: u8, wg: usize) -> usize {
+        let mut total = 0usize;
+        for part in self.parts(range, depth) {
+            let n = match part {
+                // An op of at most `wg` elements is an `if`, a larger one a strided loop.
+                Part::Ops(r) => self.ops[r]
+                    .iter()
+                    .map(|op| match op.kernel.size <= wg {
+                        true => element_loops(&op.kernel),
+                        false => strided(op.kernel.size, wg, element_loops(&op.kernel)),
+                    })
+                    .fold(0, usize::saturating_add),
+                Part::Nest(n) => strided(
+                    n.length as usize,
+                    1,
+                    self.range_iterations(n.start..n.end, n.depth, wg),
+                ),
+            };
+            total = total.saturating_add(n);
+        }
+        total
     }
 
     /// The WGSL source of the looping shader.
@@ -219,13 +329,7 @@ impl LoopShader {
                 ));
             }
         }
-        let sched = schedule::schedule(&self.ops, wg);
-        for (k, barriers) in schedule::emission(&self.ops, &sched) {
-            for space in barriers {
-                writeln!(body, "    {}", space.barrier()).unwrap();
-            }
-            body.push_str(&self.emit_op(&mut e, &self.ops[k], wg, sched[k].lane)?);
-        }
+        self.emit_range(&mut e, wg, 0..self.ops.len(), 0, &mut body)?;
         let mut step_end = String::new();
         for space in schedule::step_end(&self.ops, !self.prefetch.is_empty()) {
             writeln!(step_end, "    {}", space.barrier()).unwrap();
@@ -284,6 +388,55 @@ impl LoopShader {
         .unwrap();
         src.push_str(&e.helpers.source());
         Ok(src)
+    }
+
+    /// The statements of the ops `range` at loop depth `depth` into `body`: each run of ops
+    /// of that depth scheduled by dependency level (`schedule`), each nested loop a `for`
+    /// loop over its steps with every barrier before it, at the end of each of its steps and
+    /// after it (its trip count is a constant: the barriers stay in uniform control flow).
+    fn emit_range(
+        &self,
+        e: &mut Emitter,
+        wg: u32,
+        range: Range<usize>,
+        depth: u8,
+        body: &mut String,
+    ) -> Result<()> {
+        let mut all = Space::Storage.barrier().to_string();
+        if self.workgroup_words > 0 {
+            all.push(' ');
+            all.push_str(Space::Workgroup.barrier());
+        }
+        for part in self.parts(range, depth) {
+            match part {
+                Part::Ops(r) => {
+                    let ops = &self.ops[r];
+                    let sched = schedule::schedule(ops, wg);
+                    for (k, barriers) in schedule::emission(ops, &sched) {
+                        for space in barriers {
+                            writeln!(body, "    {}", space.barrier()).unwrap();
+                        }
+                        body.push_str(&self.emit_op(e, &ops[k], wg, sched[k].lane)?);
+                    }
+                }
+                Part::Nest(n) => {
+                    let (step, row) = step_row(n.depth);
+                    let len = n.length;
+                    let row_of = match n.reverse {
+                        true => format!("{}u - {step}", len.saturating_sub(1)),
+                        false => step.clone(),
+                    };
+                    writeln!(
+                        body,
+                    "    {all}\n    for (var {step}: u32 = 0u; {step} < {len}u; {step} = {step} + 1u) {{\n    let {row} = {row_of};"
+                    )
+                    .unwrap();
+                    self.emit_range(e, wg, n.start..n.end, n.depth, body)?;
+                    writeln!(body, "    {all}\n    }}\n    {all}").unwrap();
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The statements loading the next chunk of staged xs rows into registers (at the start

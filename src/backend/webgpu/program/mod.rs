@@ -8,7 +8,7 @@
 //!   shaders read and write, and running a compiled scan;
 //! - `serial`: the serial shader for tiny bodies (one warp, every step unrolled);
 //! - `looping`: the looping shader (one workgroup, one dispatch), laid out by `layout` and
-//!   scheduled by `schedule`;
+//!   scheduled by `schedule`, scans nested in the body placed by `nested`;
 //! - `length_params`: the scan's length as a parameter of the serial and looping shaders, so
 //!   that a new length of a body compiles nothing;
 //! - `encoded`: every step's kernels pre-encoded into one compute pass (no shader loop);
@@ -28,6 +28,7 @@ pub mod layout;
 mod length_params;
 pub mod looping;
 mod mixed;
+mod nested;
 pub mod schedule;
 pub mod serial;
 mod stage_members;

@@ -154,7 +154,7 @@ pub fn step_end(ops: &[LoopOp], staged: bool) -> Vec<Space> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::looping::{Parity, Place};
+    use super::super::looping::Place;
     use super::*;
     use crate::core::DType;
     use crate::kernel::{AluExp, Kernel};
@@ -162,10 +162,7 @@ mod tests {
     fn place(region: usize, space: Space) -> Place {
         Place {
             space,
-            region,
-            base: 0,
-            row_stride: 0,
-            parity: Parity::None,
+            ..Place::fixed(region, 0)
         }
     }
 
