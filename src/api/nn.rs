@@ -15,7 +15,7 @@ pub fn activation(name: &str, h: f64, a: f64) -> JsResult<f64> {
     let run = || -> Result<f64> {
         let x = [handles::get(name, h)?];
         // A cached compiled program from the second call of this aval (`eager_jit`).
-        let mut outs = eager_jit::run(name, &[a], eager_jit::Sizes::Small, &x, |x| {
+        let mut outs = eager_jit::run(name, &[a], &x, |x| {
             Ok(vec![nn::activation(name, &x[0], a)?])
         })?;
         let y = outs

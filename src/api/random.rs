@@ -51,13 +51,9 @@ pub fn random(kind: &str, key: f64, dims: Vec<f64>, a: f64, b: f64) -> JsResult<
         let mut params = vec![a, b];
         params.extend_from_slice(&dims);
         let mut outs = crate::transform::scope::follow(std::slice::from_ref(&k), || {
-            eager_jit::run(
-                kind,
-                &params,
-                eager_jit::Sizes::All,
-                std::slice::from_ref(&k),
-                |ks| Ok(vec![draw(&ks[0])?]),
-            )
+            eager_jit::run(kind, &params, std::slice::from_ref(&k), |ks| {
+                Ok(vec![draw(&ks[0])?])
+            })
         })?;
         let out = outs
             .pop()

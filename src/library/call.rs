@@ -162,16 +162,6 @@ calls! {
 }
 
 impl CallId {
-    /// Which eager calls run compiled (`eager_jit`): random draws at every size.
-    fn sizes(self) -> eager_jit::Sizes {
-        let draw = (CallId::Cauchy as usize..=CallId::Choice as usize).contains(&(self as usize));
-        if draw {
-            eager_jit::Sizes::All
-        } else {
-            eager_jit::Sizes::Small
-        }
-    }
-
     /// Linear algebra: float16 operands are computed in float32 (`half::in_f32`).
     fn widens_f16(self) -> bool {
         self as usize >= CallId::LaxCholesky as usize
@@ -194,7 +184,7 @@ pub fn call(id: CallId, arrays: &[Value], nums: &[f64]) -> Result<Vec<Value>> {
     let mut params = Vec::with_capacity(nums.len() + 1);
     params.push(id as usize as f64);
     params.extend_from_slice(nums);
-    let outs = eager_jit::run("libCall", &params, id.sizes(), arrays, run)?;
+    let outs = eager_jit::run("libCall", &params, arrays, run)?;
     if !id.out().accepts(outs.len()) {
         let problem = format!("returned {} results, expected {:?}", outs.len(), id.out());
         return Err(Error::new(id.name(), problem));

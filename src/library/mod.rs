@@ -125,8 +125,7 @@ pub fn apply_eager(name: &str, operands: &[Operand]) -> Result<Value> {
             .ok_or_else(|| Error::new(name, "internal error: operands changed"))?;
         apply(name, &ops).map(|y| vec![y])
     };
-    let sizes = crate::transform::eager_jit::Sizes::Small;
-    let mut outs = crate::transform::eager_jit::run(name, &params, sizes, &arrays, run)?;
+    let mut outs = crate::transform::eager_jit::run(name, &params, &arrays, run)?;
     match (outs.pop(), outs.is_empty()) {
         (Some(y), true) => Ok(y),
         _ => Err(Error::new(name, "internal error: expected one result")),

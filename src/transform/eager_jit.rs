@@ -5,9 +5,7 @@
 //! (on wasm one module call) on later calls with the same key.
 //!
 //! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
-//! parameters never compiles anything); unless its caller says otherwise ([`Sizes`]), a call
-//! with large operands or results compiles only when it computes no transcendental function.
-//! A composition that fails to trace, captures constants (they would hold device memory in the
+//! parameters never compiles anything), at any size. A composition that fails to trace, captures constants (they would hold device memory in the
 //! cache), is a single operation, or feeds a computed value into a float reduction (fusion
 //! could change its summation order) stays eager for that key; so does one whose webgpu operands and results are all small and held
 //! on the host (`eval_host`), while its operands are. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
@@ -40,8 +38,6 @@ struct Key {
 enum Entry {
     /// Called eagerly once.
     Seen,
-    /// Called eagerly once, with more than [`SMALL`] elements in a [`Sizes::Small`] call.
-    SeenLarge,
     /// Runs eagerly: not traceable, captures constants, or one operation.
     Eager,
     /// Called eagerly on webgpu operands held on the host, and every result was too
@@ -73,23 +69,6 @@ pub fn clear() {
     drop(old);
 }
 
-/// Which calls compile, by size.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Sizes {
-    /// Calls whose operands and results all have at most [`SMALL`] elements, and larger ones
-    /// without transcendental operations: on wasm, some fused compositions over log (arcsinh,
-    /// arctanh, logit, softplus) run slower at 10⁶ elements than their eager kernels, each a
-    /// SIMD loop split across the worker pool.
-    Small,
-    /// Every call (threefry's integer pipeline fuses into SIMD loops at any size).
-    All,
-}
-
-/// The most elements of an operand or result of a [`Sizes::Small`] call with transcendental
-/// operations that compiles: at 10⁴ elements the fused programs are faster on wasm (vector
-/// selects), at 10⁶ some are slower.
-pub const SMALL: usize = 1 << 16;
-
 /// Runs composition `f` on `arrays`: eagerly, or as the program it was compiled into for this
 /// key (see the module comment). `tag` names the composition and `params` are every other
 /// input `f` depends on; `f` must depend on nothing else. Inside a trace, or on tracers, `f`
@@ -97,7 +76,6 @@ pub const SMALL: usize = 1 << 16;
 pub fn run(
     tag: &str,
     params: &[f64],
-    sizes: Sizes,
     arrays: &[Value],
     f: impl Fn(&[Value]) -> Result<Vec<Value>>,
 ) -> Result<Vec<Value>> {
@@ -109,11 +87,10 @@ pub fn run(
     match found {
         None => {
             let outs = f(arrays)?;
-            let large = arrays.iter().chain(&outs).any(|v| v.aval().size() > SMALL);
-            let entry = match (sizes, large) {
-                _ if on_host && held_on_host(&outs) => Entry::Host,
-                (Sizes::Small, true) => Entry::SeenLarge,
-                _ => Entry::Seen,
+            let entry = if on_host && held_on_host(&outs) {
+                Entry::Host
+            } else {
+                Entry::Seen
             };
             insert(key, entry);
             Ok(outs)
@@ -124,26 +101,22 @@ pub fn run(
             COUNTERS.with(|n| n.borrow_mut().runs += 1);
             c.call(arrays)
         }
-        Some(seen @ (Entry::Seen | Entry::SeenLarge | Entry::Host)) => {
-            match compile(tag, arrays, &f)
-                .filter(|c| !matches!(seen, Entry::SeenLarge) || !transcendental(&c.closed().jaxpr))
-            {
-                Some(c) => {
-                    let c = Rc::new(c);
-                    insert(key, Entry::Compiled(c.clone()));
-                    COUNTERS.with(|n| {
-                        let mut n = n.borrow_mut();
-                        n.compiles += 1;
-                        n.runs += 1;
-                    });
-                    c.call(arrays)
-                }
-                None => {
-                    insert(key, Entry::Eager);
-                    f(arrays)
-                }
+        Some(Entry::Seen | Entry::Host) => match compile(tag, arrays, &f) {
+            Some(c) => {
+                let c = Rc::new(c);
+                insert(key, Entry::Compiled(c.clone()));
+                COUNTERS.with(|n| {
+                    let mut n = n.borrow_mut();
+                    n.compiles += 1;
+                    n.runs += 1;
+                });
+                c.call(arrays)
             }
-        }
+            None => {
+                insert(key, Entry::Eager);
+                f(arrays)
+            }
+        },
     }
 }
 
@@ -222,19 +195,6 @@ fn compile(
         return None;
     }
     Some(Compiled::new(closed))
-}
-
-/// Whether `j` computes a transcendental function (see [`Sizes::Small`]).
-fn transcendental(j: &Jaxpr) -> bool {
-    use crate::core::ops::UnaryOp as U;
-    j.eqns.iter().any(|e| {
-        matches!(
-            e.primitive,
-            Primitive::Unary(
-                U::Exp | U::Log | U::Sin | U::Cos | U::Asin | U::Atan | U::Tanh | U::Erf | U::Erfc
-            )
-        )
-    })
 }
 
 /// Whether fusing `j` could change the order in which some float reduction combines its values
