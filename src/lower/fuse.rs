@@ -14,13 +14,16 @@
 //! - a consumer reads its elements more than once (broadcast, matmul, conv, gather, sort,
 //!   cumulative ops) and it is not cheap;
 //! - its expression passes [`super::expr::MAX_NODES`] or [`super::expr::MAX_DEPTH`], or a kernel would bind more inputs
-//!   than the device allows ([`super::split`]).
+//!   than the device allows ([`super::split`]);
+//! - lowering with [`Fusion::Barriers`], it is the computed operand of a float reduction
+//!   ([`super::barrier`]).
 //!
 //! Equations without a kernel (several outputs, or a rule that has none) become fallback
 //! steps on materialised operands. Equations whose outputs are never used are dropped.
 
 use std::collections::{HashMap, HashSet};
 
+use super::barrier::{self, Fusion};
 use super::epilogue::{self, Pending};
 use super::expr::{self, is_cheap, slot_load, substitute, MAX_DEPTH, MAX_NODES};
 use super::inline_sum::{repeats_few, unrolled};
@@ -42,10 +45,16 @@ pub(super) struct Fuser<'a> {
     pub(super) pending: HashMap<Var, Pending>,
     /// Reductions written out in their consumer (see [`super::inline_sum`]).
     inlined: HashSet<Var>,
+    /// Values materialised as they are computed ([`super::barrier`]).
+    barriers: HashSet<Var>,
 }
 
 /// Runs the fusion pass: the Program's steps and outputs (no frees yet).
-pub fn fuse(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
+pub fn fuse(jaxpr: &Jaxpr, limits: DeviceLimits, fusion: Fusion) -> Program {
+    let barriers = match fusion {
+        Fusion::Full => HashSet::new(),
+        Fusion::Barriers => barrier::sources(jaxpr),
+    };
     let mut f = Fuser {
         jaxpr,
         limits,
@@ -55,6 +64,7 @@ pub fn fuse(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
         uses: HashMap::new(),
         pending: HashMap::new(),
         inlined: HashSet::new(),
+        barriers,
     };
     for &v in jaxpr.const_binders.iter().chain(&jaxpr.in_binders) {
         let slot = f.program.new_slot(f.aval(v).clone());
@@ -268,7 +278,7 @@ impl Fuser<'_> {
         let shared = self.uses.get(out).copied().unwrap_or(0) > 1 && !is_cheap(&exp);
         let big = expr::size(&exp) > MAX_NODES || expr::depth(&exp) > MAX_DEPTH;
         self.exprs.insert(*out, exp);
-        if shared || big {
+        if shared || big || self.barriers.contains(out) {
             self.materialize(*out);
         }
     }
@@ -276,7 +286,7 @@ impl Fuser<'_> {
     /// Writes the pending reduction `v` out as an expression when it is small and this is
     /// its one use (`inline_sum`); true when it did.
     fn inline(&mut self, v: Var) -> bool {
-        if self.uses.get(&v) != Some(&1) {
+        if self.uses.get(&v) != Some(&1) || self.barriers.contains(&v) {
             return false;
         }
         let Some(exp) = unrolled(&self.pending[&v], self.limits.inline_terms) else {

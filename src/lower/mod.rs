@@ -10,7 +10,9 @@
 //!    reads each element once, or a cheap expression); on webgpu a reduction of a few terms with
 //!    one consumer is written out inside it ([`inline_sum`]). [`split`] keeps every kernel within the
 //!    device's `max_kernel_inputs`, materialising intermediates where needed (decision 5).
-//!    Equations without a kernel become fallback steps run by the eager evaluator.
+//!    Equations without a kernel become fallback steps run by the eager evaluator. Lowered
+//!    with [`Fusion::Barriers`], the computed operands of float reductions are kernels of their
+//!    own, so each reduction sums what its eager application sums ([`barrier`]).
 //! 2. [`PASSES`], in order: [`lifetimes`] (each intermediate slot is freed after its last use).
 //!
 //! Where a device runs whole programs as one call, a Program becomes a one-step loop
@@ -21,6 +23,7 @@
 //! A Program names no device; [`crate::core::key::structural_key`] identifies a Jaxpr by its structure so
 //! that a fresh closure of the same code finds the cached Program (decision 7).
 
+pub mod barrier;
 pub mod epilogue;
 pub mod expr;
 pub mod fuse;
@@ -31,6 +34,7 @@ pub mod scan_plan;
 pub mod split;
 pub mod whole;
 
+pub use barrier::Fusion;
 pub use program::{Arg, Program, Slot, Step};
 
 use crate::core::jaxpr::Jaxpr;
@@ -47,19 +51,20 @@ pub type Lowering<'a> = &'a mut dyn FnMut(&Jaxpr, DeviceLimits) -> Program;
 pub const PASSES: &[(&str, Pass)] = &[("lifetimes", lifetimes::plan)];
 
 /// Lowers `jaxpr` (its constants, then its inputs, are the Program's first slots) for a device
-/// with `limits`.
+/// with `limits`, fusing fully.
 pub fn lower(jaxpr: &Jaxpr, limits: DeviceLimits) -> Program {
-    lower_traced(jaxpr, limits, &mut |_, _| {})
+    lower_traced(jaxpr, limits, Fusion::Full, &mut |_, _| {})
 }
 
-/// [`lower`], handing the Program to `after` after each pass with the pass's name (`"fuse"`
-/// first, then [`PASSES`]).
+/// [`lower`] with `fusion`, handing the Program to `after` after each pass with the pass's name
+/// (`"fuse"` first, then [`PASSES`]).
 pub fn lower_traced(
     jaxpr: &Jaxpr,
     limits: DeviceLimits,
+    fusion: Fusion,
     after: &mut dyn FnMut(&'static str, &Program),
 ) -> Program {
-    let mut program = fuse::fuse(jaxpr, limits);
+    let mut program = fuse::fuse(jaxpr, limits, fusion);
     after("fuse", &program);
     for (name, pass) in PASSES {
         pass(&mut program);

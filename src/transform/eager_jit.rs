@@ -5,19 +5,22 @@
 //! (on wasm one module call) on later calls with the same key.
 //!
 //! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
-//! parameters never compiles anything), at any size. A composition that fails to trace, captures constants (they would hold device memory in the
-//! cache), is a single operation, or feeds a computed value into a float reduction (fusion
-//! could change its summation order) stays eager for that key; so does one whose webgpu operands and results are all small and held
-//! on the host (`eval_host`), while its operands are. The cache is bounded (decision 7), reported by `memoryStats().compiledCalls` and
-//! emptied by `clearCaches()`. Compiled programs compute exactly what the eager operations do
-//! (the same kernels, fused; `tests/api/compiled_calls.test.mjs` compares the bits).
+//! parameters never compiles anything), at any size. A composition that fails to trace,
+//! captures constants (they would hold device memory in the cache) or is a single operation
+//! stays eager for that key; so does one whose webgpu operands and results are all small and
+//! held on the host (`eval_host`), while its operands are. The cache is bounded (decision 7),
+//! reported by `memoryStats().compiledCalls` and emptied by `clearCaches()`. Compiled programs
+//! compute exactly what the eager operations do: the same kernels, fused, with a fusion
+//! barrier before every float reduction whose operand is computed (`lower::barrier`: fusing it
+//! could change the reduction's summation order), so `random.maxwell`'s sum of squares sums
+//! the buffer of squares as eagerly; `tests/api/compiled_calls.test.mjs` compares the bits.
 
 use std::rc::Rc;
 
 use super::jit::Compiled;
 use super::trace::{self, Value};
-use crate::core::jaxpr::{Atom, Jaxpr};
-use crate::core::{Aval, Device, Primitive};
+use crate::core::{Aval, Device};
+use crate::lower::Fusion;
 use crate::util::lru::{CacheStats, Lru};
 use crate::util::panic_cell::PanicCell;
 use crate::util::Result;
@@ -191,49 +194,8 @@ fn compile(
         }
     };
     let j = &closed.jaxpr;
-    if !closed.consts.is_empty() || j.eqns.len() < 2 || fusion_reorders(j) {
+    if !closed.consts.is_empty() || j.eqns.len() < 2 {
         return None;
     }
-    Some(Compiled::new(closed))
-}
-
-/// Whether fusing `j` could change the order in which some float reduction combines its values
-/// (`kernel::order`: the order depends on the reducing kernel's expression and on its loads'
-/// strides, so a float sum, product, matrix product or convolution whose operand another
-/// operation computes may sum in another order once that operation is fused into it).
-fn fusion_reorders(j: &Jaxpr) -> bool {
-    use crate::core::ops::ReduceOp;
-    let mut computed = vec![false; j.avals.len()];
-    let is_computed =
-        |computed: &[bool], a: &Atom| matches!(a, Atom::Var(v) if computed[v.0 as usize]);
-    for e in &j.eqns {
-        let from_computed = e.inputs.iter().any(|a| is_computed(&computed, a));
-        let float_out = e
-            .outputs
-            .iter()
-            .any(|v| j.avals[v.0 as usize].dtype.is_float());
-        let reorderable = match &e.primitive {
-            Primitive::Reduce { op, .. } | Primitive::Cumulative { op, .. } => {
-                matches!(op, ReduceOp::Sum | ReduceOp::Prod) && float_out
-            }
-            Primitive::Matmul | Primitive::Conv(_) => true,
-            _ => false,
-        };
-        if reorderable && from_computed {
-            return true;
-        }
-        // Views read their operand in place, eagerly as fused; a concatenate or pad computes.
-        let movement = matches!(
-            e.primitive,
-            Primitive::Reshape(_)
-                | Primitive::Transpose(_)
-                | Primitive::Broadcast { .. }
-                | Primitive::Shrink(_)
-                | Primitive::Flip(_)
-        );
-        for v in &e.outputs {
-            computed[v.0 as usize] = !movement || from_computed;
-        }
-    }
-    false
+    Some(Compiled::with_fusion(closed, Fusion::Barriers))
 }

@@ -20,7 +20,7 @@ use crate::core::key::{structural_key, StructuralKey};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
 use crate::kernel::Kernel;
-use crate::lower::{Arg, Step};
+use crate::lower::{Arg, Fusion, Step};
 use crate::util::{Error, Result};
 
 const NAME: &str = "jit";
@@ -29,15 +29,23 @@ const NAME: &str = "jit";
 pub struct Compiled {
     closed: ClosedJaxpr,
     key: StructuralKey,
+    fusion: Fusion,
     memo: PanicCell<Option<(Device, Rc<Runnable>)>>,
 }
 
 impl Compiled {
+    /// `closed`, lowered with full fusion (`jit`).
     pub fn new(closed: ClosedJaxpr) -> Compiled {
+        Compiled::with_fusion(closed, Fusion::Full)
+    }
+
+    /// `closed`, lowered with `fusion`.
+    pub fn with_fusion(closed: ClosedJaxpr, fusion: Fusion) -> Compiled {
         let key = structural_key(&closed.jaxpr);
         Compiled {
             closed,
             key,
+            fusion,
             memo: PanicCell::new(None),
         }
     }
@@ -53,7 +61,7 @@ impl Compiled {
                 return p.clone();
             }
         }
-        let p = jit_cache::get_or_lower(&self.key, &self.closed.jaxpr, device);
+        let p = jit_cache::get_or_lower(&self.key, &self.closed.jaxpr, device, self.fusion);
         *self.memo.borrow_mut() = Some((device, p.clone()));
         p
     }

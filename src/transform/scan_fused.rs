@@ -21,7 +21,7 @@ use crate::core::scan::{Body, ScanParams};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device};
 use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopBuffers, LoopStep, SlotRole};
-use crate::lower::scan_plan;
+use crate::lower::{scan_plan, Fusion};
 use crate::util::lru::{CacheStats, Lru};
 use crate::util::Result;
 
@@ -46,8 +46,9 @@ pub fn plan(p: &ScanParams, device: Device) -> Planned {
     }
     // Each body (nested ones too) is lowered through the jit cache's logging lowering, so
     // `setDebug` reports it like a jitted program.
-    let mut lowering =
-        |jaxpr: &Jaxpr, limits| jit_cache::lower_logged("scan body", device, jaxpr, limits);
+    let mut lowering = |jaxpr: &Jaxpr, limits| {
+        jit_cache::lower_logged("scan body", device, jaxpr, limits, Fusion::Full)
+    };
     let made: Planned = scan_plan::plan_with(p, limits, &mut lowering)
         .map(Rc::new)
         .map_err(Rc::from);

@@ -8,7 +8,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DEVICES, ON_WEBGPU, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
+import { DEVICES, ON_WEBGPU, np, ox, checkLeaksAroundEachTest, scoped } from "./helpers.mjs";
 import { caseLabel, caseOutputs } from "../shared/numpy_cases.mjs";
 
 checkLeaksAroundEachTest();
@@ -57,6 +57,63 @@ for (const device of DEVICES) {
         assert.equal(after.runs - before.runs, 2 * (after.compiles - before.compiles));
       }),
     );
+  });
+}
+
+// Compositions that feed a computed value into a float reduction (a sum of squares, a product
+// with a drawn vector) compile with a fusion barrier before the reduction
+// (src/lower/barrier.rs): the compiled bits are the eager ones, and on cpu and wasm the cpu
+// interpreter's eager bits where the draw is all kernels (webgpu's transcendentals, and the
+// Cholesky routines of the devices, are within a few ulp of the interpreter's).
+const spd = (n, device, k) =>
+  np.add(k(np.multiply(k(np.eye(n, n, { device })), n)), k(np.full([n, n], 0.5, { device })));
+const REDUCING = [
+  ["maxwell [100]", (k) => ox.random.maxwell(k, [100])],
+  ["maxwell [10000]", (k) => ox.random.maxwell(k, [10000])],
+  ["doubleSidedMaxwell [100]", (k) => ox.random.doubleSidedMaxwell(k, 1, 2, [100])],
+  ["doubleSidedMaxwell [3, 50]", (k) => ox.random.doubleSidedMaxwell(k, -1, 0.5, [3, 50])],
+  ...[16, 64].map((n) => [
+    `multivariateNormal n=${n}`,
+    (key, device) =>
+      scoped((k) => {
+        const mean = k(np.linspace(-1, 1, n, { device }));
+        return ox.random.multivariateNormal(key, mean, k(spd(n, device, k)), [4]);
+      }),
+  ]),
+];
+
+async function draw(f, device) {
+  const key = ox.random.key(11, { device });
+  const r = f(key, device);
+  const out = await r.data();
+  r.dispose();
+  key.dispose();
+  return out;
+}
+
+for (const device of DEVICES) {
+  describe(`compositions over a float reduction compile on ${device} with the eager bits`, () => {
+    for (const [name, f] of REDUCING)
+      test(name, async () => {
+        ox.clearCaches();
+        // On cpu as the default device too (webgpu is Deno's): every step on the interpreter.
+        const placed = ox.defaultDevice();
+        ox.defaultDevice("cpu");
+        const oracle = await draw(f, "cpu").finally(() => ox.defaultDevice(placed));
+        ox.clearCaches();
+        const before = counters();
+        const runs = [];
+        for (let i = 0; i < 3; i++) runs.push(await draw(f, device));
+        const after = counters();
+        assert.equal(after.compiles - before.compiles, 1, "compiled once");
+        assert.equal(after.runs - before.runs, 2, "the later calls ran compiled");
+        assertSameBits(runs.slice(1), [runs[0], runs[0]], name);
+        if (!ON_WEBGPU && name.includes("axwell"))
+          assertSameBits([runs[2]], [oracle], `${name} vs the cpu interpreter`);
+        runs[2].forEach((x, i) =>
+          assert.ok(Math.abs(x - oracle[i]) <= 1e-5 * (1 + Math.abs(oracle[i])), `${name}[${i}]`),
+        );
+      });
   });
 }
 

@@ -303,7 +303,8 @@ fn lowering_hands_the_program_to_its_caller_after_each_pass() {
         inline_terms: 0,
     };
     let mut seen: Vec<(&str, Program)> = Vec::new();
-    let p = lower::lower_traced(&closed.jaxpr, limits, &mut |name, p| {
+    let full = lower::Fusion::Full;
+    let p = lower::lower_traced(&closed.jaxpr, limits, full, &mut |name, p| {
         seen.push((name, p.clone()))
     });
     let names: Vec<&str> = seen.iter().map(|(n, _)| *n).collect();

@@ -23,6 +23,7 @@ native! {
     kernel_fold
     layering
     lower
+    lower_barrier
     lower_epilogue
     lower_inline_sum
     matmul_lowering
