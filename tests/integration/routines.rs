@@ -389,7 +389,8 @@ fn cpu_backend_dispatches_and_caches_routines() {
 }
 
 /// Routines large enough to run with a workgroup per matrix on webgpu
-/// (`wgsl_routines_group`): both workgroup sizes, batches, rectangular LU, every solve, the
+/// (`wgsl_routines_group`): both workgroup sizes, batches, rectangular LU, every solve (with
+/// right-hand sides of one, several and partial column blocks), the
 /// Jacobi rotations (an odd side: a dummy column in the round-robin).
 fn group_routines() -> Vec<Routine> {
     let f32 = DType::Float32;
@@ -405,6 +406,8 @@ fn group_routines() -> Vec<Routine> {
         out.push(routine(kind, f32, 2, 20, 18));
     }
     out.push(routine(solve_kinds()[3], f32, 1, 70, 3));
+    // Right-hand sides of several whole column blocks (a workgroup per block).
+    out.push(routine(solve_kinds()[1], f32, 3, 24, 48));
     out.push(routine(RoutineKind::JacobiEigh, f32, 1, 33, 33));
     out.push(routine(RoutineKind::JacobiColumns, f32, 2, 24, 20));
     for r in &out {

@@ -87,7 +87,10 @@ pub(super) fn dispatch(
     let (routine, compiled) = backend.routines.get(exe)?;
     check_arity(routine, inputs.len(), outputs.len())?;
     let groups = match wgsl_routines_group::group_size(routine) {
-        Some(_) => (routine.batch as u32).max(1),
+        Some(_) => {
+            let blocks = wgsl_routines_group::groups_per_matrix(routine);
+            ((routine.batch * blocks) as u32).max(1)
+        }
         None => (routine.batch as u32).div_ceil(WORKGROUP_SIZE).max(1),
     };
     let pipeline = match compiled {

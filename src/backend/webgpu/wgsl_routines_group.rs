@@ -2,8 +2,9 @@
 //! Jacobi rotations in `wgsl_jacobi_group`). Cholesky, LU and the triangular solve: the workgroup's invocations split each step of
 //! the textbook algorithm — the rows of a Cholesky column, the pivot search (a tree reduction
 //! in workgroup memory), row swap, column scaling and trailing update of an LU column, the
-//! updates of a triangular solve's remaining rows (right-looking) — with a storage barrier
-//! between steps. Every element goes through the same operations in the same order as in the
+//! updates of a triangular solve's remaining rows (right-looking; a workgroup per block of
+//! [`SOLVE_BLOCK_COLS`] right-hand-side columns, which are independent) — with a storage
+//! barrier between steps. Every element goes through the same operations in the same order as in the
 //! one-invocation shader (`wgsl_routines`), so both compute the same values. Small matrices
 //! (and the routine bodies of packed-buffer stages) keep one invocation per matrix.
 
@@ -14,6 +15,20 @@ use crate::util::Result;
 /// The smallest matrix side run with a workgroup per matrix: below it a workgroup's
 /// invocations would mostly idle, and one invocation per matrix runs batches better.
 pub const MIN_SIDE: usize = 16;
+
+/// Columns of a triangular solve's right-hand side per workgroup: the columns are independent,
+/// so a solve with many runs a workgroup per block of them, in parallel (each element still
+/// goes through the same operations in the same order).
+pub const SOLVE_BLOCK_COLS: usize = 16;
+
+/// The workgroups that compute one matrix of `routine` when it runs with a workgroup per
+/// matrix: a triangular solve's column blocks, else 1.
+pub fn groups_per_matrix(routine: &Routine) -> usize {
+    match LeftSolve::of(routine) {
+        Some(s) if group_size(routine).is_some() => s.cols.div_ceil(SOLVE_BLOCK_COLS).max(1),
+        _ => 1,
+    }
+}
 
 /// The invocations of the workgroup that computes one matrix of `routine`, or None when the
 /// routine runs with one invocation per matrix.
@@ -43,7 +58,10 @@ pub fn emit(routine: &Routine, size: u32) -> Result<String> {
         RoutineKind::Cholesky => cholesky(routine.n, size),
         RoutineKind::Lu => lu(routine.m, routine.n, size),
         RoutineKind::TriangularSolve { .. } => match LeftSolve::of(routine) {
-            Some(s) => triangular_solve(&s, routine.m * routine.n, size),
+            Some(s) => {
+                let body = triangular_solve(&s, routine.m * routine.n, size);
+                return blocked_group_shader(routine, "", size, groups_per_matrix(routine), &body);
+            }
             None => unreachable!("a triangular solve"),
         },
         RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
@@ -88,6 +106,32 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     ))
 }
 
+/// [`group_shader`] with `blocks` workgroups per matrix: `main` runs `body` for matrix `bi`
+/// and block `cb` of it.
+fn blocked_group_shader(
+    routine: &Routine,
+    shared: &str,
+    size: u32,
+    blocks: usize,
+    body: &str,
+) -> Result<String> {
+    Ok(format!(
+        "{decls}{shared}
+@compute @workgroup_size({size})
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) groups: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {{
+  let gi = wid.x + wid.y * groups.x;
+  if (gi >= {all}u) {{ return; }}
+  let bi = gi / {blocks}u;
+  let cb = gi % {blocks}u;
+{body}}}
+",
+        decls = operand_declarations(routine)?,
+        all = routine.batch * blocks,
+    ))
+}
+
 /// Left-looking Cholesky by columns, the rows of each column split among the invocations:
 /// first each row's dot product with the pivot row is subtracted (the pivot's own row gives
 /// the squared pivot), then, past a barrier, the pivot's square root divides the rows below.
@@ -129,46 +173,66 @@ fn triangular_solve(s: &LeftSolve, count: usize, w: u32) -> String {
     let a_at = |row: &str, col: &str| solve_a_at(s, row, col);
     let b_at = |row: &str, j: &str| solve_b_at(s, row, j);
     let row_of = |p: &str| solve_row_of(s, p);
+    // This workgroup's columns: `bw` from `j0` (`cb`: the block), the last block guarded when
+    // the columns do not fill it.
+    let bw = s.cols.clamp(1, SOLVE_BLOCK_COLS);
+    let guard = |body: String| match s.cols % bw {
+        0 => body,
+        _ => format!("      if (j < {}u) {{ {body} }}", s.cols),
+    };
     let divide = if s.unit_diagonal {
         String::new()
     } else {
         format!(
-            "    for (var j = lid; j < {cols}u; j += {w}u) {{
-      st_x({x_rj}, ld_x({x_rj}) / ld_a({a_rr}));
+            "    for (var jj = lid; jj < {bw}u; jj += {w}u) {{
+      let j = j0 + jj;
+{st}
     }}
     storageBarrier();
 ",
-            cols = s.cols,
-            x_rj = b_at("r", "j"),
-            a_rr = a_at("r", "r"),
+            st = guard(format!(
+                "      st_x({x_rj}, ld_x({x_rj}) / ld_a({a_rr}));",
+                x_rj = b_at("r", "j"),
+                a_rr = a_at("r", "r"),
+            )),
         )
     };
     format!(
         "  let abase = bi * {kk}u;
   let bbase = bi * {count}u;
-  for (var e = lid; e < {count}u; e += {w}u) {{
-    st_x(bbase + e, ld_b(bbase + e));
+  let j0 = cb * {bw}u;
+  for (var e = lid; e < {all}u; e += {w}u) {{
+    let t = e / {bw}u;
+    let j = j0 + e % {bw}u;
+{copy}
   }}
   storageBarrier();
   for (var p = 0u; p < {k}u; p++) {{
     let r = {row_p};
-{divide}    let rest = ({k}u - 1u - p) * {cols}u;
+{divide}    let rest = ({k}u - 1u - p) * {bw}u;
     for (var e = lid; e < rest; e += {w}u) {{
-      let q = p + 1u + e / {cols}u;
-      let j = e % {cols}u;
+      let q = p + 1u + e / {bw}u;
+      let j = j0 + e % {bw}u;
       let t = {row_q};
-      st_x({x_tj}, ld_x({x_tj}) - ld_a({a_tr}) * ld_x({x_rj}));
+{update}
     }}
     storageBarrier();
   }}
 ",
         kk = k * k,
-        cols = s.cols,
+        all = k * bw,
+        copy = guard(format!(
+            "      st_x({x_tj}, ld_b({x_tj}));",
+            x_tj = b_at("t", "j")
+        )),
         row_p = row_of("p"),
         row_q = row_of("q"),
-        x_tj = b_at("t", "j"),
-        x_rj = b_at("r", "j"),
-        a_tr = a_at("t", "r"),
+        update = guard(format!(
+            "      st_x({x_tj}, ld_x({x_tj}) - ld_a({a_tr}) * ld_x({x_rj}));",
+            x_tj = b_at("t", "j"),
+            x_rj = b_at("r", "j"),
+            a_tr = a_at("t", "r"),
+        )),
     )
 }
 
