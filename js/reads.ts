@@ -30,13 +30,12 @@ function submitSoon(): Promise<void> {
 
 /** The elements of the array behind `handle` as a fresh typed array, for `fn` (e.g. `data`). */
 export async function readData(fn: string, handle: number): Promise<DataArray> {
+  // cpu and wasm arrays, and small webgpu arrays made on the host (from their host copy, no
+  // map), are read synchronously, at the call (like a webgpu read, which owns its array from
+  // here on).
   const begun = call(() => wasm.readBegin(fn, handle)) as number | DataArray;
-  // A small webgpu array made on the host: read from its host copy, no map.
   if (typeof begun !== "number") return begun;
   const ticket = begun;
-  // cpu and wasm read synchronously, at the call (like a webgpu read, which owns its array
-  // from here on).
-  if (ticket < 0) return call(() => wasm.readSync(fn, handle)) as DataArray;
   try {
     await submitSoon();
   } catch (e) {

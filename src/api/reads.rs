@@ -4,8 +4,8 @@
 //! TypeScript drives the flow (Rust never calls back into JavaScript, decision 1):
 //! - `readBegin` (synchronous, inside `data()`) materialises the array (a view is copied to a
 //!   dense buffer, encoded into the batch) and adds it to the open group; it returns a ticket,
-//!   -1 for devices read synchronously (cpu, wasm: `readSync` at once), or the typed array
-//!   itself for a small array made on the host, read from its buffer's host copy (no map);
+//!   or the typed array itself for devices read synchronously (cpu, wasm: read at once) and
+//!   for a small array made on the host, read from its buffer's host copy (no map);
 //! - `readSubmit` (synchronous, once per group, from a microtask after the reads of a tick)
 //!   closes the open group: one `read_group` call encodes every copy, submits the batch and
 //!   starts the map; it returns the group's id;
@@ -55,17 +55,18 @@ thread_local! {
     static READS: PanicCell<Reads> = PanicCell::new(Reads::default());
 }
 
-/// Starts reading an array for `function`: a ticket in the open read group, -1 when the
-/// array's device reads synchronously (cpu, wasm: `readSync`), or the typed array itself when
-/// a webgpu array is all of its buffer's host copy (`DeviceBuffer::host`: small arrays made on
-/// the host), which needs no map.
+/// Starts reading an array for `function`: a ticket in the open read group, or the typed
+/// array itself when the array's device reads synchronously (cpu, wasm) or when a webgpu array
+/// is all of its buffer's host copy (`DeviceBuffer::host`: small arrays made on the host),
+/// which needs no map.
 #[wasm_bindgen(js_name = readBegin)]
 pub fn read_begin(function: &str, handle: f64) -> std::result::Result<JsValue, JsError> {
     let run = || -> Result<JsValue> {
         let v = handles::get(function, handle)?;
         let v = v.concrete(function)?;
         if v.device != Device::WebGpu {
-            return Ok(JsValue::from(-1.0));
+            let bytes = v.read_sync_host(function)?;
+            return convert::host_typed_array(function, v.aval.dtype, bytes);
         }
         if let Some(bytes) = v.host_bytes(function)? {
             return convert::typed_array(function, v.aval.dtype, bytes);
