@@ -66,12 +66,19 @@ export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
 export function shareOp(fn: string, x: Array): Array {
   if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
   const out = new Array(call(() => wasm.share(fn, x._handle)));
-  sharedFrom.set(out, x);
+  // A property of the result, not a WeakMap entry: ephemerons cost the collector more than
+  // the identity call itself.
+  (out as Shared)[SHARED] = x;
   return out;
 }
 
-/** The argument each `shareOp` result shares (the consuming entry returns that instead). */
-export const sharedFrom = new WeakMap<Array, Array>();
+const SHARED = Symbol("sharedFrom");
+type Shared = Array & { [SHARED]?: Array };
+
+/** The argument a `shareOp` result shares (the consuming entry returns that instead). */
+export function sharedFrom(out: Array): Array | undefined {
+  return (out as Shared)[SHARED];
+}
 
 /** The public function `name` of one operand: Rust operation `op`. */
 export const unaryOp =

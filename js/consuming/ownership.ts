@@ -71,7 +71,7 @@ function unwrap(t: unknown, seen: Map<Array, number>): unknown {
  */
 function wrap(t: unknown, seen: Map<CoreArray, number>, args?: Map<Array, number>): unknown {
   if (t instanceof CoreArray) {
-    const source = sharedFrom.get(t);
+    const source = sharedFrom(t);
     if (source !== undefined && args?.has(facadeOf(source))) {
       t.dispose();
       t = source;
