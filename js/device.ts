@@ -97,7 +97,9 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
   if (wantWebgpu && gpu && !available().includes("webgpu")) {
     ensureGlobalScopeMarker();
     try {
-      await callAsync(() => wasm.initWebGpu(options.maxStorageBuffers));
+      await withSubgroupsRequested(() =>
+        callAsync(() => wasm.initWebGpu(options.maxStorageBuffers)),
+      );
       webgpuError = null;
     } catch (e) {
       webgpuError = e instanceof Error ? e.message : String(e);
@@ -126,6 +128,37 @@ export function webgpuUnavailableReason(): string | null {
 
 function available(): Device[] {
   return call(() => wasm.availableDevices()) as Device[];
+}
+
+/**
+ * Runs `open` with every device request adding the `subgroups` feature where the adapter
+ * offers it: wgpu's browser backend passes on only the features it knows, and the tiled
+ * matmul has a subgroup form (the device's features tell the backend whether it was granted).
+ */
+async function withSubgroupsRequested<T>(open: () => Promise<T>): Promise<T> {
+  type Request = (this: GpuAdapter, descriptor?: DeviceRequest) => Promise<unknown>;
+  interface GpuAdapter {
+    features: { has(name: string): boolean };
+  }
+  interface DeviceRequest {
+    requiredFeatures?: Iterable<string>;
+  }
+  const proto = (globalThis as { GPUAdapter?: { prototype: { requestDevice?: Request } } })
+    .GPUAdapter?.prototype;
+  const original = proto?.requestDevice;
+  if (!proto || !original) return open();
+  proto.requestDevice = function (descriptor = {}) {
+    const features = [...(descriptor.requiredFeatures ?? [])];
+    if (this.features.has("subgroups") && !features.includes("subgroups")) {
+      features.push("subgroups");
+    }
+    return original.call(this, { ...descriptor, requiredFeatures: features });
+  };
+  try {
+    return await open();
+  } finally {
+    proto.requestDevice = original;
+  }
 }
 
 /**

@@ -38,6 +38,7 @@ native! {
     webgpu_kernels
     webgpu_limits
     webgpu_loop_limit
+    webgpu_matmul_subgroup
     webgpu_mixed
     webgpu_program_sizes
     webgpu_reads

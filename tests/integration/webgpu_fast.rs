@@ -21,11 +21,13 @@ fn gpu() -> WebGpuBackend {
     let mut gpu = block_on(WebGpuBackend::new(None)).expect("a Vulkan adapter (lavapipe)");
     // Off by default on CPU adapters like lavapipe; on here to test them.
     gpu.set_fast_kernels(true);
+    // The shared-memory form (`webgpu_matmul_subgroup` tests the subgroup one).
+    gpu.set_matmul_subgroups(false);
     gpu
 }
 
 /// Element-wise |got − want| ≤ tol · scale[i].
-fn assert_close(name: &str, got: &[f32], want: &[f32], scale: &[f64], tol: f64) {
+pub(crate) fn assert_close(name: &str, got: &[f32], want: &[f32], scale: &[f64], tol: f64) {
     assert_eq!(got.len(), want.len(), "{name}: length");
     for i in 0..got.len() {
         let err = (got[i] as f64 - want[i] as f64).abs();
@@ -106,7 +108,7 @@ fn workgroup_tree_reductions_match_the_interpreter() {
 
 /// A matrix product of `a` (stored as `sa`) and `b` (stored as `sb`), both float32, with
 /// the batch axes broadcast.
-fn matmul(shape_a: &[usize], shape_b: &[usize], sa: &ShapeTracker, sb: &ShapeTracker) -> Kernel {
+pub(crate) fn matmul(shape_a: &[usize], shape_b: &[usize], sa: &ShapeTracker, sb: &ShapeTracker) -> Kernel {
     let a = Aval::new(shape_a.to_vec(), DType::Float32);
     let b = Aval::new(shape_b.to_vec(), DType::Float32);
     let (ra, rb) = (shape_a.len(), shape_b.len());
@@ -128,7 +130,7 @@ fn matmul(shape_a: &[usize], shape_b: &[usize], sa: &ShapeTracker, sb: &ShapeTra
     view_index::through_views(&matmul_kernel(&a, &b, &out), &[sa, sb])
 }
 
-type Case = (
+pub(crate) type Case = (
     &'static str,
     Vec<usize>,
     Vec<usize>,
@@ -136,7 +138,7 @@ type Case = (
     ShapeTracker,
 );
 
-fn matmul_cases() -> Vec<Case> {
+pub(crate) fn matmul_cases() -> Vec<Case> {
     let contiguous = |s: &[usize]| ShapeTracker::contiguous(s);
     let transposed = |s: &[usize]| {
         // A [.., s0, s1] logical array stored as the transpose of a [.., s1, s0] buffer.
@@ -195,7 +197,7 @@ fn tiled_matmuls_match_the_interpreter() {
         let m = wgsl_matmul::recognise(&kernel).unwrap_or_else(|| panic!("{name}: not tiled"));
         let batched = name.starts_with("batched") || name.starts_with("broadcast");
         assert_eq!(m.batches > 1, batched, "{name}: {} products", m.batches);
-        let tile = wgsl_matmul::tile(&m, large, shared);
+        let tile = wgsl_matmul::tile(&m, large, shared, 0);
         // 16 steps take 8.25 KiB (4×4) or 16.25 KiB (8×8).
         let deep = shared >= if large { 32768 } else { 16384 };
         assert_eq!(tile.bk, if deep { 16 } else { 8 }, "{name}: {tile:?}");
@@ -235,7 +237,7 @@ fn tiled_matmul_of_an_expression_operand() {
     let out = Aval::new(vec![100, 70], DType::Float32);
     let kernel = matmul_kernel(&a, &b, &out);
     let m = wgsl_matmul::recognise(&kernel).expect("tiled");
-    let tile = wgsl_matmul::tile(&m, false, 16384);
+    let tile = wgsl_matmul::tile(&m, false, 16384, 0);
     validate("int32 @ f32", &wgsl_matmul::emit(&kernel, &m, &tile).unwrap());
     let xa: Vec<f64> = values(4000, 1.0).iter().map(|v| v.round()).collect();
     let inputs = vec![
@@ -251,6 +253,25 @@ fn tiled_matmul_of_an_expression_operand() {
     assert_eq!(gpu.stats().tiled_dispatches, tiled_before + 1);
 }
 
+/// The kernel of a stride-1 float32 convolution of `x` by `w` padded by `pad` on each side,
+/// simplified as lowering leaves every kernel, with the operands' and result's avals.
+pub(crate) fn conv(x: [usize; 4], w: [usize; 4], pad: i64) -> (Kernel, Aval, Aval, Aval) {
+    let p = oxjax::core::ConvParams {
+        strides: vec![1, 1],
+        padding: vec![(pad, pad); 2],
+        lhs_dilation: vec![1, 1],
+        rhs_dilation: vec![1, 1],
+        groups: 1,
+    };
+    let (x, w) = (
+        Aval::new(x.to_vec(), DType::Float32),
+        Aval::new(w.to_vec(), DType::Float32),
+    );
+    let out = oxjax::rules::conv::abstract_eval(&p, &[&x, &w]).unwrap();
+    let kernel = oxjax::kernel::simplify::kernel(&oxjax::rules::conv::kernel(&p, &x, &w, &out));
+    (kernel, x, w, out)
+}
+
 #[test]
 fn tiled_convolutions_match_the_interpreter() {
     // A convolution is a batch (images) of products: kernel (rows: output channels) by input
@@ -261,20 +282,7 @@ fn tiled_convolutions_match_the_interpreter() {
         ("1×1", [3, 16, 6, 7], [40, 16, 1, 1], 0),
     ];
     for (name, x, w, pad) in cases {
-        let p = oxjax::core::ConvParams {
-            strides: vec![1, 1],
-            padding: vec![(pad, pad); 2],
-            lhs_dilation: vec![1, 1],
-            rhs_dilation: vec![1, 1],
-            groups: 1,
-        };
-        let (x, w) = (
-            Aval::new(x.to_vec(), DType::Float32),
-            Aval::new(w.to_vec(), DType::Float32),
-        );
-        let out = oxjax::rules::conv::abstract_eval(&p, &[&x, &w]).unwrap();
-        // Simplified, as lowering leaves every kernel.
-        let kernel = oxjax::kernel::simplify::kernel(&oxjax::rules::conv::kernel(&p, &x, &w, &out));
+        let (kernel, x, w, out) = conv(x, w, pad);
         let m = wgsl_matmul::recognise(&kernel).unwrap_or_else(|| panic!("{name}: not tiled"));
         let positions = out.shape[2] * out.shape[3];
         assert_eq!(
@@ -282,7 +290,7 @@ fn tiled_convolutions_match_the_interpreter() {
             (x.shape[0], w.shape[0], positions, x.shape[1] * w.shape[2] * w.shape[3]),
             "{name}"
         );
-        let tile = wgsl_matmul::tile(&m, false, 16384);
+        let tile = wgsl_matmul::tile(&m, false, 16384, 0);
         validate(name, &wgsl_matmul::emit(&kernel, &m, &tile).unwrap());
         let inputs = vec![
             encode(DType::Float32, &values(x.size(), 1.0)),

@@ -34,6 +34,8 @@ pub(super) struct Stage {
     pub grid: (u32, u32),
     /// A tiled matrix product (counted in `tiled_dispatches`).
     pub tiled: bool,
+    /// A tiled matrix product in its subgroup form (counted in `subgroup_dispatches`).
+    pub subgroup: bool,
 }
 
 pub(super) struct Exe {
@@ -148,6 +150,7 @@ impl WebGpuBackend {
             pipeline,
             grid,
             tiled: false,
+            subgroup: false,
         }
     }
 
@@ -170,8 +173,11 @@ impl WebGpuBackend {
         let fast = self.fast && !super::wgsl_half::has_float16(kernel);
         // The loop over k in steps of the tile's bk (each step unrolled); loads with loops of
         // their own are not counted, so such products are not tiled under a limit.
-        let tile =
-            |m: &wgsl_matmul::Matmul| wgsl_matmul::tile(m, self.large_tiles, self.shared_bytes);
+        let subgroups = self.subgroups.filter(|_| self.use_subgroups);
+        let tile = |m: &wgsl_matmul::Matmul| {
+            let min = subgroups.map_or(0, |s| s.min_size);
+            wgsl_matmul::tile(m, self.large_tiles, self.shared_bytes, min)
+        };
         let tiled_loops = |m: &wgsl_matmul::Matmul| match exp_loops(&kernel.exp) {
             0 => strided(m.k, tile(m).bk as usize, 0) + 1,
             _ => usize::MAX,
@@ -180,9 +186,13 @@ impl WebGpuBackend {
             wgsl_matmul::recognise(kernel).filter(|m| fast && self.loops_fit(|| tiled_loops(m)));
         if let Some(m) = tiled {
             let tile = tile(&m);
-            let source = wgsl_matmul::emit(kernel, &m, &tile)?;
+            let mut source = wgsl_matmul::emit(kernel, &m, &tile)?;
+            if let Some(s) = subgroups.filter(|_| tile.subgroup) {
+                source.insert_str(0, s.prelude());
+            }
             let mut stage = self.make_stage(source, wgsl_matmul::workgroups(&m, &tile));
             stage.tiled = true;
+            stage.subgroup = tile.subgroup;
             return Ok(stage);
         }
         if fast && wgsl_reduce::suits(kernel) && self.loops_fit(|| tree_loops(kernel, 1)) {

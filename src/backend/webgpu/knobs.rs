@@ -1,7 +1,7 @@
-//! What the webgpu device reports (its adapter's name, the storage-buffer limit, float16) and
-//! its test and maintenance switches: the shared-memory kernels (and the serial scan shader's
-//! warp), the large matmul tile and its workgroup storage, the bind-group cache's counters and
-//! the buffer pool's (and its floor).
+//! What the webgpu device reports (its adapter's name, the storage-buffer limit, float16,
+//! subgroups) and its test and maintenance switches: the shared-memory kernels (and the serial
+//! scan shader's warp), the large matmul tile, its workgroup storage and its subgroup form, the
+//! bind-group cache's counters and the buffer pool's (and its floor).
 
 use super::WebGpuBackend;
 
@@ -9,6 +9,27 @@ impl WebGpuBackend {
     /// Whether the device was opened with `shader-f16`, so float16 arrays can live on it.
     pub fn has_float16(&self) -> bool {
         self.float16
+    }
+
+    /// The device's subgroups, if it was opened with them (the adapter offered `subgroups`).
+    pub fn subgroups(&self) -> Option<super::subgroups::Subgroups> {
+        self.subgroups
+    }
+
+    /// Dispatches of tiled matmuls in their subgroup form.
+    pub fn subgroup_dispatches(&self) -> u64 {
+        self.subgroup_dispatches
+    }
+
+    /// Lets tiled matmuls take their subgroup form where the device has subgroups, or not
+    /// (the default: the shared-memory form).
+    pub fn set_matmul_subgroups(&mut self, on: bool) {
+        if self.use_subgroups != on {
+            self.use_subgroups = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+            self.bind_groups.clear();
+        }
     }
 
     pub fn adapter_name(&self) -> &str {

@@ -35,6 +35,7 @@ pub mod program;
 mod readback;
 mod routines;
 pub mod sort;
+pub mod subgroups;
 pub mod wgsl;
 mod wgsl_alu;
 mod wgsl_exp;
@@ -42,6 +43,7 @@ mod wgsl_half;
 mod wgsl_jacobi_group;
 mod wgsl_lib;
 pub mod wgsl_matmul;
+mod wgsl_matmul_subgroup;
 pub mod wgsl_reduce;
 pub mod wgsl_routines;
 pub mod wgsl_routines_group;
@@ -95,8 +97,9 @@ pub struct WebGpuBackend {
     large_tiles: bool,
     /// Workgroup storage a tiled matmul may declare (the device's limit).
     shared_bytes: u32,
-    /// Dispatches of tiled matrix products.
+    /// Dispatches of tiled matrix products, and of those in the subgroup form.
     tiled_dispatches: u64,
+    subgroup_dispatches: u64,
     /// Shader pipelines compiled (kernels, routines, loops, stages).
     shader_compiles: std::rc::Rc<std::cell::Cell<u64>>,
     routines: RoutineCache<routines::Compiled>,
@@ -119,6 +122,10 @@ pub struct WebGpuBackend {
     loops: program::compiled::LoopCache,
     /// The device has WGSL's f16 (`shader-f16`).
     float16: bool,
+    /// The device's subgroups, if it was opened with them (`subgroups`).
+    subgroups: Option<subgroups::Subgroups>,
+    /// Tiled matmuls may take their subgroup form (`set_matmul_subgroups`).
+    use_subgroups: bool,
     /// Loop iterations one invocation may run (`loop_budget`; None: no limit).
     loop_limit: Option<usize>,
     /// Staging buffers and counters of reads (`readback`).
@@ -440,6 +447,7 @@ impl Backend for WebGpuBackend {
         if let ([stage], []) = (&built.stages[..], &built.temp_bytes[..]) {
             self.encode(stage, inputs, output)?;
             self.tiled_dispatches += stage.tiled as u64;
+            self.subgroup_dispatches += stage.subgroup as u64;
             return self.dispatched();
         }
         // Each stage but the last writes a temporary that the next one reads.
@@ -465,6 +473,7 @@ impl Backend for WebGpuBackend {
                 break;
             }
             self.tiled_dispatches += stage.tiled as u64;
+            self.subgroup_dispatches += stage.subgroup as u64;
         }
         for t in temps {
             self.free(t);

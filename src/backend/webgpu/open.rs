@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::lost::LostFlag;
 use super::pool::{self, Pool};
-use super::{loop_budget, program, readback, WebGpuBackend};
+use super::{loop_budget, program, readback, subgroups, WebGpuBackend};
 use super::{BIND_GROUP_CACHE_CAPACITY, PIPELINE_CACHE_CAPACITY};
 use crate::backend::routines::RoutineCache;
 use crate::util::lru::Lru;
@@ -37,13 +37,11 @@ impl WebGpuBackend {
         } else {
             adapter.limits()
         };
-        // float16 arrays need WGSL's f16 (`wgsl_half`): requested wherever the adapter has it.
-        let float16 = adapter.features().contains(wgpu::Features::SHADER_F16);
-        let features = if float16 {
-            wgpu::Features::SHADER_F16
-        } else {
-            wgpu::Features::empty()
-        };
+        // float16 arrays need WGSL's f16 (`wgsl_half`), the tiled matmul's subgroup form
+        // needs subgroups: each requested wherever the adapter has it.
+        let wanted = wgpu::Features::SHADER_F16 | wgpu::Features::SUBGROUP;
+        let features = adapter.features() & wanted;
+        let float16 = features.contains(wgpu::Features::SHADER_F16);
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("oxjax"),
@@ -57,6 +55,7 @@ impl WebGpuBackend {
         lost.watch(&device);
         let adapter_limit = limits.max_storage_buffers_per_shader_stage;
         let info = adapter.get_info();
+        let subgroups = subgroups::detect(&device, &info).await;
         Ok(WebGpuBackend {
             device,
             queue,
@@ -75,6 +74,7 @@ impl WebGpuBackend {
             large_tiles: false,
             shared_bytes: limits.max_compute_workgroup_storage_size,
             tiled_dispatches: 0,
+            subgroup_dispatches: 0,
             shader_compiles: Default::default(),
             routines: RoutineCache::default(),
             submits: 0,
@@ -87,6 +87,8 @@ impl WebGpuBackend {
             doomed: Vec::new(),
             loops: program::compiled::LoopCache::default(),
             float16,
+            subgroups,
+            use_subgroups: false,
             reads: readback::Reads::new(limits.max_buffer_size),
             lost,
             first_buffer: 1,

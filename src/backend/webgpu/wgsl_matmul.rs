@@ -15,13 +15,15 @@
 //! k stride per step; other operands re-emit their expression per element. Each invocation
 //! owns `tm/4 × tn/4` blocks of 4×4 outputs, 64 rows or columns apart, so one `vec4` shared
 //! read feeds four `fma`s per operand; a warp covers a few columns by a few rows of blocks
-//! (`thread_grid`), and the k step is unrolled. Accumulators are `vec4` registers with native `fma`. Unlike the exact
-//! elementwise emitter, the summation order and fused multiply-adds differ from the
-//! interpreter: tests compare with a tolerance.
+//! (`thread_grid`), and the k step is unrolled. Accumulators are `vec4` registers with native
+//! `fma`. On devices with subgroups the `a` operand can skip shared memory instead
+//! (`wgsl_matmul_subgroup`). Unlike the exact elementwise emitter, the summation order and
+//! fused multiply-adds differ from the interpreter: tests compare with a tolerance.
 
 use std::fmt::Write;
 
 use super::wgsl_alu::Emitter;
+use super::wgsl_matmul_subgroup as subgroup;
 pub use crate::kernel::matmul::Matmul;
 use crate::kernel::matmul::{plain_load, structure, Lin};
 use crate::kernel::{AluExp, Kernel};
@@ -40,6 +42,9 @@ pub struct Tile {
     pub bk: u32,
     /// Columns of 4×4 output blocks one warp covers (16, 8 or 4; see `thread_grid`).
     pub warp_cols: u32,
+    /// The subgroup form: `a` is shared within subgroups, not through shared memory
+    /// (`wgsl_matmul_subgroup`).
+    pub subgroup: bool,
 }
 
 impl Tile {
@@ -56,7 +61,8 @@ impl Tile {
 
     /// Bytes of workgroup storage the shader declares.
     pub fn shared_bytes(&self) -> u32 {
-        self.bk * (self.a_width() + self.block().1 / 4) * 16
+        let a = if self.subgroup { 0 } else { self.a_width() };
+        self.bk * (a + self.block().1 / 4) * 16
     }
 }
 
@@ -73,8 +79,9 @@ pub fn recognise(kernel: &Kernel) -> Option<Matmul> {
 /// 8×8 outputs per invocation when there are enough large tiles to fill a large GPU (or
 /// when `large` forces them: tests check both shapes on small products), else 4×4; 16 steps
 /// of k where the storage holds them, else 8; warps of 4 × 8 blocks (as fast as 16 × 2 for
-/// the 8×8 tile, faster for the 4×4 one).
-pub fn tile(m: &Matmul, large: bool, shared_bytes: u32) -> Tile {
+/// the 8×8 tile, faster for the 4×4 one); the subgroup form where the device's subgroups
+/// have at least `subgroup_min` invocations (0: no subgroups).
+pub fn tile(m: &Matmul, large: bool, shared_bytes: u32, subgroup_min: u32) -> Tile {
     let big_tiles = m.batches * m.rows.div_ceil(128) * m.n.div_ceil(128);
     let t = if big_tiles >= 256 || large { 8 } else { 4 };
     let deep = Tile {
@@ -82,10 +89,15 @@ pub fn tile(m: &Matmul, large: bool, shared_bytes: u32) -> Tile {
         tn: t,
         bk: 16,
         warp_cols: 4,
+        subgroup: subgroup_min > 0,
     };
-    match deep.shared_bytes() <= shared_bytes {
+    let t = match deep.shared_bytes() <= shared_bytes {
         true => deep,
         false => Tile { bk: 8, ..deep },
+    };
+    Tile {
+        subgroup: t.subgroup && subgroup::fits(&t, subgroup_min),
+        ..t
     }
 }
 
@@ -237,23 +249,39 @@ fn affine_loads(a_side: bool, input: usize, lin: Lin, m: &Matmul, t: &Tile) -> (
 }
 
 /// `value`, or zero where one of the conditions `ok` fails.
-fn guarded(value: &str, ok: &[String]) -> String {
+pub(super) fn guarded(value: &str, ok: &[String]) -> String {
     match ok.is_empty() {
         true => value.to_string(),
         false => format!("select(0.0f, {value}, {})", ok.join(" && ")),
     }
 }
 
-/// The loads of one k step into the registers (emitted once, pasted where needed), the
-/// registers' declarations with the affine operands' setup, and the emitter (its helper
-/// functions go after `main`).
-fn step_loads(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<(String, String, Emitter)> {
+/// One k step's loads into the registers (emitted once, pasted where needed).
+struct StepLoads {
+    /// The loads of `a`'s and `b`'s shares of the step.
+    a: String,
+    b: String,
+    /// The registers' declarations with the affine operands' setup.
+    regs: String,
+    /// The emitter (its helper functions go after `main`).
+    e: Emitter,
+}
+
+impl StepLoads {
+    /// Both sides' loads, `a`'s first.
+    fn both(&self) -> String {
+        format!("{}{}", self.a, self.b)
+    }
+}
+
+/// The loads of one k step: into the registers staged into shared memory, and in the
+/// subgroup form `a`'s into the registers its products read.
+fn step_loads(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<StepLoads> {
     let (bm, bn) = t.block();
     let (la, lb) = (bm * t.bk / 256, bn * t.bk / 256);
     let mut e = Emitter::new(kernel.inputs.len(), "        ");
     let mut regs = String::new();
     let mut used = vec![false; kernel.inputs.len()];
-    let mut affine_steps = String::new();
     let (rows, n, k) = (m.rows as i64, m.n as i64, m.k as i64);
     // Batches of products re-emit their operands (`b`'s index depends on the batch too).
     let single = m.batches == 1;
@@ -263,35 +291,66 @@ fn step_loads(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<(String, String, 
     let plain_b = single
         .then(|| plain_load(&m.b, Lin { c: 0, v: [1, 0] }, [n, k]))
         .flatten();
-    for l in 0..la {
-        writeln!(regs, "  var ra{l}: f32;").unwrap();
+    if t.subgroup {
+        regs.push_str(&subgroup::registers(t));
+    } else {
+        for l in 0..la {
+            writeln!(regs, "  var ra{l}: f32;").unwrap();
+        }
     }
     for l in 0..lb {
         writeln!(regs, "  var rb{l}: f32;").unwrap();
     }
-    for (a_side, plain, slots, exp) in [(true, plain_a, la, &m.a), (false, plain_b, lb, &m.b)] {
+    // Per side: the loads of expression operands, then those at affine offsets.
+    let mut sides = [
+        (String::new(), String::new()),
+        (String::new(), String::new()),
+    ];
+    for (side, (a_side, plain, slots, exp)) in
+        [(true, plain_a, la, &m.a), (false, plain_b, lb, &m.b)]
+            .into_iter()
+            .enumerate()
+    {
         match plain {
             Some((input, lin)) => {
-                let (setup, step) = affine_loads(a_side, input, lin, m, t);
+                let (setup, step) = match a_side && t.subgroup {
+                    true => subgroup::affine_loads(input, lin, m, t),
+                    false => affine_loads(a_side, input, lin, m, t),
+                };
                 regs.push_str(&setup);
-                affine_steps.push_str(&step);
+                sides[side].1 = step;
                 used[input] = true;
             }
+            None if a_side && t.subgroup => subgroup::expression_loads(&mut e, exp, m, t)?,
             None => {
                 for l in 0..slots {
                     tile_load(&mut e, exp, a_side, l, m, t)?;
                 }
             }
         }
+        sides[side].0 = std::mem::take(&mut e.body);
     }
-    e.body.push_str(&affine_steps);
     for (i, loaded) in e.loaded.iter().enumerate() {
         if !loaded && !used[i] {
-            writeln!(e.body, "    _ = arrayLength(&in{i});").unwrap();
+            writeln!(sides[1].1, "    _ = arrayLength(&in{i});").unwrap();
         }
     }
-    let loads = std::mem::take(&mut e.body);
-    Ok((loads, regs, e))
+    let [(a_exp, a_aff), (b_exp, b_aff)] = sides;
+    Ok(match t.subgroup {
+        true => StepLoads {
+            a: a_exp + &a_aff,
+            b: b_exp + &b_aff,
+            regs,
+            e,
+        },
+        // The plain form keeps every expression load ahead of the affine ones.
+        false => StepLoads {
+            a: a_exp + &b_exp,
+            b: a_aff + &b_aff,
+            regs,
+            e,
+        },
+    })
 }
 
 /// The stores of the registers into the shared tiles.
@@ -299,7 +358,7 @@ fn shared_stores(t: &Tile) -> String {
     let (bm, bn) = t.block();
     let (la, lb, bk) = (bm * t.bk / 256, bn * t.bk / 256, t.bk);
     let mut stores = String::new();
-    for l in 0..la {
+    for l in (0..la).filter(|_| !t.subgroup) {
         writeln!(
             stores,
             "    {{ let el = lane + {o}u; let mm = el / {bk}u; ta[el % {bk}u][mm >> 2u][mm & 3u] = ra{l}; }}",
@@ -327,7 +386,10 @@ fn product(m: &Matmul, t: &Tile) -> (String, String, String) {
     let (rows, n) = (m.rows, m.n);
     let (mut decl, mut step, mut store) = (String::new(), String::new(), String::new());
     for kk in 0..t.bk {
-        for g in 0..gm {
+        if t.subgroup {
+            step.push_str(&subgroup::shuffles(t, kk));
+        }
+        for g in (0..gm).filter(|_| !t.subgroup) {
             writeln!(step, "    let a{g}_{kk} = ta[{kk}][{}u + ty];", g * 16).unwrap();
         }
         for h in 0..gn {
@@ -335,10 +397,14 @@ fn product(m: &Matmul, t: &Tile) -> (String, String, String) {
         }
         for g in 0..gm {
             for x in 0..4 {
+                let a = match t.subgroup {
+                    true => format!("a{g}{x}_{kk}"),
+                    false => format!("a{g}_{kk}[{x}]"),
+                };
                 for h in 0..gn {
                     writeln!(
                         step,
-                        "    c{g}{x}_{h} = fma(vec4<f32>(a{g}_{kk}[{x}]), b{h}_{kk}, c{g}{x}_{h});"
+                        "    c{g}{x}_{h} = fma(vec4<f32>({a}), b{h}_{kk}, c{g}{x}_{h});"
                     )
                     .unwrap();
                 }
@@ -368,19 +434,29 @@ fn product(m: &Matmul, t: &Tile) -> (String, String, String) {
 }
 
 /// The loop over k: store the registers into the shared tiles, barrier, load the next step
-/// into the registers, multiply, barrier.
-fn k_loop(m: &Matmul, t: &Tile, loads: &str) -> String {
+/// into the registers, multiply, barrier; in the subgroup form `a`'s registers are the
+/// product's, so its next step is loaded after the product.
+fn k_loop(m: &Matmul, t: &Tile, loads: &StepLoads) -> String {
     let (k, bk) = (m.k, t.bk);
     let (stores, (_, step, _)) = (shared_stores(t), product(m, t));
+    let (staged, after) = match t.subgroup {
+        true => (loads.b.clone(), loads.a.clone()),
+        false => (loads.both(), String::new()),
+    };
+    let next = |loads: &str| match loads.is_empty() {
+        true => String::new(),
+        false => {
+            format!("    if (k0 + {bk}u < {k}u) {{\n      let kb = k0 + {bk}u;\n{loads}    }}\n")
+        }
+    };
     format!(
         "  for (var k0: u32 = 0u; k0 < {k}u; k0 = k0 + {bk}u) {{
 {stores}    workgroupBarrier();
-    if (k0 + {bk}u < {k}u) {{
-      let kb = k0 + {bk}u;
-{loads}    }}
-{step}    workgroupBarrier();
-  }}
-"
+{staged}{step}    workgroupBarrier();
+{after}  }}
+",
+        staged = next(&staged),
+        after = next(&after),
     )
 }
 
@@ -401,7 +477,7 @@ fn thread_grid(t: &Tile) -> String {
 pub fn emit(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<String> {
     let (bm, bn) = t.block();
     let mut out = bindings(kernel)?;
-    let (loads, regs, e) = step_loads(kernel, m, t)?;
+    let loads = step_loads(kernel, m, t)?;
     let (decl, _, store) = product(m, t);
     let shared = |name: &str, width: u32| {
         format!(
@@ -416,28 +492,38 @@ pub fn emit(kernel: &Kernel, m: &Matmul, t: &Tile) -> Result<String> {
             tr = row_tiles(m, t)
         ),
     };
+    // Subgroup built-ins need a one-dimensional workgroup (the grid comes from `lane`).
+    let (ta, size, sid) = match t.subgroup {
+        true => (
+            String::new(),
+            "256",
+            ",\n        @builtin(subgroup_invocation_id) sid: u32",
+        ),
+        false => (shared("ta", t.a_width()), "16, 16", ""),
+    };
     write!(
         out,
         "var<private> ox_zp: u32;
 {ta}
 {tb}
 
-@compute @workgroup_size(16, 16)
+@compute @workgroup_size({size})
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(local_invocation_index) lane: u32) {{
+        @builtin(local_invocation_index) lane: u32{sid}) {{
   ox_zp = wid.z;
 {threads}{batch}  let col0 = wid.x * {bn}u;
 {regs}{decl}  {{
     let kb = 0u;
-{loads}  }}
+{first}  }}
 {k_loop}{store}}}
 ",
+        regs = loads.regs,
         threads = thread_grid(t),
-        ta = shared("ta", t.a_width()),
         tb = shared("tb", bn / 4),
+        first = loads.both(),
         k_loop = k_loop(m, t, &loads),
     )
     .unwrap();
-    out.push_str(&e.helpers.source());
+    out.push_str(&loads.e.helpers.source());
     Ok(out)
 }

@@ -4,11 +4,14 @@
 use oxjax::backend::webgpu::wgsl;
 use oxjax::kernel::Kernel;
 
-/// Parses and validates `source` with naga (all capabilities), panicking with `name`.
+/// Parses and validates `source` with naga (all capabilities, subgroup operations in compute
+/// shaders), panicking with `name`.
 pub fn validate_source(name: &str, source: &str) {
     let module = naga::front::wgsl::parse_str(source)
         .unwrap_or_else(|e| panic!("{name}: WGSL parse error: {e}\n{source}"));
     naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_operations(naga::valid::SubgroupOperationSet::all())
         .validate(&module)
         .unwrap_or_else(|e| panic!("{name}: invalid WGSL: {e:?}\n{source}"));
 }
