@@ -9,7 +9,7 @@
 //! 2²⁰·π/2 (rare) are recomputed by the scalar routine (Payne–Hanek reduction). asin and atan
 //! widen likewise and run their scalar routines' algorithms branch-free (`vmath_inv`). erf and
 //! erfc widen likewise and use fits of their own with one polynomial for the whole tail
-//! (`vmath_erf`), computing each formula only for halves with a lane that needs it.
+//! (`vmath_erf`), both formulas computed for every lane and selected.
 
 use walrus::ir::{BinaryOp as B, UnaryOp as U};
 use walrus::{FunctionId, Module, ValType};

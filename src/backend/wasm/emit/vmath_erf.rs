@@ -10,14 +10,13 @@
 //!   an exact argument: k = round(−a²/ln 2), r = −a² − k·ln 2 (ln 2 in two parts), 2^k·(1 + r
 //!   + r²·P(r)). Then erf(x) = ±(1 − tail) and erfc(x) = tail, or 2 − tail for x < 0.
 //!
-//! Each half computes the small-argument and the tail formula only when one of its lanes needs
-//! it (one branch each on the lanes' mask). NaN lanes fall to the tail, whose clamp keeps the
-//! NaN; ±∞ give erf ±1, erfc 0 or 2.
+//! Every half computes both formulas and selects per lane (branches on the lanes' masks
+//! mispredict on mixed inputs and cost more than they save). NaN lanes fall to the tail,
+//! whose clamp keeps the NaN; ±∞ give erf ±1, erfc 0 or 2.
 
-use walrus::ir::{BinaryOp as B, UnaryOp as U};
-use walrus::ValType;
+use walrus::ir::BinaryOp as B;
 
-use super::dsl::{i32c, when, Var};
+use super::dsl::i32c;
 use super::math_consts::{ERFC_TV, ERF_FV, EXP_PV, INV_LN2, LN2_HI, LN2_LO};
 use super::vmath::{k, kb, ki, pick, Body, D, MAGIC};
 use super::vmath_inv::with_sign_of;
@@ -30,21 +29,6 @@ const TAIL_MAX: f64 = 10.0625;
 const P: f64 = 0.375;
 
 impl Body<'_> {
-    /// `stmts` computing `value` into a fresh local, run only when a lane of `mask` is set.
-    fn only_if(&mut self, mask: &D, compute: impl FnOnce(&mut Body) -> D) -> D {
-        let mut inner = Body {
-            m: &mut *self.m,
-            stmts: vec![],
-        };
-        let value = compute(&mut inner);
-        let mut stmts = inner.stmts;
-        let out = Var::new(self.m, ValType::V128);
-        stmts.push(out.set(value.0));
-        let any = mask.0.clone().unop(U::V128AnyTrue, ValType::I32);
-        self.stmts.push(when(any, stmts));
-        D(out.get())
-    }
-
     /// exp(y) for f64x2 lanes y in [−102, −0.7] (float32 accuracy).
     fn exp_tail(&mut self, y: D) -> D {
         let v = self.bind(y.clone() * kb(INV_LN2) + k(MAGIC));
@@ -61,21 +45,17 @@ impl Body<'_> {
     pub fn erf64(&mut self, x: D, complement: bool) -> D {
         let ax = self.abs64(&x);
         let small = self.bind_e(ax.clone().0.v2(B::F64x2Lt, k(SMALL).0));
-        let tail_lanes = D(small.clone().v1(U::V128Not));
-        let s = self.only_if(&D(small.clone()), |b| {
-            let z = b.bind(x.clone() * x.clone());
-            let poly = b.horner(&ERF_FV, z);
-            x.clone() + x.clone() * poly
-        });
-        let e = self.only_if(&tail_lanes, |b| {
-            let lo = D(ax.0.v2(B::F64x2Max, k(SMALL).0));
-            let a = b.bind(D(lo.0.v2(B::F64x2Min, k(TAIL_MAX).0)));
-            let t = b.bind(k(1.0) / (k(1.0) + k(P) * a.clone()));
-            let h = b.horner(&ERFC_TV, t.clone());
-            let g = b.bind(t * h);
-            let y = b.bind(k(0.0) - a.clone() * a);
-            b.exp_tail(y) * g
-        });
+        let z = self.bind(x.clone() * x.clone());
+        let poly = self.horner(&ERF_FV, z);
+        let s = self.bind(x.clone() + x.clone() * poly);
+        let lo = D(ax.0.v2(B::F64x2Max, k(SMALL).0));
+        let a = self.bind(D(lo.0.v2(B::F64x2Min, k(TAIL_MAX).0)));
+        let t = self.bind(k(1.0) / (k(1.0) + k(P) * a.clone()));
+        let h = self.horner(&ERFC_TV, t.clone());
+        let g = self.bind(t * h);
+        let y = self.bind(k(0.0) - a.clone() * a);
+        let exp = self.exp_tail(y);
+        let e = self.bind(exp * g);
         if complement {
             let positive = x.0.v2(B::F64x2Gt, k(0.0).0);
             let tail = pick(e.clone(), k(2.0) - e, positive);
