@@ -77,6 +77,13 @@ export interface DeviceStats {
   moves: number;
   /** Bytes of those moves. */
   moveBytes: number;
+  /**
+   * Copies from one device buffer into another (webgpu: operands into and results out of the
+   * packed buffer of a compiled scan or staged program — a scan's xs and ys are bound
+   * directly where the storage-buffer limit allows, so only its carries are copied —,
+   * carries of pre-encoded scans, uploads behind pending work; not readbacks; 0 elsewhere).
+   */
+  bufferCopies: number;
 }
 
 /**

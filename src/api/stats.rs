@@ -26,12 +26,12 @@ const LAYOUT: &str = "liveArrays pendingReads liveJaxprs wasmMemoryBytes wasmMem
      shaderCompiles poolBuffers poolBytes poolHits poolMisses readbackMaps stagingBuffers stagingBytes \
      kernelCacheEntries kernelCacheHits kernelCacheMisses kernelCodeBytes \
      kernelMaxLocals loopRuns loopCacheEntries uploads uploadBytes readbacks readbackBytes \
-     moves moveBytes lost | entries capacity hits misses evictions | fusedRuns fusedSteps \
+     moves moveBytes lost bufferCopies | entries capacity hits misses evictions | fusedRuns fusedSteps \
      fallbackRuns fallbackSteps planCacheEntries planCacheCapacity | entries capacity \
      compiles runs";
 
 /// The numbers per device (the second group of [`LAYOUT`]).
-const DEVICE_FIELDS: usize = 28;
+const DEVICE_FIELDS: usize = 29;
 
 #[wasm_bindgen(js_name = memoryStats)]
 pub fn memory_stats() -> Vec<f64> {
@@ -85,6 +85,7 @@ pub fn memory_stats() -> Vec<f64> {
             t.moves as f64,
             t.move_bytes as f64,
             s.lost as u8 as f64,
+            s.buffer_copies as f64,
         ]);
     }
     let p = crate::transform::jit_cache::stats();

@@ -67,6 +67,10 @@ pub struct BackendStats {
     pub dispatches: u64,
     /// Command submissions (devices that batch dispatches; 0 elsewhere).
     pub submits: u64,
+    /// Copies from one device buffer into another that the device encoded (webgpu: operands
+    /// into and results out of packed buffers, carries of pre-encoded scans, uploads behind
+    /// pending work; not readbacks; 0 elsewhere).
+    pub buffer_copies: u64,
     /// Dispatches of tiled matrix-product kernels (webgpu; 0 elsewhere).
     pub tiled_dispatches: u64,
     /// Shaders compiled into pipelines since the device started (webgpu: kernels, routines,

@@ -6,7 +6,8 @@
 //! takes: the serial shader (case 2's RTS step, m = 2, on one invocation and on a warp), the
 //! level-scheduled looping shader (the same body with the serial shader off, and m = 8) and
 //! the pre-encoded steps (m = 40: state too large for one workgroup). Every result matches
-//! the `cpu` device.
+//! the `cpu` device. A single-dispatch run allocates no scratch buffers and copies only its
+//! carries (its xs and ys are bound directly).
 
 use crate::common::block_on;
 use crate::webgpu_scan_serial::{fused_on_gpu, run, set_fast, set_serial};
@@ -81,19 +82,48 @@ fn allocations() -> u64 {
 }
 
 #[test]
-fn single_dispatch_scans_allocate_no_scratch() {
+fn single_dispatch_scans_allocate_no_scratch_and_copy_only_carries() {
     registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
     scan_eval::set_reporting(true);
     // The serial shader and the looping one keep carries and temps in the packed buffer:
     // a run allocates its 5 operands (r, N and the xs A, b, S), its 3 results (r, N, ys) and
-    // the packed buffer, and no scratch buffer for the 4 carry slots and the temps.
+    // the packed buffer, and no scratch buffer for the 4 carry slots and the temps. They bind
+    // the xs and ys directly (6 bindings besides the packed buffer and the parameters at the
+    // limit of 8): only the carries are copied, r and N in and out. With direct binding off,
+    // every operand and result is copied.
+    for serial in [true, false] {
+        set_serial(serial);
+        for (direct, copies) in [(true, 2 + 2), (false, 5 + 3)] {
+            set_bind_direct(direct);
+            compiles_at(2, 30, true);
+            let (before, copied) = (allocations(), buffer_copies());
+            let (_, detail) = compiles_at(2, 31, true);
+            assert_eq!(allocations() - before, 5 + 3 + 1, "{detail}");
+            assert_eq!(buffer_copies() - copied, copies, "direct {direct}: {detail}");
+        }
+    }
+    set_bind_direct(true);
+    // At a limit of 4 storage buffers two of the four xs and ys are bound (A, b), the others
+    // copied (S in, ys out) besides the carries; the results still match the cpu device.
+    registry::uninstall_webgpu();
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(4))).expect("a Vulkan adapter"));
     for serial in [true, false] {
         set_serial(serial);
         compiles_at(2, 30, true);
-        let before = allocations();
+        let copied = buffer_copies();
         let (_, detail) = compiles_at(2, 31, true);
-        assert_eq!(allocations() - before, 5 + 3 + 1, "{detail}");
+        assert_eq!(buffer_copies() - copied, 2 + 2 + 2, "limit 4: {detail}");
     }
     scan_eval::set_reporting(false);
     registry::uninstall_webgpu();
+}
+
+fn buffer_copies() -> u64 {
+    registry::stats(Device::WebGpu).unwrap().buffer_copies
+}
+
+fn set_bind_direct(on: bool) {
+    let mut gpu = registry::uninstall_webgpu().unwrap();
+    gpu.set_loop_bind_direct(on);
+    registry::install_webgpu(gpu);
 }

@@ -81,6 +81,7 @@ fn rts_loop(m: usize, n: usize, reverse: bool, chunk: u32) -> (LoopShader, [u32;
     };
     let prefetch = if chunk > 0 {
         vec![Prefetch {
+            binding: 0,
             src: q,
             dst: 0,
             words: s,
@@ -120,6 +121,7 @@ fn rts_loop(m: usize, n: usize, reverse: bool, chunk: u32) -> (LoopShader, [u32;
         epilogue: vec![],
         prefetch,
         nests: vec![],
+        bound: vec![],
     };
     (shader, [a, q, p, t, u, ys])
 }

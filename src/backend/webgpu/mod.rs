@@ -91,6 +91,8 @@ pub struct WebGpuBackend {
     bind_groups: Lru<(wgpu::BindGroupLayout, Vec<wgpu::Buffer>), wgpu::BindGroup>,
     next_exe: ExeId,
     dispatches: u64,
+    /// Buffer-to-buffer copies encoded between device buffers (`BackendStats::buffer_copies`).
+    buffer_copies: u64,
     /// Tiled matmuls and workgroup-tree reductions (off on CPU adapters, see `fast_kernels`).
     fast: bool,
     /// Tiled matmuls use the large tile whatever their size (tests).
@@ -224,16 +226,18 @@ impl WebGpuBackend {
         for &id in inputs.iter().chain(outputs) {
             bound.push(self.buffer(id)?.gpu.clone());
         }
-        self.encode_buffers(pipeline, layout, (x, y), bound)
+        self.encode_buffers(pipeline, layout, (x, y), bound, &[])
     }
 
-    /// [`Self::encode_bound`] with the bindings given as buffers (binding `i` is `bound[i]`).
+    /// [`Self::encode_bound`] with the bindings given as buffers: `bound[i]` at binding
+    /// `numbers[i]`, or `i` where `numbers` is empty.
     fn encode_buffers(
         &mut self,
         pipeline: &wgpu::ComputePipeline,
         layout: Option<&wgpu::BindGroupLayout>,
         (x, y): (u32, u32),
         bound: Vec<wgpu::Buffer>,
+        numbers: &[u32],
     ) -> Result<()> {
         let key = layout.map(|l| (l.clone(), bound.clone()));
         let cached = key.as_ref().and_then(|k| self.bind_groups.get(k)).cloned();
@@ -244,7 +248,7 @@ impl WebGpuBackend {
                     .iter()
                     .enumerate()
                     .map(|(i, b)| wgpu::BindGroupEntry {
-                        binding: i as u32,
+                        binding: numbers.get(i).copied().unwrap_or(i as u32),
                         resource: b.as_entire_binding(),
                     })
                     .collect();
@@ -349,6 +353,7 @@ impl Backend for WebGpuBackend {
         staging.unmap();
         self.encoder()
             .copy_buffer_to_buffer(&staging, 0, &target, 0, size);
+        self.buffer_copies += 1;
         self.doomed.push(staging);
         Ok(())
     }
@@ -552,6 +557,7 @@ impl Backend for WebGpuBackend {
             live_bytes: self.buffers.values().map(|b| b.bytes).sum(),
             kernel_cache: self.kernel_ids.stats(),
             dispatches: self.dispatches,
+            buffer_copies: self.buffer_copies,
             submits: self.submits,
             pool_buffers: self.pool.buffers(),
             pool_bytes: self.pool.bytes() as usize,

@@ -69,6 +69,7 @@ impl WebGpuBackend {
             bind_groups: Lru::new(BIND_GROUP_CACHE_CAPACITY),
             next_exe: 1,
             dispatches: 0,
+            buffer_copies: 0,
             fast: info.device_type != wgpu::DeviceType::Cpu,
             adapter_name: info.name,
             large_tiles: false,

@@ -2,15 +2,17 @@
 //! compiled scan (`Backend::compile_loop`/`run_loop`; the form is chosen by `strategy`). A
 //! looping or serial shader runs over one packed storage buffer: the operands are copied in,
 //! the shader runs as ONE dispatch, and the results are copied out, all encoded into the
-//! current batch (copies are not dispatches); a pre-encoded scan (`encoded`) runs its steps'
-//! dispatches in one pass. Compiled programs are cached by plan, pipelines by shader
+//! current batch (copies are not dispatches); a scan's xs and ys are bound directly instead,
+//! as many as the storage-buffer limit allows besides the packed buffer and the parameters
+//! (`layout`), so that only its carries and consts are copied. A pre-encoded scan (`encoded`)
+//! runs its steps' dispatches in one pass. Compiled programs are cached by plan, pipelines by shader
 //! source (a scan's with its length as a parameter, `length_params`).
 
 use std::rc::Rc;
 
 use super::encoded::Encoded;
 use super::layout::{Layout, Source};
-use super::looping::LoopShader;
+use super::looping::{LoopShader, FIRST_BOUND};
 use super::stage_params::Shared;
 use super::strategy::choose_loop;
 use crate::backend::webgpu::exe::Stage;
@@ -89,6 +91,8 @@ pub(in crate::backend::webgpu) struct LoopCache {
     pub(super) workgroup: bool,
     /// Whether tiny bodies run as the serial shader (compiled per plan, cached as a loop).
     pub(super) serial: bool,
+    /// Whether the serial and looping shaders bind xs and ys directly (`layout`).
+    bind_direct: bool,
     /// The most bytes a packed buffer may have below the device's binding limit (tests).
     packed_bytes: Option<u64>,
     /// The plan compiled last, its id and detail: a jitted scan called again hands over the
@@ -114,6 +118,7 @@ impl Default for LoopCache {
             runs: 0,
             workgroup: true,
             serial: true,
+            bind_direct: true,
             packed_bytes: None,
             last: None,
             widened: None,
@@ -278,11 +283,16 @@ pub(super) fn run_single(
             .ok_or_else(|| missing("a final carry")),
     };
     let (inputs, outputs) = packed(layout, input, output)?;
-    gpu.dispatch_packed(
+    let bound = layout
+        .bound
+        .iter()
+        .map(|&source| input(source))
+        .collect::<Result<Vec<_>>>()?;
+    gpu.dispatch_bound(
         std::slice::from_ref(dispatch),
         layout.words,
-        &inputs,
-        &outputs,
+        (&inputs, &outputs),
+        &bound,
     )?;
     gpu.pending += (layout.shader.length / STEPS_PER_DISPATCH) as usize;
     if gpu.pending >= MAX_BATCH {
@@ -329,6 +339,24 @@ impl WebGpuBackend {
         if self.loops.workgroup != on {
             self.loops.clear();
             self.loops.workgroup = on;
+        }
+    }
+
+    /// Lets the serial and looping scan shaders bind the run's xs and ys buffers directly (the
+    /// default) or copy them into and out of the packed buffer (tests compare both).
+    pub fn set_loop_bind_direct(&mut self, on: bool) {
+        if self.loops.bind_direct != on {
+            self.loops.clear();
+            self.loops.bind_direct = on;
+        }
+    }
+
+    /// How many of a scan's xs and ys buffers its serial or looping shader binds directly:
+    /// the storage-buffer limit less the packed buffer and the parameters.
+    pub(super) fn bindable(&self) -> usize {
+        match self.loops.bind_direct {
+            true => self.max_storage_buffers.saturating_sub(2) as usize,
+            false => 0,
         }
     }
 
@@ -433,8 +461,20 @@ impl WebGpuBackend {
         inputs: &[Packed],
         outputs: &[Packed],
     ) -> Result<()> {
+        self.dispatch_bound(dispatches, words, (inputs, outputs), &[])
+    }
+
+    /// [`Self::dispatch_packed`] with `bound` bound directly as well (`ox_b1`, … at
+    /// `looping::FIRST_BOUND` on: the shaders' `LoopShader::bound`).
+    pub(super) fn dispatch_bound(
+        &mut self,
+        dispatches: &[Dispatch],
+        words: u32,
+        (inputs, outputs): (&[Packed], &[Packed]),
+        bound: &[BufferId],
+    ) -> Result<()> {
         let packed = self.alloc(words.max(1) as usize * 4)?;
-        let result = self.encode_packed(dispatches, packed, inputs, outputs);
+        let result = self.encode_packed(dispatches, packed, (inputs, outputs), bound);
         self.free(packed);
         result?;
         self.dispatches += dispatches.len() as u64;
@@ -448,15 +488,20 @@ impl WebGpuBackend {
         &mut self,
         dispatches: &[Dispatch],
         packed: BufferId,
-        inputs: &[Packed],
-        outputs: &[Packed],
+        (inputs, outputs): (&[Packed], &[Packed]),
+        bound: &[BufferId],
     ) -> Result<()> {
         let dst = self.buffer(packed)?.gpu.clone();
+        let mut direct = Vec::with_capacity(bound.len());
+        for &id in bound {
+            direct.push(self.buffer(id)?.gpu.clone());
+        }
         let mut copies = Vec::with_capacity(inputs.len());
         for p in inputs {
             let b = self.buffer(p.buffer)?;
             copies.push((b.gpu.clone(), b.bytes));
         }
+        self.buffer_copies += copies.iter().filter(|c| c.1 > 0).count() as u64;
         let encoder = self.encoder();
         for ((src, bytes), p) in copies.iter().zip(inputs) {
             if *bytes > 0 {
@@ -465,13 +510,17 @@ impl WebGpuBackend {
         }
         let packed_gpu = self.buffer(packed)?.gpu.clone();
         for d in dispatches {
-            let mut bound = vec![packed_gpu.clone()];
-            bound.extend(d.params.iter().cloned());
+            let mut buffers = vec![packed_gpu.clone()];
+            buffers.extend(d.params.iter().cloned());
+            let mut numbers: Vec<u32> = (0..buffers.len() as u32).collect();
+            numbers.extend((0..direct.len() as u32).map(|j| FIRST_BOUND + j));
+            buffers.extend(direct.iter().cloned());
             self.encode_buffers(
                 &d.stage.pipeline,
                 Some(&d.stage.layout),
                 (d.groups, 1),
-                bound,
+                buffers,
+                &numbers,
             )?;
         }
         let mut outs = Vec::with_capacity(outputs.len());
@@ -479,6 +528,7 @@ impl WebGpuBackend {
             let b = self.buffer(p.buffer)?;
             outs.push((b.gpu.clone(), b.bytes));
         }
+        self.buffer_copies += outs.iter().filter(|c| c.1 > 0).count() as u64;
         let encoder = self.encoder();
         for ((out, bytes), p) in outs.iter().zip(outputs) {
             if *bytes > 0 {

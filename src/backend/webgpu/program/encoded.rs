@@ -255,6 +255,11 @@ impl WebGpuBackend {
                 .collect();
             groups.push(pair);
         }
+        self.buffer_copies += copies_in
+            .iter()
+            .chain(&copies_out)
+            .filter(|c| c.2 > 0)
+            .count() as u64;
         let encoder = self.encoder();
         for (src, dst, bytes) in &copies_in {
             if *bytes > 0 {

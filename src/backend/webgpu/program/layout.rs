@@ -2,7 +2,9 @@
 //! packed buffer of the looping shader (`looping`): every slot gets a word offset — consts and
 //! temps one value, xs and ys their whole stacked arrays (a row per step), each carry two
 //! halves (read half and written half swap every step). The layout also says what to copy in
-//! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries).
+//! before the dispatch (consts, xs, initial carries) and out after it (ys, final carries); xs
+//! and ys may instead be bound directly (`ox_b1`, …: the run's own buffers, at word 0 of their
+//! binding), up to a number of roles the caller gives (the storage-buffer limit's spare).
 //! The ops of the body, scans nested in it included, are placed by `nested`.
 //!
 //! When consts, carries, temps and two staged rows of each xs fit the device's workgroup
@@ -38,6 +40,9 @@ pub struct Layout {
     pub copy_out: Vec<(Source, u32)>,
     /// Where each slot of the body lives.
     pub places: Vec<Place>,
+    /// The run's buffers bound directly (`LoopShader::bound`: `ox_b{j}` is entry `j - 1`),
+    /// neither copied in nor out.
+    pub bound: Vec<Source>,
 }
 
 fn not_single(why: String) -> Error {
@@ -47,7 +52,17 @@ fn not_single(why: String) -> Error {
 /// The single-dispatch layout of `plan`, or why the body does not suit one dispatch;
 /// `workgroup_limit` is the device's workgroup memory in words.
 pub fn layout(plan: &DeviceProgram, workgroup_limit: u32) -> Result<Layout> {
-    layout_with(plan, workgroup_limit, WEBGPU_LOOP_MAX_KERNEL_ELEMENTS)
+    layout_bound(plan, workgroup_limit, 0)
+}
+
+/// [`layout`] with the xs and ys of up to `bindable` roles bound directly (the rest copied).
+pub fn layout_bound(plan: &DeviceProgram, workgroup_limit: u32, bindable: usize) -> Result<Layout> {
+    layout_of(
+        plan,
+        workgroup_limit,
+        WEBGPU_LOOP_MAX_KERNEL_ELEMENTS,
+        bindable,
+    )
 }
 
 /// [`layout`] for ops of at most `max_elements` elements.
@@ -55,6 +70,15 @@ pub fn layout_with(
     plan: &DeviceProgram,
     workgroup_limit: u32,
     max_elements: usize,
+) -> Result<Layout> {
+    layout_of(plan, workgroup_limit, max_elements, 0)
+}
+
+fn layout_of(
+    plan: &DeviceProgram,
+    workgroup_limit: u32,
+    max_elements: usize,
+    bindable: usize,
 ) -> Result<Layout> {
     let length = u32::try_from(plan.length).map_err(|_| not_single("too many steps".into()))?;
     if nested::executed_steps(&plan.body, plan.length) > WEBGPU_LOOP_MAX_KERNEL_STEPS {
@@ -65,7 +89,8 @@ pub fn layout_with(
         mut places,
         copy_in,
         copy_out,
-    } = storage(plan, length)?;
+        bound,
+    } = storage(plan, length, bindable)?;
     // A body with nested loops keeps everything in storage (`nested`).
     let staged = match nested::has_nested(&plan.body) {
         true => Staged::default(),
@@ -94,11 +119,19 @@ pub fn layout_with(
             epilogue: staged.epilogue,
             prefetch: staged.prefetch,
             nests: ops.nests,
+            bound: bound
+                .iter()
+                .map(|&src| match src {
+                    Source::Slot(s) => matches!(plan.body.slots[s].role, SlotRole::YRow(_)),
+                    Source::Carry(_) => false,
+                })
+                .collect(),
         },
         words: ops.words as u32,
         copy_in,
         copy_out,
         places,
+        bound,
     })
 }
 
@@ -108,27 +141,40 @@ struct Storage {
     places: Vec<Place>,
     copy_in: Vec<(Source, u32)>,
     copy_out: Vec<(Source, u32)>,
+    bound: Vec<Source>,
 }
 
 /// Places every slot of `plan`'s body (of `length` steps) in storage: slots of one role (but
-/// temps) share their words.
-fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
+/// temps) share their words; the xs and ys of the first `bindable` such roles are the run's
+/// buffers bound directly (word 0 of binding `j`), the rest are copied.
+fn storage(plan: &DeviceProgram, length: u32, bindable: usize) -> Result<Storage> {
     let body = &plan.body;
     let mut words: u64 = 0;
     let mut places: Vec<Place> = Vec::with_capacity(body.slots.len());
-    // The base of each shared storage (by role), so slots of one role share it.
-    let mut shared: Vec<(SlotRole, u32)> = Vec::new();
+    // The base and binding of each shared storage (by role), so slots of one role share it.
+    let mut shared: Vec<(SlotRole, u32, u8)> = Vec::new();
     let mut copy_in = Vec::new();
     let mut copy_out = Vec::new();
+    let mut bound = Vec::new();
     for (s, info) in body.slots.iter().enumerate() {
         let elements = info.elements as u64;
         let key = match info.role {
             SlotRole::CarryOut(k) => SlotRole::CarryIn(k),
             r => r,
         };
-        let found = shared.iter().find(|(r, _)| *r == key).map(|&(_, b)| b);
-        let base = match (found, info.role) {
+        let found = shared
+            .iter()
+            .find(|(r, ..)| *r == key)
+            .map(|&(_, b, j)| (b, j));
+        let row = matches!(info.role, SlotRole::XRow(_) | SlotRole::YRow(_));
+        let (base, binding) = match (found, info.role) {
             (Some(b), _) if info.role != SlotRole::Temp => b,
+            _ if row && bound.len() < bindable && bound.len() < u8::MAX as usize => {
+                bound.push(Source::Slot(s));
+                let j = bound.len() as u8;
+                shared.push((key, 0, j));
+                (0, j)
+            }
             _ => {
                 let base = words as u32;
                 words += match info.role {
@@ -140,7 +186,7 @@ fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
                     return Err(not_single("the body's buffers are too large".into()));
                 }
                 if info.role != SlotRole::Temp {
-                    shared.push((key, base));
+                    shared.push((key, base, 0));
                     match info.role {
                         SlotRole::Const(_) | SlotRole::XRow(_) => {
                             copy_in.push((Source::Slot(s), base))
@@ -154,7 +200,7 @@ fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
                         SlotRole::Temp => {}
                     }
                 }
-                base
+                (base, 0)
             }
         };
         let size = info.elements as u32;
@@ -170,6 +216,7 @@ fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
             base,
             row_stride,
             parity,
+            binding,
             ..Place::fixed(s, base)
         });
     }
@@ -178,6 +225,7 @@ fn storage(plan: &DeviceProgram, length: u32) -> Result<Storage> {
         places,
         copy_in,
         copy_out,
+        bound,
     })
 }
 
@@ -240,11 +288,12 @@ fn to_workgroup(
     let mut st = Staged::default();
     let mut moved: Vec<Place> = places.to_vec();
     // Workgroup bases by the storage base they replace (slots sharing storage share them).
-    let mut bases: Vec<(u32, u32)> = Vec::new();
+    let mut bases: Vec<((u8, u32), u32)> = Vec::new();
     let last = (plan.length as u32) & 1;
     for (s, info) in body.slots.iter().enumerate() {
         let e = info.elements as u32;
         let storage = places[s].base;
+        let binding = places[s].binding;
         let words = match info.role {
             SlotRole::YRow(_) => continue,
             SlotRole::XRow(_) if e > wg => continue,
@@ -254,7 +303,7 @@ fn to_workgroup(
         };
         let base = match bases
             .iter()
-            .find(|(b, _)| *b == storage && info.role != SlotRole::Temp)
+            .find(|(b, _)| *b == (binding, storage) && info.role != SlotRole::Temp)
         {
             Some(&(_, w)) => w,
             None => {
@@ -263,7 +312,7 @@ fn to_workgroup(
                     Some(n) if n <= limit => n,
                     _ => return Staged::default(),
                 };
-                bases.push((storage, w));
+                bases.push(((binding, storage), w));
                 match info.role {
                     SlotRole::Const(_) => st.prologue.push(Move {
                         from: (Space::Storage, storage),
@@ -283,6 +332,7 @@ fn to_workgroup(
                         });
                     }
                     SlotRole::XRow(_) => st.prefetch.push(Prefetch {
+                        binding,
                         src: storage,
                         dst: w,
                         words: e,

@@ -48,6 +48,9 @@ pub struct Place {
     pub parity: Parity,
     /// The loop depth whose step the parity follows (0: the scan's own loop).
     pub depth: u8,
+    /// In storage: 0 for the packed buffer `ox_buf`, `j` for the run's buffer bound directly
+    /// as `ox_b{j}` ([`LoopShader::bound`]).
+    pub binding: u8,
 }
 
 /// The most loops nested inside one another in a body the looping shader runs.
@@ -114,6 +117,8 @@ pub struct Move {
 /// step and stored at its end, so a step waits on device memory once per chunk at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Prefetch {
+    /// The storage array `src` is in: 0 for `ox_buf`, `j` for `ox_b{j}`.
+    pub binding: u8,
     pub src: u32,
     pub dst: u32,
     pub words: u32,
@@ -145,6 +150,15 @@ impl Place {
             nested_rows: [0; MAX_NEST],
             parity: Parity::None,
             depth: 0,
+            binding: 0,
+        }
+    }
+
+    /// The WGSL array the place is in.
+    pub fn array(&self) -> String {
+        match (self.space, self.binding) {
+            (Space::Storage, j) if j > 0 => format!("ox_b{j}"),
+            (space, _) => space.array().to_string(),
         }
     }
 
@@ -195,6 +209,37 @@ pub struct LoopShader {
     pub prefetch: Vec<Prefetch>,
     /// The scans nested in the body, by their first op (none: every op runs once a step).
     pub nests: Vec<Nest>,
+    /// The run's buffers bound directly rather than copied into the packed buffer: `ox_b{j}`
+    /// is entry `j - 1`, at binding [`FIRST_BOUND`]` + j - 1`, written when its flag is set.
+    pub bound: Vec<bool>,
+}
+
+/// The binding of the first buffer bound directly (after `ox_buf` and the parameters of
+/// `stage_params`).
+pub const FIRST_BOUND: u32 = 2;
+
+/// The declarations of the buffers `bound` directly ([`LoopShader::bound`]).
+pub fn bound_declarations(bound: &[bool]) -> String {
+    let mut out = String::new();
+    for (j, &written) in bound.iter().enumerate() {
+        let access = if written { "read_write" } else { "read" };
+        writeln!(
+            out,
+            "@group(0) @binding({}) var<storage, {access}> ox_b{}: array<u32>;",
+            FIRST_BOUND + j as u32,
+            j + 1
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// The WGSL array of storage binding `binding` (0: `ox_buf`).
+pub fn storage_array(binding: u8) -> String {
+    match binding {
+        0 => "ox_buf".to_string(),
+        j => format!("ox_b{j}"),
+    }
 }
 
 /// A part of a step's ops (`LoopShader::parts`).
@@ -351,6 +396,7 @@ impl LoopShader {
             )
             .unwrap();
         }
+        src.push_str(&bound_declarations(&self.bound));
         let mut prologue = String::new();
         for m in &self.prologue {
             prologue.push_str(&emit_move(m, wg));
@@ -360,9 +406,10 @@ impl LoopShader {
                 let (e, n) = (p.words, p.rows / 2 * p.words);
                 writeln!(
                     prologue,
-                    "  for (var w: u32 = lid; w < {n}u; w = w + {wg}u) {{ let t = w / {e}u; if (t < {length}u) {{ ox_wg[{dst}u + w] = ox_buf[{src}u + ({row}) * {e}u + w % {e}u]; }} }}",
+                    "  for (var w: u32 = lid; w < {n}u; w = w + {wg}u) {{ let t = w / {e}u; if (t < {length}u) {{ ox_wg[{dst}u + w] = {array}[{src}u + ({row}) * {e}u + w % {e}u]; }} }}",
                     dst = p.dst,
                     src = p.src,
+                    array = storage_array(p.binding),
                     row = row_of("t"),
                 )
                 .unwrap();
@@ -457,8 +504,9 @@ impl LoopShader {
                 );
                 writeln!(
                     fetch,
-                    "    var ox_pf{j}_{k}: u32 = 0u;\n    if (ox_fetch) {{ {w} if (w < {n}u && t < {length}u) {{ ox_pf{j}_{k} = ox_buf[{src}u + ({row_of_t}) * {e}u + w % {e}u]; }} }}",
+                    "    var ox_pf{j}_{k}: u32 = 0u;\n    if (ox_fetch) {{ {w} if (w < {n}u && t < {length}u) {{ ox_pf{j}_{k} = {array}[{src}u + ({row_of_t}) * {e}u + w % {e}u]; }} }}",
                     src = p.src,
+                    array = storage_array(p.binding),
                 )
                 .unwrap();
                 writeln!(
@@ -489,7 +537,7 @@ impl LoopShader {
         };
         Ok(format!(
             "{head}      let i = i32(idx);\n{body}      {}[{} + idx] = {word};\n    }}\n",
-            op.output.space.array(),
+            op.output.array(),
             op.output.offset()
         ))
     }
@@ -500,12 +548,7 @@ impl LoopShader {
 pub(super) fn element(e: &mut Emitter, op: &LoopOp) -> Result<(String, String)> {
     let kernel = &op.kernel;
     e.loaded = vec![false; kernel.inputs.len()];
-    e.packed = Some(
-        op.inputs
-            .iter()
-            .map(|p| (p.space.array().to_string(), p.offset()))
-            .collect(),
-    );
+    e.packed = Some(op.inputs.iter().map(|p| (p.array(), p.offset())).collect());
     e.body.clear();
     let dtype = kernel.output_dtype();
     let value = match kernel.reduction {

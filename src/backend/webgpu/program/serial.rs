@@ -29,8 +29,9 @@
 use std::fmt::Write;
 
 use super::compiled::Dispatch;
-use super::layout::{layout, Layout, Source};
+use super::layout::{layout_bound, Layout, Source};
 use super::length_params;
+use super::looping::bound_declarations;
 use crate::backend::caps::{WEBGPU_SERIAL_MAX_TERMS, WEBGPU_SERIAL_MAX_WORDS};
 use crate::backend::webgpu::loop_budget::exp_loops;
 use crate::backend::webgpu::wgsl::{combine, compensated_sum, epilogue_into};
@@ -93,10 +94,19 @@ pub fn serial_terms(plan: &DeviceProgram) -> Option<usize> {
 /// not suit it (too large, not float32, a routine, no layout).
 /// `lanes`: the workgroup's invocations, [`LANES`] (a GPU) or 1 (a CPU adapter).
 pub fn source(plan: &DeviceProgram, lanes: u32) -> Result<Option<(Layout, String)>> {
+    source_bound(plan, lanes, 0)
+}
+
+/// [`source`] with the xs and ys of up to `bindable` roles bound directly (`layout`).
+pub fn source_bound(
+    plan: &DeviceProgram,
+    lanes: u32,
+    bindable: usize,
+) -> Result<Option<(Layout, String)>> {
     if serial_terms(plan).is_none() {
         return Ok(None);
     }
-    let Ok(layout) = layout(plan, 0) else {
+    let Ok(layout) = layout_bound(plan, 0, bindable) else {
         return Ok(None);
     };
     let source = emit(plan, &layout, lanes.max(1))?;
@@ -159,13 +169,14 @@ pub(super) fn build(
     if serial_terms(plan).is_none() || !gpu.loops_fit(|| loop_iterations(plan, lanes)) {
         return Ok(None);
     }
-    let Some((layout, src)) = source(plan, lanes)? else {
+    let bindable = gpu.bindable();
+    let Some((layout, src)) = source_bound(plan, lanes, bindable)? else {
         return Ok(None);
     };
     if !gpu.loop_fits(layout.words as u64) {
         return Ok(None);
     }
-    let probe = source(&length_params::probe(plan), lanes)?;
+    let probe = source_bound(&length_params::probe(plan), lanes, bindable)?;
     let shared = length_params::by_length(src, probe.as_ref().map(|p| p.1.as_str()));
     Ok(Some((layout, gpu.shared_dispatch(shared, 1)?, lanes)))
 }
@@ -223,8 +234,8 @@ struct Locals {
     finals: String,
     /// The names declared so far.
     declared: Vec<String>,
-    /// The xs slots: local name, words per row, first storage word.
-    xs: Vec<(String, u32, u32)>,
+    /// The xs slots: local name, words per row, first storage word and its array.
+    xs: Vec<(String, u32, u32, String)>,
 }
 
 /// Declares one local array per slot role of `plan`'s body.
@@ -256,8 +267,8 @@ fn locals(plan: &DeviceProgram, layout: &Layout) -> Locals {
                 }
             }
             SlotRole::XRow(_) => {
-                let w = word_of(plan, s, &layout.copy_in, None);
-                l.xs.push((name, n as u32, w));
+                let p = layout.places[s];
+                l.xs.push((name, n as u32, p.base, p.array()));
             }
             SlotRole::YRow(_) | SlotRole::Temp => {
                 writeln!(l.decl, "  var {name}: array<u32, {n}>;").unwrap();
@@ -284,14 +295,14 @@ fn stage_xs(plan: &DeviceProgram, l: &mut Locals, chunk: u32, lanes: u32) -> XsS
     let last = (plan.length as u32).saturating_sub(1);
     let mut x = XsStaging::default();
     let (mut off, mut reg) = (0u32, 0usize);
-    for (name, n, w) in &l.xs {
+    for (name, n, w, array) in &l.xs {
         let (n, w) = (*n, *w);
         let total = chunk * n;
         let row = row_of(plan, "ox_st");
         let source = |q: &str| {
             format!(
                 "let ox_st = min(ox_chunk * {chunk}u + {q} / {n}u, {last}u);\n        \
-                 let ox_word = ox_buf[{w}u + ({row}) * {n}u + {q} % {n}u];"
+                 let ox_word = {array}[{w}u + ({row}) * {n}u + {q} % {n}u];"
             )
         };
         if lanes == 1 {
@@ -383,10 +394,11 @@ fn step_code(
             .unwrap();
         }
         if let SlotRole::YRow(_) = body.slots[*output].role {
-            let w = word_of(plan, *output, &layout.copy_out, None);
+            let p = layout.places[*output];
+            let (w, array) = (p.base, p.array());
             let n = kernel.size;
             for idx in 0..n {
-                let word = format!("ox_buf[{w}u + row * {n}u + {idx}u]");
+                let word = format!("{array}[{w}u + row * {n}u + {idx}u]");
                 if lanes == 1 {
                     writeln!(steps, "    {word} = {out}[{idx}u];").unwrap();
                     continue;
@@ -505,10 +517,11 @@ fn emit(plan: &DeviceProgram, layout: &Layout, lanes: u32) -> Result<String> {
         )
     };
     let Locals { decl, finals, .. } = l;
+    let bound = bound_declarations(&layout.shader.bound);
     let mut src = format!(
         "@group(0) @binding(0) var<storage, read_write> ox_buf: array<u32>;
 var<private> ox_zp: u32;
-{shared}
+{bound}{shared}
 @compute @workgroup_size({lanes})
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_index) ox_lane: u32) {{

@@ -18,7 +18,7 @@
 use std::rc::Rc;
 
 use super::compiled::{self, keep, CompiledProgram};
-use super::layout::layout;
+use super::layout::layout_bound;
 use super::length_params;
 use super::widen_half;
 use crate::backend::webgpu::WebGpuBackend;
@@ -88,30 +88,33 @@ pub(super) fn choose_loop(
         0
     };
     let serial = super::serial::build(gpu, plan)?;
-    let exe = Rc::new(match (serial, layout(plan, workgroup_words)) {
-        (Some((layout, dispatch, lanes)), _) => CompiledProgram::Serial {
-            layout,
-            dispatch,
-            lanes,
-        },
-        (_, Ok(laid))
-            if gpu.loop_fits(laid.words as u64)
-                && gpu.loops_fit(|| laid.shader.loop_iterations()) =>
-        {
-            // The length a parameter (`length_params`): the probe laid out alike.
-            let probe = layout(&length_params::probe(plan), workgroup_words)
-                .ok()
-                .map(|l| l.shader.emit())
-                .transpose()?;
-            let source = length_params::by_length(laid.shader.emit()?, probe.as_deref());
-            let dispatch = gpu.shared_dispatch(source, 1)?;
-            CompiledProgram::Looping {
-                layout: laid,
+    let bindable = gpu.bindable();
+    let exe = Rc::new(
+        match (serial, layout_bound(plan, workgroup_words, bindable)) {
+            (Some((layout, dispatch, lanes)), _) => CompiledProgram::Serial {
+                layout,
                 dispatch,
+                lanes,
+            },
+            (_, Ok(laid))
+                if gpu.loop_fits(laid.words as u64)
+                    && gpu.loops_fit(|| laid.shader.loop_iterations()) =>
+            {
+                // The length a parameter (`length_params`): the probe laid out alike.
+                let probe = layout_bound(&length_params::probe(plan), workgroup_words, bindable)
+                    .ok()
+                    .map(|l| l.shader.emit())
+                    .transpose()?;
+                let source = length_params::by_length(laid.shader.emit()?, probe.as_deref());
+                let dispatch = gpu.shared_dispatch(source, 1)?;
+                CompiledProgram::Looping {
+                    layout: laid,
+                    dispatch,
+                }
             }
-        }
-        _ => CompiledProgram::Encoded(gpu.build_encoded(plan)?),
-    });
+            _ => CompiledProgram::Encoded(gpu.build_encoded(plan)?),
+        },
+    );
     Ok((keep(gpu, plan, exe.clone()), exe))
 }
 
