@@ -16,7 +16,9 @@
 //! (columns: output positions; k: input channels × taps).
 //!
 //! [`plain_load`] finds operands that are float32 loads at an index affine in (row, k) or
-//! (col, k), which the tiled code generators address without re-evaluating the expression.
+//! (col, k), which the tiled code generators address without re-evaluating the expression;
+//! [`row_side`] finds products whose row side alone is such a load (a convolution's kernel),
+//! the column side any expression (its input windows) and the mask on the column side.
 
 use super::alu::{AluExp, AluKind, BinaryOp};
 use super::{Kernel, ReduceOp};
@@ -192,6 +194,70 @@ pub fn structure(kernel: &Kernel) -> Option<Matmul> {
     pairs
         .iter()
         .find_map(|(a, b)| as_product(a, b, kernel.size, red.size))
+}
+
+/// A product `out[row, col] = Σ_k where(mask(col, k), x · y, 0)` (or without the mask) in one
+/// batch, with one factor a plain float32 load at an index affine in (row, k) (see
+/// [`row_side`]).
+#[derive(Debug, Clone)]
+pub struct RowSide {
+    /// Whether the row-side factor is `x`, the product's left operand.
+    pub a_first: bool,
+    /// The row-side factor's input and index, at `Index = row · n` and `ReduceIndex = k`.
+    pub a: (usize, Lin),
+    /// The other factor: an expression of the column (`Index = row · n + col`) and k, the
+    /// same for every row.
+    pub b: AluExp,
+    pub mask: Option<AluExp>,
+    pub rows: usize,
+    pub n: usize,
+    pub k: usize,
+}
+
+/// The product `kernel` computes when one of its factors is a plain float32 load on the row
+/// side (reading the output index only through `index / c`, c a multiple of the columns) and
+/// the other factor and the mask read it only as columns, in one batch.
+pub fn row_side(kernel: &Kernel) -> Option<RowSide> {
+    let red = kernel.reduction?;
+    if red.op != ReduceOp::Sum || kernel.exp.dtype != DType::Float32 {
+        return None;
+    }
+    let product = |e: &AluExp| match &e.kind {
+        AluKind::Binary(BinaryOp::Mul, x, y) => Some(((**x).clone(), (**y).clone())),
+        _ => None,
+    };
+    let (mask, (x, y)) = match &kernel.exp.kind {
+        AluKind::Binary(BinaryOp::Mul, ..) => (None, product(&kernel.exp)?),
+        AluKind::Where(c, t, f) if f.const_value() == Some(0.0) => {
+            (Some((**c).clone()), product(t)?)
+        }
+        _ => return None,
+    };
+    let side = |a_first: bool, a: &AluExp, b: &AluExp| {
+        let column = match &mask {
+            Some(c) => AluExp::where_(c.clone(), b.clone(), AluExp::constant(b.dtype, 0.0)),
+            None => b.clone(),
+        };
+        let m = as_product(a, &column, kernel.size, red.size)?;
+        if m.batches != 1 {
+            return None;
+        }
+        let at = Lin {
+            c: 0,
+            v: [m.n as i64, 0],
+        };
+        let a = plain_load(a, at, [m.rows as i64, m.k as i64])?;
+        Some(RowSide {
+            a_first,
+            a,
+            b: b.clone(),
+            mask: mask.clone(),
+            rows: m.rows,
+            n: m.n,
+            k: m.k,
+        })
+    };
+    side(true, &x, &y).or_else(|| side(false, &y, &x))
 }
 
 /// An int32 index affine in two loop variables: `c + v[0]·x + v[1]·k`.

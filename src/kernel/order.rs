@@ -19,7 +19,8 @@
 //! are exact in any order; float max/min and float64 reductions stay sequential.
 //!
 //! One exception to the f64 accumulation: a float32 *sum of products* (the kernel's expression
-//! is a multiplication, as in every matrix product) that is not lane-blocked (its loads read
+//! is a multiplication, as in every matrix product, or a multiplication masked by a select with
+//! zero, `where(c, a·b, 0)`, as in a padded convolution) that is not lane-blocked (its loads read
 //! the reduced axis with a stride) accumulates in float32, sequentially in r: `acc = acc +
 //! a·b`, the product rounded to f32 first (no fused multiply-add). That is the order
 //! register-blocked SIMD code computes directly (f32x4 accumulators over neighbouring outputs,
@@ -92,7 +93,11 @@ pub fn blocked(kernel: &Kernel) -> bool {
 
 /// Whether `kernel` is a float32 sum accumulated in float32 (see the module documentation).
 pub fn narrow(kernel: &Kernel) -> bool {
-    let product = matches!(kernel.exp.kind, AluKind::Binary(BinaryOp::Mul, ..));
+    let mul = |e: &AluExp| matches!(e.kind, AluKind::Binary(BinaryOp::Mul, ..));
+    let product = match &kernel.exp.kind {
+        AluKind::Where(_, t, f) => mul(t) && f.const_value() == Some(0.0),
+        _ => mul(&kernel.exp),
+    };
     kernel.reduction.is_some_and(|red| {
         red.op == ReduceOp::Sum
             && kernel.output_dtype() == DType::Float32
@@ -160,6 +165,33 @@ mod tests {
         let div = AluExp::index_div(AluExp::reduce_index(), 2);
         assert!(!blocked(&sum(DType::Float32, div)));
         assert!(!blocked(&sum(DType::Float32, int(0.0))));
+    }
+
+    #[test]
+    fn strided_products_masked_or_not_accumulate_in_float32() {
+        let col = |input| {
+            let index = AluExp::index_add(
+                AluExp::index_mul(AluExp::reduce_index(), 3),
+                AluExp::index(),
+            );
+            AluExp::load(DType::Float32, input, index)
+        };
+        let product = AluExp::binary(BinaryOp::Mul, col(0), col(1));
+        let mut k = sum(DType::Float32, AluExp::index());
+        k.exp = product.clone();
+        assert!(narrow(&k) && !wide(&k));
+        let mask = AluExp::compare(crate::kernel::CompareOp::Lt, AluExp::index(), int(2.0));
+        k.exp = AluExp::where_(
+            mask.clone(),
+            product.clone(),
+            AluExp::constant(DType::Float32, 0.0),
+        );
+        assert!(narrow(&k) && !wide(&k));
+        // A select with another value, or a plain load, accumulates in f64.
+        k.exp = AluExp::where_(mask, product, AluExp::constant(DType::Float32, 1.0));
+        assert!(!narrow(&k) && wide(&k));
+        k.exp = col(0);
+        assert!(!narrow(&k) && wide(&k));
     }
 
     #[test]

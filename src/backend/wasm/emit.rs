@@ -24,6 +24,7 @@ mod matmul;
 mod ops;
 mod rblock;
 pub mod routines;
+mod rowblock;
 mod simd;
 mod simd_ops;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -89,10 +90,13 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
 
 /// The multiple of output elements at which a range of `kernel` may start (and end, but for
 /// the last range): the widest SIMD block (16 elements) so each element takes the same code
-/// path (vector or scalar) in any range, and whole blocks of 4-row tiles for a tiled matrix
-/// product.
+/// path (vector or scalar) in any range, whole blocks of 4-row tiles for a tiled matrix
+/// product, and whole blocks of a product blocked over rows (`rowblock`, whose ranges count
+/// elements in block order).
 pub fn split_align(kernel: &Kernel) -> usize {
-    matmul::tile_rows_elements(kernel).unwrap_or(16)
+    matmul::tile_rows_elements(kernel)
+        .or_else(|| rowblock::block_elements(kernel))
+        .unwrap_or(16)
 }
 
 /// Adds `kernel` to `module` as a function `(n, out, in0, in1, …)` (not exported), or with
@@ -163,8 +167,13 @@ pub(super) fn kernel_function(
             &body,
         ));
     }
-    // A tiled matrix product covers whole rows; otherwise the vector loop covers blocks.
+    // A tiled matrix product covers whole rows, a product blocked over rows whole blocks (in
+    // place of every loop below, the epilogue's too); otherwise the vector loop covers blocks.
     let tiled = matmul::tiled(&mut cx, kernel, (start, n), out, &result)?;
+    let rows = match (&tiled, f16) {
+        (None, false) => rowblock::blocked(&mut cx, kernel, (start, n), out, &result)?,
+        _ => None,
+    };
     let vector = if tiled.is_some() || f16 {
         None
     } else {
@@ -182,6 +191,7 @@ pub(super) fn kernel_function(
     )]);
     if let Some(ep) = &kernel.epilogue {
         // A second loop maps each result in place: the epilogue's input 0 is `out`.
+        // (Blocked products map theirs block by block.)
         let (addr, mapped) = epilogue_value(&mut cx, ep, out, out_dtype)?;
         body.extend([
             index.set(start.get()),
@@ -194,6 +204,9 @@ pub(super) fn kernel_function(
             ),
         ]);
     }
+    if let Some((whole, blocked)) = rows {
+        body = vec![S::If(whole, blocked, body)];
+    }
     Ok(finish(
         cx,
         lib,
@@ -205,7 +218,7 @@ pub(super) fn kernel_function(
 }
 
 /// The epilogue's address and mapped value at `cx.index` (its input 0 is `out`).
-fn epilogue_value(cx: &mut Cx, ep: &AluExp, out: Var, dtype: DType) -> Result<(E, E)> {
+pub(super) fn epilogue_value(cx: &mut Cx, ep: &AluExp, out: Var, dtype: DType) -> Result<(E, E)> {
     let inputs = std::mem::replace(&mut cx.inputs, vec![out]);
     let mapped = ops::lower(cx, ep)?;
     let mapped = stored(cx, dtype, mapped);

@@ -361,3 +361,72 @@ fn matmuls_of_random_shapes() {
         );
     }
 }
+
+/// Convolutions of random shapes (`emit/rowblock`: output channels blocked over rows, the
+/// padding mask applied to each product): strides, padding, dilations, groups and batches,
+/// float32 values with an infinite or NaN weight now and then (a padded tap's product is 0,
+/// never inf · 0). A quarter of them are products blocked over rows (counted from their
+/// kernels).
+#[wasm_bindgen_test]
+fn convolutions_of_random_shapes() {
+    use oxjax::core::{Aval, ConvParams};
+    use oxjax::kernel::{matmul, simplify};
+    use oxjax::rules;
+    let mut rng = Rng(11);
+    let (mut trial, mut blocked) = (0, 0);
+    while trial < 40 {
+        let groups = rng.pick(&[1, 1, 2]);
+        let (n, c, o) = (
+            rng.pick(&[1, 1, 2]),
+            groups * rng.pick(&[1, 2, 3]),
+            groups * rng.pick(&[1, 2, 3, 4, 8]),
+        );
+        let (h, w) = (
+            rng.pick(&[3, 4, 5, 8, 12, 16]),
+            rng.pick(&[4, 5, 8, 12, 16]),
+        );
+        let (kh, kw) = (rng.pick(&[1, 2, 3]), rng.pick(&[1, 2, 3]));
+        let p = ConvParams {
+            strides: vec![rng.pick(&[1, 1, 2]), rng.pick(&[1, 1, 2])],
+            padding: vec![
+                (rng.pick(&[0, 1, 2, -1]), rng.pick(&[0, 1, 2])),
+                (rng.pick(&[0, 1]), rng.pick(&[0, 1, 2])),
+            ],
+            lhs_dilation: vec![rng.pick(&[1, 1, 2]), 1],
+            rhs_dilation: vec![1, rng.pick(&[1, 1, 2])],
+            groups,
+        };
+        let mut weights: Vec<f64> = (0..o * c / groups * kh * kw)
+            .map(|_| (rng.below(1000) as f64 - 500.0) / 7.0)
+            .collect();
+        if rng.below(3) == 0 {
+            let at = rng.below(weights.len());
+            weights[at] = rng.pick(&[f64::INFINITY, f64::NAN, -0.0]);
+        }
+        let x: Vec<f64> = (0..n * c * h * w)
+            .map(|_| (rng.below(1000) as f64 - 500.0) / 9.0)
+            .collect();
+        let inputs = [
+            (vec![n, c, h, w], DType::Float32, x),
+            (vec![o, c / groups, kh, kw], DType::Float32, weights),
+        ];
+        let what = format!(
+            "trial {trial} [{n},{c},{h},{w}] * [{o},{},{kh},{kw}] {p:?}",
+            c / groups
+        );
+        let prim = Primitive::Conv(p);
+        let avals: Vec<Aval> = inputs
+            .iter()
+            .map(|(s, d, _)| Aval::new(s.clone(), *d))
+            .collect();
+        let refs: Vec<&Aval> = avals.iter().collect();
+        let Ok(out) = rules::abstract_eval(&prim, &refs) else {
+            continue; // the window does not fit
+        };
+        let kernel = simplify::kernel(&rules::to_kernel(&prim, &refs, &out).unwrap());
+        blocked += usize::from(matmul::row_side(&kernel).is_some_and(|r| r.n >= 8 && r.rows > 1));
+        same_on_both(&what, &inputs, &vec![(prim, vec![0, 1])]);
+        trial += 1;
+    }
+    assert!(blocked >= 8, "{blocked} of 40 blocked over rows");
+}

@@ -150,6 +150,24 @@ impl<'a> Simd<'a> {
         Ok(self.vecs(v, e.dtype))
     }
 
+    /// The parts of `where(c, x, 0)`: `c` as lane masks (all ones where it holds) and `x`,
+    /// whose loads that `c` does not make check their addresses, as in a select's branch.
+    pub fn lower_masked(&mut self, c: &AluExp, x: &AluExp) -> Result<(Vec<E>, Vec<E>)> {
+        must_loads(c, &mut self.safe_loads);
+        let guard = usize::from(!loads_within(x, &self.safe_loads));
+        let xc = self.lower(c)?;
+        self.guarded += guard;
+        let xx = self.lower(x);
+        self.guarded -= guard;
+        let xx = xx?;
+        let masks = self.vecs(xc, DType::Bool);
+        let masks = masks.into_iter().map(|m| m.v1(U::I32x4Neg)).collect();
+        let V::Vec(masks) = self.bound(masks) else {
+            unreachable!("bound returns vectors")
+        };
+        Ok((masks, self.vecs(xx, x.dtype)))
+    }
+
     /// The output index of lane `l` (a local set at the start of each block).
     fn lane(&mut self, l: usize) -> Var {
         while self.lanes.len() <= l {

@@ -133,7 +133,7 @@ fn sets(s: &S, out: &mut HashSet<LocalId>) {
 /// before the reduction loop: the lowering binds each value to a fresh local, set once, and
 /// nothing in the loop writes memory) and those that do. A local set by a compound statement
 /// (kept in the loop) or set twice is variant.
-fn hoist(stmts: Vec<S>, r: Var) -> (Vec<S>, Vec<S>) {
+pub(super) fn hoist(stmts: Vec<S>, r: Var) -> (Vec<S>, Vec<S>) {
     let mut variant: HashSet<LocalId> = HashSet::from([r.id]);
     let mut compound = HashSet::new();
     let mut seen = HashSet::new();
