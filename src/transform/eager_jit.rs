@@ -8,7 +8,8 @@
 //! parameters never compiles anything), at any size. A composition that fails to trace,
 //! captures constants (they would hold device memory in the cache) or is a single operation
 //! stays eager for that key; so does one whose webgpu operands and results are all small and
-//! held on the host (`eval_host`), while its operands are. The cache is bounded (decision 7),
+//! held on the host (`eval_host`) and whose work there is within its budget, while its
+//! operands are. The cache is bounded (decision 7),
 //! reported by `memoryStats().compiledCalls` and emptied by `clearCaches()`. Compiled programs
 //! compute exactly what the eager operations do: the same kernels, fused, with a fusion
 //! barrier before every float reduction whose operand is computed (`lower::barrier`: fusing it
@@ -43,8 +44,9 @@ enum Entry {
     Seen,
     /// Runs eagerly: not traceable, captures constants, or one operation.
     Eager,
-    /// Called eagerly on webgpu operands held on the host, and every result was too
-    /// (`eval_host`): runs eagerly, on the host, while its operands are; compiles otherwise.
+    /// Called eagerly on webgpu operands held on the host, and every result was too, within
+    /// the host's budget of work in all (`eval_host`): runs eagerly, on the host, while its
+    /// operands are; compiles otherwise.
     Host,
     Compiled(Rc<Compiled>),
 }
@@ -89,8 +91,11 @@ pub fn run(
     let on_host = held_on_host(arrays);
     match found {
         None => {
+            let terms = super::eval_host::terms_done();
             let outs = f(arrays)?;
-            let entry = if on_host && held_on_host(&outs) {
+            let terms = super::eval_host::terms_done().saturating_sub(terms);
+            let within = terms <= super::eval_host::MAX_TERMS;
+            let entry = if on_host && within && held_on_host(&outs) {
                 Entry::Host
             } else {
                 Entry::Seen

@@ -25,12 +25,21 @@ use crate::util::lru::Lru;
 use crate::util::Result;
 
 /// The most element-terms (expression nodes evaluated, over every output element and
-/// reduction step) an operation computed on the host may take: about a millisecond of the
-/// interpreter, less than a buffer map.
+/// reduction step) an operation computed on the host may take: a few milliseconds of the
+/// interpreter at most, less than a buffer map. Compositions that stay on the host
+/// (`eager_jit`) are held to it in all.
 pub const MAX_TERMS: usize = 1 << 16;
 
 thread_local! {
     static ENABLED: Cell<bool> = const { Cell::new(true) };
+    /// Element-terms computed on the host so far (see [`terms_done`]).
+    static DONE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The element-terms computed on the host so far on this thread (a running count: callers
+/// compare two readings).
+pub fn terms_done() -> usize {
+    DONE.with(Cell::get)
 }
 
 /// Turns host evaluation of small webgpu operations on (the default) or off.
@@ -182,6 +191,7 @@ fn compute(
 ) -> Result<ArrayValue> {
     let bytes: Vec<&[u8]> = inputs.iter().filter_map(|v| host_of(v)).collect();
     let out = cpu::run_kernel(kernel, &bytes)?;
+    DONE.with(|d| d.set(d.get().saturating_add(terms(kernel))));
     let shape = out_aval.shape.clone();
     let mut value = ArrayValue::from_bytes(function, &out, shape, out_aval.dtype, device)?;
     value.aval = out_aval.clone();

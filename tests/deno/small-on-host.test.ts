@@ -6,9 +6,9 @@
 // equal the cpu device's (the interpreter is the oracle) for elementwise operations of every
 // 32-bit dtype, transcendental functions, reductions, concatenations of more arrays than a
 // kernel may bind, views, matrix products, `fromfunction` and small random draws (which stay
-// eager rather than compiling). Results over 4 KiB, work over the host's budget, operands
-// computed on the GPU and float16 run on the device; `smallOnHost: false` runs everything
-// there. Nothing leaks.
+// eager rather than compiling, unless their work is over the host's budget in all). Results
+// over 4 KiB, work over the host's budget, operands computed on the GPU and float16 run on the
+// device; `smallOnHost: false` runs everything there. Nothing leaks.
 import { init, memoryStats, numpy as np, random, defaultDevice } from "../../pkg/index.js";
 import type { Array as OxArray } from "../../pkg/index.js";
 
@@ -146,6 +146,22 @@ Deno.test("small random draws stay eager on the host, equal to the cpu device's"
     const after = work();
     check(after[0] === before[0] && after[2] === before[2], `GPU work: ${before} → ${after}`);
     check(memoryStats().compiledCalls.compiles === compiles, "nothing compiled");
+    const want = await draw("cpu");
+    got.forEach((g, i) => check(g.join() === want[i].join(), `draw ${i} differs from cpu`));
+  });
+});
+
+Deno.test("a composition over the host's budget of work compiles, as on the device", async () => {
+  await noLeaks(async () => {
+    const draw = async (device: Device) => {
+      using key = random.key(11, { device });
+      const out = [];
+      for (let n = 0; n < 3; n++) out.push(await bytes(random.randint(key, [1000], 0, 1000)));
+      return out;
+    };
+    const compiles = memoryStats().compiledCalls.compiles;
+    const got = await draw("webgpu");
+    check(memoryStats().compiledCalls.compiles === compiles + 1, "compiled on its second call");
     const want = await draw("cpu");
     got.forEach((g, i) => check(g.join() === want[i].join(), `draw ${i} differs from cpu`));
   });
