@@ -4,27 +4,33 @@
 // `cargo run --example matmul_wgsl -- DIR 1024 2048 4096` writes them). Each is run K times
 // in one submission, then one wait (median of 3), and its result is compared with the product
 // computed in float64 on the host (every 97th element; error relative to Σ|a·b|). The device
-// is opened with `subgroups` where the adapter has it.
+// is opened with `subgroups` where it gets them.
 // deno-lint-ignore no-explicit-any
 type Any = any;
 const dir = Deno.args[0] ?? ".";
-const adapter = await (navigator as Any).gpu.requestAdapter({
-  powerPreference: "high-performance",
-});
-const subgroups = adapter.features.has("subgroups");
-const device = await adapter.requestDevice({
-  requiredFeatures: subgroups ? ["subgroups"] : [],
-  requiredLimits: {
-    maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize,
-    maxBufferSize: adapter.limits.maxBufferSize,
-    maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-  },
-});
+// Deno lists no `subgroups` among the adapter's features but grants them: ask, and ask again
+// (a new adapter) without them where the request fails.
+const open = async (features: string[]) => {
+  const adapter = await (navigator as Any).gpu.requestAdapter({
+    powerPreference: "high-performance",
+  });
+  const device = await adapter.requestDevice({
+    requiredFeatures: features,
+    requiredLimits: {
+      maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize,
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+    },
+  });
+  return { adapter, device };
+};
+const { adapter, device } = await open(["subgroups"]).catch(() => open([]));
 const U = (globalThis as Any).GPUBufferUsage;
 const now = () => performance.now();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`adapter: ${adapter.info?.description ?? adapter.info?.device ?? "?"}`);
-console.log(`features: ${[...adapter.features].sort().join(", ")}`);
+console.log(`adapter features: ${[...adapter.features].sort().join(", ")}`);
+console.log(`device features: ${[...device.features].sort().join(", ")}`);
 console.log(
   `subgroup sizes ${adapter.info?.subgroupMinSize}..${adapter.info?.subgroupMaxSize}, workgroup storage ${adapter.limits.maxComputeWorkgroupStorageSize} B`,
 );
