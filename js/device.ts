@@ -131,18 +131,18 @@ function available(): Device[] {
 }
 
 /**
- * Runs `open` with every device request adding the `subgroups` feature where devices of the
- * adapter get it: wgpu's browser backend passes on only the features it knows, and the tiled
- * matmul has a subgroup form (the device's features tell the backend whether it was granted).
+ * Runs `open` with every device request adding the `subgroups` feature where the adapter lists
+ * it: wgpu's browser backend passes on only the features it knows, and the tiled matmul has a
+ * subgroup form (the device's features tell the backend whether it was granted).
  */
 async function withSubgroupsRequested<T>(open: () => Promise<T>): Promise<T> {
   const proto = (globalThis as { GPUAdapter?: { prototype: Partial<Adapter> } }).GPUAdapter
     ?.prototype;
   const original = proto?.requestDevice;
   if (!proto || !original) return open();
-  proto.requestDevice = async function (this: Adapter, descriptor: DeviceRequest = {}) {
+  proto.requestDevice = function (this: Adapter, descriptor: DeviceRequest = {}) {
     const features = [...(descriptor.requiredFeatures ?? [])];
-    if (!features.includes("subgroups") && (await grantsSubgroups(this, original))) {
+    if (this.features.has("subgroups") && !features.includes("subgroups")) {
       features.push("subgroups");
     }
     return original.call(this, { ...descriptor, requiredFeatures: features });
@@ -156,39 +156,10 @@ async function withSubgroupsRequested<T>(open: () => Promise<T>): Promise<T> {
 
 interface Adapter {
   features: { has(name: string): boolean };
-  requestDevice(descriptor?: DeviceRequest): Promise<{
-    features: { has(name: string): boolean };
-    destroy(): void;
-  }>;
+  requestDevice(descriptor?: DeviceRequest): Promise<unknown>;
 }
 interface DeviceRequest {
   requiredFeatures?: Iterable<string>;
-}
-
-/**
- * Whether devices of `adapter` get subgroups: where it lists them, and where it does not, whether
- * a device of a second adapter (asked for as wgpu asks) gets them — Deno lists only WebGPU's core
- * features yet grants `subgroups`; an adapter without them rejects the request.
- */
-async function grantsSubgroups(
-  adapter: Adapter,
-  requestDevice: Adapter["requestDevice"],
-): Promise<boolean> {
-  if (adapter.features.has("subgroups")) return true;
-  const gpu = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator?.gpu;
-  try {
-    const other = await gpu?.requestAdapter({ powerPreference: "high-performance" });
-    if (!other) return false;
-    const device = await requestDevice.call(other, { requiredFeatures: ["subgroups"] });
-    const granted = device.features.has("subgroups");
-    device.destroy();
-    return granted;
-  } catch {
-    return false;
-  }
-}
-interface GpuEntry {
-  requestAdapter(options: { powerPreference: string }): Promise<Adapter | null>;
 }
 
 /**
