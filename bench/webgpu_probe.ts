@@ -66,6 +66,29 @@ if (only === "" || only === "ew") {
   let i = g.x + g.y * n.x * 256u;
   if (i < ${n}u) { y[i] = (x[i] * 1.5 + 0.5) * x[i] - 2.0; }
 }`);
+  // Four elements per invocation: as vec4 loads and stores, as four scalars in a row, and
+  // as four scalars a quarter of the array apart (every load coalesced).
+  const quarter = n / 4;
+  const qGroups = quarter / 256;
+  const [qx, qy] = [Math.min(qGroups, 65535), Math.ceil(qGroups / 65535)];
+  const vec4 = pipeline(`@group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> y: array<vec4<f32>>;
+@compute @workgroup_size(256) fn main(@builtin(global_invocation_id) g: vec3<u32>,
+    @builtin(num_workgroups) n: vec3<u32>) {
+  let i = g.x + g.y * n.x * 256u;
+  if (i < ${quarter}u) { let v = x[i]; y[i] = (v * 1.5 + 0.5) * v - 2.0; }
+}`);
+  const four = (stride: string) =>
+    pipeline(`@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@compute @workgroup_size(256) fn main(@builtin(global_invocation_id) g: vec3<u32>,
+    @builtin(num_workgroups) n: vec3<u32>) {
+  let q = g.x + g.y * n.x * 256u;
+  if (q >= ${quarter}u) { return; }
+  for (var j = 0u; j < 4u; j++) { let i = ${stride}; y[i] = (x[i] * 1.5 + 0.5) * x[i] - 2.0; }
+}`);
+  const rowOf4 = four("q * 4u + j");
+  const apart = four(`q + j * ${quarter}u`);
   const oxsrc = `@group(0) @binding(0) var<storage, read> in0: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 var<private> ox_zp: u32;
@@ -95,6 +118,12 @@ fn ox_keep(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ ox_zp); }`;
   report("raw same-out", await timeK(50, () => [raw, rawBg, gx, gy]));
   const oxBg = bind(ox, [x, y]);
   report("oxjax-form same-out", await timeK(50, () => [ox, oxBg, gx, gy]));
+  const [vBg, rBg, aBg] = [bind(vec4, [x, y]), bind(rowOf4, [x, y]), bind(apart, [x, y])];
+  report("vec4 same-out", await timeK(50, () => [vec4, vBg, qx, qy]));
+  report("4-in-a-row same-out", await timeK(50, () => [rowOf4, rBg, qx, qy]));
+  report("4-apart same-out", await timeK(50, () => [apart, aBg, qx, qy]));
+  const [hx, hy] = [32768, 2];
+  report("raw same-out, 32768x2 groups", await timeK(50, () => [raw, rawBg, hx, hy]));
   report("raw same-out submit-each", await timeK(50, () => [raw, rawBg, gx, gy], true));
   const fresh: any[] = [];
   const freshNext = (p: any) => (): [any, any, number, number] => {
