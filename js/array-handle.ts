@@ -24,13 +24,41 @@ export type NestedValues = number | boolean | NestedValues[];
 export class ArrayHandle {
   /** The handle of the Rust value; internal. */
   readonly #handle: number;
+  /**
+   * The shape and dtype as Rust reported them, once asked (the value behind a handle never
+   * changes); later queries only check that the array is still alive.
+   */
+  #shape: number[] | undefined = undefined;
+  #dtype: DType | undefined = undefined;
 
   /** @internal Arrays are created by `np.array`, `np.zeros`, … */
   constructor(handle: number) {
     this.#handle = handle;
     // Described by handle: the tracker must not keep this object from the collector.
-    recordCreation(handle, () => describe(handle));
+    recordCreation(handle, describe);
     watchArray(this, handle);
+  }
+
+  /**
+   * @internal This array holds the same value as `source` (a `share` of it): takes its shape
+   * and dtype, asking Rust for them if `source` has not yet.
+   */
+  _sameValueAs(source: ArrayHandle): void {
+    this.#shape = source.#shape ?? source.#dims();
+    this.#dtype = source.#dtype ?? source.dtype;
+  }
+
+  /** Whether the handle is still alive (a cheap query: no allocation on either side). */
+  #alive(): boolean {
+    return call(() => wasm.refCount(this.#handle)) !== 0;
+  }
+
+  /** The shape, shared (not a copy): from Rust the first time; fails once disposed. */
+  #dims(): number[] {
+    if (this.#shape === undefined) this.#shape = numbers(call(() => wasm.shape(this.#handle)));
+    // A freed array fails as before, with Rust's error.
+    else if (!this.#alive()) call(() => wasm.shape(this.#handle));
+    return this.#shape;
   }
 
   /** @internal */
@@ -48,7 +76,7 @@ export class ArrayHandle {
    * ```
    */
   get shape(): number[] {
-    return JsArray.from(call(() => wasm.shape(this.#handle)));
+    return this.#dims().slice();
   }
 
   /**
@@ -61,7 +89,7 @@ export class ArrayHandle {
    * ```
    */
   get ndim(): number {
-    return this.shape.length;
+    return this.#dims().length;
   }
 
   /**
@@ -74,7 +102,7 @@ export class ArrayHandle {
    * ```
    */
   get size(): number {
-    return this.shape.reduce((a, b) => a * b, 1);
+    return this.#dims().reduce((a, b) => a * b, 1);
   }
 
   /**
@@ -87,7 +115,9 @@ export class ArrayHandle {
    * ```
    */
   get dtype(): DType {
-    return call(() => wasm.dtype(this.#handle)) as DType;
+    if (this.#dtype === undefined) this.#dtype = call(() => wasm.dtype(this.#handle)) as DType;
+    else if (!this.#alive()) call(() => wasm.dtype(this.#handle));
+    return this.#dtype;
   }
 
   /**
@@ -362,8 +392,15 @@ export class ArrayHandle {
 
 /** `Array:float32[2,3]`: what `toString` prints. */
 function describe(handle: number): string {
-  const shape = JsArray.from(call(() => wasm.shape(handle)));
+  const shape = numbers(call(() => wasm.shape(handle)));
   return `Array:${call(() => wasm.dtype(handle))}[${shape.join(",")}]`;
+}
+
+/** The entries of `dims` as a JS array (a loop: `Array.from` of a typed array is slower). */
+function numbers(dims: Float64Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < dims.length; i++) out.push(dims[i]);
+  return out;
 }
 
 function nest(data: DataArray, shape: number[], bool: boolean): NestedValues {

@@ -40,7 +40,7 @@ export interface SnapshotEntry {
 
 interface Tracked {
   handle: number;
-  describe: () => string;
+  describe: (handle: number) => string;
   /** The first stack frame outside oxjax when it was created. */
   location: string;
   /** Where `.ref` was last called on it (with `trackRefs: true`), else `null`. */
@@ -76,7 +76,7 @@ function callerLocation(): string {
 }
 
 /** @internal Called by the Array constructor. */
-export function recordCreation(handle: number, describe: () => string): void {
+export function recordCreation(handle: number, describe: (handle: number) => string): void {
   if (!tracked) return;
   tracked.set(handle, {
     handle,
@@ -110,7 +110,9 @@ function alive(): { t: Tracked; rc: number }[] {
 }
 
 const describe = (t: Tracked): string =>
-  t.reclaimed ? "an array reclaimed by the garbage collector, never disposed," : t.describe();
+  t.reclaimed
+    ? "an array reclaimed by the garbage collector, never disposed,"
+    : t.describe(t.handle);
 
 /**
  * Leak tracking, as in the fork: `start()` opens a tracking window, `stop()` reports the arrays

@@ -66,6 +66,7 @@ export function applyOp(fn: string, op: string, args: ArrayLike[]): Array {
 export function shareOp(fn: string, x: Array): Array {
   if (!(x instanceof Array)) throw new TypeError(`${fn}: expected an Array, got ${typeof x}`);
   const out = new Array(call(() => wasm.share(fn, x._handle)));
+  out._sameValueAs(x);
   // A property of the result, not a WeakMap entry: ephemerons cost the collector more than
   // the identity call itself.
   (out as Shared)[SHARED] = x;

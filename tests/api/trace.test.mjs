@@ -86,6 +86,32 @@ test("tracers cannot be read, and cannot escape their trace", () => {
   x.dispose();
 });
 
+test("shape and dtype read before a dispose still fail after it; share results agree", () => {
+  const x = np.zeros([2, 3], { dtype: np.int32 });
+  assert.deepEqual(x.shape, [2, 3]);
+  x.shape.push(7); // a copy each time: the array's own shape is unchanged
+  assert.deepEqual([x.shape, x.dtype, x.ndim, x.size], [[2, 3], "int32", 2, 6]);
+  const y = np.positive(x); // shares x's value, takes its shape and dtype
+  assert.deepEqual([y.shape, y.dtype, y.toString()], [[2, 3], "int32", "Array:int32[2,3]"]);
+  x.dispose();
+  assert.match(errorMessage(() => x.shape).message, /^shape: the array has been disposed/);
+  assert.match(errorMessage(() => x.dtype).message, /^dtype: the array has been disposed/);
+  assert.match(errorMessage(() => x.ndim).message, /the array has been disposed/);
+  assert.deepEqual([y.shape, y.dtype], [[2, 3], "int32"]);
+  y.dispose();
+  assert.match(errorMessage(() => y.shape).message, /^shape: the array has been disposed/);
+  let kept = null;
+  const z = np.ones([3, 2]);
+  const { jaxpr } = ox.makeJaxpr((t) => {
+    kept = t.reshape([6]);
+    assert.deepEqual([kept.shape, kept.dtype], [[6], "float32"]);
+    return kept;
+  })(z);
+  jaxpr.dispose();
+  z.dispose();
+  assert.match(errorMessage(() => kept.dtype).message, /^dtype: the array has been disposed/);
+});
+
 test("using inside a traced function is harmless; a throwing function leaves no trace", async () => {
   const x = np.array([1, 2, 3]);
   const { jaxpr } = ox.makeJaxpr((t) => {
