@@ -66,7 +66,7 @@ fn run(m: usize, n: usize, reverse: bool, cholesky: bool, device: Device) -> (Ve
 }
 
 /// An outer scan of 2 steps whose body runs the RTS scan (m = 2) over 3 rows: the final P.
-fn nested(device: Device) -> Vec<f64> {
+pub(crate) fn nested(device: Device) -> Vec<f64> {
     let m = 2;
     let s = Aval::new(vec![m, m], F);
     let q: Vec<f64> = (0..6 * m * m).map(|k| values(1, k as f64)[0]).collect();

@@ -219,3 +219,37 @@ fn tiny_bodies_run_serially_in_one_dispatch() {
     scan_eval::set_reporting(false);
     registry::uninstall_webgpu();
 }
+
+/// A scan nested in the body (an outer scan of 2 steps running the RTS scan, m = 2, over 3
+/// rows of its x row): the serial shader runs the inner loop inside its step, one dispatch,
+/// on one invocation and on a warp, equal to the `cpu` device.
+#[test]
+fn nested_scans_run_inside_the_serial_shader() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    scan_eval::set_reporting(true);
+    let want = crate::webgpu_scan::nested(Device::Cpu);
+    for fast in [false, true] {
+        set_fast(fast);
+        scan_eval::drain_events();
+        let before = registry::stats(Device::WebGpu).unwrap();
+        let got = crate::webgpu_scan::nested(Device::WebGpu);
+        let after = registry::stats(Device::WebGpu).unwrap();
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!((g - w).abs() <= 2e-5 * (1.0 + w.abs()), "fast {fast} [{k}]: {g} vs {w}");
+        }
+        assert_eq!(got.len(), want.len());
+        assert_eq!(after.dispatches - before.dispatches, 1, "fast {fast}");
+        let events = scan_eval::drain_events();
+        let outer: Vec<_> = events.iter().filter(|e| e.length == 2).collect();
+        assert_eq!(outer.len(), 1, "{events:?}");
+        assert!(
+            outer[0].path == "fused"
+                && outer[0].detail.contains("serial")
+                && outer[0].detail.contains("1 nested loops"),
+            "{events:?}"
+        );
+    }
+    set_fast(false);
+    scan_eval::set_reporting(false);
+    registry::uninstall_webgpu();
+}

@@ -192,8 +192,12 @@ fn detail(exe: &CompiledProgram) -> String {
         ),
         CompiledProgram::Serial { layout, lanes, .. } => format!(
             "webgpu: one dispatch, serial ({lanes} invocation(s) run the {} ops of a step \
-             unrolled, state in registers, xs rows staged in workgroup memory)",
-            layout.shader.ops.len()
+             unrolled{}, state in registers, xs rows staged in workgroup memory)",
+            layout.shader.ops.len(),
+            match layout.shader.nests.len() {
+                0 => String::new(),
+                n => format!(", {n} nested loops"),
+            },
         ),
         CompiledProgram::Encoded(enc) => format!(
             "webgpu: pre-encoded ({} dispatches per step, one submit)",

@@ -6,7 +6,8 @@
 //! - `strategy`: the one place that chooses among the forms below, in order of preference;
 //! - `compiled`: the compiled programs and their cache, the packed storage buffer the
 //!   shaders read and write, and running a compiled scan;
-//! - `serial`: the serial shader for tiny bodies (one warp, every step unrolled);
+//! - `serial`: the serial shader for tiny bodies (one warp, every step unrolled), scans
+//!   nested in the body emitted by `serial_nested`;
 //! - `looping`: the looping shader (one workgroup, one dispatch), laid out by `layout` and
 //!   scheduled by `schedule`, scans nested in the body placed by `nested`;
 //! - `length_params`: the scan's length as a parameter of the serial and looping shaders, so
@@ -31,6 +32,7 @@ mod mixed;
 mod nested;
 pub mod schedule;
 pub mod serial;
+mod serial_nested;
 mod stage_members;
 mod stage_params;
 pub mod stage_plan;

@@ -22,7 +22,8 @@
 //! equal the level-scheduled shader's bit for bit; the first term of a compensated sum is
 //! added without the compensation update, which is exactly zero there. The shader reads and
 //! writes the same packed storage buffer as the level-scheduled one (`layout`, all in
-//! storage), so running it is unchanged (`compiled`). Only float32 bodies of at most
+//! storage), so running it is unchanged (`compiled`). A scan nested in the body is a loop
+//! inside the step (`serial_nested`). Only float32 bodies of at most
 //! [`WEBGPU_SERIAL_MAX_TERMS`] element-terms per step are taken, and on an adapter with a
 //! loop limit only scans whose loops fit it (`loop_budget`); others return `None`.
 
@@ -32,8 +33,8 @@ use super::compiled::Dispatch;
 use super::layout::{layout_bound, Layout, Source};
 use super::length_params;
 use super::looping::bound_declarations;
+use super::serial_nested;
 use crate::backend::caps::{WEBGPU_SERIAL_MAX_TERMS, WEBGPU_SERIAL_MAX_WORDS};
-use crate::backend::webgpu::loop_budget::exp_loops;
 use crate::backend::webgpu::wgsl::{combine, compensated_sum, epilogue_into};
 use crate::backend::webgpu::wgsl_alu::{to_storage, Emitter};
 use crate::backend::webgpu::WebGpuBackend;
@@ -71,23 +72,15 @@ pub fn serial_terms(plan: &DeviceProgram) -> Option<usize> {
     {
         return None;
     }
-    let mut terms = 0usize;
-    for step in &body.steps {
-        let LoopStep::Kernel { kernel, .. } = step else {
-            return None;
-        };
-        if kernel.output_dtype() != DType::Float32
-            || kernel.inputs.iter().any(|&d| d != DType::Float32)
-            || verify::verify(kernel).is_err()
-        {
-            return None;
-        }
-        terms += kernel.size * kernel.reduction.map_or(1, |r| r.size.max(1));
-        if terms > WEBGPU_SERIAL_MAX_TERMS {
-            return None;
-        }
-    }
-    Some(terms)
+    let terms = serial_nested::body_terms(body)?;
+    (terms <= WEBGPU_SERIAL_MAX_TERMS).then_some(terms)
+}
+
+/// Whether `kernel` suits the serial shader (float32 in and out, valid).
+pub(super) fn float32_kernel(kernel: &Kernel) -> bool {
+    kernel.output_dtype() == DType::Float32
+        && kernel.inputs.iter().all(|&d| d == DType::Float32)
+        && verify::verify(kernel).is_ok()
 }
 
 /// The serial shader of `plan` over the storage-only layout, or `None` when the body does
@@ -140,18 +133,7 @@ fn loop_iterations(plan: &DeviceProgram, lanes: u32) -> usize {
         _ => 0,
     };
     let per_chunk = 2 + chunk / UNROLL as usize + copies;
-    let per_step: usize = body
-        .steps
-        .iter()
-        .map(|step| match step {
-            LoopStep::Kernel { kernel, .. } => {
-                let terms = kernel.reduction.map_or(1, |r| r.size.max(1));
-                let epilogue = kernel.epilogue.as_ref().map_or(0, exp_loops);
-                kernel.size * (terms * exp_loops(&kernel.exp) + epilogue)
-            }
-            _ => 0,
-        })
-        .sum();
+    let per_step = serial_nested::step_loops(body);
     let chunks = plan.length.div_ceil(chunk) + 1;
     (chunks * per_chunk).saturating_add(plan.length.saturating_mul(per_step)) + 1
 }
@@ -364,39 +346,49 @@ fn step_code(
 ) -> Result<(String, String)> {
     let body = &plan.body;
     let (mut steps, mut flush) = (String::new(), String::new());
+    let names: Vec<Name> = (0..body.slots.len())
+        .map(|s| (local(body.slots[s].role, s), "0u".to_string()))
+        .collect();
     for step in &body.steps {
-        let LoopStep::Kernel {
-            kernel,
-            inputs,
-            output,
-        } = step
-        else {
-            return Err(crate::util::Error::new(
-                "scan",
-                "internal error: a routine in a serial loop",
-            ));
+        let outputs = match step {
+            LoopStep::Kernel {
+                kernel,
+                inputs,
+                output,
+            } => {
+                steps.push_str(&kernel_code(e, kernel, inputs, &names, &names[*output])?);
+                vec![*output]
+            }
+            LoopStep::Loop {
+                inner,
+                slots,
+                init,
+                finals,
+            } => {
+                let at = serial_nested::At {
+                    slots,
+                    init,
+                    finals,
+                    depth: 1,
+                };
+                steps.push_str(&serial_nested::loop_code(e, inner, &at, &names)?);
+                step.outputs()
+            }
+            LoopStep::Routine { .. } => {
+                return Err(crate::util::Error::new(
+                    "scan",
+                    "internal error: a routine in a serial loop",
+                ))
+            }
         };
-        e.loaded = vec![false; kernel.inputs.len()];
-        e.packed = Some(
-            inputs
-                .iter()
-                .map(|&s| (local(body.slots[s].role, s), "0u".to_string()))
-                .collect(),
-        );
-        let out = local(body.slots[*output].role, *output);
-        for idx in 0..kernel.size {
-            let word = element(e, kernel, idx)?;
-            write!(
-                steps,
-                "    {{\n      let i = {idx}i;\n{}      {out}[{idx}u] = {word};\n    }}\n",
-                e.body
-            )
-            .unwrap();
-        }
-        if let SlotRole::YRow(_) = body.slots[*output].role {
-            let p = layout.places[*output];
+        for output in outputs {
+            if !matches!(body.slots[output].role, SlotRole::YRow(_)) {
+                continue;
+            }
+            let out = &names[output].0;
+            let p = layout.places[output];
             let (w, array) = (p.base, p.array());
-            let n = kernel.size;
+            let n = body.slots[output].elements;
             for idx in 0..n {
                 let word = format!("{array}[{w}u + row * {n}u + {idx}u]");
                 if lanes == 1 {
@@ -419,6 +411,39 @@ fn step_code(
         }
     }
     Ok((steps, flush))
+}
+
+/// A slot's local array and the offset of its value in it (a row of a stacked array in a
+/// nested loop).
+pub(super) type Name = (String, String);
+
+/// The statements of `kernel` over slots named by `names` (its inputs `inputs`), writing
+/// `out`: every element unrolled, with the index arithmetic of each folded.
+pub(super) fn kernel_code(
+    e: &mut Emitter,
+    kernel: &Kernel,
+    inputs: &[usize],
+    names: &[Name],
+    out: &Name,
+) -> Result<String> {
+    e.loaded = vec![false; kernel.inputs.len()];
+    e.packed = Some(inputs.iter().map(|&s| names[s].clone()).collect());
+    let mut code = String::new();
+    let (array, offset) = out;
+    for idx in 0..kernel.size {
+        let word = element(e, kernel, idx)?;
+        let at = match offset.as_str() {
+            "0u" => format!("{idx}u"),
+            o => format!("{o} + {idx}u"),
+        };
+        write!(
+            code,
+            "    {{\n      let i = {idx}i;\n{}      {array}[{at}] = {word};\n    }}\n",
+            e.body
+        )
+        .unwrap();
+    }
+    Ok(code)
 }
 
 /// Element `idx` of `kernel` as a storage word, its statements left in `e.body`.
