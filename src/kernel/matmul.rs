@@ -196,27 +196,32 @@ pub fn structure(kernel: &Kernel) -> Option<Matmul> {
         .find_map(|(a, b)| as_product(a, b, kernel.size, red.size))
 }
 
-/// A product `out[row, col] = Σ_k where(mask(col, k), x · y, 0)` (or without the mask) in one
-/// batch, with one factor a plain float32 load at an index affine in (row, k) (see
+/// A batch of products `out[batch, row, col] = Σ_k where(mask(col, k), x · y, 0)` (or without
+/// the mask), with one factor a plain float32 load at an index affine in (row, k) (see
 /// [`row_side`]).
 #[derive(Debug, Clone)]
 pub struct RowSide {
     /// Whether the row-side factor is `x`, the product's left operand.
     pub a_first: bool,
-    /// The row-side factor's input and index, at `Index = row · n` and `ReduceIndex = k`.
+    /// The row-side factor's input and index in the first product, at `Index = row · n` and
+    /// `ReduceIndex = k`.
     pub a: (usize, Lin),
-    /// The other factor: an expression of the column (`Index = row · n + col`) and k, the
-    /// same for every row.
+    /// How far the row side's index moves from one product of the batch to the next.
+    pub a_step: i64,
+    /// The other factor: an expression of the column (`Index = (batch · rows + row) · n +
+    /// col`) and k, the same for every row of a product.
     pub b: AluExp,
     pub mask: Option<AluExp>,
     pub rows: usize,
     pub n: usize,
     pub k: usize,
+    pub batches: usize,
 }
 
-/// The product `kernel` computes when one of its factors is a plain float32 load on the row
-/// side (reading the output index only through `index / c`, c a multiple of the columns) and
-/// the other factor and the mask read it only as columns, in one batch.
+/// The products `kernel` computes when one of its factors is a plain float32 load on the row
+/// side (reading the output index only through `index / c`, c a multiple of the columns; in
+/// every product of a batch at the same strides, from a base moving by a constant step) and
+/// the other factor and the mask read it only as columns (and products).
 pub fn row_side(kernel: &Kernel) -> Option<RowSide> {
     let red = kernel.reduction?;
     if red.op != ReduceOp::Sum || kernel.exp.dtype != DType::Float32 {
@@ -239,22 +244,32 @@ pub fn row_side(kernel: &Kernel) -> Option<RowSide> {
             None => b.clone(),
         };
         let m = as_product(a, &column, kernel.size, red.size)?;
-        if m.batches != 1 {
-            return None;
-        }
-        let at = Lin {
-            c: 0,
+        let at = |batch: usize| Lin {
+            c: (batch * m.rows * m.n) as i64,
             v: [m.n as i64, 0],
         };
-        let a = plain_load(a, at, [m.rows as i64, m.k as i64])?;
+        let hi = [m.rows as i64, m.k as i64];
+        let (input, first) = plain_load(a, at(0), hi)?;
+        let a_step = match m.batches {
+            1 => 0,
+            _ => plain_load(a, at(1), hi)?.1.c - first.c,
+        };
+        for batch in 1..m.batches {
+            let (i, l) = plain_load(a, at(batch), hi)?;
+            if i != input || l.v != first.v || l.c != first.c + batch as i64 * a_step {
+                return None;
+            }
+        }
         Some(RowSide {
             a_first,
-            a,
+            a: (input, first),
+            a_step,
             b: b.clone(),
             mask: mask.clone(),
             rows: m.rows,
             n: m.n,
             k: m.k,
+            batches: m.batches,
         })
     };
     side(true, &x, &y).or_else(|| side(false, &y, &x))
@@ -321,8 +336,16 @@ fn lin(e: &AluExp, index: Lin, hi: [i64; 2]) -> Option<Lin> {
                         return None;
                     }
                     let div = *op == BinaryOp::Div;
-                    if up < m {
-                        Some(if div { Lin::konst(0) } else { x })
+                    let q = lo / m;
+                    if up / m == q {
+                        // The whole range within one multiple of m.
+                        Some(match div {
+                            true => Lin::konst(q),
+                            false => Lin {
+                                c: x.c - q * m,
+                                v: x.v,
+                            },
+                        })
                     } else if x.v.iter().all(|c| c % m == 0) {
                         Some(if div {
                             Lin {

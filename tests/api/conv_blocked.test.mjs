@@ -1,8 +1,9 @@
-// Convolutions on the compiled device against the cpu interpreter: eagerly and under `jit` with
-// an elementwise epilogue, padded and unpadded, output widths with and without columns left
-// over by the wasm emitter's blocks of 8 (src/backend/wasm/emit/rowblock.rs); at 37×37 large
-// enough to be split across the worker pool where it has several threads. On wasm bit for bit (the same summation order,
-// src/kernel/order.rs); on webgpu within float32 tolerance (tiled products). Leak-checked.
+// Convolutions of two images on the compiled device against the cpu interpreter: eagerly and
+// under `jit` with an elementwise epilogue, padded and unpadded, output widths with and without
+// columns left over by the wasm emitter's blocks of 8 (src/backend/wasm/emit/rowblock.rs); at
+// 37×37 large enough to be split across the worker pool where it has several threads. On wasm
+// bit for bit (the same summation order, src/kernel/order.rs); on webgpu within float32
+// tolerance (tiled products). Leak-checked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { COMPILED, ON_WEBGPU, np, ox, checkLeaksAroundEachTest } from "./helpers.mjs";
@@ -42,7 +43,7 @@ const CONVS = {
 const reluOf = (conv) => (x, w) => ox.nn.relu(conv(x, w));
 
 async function run(f, device, size, jitted) {
-  const x = values([1, 8, size, size], device, 3);
+  const x = values([2, 8, size, size], device, 3);
   const w = values([8, 8, 3, 3], device, 4);
   const g = jitted ? ox.jit(f) : f;
   const y = g(x, w);

@@ -51,7 +51,9 @@ fn plan(kernel: &Kernel) -> Option<Plan> {
         return None;
     }
     let p = row_side(kernel)?;
-    if p.n < W || p.k == 0 {
+    // Columns left over run in whole row blocks of one product.
+    let left_over = !p.n.is_multiple_of(W);
+    if p.n < W || p.k == 0 || (left_over && p.batches > 1) {
         return None;
     }
     let r = (2..=MAX_ROWS).rev().find(|r| p.rows.is_multiple_of(*r))?;
@@ -139,8 +141,9 @@ fn accumulate(
     results
 }
 
-/// The code of one block at `at`: the column side lowered at `cx.index` = the column (lanes
-/// index..index + W; it reads the output index only as columns) and `cx.reduce_index`, the
+/// The code of one block at `at` (its row counted over every product of the batch): the column
+/// side lowered at `cx.index` = the product's first output plus the column (W lanes from
+/// there; it reads the output index only as columns and products) and `cx.reduce_index`, the
 /// reduction, and the stores; leaves `cx.index` at the block's first output.
 fn block(cx: &mut Cx, p: &RowSide, rows: usize, wide: bool, at: At, out: Var) -> Result<Vec<S>> {
     let mut s = Simd::new(cx, U_VECS, false);
@@ -171,11 +174,20 @@ fn block(cx: &mut Cx, p: &RowSide, rows: usize, wide: bool, at: At, out: Var) ->
     let mvars = masks.map(|m| held(cx, m, &mut step));
     let (pa, ra) = (cx.tmp(ValType::I32), cx.tmp(ValType::I32));
     step.push(ra.set(pa.get() + rix.get() * i32c(p.a.1.v[1] as i32 * 4)));
-    let mut code = vec![index.set(at.col.get())];
+    // The block's product of the batch and first row in it.
+    let (batch, row) = (cx.tmp(ValType::I32), cx.tmp(ValType::I32));
+    let per = i32c(p.rows as i32);
+    let mut code = vec![
+        batch.set(at.row.get().div_u(per.clone())),
+        row.set(at.row.get().rem_u(per)),
+        index.set(batch.get() * i32c((p.rows * p.n) as i32) + at.col.get()),
+    ];
     code.extend(lane_sets);
     code.extend(invariant);
     let base_a = cx.inputs[p.a.0].get();
-    let first_a = i32c(p.a.1.c as i32) + at.row.get() * i32c(p.a.1.v[0] as i32);
+    let first_a = i32c(p.a.1.c as i32)
+        + batch.get() * i32c(p.a_step as i32)
+        + row.get() * i32c(p.a.1.v[0] as i32);
     code.push(pa.set(base_a + first_a * i32c(4)));
     let sides = (bvars.as_slice(), mvars.as_deref());
     let results = accumulate(cx, p, (rows, wide), sides, ra, (&mut code, &mut step));
