@@ -1,7 +1,8 @@
 // Micro-benchmark of small eager library calls (the typed `libCall` path: reductions, shape
 // functions, products, random draws, lax and linear algebra on tiny arrays), where the cost
 // of crossing the JS↔Rust boundary is a large part of each call (the first two do no device
-// work at all: they return a view of their input). Prints the process CPU time per call in µs
+// work at all: they return a view of their input; the last five read an array's shape, dtype
+// and ndim, the fifth of them with no call at all). Prints the process CPU time per call in µs
 // (user + system, so other load on the machine counts less than in wall time): the median and
 // the minimum of 9 samples of at least 100 ms each, per workload and device.
 //
@@ -26,7 +27,21 @@ const workloads = [
   ["topK [8,8]", (x) => lax.topK(x, 2)],
   ["det [8,8]", (x) => np.linalg.det(x)],
   ["random.laplace [4]", (_x, _i, key) => random.laplace(key, [4])],
+  // Identity and reshape-like calls with a metadata read, as the sweep does per call.
+  ["reshape [8,8] + shape", (x) => withShape(np.reshape(x, [-1]))],
+  ["expandDims [8,8] + shape", (x) => withShape(np.expandDims(x, 0))],
+  ["positive [8,8] + shape", (x) => withShape(np.positive(x))],
+  ["nn.identity [8,8] + shape", (x) => withShape(nn.identity(x))],
+  ["shape, dtype, ndim (no call)", (x) => (withShape(x), [])],
 ];
+
+/** `y`, after reading its shape, dtype and ndim. */
+function withShape(y) {
+  y.shape;
+  y.dtype;
+  y.ndim;
+  return y;
+}
 
 const rows = [];
 for (const device of ["wasm", "cpu"]) {

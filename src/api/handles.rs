@@ -85,19 +85,24 @@ pub fn insert(value: Value) -> f64 {
     })
 }
 
-/// Runs `f` on the live entry of `handle`, or fails naming `function`.
-fn with_entry<R>(function: &str, handle: f64, f: impl FnOnce(&mut Entry) -> R) -> Result<R> {
+/// Runs `f` on the live entry of `handle`; `None` when it is freed (no error is built).
+fn try_with_entry<R>(handle: f64, f: impl FnOnce(&mut Entry) -> R) -> Option<R> {
     SLAB.with(|s| {
         let mut s = s.borrow_mut();
-        let (slot, generation) = decode(handle).ok_or_else(|| disposed(function))?;
+        let (slot, generation) = decode(handle)?;
         match s.slots.get_mut(slot) {
             Some(Slot {
                 generation: g,
                 entry: Some(e),
-            }) if *g == generation => Ok(f(e)),
-            _ => Err(disposed(function)),
+            }) if *g == generation => Some(f(e)),
+            _ => None,
         }
     })
+}
+
+/// Runs `f` on the live entry of `handle`, or fails naming `function`.
+fn with_entry<R>(function: &str, handle: f64, f: impl FnOnce(&mut Entry) -> R) -> Result<R> {
+    try_with_entry(handle, f).ok_or_else(|| disposed(function))
 }
 
 /// A clone of the value (cheap: buffers are shared).
@@ -105,8 +110,15 @@ pub fn get(function: &str, handle: f64) -> Result<Value> {
     with_entry(function, handle, |e| e.value.clone())
 }
 
+/// Runs `f` on the value without cloning it (metadata queries), or fails naming `function`.
+pub fn with_value<R>(function: &str, handle: f64, f: impl FnOnce(&Value) -> R) -> Result<R> {
+    with_entry(function, handle, |e| f(&e.value))
+}
+
+/// The reference count; 0 for a freed handle (asked of every collected `Array`: no error
+/// message is formatted for the freed ones).
 pub fn ref_count(handle: f64) -> u32 {
-    with_entry("refCount", handle, |e| e.rc).unwrap_or(0)
+    try_with_entry(handle, |e| e.rc).unwrap_or(0)
 }
 
 pub fn inc_ref(handle: f64) -> Result<()> {

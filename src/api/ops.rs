@@ -156,20 +156,20 @@ pub fn reshape(handle: f64, shape: Vec<f64>) -> std::result::Result<f64, JsError
 
 #[wasm_bindgen]
 pub fn shape(handle: f64) -> std::result::Result<Vec<f64>, JsError> {
-    let v = handles::get("shape", handle).map_err(js_error)?;
-    Ok(v.aval().shape.iter().map(|&d| d as f64).collect())
+    handles::with_value("shape", handle, |v| {
+        v.aval().shape.iter().map(|&d| d as f64).collect()
+    })
+    .map_err(js_error)
 }
 
 #[wasm_bindgen]
 pub fn dtype(handle: f64) -> std::result::Result<String, JsError> {
-    let v = handles::get("dtype", handle).map_err(js_error)?;
-    Ok(v.aval().dtype.name().to_string())
+    handles::with_value("dtype", handle, |v| v.aval().dtype.name().to_string()).map_err(js_error)
 }
 
 #[wasm_bindgen(js_name = weakType)]
 pub fn weak_type(handle: f64) -> std::result::Result<bool, JsError> {
-    let v = handles::get("weakType", handle).map_err(js_error)?;
-    Ok(v.aval().weak)
+    handles::with_value("weakType", handle, |v| v.aval().weak).map_err(js_error)
 }
 
 /// The device of a concrete array; `None` for a tracer.
