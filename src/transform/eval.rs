@@ -131,10 +131,13 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
         let x = inputs[0];
         let aval = rules::abstract_eval(prim, &[&x.aval])?;
         let view = movement::apply_view(prim, &x.view)?;
+        // Only the buffer is shared: cloning all of `x` would copy its aval and view too.
         return Ok(ArrayValue {
             aval,
             view,
-            ..x.clone()
+            device: x.device,
+            buffer: x.buffer.clone(),
+            committed: x.committed,
         });
     }
     if rules::family(prim) == rules::Family::Routine {
