@@ -60,7 +60,7 @@ pub fn emit(routine: &Routine, size: u32) -> Result<String> {
         RoutineKind::TriangularSolve { .. } => match LeftSolve::of(routine) {
             Some(s) => {
                 let body = triangular_solve(&s, routine.m * routine.n, size);
-                return blocked_group_shader(routine, "", size, groups_per_matrix(routine), &body);
+                return shader(routine, "", size, Some(groups_per_matrix(routine)), &body);
             }
             None => unreachable!("a triangular solve"),
         },
@@ -91,44 +91,41 @@ pub(super) fn group_shader(
     size: u32,
     body: &str,
 ) -> Result<String> {
-    Ok(format!(
-        "{decls}{shared}
-@compute @workgroup_size({size})
-fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) groups: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {{
-  let bi = wid.x + wid.y * groups.x;
-  if (bi >= {batch}u) {{ return; }}
-{body}}}
-",
-        decls = operand_declarations(routine)?,
-        batch = routine.batch,
-    ))
+    shader(routine, shared, size, None, body)
 }
 
-/// [`group_shader`] with `blocks` workgroups per matrix: `main` runs `body` for matrix `bi`
-/// and block `cb` of it.
-fn blocked_group_shader(
+/// [`group_shader`], or with `blocks` workgroups per matrix (`main` then runs `body` for
+/// matrix `bi` and block `cb` of it).
+fn shader(
     routine: &Routine,
     shared: &str,
     size: u32,
-    blocks: usize,
+    blocks: Option<usize>,
     body: &str,
 ) -> Result<String> {
+    let batch = routine.batch;
+    let which = match blocks {
+        None => {
+            format!("  let bi = wid.x + wid.y * groups.x;\n  if (bi >= {batch}u) {{ return; }}\n")
+        }
+        Some(blocks) => format!(
+            "  let gi = wid.x + wid.y * groups.x;
+  if (gi >= {all}u) {{ return; }}
+  let bi = gi / {blocks}u;
+  let cb = gi % {blocks}u;
+",
+            all = batch * blocks
+        ),
+    };
     Ok(format!(
         "{decls}{shared}
 @compute @workgroup_size({size})
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) groups: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {{
-  let gi = wid.x + wid.y * groups.x;
-  if (gi >= {all}u) {{ return; }}
-  let bi = gi / {blocks}u;
-  let cb = gi % {blocks}u;
-{body}}}
+{which}{body}}}
 ",
         decls = operand_declarations(routine)?,
-        all = routine.batch * blocks,
     ))
 }
 
