@@ -21,7 +21,7 @@
 //! the column side any expression (its input windows) and the mask on the column side.
 
 use super::alu::{AluExp, AluKind, BinaryOp};
-use super::{Kernel, ReduceOp};
+use super::{Kernel, ReduceOp, Reduction};
 use crate::core::DType;
 
 /// A matrix product recognised in a kernel.
@@ -166,18 +166,25 @@ fn as_product(a: &AluExp, b: &AluExp, size: usize, k: usize) -> Option<Matmul> {
         .max_by_key(|m| (m.rows, m.n))
 }
 
+/// `kernel`'s reduction, where it is a float32 sum (every product is one).
+fn float32_sum(kernel: &Kernel) -> Option<Reduction> {
+    let red = kernel.reduction?;
+    (red.op == ReduceOp::Sum && kernel.exp.dtype == DType::Float32).then_some(red)
+}
+
+/// The factors of `e`, where it is a product.
+fn product(e: &AluExp) -> Option<(AluExp, AluExp)> {
+    match &e.kind {
+        AluKind::Binary(BinaryOp::Mul, x, y) => Some(((**x).clone(), (**y).clone())),
+        _ => None,
+    }
+}
+
 /// The matrix product `kernel` computes, if it has that structure (any size): its expression
 /// is `x · y`, or `where(c, x · y, 0)` (a convolution's padding mask) with the mask moved
 /// into one operand, and either factor may be the row side.
 pub fn structure(kernel: &Kernel) -> Option<Matmul> {
-    let red = kernel.reduction?;
-    if red.op != ReduceOp::Sum || kernel.exp.dtype != DType::Float32 {
-        return None;
-    }
-    let product = |e: &AluExp| match &e.kind {
-        AluKind::Binary(BinaryOp::Mul, x, y) => Some(((**x).clone(), (**y).clone())),
-        _ => None,
-    };
+    let red = float32_sum(kernel)?;
     let mut pairs = Vec::new();
     if let Some((x, y)) = product(&kernel.exp) {
         pairs.extend([(x.clone(), y.clone()), (y, x)]);
@@ -223,14 +230,7 @@ pub struct RowSide {
 /// every product of a batch at the same strides, from a base moving by a constant step) and
 /// the other factor and the mask read it only as columns (and products).
 pub fn row_side(kernel: &Kernel) -> Option<RowSide> {
-    let red = kernel.reduction?;
-    if red.op != ReduceOp::Sum || kernel.exp.dtype != DType::Float32 {
-        return None;
-    }
-    let product = |e: &AluExp| match &e.kind {
-        AluKind::Binary(BinaryOp::Mul, x, y) => Some(((**x).clone(), (**y).clone())),
-        _ => None,
-    };
+    let red = float32_sum(kernel)?;
     let (mask, (x, y)) = match &kernel.exp.kind {
         AluKind::Binary(BinaryOp::Mul, ..) => (None, product(&kernel.exp)?),
         AluKind::Where(c, t, f) if f.const_value() == Some(0.0) => {
