@@ -144,16 +144,20 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
         let device = choose_device(prim, inputs)?;
         return Ok(super::eval_routine::apply(prim, device, inputs)?.remove(0));
     }
+    // Chosen once; its error, if any, is reported after the operation's own checks below.
+    let chosen = choose_device(prim, inputs);
     // Small operations on dense host-held operands are computed on the host (`eval_host`).
-    if let Ok(device) = choose_device(prim, inputs) {
+    if let Ok(device) = chosen {
         if let Some(out) = eval_host::apply(prim, device, inputs)? {
             return Ok(out);
         }
     }
     // Dense operands on the operation's device: the kernel compiled for these avals before,
     // if still compiled, runs again as it is (`eager_exes`).
-    let here = choose_device(prim, inputs)
+    let here = chosen
+        .as_ref()
         .ok()
+        .copied()
         .filter(|&d| eager_exes::dense_on(inputs, d));
     if let Some(device) = here {
         if let Some(compiled) = eager_exes::lookup(prim, inputs, device) {
@@ -165,7 +169,7 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
     let avals: Vec<_> = inputs.iter().map(|v| &v.aval).collect();
     let out_aval = rules::abstract_eval(prim, &avals)?;
     let kernel = rules::to_kernel(prim, &avals, &out_aval)?;
-    let device = choose_device(prim, inputs)?;
+    let device = chosen?;
     let (out, exe) = run_kernel(prim.name(), device, &kernel, inputs, out_aval)?;
     if let (Some(d), Some((exe, generation))) = (here, exe) {
         let out_aval = out.aval.clone();
