@@ -53,12 +53,19 @@ export class ArrayHandle {
     return call(() => wasm.refCount(this.#handle)) !== 0;
   }
 
+  /**
+   * A cached `value` while the array is alive; otherwise what `read` gets from Rust, which
+   * fails with Rust's error for a freed array.
+   */
+  #known<T>(value: T | undefined, read: () => T): T {
+    return value !== undefined && this.#alive() ? value : read();
+  }
+
   /** The shape, shared (not a copy): from Rust the first time; fails once disposed. */
   #dims(): number[] {
-    if (this.#shape === undefined) this.#shape = numbers(call(() => wasm.shape(this.#handle)));
-    // A freed array fails as before, with Rust's error.
-    else if (!this.#alive()) call(() => wasm.shape(this.#handle));
-    return this.#shape;
+    return (this.#shape = this.#known(this.#shape, () =>
+      numbers(call(() => wasm.shape(this.#handle))),
+    ));
   }
 
   /** @internal */
@@ -115,9 +122,10 @@ export class ArrayHandle {
    * ```
    */
   get dtype(): DType {
-    if (this.#dtype === undefined) this.#dtype = call(() => wasm.dtype(this.#handle)) as DType;
-    else if (!this.#alive()) call(() => wasm.dtype(this.#handle));
-    return this.#dtype;
+    return (this.#dtype = this.#known(
+      this.#dtype,
+      () => call(() => wasm.dtype(this.#handle)) as DType,
+    ));
   }
 
   /**
