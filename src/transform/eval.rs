@@ -147,9 +147,12 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
     // Chosen once; its error, if any, is reported after the operation's own checks below.
     let chosen = choose_device(prim, inputs);
     // Small operations on dense host-held operands are computed on the host (`eval_host`).
+    let mut host_declined = false;
     if let Ok(device) = chosen {
-        if let Some(out) = eval_host::apply(prim, device, inputs)? {
-            return Ok(out);
+        match eval_host::apply(prim, device, inputs)? {
+            eval_host::Applied::Computed(out) => return Ok(out),
+            eval_host::Applied::Declined => host_declined = true,
+            eval_host::Applied::NotHeld => {}
         }
     }
     // Dense operands on the operation's device: the kernel compiled for these avals before,
@@ -170,7 +173,14 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
     let out_aval = rules::abstract_eval(prim, &avals)?;
     let kernel = rules::to_kernel(prim, &avals, &out_aval)?;
     let device = chosen?;
-    let (out, exe) = run_kernel(prim.name(), device, &kernel, inputs, out_aval)?;
+    let (out, exe) = run_kernel(
+        prim.name(),
+        device,
+        &kernel,
+        inputs,
+        out_aval,
+        !host_declined,
+    )?;
     if let (Some(d), Some((exe, generation))) = (here, exe) {
         let out_aval = out.aval.clone();
         let compiled = eager_exes::Compiled {
@@ -248,21 +258,25 @@ pub fn run(
     inputs: &[&ArrayValue],
     out_aval: Aval,
 ) -> Result<ArrayValue> {
-    run_kernel(function, device, kernel, inputs, out_aval).map(|(out, _)| out)
+    run_kernel(function, device, kernel, inputs, out_aval, true).map(|(out, _)| out)
 }
 
 /// [`run`], and the compiled kernel with the device's `exe_generation` when it ran as one
-/// dispatch on the operands' own buffers (not split into steps).
+/// dispatch on the operands' own buffers (not split into steps). `try_host`: whether the host
+/// path (`eval_host::run`) may take it (false where `eval_host::apply` has declined it).
 fn run_kernel(
     function: &str,
     device: Device,
     kernel: &Kernel,
     inputs: &[&ArrayValue],
     out_aval: Aval,
+    try_host: bool,
 ) -> Result<(ArrayValue, Option<(ExeId, u64)>)> {
     registry::check_dtype(function, device, out_aval.dtype)?;
-    if let Some(out) = eval_host::run(function, device, kernel, inputs, &out_aval)? {
-        return Ok((out, None));
+    if try_host {
+        if let Some(out) = eval_host::run(function, device, kernel, inputs, &out_aval)? {
+            return Ok((out, None));
+        }
     }
     // Inputs on another device (weak scalars) are moved to `device` first, densely.
     let mut moved: Vec<std::borrow::Cow<ArrayValue>> = Vec::with_capacity(inputs.len());

@@ -106,16 +106,24 @@ fn key(prim: &Primitive, inputs: &[&ArrayValue]) -> u64 {
     h.finish()
 }
 
+/// What [`apply`] did with an eager operation.
+pub enum Applied {
+    /// Computed on the host.
+    Computed(ArrayValue),
+    /// Planned and kept on the device (result too large, or too much work): [`run`] would
+    /// decline its kernel too.
+    Declined,
+    /// Not a candidate here (operands not host-held, or read through views): [`run`] decides
+    /// on the kernel written for them.
+    NotHeld,
+}
+
 /// `prim` applied eagerly to dense `inputs` on `device` computed on the host (see the module
-/// comment), or None when it does not qualify. The plan of each recent application is kept, so
-/// an eager loop of small operations builds and simplifies its kernel once.
-pub fn apply(
-    prim: &Primitive,
-    device: Device,
-    inputs: &[&ArrayValue],
-) -> Result<Option<ArrayValue>> {
+/// comment), when it qualifies. The plan of each recent application is kept, so an eager loop
+/// of small operations builds and simplifies its kernel once.
+pub fn apply(prim: &Primitive, device: Device, inputs: &[&ArrayValue]) -> Result<Applied> {
     if !candidate(device, inputs) || !inputs.iter().all(|v| v.view.is_contiguous()) {
-        return Ok(None);
+        return Ok(Applied::NotHeld);
     }
     let k = key(prim, inputs);
     let kept = PLANS.with(|c| {
@@ -148,8 +156,8 @@ pub fn apply(
         }
     };
     match planned {
-        None => Ok(None),
-        Some(p) => compute(prim.name(), device, &p.1, inputs, &p.0).map(Some),
+        None => Ok(Applied::Declined),
+        Some(p) => compute(prim.name(), device, &p.1, inputs, &p.0).map(Applied::Computed),
     }
 }
 
