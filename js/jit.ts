@@ -164,12 +164,12 @@ export function jit<F extends TracedFunction>(
         );
       });
       const handles = new Float64Array(arrays.map((a) => a._handle));
-      // Structural (JSON of the parts), never printed text that a dict key could mimic.
-      const key = JSON.stringify([
-        def.key(),
-        statics.map((n) => staticKey(args[n])),
-        call(() => wasm.jitSignature(handles)),
-      ]);
+      // Structural (JSON of the parts), never printed text that a dict key could mimic; the
+      // argument signature is a number.
+      const sig = call(() => wasm.jitSignature(handles));
+      const key = statics.length
+        ? JSON.stringify([def.key(), statics.map((n) => staticKey(args[n])), sig])
+        : `${sig}:${def.key()}`;
       let entry = cache.get(key);
       if (!entry) {
         const rebuild = (...dyn: unknown[]) => {

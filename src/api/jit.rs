@@ -3,19 +3,30 @@
 //! freed by `jitDispose`. Also the trace-state query the wrapper uses to inline nested calls,
 //! the argument signature of its per-wrapper cache, the program cache controls and `setDebug`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
 use super::handles::{self, Table};
 use super::js_error;
+use crate::core::DType;
 use crate::transform::jit::Compiled;
 use crate::transform::{jit_cache, trace};
+use crate::util::lru::Lru;
 use crate::util::{Error, Result};
+
+/// Argument signatures kept with their numbers (`jitSignature`).
+const SIGNATURES: usize = 4096;
+
+/// One argument's part of a signature: dtype, shape, weak type.
+type ArgSignature = (DType, Vec<usize>, bool);
 
 thread_local! {
     static COMPILED: Table<Rc<Compiled>> = Table::default();
+    /// Signatures and their numbers, and the last number given.
+    static INTERNED: RefCell<(Lru<Vec<ArgSignature>, f64>, f64)> =
+        RefCell::new((Lru::new(SIGNATURES), 0.0));
     static DEBUG: Cell<u32> = const { Cell::new(0) };
 }
 
@@ -62,23 +73,30 @@ pub fn trace_active() -> bool {
     trace::top_frame().is_some()
 }
 
-/// The abstract signature of argument handles (shape, dtype, weak type of each), the key of a
-/// jit wrapper's cache.
+/// The abstract signature of argument handles (shape, dtype, weak type of each) as a number,
+/// the key of a jit wrapper's cache: equal signatures get equal numbers while the signature
+/// stays among the [`SIGNATURES`] most recently used; one that left gets a new number (its
+/// wrappers then trace again), so a number never names two signatures.
 #[wasm_bindgen(js_name = jitSignature)]
-pub fn jit_signature(args: Vec<f64>) -> std::result::Result<String, JsError> {
-    let run = || -> Result<String> {
-        let mut s = String::new();
+pub fn jit_signature(args: Vec<f64>) -> std::result::Result<f64, JsError> {
+    let run = || -> Result<f64> {
+        let mut sig = Vec::with_capacity(args.len());
         for &h in &args {
-            let v = handles::get("jit", h)?;
-            let a = v.aval();
-            s.push_str(&format!(
-                "{}{:?}{};",
-                a.dtype.name(),
-                a.shape,
-                u8::from(a.weak)
-            ));
+            sig.push(handles::with_value("jit", h, |v| {
+                let a = v.aval();
+                (a.dtype, a.shape.clone(), a.weak)
+            })?);
         }
-        Ok(s)
+        Ok(INTERNED.with(|i| {
+            let mut i = i.borrow_mut();
+            if let Some(&n) = i.0.get(&sig) {
+                return n;
+            }
+            i.1 += 1.0;
+            let n = i.1;
+            i.0.insert(sig, n);
+            n
+        }))
     };
     run().map_err(js_error)
 }
