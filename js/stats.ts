@@ -52,6 +52,12 @@ export interface DeviceStats {
   kernelCodeBytes: number;
   /** The most locals of one generated kernel function since the last `clearCaches()` (wasm). */
   kernelMaxLocals: number;
+  /**
+   * Kernels compiled by running the compiled module of a kernel that differed from them only
+   * in size (wasm: elementwise kernels and reductions whose code reads the size only as the
+   * end of their range; 0 elsewhere). Also counted in kernelCacheMisses.
+   */
+  kernelSizeReuses: number;
   /** Compiled scan loops run (each is one module call on wasm; also counted in dispatches). */
   loopRuns: number;
   /** Compiled scan loops cached on this device. */

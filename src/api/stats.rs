@@ -25,13 +25,13 @@ const LAYOUT: &str = "liveArrays pendingReads liveJaxprs wasmMemoryBytes wasmMem
      jitFunctions | liveBuffers liveBytes maxBufferBytes dispatches submits tiledDispatches \
      shaderCompiles poolBuffers poolBytes poolHits poolMisses readbackMaps stagingBuffers stagingBytes \
      kernelCacheEntries kernelCacheHits kernelCacheMisses kernelCodeBytes \
-     kernelMaxLocals loopRuns loopCacheEntries uploads uploadBytes readbacks readbackBytes \
+     kernelMaxLocals kernelSizeReuses loopRuns loopCacheEntries uploads uploadBytes readbacks readbackBytes \
      moves moveBytes lost bufferCopies | entries capacity hits misses evictions | fusedRuns fusedSteps \
      fallbackRuns fallbackSteps planCacheEntries planCacheCapacity | entries capacity \
      compiles runs";
 
 /// The numbers per device (the second group of [`LAYOUT`]).
-const DEVICE_FIELDS: usize = 29;
+const DEVICE_FIELDS: usize = 30;
 
 #[wasm_bindgen(js_name = memoryStats)]
 pub fn memory_stats() -> Vec<f64> {
@@ -76,6 +76,7 @@ pub fn memory_stats() -> Vec<f64> {
             s.kernel_cache.misses as f64,
             s.code_bytes as f64,
             s.max_code_locals as f64,
+            s.size_reuses as f64,
             l.runs as f64,
             l.cache.entries as f64,
             t.uploads as f64,

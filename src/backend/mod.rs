@@ -87,6 +87,9 @@ pub struct BackendStats {
     pub code_bytes: u64,
     /// The most locals of one generated kernel function since the last `clear_caches` (wasm).
     pub max_code_locals: usize,
+    /// Kernels compiled by running the module of a kernel that differed only in its size
+    /// (wasm: no emission, compilation or instantiation; 0 elsewhere).
+    pub size_reuses: u64,
     /// Staging buffers mapped to read results back (webgpu: one per read group, however many
     /// arrays it reads, and one per `blockUntilReady`; 0 elsewhere).
     pub readback_maps: u64,

@@ -83,9 +83,19 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<Vec<u8>> {
     let lib = &mut math::Lib::default();
     let (mut module, func) = kernel_function(module, memory, lib, kernel, false, true)?;
     module.exports.add(KERNEL_EXPORT, func);
-    // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them.
-    walrus::passes::gc::run(&mut module);
+    // Routines requested by SIMD lowerings that were tried and dropped are unused: remove them
+    // (a module without routines holds only the kernel).
+    if !lib.is_empty() {
+        walrus::passes::gc::run(&mut module);
+    }
     Ok(module.emit_wasm())
+}
+
+/// Whether `kernel`'s module is the same whatever its size: its code reads the size only as
+/// the end of the range it computes, except in the tiled and row-blocked products, whose
+/// plans depend on the numbers of rows.
+pub fn size_free(kernel: &Kernel) -> bool {
+    matmul::tile_rows_elements(kernel).is_none() && rowblock::block_elements(kernel).is_none()
 }
 
 /// The multiple of output elements at which a range of `kernel` may start (and end, but for

@@ -15,6 +15,8 @@ mod memory;
 mod module;
 mod program;
 mod routines;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod sizeless_tests;
 mod strategy;
 pub mod threads;
 
@@ -46,6 +48,12 @@ pub struct WasmBackend {
     next_buffer: BufferId,
     kernel_ids: Lru<Kernel, ExeId>,
     modules: Lru<ExeId, KernelModule>,
+    /// The modules of kernels whose code is the same at every size (`emit::size_free`), by
+    /// the kernel with size 0: a kernel that differs from one compiled before only in its size
+    /// runs that module, with no emission, compilation or instantiation.
+    sizeless: Lru<Kernel, KernelModule>,
+    /// Kernels compiled by running a module of [`WasmBackend::sizeless`].
+    size_reuses: u64,
     next_exe: ExeId,
     dispatches: u64,
     /// Dispatches split across worker threads.
@@ -68,6 +76,8 @@ impl WasmBackend {
             next_buffer: 1,
             kernel_ids: Lru::new(KERNEL_CACHE_CAPACITY),
             modules: Lru::new(KERNEL_CACHE_CAPACITY),
+            sizeless: Lru::new(KERNEL_CACHE_CAPACITY),
+            size_reuses: 0,
             next_exe: 1,
             dispatches: 0,
             split_dispatches: 0,
@@ -77,6 +87,40 @@ impl WasmBackend {
             loops: loops::LoopCache::default(),
             programs: program::ProgramCache::default(),
         }
+    }
+
+    /// Kernels compiled by reusing the module of a kernel that differs only in its size.
+    pub fn size_reuses(&self) -> u64 {
+        self.size_reuses
+    }
+
+    /// `kernel`'s module, emitted and instantiated, or (a kernel whose code does not depend on
+    /// its size, not split across threads) the module of one that differed only in its size.
+    fn kernel_module(&mut self, kernel: &Kernel) -> Result<KernelModule> {
+        let out_bytes = kernel.size * kernel.output_dtype().byte_size();
+        let work = threads::work(kernel);
+        let splits = strategy::kernel_splits(work);
+        let sizeless = emit::size_free(kernel).then(|| Kernel {
+            size: 0,
+            ..kernel.clone()
+        });
+        if let Some(key) = sizeless.as_ref().filter(|_| !splits) {
+            if let Some(base) = self.sizeless.get(key) {
+                self.size_reuses += 1;
+                return Ok(base.resized(kernel.size).writing(out_bytes));
+            }
+        }
+        let bytes = emit::emit_kernel(kernel)?;
+        self.code_bytes += bytes.len() as u64;
+        self.max_locals = self.max_locals.max(code_stats::max_locals(&bytes));
+        let mut module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
+        if let Some(key) = sizeless {
+            self.sizeless.insert(key, module.resized(0));
+        }
+        if splits {
+            module = module.splitting(emit::split_align(kernel), work, Vec::new(), &bytes);
+        }
+        Ok(module)
     }
 
     /// Dispatches (kernels and routines) split across worker threads so far.
@@ -188,15 +232,7 @@ impl Backend for WasmBackend {
                 return Ok(id);
             }
         }
-        let bytes = emit::emit_kernel(kernel)?;
-        self.code_bytes += bytes.len() as u64;
-        self.max_locals = self.max_locals.max(code_stats::max_locals(&bytes));
-        let out_bytes = kernel.size * kernel.output_dtype().byte_size();
-        let mut module = KernelModule::new(&bytes, kernel.size)?.writing(out_bytes);
-        let work = threads::work(kernel);
-        if strategy::kernel_splits(work) {
-            module = module.splitting(emit::split_align(kernel), work, Vec::new(), &bytes);
-        }
+        let module = self.kernel_module(kernel)?;
         let id = self.next_exe;
         self.next_exe += 1;
         self.kernel_ids.insert(kernel.clone(), id);
@@ -212,6 +248,7 @@ impl Backend for WasmBackend {
         let kernels = (kernels + KERNEL_CACHE_CAPACITY).min(super::MAX_RESERVED_EXES);
         self.kernel_ids.reserve(kernels);
         self.modules.reserve(kernels);
+        self.sizeless.reserve(kernels);
         self.routines
             .reserve((routines + 64).min(super::MAX_RESERVED_EXES));
     }
@@ -262,6 +299,7 @@ impl Backend for WasmBackend {
     fn clear_caches(&mut self) {
         self.modules.clear();
         self.kernel_ids.clear();
+        self.sizeless.clear();
         self.routines.clear();
         self.loops.clear();
         self.programs.clear();
@@ -314,6 +352,7 @@ impl Backend for WasmBackend {
             pool_misses: self.pool.misses,
             code_bytes: self.code_bytes,
             max_code_locals: self.max_locals,
+            size_reuses: self.size_reuses,
             ..Default::default()
         }
     }

@@ -5,6 +5,31 @@
 
 use crate::util::{Error, Result};
 
+/// The import object of every emitted module: `env.memory`, the data memory, and the host
+/// routines (this module's own exports; modules that do not import them ignore them). Built
+/// once per thread: the data memory and the exports never change.
+#[cfg(target_arch = "wasm32")]
+fn imports() -> std::result::Result<js_sys::Object, wasm_bindgen::JsValue> {
+    use crate::util::panic_cell::PanicCell;
+    use js_sys::{Object, Reflect};
+    thread_local! {
+        static IMPORTS: PanicCell<Option<Object>> = const { PanicCell::new(None) };
+    }
+    if let Some(o) = IMPORTS.with(|i| i.borrow().clone()) {
+        return Ok(o);
+    }
+    let env = Object::new();
+    Reflect::set(&env, &"memory".into(), &super::data::object())?;
+    let exports = wasm_bindgen::exports();
+    for name in super::host::IMPORTS {
+        Reflect::set(&env, &name.into(), &Reflect::get(&exports, &name.into())?)?;
+    }
+    let imports = Object::new();
+    Reflect::set(&imports, &"env".into(), &env)?;
+    IMPORTS.with(|i| *i.borrow_mut() = Some(imports.clone()));
+    Ok(imports)
+}
+
 pub struct KernelModule {
     size: usize,
     /// The bytes a kernel writes into its output buffer (0: not checked).
@@ -36,24 +61,14 @@ pub struct Split {
 impl KernelModule {
     #[cfg(target_arch = "wasm32")]
     pub fn new(bytes: &[u8], size: usize) -> Result<KernelModule> {
-        use js_sys::{Object, Reflect, Uint8Array, WebAssembly};
+        use js_sys::{Reflect, Uint8Array, WebAssembly};
         use wasm_bindgen::JsCast;
         let fail = |what: &str, e: wasm_bindgen::JsValue| {
             Error::new("wasm", format!("internal error: {what}: {e:?}"))
         };
         let module = WebAssembly::Module::new(&Uint8Array::from(bytes))
             .map_err(|e| fail("compiling kernel", e))?;
-        let env = Object::new();
-        Reflect::set(&env, &"memory".into(), &super::data::object())
-            .map_err(|e| fail("imports", e))?;
-        // Host routines: this module's own exports (modules that do not import them ignore them).
-        let exports = wasm_bindgen::exports();
-        for name in super::host::IMPORTS {
-            let f = Reflect::get(&exports, &name.into()).map_err(|e| fail("host export", e))?;
-            Reflect::set(&env, &name.into(), &f).map_err(|e| fail("imports", e))?;
-        }
-        let imports = Object::new();
-        Reflect::set(&imports, &"env".into(), &env).map_err(|e| fail("imports", e))?;
+        let imports = imports().map_err(|e| fail("imports", e))?;
         let instance =
             WebAssembly::Instance::new(&module, &imports).map_err(|e| fail("instantiating", e))?;
         let function = Reflect::get(&instance.exports(), &super::emit::KERNEL_EXPORT.into())
@@ -75,6 +90,18 @@ impl KernelModule {
             output_bytes: 0,
             split: None,
         })
+    }
+
+    /// The same compiled kernel run over `size` elements (its code reads the size only as the
+    /// end of its range: `emit::size_free`), not split across threads.
+    pub fn resized(&self, size: usize) -> KernelModule {
+        KernelModule {
+            size,
+            output_bytes: 0,
+            split: None,
+            #[cfg(target_arch = "wasm32")]
+            function: self.function.clone(),
+        }
     }
 
     /// This module, noting that it writes `bytes` bytes of its output buffer.

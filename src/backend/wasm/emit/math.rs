@@ -38,6 +38,11 @@ pub struct Lib {
 }
 
 impl Lib {
+    /// Whether no routine has been emitted.
+    pub fn is_empty(&self) -> bool {
+        self.funcs.is_empty()
+    }
+
     /// The function computing `op` on f32 (`f32 = true`) or f64, emitting it on first use.
     pub fn get(&mut self, m: &mut Module, op: UnaryOp, f32: bool) -> FunctionId {
         self.routine(m, Routine::Op(op, f32))
