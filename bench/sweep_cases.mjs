@@ -338,7 +338,7 @@ function random(add) {
   withKey("categorical", (L, n) => ({ args: [arr(L, [n / 10, 10])] }));
   withKey("permutation", (L, n) => ({ args: [n] }));
   withKey("choice", (L, n) => ({ args: [n, [n]] }));
-  withKey("ball", (L, n) => ({ args: [3, 2, [n / 10]] }));
+  withKey("ball", (L, n) => ({ args: [3, { shape: [n / 10] }] }));
   withKey("split", () => ({ args: [4] }));
   add("random.key", E, () => ({ args: [7] }));
   add("random.multivariateNormal", M, (L, n) => ({

@@ -166,6 +166,9 @@ function encodeTriangular(c: LibCall, a: TriangularArgs): void { c.only(a, ["key
 export interface RandintArgs { key: ArrayInput; minval: number; maxval: number; shape?: number[] }
 function encodeRandint(c: LibCall, a: RandintArgs): void { c.only(a, ["key", "minval", "maxval", "shape"]); c.input("key", a.key); c.num("minval", a.minval); c.num("maxval", a.maxval); for (const x of c.list("shape", a.shape ?? [])) c.size("shape", x); }
 
+export interface BallArgs { key: ArrayInput; d: number; p?: number; shape?: number[] }
+function encodeBall(c: LibCall, a: BallArgs): void { c.only(a, ["key", "d", "p", "shape"]); c.input("key", a.key); c.num("d", a.d); c.num("p", a.p ?? 2); for (const x of c.list("shape", a.shape ?? [])) c.size("shape", x); }
+
 export interface CategoricalArgs { key: ArrayInput; logits: ArrayInput; axis?: number; shape?: number[] | null; replace?: boolean }
 function encodeCategorical(c: LibCall, a: CategoricalArgs): void { c.only(a, ["key", "logits", "axis", "shape", "replace"]); c.input("key", a.key); c.input("logits", a.logits); c.int("axis", a.axis ?? -1); if (c.present(a.shape)) for (const x of c.list("shape", a.shape)) c.size("shape", x); c.bool("replace", a.replace ?? true); }
 
@@ -343,40 +346,41 @@ export const doubleSidedMaxwell = (a: DoubleSidedMaxwellArgs): Array => run1(89,
 export const weibullMin = (a: WeibullMinArgs): Array => run1(90, "weibullMin", a, encodeWeibullMin);
 export const triangular = (a: TriangularArgs): Array => run1(91, "triangular", a, encodeTriangular);
 export const randint = (a: RandintArgs): Array => run1(92, "randint", a, encodeRandint);
-export const categorical = (a: CategoricalArgs): Array => run1(93, "categorical", a, encodeCategorical);
-export const multivariateNormal = (a: MultivariateNormalArgs): Array => run1(94, "multivariateNormal", a, encodeMultivariateNormal);
-export const permutationCount = (a: PermutationCountArgs): Array => run1(95, "permutation", a, encodePermutationCount);
-export const permutation = (a: PermutationArgs): Array => run1(96, "permutation", a, encodePermutation);
-export const choice = (a: ChoiceArgs): Array => run1(97, "choice", a, encodeChoice);
-export const dot = (a: DotArgs): Array => run1(98, "dot", a, encodeDot);
-export const dynamicSlice = (a: DynamicSliceArgs): Array => run1(99, "dynamicSlice", a, encodeDynamicSlice);
-export const dynamicIndexInDim = (a: DynamicIndexInDimArgs): Array => run1(100, "dynamicIndexInDim", a, encodeDynamicIndexInDim);
-export const dynamicUpdateSlice = (a: DynamicUpdateSliceArgs): Array => run1(101, "dynamicUpdateSlice", a, encodeDynamicUpdateSlice);
-export const topK = (a: TopKArgs): [Array, Array] => run(102, "topK", a, encodeTopK) as [Array, Array];
-export const pool = (a: PoolArgs): Array => run1(103, "reduceWindow", a, encodePool);
-export const convTranspose = (a: ConvTransposeArgs): Array => run1(104, "convTranspose", a, encodeConvTranspose);
-export const laxCholesky = (a: LaxCholeskyArgs): Array => run1(105, "cholesky", a, encodeLaxCholesky);
-export const laxTriangularSolve = (a: LaxTriangularSolveArgs): Array => run1(106, "triangularSolve", a, encodeLaxTriangularSolve);
-export const laxQr = (a: QrArgs): [Array, Array] => run(107, "qr", a, encodeQr) as [Array, Array];
-export const laxEigh = (a: EighArgs): [Array, Array] => run(108, "eigh", a, encodeEigh) as [Array, Array];
-export const laxSvd = (a: SvdArgs): Array[] => run(109, "svd", a, encodeSvd);
-export const laxLu = (a: MatrixArgs): [Array, Array, Array] => run(110, "lu", a, encodeMatrix) as [Array, Array, Array];
-export const scipyCholesky = (a: ScipyCholeskyArgs): Array => run1(111, "cholesky", a, encodeScipyCholesky);
-export const scipySolveTriangular = (a: SolveTriangularArgs): Array => run1(112, "solveTriangular", a, encodeSolveTriangular);
-export const linalgCholesky = (a: CholeskyArgs): Array => run1(113, "cholesky", a, encodeCholesky);
-export const linalgVectorNorm = (a: VectorNormArgs): Array => run1(114, "vectorNorm", a, encodeVectorNorm);
-export const linalgMatrixNorm = (a: MatrixNormArgs): Array => run1(115, "matrixNorm", a, encodeMatrixNorm);
-export const linalgNorm = (a: NormArgs): Array => run1(116, "norm", a, encodeNorm);
-export const linalgCross = (a: CrossArgs): Array => run1(117, "cross", a, encodeCross);
-export const linalgMultiDot = (a: MatrixListArgs): Array => run1(118, "multiDot", a, encodeMatrixList);
-export const linalgMatrixPower = (a: MatrixPowerArgs): Array => run1(119, "matrixPower", a, encodeMatrixPower);
-export const linalgLstsq = (a: MatrixPairArgs): Array => run1(120, "lstsq", a, encodeMatrixPair);
-export const linalgQr = (a: QrArgs): [Array, Array] => run(121, "qr", a, encodeQr) as [Array, Array];
-export const linalgEigh = (a: EighArgs): [Array, Array] => run(122, "eigh", a, encodeEigh) as [Array, Array];
-export const linalgEigvalsh = (a: EighArgs): Array => run1(123, "eigvalsh", a, encodeEigh);
-export const linalgSvd = (a: SvdArgs): Array[] => run(124, "svd", a, encodeSvd);
-export const linalgSvdvals = (a: MatrixArgs): Array => run1(125, "svdvals", a, encodeMatrix);
-export const linalgSolve = (a: MatrixPairArgs): Array => run1(126, "solve", a, encodeMatrixPair);
-export const linalgInv = (a: MatrixArgs): Array => run1(127, "inv", a, encodeMatrix);
-export const linalgDet = (a: MatrixArgs): Array => run1(128, "det", a, encodeMatrix);
-export const linalgSlogdet = (a: MatrixArgs): [Array, Array] => run(129, "slogdet", a, encodeMatrix) as [Array, Array];
+export const ball = (a: BallArgs): Array => run1(93, "ball", a, encodeBall);
+export const categorical = (a: CategoricalArgs): Array => run1(94, "categorical", a, encodeCategorical);
+export const multivariateNormal = (a: MultivariateNormalArgs): Array => run1(95, "multivariateNormal", a, encodeMultivariateNormal);
+export const permutationCount = (a: PermutationCountArgs): Array => run1(96, "permutation", a, encodePermutationCount);
+export const permutation = (a: PermutationArgs): Array => run1(97, "permutation", a, encodePermutation);
+export const choice = (a: ChoiceArgs): Array => run1(98, "choice", a, encodeChoice);
+export const dot = (a: DotArgs): Array => run1(99, "dot", a, encodeDot);
+export const dynamicSlice = (a: DynamicSliceArgs): Array => run1(100, "dynamicSlice", a, encodeDynamicSlice);
+export const dynamicIndexInDim = (a: DynamicIndexInDimArgs): Array => run1(101, "dynamicIndexInDim", a, encodeDynamicIndexInDim);
+export const dynamicUpdateSlice = (a: DynamicUpdateSliceArgs): Array => run1(102, "dynamicUpdateSlice", a, encodeDynamicUpdateSlice);
+export const topK = (a: TopKArgs): [Array, Array] => run(103, "topK", a, encodeTopK) as [Array, Array];
+export const pool = (a: PoolArgs): Array => run1(104, "reduceWindow", a, encodePool);
+export const convTranspose = (a: ConvTransposeArgs): Array => run1(105, "convTranspose", a, encodeConvTranspose);
+export const laxCholesky = (a: LaxCholeskyArgs): Array => run1(106, "cholesky", a, encodeLaxCholesky);
+export const laxTriangularSolve = (a: LaxTriangularSolveArgs): Array => run1(107, "triangularSolve", a, encodeLaxTriangularSolve);
+export const laxQr = (a: QrArgs): [Array, Array] => run(108, "qr", a, encodeQr) as [Array, Array];
+export const laxEigh = (a: EighArgs): [Array, Array] => run(109, "eigh", a, encodeEigh) as [Array, Array];
+export const laxSvd = (a: SvdArgs): Array[] => run(110, "svd", a, encodeSvd);
+export const laxLu = (a: MatrixArgs): [Array, Array, Array] => run(111, "lu", a, encodeMatrix) as [Array, Array, Array];
+export const scipyCholesky = (a: ScipyCholeskyArgs): Array => run1(112, "cholesky", a, encodeScipyCholesky);
+export const scipySolveTriangular = (a: SolveTriangularArgs): Array => run1(113, "solveTriangular", a, encodeSolveTriangular);
+export const linalgCholesky = (a: CholeskyArgs): Array => run1(114, "cholesky", a, encodeCholesky);
+export const linalgVectorNorm = (a: VectorNormArgs): Array => run1(115, "vectorNorm", a, encodeVectorNorm);
+export const linalgMatrixNorm = (a: MatrixNormArgs): Array => run1(116, "matrixNorm", a, encodeMatrixNorm);
+export const linalgNorm = (a: NormArgs): Array => run1(117, "norm", a, encodeNorm);
+export const linalgCross = (a: CrossArgs): Array => run1(118, "cross", a, encodeCross);
+export const linalgMultiDot = (a: MatrixListArgs): Array => run1(119, "multiDot", a, encodeMatrixList);
+export const linalgMatrixPower = (a: MatrixPowerArgs): Array => run1(120, "matrixPower", a, encodeMatrixPower);
+export const linalgLstsq = (a: MatrixPairArgs): Array => run1(121, "lstsq", a, encodeMatrixPair);
+export const linalgQr = (a: QrArgs): [Array, Array] => run(122, "qr", a, encodeQr) as [Array, Array];
+export const linalgEigh = (a: EighArgs): [Array, Array] => run(123, "eigh", a, encodeEigh) as [Array, Array];
+export const linalgEigvalsh = (a: EighArgs): Array => run1(124, "eigvalsh", a, encodeEigh);
+export const linalgSvd = (a: SvdArgs): Array[] => run(125, "svd", a, encodeSvd);
+export const linalgSvdvals = (a: MatrixArgs): Array => run1(126, "svdvals", a, encodeMatrix);
+export const linalgSolve = (a: MatrixPairArgs): Array => run1(127, "solve", a, encodeMatrixPair);
+export const linalgInv = (a: MatrixArgs): Array => run1(128, "inv", a, encodeMatrix);
+export const linalgDet = (a: MatrixArgs): Array => run1(129, "det", a, encodeMatrix);
+export const linalgSlogdet = (a: MatrixArgs): [Array, Array] => run(130, "slogdet", a, encodeMatrix) as [Array, Array];

@@ -1,13 +1,12 @@
 /**
  * `random`'s distributions beyond uniform, normal and bernoulli, with JAX's constructions (the same key gives JAX's numbers):
  * categorical, cauchy, exponential, gumbel, laplace, logistic, lognormal, rademacher, rayleigh,
- * maxwell, doubleSidedMaxwell, weibullMin, pareto, triangular, geometric, randint. Keys are not
- * consumed. The math is in Rust.
+ * maxwell, doubleSidedMaxwell, weibullMin, pareto, triangular, geometric, randint; and ball (jax-js's
+ * construction). Keys are not consumed. The math is in Rust.
  */
 import { Array } from "../array.js";
 import { DType } from "../dtype.js";
 import * as lib from "../lib-calls.js";
-import { notYet } from "../unsupported.js";
 import * as checks from "../check.js";
 
 type Shape = number | number[];
@@ -378,5 +377,31 @@ export function multivariateNormal(
   const s = shape === null ? null : [...checks.shape("multivariateNormal", shape)];
   return lib.multivariateNormal({ key, mean, cov, shape: s });
 }
-/** Samples uniform in the unit ball; not in oxjax yet (throws). */
-export const ball = notYet("ball");
+/** Options of `ball`. */
+export interface BallOptions {
+  /** The norm whose unit ball is sampled: only 2 (the Euclidean ball, default). */
+  p?: number;
+  /** The batch shape (default `[]`); the result has shape `[...shape, d]`. */
+  shape?: Shape;
+}
+
+/**
+ * Points uniform in the Euclidean unit ball of `d` dimensions (float32, shape
+ * `[...shape, d]`), as jax-js: a normal direction `z / |z|` scaled by the radius `u^(1/d)`, `u`
+ * uniform, from the two keys of `split(key, 2)`. Only `p = 2` is supported.
+ *
+ * @example
+ * ```ts
+ * using key = random.key(0);
+ * using s = random.ball(key, 3, { shape: [4] }); // 4 points in the unit 3-ball
+ * s.shape; // [4, 3]
+ * ```
+ */
+export function ball(key: Array, d: number, opts: BallOptions = {}): Array {
+  const { p = 2, shape = [] } = opts ?? {};
+  if (!Number.isInteger(d) || d <= 0) {
+    throw new Error(`ball: dimension must be a positive integer, got ${d}`);
+  }
+  if (p !== 2) throw new Error("ball: only the Euclidean p=2 case is supported");
+  return lib.ball({ ...keyed("ball", key, shape), d, p });
+}

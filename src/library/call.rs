@@ -107,6 +107,7 @@ calls! {
         |a| run::draw("triangular", &a.key, &a.shape, [a.left, a.mode, a.right]),
     Randint "randint" (Randint) -> One =
         |a| run::draw("randint", &a.key, &a.shape, [a.minval, a.maxval]),
+    Ball "ball" (Ball) -> One = |a| one(random::dist::ball(&a.key, a.d, a.p, &a.shape)),
     Categorical "categorical" (Categorical) -> One = |a| one(random::dist::categorical(
         &a.key, &a.logits, a.axis, a.shape.as_deref(), a.replace,
     )),

@@ -147,6 +147,7 @@ call_args! {
     pub struct WeibullMin { key: ArrayLike, scale: f64, concentration: f64, shape: Vec<usize> = [] }
     pub struct Triangular { key: ArrayLike, left: f64, mode: f64, right: f64, shape: Vec<usize> = [] }
     pub struct Randint { key: ArrayLike, minval: f64, maxval: f64, shape: Vec<usize> = [] }
+    pub struct Ball { key: ArrayLike, d: f64, p: f64 = 2, shape: Vec<usize> = [] }
     pub struct Categorical {
         key: ArrayLike,
         logits: ArrayLike,

@@ -42,10 +42,51 @@ test("nn identity returns and errors", async () => {
     () => ox.random.categorical(k, x, { shape: [4, 1], replace: false }),
     /categorical: 4 samples without replacement exceed the 3 categories/,
   );
-  assert.throws(() => ox.random.ball(k, 3), /ball is not supported in oxjax yet/);
+  assert.throws(
+    () => ox.random.ball(k, 3, { p: 1 }),
+    /ball: only the Euclidean p=2 case is supported/,
+  );
+  for (const d of [0, -2, 1.5]) {
+    assert.throws(() => ox.random.ball(k, d), /ball: dimension must be a positive integer/);
+  }
   x.dispose();
   k.dispose();
 });
+
+for (const device of DEVICES) {
+  test(`random.ball on ${device}: the normal and uniform draws of split(key, 2), composed`, async () => {
+    // Oracle: the already-tested normal and uniform of the two split keys, composed in float64
+    // JS arithmetic as jax-js composes them: z / |z| · u^(1/d).
+    const [d, rows] = [3, 5];
+    const key = ox.random.key(7, { device });
+    const keys = ox.random.split(key, 2);
+    const [k1, k2] = np.unstack(keys);
+    const z = ox.random.normal(k1, [rows, d]);
+    const u = ox.random.uniform(k2, [rows, 1]);
+    const [zs, us] = [await z.jsAsync(), await u.jsAsync()];
+    const want = zs.map((row, i) => {
+      const norm = Math.sqrt(row.reduce((a, x) => a + x * x, 0));
+      const radius = Math.exp(Math.log(us[i][0]) / d);
+      return row.map((x) => (x / norm) * radius);
+    });
+    const draws = [0, 1, 2].map(() => ox.random.ball(key, d, { shape: [rows] }));
+    const first = await draws[0].jsAsync();
+    assert.equal(draws[0].dtype, "float32");
+    assert.deepEqual(draws[0].shape, [rows, d]);
+    first.forEach((row, i) =>
+      row.forEach((x, j) => {
+        const w = want[i][j];
+        assert.ok(Math.abs(x - w) <= 4e-6 * Math.max(1, Math.abs(w)), `[${i}, ${j}]: ${x} vs ${w}`);
+      }),
+    );
+    assert.ok(first.every((row) => Math.hypot(...row) <= 1 + 1e-6));
+    // Later calls (a compiled program from the second) give the same bits.
+    for (const again of draws.slice(1)) assert.deepEqual(await again.jsAsync(), first);
+    const single = ox.random.ball(key, 2);
+    assert.deepEqual(single.shape, [2]);
+    ox.tree.dispose([key, keys, k1, k2, z, u, draws, single]);
+  });
+}
 
 test("dotProductAttention matches a direct softmax(q·kᵀ/√H)·v", async () => {
   const q = np.array([[[1, 0]], [[0, 1]], [[1, 1]]]); // [L=3, N=1, H=2]

@@ -24,7 +24,6 @@ const EXCLUDED = {
   makeJaxpr: "the printed Jaxprs differ (oxjax's primitives are not upstream's); tests/api/trace",
   "profiler.startTrace": "profiling; no values",
   "profiler.stopTrace": "profiling; no values",
-  "random.ball": "not implemented in oxjax yet (FEATURES.md: unsupported; it throws saying so)",
 };
 
 describe("oxjax matches upstream @jax-js/jax on generated inputs", () => {

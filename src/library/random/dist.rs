@@ -96,6 +96,39 @@ pub(super) fn randint(key: &Value, shape: &[usize], minval: f64, maxval: f64) ->
     lax::add(&mut Binder, &off, lo)
 }
 
+/// Points uniform in the Euclidean unit ball of `d` dimensions, of shape `shape + [d]`:
+/// jax-js's construction (only `p` = 2), a normal direction `z / |z|` (from the first key of
+/// `split(key, 2)`) scaled by the radius `u^(1/d)`, `u` uniform (from the second).
+pub fn ball(key: &Value, d: f64, p: f64, shape: &[usize]) -> Result<Value> {
+    if d.fract() != 0.0 || d < 1.0 {
+        return Err(Error::new(
+            "ball",
+            format!("dimension must be a positive integer, got {d}"),
+        ));
+    }
+    if p != 2.0 {
+        return Err(Error::new(
+            "ball",
+            "only the Euclidean p=2 case is supported",
+        ));
+    }
+    let (k1, k2) = two_keys(key)?;
+    let mut zs = shape.to_vec();
+    zs.push(d as usize);
+    let z = normal(&k1, &zs)?;
+    let squares = lax::mul(&mut Binder, &z, &z)?;
+    let norm = lax::sqrt(
+        &mut Binder,
+        &reduce("ball", K::Sum, &squares, Some(&[-1]), true)?,
+    )?;
+    let mut us = shape.to_vec();
+    us.push(1);
+    let u = uniform(&k2, &us, 0.0, 1.0)?;
+    let log = lax::log(&mut Binder, &u)?;
+    let radius = lax::exp(&mut Binder, &lax::mul(&mut Binder, &log, 1.0 / d)?)?;
+    lax::mul(&mut Binder, &lax::div(&mut Binder, &z, &norm)?, &radius)
+}
+
 /// Samples of distribution `name` of shape `shape` with its parameters `a`, `b`, `c` in order
 /// (NaN where it has fewer).
 pub fn sample(name: &str, key: &Value, shape: &[usize], a: f64, b: f64, c: f64) -> Result<Value> {

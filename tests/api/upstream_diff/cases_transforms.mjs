@@ -41,6 +41,7 @@ const SAME_LAW = {
   pareto: { args: [3, [N]] },
   rayleigh: { args: [1, [N]] },
   triangular: { args: [0, 1, 3, [N]] },
+  ball: { args: [3, { shape: [N / 2] }] },
   multivariateNormal: {
     args: (lib) => [
       lib.numpy.array([0, 1]),
