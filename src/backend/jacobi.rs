@@ -1,6 +1,7 @@
-//! The Jacobi routines (`kernel::RoutineKind::JacobiEigh`, `JacobiColumns`) in f64, shared
-//! by the cpu and wasm devices: cyclic sweeps of plane rotations, row by row over the pairs
-//! `p < q`, until a sweep finds every pair already negligible (or `MAX_SWEEPS`).
+//! The routines `kernel::RoutineKind::JacobiEigh` and `JacobiColumns` in f64, shared by the
+//! cpu and wasm devices. `JacobiColumns` is computed by `golub_kahan.rs`; `JacobiEigh` here:
+//! cyclic sweeps of plane rotations, row by row over the pairs `p < q`, until a sweep finds
+//! every pair already negligible (or `MAX_SWEEPS`).
 //!
 //! Each pair is rotated by `c = 1/√(1+t²)`, `s = t·c` with `t` the smaller root that zeroes
 //! the pair's off-diagonal element (Golub & Van Loan, Algorithm 8.5.2), applied to columns as
@@ -84,34 +85,6 @@ pub fn eigh(a: &mut [f64], v: &mut [f64], n: usize) {
     }
 }
 
-/// One-sided Jacobi on the columns of the `m × n` matrix `w`, in place: on return the columns
-/// of `w` are mutually orthogonal and `w = a v` with `v` (overwritten, `n × n`) orthogonal.
-pub fn columns(w: &mut [f64], v: &mut [f64], m: usize, n: usize) {
-    v.fill(0.0);
-    (0..n).for_each(|i| v[i * n + i] = 1.0);
-    let dot = |w: &[f64], i: usize, j: usize| (0..m).map(|r| w[r * n + i] * w[r * n + j]).sum();
-    let norm2 = w.iter().map(|x| x * x).sum::<f64>();
-    let (tol, floor) = (tolerance(m), f64::EPSILON * f64::EPSILON * norm2);
-    for _ in 0..MAX_SWEEPS {
-        let mut rotated = false;
-        for p in 0..n {
-            for q in p + 1..n {
-                let (app, aqq, apq): (f64, f64, f64) = (dot(w, p, p), dot(w, q, q), dot(w, p, q));
-                if negligible(app, aqq, apq, tol, floor) {
-                    continue;
-                }
-                rotated = true;
-                let (c, s) = rotation(app, aqq, apq);
-                rotate_columns(w, n, p, q, c, s);
-                rotate_columns(v, n, p, q, c, s);
-            }
-        }
-        if !rotated {
-            break;
-        }
-    }
-}
-
 fn decode(dtype: DType, bytes: &[u8]) -> Vec<f64> {
     match dtype {
         DType::Float64 => bytes
@@ -140,7 +113,7 @@ fn encode(dtype: DType, values: &[f64], out: &mut [u8]) {
     }
 }
 
-/// Runs Jacobi routine `routine` (float32 or float64) on `input` (`[batch, m, n]`), writing
+/// Runs routine `routine` (float32 or float64) on `input` (`[batch, m, n]`), writing
 /// its two outputs (`[batch, m, n]`, `[batch, n, n]`).
 pub fn run(routine: &Routine, input: &[u8], first: &mut [u8], second: &mut [u8]) {
     let (m, n, dtype) = (routine.m, routine.n, routine.dtype);
@@ -151,7 +124,10 @@ pub fn run(routine: &Routine, input: &[u8], first: &mut [u8], second: &mut [u8])
         let mut x = decode(dtype, &input[b * mn * size..(b + 1) * mn * size]);
         match routine.kind {
             RoutineKind::JacobiEigh => eigh(&mut x, &mut v, n),
-            RoutineKind::JacobiColumns => columns(&mut x, &mut v, m, n),
+            RoutineKind::JacobiColumns => {
+                let a = std::mem::replace(&mut x, vec![0.0; mn]);
+                super::golub_kahan::columns(&a, &mut x, &mut v, m, n, true);
+            }
             _ => unreachable!("not a Jacobi routine"),
         }
         encode(dtype, &x, &mut first[b * mn * size..(b + 1) * mn * size]);

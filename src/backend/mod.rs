@@ -10,6 +10,7 @@ pub mod caps;
 pub mod cpu;
 pub mod fft;
 mod fft_radix2;
+mod golub_kahan;
 pub mod jacobi;
 pub mod registry;
 pub mod routines;

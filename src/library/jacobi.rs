@@ -1,7 +1,8 @@
-//! Jacobi rotations for `eigh` (two-sided, of a symmetric matrix) and `svd` (one-sided, of
-//! the columns, Hestenes' method) as the routine primitives `JacobiEigh` and `JacobiColumns`
-//! (`kernel::RoutineKind`), which every device runs as one routine call — eagerly and under
-//! `jit` alike; plus the masks and column permutations the decompositions around them use.
+//! The routine primitives of `eigh` (`JacobiEigh`: two-sided Jacobi rotations of a symmetric
+//! matrix) and `svd` (`JacobiColumns`: mutually orthogonal columns `a v`, by Golub–Kahan on
+//! the host devices and one-sided Jacobi rotations on webgpu; `kernel::RoutineKind`), which
+//! every device runs as one routine call — eagerly and under `jit` alike; plus the masks and
+//! column permutations the decompositions around them use.
 //! The routines are not differentiable: callers apply them to values whose gradient is
 //! stopped and attach the derivatives themselves (`np_eigh.rs`, `np_svd.rs`).
 

@@ -61,8 +61,10 @@ pub fn stop_gradient(x: &Value) -> Result<Value> {
     lax::stop_gradient(&mut Binder, x)
 }
 
+/// Whether `x` is traced by a trace that may differentiate it (so derivative terms that are
+/// zero in value must be attached).
 pub fn is_traced(x: &Value) -> bool {
-    matches!(x, Value::Tracer(_))
+    matches!(x, Value::Tracer(t) if !crate::transform::eager_jit::evaluated_only(t.frame))
 }
 
 /// Eigenvalues ascending and their eigenvectors of `a [b, n, n]`.

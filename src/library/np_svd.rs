@@ -1,8 +1,10 @@
-//! `svd`/`svdvals` (numpy.linalg and lax.linalg): one-sided Jacobi (`jacobi.rs`) on the
-//! columns of `a` (of `aᵀ` when it is wide), singular values descending as in NumPy and JAX.
+//! `svd`/`svdvals` (numpy.linalg and lax.linalg): the `JacobiColumns` routine (`jacobi.rs`)
+//! on the columns of `a` (of `aᵀ` when it is wide), singular values descending as in NumPy
+//! and JAX.
 //! Columns of `u` whose singular value is negligible (≤ `max(m, n) ε σ_max`), and the extra
 //! columns of the complete (`fullMatrices`) `u`, are an orthonormal basis of the complement of
-//! the others: the eigenvectors of the projector `I − u uᵀ` with eigenvalue 1.
+//! the others: the eigenvectors of the projector `I − u uᵀ` with eigenvalue 1 (of a zero
+//! matrix instead, which costs no rotations, where no column needs them).
 //!
 //! Derivatives are JAX's svd rule (for the reduced factors), attached to the exact values by
 //! terms that are zero in value, as `np_eigh.rs` does: with `Δ = a − stop_gradient(a)`,
@@ -63,11 +65,20 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
         )?;
         let good_cols = lax::reshape(&mut Binder, &good, vec![b, 1, k])?;
         let u = lax::select(&mut Binder, &good_cols, &u, 0.0)?;
+        let width = if full { m } else { k };
         let eye = eye_mask(vec![1, m, m], 1, 2, dtype)?;
-        let projector = lax::sub(&mut Binder, &eye, &matmul(&u, &mt(&u)?)?)?;
+        let mut projector = lax::sub(&mut Binder, &eye, &matmul(&u, &mt(&u)?)?)?;
+        if width == k {
+            // The basis replaces negligible columns only: where there are none, the projector
+            // is taken as zero, whose eigenvectors cost the rotations no work.
+            let ones = lax::cast(&mut Binder, &good, dtype)?;
+            let all = lax::reduce(&mut Binder, ReduceOp::Min, &ones, vec![1])?;
+            let all = lax::reshape(&mut Binder, &all, vec![b, 1, 1])?;
+            let all = lax::eq(&mut Binder, &all, 1.0)?;
+            projector = lax::select(&mut Binder, &all, 0.0, &projector)?;
+        }
         let (pw, pv) = jacobi::eigh(&projector)?;
         let basis = jacobi::permute_columns(&pv, &sort(name, &pw, -1, true)?)?;
-        let width = if full { m } else { k };
         let basis = shrink_last(&basis, width)?;
         let u = if width > k {
             let pad: Vec<(usize, usize)> = vec![(0, 0), (0, 0), (0, width - k)];

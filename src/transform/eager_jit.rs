@@ -60,6 +60,15 @@ struct Counters {
 thread_local! {
     static CACHE: PanicCell<Lru<Key, Entry>> = PanicCell::new(Lru::new(CAPACITY));
     static COUNTERS: PanicCell<Counters> = PanicCell::new(Counters::default());
+    /// The frame a composition is being traced in by [`compile`], if any.
+    static COMPILING: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether trace `frame` is a composition being compiled for eager calls: its program only
+/// ever runs on concrete arrays, so nothing will differentiate it (compositions may leave out
+/// derivative terms that are zero in value).
+pub fn evaluated_only(frame: u64) -> bool {
+    COMPILING.with(|c| c.get() == Some(frame))
 }
 
 /// The cache's counters and how many compositions were compiled and how many calls ran compiled.
@@ -191,7 +200,10 @@ fn compile(
     let (frame, tracers) = trace::begin(&avals);
     trace::set_device(frame, device);
     let tracers: Vec<Value> = tracers.into_iter().map(Value::Tracer).collect();
-    let closed = match f(&tracers) {
+    let outer = COMPILING.with(|c| c.replace(Some(frame)));
+    let result = f(&tracers);
+    COMPILING.with(|c| c.set(outer));
+    let closed = match result {
         Ok(outs) => trace::end(tag, frame, &outs).ok()?,
         Err(_) => {
             trace::abort(frame);
