@@ -6,10 +6,13 @@
 // - jit(valueAndGrad) of that filter (θ scales F, Q and R), N = 1000: the checkpointed backward
 //   pass's scans over segments nest scans, all compiled (module calls reported).
 // - case 1: jit(valueAndGrad) of the associativeScan Kalman log-likelihood, n = 1000,
-//   m = 2, on wasm. @jax-js/jax 0.1.25 (node_modules) has neither lax.scan nor
-//   associativeScan, so there is no jax-js column for these rows.
-import * as ox from "../pkg/index.js";
+//   m = 2, on wasm, and the jitted associativeScan of the Kalman composition alone (forward),
+//   n = 1600. @jax-js/jax 0.1.25 (node_modules) has neither lax.scan nor associativeScan, so
+//   there is no jax-js column for these rows.
+// PKG= imports another build of the package (a path relative to this file, or absolute).
 import { kalman2LogLikJs } from "../tests/shared/kalman.mjs";
+
+const ox = await import(new URL(process.env.PKG ?? "../pkg/index.js", import.meta.url).href);
 
 const np = ox.numpy;
 const { lax } = ox;
@@ -281,8 +284,41 @@ export function case1Row(n = 1000, m = 2) {
   return { name: `case 1: jit(valueAndGrad) associativeScan loss n=${n} m=${m}, wasm`, ms, cpuMs };
 }
 
+/** The jitted associativeScan of the Kalman composition alone (forward), on wasm. */
+export function case1ForwardRow(n = 1600, m = 2) {
+  const r = rng(11 + m);
+  const device = "wasm";
+  const vals = (k, scale) => Array.from({ length: k }, () => scale * r());
+  const e = {
+    A: np.array(vals(n * m * m, 0.3), { device }).reshape([n, m, m]),
+    b: np.array(vals(n * m, 1), { device }).reshape([n, m, 1]),
+    S: np.array(vals(n * m * m, 0.1), { device }).reshape([n, m, m]),
+  };
+  const f = ox.jit((x) => lax.associativeScan(compose, x));
+  const run = () => {
+    const out = f(e);
+    out.S.js();
+    ox.tree.dispose(out);
+  };
+  run();
+  const before = ox.memoryStats().devices.wasm.dispatches;
+  run();
+  const dispatches = ox.memoryStats().devices.wasm.dispatches - before;
+  const { ms, cpuMs } = time(run);
+  f.dispose();
+  ox.tree.dispose(e);
+  const name = `case 1 forward: jit(associativeScan) n=${n} m=${m}, wasm (${dispatches} module calls)`;
+  return { name, ms, cpuMs };
+}
+
 export function runScanBench() {
-  const rows = [kalmanScanRow(), kalmanGradRow(), kalmanGradRow(1000, false), case1Row()];
+  const rows = [
+    kalmanScanRow(),
+    kalmanGradRow(),
+    kalmanGradRow(1000, false),
+    case1Row(),
+    case1ForwardRow(),
+  ];
   for (const row of rows) {
     const calls = `(${row.loopRuns} loop module calls, ${row.dispatches} dispatches per call)`;
     const extra = row.stepsPerSecond

@@ -3,12 +3,15 @@
 // bench/scan_lengths.ts`; BENCH_LENGTHS sets the lengths, default 100,101,400,1600,1601).
 // A new length of a body compiled before should compile nothing. Prints one line per
 // workload and length: compiles and dispatches of the first call, compiles of the second,
-// and the amortised time of K calls then one wait.
-import * as ox from "../pkg/index.js";
+// and the amortised time of K calls then one wait. PKG= imports another build of the package
+// (a path relative to this file, or absolute), to compare two builds one after the other.
 import { xorshiftFloats } from "../tests/shared/rng.mjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
+const ox: Any = await import(
+  new URL(Deno.env.get("PKG") ?? "../pkg/index.js", import.meta.url).href
+);
 const have = await ox.init();
 if (!have.includes("webgpu")) throw new Error(`no webgpu (${ox.webgpuUnavailableReason()})`);
 ox.defaultDevice("webgpu");

@@ -231,10 +231,13 @@ pub fn to_device(function: &str, v: &ArrayValue, device: Device) -> Result<Array
     if v.device == device {
         return Ok(v.clone());
     }
-    // A scalar's uploaded bytes (see `DeviceBuffer::host`) spare a device read.
-    let host = v.buffer.host.as_deref().filter(|h| {
-        v.aval.shape.is_empty() && h.len() == v.aval.byte_size() && v.view.is_contiguous()
-    });
+    // A small array's uploaded bytes (see `DeviceBuffer::host`: scalars everywhere, small
+    // webgpu arrays made on the host) spare a device read, which WebGPU cannot do synchronously.
+    let host = v
+        .buffer
+        .host
+        .as_deref()
+        .filter(|h| h.len() == v.aval.byte_size() && v.view.is_contiguous());
     let bytes = match host {
         Some(h) => h.to_vec(),
         None => {

@@ -1,12 +1,14 @@
-// lax.associativeScan as ONE wasm module call: a jitted Program of many small kernels runs as one
-// emitted module (lower/whole.rs, backend/wasm/program.rs), and an eager associativeScan runs as
-// such a program. Asserted with the module-call counter (memoryStats().devices.wasm.dispatches)
-// around one call after a warm-up, with results against float64 JS loops (finite differences for
-// gradients) and the cpu device (the same program, interpreted; small cases only, it is slow): the
-// compose of case 1 in bench/README.md (A [n,m,m], b [n,m,1], S [n,m,m]), m = 1, 2, 4, n = 100 and
-// 1000, the 3-tuple elementwise variant, jit(valueAndGrad) of the Kalman loss, a program with a
-// routine, and a program the one-call path refuses (a kernel too large), which runs kernel by
-// kernel. Node only (wasm module calls). Leak-checked.
+// lax.associativeScan as ONE wasm module call: up to N = 256 a jitted Program of many small
+// kernels (the Kogge–Stone rounds) runs as one emitted module (lower/whole.rs,
+// backend/wasm/program.rs); longer, the scan form is one compiled loop module. An eager
+// associativeScan runs as such a program. Asserted with the module-call counter
+// (memoryStats().devices.wasm.dispatches) around one call after a warm-up, with results against
+// float64 JS loops (finite differences for gradients) and the cpu device (the same program,
+// interpreted; small cases only, it is slow): the compose of case 1 in bench/README.md
+// (A [n,m,m], b [n,m,1], S [n,m,m]), m = 1, 2, 4, n = 100 and 1000, the 3-tuple elementwise
+// variant, jit(valueAndGrad) of the Kalman loss (one module call for the rounds, a number fixed
+// in N for the scan form), a program with a routine, and a program the one-call path refuses (a
+// kernel too large), which runs kernel by kernel. Node only (wasm module calls). Leak-checked.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { np, ox, assertClose, checkLeaksAroundEachTest } from "./helpers.mjs";
@@ -176,7 +178,7 @@ function jsNll({ G, U, Y }, [phi, q]) {
   return total / U.length;
 }
 
-test("jit(valueAndGrad) of the case 1 loss: one module call, right value and gradient", () => {
+test("jit(valueAndGrad) of the case 1 loss: module calls fixed in N, right value and gradient", () => {
   const m = 2;
   const r = rng(9);
   const dataOf = (n) => ({
@@ -193,13 +195,18 @@ test("jit(valueAndGrad) of the case 1 loss: one module call, right value and gra
     eye: np.eye(m, undefined, { device }),
   });
   const theta = [0.8, 0.3];
-  for (const n of [100, 1000]) {
+  // Module calls per call: one for the rounds' program (N <= 256); for the one-scan form (the
+  // forward scan, the checkpointed backward scans, the kernels around them) the same at every N.
+  const calls = {};
+  for (const n of [100, 1000, 2000]) {
     const data = dataOf(n);
     const cw = on(data, "wasm");
     const vg = ox.jit(ox.valueAndGrad(makeAssocNll(ox, cw, n, m)));
     const tw = np.array(theta, { device: "wasm" });
     const [k, [v, g]] = measured(() => vg(tw));
-    assert.equal(k, 1, `module calls of jit(valueAndGrad), n = ${n}`);
+    calls[n] = k;
+    if (n === 100) assert.equal(k, 1, `module calls of jit(valueAndGrad), n = ${n}`);
+    if (n === 2000) assert.equal(k, calls[1000], `module calls at n = 2000 and 1000`);
     assertClose(v.js(), jsNll(data, theta), 1e-4, "value vs float64 JS");
     const h = 1e-6;
     const fd = theta.map((_, i) => {

@@ -1,13 +1,24 @@
 // A jitted associativeScan on WebGPU in Deno (lavapipe), storage-buffer limit forced to 8:
-// case 1 of bench/README.md (Kalman elements (A, b, S), m = 1, 2, 4, n = 100..1000) and the 3-tuple
-// elementwise variant lower to ~10 small kernels per round, and the whole jitted program runs
-// as ONE dispatch per call where program/whole.rs's caps allow (m = 1 and the 3-tuple variant);
-// m = 2 and 4 (over those caps) run as row-partitioned stages (program/stages.rs): the first
-// Kogge–Stone rounds share one dispatch (halos of up to 32 rows), each later round has one;
-// fewer than ⌈log₂n⌉ in all (exact counts asserted).
-// An eager associativeScan (a jit program internally) is one dispatch too. Oracle: the same
-// program on the cpu device. Nothing leaks (arrays and webgpu buffers).
-import { init, jit, lax, memoryStats, numpy as np, tree, valueAndGrad } from "../../pkg/index.js";
+// case 1 of bench/README.md (Kalman elements (A, b, S), m = 1, 2, 4) and the 3-tuple
+// elementwise variant. Up to n = 256 the Kogge–Stone rounds lower to ~10 small kernels per
+// round, and the whole jitted program runs as ONE dispatch per call where program/whole.rs's
+// caps allow (m = 1 and the 3-tuple variant); m = 2 and 4 (over those caps) run as
+// row-partitioned stages (program/stages.rs), fewer than ⌈log₂n⌉ in all (exact counts
+// asserted). Longer scans are one lax.scan: issue 22's bound, at most 3 dispatches a call at
+// n = 1000 and 1600 (one here), and a new n after the first compiles no shader (the length is a
+// parameter of the loop's shader). An eager associativeScan (a jit program internally) is one
+// dispatch too. Oracle: the same program on the cpu device (forward and, for the scan form,
+// reverse). Nothing leaks (arrays and webgpu buffers).
+import {
+  clearCaches,
+  init,
+  jit,
+  lax,
+  memoryStats,
+  numpy as np,
+  tree,
+  valueAndGrad,
+} from "../../pkg/index.js";
 
 await init({ maxStorageBuffers: 8, smallOnHost: false });
 
@@ -102,15 +113,15 @@ async function check(
 // barriers are tighter (their compilers slow down sharply with them), so these programs run as
 // row-partitioned stages, at most two per Kogge–Stone round (its body, and its concatenate,
 // which runs k rows later and never shares a stage with kernels shifted otherwise): 14 for
-// n = 100, 20 for n = 1000;
-// m = 4 at n = 1000 has 16,000-element kernels, more than one workgroup's share: stages too.
+// n = 100. n = 1000 and 1600: the scan form, at most 3 (issue 22's bound; one dispatch here).
 const CASES: [number, number, number][] = [
   [1, 100, 14],
   [2, 100, 14],
   [4, 100, 14],
-  [1, 1000, 20],
-  [2, 1000, 20],
-  [4, 1000, 20],
+  [1, 1000, 3],
+  [2, 1000, 3],
+  [4, 1000, 3],
+  [2, 1600, 3],
 ];
 for (const [m, n, want] of CASES) {
   Deno.test(
@@ -179,6 +190,57 @@ Deno.test(
       const w = cpu.data[i];
       if (!(Math.abs(v - w) <= 1e-4 * (1 + Math.abs(w)))) throw new Error(`[${i}]: ${v} vs ${w}`);
     });
+    const after = memoryStats();
+    if (after.liveArrays !== before.liveArrays) throw new Error("leaked arrays");
+    const live = (s: typeof after) => s.devices.webgpu?.liveBuffers ?? 0;
+    if (live(after) !== live(before)) throw new Error("leaked webgpu buffers");
+  },
+);
+
+// The scan form at new lengths: the first length compiles the loop's shaders, later ones
+// (including one of 1,600) compile nothing, one dispatch or a few per scan; results (forward
+// and reverse) against cpu.
+Deno.test(
+  "jit(associativeScan) case 1, m = 2, at new lengths past 256: no new shader",
+  async () => {
+    clearCaches();
+    const before = memoryStats();
+    const f = jit((e: unknown) => [
+      lax.associativeScan(compose as never, e as never),
+      lax.associativeScan(compose as never, e as never, { reverse: true }),
+    ]);
+    const flat = async (t: unknown) => {
+      const out: number[] = [];
+      for (const leaf of tree.flatten(t as never)[0] as np.Array[])
+        out.push(...(await leaf.data()));
+      return out;
+    };
+    const gpu = () => memoryStats().devices.webgpu!;
+    const counts: { n: number; compiles: number; dispatches: number }[] = [];
+    for (const n of [300, 1600, 700, 1000]) {
+      const e = kalman("webgpu", n, 2)();
+      const [c0, d0] = [gpu().shaderCompiles, gpu().dispatches];
+      const out = f(e);
+      counts.push({ n, compiles: gpu().shaderCompiles - c0, dispatches: gpu().dispatches - d0 });
+      const got = await flat(out);
+      tree.dispose([out, e]);
+      const ec = kalman("cpu", n, 2)();
+      const ref = f(ec);
+      const want = await flat(ref);
+      tree.dispose([ref, ec]);
+      got.forEach((v, i) => {
+        if (!(Math.abs(v - want[i]) <= 1e-4 * (1 + Math.abs(want[i]))))
+          throw new Error(`n=${n} [${i}]: ${v} vs ${want[i]}`);
+      });
+    }
+    f.dispose();
+    const all = JSON.stringify(counts);
+    if (!(counts[0].compiles > 0)) throw new Error(`first length compiled nothing: ${all}`);
+    // Two scans a call (forward and reverse): at most 3 dispatches each.
+    for (const c of counts) {
+      if (c.dispatches < 2 || c.dispatches > 6) throw new Error(`dispatches: ${all}`);
+    }
+    for (const c of counts.slice(1)) if (c.compiles !== 0) throw new Error(`compiled: ${all}`);
     const after = memoryStats();
     if (after.liveArrays !== before.liveArrays) throw new Error("leaked arrays");
     const live = (s: typeof after) => s.devices.webgpu?.liveBuffers ?? 0;
