@@ -1,9 +1,8 @@
 // A jitted associativeScan in Chromium on WebGPU (SwiftShader, 8 storage buffers): case 1 of
-// bench/README.md (Kalman elements (A, b, S), m = 1, n = 100) and the 3-tuple elementwise variant
-// (n = 1000) runs as ONE dispatch per call (the whole jitted program in one workgroup); case 1
-// (m = 1 and 2), over that path's barrier cap for CPU adapters, as row-partitioned stages, at
-// most two per Kogge–Stone round; all match the cpu device. Nothing leaks (arrays and webgpu
-// buffers).
+// bench/README.md (Kalman elements (A, b, S), m = 1 and 2, n = 100: Kogge–Stone rounds), over
+// the one-workgroup path's barrier cap for CPU adapters, runs as row-partitioned stages, at
+// most two per round; the 3-tuple elementwise variant at n = 1000 (past 256: one lax.scan) as
+// ONE dispatch per call; all match the cpu device. Nothing leaks (arrays and webgpu buffers).
 import { expect, test } from "@playwright/test";
 
 test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dispatch or a few stages in Chromium", async ({
@@ -95,7 +94,7 @@ test("case 1 and the 3-tuple variant: a jitted associativeScan is one WebGPU dis
     };
   });
   // SwiftShader is a CPU adapter: case 1 runs as stages (at most two per round: the body, and
-  // the concatenate k rows later), the 3-tuple variant as one workgroup's single dispatch.
+  // the concatenate k rows later), the 3-tuple variant as one scan's single dispatch.
   expect(result.dispatches[0]).toBeLessThanOrEqual(14);
   expect(result.dispatches[1]).toBeLessThanOrEqual(14);
   expect(result.dispatches[2]).toBe(1);
