@@ -5,6 +5,7 @@
 // (compilation) is excluded. The raw WebGPU copy-and-mapAsync round trip is measured too: it
 // is the floor under every single read in Deno. Prints a markdown table and `BENCH_JSON {...}`.
 import * as ox from "../pkg/index.js";
+import { wasm } from "../pkg/bridge.js";
 import { xorshiftFloats } from "../tests/shared/rng.mjs";
 
 // deno-lint-ignore no-explicit-any
@@ -17,6 +18,10 @@ const oxDevices = await ox.init();
 if (!oxDevices.includes("webgpu"))
   throw new Error(`oxjax: no webgpu (${ox.webgpuUnavailableReason()})`);
 ox.defaultDevice("webgpu");
+// OXJAX_WIDE=1 (or 0): elementwise kernels in the wide form (four elements per invocation),
+// or not, through the test hook; unset: the library's default.
+const wide = Deno.env.get("OXJAX_WIDE");
+if (wide !== undefined) wasm.debugWideElementwise(wide === "1");
 await jax.init("webgpu");
 jax.defaultDevice("webgpu");
 

@@ -77,3 +77,17 @@ pub fn wasm_data_memory() -> JsValue {
 pub fn wasm_pool_attach(pool: JsValue) {
     crate::backend::wasm::threads::attach(&pool);
 }
+
+/// Test and benchmark hook: `on` given, kernels without a reduction on webgpu take the wide
+/// form (four elements per invocation, `backend::webgpu::wgsl_wide`) or not. Returns the wide
+/// dispatches so far (0 without a webgpu device).
+#[wasm_bindgen(js_name = debugWideElementwise)]
+pub fn debug_wide_elementwise(on: Option<bool>) -> f64 {
+    registry::with_webgpu(|g| {
+        if let Some(on) = on {
+            g.set_wide_elementwise(on);
+        }
+        g.wide_dispatches() as f64
+    })
+    .unwrap_or(0.0)
+}

@@ -50,6 +50,7 @@ native! {
     webgpu_stages
     webgpu_transfers
     webgpu_whole
+    webgpu_wide
     wgsl_size
 }
 

@@ -1,5 +1,7 @@
 //! Compiled kernels: a [`Kernel`] becomes one to three compute pipelines ([`Stage`]s). Most
-//! kernels are one stage of one invocation per output element (`wgsl`); matrix products are
+//! kernels are one stage of one invocation per output element (`wgsl`), or, with the wide
+//! form turned on (`WebGpuBackend::set_wide_elementwise`), kernels without a reduction of
+//! four elements per invocation (`wgsl_wide`); matrix products are
 //! tiled (`wgsl_matmul`). Long reductions with
 //! few outputs use workgroup trees (`wgsl_reduce`); when even one workgroup per output would
 //! leave the device idle (a sum over millions of elements), the reduction axis is cut into
@@ -15,7 +17,7 @@ use std::cell::Cell;
 
 use super::loop_budget::{element_loops, exp_loops, strided};
 use super::{wgsl, WebGpuBackend};
-use super::{wgsl_matmul, wgsl_reduce};
+use super::{wgsl_matmul, wgsl_reduce, wgsl_wide};
 use crate::core::DType;
 use crate::kernel::{reduce_identity, AluExp, AluKind, CompareOp, Kernel, Reduction};
 use crate::util::{Error, Result};
@@ -36,6 +38,8 @@ pub(super) struct Stage {
     pub tiled: bool,
     /// A tiled matrix product in its subgroup form (counted in `subgroup_dispatches`).
     pub subgroup: bool,
+    /// An elementwise kernel in the wide form (`wgsl_wide`, counted in `wide_dispatches`).
+    pub wide: bool,
 }
 
 pub(super) struct Exe {
@@ -151,6 +155,7 @@ impl WebGpuBackend {
             grid,
             tiled: false,
             subgroup: false,
+            wide: false,
         }
     }
 
@@ -200,6 +205,13 @@ impl WebGpuBackend {
         }
         if !self.loops_fit(|| element_loops(kernel)) {
             return Err(over_limit(self.loop_limit));
+        }
+        let wide_loops = || element_loops(kernel).saturating_mul(wgsl_wide::WIDTH);
+        if self.wide && wgsl_wide::suits(kernel) && self.loops_fit(wide_loops) {
+            let groups = wgsl_wide::workgroups(kernel.size);
+            let mut stage = self.make_stage(wgsl_wide::emit(kernel)?, grid(groups));
+            stage.wide = true;
+            return Ok(stage);
         }
         Ok(self.make_stage(
             wgsl::emit_kernel(kernel)?,

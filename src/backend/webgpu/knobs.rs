@@ -1,7 +1,8 @@
 //! What the webgpu device reports (its adapter's name, the storage-buffer limit, float16,
 //! subgroups) and its test and maintenance switches: the shared-memory kernels (and the serial
 //! scan shader's warp), the large matmul tile, its workgroup storage and its subgroup form, the
-//! bind-group cache's counters and the buffer pool's (and its floor).
+//! wide form of elementwise kernels, the bind-group cache's counters and the buffer pool's (and
+//! its floor).
 
 use super::WebGpuBackend;
 
@@ -30,6 +31,27 @@ impl WebGpuBackend {
             self.pipelines.clear();
             self.bind_groups.clear();
         }
+    }
+
+    /// Lets kernels without a reduction take the wide form (`wgsl_wide`: four elements per
+    /// invocation, vector loads and stores), or not (the default: one element per invocation).
+    pub fn set_wide_elementwise(&mut self, on: bool) {
+        if self.wide != on {
+            self.wide = on;
+            self.kernel_ids.clear();
+            self.pipelines.clear();
+            self.bind_groups.clear();
+        }
+    }
+
+    /// Whether kernels without a reduction take the wide form (`set_wide_elementwise`).
+    pub fn wide_elementwise(&self) -> bool {
+        self.wide
+    }
+
+    /// Dispatches of kernels in the wide form.
+    pub fn wide_dispatches(&self) -> u64 {
+        self.wide_dispatches
     }
 
     pub fn adapter_name(&self) -> &str {

@@ -48,6 +48,7 @@ pub mod wgsl_reduce;
 pub mod wgsl_routines;
 pub mod wgsl_routines_group;
 mod wgsl_trig;
+pub mod wgsl_wide;
 
 use std::collections::{HashMap, HashSet};
 
@@ -102,6 +103,9 @@ pub struct WebGpuBackend {
     /// Dispatches of tiled matrix products, and of those in the subgroup form.
     tiled_dispatches: u64,
     subgroup_dispatches: u64,
+    /// Elementwise kernels take the wide form (`wgsl_wide`), and its dispatches.
+    wide: bool,
+    wide_dispatches: u64,
     /// Shader pipelines compiled (kernels, routines, loops, stages).
     shader_compiles: std::rc::Rc<std::cell::Cell<u64>>,
     routines: RoutineCache<routines::Compiled>,
@@ -453,6 +457,7 @@ impl Backend for WebGpuBackend {
             self.encode(stage, inputs, output)?;
             self.tiled_dispatches += stage.tiled as u64;
             self.subgroup_dispatches += stage.subgroup as u64;
+            self.wide_dispatches += stage.wide as u64;
             return self.dispatched();
         }
         // Each stage but the last writes a temporary that the next one reads.
@@ -479,6 +484,7 @@ impl Backend for WebGpuBackend {
             }
             self.tiled_dispatches += stage.tiled as u64;
             self.subgroup_dispatches += stage.subgroup as u64;
+            self.wide_dispatches += stage.wide as u64;
         }
         for t in temps {
             self.free(t);

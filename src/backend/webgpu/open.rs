@@ -76,6 +76,8 @@ impl WebGpuBackend {
             shared_bytes: limits.max_compute_workgroup_storage_size,
             tiled_dispatches: 0,
             subgroup_dispatches: 0,
+            wide: false,
+            wide_dispatches: 0,
             shader_compiles: Default::default(),
             routines: RoutineCache::default(),
             submits: 0,

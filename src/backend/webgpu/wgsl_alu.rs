@@ -140,6 +140,9 @@ pub(super) struct Emitter {
     /// When set, every load is this name (a kernel's epilogue, whose only input is the value
     /// it maps, emitted in the same invocation by the scan shaders).
     pub substitute: Option<String>,
+    /// When set, the lane of the wide form being emitted and its inputs bound as vectors
+    /// (`wgsl_wide`): 32-bit loads read vector components or elements through vectors.
+    pub lanes: Option<super::wgsl_wide::Lanes>,
     indent: String,
     next: usize,
     /// The name bound to each (type, value) during one [`Emitter::emit`] call: a repeated
@@ -166,6 +169,7 @@ impl Emitter {
             packed: None,
             offsets: None,
             substitute: None,
+            lanes: None,
             indent: indent.to_string(),
             next: 0,
             memo: HashMap::new(),
@@ -255,6 +259,9 @@ impl Emitter {
             AluKind::ReduceIndex => "r".to_string(),
             AluKind::Load { .. } if self.substitute.is_some() => {
                 return Ok(self.substitute.clone().unwrap_or_default());
+            }
+            AluKind::Load { input, index } if self.lanes.is_some() && d != DType::Float16 => {
+                self.lane_load(*input, index, d)?
             }
             AluKind::Load { input, index } => {
                 let ix = self.node(index)?;
@@ -351,6 +358,24 @@ impl Emitter {
             }
         };
         self.bind(d, value)
+    }
+
+    /// A 32-bit load of `input` at `index` in a lane of the wide form (see [`Emitter::lanes`]).
+    fn lane_load(&mut self, input: usize, index: &AluExp, d: DType) -> Result<String> {
+        self.loaded[input] = true;
+        let lanes = self.lanes.as_ref().expect("a lane is being emitted");
+        let word = match lanes.component(input, d, index) {
+            Some(component) => component,
+            None => {
+                let ix = self.node(index)?;
+                let lanes = self.lanes.as_ref().expect("a lane is being emitted");
+                lanes.element(input, &ix)
+            }
+        };
+        Ok(match d {
+            DType::Bool => format!("({word} != 0u)"),
+            _ => word,
+        })
     }
 
     /// `value` (computed in f32) rounded to float16 when `d` is float16.
