@@ -7,7 +7,7 @@ import { call, callAsync, wasm } from "./bridge.js";
 import { DType, type DataArray } from "./dtype.js";
 import { defaultDevice, type Device } from "./device.js";
 import { recordCreation, recordRef } from "./leaks.js";
-import { readData } from "./reads.js";
+import { readData, readInPlace } from "./reads.js";
 import { Aval } from "./aval.js";
 import { watchArray } from "./reclaim.js";
 
@@ -274,7 +274,10 @@ export class ArrayHandle {
    * ```
    */
   dataSync(): DataArray {
-    return call(() => wasm.readSync("dataSync", this.#handle)) as DataArray;
+    return (
+      readInPlace("dataSync", this.#handle) ??
+      (call(() => wasm.readSync("dataSync", this.#handle)) as DataArray)
+    );
   }
 
   /**

@@ -8,12 +8,31 @@
  * calls, `tree.data` and `jsAsync` over many arrays cost one map. A small webgpu array made on
  * the host (`zeros`, `arange`, `eye`, `np.array`, … up to 4 KiB) keeps its bytes beside its
  * buffer and is read from them, with no map. cpu and wasm arrays are read synchronously, at
- * the call.
+ * the call; a wasm array that is one range of the data memory is copied out of it here.
  * Rust never calls back into JavaScript: this module drives the flow (ARCHITECTURE.md,
  * decision 1).
  */
 import { call, callAsync, wasm } from "./bridge.js";
 import type { DataArray } from "./dtype.js";
+
+/** The typed arrays of `readSpan`'s kinds (bool reads as Int32Array, as in jax-js). */
+const SPAN_KINDS = [Float32Array, Float64Array, Int32Array, Uint32Array] as const;
+let dataMemory: WebAssembly.Memory | undefined;
+
+/**
+ * A wasm array whose elements are one contiguous range of the data memory, copied out of it
+ * in one copy (no kernel, no intermediate array: `src/api/read_span.rs`); undefined for every
+ * other array.
+ */
+export function readInPlace(fn: string, handle: number): DataArray | undefined {
+  const span = call(() => wasm.readSpan(fn, handle));
+  if (span < 0) return undefined;
+  const View = SPAN_KINDS[span % 8]!;
+  const count = wasm.readSpanBytes() / View.BYTES_PER_ELEMENT;
+  dataMemory ??= wasm.wasmDataMemory() as WebAssembly.Memory;
+  // `slice` of a view: a fresh array that owns its bytes, copied once.
+  return new View(dataMemory.buffer, Math.floor(span / 8), count).slice();
+}
 
 /** The pending submission of the open group, shared by every read of this tick. */
 let scheduled: Promise<void> | null = null;
@@ -33,6 +52,8 @@ export async function readData(fn: string, handle: number): Promise<DataArray> {
   // cpu and wasm arrays, and small webgpu arrays made on the host (from their host copy, no
   // map), are read synchronously, at the call (like a webgpu read, which owns its array from
   // here on).
+  const inPlace = readInPlace(fn, handle);
+  if (inPlace) return inPlace;
   const begun = call(() => wasm.readBegin(fn, handle)) as number | DataArray;
   if (typeof begun !== "number") return begun;
   const ticket = begun;

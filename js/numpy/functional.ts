@@ -4,9 +4,8 @@
  */
 import { Array } from "../array.js";
 import { DType } from "../dtype.js";
-import { indices } from "./indexing.js";
-import { unstack } from "./manipulation.js";
-import { moveaxis, transpose } from "./shape.js";
+import { arange } from "./creation.js";
+import { broadcastTo, moveaxis, transpose } from "./shape.js";
 import { vmap } from "../vmap.js";
 import * as checks from "../check.js";
 
@@ -31,10 +30,16 @@ export function fromfunction(
   const made: Array[] = [];
   const keep = (a: Array): Array => (made.push(a), a);
   try {
-    const parts = unstack(keep(indices(shape)), 0).map(keep);
-    // The indices are float32 unless `dtype` says otherwise (JAX's and jax-js's default).
-    const cast = parts.map((p) => keep(p.astype(opts.dtype ?? DType.Float32)));
-    return fn(...cast);
+    const dims = [...checks.shape("fromfunction", shape)];
+    // Axis d's grid is a broadcast view of one line of indices, so `fn` makes the only full
+    // pass over memory. The indices are float32 unless `dtype` says otherwise (JAX's and
+    // jax-js's default).
+    const grids = dims.map((n, d) => {
+      const line = keep(keep(arange(n)).astype(opts.dtype ?? DType.Float32));
+      const axes = dims.map((m, e) => (e === d ? m : 1));
+      return keep(broadcastTo(keep(line.reshape(axes)), dims));
+    });
+    return fn(...grids);
   } finally {
     for (const a of new Set(made)) a.dispose();
   }

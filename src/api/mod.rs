@@ -12,6 +12,7 @@ mod nn;
 mod ops;
 mod panic;
 mod random;
+mod read_span;
 mod reads;
 mod scan;
 mod shape;

@@ -141,6 +141,11 @@ pub trait Backend {
     /// Starts reading a buffer; the future owns what it needs, so no backend state is
     /// borrowed while it is pending.
     fn read(&mut self, buffer: BufferId) -> Result<ReadFuture>;
+    /// Where `buffer`'s bytes start in the wasm data memory (`wasm::data`), which TypeScript
+    /// reads from itself; None on devices whose buffers live elsewhere.
+    fn data_address(&self, _buffer: BufferId) -> Option<u32> {
+        None
+    }
     /// Starts reading several buffers together; resolves to their bytes in order. Devices
     /// with a costly round trip per read (webgpu: one staging copy per buffer into ONE staging
     /// buffer, mapped once) override it; the default reads them one by one.

@@ -2,7 +2,7 @@
 //! converted once to the dtype (as NumPy does), then uploaded to the device.
 
 use crate::core::{f16, DType, Device};
-use crate::kernel::{AluExp, Kernel};
+use crate::kernel::{AluExp, CompareOp, Kernel};
 use crate::transform::{eval, ArrayValue};
 
 /// The most bytes of a `full` array made on the host and uploaded; larger ones are filled on
@@ -18,15 +18,24 @@ pub fn encode(dtype: DType, values: impl Iterator<Item = f64>) -> Vec<u8> {
 }
 
 fn encode_into(out: &mut Vec<u8>, dtype: DType, values: impl Iterator<Item = f64>) {
-    for v in values {
-        match dtype {
-            DType::Float32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
-            DType::Float64 => out.extend_from_slice(&v.to_le_bytes()),
-            DType::Int32 => out.extend_from_slice(&(v as i32).to_le_bytes()),
-            DType::Uint32 => out.extend_from_slice(&(v as u32).to_le_bytes()),
-            DType::Bool => out.extend_from_slice(&((v != 0.0) as u32).to_le_bytes()),
-            DType::Float16 => out.extend_from_slice(&f16::to_bits(v).to_le_bytes()),
+    // One loop per dtype, so the conversion is not chosen again for every element.
+    fn each<const N: usize>(
+        out: &mut Vec<u8>,
+        values: impl Iterator<Item = f64>,
+        f: impl Fn(f64) -> [u8; N],
+    ) {
+        out.reserve(values.size_hint().0 * N);
+        for v in values {
+            out.extend_from_slice(&f(v));
         }
+    }
+    match dtype {
+        DType::Float32 => each(out, values, |v| (v as f32).to_le_bytes()),
+        DType::Float64 => each(out, values, |v| v.to_le_bytes()),
+        DType::Int32 => each(out, values, |v| (v as i32).to_le_bytes()),
+        DType::Uint32 => each(out, values, |v| (v as u32).to_le_bytes()),
+        DType::Bool => each(out, values, |v| ((v != 0.0) as u32).to_le_bytes()),
+        DType::Float16 => each(out, values, |v| f16::to_bits(v).to_le_bytes()),
     }
 }
 
@@ -140,9 +149,33 @@ pub fn linspace(
     make("linspace", vec![num], dtype, device, values)
 }
 
-/// An `n × m` matrix with ones on diagonal `k`.
+/// An `n × m` matrix with ones on diagonal `k` (a large one computed by a kernel on its
+/// device: element `i` is one where `i % m == i / m + k`).
 pub fn eye(n: usize, m: usize, k: i64, dtype: DType, device: Device) -> Result<ArrayValue> {
-    let values =
-        (0..n.saturating_mul(m)).map(move |i| ((i % m) as i64 - (i / m) as i64 == k) as u32 as f64);
+    let size = n.saturating_mul(m);
+    let on_matrix = k > -(n as i64) && k < m as i64;
+    if size.saturating_mul(dtype.byte_size()) > HOST_FILL_BYTES && on_matrix {
+        let aval = crate::core::Aval::new(vec![n, m], dtype);
+        aval.check("eye")?;
+        let row = AluExp::index_div(AluExp::index(), m);
+        let col = AluExp::index_rem(AluExp::index(), m);
+        let diagonal = AluExp::index_add(row, AluExp::constant(DType::Int32, k as f64));
+        let exp = AluExp::where_(
+            AluExp::compare(CompareOp::Eq, col, diagonal),
+            AluExp::constant(dtype, stored(dtype, 1.0)),
+            AluExp::constant(dtype, stored(dtype, 0.0)),
+        );
+        return eval::run(
+            "eye",
+            device,
+            &Kernel::elementwise(vec![], size, exp),
+            &[],
+            aval,
+        );
+    }
+    if !on_matrix {
+        return full("eye", vec![n, m], 0.0, dtype, device);
+    }
+    let values = (0..size).map(move |i| ((i % m) as i64 - (i / m) as i64 == k) as u32 as f64);
     make("eye", vec![n, m], dtype, device, values)
 }

@@ -150,7 +150,9 @@ pub(super) fn kernel_function(
     let value = ops::lower(&mut cx, &kernel.exp)?;
     let result = match kernel.reduction {
         None => value,
-        Some(red) if order::blocked(kernel) && !f16 => rblock::reduce(&mut cx, kernel, red, value)?,
+        Some(red) if vloop::lane_blocked(kernel) && !f16 => {
+            rblock::reduce(&mut cx, kernel, red, value)?
+        }
         Some(red) => reduce(
             &mut cx,
             red.op,

@@ -224,6 +224,10 @@ impl Backend for WasmBackend {
         Ok(ready(self.read_sync(buffer)))
     }
 
+    fn data_address(&self, buffer: BufferId) -> Option<u32> {
+        self.buffers.get(&buffer).map(|b| b.address())
+    }
+
     fn compile(&mut self, kernel: &Kernel) -> Result<ExeId> {
         // An id is only handed out while its compiled form is still cached (the two caches'
         // recency differs once callers dispatch kept ids without compiling).

@@ -15,8 +15,9 @@
 //! concatenated view's) checks its address against the memory's size. Operations with a
 //! lane-wise SIMD instruction of the same IEEE / wrapping semantics use it; float32 exp, log,
 //! sin, cos, tanh, asin and atan inline the vector bodies of `vmath` (within an ulp of the
-//! interpreter, as the scalar routines), float32 remainders and uint32 division by a uniform
-//! divisor the exact vector paths of `vrem`; anything else (erf, erfc, integer division by
+//! interpreter, as the scalar routines), float32 remainders, uint32 division by a uniform
+//! divisor and int32 index division of a non-negative dividend by a positive constant the
+//! exact vector paths of `vrem`; anything else (erf, erfc, integer division by
 //! varying divisors, f64) falls back to the scalar lowering once per lane, so every exact
 //! result equals the cpu interpreter's bit for bit.
 
@@ -546,6 +547,15 @@ impl<'a> Simd<'a> {
         if int_div {
             if let (DType::Uint32, Some(d)) = (dtype, Self::scalar(&y)) {
                 return Ok(self.udiv_uniform(op == BinaryOp::Rem, x, d));
+            }
+            // Index arithmetic: a non-negative dividend over a positive constant divides the
+            // same signed or unsigned.
+            if let (V::Aff(p), V::Aff(q)) = (&x, &y) {
+                let positive = matches!((q.stride, &q.base), (0, E::I32(k)) if *k > 0);
+                if positive && p.nonneg && p.stride >= 0 {
+                    let d = q.base.clone();
+                    return Ok(self.udiv_uniform(op == BinaryOp::Rem, x, d));
+                }
             }
             return self.lanewise(op, dtype, x, y);
         }

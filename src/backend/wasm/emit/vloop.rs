@@ -15,6 +15,7 @@ use super::simd::{is32, Simd, LANES};
 use super::simd_ops::{splat_const, vector_step, HIGH_HALF, LOW_HALVES};
 use super::Cx;
 use crate::core::DType;
+use crate::kernel::order::BLOCK_LANES;
 use crate::kernel::{order, reduce_identity, Kernel, ReduceOp, Reduction};
 use crate::util::Result;
 
@@ -28,10 +29,12 @@ struct Lowered {
 
 /// Tries the block widths; `None` when SIMD would gain nothing.
 fn pick(cx: &mut Cx, kernel: &Kernel) -> Result<Option<Lowered>> {
+    // Narrower blocks are tried when wider ones fall back (index divisions by a row length
+    // that is a multiple of 4 but not 8 stay uniform within a block of 4).
     let tries: &[usize] = if kernel.reduction.is_some() {
         &[4, 1]
     } else {
-        &[2]
+        &[2, 1]
     };
     let mut best: Option<(usize, Lowered)> = None;
     for &u in tries {
@@ -57,12 +60,18 @@ fn pick(cx: &mut Cx, kernel: &Kernel) -> Result<Option<Lowered>> {
     Ok(best.map(|(_, l)| l))
 }
 
+/// Whether `kernel` reduces in the lane-blocked order with at least one whole block (`rblock`);
+/// a shorter one is the sequential order (`kernel::order`), vectorised over outputs here.
+pub fn lane_blocked(kernel: &Kernel) -> bool {
+    order::blocked(kernel) && kernel.reduction.is_some_and(|r| r.size >= BLOCK_LANES)
+}
+
 /// The vector loop over `index` (starting where it is, stopping with fewer than one block of
 /// elements left), or `None` for kernels that stay scalar.
 pub fn vector_loop(cx: &mut Cx, kernel: &Kernel, n: Var, out: Var) -> Result<Option<S>> {
     let dtype = kernel.output_dtype();
     // A blocked reduction vectorises over r instead (`rblock`), in its own order.
-    if !is32(dtype) || order::blocked(kernel) {
+    if !is32(dtype) || lane_blocked(kernel) {
         return Ok(None);
     }
     let Some(lowered) = pick(cx, kernel)? else {
