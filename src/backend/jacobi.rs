@@ -124,9 +124,9 @@ pub fn run(routine: &Routine, input: &[u8], first: &mut [u8], second: &mut [u8])
         let mut x = decode(dtype, &input[b * mn * size..(b + 1) * mn * size]);
         match routine.kind {
             RoutineKind::JacobiEigh => eigh(&mut x, &mut v, n),
-            RoutineKind::JacobiColumns => {
+            RoutineKind::JacobiColumns { vectors } => {
                 let a = std::mem::replace(&mut x, vec![0.0; mn]);
-                super::golub_kahan::columns(&a, &mut x, &mut v, m, n, true);
+                super::golub_kahan::columns(&a, &mut x, &mut v, m, n, vectors);
             }
             _ => unreachable!("not a Jacobi routine"),
         }

@@ -112,10 +112,13 @@ pub enum Primitive {
     /// it only to values whose gradient is stopped and attaches the derivatives itself: its
     /// rule passes no cotangent back.
     JacobiEigh,
-    /// One-sided Jacobi of the columns of each matrix of `[..., m, n]`; two outputs: the
-    /// mutually orthogonal columns `w = a v` and the orthogonal `v [..., n, n]` (a routine:
-    /// see `kernel::RoutineKind::JacobiColumns`). Internal, as `JacobiEigh`.
-    JacobiColumns,
+    /// The singular value decomposition of each matrix of `[..., m, n]` as two outputs: the
+    /// mutually orthogonal columns `w = a v` and the orthogonal `v [..., n, n]`, or without
+    /// `vectors` only columns whose norms are the singular values (a routine: see
+    /// `kernel::RoutineKind::JacobiColumns`). Internal, as `JacobiEigh`.
+    JacobiColumns {
+        vectors: bool,
+    },
 }
 
 impl Primitive {
@@ -194,7 +197,7 @@ impl Primitive {
             Primitive::Scan(_) => "scan",
             Primitive::Lu => "lu",
             Primitive::JacobiEigh => "jacobi_eigh",
-            Primitive::JacobiColumns => "jacobi_columns",
+            Primitive::JacobiColumns { .. } => "jacobi_columns",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",

@@ -46,10 +46,12 @@ pub enum RoutineKind {
     /// orthogonal, until the off-diagonal part is negligible — the eigenvalues are the
     /// diagonal of `d` (unsorted), the eigenvectors the columns of `v`. `m = n`.
     JacobiEigh,
-    /// `a [batch, m, n]` → `w [batch, m, n]`, `v [batch, n, n]`: cyclic one-sided Jacobi
-    /// rotations of the columns, `w = a v` with `v` orthogonal, until the columns of `w` are
-    /// mutually orthogonal (the singular values are their norms).
-    JacobiColumns,
+    /// `a [batch, m, n]` → `w [batch, m, n]`, `v [batch, n, n]`: `w = a v` with `v`
+    /// orthogonal and the columns of `w` mutually orthogonal (the singular values are their
+    /// norms) — by Golub–Kahan on the host devices, by cyclic one-sided Jacobi rotations on
+    /// webgpu. Without `vectors`, only the column norms of `w` are defined (the host writes
+    /// the singular values on its diagonal and the identity as `v`; webgpu computes both).
+    JacobiColumns { vectors: bool },
 }
 
 /// One routine over a batch of matrices of one shape and dtype.
@@ -75,7 +77,7 @@ impl Routine {
             RoutineKind::Sort => "sort",
             RoutineKind::Fft { .. } => "fft",
             RoutineKind::JacobiEigh => "eigh",
-            RoutineKind::JacobiColumns => "svd",
+            RoutineKind::JacobiColumns { .. } => "svd",
         }
     }
 
@@ -97,7 +99,7 @@ impl Routine {
             | RoutineKind::Lu
             | RoutineKind::Sort
             | RoutineKind::JacobiEigh
-            | RoutineKind::JacobiColumns => {
+            | RoutineKind::JacobiColumns { .. } => {
                 vec![(self.dtype, b * m * n)]
             }
             RoutineKind::TriangularSolve { .. } => {
@@ -122,7 +124,7 @@ impl Routine {
             ],
             RoutineKind::Sort => vec![(self.dtype, b * n), (DType::Int32, b * n)],
             RoutineKind::Fft { .. } => vec![(self.dtype, b * n), (self.dtype, b * n)],
-            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
                 vec![(self.dtype, b * m * n), (self.dtype, b * n * n)]
             }
         }

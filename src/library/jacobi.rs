@@ -53,10 +53,10 @@ pub fn eigh(a: &Value) -> Result<(Value, Value)> {
     Ok((sum(&diagonal, vec![2])?, outs[1].clone()))
 }
 
-/// One-sided Jacobi on the columns of `a [b, m, n]` (`m ≥ n`): `(w, v)` with `a v = w`, the
+/// The columns of `a [b, m, n]` (`m ≥ n`) made orthogonal: `(w, v)` with `a v = w`, the
 /// columns of `w [b, m, n]` mutually orthogonal and `v [b, n, n]` orthogonal. The singular
-/// values are the column norms of `w`.
-pub fn orthogonalize_columns(a: &Value) -> Result<(Value, Value)> {
-    let outs = lax::jacobi_columns(&mut Binder, a)?;
+/// values are the column norms of `w`; without `vectors` nothing else is defined.
+pub fn orthogonalize_columns(a: &Value, vectors: bool) -> Result<(Value, Value)> {
+    let outs = lax::jacobi_columns(&mut Binder, a, vectors)?;
     Ok((outs[0].clone(), outs[1].clone()))
 }

@@ -42,7 +42,7 @@ fn tall(name: &str, a: &Value, uv: bool, full: bool) -> Result<Vec<Value>> {
         f32::EPSILON as f64
     };
     {
-        let (w, vecs) = jacobi::orthogonalize_columns(a)?;
+        let (w, vecs) = jacobi::orthogonalize_columns(a, uv)?;
         let norms = lax::sqrt(&mut Binder, &sum(&lax::mul(&mut Binder, &w, &w)?, vec![1])?)?; // [b, k]
         let neg = lax::neg(&mut Binder, &norms)?;
         let sv = lax::neg(&mut Binder, &sort(name, &neg, -1, false)?)?;

@@ -348,10 +348,10 @@ pub fn jacobi_eigh<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
     e.bind_multi(Primitive::JacobiEigh, &[Arg::V(a)])
 }
 
-/// One-sided Jacobi of the columns of each matrix of `a`: `[w, v]` (internal to the library:
-/// see `Primitive::JacobiColumns`).
-pub fn jacobi_columns<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
-    e.bind_multi(Primitive::JacobiColumns, &[Arg::V(a)])
+/// The orthogonal columns `[w, v]` of each matrix of `a`, or without `vectors` columns whose
+/// norms are its singular values (internal to the library: see `Primitive::JacobiColumns`).
+pub fn jacobi_columns<E: Emit>(e: &mut E, a: &E::V, vectors: bool) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::JacobiColumns { vectors }, &[Arg::V(a)])
 }
 
 /// `conv_general_dilated(lhs, rhs)` with `params`.

@@ -73,7 +73,7 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::Sort
         | Primitive::Fft { .. }
         | Primitive::JacobiEigh
-        | Primitive::JacobiColumns => Family::Routine,
+        | Primitive::JacobiColumns { .. } => Family::Routine,
         Primitive::Scan(_) => Family::Control,
     }
 }

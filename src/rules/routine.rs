@@ -140,7 +140,7 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
             let a = inputs[0];
             Ok(vec![a.clone(), a.clone()])
         }
-        Primitive::JacobiColumns => {
+        Primitive::JacobiColumns { .. } => {
             arity(prim, inputs, 1)?;
             let (batch, _, n) = matrix(name, "the operand", inputs[0])?;
             let a = inputs[0];
@@ -170,7 +170,7 @@ pub fn routine(prim: &Primitive, inputs: &[&Aval]) -> Result<Routine> {
         Primitive::Cholesky => RoutineKind::Cholesky,
         Primitive::Lu => RoutineKind::Lu,
         Primitive::JacobiEigh => RoutineKind::JacobiEigh,
-        Primitive::JacobiColumns => RoutineKind::JacobiColumns,
+        Primitive::JacobiColumns { vectors } => RoutineKind::JacobiColumns { vectors },
         Primitive::TriangularSolve {
             left_side,
             lower,

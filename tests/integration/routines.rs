@@ -82,7 +82,7 @@ fn inputs(r: &Routine, seed: u64) -> Vec<Vec<f64>> {
             }
             vec![a, noise(r.batch * r.m * r.n, seed + 1)]
         }
-        RoutineKind::Lu | RoutineKind::Sort | RoutineKind::JacobiColumns => {
+        RoutineKind::Lu | RoutineKind::Sort | RoutineKind::JacobiColumns { .. } => {
             vec![noise(r.batch * r.m * r.n, seed)]
         }
         RoutineKind::JacobiEigh => {
@@ -254,7 +254,7 @@ fn all_routines(dtype: DType) -> Vec<Routine> {
         out.push(routine(RoutineKind::JacobiEigh, dtype, 2, n, n));
     }
     for (m, n) in [(6, 4), (3, 3), (5, 1)] {
-        out.push(routine(RoutineKind::JacobiColumns, dtype, 2, m, n));
+        out.push(routine(RoutineKind::JacobiColumns { vectors: true }, dtype, 2, m, n));
     }
     out
 }
@@ -306,7 +306,7 @@ fn check_jacobi(
                 assert!((av - want).abs() <= tol * scale * n as f64, "{label}: AV");
             }
         }
-        if kind == RoutineKind::JacobiColumns {
+        if matches!(kind, RoutineKind::JacobiColumns { .. }) {
             let wtw = tmul(x, x, m, n, n);
             for i in 0..n {
                 for j in 0..i {
@@ -320,6 +320,20 @@ fn check_jacobi(
         }
 }
 
+/// The column norms of each `m × n` matrix of `x` (routine `r`'s batch), descending.
+fn column_norms(x: &[f64], r: &Routine) -> Vec<f64> {
+    let (m, n) = (r.m, r.n);
+    let mut out = Vec::new();
+    for w in x.chunks(m * n).take(r.batch) {
+        let mut s: Vec<f64> = (0..n)
+            .map(|j| (0..m).map(|i| w[i * n + j].powi(2)).sum::<f64>().sqrt())
+            .collect();
+        s.sort_by(|a, b| b.total_cmp(a));
+        out.extend(s);
+    }
+    out
+}
+
 #[test]
 fn jacobi_routines_diagonalize_and_orthogonalize() {
     for (m, n) in [(1, 1), (2, 2), (5, 5), (16, 16), (9, 4), (7, 7)] {
@@ -327,9 +341,9 @@ fn jacobi_routines_diagonalize_and_orthogonalize() {
             let tol = if dtype == DType::Float64 { 1e-12 } else { 1e-5 };
             let read = |b: &[u8]| decode(dtype, b);
             let kinds = if m == n {
-                vec![RoutineKind::JacobiEigh, RoutineKind::JacobiColumns]
+                vec![RoutineKind::JacobiEigh, RoutineKind::JacobiColumns { vectors: true }]
             } else {
-                vec![RoutineKind::JacobiColumns]
+                vec![RoutineKind::JacobiColumns { vectors: true }]
             };
             for kind in kinds {
                 let r = routine(kind, dtype, 2, m, n);
@@ -337,6 +351,14 @@ fn jacobi_routines_diagonalize_and_orthogonalize() {
                 let a: Vec<f64> = read(&encode(dtype, &ins[0]));
                 let outs = run_cpu(&r, &ins);
                 let (x, v) = (read(&outs[0]), read(&outs[1]));
+                if let RoutineKind::JacobiColumns { .. } = kind {
+                    let values = RoutineKind::JacobiColumns { vectors: false };
+                    let only = Routine { kind: values, ..r };
+                    let got = column_norms(&read(&run_cpu(&only, &ins)[0]), &only);
+                    for (g, w) in got.iter().zip(column_norms(&x, &r)) {
+                        assert!((g - w).abs() <= tol * w.max(1.0), "{kind:?} {m}×{n}: {g} vs {w}");
+                    }
+                }
                 for b in 0..2 {
                     let (a, x) = (&a[b * m * n..][..m * n], &x[b * m * n..][..m * n]);
                     let v = &v[b * n * n..][..n * n];
@@ -409,7 +431,7 @@ fn group_routines() -> Vec<Routine> {
     // Right-hand sides of several whole column blocks (a workgroup per block).
     out.push(routine(solve_kinds()[1], f32, 3, 24, 48));
     out.push(routine(RoutineKind::JacobiEigh, f32, 1, 33, 33));
-    out.push(routine(RoutineKind::JacobiColumns, f32, 2, 24, 20));
+    out.push(routine(RoutineKind::JacobiColumns { vectors: true }, f32, 2, 24, 20));
     for r in &out {
         assert!(wgsl_routines_group::group_size(r).is_some(), "{r:?}");
     }
@@ -425,10 +447,12 @@ fn webgpu_routines_on_vulkan_match_the_interpreter() {
         routine(RoutineKind::Cholesky, DType::Float32, 100, 3, 3),
         routine(RoutineKind::Cholesky, DType::Float32, 2, 2, 2),
     ];
-    extra.extend(all_routines(DType::Float32));
-    // The Jacobi rotations pair columns in another order there: checked by their residuals
-    // (`webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes`).
-    let jacobi = |r: &Routine| matches!(r.kind, RoutineKind::JacobiEigh | RoutineKind::JacobiColumns);
+    // The host computes the svd routine by Golub–Kahan, webgpu by Jacobi rotations, and the
+    // group shaders pair columns in another order: other valid factors, checked by their
+    // residuals (`webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes`).
+    let svd = |r: &Routine| matches!(r.kind, RoutineKind::JacobiColumns { .. });
+    extra.extend(all_routines(DType::Float32).into_iter().filter(|r| !svd(r)));
+    let jacobi = |r: &Routine| svd(r) || r.kind == RoutineKind::JacobiEigh;
     extra.extend(group_routines().into_iter().filter(|r| !jacobi(r)));
     for (i, r) in extra.iter().enumerate() {
         let mut ins = inputs(r, i as u64);
@@ -462,11 +486,17 @@ fn webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes() {
     let cases = [
         routine(RoutineKind::JacobiEigh, f32, 2, 20, 20),
         routine(RoutineKind::JacobiEigh, f32, 1, 33, 33),
-        routine(RoutineKind::JacobiColumns, f32, 2, 24, 20),
-        routine(RoutineKind::JacobiColumns, f32, 1, 17, 17),
+        routine(RoutineKind::JacobiColumns { vectors: true }, f32, 2, 24, 20),
+        routine(RoutineKind::JacobiColumns { vectors: true }, f32, 1, 17, 17),
     ];
-    for r in &cases {
-        assert!(wgsl_routines_group::group_size(r).is_some(), "{r:?}");
+    // And the svd routine with one invocation per matrix (small sides).
+    let small = all_routines(f32)
+        .into_iter()
+        .filter(|r| matches!(r.kind, RoutineKind::JacobiColumns { .. }));
+    let small: Vec<Routine> = small.collect();
+    for r in cases.iter().chain(&small) {
+        let grouped = wgsl_routines_group::group_size(r).is_some();
+        assert_eq!(grouped, r.m.max(r.n) >= 16, "{r:?}");
         let ins = inputs(r, (r.m * 7 + r.n) as u64);
         let bytes: Vec<Vec<u8>> = ins.iter().map(|v| encode(f32, v)).collect();
         let a = decode(f32, &bytes[0]);
@@ -477,6 +507,18 @@ fn webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes() {
             let (a, x) = (&a[b * m * n..][..m * n], &x[b * m * n..][..m * n]);
             let v = &v[b * n * n..][..n * n];
             check_jacobi(r.kind, (a, x, v), m, n, 1e-4, &format!("webgpu {r:?} matrix {b}"));
+        }
+        if matches!(r.kind, RoutineKind::JacobiColumns { .. }) {
+            // The singular values (column norms) agree with the host's, without vectors too.
+            let host = column_norms(&decode(f32, &run_cpu(r, &ins)[0]), r);
+            let values = RoutineKind::JacobiColumns { vectors: false };
+            let only = Routine { kind: values, ..*r };
+            let gpu_only = decode(f32, &run_routine_on(&mut gpu, &only, &bytes)[0]);
+            for got in [column_norms(&x, r), column_norms(&gpu_only, &only)] {
+                for (g, w) in got.iter().zip(&host) {
+                    assert!(close(*g, *w, 1e-4), "webgpu {r:?}: singular value {g} vs {w}");
+                }
+            }
         }
     }
     let stats = gpu.stats();

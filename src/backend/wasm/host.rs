@@ -11,12 +11,13 @@ use crate::core::DType;
 use crate::kernel::{Routine, RoutineKind};
 
 /// Every host routine's import name (each a `#[no_mangle]` export of this module on wasm32).
-pub const IMPORTS: [&str; 5] = [
+pub const IMPORTS: [&str; 6] = [
     "oxjax_host_sort",
     "oxjax_host_fft",
     "oxjax_host_ifft",
     "oxjax_host_jacobi_eigh",
     "oxjax_host_jacobi_columns",
+    "oxjax_host_singular_values",
 ];
 
 /// The import a loop module calls for a host routine of `kind`, or None for emitted ones.
@@ -26,7 +27,8 @@ pub fn import_name(kind: RoutineKind) -> Option<&'static str> {
         RoutineKind::Fft { inverse: false } => Some("oxjax_host_fft"),
         RoutineKind::Fft { inverse: true } => Some("oxjax_host_ifft"),
         RoutineKind::JacobiEigh => Some("oxjax_host_jacobi_eigh"),
-        RoutineKind::JacobiColumns => Some("oxjax_host_jacobi_columns"),
+        RoutineKind::JacobiColumns { vectors: true } => Some("oxjax_host_jacobi_columns"),
+        RoutineKind::JacobiColumns { vectors: false } => Some("oxjax_host_singular_values"),
         _ => None,
     }
 }
@@ -58,7 +60,7 @@ unsafe fn run(routine: &Routine, outputs: &[*mut u8], inputs: &[*const u8]) {
                 (part_mut(outputs[0]), part_mut(outputs[1])),
             );
         }
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
             let size = routine.dtype.byte_size();
             let (b, m, n) = (routine.batch, routine.m, routine.n);
             let a = std::slice::from_raw_parts(inputs[0], b * m * n * size);
@@ -177,7 +179,24 @@ pub extern "C" fn oxjax_host_jacobi_columns(
     v: u32,
     a: u32,
 ) {
-    call(RoutineKind::JacobiColumns, [t, b, m, n], &[w, v], &[a]);
+    let kind = RoutineKind::JacobiColumns { vectors: true };
+    call(kind, [t, b, m, n], &[w, v], &[a]);
+}
+
+/// The singular values only (`JacobiColumns` without vectors) as a loop module calls it.
+#[cfg(target_arch = "wasm32")]
+#[no_mangle]
+pub extern "C" fn oxjax_host_singular_values(
+    t: u32,
+    b: u32,
+    m: u32,
+    n: u32,
+    w: u32,
+    v: u32,
+    a: u32,
+) {
+    let kind = RoutineKind::JacobiColumns { vectors: false };
+    call(kind, [t, b, m, n], &[w, v], &[a]);
 }
 
 /// The index of `dtype` in `DType::ALL` (the dtype argument of the imports).

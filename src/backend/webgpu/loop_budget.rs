@@ -95,7 +95,7 @@ pub fn routine_loops(routine: &Routine) -> usize {
             let pair = 3 * (n + 1);
             (n * n + 1) + jacobi_sweeps(n, pair)
         }
-        RoutineKind::JacobiColumns => {
+        RoutineKind::JacobiColumns { .. } => {
             let (m, n) = (routine.m, routine.n);
             let pair = 2 * (m + 1) + (n + 1);
             (m * n + 1) + (n * n + 1) + jacobi_sweeps(n, pair)
@@ -134,7 +134,7 @@ pub fn group_routine_loops(routine: &Routine, w: usize) -> Option<usize> {
             };
             strided(m * n, w, 0) + strided(m, w, 0) + (m.min(n) + 1) + sum(0..m.min(n), &per_column)
         }
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns => {
+        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
             let pairs = n.div_ceil(2);
             let rounds = 2 * pairs - 1;
             let per_round = match routine.kind {

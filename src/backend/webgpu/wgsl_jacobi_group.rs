@@ -186,7 +186,7 @@ pub fn emit(routine: &Routine, w: u32) -> crate::util::Result<String> {
                 sweeps = sweeps(n, &rotations, &steps),
             )
         }
-        RoutineKind::JacobiColumns => {
+        RoutineKind::JacobiColumns { .. } => {
             let rotations = format!(
                 "      for (var t = lid; t < {pairs}u; t += {w}u) {{
         let pq = pair_of(round, t);

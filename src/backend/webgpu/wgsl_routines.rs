@@ -30,7 +30,7 @@ fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'sta
         RoutineKind::Sort => &["sorted", "perm"],
         RoutineKind::Fft { .. } => &["out_re", "out_im"],
         RoutineKind::JacobiEigh => &["d", "vecs"],
-        RoutineKind::JacobiColumns => &["w", "vecs"],
+        RoutineKind::JacobiColumns { .. } => &["w", "vecs"],
     };
     (ins, outs)
 }
@@ -46,7 +46,7 @@ fn body(routine: &Routine) -> String {
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
         RoutineKind::JacobiEigh => jacobi_eigh(routine.n),
-        RoutineKind::JacobiColumns => jacobi_columns(routine.m, routine.n),
+        RoutineKind::JacobiColumns { .. } => jacobi_columns(routine.m, routine.n),
         RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a multi-pass routine"),
     }
 }

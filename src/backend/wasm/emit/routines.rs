@@ -143,7 +143,7 @@ pub(super) fn routine_function(
         RoutineKind::Sort
         | RoutineKind::Fft { .. }
         | RoutineKind::JacobiEigh
-        | RoutineKind::JacobiColumns => unreachable!("a host routine"),
+        | RoutineKind::JacobiColumns { .. } => unreachable!("a host routine"),
     };
     let bi = cx.var(ValType::I32);
     let mut step: Vec<S> = body;
