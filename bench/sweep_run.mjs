@@ -3,7 +3,8 @@
 // the first call at each size (kernel compilation included) and the steady state (median of
 // repeated calls, each reading its outputs with `data()`) — and prints a markdown table sorted
 // by how far each row is over its target (steady ≤ 1× jax-js, first call ≤ 2×), the worst on
-// the last line; then what jax-js cannot run, what oxjax failed on, and a `SWEEP_JSON` line.
+// the last line; then what jax-js cannot run, what oxjax failed on, and a `SWEEP_JSON` line
+// (which also gives each library's median minor page faults per steady call, `steadyFaults`).
 import { E, M, FFT, NOT_TIMED, cases } from "./sweep_cases.mjs";
 
 const env = (k) => globalThis.Deno?.env.get(k) ?? globalThis.process?.env?.[k];
@@ -14,6 +15,12 @@ const TOO_SLOW_MS = 5000; // a call this slow: larger sizes are not timed
 // `SWEEP_CLOCK=cpu` (Node): process CPU time (user + system, all threads) instead of wall
 // time, so other load on a shared machine counts less.
 const cpuClock = env("SWEEP_CLOCK") === "cpu" && globalThis.process?.cpuUsage;
+// Minor page faults of the process so far (Node only): a steady call whose fresh result buffer
+// gets pages the allocator returned to the system pays ~1.7 ms per 4 MB in faults, whichever
+// library made it (see bench/RESULTS.md, "the allocator's phase").
+const faults = globalThis.process?.resourceUsage
+  ? () => process.resourceUsage().minorPageFault
+  : () => NaN;
 const now = cpuClock
   ? () => {
       const u = process.cpuUsage();
@@ -138,14 +145,18 @@ async function timeOne(lib, c, n) {
     await call();
     const first = now() - t;
     const samples = [];
+    const faulted = [];
     const start = now();
     const runs = first > SLOW_MS ? 1 : MAX_RUNS;
     while (samples.length < runs && (samples.length < 3 || now() - start < STEADY_MS)) {
       t = now();
+      const f = faults();
       await call();
       samples.push(now() - t);
+      faulted.push(faults() - f);
     }
-    return { first, steady: median(samples), runs: samples.length, shapes };
+    const steadyFaults = median(faulted);
+    return { first, steady: median(samples), runs: samples.length, shapes, steadyFaults };
   } catch (e) {
     return {
       error: String(e?.message ?? e)

@@ -30,8 +30,27 @@ export function readInPlace(fn: string, handle: number): DataArray | undefined {
   const View = SPAN_KINDS[span % 8]!;
   const count = wasm.readSpanBytes() / View.BYTES_PER_ELEMENT;
   dataMemory ??= wasm.wasmDataMemory() as WebAssembly.Memory;
-  // `slice` of a view: a fresh array that owns its bytes, copied once.
-  return new View(dataMemory.buffer, Math.floor(span / 8), count).slice();
+  const view = new View(dataMemory.buffer, Math.floor(span / 8), count);
+  return view.byteLength >= NODE_COPY_BYTES ? (nodeCopy(view) ?? view.slice()) : view.slice();
+}
+
+/** From this size on, Node copies out of the data memory with `Buffer.copyBytesFrom`. */
+const NODE_COPY_BYTES = 1 << 16;
+type Copier = { copyBytesFrom?: (view: ArrayBufferView) => Uint8Array };
+const nodeBuffer = (globalThis as { Buffer?: Copier }).Buffer;
+
+/**
+ * `view` (of the shared data memory) copied into a fresh unshared array by Node's
+ * `Buffer.copyBytesFrom`, which copies a `SharedArrayBuffer`'s bytes as fast as a plain
+ * buffer's (a typed array's `slice` of shared memory is ~10% slower at 4 MB); undefined
+ * elsewhere, or if the copy is not an array buffer of its own.
+ */
+function nodeCopy<T extends DataArray>(view: T): T | undefined {
+  const copy = nodeBuffer?.copyBytesFrom?.(view);
+  if (!copy || copy.byteOffset !== 0 || copy.buffer.byteLength !== view.byteLength)
+    return undefined;
+  const View = view.constructor as new (buffer: ArrayBufferLike) => T;
+  return new View(copy.buffer);
 }
 
 /** The pending submission of the open group, shared by every read of this tick. */

@@ -6,11 +6,17 @@
 // every test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkLeaksAroundEachTest, errorMessage, np, ox, scopedAsync } from "./helpers.mjs";
+import {
+  ON_WEBGPU,
+  checkLeaksAroundEachTest,
+  errorMessage,
+  np,
+  ox,
+  scopedAsync,
+} from "./helpers.mjs";
 
 checkLeaksAroundEachTest();
 
-const ON_WEBGPU = process.env.OXJAX_TEST_DEVICE === "webgpu";
 const wasmCounts = () => {
   const d = ox.memoryStats().devices.wasm;
   return { dispatches: d.dispatches, readbacks: d.readbacks, readbackBytes: d.readbackBytes };
@@ -56,6 +62,27 @@ for (const [how, read] of READS) {
         r.got.fill(0);
         assert.deepEqual(Array.from(await read(x)), Array.from(Want.from(values)), dtype);
       }
+    }),
+  );
+
+  test(`${how} of a large wasm array: a fresh copy of its own`, { skip: ON_WEBGPU }, () =>
+    scopedAsync(async (k) => {
+      const n = 300_007;
+      const values = Float32Array.from({ length: n }, (_, i) => (i % 977) * 0.25 - 3);
+      const x = k(np.array(values, { device: "wasm" }));
+      const r = await counted(read, x);
+      assert.ok(r.got instanceof Float32Array);
+      assert.ok(!(r.got.buffer instanceof SharedArrayBuffer));
+      assert.deepEqual([r.got.byteOffset, r.got.buffer.byteLength, r.got.length], [0, 4 * n, n]);
+      assert.deepEqual(r.got, values);
+      assert.deepEqual([r.dispatches, r.readbacks, r.readbackBytes], [0, 1, 4 * n]);
+      r.got.fill(1);
+      const again = await read(x);
+      assert.notEqual(again.buffer, r.got.buffer);
+      assert.deepEqual(again, values);
+      // The second half of a split: a range starting inside the buffer.
+      const [, tail] = np.split(k(x.slice([0, 300_000])), 2).map(k);
+      assert.deepEqual(await read(tail), values.subarray(150_000, 300_000));
     }),
   );
 
