@@ -13,7 +13,7 @@ const MAX_SWEEPS_PER_VALUE: usize = 40;
 
 /// The Householder reflection `I − τ v vᵀ` (with `v[0] = 1` implied by the scaling below)
 /// mapping `x` onto `β e₀`: `x` is overwritten by `v`; returns `(β, τ)`.
-fn householder(x: &mut [f64]) -> (f64, f64) {
+pub(super) fn householder(x: &mut [f64]) -> (f64, f64) {
     let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
     if norm == 0.0 {
         return (0.0, 0.0);
@@ -30,7 +30,7 @@ fn householder(x: &mut [f64]) -> (f64, f64) {
 }
 
 /// `y ← y − τ (vᵀ y) v`.
-fn reflect(v: &[f64], tau: f64, y: &mut [f64]) {
+pub(super) fn reflect(v: &[f64], tau: f64, y: &mut [f64]) {
     let dot: f64 = v.iter().zip(y.iter()).map(|(a, b)| a * b).sum();
     let f = tau * dot;
     for (y, v) in y.iter_mut().zip(v) {
@@ -39,7 +39,7 @@ fn reflect(v: &[f64], tau: f64, y: &mut [f64]) {
 }
 
 /// Rows `i`, `j` of the row-major `rows` (rows of `len`) become `c·i + s·j` and `c·j − s·i`.
-fn rotate(rows: &mut [f64], len: usize, i: usize, j: usize, c: f64, s: f64) {
+pub(super) fn rotate(rows: &mut [f64], len: usize, i: usize, j: usize, c: f64, s: f64) {
     if rows.is_empty() {
         return;
     }
@@ -55,7 +55,7 @@ fn rotate(rows: &mut [f64], len: usize, i: usize, j: usize, c: f64, s: f64) {
 }
 
 /// `(c, s, r)` with `c·f + s·g = r`, `c·g − s·f = 0`.
-fn givens(f: f64, g: f64) -> (f64, f64, f64) {
+pub(super) fn givens(f: f64, g: f64) -> (f64, f64, f64) {
     if g == 0.0 {
         return (1.0, 0.0, f);
     }

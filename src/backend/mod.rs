@@ -15,6 +15,7 @@ pub mod jacobi;
 pub mod registry;
 pub mod routines;
 pub mod transfers;
+mod tridiagonal;
 pub mod wasm;
 pub mod webgpu;
 

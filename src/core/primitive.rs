@@ -106,8 +106,8 @@ pub enum Primitive {
     /// `lu`, `pivots` (int32 `[..., min(m, n)]`) and `permutation` (int32 `[..., m]`) (a
     /// routine: see `kernel::RoutineKind::Lu`).
     Lu,
-    /// Two-sided Jacobi of each symmetric matrix of `[..., n, n]`; two outputs: the rotated
-    /// matrix (eigenvalues on its diagonal, unsorted) and the eigenvectors as columns (a
+    /// The eigendecomposition of each symmetric matrix of `[..., n, n]`; two outputs: the
+    /// diagonalized matrix (eigenvalues on its diagonal, unsorted) and the eigenvectors as columns (a
     /// routine: see `kernel::RoutineKind::JacobiEigh`). Internal to the library, which applies
     /// it only to values whose gradient is stopped and attaches the derivatives itself: its
     /// rule passes no cotangent back.

@@ -42,9 +42,10 @@ pub enum RoutineKind {
     /// (sign `-`, or `+` when `inverse`; no scaling), in the float dtype `dtype`. `m` is 1.
     Fft { inverse: bool },
     /// `a [batch, n, n]` (symmetric, both triangles read) → `d [batch, n, n]`,
-    /// `v [batch, n, n]`: cyclic two-sided Jacobi rotations, `d = vᵀ a v` with `v`
-    /// orthogonal, until the off-diagonal part is negligible — the eigenvalues are the
-    /// diagonal of `d` (unsorted), the eigenvectors the columns of `v`. `m = n`.
+    /// `v [batch, n, n]`: `d = vᵀ a v` with `v` orthogonal and the off-diagonal part of `d`
+    /// negligible — the eigenvalues are the diagonal of `d` (unsorted), the eigenvectors the
+    /// columns of `v`. By Householder tridiagonalization and implicit QR on the host devices
+    /// (`d` exactly diagonal), by cyclic two-sided Jacobi rotations on webgpu. `m = n`.
     JacobiEigh,
     /// `a [batch, m, n]` → `w [batch, m, n]`, `v [batch, n, n]`: `w = a v` with `v`
     /// orthogonal and the columns of `w` mutually orthogonal (the singular values are their

@@ -1,6 +1,7 @@
-//! The routine primitives of `eigh` (`JacobiEigh`: two-sided Jacobi rotations of a symmetric
-//! matrix) and `svd` (`JacobiColumns`: mutually orthogonal columns `a v`, by Golub–Kahan on
-//! the host devices and one-sided Jacobi rotations on webgpu; `kernel::RoutineKind`), which
+//! The routine primitives of `eigh` (`JacobiEigh`: a symmetric matrix diagonalized, by
+//! tridiagonal QR on the host devices and two-sided Jacobi rotations on webgpu) and `svd`
+//! (`JacobiColumns`: mutually orthogonal columns `a v`, by Golub–Kahan on the host devices
+//! and one-sided Jacobi rotations on webgpu; `kernel::RoutineKind`), which
 //! every device runs as one routine call — eagerly and under `jit` alike; plus the masks and
 //! column permutations the decompositions around them use.
 //! The routines are not differentiable: callers apply them to values whose gradient is

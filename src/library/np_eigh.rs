@@ -1,6 +1,6 @@
-//! `eigh`/`eigvalsh` (numpy.linalg and lax.linalg) of symmetric matrices: cyclic Jacobi
-//! (`jacobi.rs`) on the input with its gradient stopped, eigenvalues ascending as in NumPy and
-//! JAX, eigenvector signs as Jacobi leaves them (LAPACK's are arbitrary too).
+//! `eigh`/`eigvalsh` (numpy.linalg and lax.linalg) of symmetric matrices: the `JacobiEigh`
+//! routine (`jacobi.rs`) on the input with its gradient stopped, eigenvalues ascending as in
+//! NumPy and JAX, eigenvector signs as the routine leaves them (LAPACK's are arbitrary too).
 //!
 //! Derivatives come from JAX's eigh rule, attached to the exact values by terms that are zero
 //! in value: with `Δ = a − stop_gradient(a)` (value 0, derivative `ȧ`), `S = Vᵀ Δ V` and

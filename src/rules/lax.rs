@@ -342,7 +342,7 @@ pub fn fft<E: Emit>(e: &mut E, re: &E::V, im: &E::V, inverse: bool) -> Result<Ve
     e.bind_multi(Primitive::Fft { inverse }, &[Arg::V(re), Arg::V(im)])
 }
 
-/// Two-sided Jacobi of each symmetric matrix of `a`: `[rotated, eigenvectors]` (internal to
+/// The eigendecomposition of each symmetric matrix of `a`: `[diagonalized, eigenvectors]` (internal to
 /// the library: see `Primitive::JacobiEigh`).
 pub fn jacobi_eigh<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
     e.bind_multi(Primitive::JacobiEigh, &[Arg::V(a)])

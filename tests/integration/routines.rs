@@ -447,12 +447,16 @@ fn webgpu_routines_on_vulkan_match_the_interpreter() {
         routine(RoutineKind::Cholesky, DType::Float32, 100, 3, 3),
         routine(RoutineKind::Cholesky, DType::Float32, 2, 2, 2),
     ];
-    // The host computes the svd routine by Golub–Kahan, webgpu by Jacobi rotations, and the
-    // group shaders pair columns in another order: other valid factors, checked by their
-    // residuals (`webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes`).
-    let svd = |r: &Routine| matches!(r.kind, RoutineKind::JacobiColumns { .. });
-    extra.extend(all_routines(DType::Float32).into_iter().filter(|r| !svd(r)));
-    let jacobi = |r: &Routine| svd(r) || r.kind == RoutineKind::JacobiEigh;
+    // The host computes the eigh and svd routines by implicit QR, webgpu by Jacobi rotations
+    // (the group shaders pair columns in another order still): other valid factors, checked
+    // by their residuals (`webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes`).
+    let jacobi = |r: &Routine| {
+        matches!(
+            r.kind,
+            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. }
+        )
+    };
+    extra.extend(all_routines(DType::Float32).into_iter().filter(|r| !jacobi(r)));
     extra.extend(group_routines().into_iter().filter(|r| !jacobi(r)));
     for (i, r) in extra.iter().enumerate() {
         let mut ins = inputs(r, i as u64);
@@ -489,10 +493,13 @@ fn webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes() {
         routine(RoutineKind::JacobiColumns { vectors: true }, f32, 2, 24, 20),
         routine(RoutineKind::JacobiColumns { vectors: true }, f32, 1, 17, 17),
     ];
-    // And the svd routine with one invocation per matrix (small sides).
-    let small = all_routines(f32)
-        .into_iter()
-        .filter(|r| matches!(r.kind, RoutineKind::JacobiColumns { .. }));
+    // And with one invocation per matrix (small sides).
+    let small = all_routines(f32).into_iter().filter(|r| {
+        matches!(
+            r.kind,
+            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. }
+        )
+    });
     let small: Vec<Routine> = small.collect();
     for r in cases.iter().chain(&small) {
         let grouped = wgsl_routines_group::group_size(r).is_some();

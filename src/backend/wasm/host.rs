@@ -1,6 +1,6 @@
 //! Host routines: the routines the wasm device runs as code of this module rather than as
-//! emitted modules — the sort (`host_sort.rs`), the FFT (`backend/fft.rs`) and the Jacobi
-//! rotations (`backend/jacobi.rs`), whose work and scratch memory suit compiled Rust. Their
+//! emitted modules — the sort (`host_sort.rs`), the FFT (`backend/fft.rs`), eigh and svd
+//! (`backend/jacobi.rs`), whose work and scratch memory suit compiled Rust. Their
 //! operands live in the data memory (`data.rs`), so [`run_on_data`] copies the inputs into this
 //! module's memory, runs the routine there and copies the outputs back. A dispatch calls it
 //! directly; a loop module calls it through an import (`env.oxjax_host_sort`, …, see

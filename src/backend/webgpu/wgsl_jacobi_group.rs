@@ -4,9 +4,9 @@
 //! parallel (Brent and Luk's parallel ordering). A round computes every pair's rotation from
 //! the current matrix (the rotations of disjoint pairs leave each other's 2×2 blocks alone),
 //! then applies them with the workgroup's invocations split over the rows or columns they
-//! touch, a barrier between steps. The rotation and its skip test are those of
-//! `backend/jacobi.rs`; only the order of the pairs differs from the one-invocation shader,
-//! so results agree to rounding (the library sorts the eigen- and singular values).
+//! touch, a barrier between steps. The rotation and its skip test are those of the
+//! one-invocation shader (`wgsl_routines.rs`); only the order of the pairs differs, so results
+//! agree to rounding (the library sorts the eigen- and singular values).
 
 use super::wgsl_routines::jacobi_tolerance;
 use super::wgsl_routines_group::group_shader;

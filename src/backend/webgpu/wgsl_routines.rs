@@ -154,13 +154,13 @@ pub fn packed_routine(
     Ok(Some((code, accessors)))
 }
 
-/// The relative tolerance of a Jacobi rotation over `rows`-long columns, in f32
-/// (`backend/jacobi.rs` has the f64 one).
+/// The relative tolerance of a Jacobi rotation over `rows`-long columns, in f32.
 pub(super) fn jacobi_tolerance(rows: usize) -> f32 {
     (rows as f32).sqrt().max(4.0) * f32::EPSILON
 }
 
-/// The rotation of pair `(p, q)` of `backend/jacobi.rs`, skipped when `apq` is negligible
+/// The rotation of pair `(p, q)` (Golub & Van Loan, Algorithm 8.5.2: `c = 1/√(1+t²)`,
+/// `s = t·c` with `t` the smaller root that zeroes `apq`), skipped when `apq` is negligible
 /// (`tol`, `tiny` in scope): sets `c`, `s` and `rotated`, or continues.
 const JACOBI_ROTATION: &str = "
         if (apq == 0.0f || abs(apq) <= tol * sqrt(abs(app * aqq)) || abs(apq) <= tiny) {
@@ -202,7 +202,7 @@ fn jacobi_sweeps(n: usize, pair: &str) -> String {
     )
 }
 
-/// Two-sided Jacobi (`backend/jacobi.rs`'s `eigh`) in f32: `d` rotated in place from `a`.
+/// Two-sided Jacobi in f32: `d` rotated in place from `a`.
 fn jacobi_eigh(n: usize) -> String {
     let pair = format!(
         "
@@ -239,7 +239,7 @@ fn jacobi_eigh(n: usize) -> String {
     )
 }
 
-/// One-sided Jacobi (`backend/jacobi.rs`'s `columns`) in f32: `w` rotated in place from `a`.
+/// One-sided Jacobi of the columns (Hestenes' method) in f32: `w` rotated in place from `a`.
 fn jacobi_columns(m: usize, n: usize) -> String {
     let pair = format!(
         "
