@@ -1,7 +1,9 @@
 /**
  * `lax.associativeScan`: an inclusive prefix scan with an associative `fn`. Up to `TREE_MAX`
  * elements it is ⌈log₂N⌉ Kogge–Stone rounds of slices, concatenates and calls of `fn`; longer
- * scans are one `lax.scan` whose step applies `fn` to the prefix so far and the next element.
+ * scans are one `lax.scan` whose step applies `fn` to the prefix so far and the next element,
+ * or, on webgpu from `CHUNKED_MIN` elements, three phases over chunks (two such scans and one
+ * application of `fn` per element), fewer dependent steps for a few more dispatches.
  * `fn` receives stacked operands (the scan axis moved to the front, kept as a batch axis), as in
  * JAX and jax-js. Both forms are compositions of operations, so they differentiate, vmap and jit
  * like any other. Eagerly (no trace open), the composition runs as a `jit` program traced afresh
@@ -35,6 +37,14 @@ type Combine = (a: any, b: any) => any;
 const TREE_MAX = 256;
 
 /**
+ * On webgpu, scans of at least this many elements run in three phases over `LANES` chunks
+ * (`chunked`): L + LANES dependent steps instead of N, for a few more dispatches.
+ */
+const CHUNKED_MIN = 4096;
+/** The chunks of the three-phase form (the lanes its first scan runs side by side). */
+const LANES = 64;
+
+/**
  * The inclusive scan of `elems` under an associative `fn`: element `i` of the result is
  * `fn(…fn(fn(x₀, x₁), x₂)…, xᵢ)`. `elems` is a pytree of arrays sharing the length N of axis
  * `axis` (default 0); `reverse` scans from the end (a suffix scan). `fn(a, b)` receives pytrees
@@ -46,7 +56,10 @@ const TREE_MAX = 256;
  * few) on `webgpu`. Longer: one `lax.scan` over the elements, its carry the prefix so far, each
  * step `fn(prefix, xᵢ)` on a batch of 1 (the first step takes x₀ itself) — on `wasm` one module
  * call, on `webgpu` one dispatch whose length is a runtime parameter, so a new N with the same
- * `fn` compiles no shader. N − 1 applications of `fn`: O(N) work. Called outside a trace it runs
+ * `fn` compiles no shader. N − 1 applications of `fn`: O(N) work. On `webgpu` from 4096
+ * elements: 64 chunks scanned side by side, a scan over their totals, then `fn(prefix before
+ * the chunk, local prefix)` on every element at once — about N/64 + 64 dependent steps, in a
+ * few dispatches whose scans compile nothing new at a new N. Called outside a trace it runs
  * as a `jit` program traced for the call, whose lowered program the structural cache finds again
  * on later calls; inside a trace it is inlined.
  *
@@ -98,7 +111,14 @@ export function associativeScan(
   if (n <= TREE_MAX) return rounds(fn, def, arrays, axis, n, !!opts.reverse);
   const moved = axis === 0 ? arrays : arrays.map((x) => numpy.moveaxis(x, axis, 0));
   try {
-    const out = serial(fn, def, moved, !!opts.reverse);
+    let out: Array[];
+    if (moved[0].device === "webgpu" && n >= CHUNKED_MIN) {
+      out = chunked(fn, def, moved, !!opts.reverse);
+    } else {
+      const { ys, last } = serial(fn, def, moved, !!opts.reverse);
+      last.forEach((x) => x.dispose());
+      out = ys;
+    }
     if (axis === 0) return tree.unflatten(def, out);
     const back = out.map((y) => numpy.moveaxis(y, 0, axis));
     out.forEach((y) => y.dispose());
@@ -140,32 +160,113 @@ function combine(fn: Combine, def: tree.JsTreeDef, a: Array[], b: Array[], batch
 
 /**
  * The inclusive scan of `xs` (leaves stacked along axis 0) as one `lax.scan`: the carry is the
- * prefix so far (a batch of 1) and a flag that turns true after the first step, which takes its
- * element itself — so `fn` only ever sees elements and prefixes, never a placeholder.
+ * prefix so far and a flag that turns true after the first step, which takes its element itself
+ * — so `fn` only ever sees elements and prefixes, never a placeholder. With `lanes`, each row
+ * is already a batch of `lanes` independent elements (scanned side by side); without, each row
+ * is one element, given to `fn` as a batch of 1. Returns the stacked prefixes and the last one.
  */
-function serial(fn: Combine, def: tree.JsTreeDef, xs: Array[], reverse: boolean): Array[] {
+function serial(
+  fn: Combine,
+  def: tree.JsTreeDef,
+  xs: Array[],
+  reverse: boolean,
+  lanes?: number,
+): { ys: Array[]; last: Array[] } {
+  const batch = lanes ?? 1;
+  const rest = (x: Array) => x.shape.slice(lanes === undefined ? 1 : 2);
   // Placeholders (zeros for the first prefix, never passed to fn; the flag), uncommitted on the
   // default device: small enough to keep their bytes on the host, so a program on another
   // device takes them without a device read.
-  const zeros = xs.map((x) => numpy.zeros([1, ...x.shape.slice(1)], { dtype: x.dtype }));
+  const zeros = xs.map((x) => numpy.zeros([batch, ...rest(x)], { dtype: x.dtype }));
   const started = numpy.array(false);
   try {
-    const [, ys] = scan(
+    const [carry, ys] = scan(
       (c: { acc: Array[]; started: Array }, row: Array[]) => {
-        const x = row.map((r) => r.reshape([1, ...r.shape]));
+        const x = lanes === undefined ? row.map((r) => r.reshape([1, ...r.shape])) : row;
         const a = c.acc.map((p, i) => numpy.where(c.started, p, x[i]));
-        const s = combine(fn, def, a, x, 1).map((v, i) => numpy.where(c.started, v, x[i]));
+        const s = combine(fn, def, a, x, batch).map((v, i) => numpy.where(c.started, v, x[i]));
         const next = { acc: s, started: c.started.equal(c.started) };
-        return [next, s.map((v) => v.reshape(v.shape.slice(1)))];
+        return [next, lanes === undefined ? s.map((v) => v.reshape(v.shape.slice(1))) : s];
       },
       { acc: zeros, started },
       xs,
       { reverse },
     );
-    return ys as Array[];
+    carry.started.dispose();
+    return { ys: ys as Array[], last: carry.acc };
   } finally {
     zeros.forEach((z) => z.dispose());
     started.dispose();
+  }
+}
+
+/**
+ * The inclusive scan of `xs` (leaves stacked along axis 0, N of them) in three phases over
+ * `LANES` chunks of L = ⌈N / LANES⌉ consecutive elements (the last element repeated to fill
+ * them: padding after the end changes no prefix before it): one scan over L rows of the chunks
+ * side by side (each chunk's own prefixes), one over the chunks' totals (the prefix before each
+ * chunk), then `fn(prefix before chunk c, local prefix)` on every element of chunks 1… at once.
+ * Both scans' bodies have shapes independent of N; 2N applications of `fn` in L + LANES steps.
+ */
+function chunked(fn: Combine, def: tree.JsTreeDef, xs: Array[], reverse: boolean): Array[] {
+  const n = xs[0].shape[0];
+  const len = Math.ceil(n / LANES);
+  const made: Array[] = [];
+  const keep = <T extends Array | Array[]>(x: T): T => {
+    if (x instanceof Array) made.push(x);
+    else made.push(...x);
+    return x;
+  };
+  const firstLane = numpy.array(globalThis.Array.from({ length: LANES }, (_, i) => i === 0));
+  let outs: Array[] = [];
+  try {
+    const rows = xs.map((x) => {
+      const rest = x.shape.slice(1);
+      let v = reverse ? keep(numpy.flip(x, 0)) : x;
+      if (len * LANES > n) {
+        const last = keep(v.slice([n - 1, n]));
+        const fill = keep(numpy.broadcastTo(last, [len * LANES - n, ...rest]));
+        v = keep(numpy.concatenate([v, fill], 0));
+      }
+      const chunks = keep(v.reshape([LANES, len, ...rest]));
+      return keep(numpy.moveaxis(chunks, 0, 1)); // [L, LANES, ...]
+    });
+    const local = serial(fn, def, rows, false, LANES);
+    keep(local.ys);
+    keep(local.last);
+    const totals = serial(fn, def, local.last, false);
+    keep(totals.ys);
+    keep(totals.last);
+    const size = len * LANES;
+    // Chunk c ≥ 1 combines with the prefix before it, totals c − 1; chunk 0's slot gets totals 0
+    // (a real prefix, so fn never sees a placeholder) and keeps its own prefixes.
+    const wide = xs.map((x, i) => {
+      const rest = x.shape.slice(1);
+      const head = keep(totals.ys[i].slice([0, 1]));
+      const body = keep(totals.ys[i].slice([0, LANES - 1]));
+      const before = keep(numpy.concatenate([head, body], 0));
+      const lanes = keep(numpy.broadcastTo(before, [len, LANES, ...rest]));
+      return keep(lanes.reshape([size, ...rest]));
+    });
+    const flat = local.ys.map((y, i) => keep(y.reshape([size, ...xs[i].shape.slice(1)])));
+    const joined = keep(combine(fn, def, wide, flat, size));
+    outs = xs.map((x, i) => {
+      const rest = x.shape.slice(1);
+      const all = keep(joined[i].reshape([len, LANES, ...rest]));
+      const mask = keep(firstLane.reshape([1, LANES, ...rest.map(() => 1)]));
+      const picked = keep(numpy.where(mask, local.ys[i], all));
+      const chunks = keep(numpy.moveaxis(picked, 1, 0)); // [LANES, L, ...]
+      const ordered = keep(chunks.reshape([size, ...rest]));
+      const out = ordered.slice([0, n]);
+      if (!reverse) return out;
+      keep(out);
+      return numpy.flip(out, 0);
+    });
+    return outs;
+  } finally {
+    firstLane.dispose();
+    const results = new Set(outs);
+    for (const x of new Set(made)) if (!results.has(x)) x.dispose();
   }
 }
 

@@ -6,8 +6,9 @@
 // row-partitioned stages (program/stages.rs), fewer than ⌈log₂n⌉ in all (exact counts
 // asserted). Longer scans are one lax.scan: issue 22's bound, at most 3 dispatches a call at
 // n = 1000 and 1600 (one here), and a new n after the first compiles no shader (the length is a
-// parameter of the loop's shader). An eager associativeScan (a jit program internally) is one
-// dispatch too. Oracle: the same program on the cpu device (forward and, for the scan form,
+// parameter of the loop's shader); from n = 4096, three phases over 64 chunks (two scans and the
+// kernels around them: the same dispatches at every n). An eager associativeScan (a jit program
+// internally) is one dispatch too. Oracle: the same program on the cpu device (forward and, for the scan form,
 // reverse). Nothing leaks (arrays and webgpu buffers).
 import {
   clearCaches,
@@ -22,7 +23,7 @@ import {
 
 await init({ maxStorageBuffers: 8, smallOnHost: false });
 
-type Dev = "cpu" | "webgpu";
+type Dev = "cpu" | "wasm" | "webgpu";
 type Elem = { A: np.Array; b: np.Array; S: np.Array };
 
 const vals = (k: number, s: number, scale: number) =>
@@ -241,6 +242,53 @@ Deno.test(
       if (c.dispatches < 2 || c.dispatches > 6) throw new Error(`dispatches: ${all}`);
     }
     for (const c of counts.slice(1)) if (c.compiles !== 0) throw new Error(`compiled: ${all}`);
+    const after = memoryStats();
+    if (after.liveArrays !== before.liveArrays) throw new Error("leaked arrays");
+    const live = (s: typeof after) => s.devices.webgpu?.liveBuffers ?? 0;
+    if (live(after) !== live(before)) throw new Error("leaked webgpu buffers");
+  },
+);
+
+// From 4,096 elements on webgpu: three phases over 64 chunks (a scan over the chunks side by
+// side, a scan over their totals, one application of fn per element), forward and reverse,
+// against the one-scan form on wasm; the same dispatches at both lengths (the scans' bodies
+// do not depend on N).
+Deno.test(
+  "jit(associativeScan) case 1, m = 2, n = 5000 and 7001: three phases, match wasm",
+  async () => {
+    const before = memoryStats();
+    const flat = async (t: unknown) => {
+      const out: number[] = [];
+      for (const leaf of tree.flatten(t as never)[0] as np.Array[])
+        out.push(...(await leaf.data()));
+      return out;
+    };
+    const calls: number[] = [];
+    for (const reverse of [false, true]) {
+      const scan = (e: unknown) => lax.associativeScan(compose as never, e as never, { reverse });
+      const f = jit(scan);
+      const g = jit(scan);
+      for (const n of [5000, 7001]) {
+        const e = kalman("webgpu", n, 2)();
+        tree.dispose(f(e));
+        const d0 = memoryStats().devices.webgpu!.dispatches;
+        const out = f(e);
+        calls.push(memoryStats().devices.webgpu!.dispatches - d0);
+        const got = await flat(out);
+        const ew = kalman("wasm", n, 2)();
+        const ref = g(ew);
+        const want = await flat(ref);
+        tree.dispose([out, e, ref, ew]);
+        got.forEach((v, i) => {
+          if (!(Math.abs(v - want[i]) <= 1e-4 * (1 + Math.abs(want[i]))))
+            throw new Error(`n=${n} reverse=${reverse} [${i}]: ${v} vs ${want[i]}`);
+        });
+      }
+      f.dispose();
+      g.dispose();
+    }
+    // Two scans, and the layout and the last application of fn around them: 11 here.
+    if (calls.some((c) => c !== calls[0] || c < 2 || c > 12)) throw new Error(`${calls}`);
     const after = memoryStats();
     if (after.liveArrays !== before.liveArrays) throw new Error("leaked arrays");
     const live = (s: typeof after) => s.devices.webgpu?.liveBuffers ?? 0;
