@@ -297,7 +297,7 @@ export function case1ForwardRow(n = 1600, m = 2) {
   const f = ox.jit((x) => lax.associativeScan(compose, x));
   const run = () => {
     const out = f(e);
-    out.S.js();
+    out.S.dataSync();
     ox.tree.dispose(out);
   };
   run();
