@@ -16,7 +16,9 @@ use super::simd_ops::{splat_const, vector_step, HIGH_HALF, LOW_HALVES};
 use super::Cx;
 use crate::core::DType;
 use crate::kernel::order::BLOCK_LANES;
-use crate::kernel::{order, reduce_identity, Kernel, ReduceOp, Reduction};
+use crate::kernel::{
+    order, reduce_identity, AluExp, AluKind, BinaryOp, Kernel, ReduceOp, Reduction,
+};
 use crate::util::Result;
 
 /// The lowered block: vectors per block, per-lane index setup, statements and values.
@@ -29,12 +31,14 @@ struct Lowered {
 
 /// Tries the block widths; `None` when SIMD would gain nothing.
 fn pick(cx: &mut Cx, kernel: &Kernel) -> Result<Option<Lowered>> {
-    // Narrower blocks are tried when wider ones fall back (index divisions by a row length
-    // that is a multiple of 4 but not 8 stay uniform within a block of 4).
+    // Blocks of 4 are tried too where they can do better: an index division by a row length
+    // that is a multiple of 4 but not 8 is uniform within a block of 4, not of 8.
     let tries: &[usize] = if kernel.reduction.is_some() {
         &[4, 1]
-    } else {
+    } else if divides_by_odd_fours(&kernel.exp) {
         &[2, 1]
+    } else {
+        &[2]
     };
     let mut best: Option<(usize, Lowered)> = None;
     for &u in tries {
@@ -58,6 +62,14 @@ fn pick(cx: &mut Cx, kernel: &Kernel) -> Result<Option<Lowered>> {
         }
     }
     Ok(best.map(|(_, l)| l))
+}
+
+/// Whether `e` divides (or takes a remainder) by a constant that is 4 times an odd number.
+fn divides_by_odd_fours(e: &AluExp) -> bool {
+    let odd_fours = |d: &AluExp| d.const_value().is_some_and(|k| k.rem_euclid(8.0) == 4.0);
+    let here =
+        matches!(&e.kind, AluKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, d) if odd_fours(d));
+    here || e.children().into_iter().any(divides_by_odd_fours)
 }
 
 /// Whether `kernel` reduces in the lane-blocked order with at least one whole block (`rblock`);
