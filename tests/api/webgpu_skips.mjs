@@ -28,6 +28,7 @@ export const WEBGPU_SKIP_FILES = {
   "reclaim.test.mjs":
     "device-independent: drives the garbage collector with Node's V8 gc() (node:v8, node:vm)",
   "wasm_threads.test.mjs": "the wasm device's worker pool (Node worker_threads)",
+  "read_span.test.mjs": "reads of the wasm device's arrays out of its data memory",
   "wasm_threads_faults.test.mjs": "the wasm device's worker pool (Node worker_threads)",
   "upstream_diff.test.mjs":
     "upstream @jax-js/jax is the oracle, run beside oxjax on its wasm device in Node",
