@@ -1,22 +1,19 @@
 //! float32 transcendentals on f32x4 vectors, for the SIMD lowering (`simd`), which inlines
 //! them (a call per vector would cost about as much as a short body).
 //!
-//! exp, tanh, sin and cos compute in float32 arithmetic (`vmath32`: Cephes-style reductions
-//! and fits, within 1 ulp). log widens its lanes into two f64x2 halves and runs the scalar
-//! float32 routine's algorithm (`math_exp::log`: same reduction, same series with error below
-//! 2⁻⁴²) branch-free, rounding once, selecting −∞ / ∞ / NaN for 0 / ∞ / negative or NaN lanes
-//! (f32 subnormals are normal f64s, so no rescaling is needed). sin and cos lanes with |x| ≥
-//! 2²⁰·π/2 (rare) are recomputed by the scalar routine (Payne–Hanek reduction). asin and atan
-//! widen likewise and run their scalar routines' algorithms branch-free (`vmath_inv`). erf and
-//! erfc widen likewise and use fits of their own with one polynomial for the whole tail
+//! exp, log, tanh, sin and cos compute in float32 arithmetic (`vmath32`: Cephes-style
+//! reductions and fits, within 1 ulp); sin and cos lanes with |x| ≥ 2²⁰·π/2 (rare) are
+//! recomputed by the scalar routine (Payne–Hanek reduction). asin and atan widen their lanes
+//! into two f64x2 halves and run their scalar routines' algorithms branch-free (`vmath_inv`),
+//! rounding once (f32 subnormals are normal f64s, so no rescaling is needed). erf and erfc
+//! widen likewise and use fits of their own with one polynomial for the whole tail
 //! (`vmath_erf`), both formulas computed for every lane and selected.
 
 use walrus::ir::{BinaryOp as B, UnaryOp as U};
 use walrus::{FunctionId, Module, ValType};
 
-use super::dsl::{function, i32c, when, Var, E, S};
+use super::dsl::{function, when, Var, E, S};
 use super::math::Lib;
-use super::math_consts::{LN2_HI, LN2_LO};
 use super::simd_ops::{lanes_const, HIGH_HALF, LOW_HALVES};
 use super::vmath32::F;
 use crate::kernel::UnaryOp;
@@ -80,12 +77,6 @@ pub(super) fn ki(v: i64) -> E {
     E::V128(b | (b << 64))
 }
 
-impl D {
-    fn cmp(self, op: B, o: D) -> E {
-        self.0.v2(op, o.0)
-    }
-}
-
 /// `a` where `mask` is set, else `b`.
 pub(super) fn pick(a: D, b: D, mask: E) -> D {
     D(E::Bitselect(Box::new(a.0), Box::new(b.0), Box::new(mask)))
@@ -133,50 +124,6 @@ impl Body<'_> {
         let sq = self.bind(x.clone() * x.clone());
         plain(&even, &sq) + x * plain(&odd, &sq)
     }
-
-    fn horner_f(&mut self, coeffs: &[f64], x: D) -> D {
-        let bits: Vec<u64> = coeffs.iter().map(|v| v.to_bits()).collect();
-        self.horner(&bits, x)
-    }
-
-    /// log(x) as `math_exp::log` (float32 series).
-    fn log(&mut self, x: D) -> D {
-        let ix = self.bind_e(x.0.clone());
-        let mant = self.bind_e(ix.clone().v2(B::V128And, ki((1 << 52) - 1)));
-        // Lanes with 1 + f above √2 halve the significand and count one more power of two.
-        let above = self.bind_e(mant.clone().v2(B::I64x2GtS, ki(0x6_a09e_667f_3bcd)));
-        let fbits = mant
-            .v2(B::V128Or, ki(1023 << 52))
-            .v2(B::I64x2Add, above.clone().v2(B::I64x2Shl, i32c(52)));
-        let f = self.bind(D(fbits) - k(1.0));
-        let kint = ix
-            .v2(B::I64x2ShrS, i32c(52))
-            .v2(B::I64x2Sub, ki(1023))
-            .v2(B::I64x2Sub, above);
-        let kf = self.bind(D(kint.v2(B::I64x2Add, ki(MAGIC.to_bits() as i64))) - k(MAGIC));
-        let s = self.bind(f.clone() / (k(2.0) + f.clone()));
-        let z = self.bind(s.clone() * s.clone());
-        let coeffs: Vec<f64> = (1..=7).rev().map(|j| 2.0 / (2 * j + 1) as f64).collect();
-        let poly = self.horner_f(&coeffs, z.clone());
-        let r = self.bind(z * poly);
-        let hfsq = self.bind(k(0.5) * f.clone() * f.clone());
-        let value =
-            kf.clone() * kb(LN2_HI) - ((hfsq.clone() - (s * (hfsq + r) + kf * kb(LN2_LO))) - f);
-        let finite = x
-            .clone()
-            .cmp(B::F64x2Gt, k(0.0))
-            .v2(B::V128And, x.clone().cmp(B::F64x2Lt, k(f64::INFINITY)));
-        let special = pick(
-            k(f64::NEG_INFINITY),
-            pick(
-                k(f64::INFINITY),
-                k(f64::NAN),
-                x.clone().cmp(B::F64x2Eq, k(f64::INFINITY)),
-            ),
-            x.cmp(B::F64x2Eq, k(0.0)),
-        );
-        pick(value, special, finite)
-    }
 }
 
 /// Statements and the value computing float32 `op` lane-wise on the f32x4 local `x`, inlined
@@ -185,12 +132,11 @@ pub fn inline(lib: &mut Lib, m: &mut Module, op: UnaryOp, x: Var) -> (Vec<S>, E)
     let res = Var::new(m, V128);
     let mut b = Body { m, stmts: vec![] };
     let value = match op {
-        UnaryOp::Log | UnaryOp::Asin | UnaryOp::Atan | UnaryOp::Erf | UnaryOp::Erfc => {
+        UnaryOp::Asin | UnaryOp::Atan | UnaryOp::Erf | UnaryOp::Erfc => {
             let mut out = vec![];
             for half in halves(x.get()) {
                 let h = b.bind(D(half));
                 let y = match op {
-                    UnaryOp::Log => b.log(h),
                     UnaryOp::Asin => b.asin64(h),
                     UnaryOp::Erf => b.erf64(h, false),
                     UnaryOp::Erfc => b.erf64(h, true),
@@ -202,6 +148,7 @@ pub fn inline(lib: &mut Lib, m: &mut Module, op: UnaryOp, x: Var) -> (Vec<S>, E)
             E::Shuffle(LOW_HALVES, Box::new(lo), Box::new(hi))
         }
         UnaryOp::Exp => b.exp32(F(x.get())).0,
+        UnaryOp::Log => b.log32(F(x.get())).0,
         UnaryOp::Tanh => b.tanh32(F(x.get())).0,
         UnaryOp::Sin => b.sin_cos32(F(x.get()), false).0,
         UnaryOp::Cos => b.sin_cos32(F(x.get()), true).0,

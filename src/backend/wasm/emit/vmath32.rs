@@ -1,4 +1,4 @@
-//! exp, tanh, sin and cos on f32x4 vectors in float32 arithmetic (the bodies of `vmath`'s
+//! exp, log, tanh, sin and cos on f32x4 vectors in float32 arithmetic (the bodies of `vmath`'s
 //! routines), branch-free, within 1 ulp of the correctly rounded result (89–99% of results
 //! equal it; tested against the float64 oracle in `tests/integration/wasm_kernels/vmath.rs`).
 //!
@@ -6,6 +6,9 @@
 //!   1 + r + r²·P(r) (Cephes' degree-5 fit on |r| ≤ ln2/2), scaled by 2^⌊k/2⌋·2^(k−⌊k/2⌋) so
 //!   that subnormal results round once. x is clamped to [−104, 89] first (NaN stays NaN):
 //!   beyond, the result rounds to 0 or overflows to ∞ anyway.
+//! - log: x = m·2^e with m in [√½, √2) (subnormals scaled by 2²³ first), f = m − 1 exact,
+//!   log x = f − f²/2 + f³·P(f) + e·C₂ + e·C₁ (Cephes' degree-8 fit, ln 2 in two parts, e·C₁
+//!   exact), summed small terms first; 0 gives −∞, ∞ gives ∞, negative and NaN lanes NaN.
 //! - tanh: x + x·z·T(z) (z = x², Cephes' fit) below 0.625, else ±(1 − 2/(exp(2|x|) + 1)),
 //!   selected per lane; |2x| is clamped to 44, where the result is ±1 in f32.
 //! - sin, cos: n = round(x·2/π) in f32, y = x − n·π/2 in f64 with π/2 in three parts (exact
@@ -102,6 +105,61 @@ impl Body<'_> {
         let half = self.bind_e(k.clone().v2(B::I32x4ShrS, i32c(1)));
         let rest = k.v2(B::I32x4Sub, half.clone());
         y * pow2(half) * pow2(rest)
+    }
+
+    pub fn log32(&mut self, x: F) -> F {
+        // Subnormal lanes are scaled by 2²³ (their exponent corrected below); zero, negative
+        // and NaN lanes take their special results at the end.
+        let sub = self.bind_e(x.0.clone().v2(B::F32x4Lt, c(f32::MIN_POSITIVE).0));
+        let xs = pick(x.clone() * c(8_388_608.0), x.clone(), sub.clone());
+        let bits = self.bind_e(xs.0);
+        // x = m·2^e with m in [0.5, 1); below √½ the lane takes 2m − 1 and e − 1 instead.
+        let m = self.bind32(F(bits
+            .clone()
+            .v2(B::V128And, ci(0x007f_ffff))
+            .v2(B::V128Or, ci(0x3f00_0000))));
+        let low = self.bind_e(
+            m.0.clone()
+                .v2(B::F32x4Lt, c(std::f32::consts::FRAC_1_SQRT_2).0),
+        );
+        let e = bits
+            .v2(B::I32x4ShrU, i32c(23))
+            .v2(B::I32x4Sub, ci(126))
+            .v2(B::I32x4Sub, sub.v2(B::V128And, ci(23)))
+            .v2(B::I32x4Add, low.clone());
+        let ef = self.bind32(F(e.v1(U::F32x4ConvertI32x4S)));
+        let f = self.bind32(m.clone() - c(1.0) + F(m.0.v2(B::V128And, low)));
+        let z = self.bind32(f.clone() * f.clone());
+        let p = horner(
+            &[
+                7.037_683_6e-2,
+                -1.151_461e-1,
+                1.167_699_9e-1,
+                -1.242_014_1e-1,
+                1.424_932_3e-1,
+                -1.666_805_8e-1,
+                2.000_071_4e-1,
+                -2.499_999_4e-1,
+                3.333_333e-1,
+            ],
+            &f,
+        );
+        let y = f.clone() * (z.clone() * p) + ef.clone() * c(-2.121_944_4e-4) - c(0.5) * z;
+        let value = (f + y) + ef * c(0.693_359_4);
+        let finite =
+            x.0.clone()
+                .v2(B::F32x4Gt, c(0.0).0)
+                .v2(B::V128And, x.0.clone().v2(B::F32x4Lt, c(f32::INFINITY).0));
+        let special = pick(
+            c(f32::NEG_INFINITY),
+            pick(
+                c(f32::INFINITY),
+                c(f32::NAN),
+                x.0.clone().v2(B::F32x4Eq, c(f32::INFINITY).0),
+            ),
+            x.0.v2(B::F32x4Eq, c(0.0).0),
+        );
+        pick(value, special, finite)
     }
 
     pub fn tanh32(&mut self, x: F) -> F {
