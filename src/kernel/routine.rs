@@ -50,8 +50,8 @@ pub enum RoutineKind {
     /// `a [batch, m, n]` → `w [batch, m, n]`, `v [batch, n, n]`: `w = a v` with `v`
     /// orthogonal and the columns of `w` mutually orthogonal (the singular values are their
     /// norms) — by Golub–Kahan on the host devices, by cyclic one-sided Jacobi rotations on
-    /// webgpu. Without `vectors`, only the column norms of `w` are defined (the host writes
-    /// the singular values on its diagonal and the identity as `v`; webgpu computes both).
+    /// webgpu. Without `vectors`, only the column norms of `w` are defined and `v` is the
+    /// identity (the host writes the singular values on the diagonal of `w`).
     JacobiColumns { vectors: bool },
 }
 

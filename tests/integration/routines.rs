@@ -320,6 +320,13 @@ fn check_jacobi(
         }
 }
 
+/// `r.batch` identity matrices of order `r.n`, row-major.
+fn identities(r: &Routine) -> Vec<f64> {
+    let n = r.n;
+    let eye = (0..n * n).map(|e| f64::from(u8::from(e / n == e % n)));
+    eye.cycle().take(r.batch * n * n).collect()
+}
+
 /// The column norms of each `m × n` matrix of `x` (routine `r`'s batch), descending.
 fn column_norms(x: &[f64], r: &Routine) -> Vec<f64> {
     let (m, n) = (r.m, r.n);
@@ -354,7 +361,9 @@ fn jacobi_routines_diagonalize_and_orthogonalize() {
                 if let RoutineKind::JacobiColumns { .. } = kind {
                     let values = RoutineKind::JacobiColumns { vectors: false };
                     let only = Routine { kind: values, ..r };
-                    let got = column_norms(&read(&run_cpu(&only, &ins)[0]), &only);
+                    let outs = run_cpu(&only, &ins);
+                    assert_eq!(read(&outs[1]), identities(&r), "{kind:?}: v without vectors");
+                    let got = column_norms(&read(&outs[0]), &only);
                     for (g, w) in got.iter().zip(column_norms(&x, &r)) {
                         assert!((g - w).abs() <= tol * w.max(1.0), "{kind:?} {m}×{n}: {g} vs {w}");
                     }
@@ -520,7 +529,9 @@ fn webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes() {
             let host = column_norms(&decode(f32, &run_cpu(r, &ins)[0]), r);
             let values = RoutineKind::JacobiColumns { vectors: false };
             let only = Routine { kind: values, ..*r };
-            let gpu_only = decode(f32, &run_routine_on(&mut gpu, &only, &bytes)[0]);
+            let outs = run_routine_on(&mut gpu, &only, &bytes);
+            let gpu_only = decode(f32, &outs[0]);
+            assert_eq!(decode(f32, &outs[1]), identities(r), "webgpu {r:?}: v without vectors");
             for got in [column_norms(&x, r), column_norms(&gpu_only, &only)] {
                 for (g, w) in got.iter().zip(&host) {
                     assert!(close(*g, *w, 1e-4), "webgpu {r:?}: singular value {g} vs {w}");

@@ -186,7 +186,7 @@ pub fn emit(routine: &Routine, w: u32) -> crate::util::Result<String> {
                 sweeps = sweeps(n, &rotations, &steps),
             )
         }
-        RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::JacobiColumns { vectors } => {
             let rotations = format!(
                 "      for (var t = lid; t < {pairs}u; t += {w}u) {{
         let pq = pair_of(round, t);
@@ -212,7 +212,11 @@ pub fn emit(routine: &Routine, w: u32) -> crate::util::Result<String> {
                 "{cols}{vecs}      storageBarrier();
 ",
                 cols = apply("w", "wb", m, n, false, w),
-                vecs = apply("vecs", "vb", n, n, false, w),
+                vecs = if vectors {
+                    apply("vecs", "vb", n, n, false, w)
+                } else {
+                    String::new()
+                },
             );
             format!(
                 "  let wb = bi * {mn}u;

@@ -46,7 +46,7 @@ fn body(routine: &Routine) -> String {
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
         RoutineKind::JacobiEigh => jacobi_eigh(routine.n),
-        RoutineKind::JacobiColumns { .. } => jacobi_columns(routine.m, routine.n),
+        RoutineKind::JacobiColumns { vectors } => jacobi_columns(routine.m, routine.n, vectors),
         RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a multi-pass routine"),
     }
 }
@@ -239,8 +239,9 @@ fn jacobi_eigh(n: usize) -> String {
     )
 }
 
-/// One-sided Jacobi of the columns (Hestenes' method) in f32: `w` rotated in place from `a`.
-fn jacobi_columns(m: usize, n: usize) -> String {
+/// One-sided Jacobi of the columns (Hestenes' method) in f32: `w` rotated in place from `a`;
+/// `vecs` accumulates the rotations only with `vectors` (else it stays the identity).
+fn jacobi_columns(m: usize, n: usize, vectors: bool) -> String {
     let pair = format!(
         "
         var app = 0.0f;
@@ -254,7 +255,11 @@ fn jacobi_columns(m: usize, n: usize) -> String {
           apq = apq + x * y;
         }}{JACOBI_ROTATION}{cols}{vecs}",
         cols = rotate_columns("w", "wb", m, n),
-        vecs = rotate_columns("vecs", "vb", n, n),
+        vecs = if vectors {
+            rotate_columns("vecs", "vb", n, n)
+        } else {
+            String::new()
+        },
     );
     format!(
         "  let wb = bi * {mn}u;
