@@ -1,4 +1,4 @@
-//! The singular value decomposition of the `JacobiColumns` routine on the host (cpu and wasm
+//! The singular value decomposition of the `OrthogonalColumns` routine on the host (cpu and wasm
 //! devices), in f64: Householder reduction to upper bidiagonal form, then implicit-shift QR
 //! on the bidiagonal (Golub & Kahan; Golub & Van Loan, Algorithms 5.4.2 and 8.6.2) with a
 //! Wilkinson shift of the trailing 2×2 block of `BᵀB`, deflating where a superdiagonal or
@@ -282,7 +282,7 @@ impl Bidiagonal {
     }
 }
 
-/// The SVD of the row-major `m × n` matrix `a` (`m ≥ n`), as the `JacobiColumns` routine's
+/// The SVD of the row-major `m × n` matrix `a` (`m ≥ n`), as the `OrthogonalColumns` routine's
 /// results: `w = a v` (`m × n`, row-major, mutually orthogonal columns, the singular values
 /// their norms) and `v` (`n × n`, orthogonal). Without `vectors`, `w` is the singular values
 /// on its diagonal (zero elsewhere) and `v` the identity.

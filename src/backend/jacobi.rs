@@ -1,4 +1,4 @@
-//! The routines `kernel::RoutineKind::JacobiEigh` and `JacobiColumns` on the cpu and wasm
+//! The routines `kernel::RoutineKind::Diagonalize` and `OrthogonalColumns` on the cpu and wasm
 //! devices, in f64: the batch loop and the conversions around `tridiagonal.rs` (the symmetric
 //! eigendecomposition) and `golub_kahan.rs` (the singular value decomposition); and the bound
 //! on the sweeps of the Jacobi rotations that the webgpu shaders run for them.
@@ -48,8 +48,8 @@ pub fn run(routine: &Routine, input: &[u8], first: &mut [u8], second: &mut [u8])
     for b in 0..routine.batch {
         let mut x = decode(dtype, &input[b * mn * size..(b + 1) * mn * size]);
         match routine.kind {
-            RoutineKind::JacobiEigh => super::tridiagonal::eigh(&mut x, &mut v, n),
-            RoutineKind::JacobiColumns { vectors } => {
+            RoutineKind::Diagonalize => super::tridiagonal::eigh(&mut x, &mut v, n),
+            RoutineKind::OrthogonalColumns { vectors } => {
                 let a = std::mem::replace(&mut x, vec![0.0; mn]);
                 super::golub_kahan::columns(&a, &mut x, &mut v, m, n, vectors);
             }

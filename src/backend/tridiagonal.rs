@@ -1,4 +1,4 @@
-//! The symmetric eigendecomposition of the `JacobiEigh` routine on the host (cpu and wasm
+//! The symmetric eigendecomposition of the `Diagonalize` routine on the host (cpu and wasm
 //! devices), in f64: Householder reduction to tridiagonal form `a = Q T Qᵀ`, then implicit
 //! symmetric QR on `T` with a Wilkinson shift (Golub & Van Loan, Algorithms 8.3.1 and 8.3.3),
 //! deflating where a subdiagonal element is negligible, the rotations accumulated into `Q`.
@@ -99,7 +99,7 @@ fn sweep(diag: &mut [f64], off: &mut [f64], qt: &mut [f64], n: usize, lo: usize,
 }
 
 /// The eigenvalues (unsorted) and eigenvectors of the symmetric `n × n` row-major `a` (both
-/// triangles), as the `JacobiEigh` routine's results: `a` is overwritten by the diagonal
+/// triangles), as the `Diagonalize` routine's results: `a` is overwritten by the diagonal
 /// matrix of the eigenvalues, `v` by the orthogonal matrix of the eigenvectors (columns).
 pub fn eigh(a: &mut [f64], v: &mut [f64], n: usize) {
     let (mut diag, mut off, mut qt) = reduce(a, n);

@@ -108,15 +108,15 @@ pub enum Primitive {
     Lu,
     /// The eigendecomposition of each symmetric matrix of `[..., n, n]`; two outputs: the
     /// diagonalized matrix (eigenvalues on its diagonal, unsorted) and the eigenvectors as columns (a
-    /// routine: see `kernel::RoutineKind::JacobiEigh`). Internal to the library, which applies
+    /// routine: see `kernel::RoutineKind::Diagonalize`). Internal to the library, which applies
     /// it only to values whose gradient is stopped and attaches the derivatives itself: its
     /// rule passes no cotangent back.
-    JacobiEigh,
+    Diagonalize,
     /// The singular value decomposition of each matrix of `[..., m, n]` as two outputs: the
     /// mutually orthogonal columns `w = a v` and the orthogonal `v [..., n, n]`, or without
     /// `vectors` only columns whose norms are the singular values (a routine: see
-    /// `kernel::RoutineKind::JacobiColumns`). Internal, as `JacobiEigh`.
-    JacobiColumns {
+    /// `kernel::RoutineKind::OrthogonalColumns`). Internal, as `Diagonalize`.
+    OrthogonalColumns {
         vectors: bool,
     },
 }
@@ -196,8 +196,8 @@ impl Primitive {
             Primitive::TriangularSolve { .. } => "triangular_solve",
             Primitive::Scan(_) => "scan",
             Primitive::Lu => "lu",
-            Primitive::JacobiEigh => "jacobi_eigh",
-            Primitive::JacobiColumns { .. } => "jacobi_columns",
+            Primitive::Diagonalize => "diagonalize",
+            Primitive::OrthogonalColumns { .. } => "orthogonal_columns",
             Primitive::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "reduce_sum",
                 ReduceOp::Prod => "reduce_prod",

@@ -46,13 +46,13 @@ pub enum RoutineKind {
     /// negligible — the eigenvalues are the diagonal of `d` (unsorted), the eigenvectors the
     /// columns of `v`. By Householder tridiagonalization and implicit QR on the host devices
     /// (`d` exactly diagonal), by cyclic two-sided Jacobi rotations on webgpu. `m = n`.
-    JacobiEigh,
+    Diagonalize,
     /// `a [batch, m, n]` → `w [batch, m, n]`, `v [batch, n, n]`: `w = a v` with `v`
     /// orthogonal and the columns of `w` mutually orthogonal (the singular values are their
     /// norms) — by Golub–Kahan on the host devices, by cyclic one-sided Jacobi rotations on
     /// webgpu. Without `vectors`, only the column norms of `w` are defined and `v` is the
     /// identity (the host writes the singular values on the diagonal of `w`).
-    JacobiColumns { vectors: bool },
+    OrthogonalColumns { vectors: bool },
 }
 
 /// One routine over a batch of matrices of one shape and dtype.
@@ -77,8 +77,8 @@ impl Routine {
             RoutineKind::Lu => "lu",
             RoutineKind::Sort => "sort",
             RoutineKind::Fft { .. } => "fft",
-            RoutineKind::JacobiEigh => "eigh",
-            RoutineKind::JacobiColumns { .. } => "svd",
+            RoutineKind::Diagonalize => "eigh",
+            RoutineKind::OrthogonalColumns { .. } => "svd",
         }
     }
 
@@ -99,8 +99,8 @@ impl Routine {
             RoutineKind::Cholesky
             | RoutineKind::Lu
             | RoutineKind::Sort
-            | RoutineKind::JacobiEigh
-            | RoutineKind::JacobiColumns { .. } => {
+            | RoutineKind::Diagonalize
+            | RoutineKind::OrthogonalColumns { .. } => {
                 vec![(self.dtype, b * m * n)]
             }
             RoutineKind::TriangularSolve { .. } => {
@@ -125,7 +125,7 @@ impl Routine {
             ],
             RoutineKind::Sort => vec![(self.dtype, b * n), (DType::Int32, b * n)],
             RoutineKind::Fft { .. } => vec![(self.dtype, b * n), (self.dtype, b * n)],
-            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
+            RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. } => {
                 vec![(self.dtype, b * m * n), (self.dtype, b * n * n)]
             }
         }

@@ -1,6 +1,6 @@
-//! The routine primitives of `eigh` (`JacobiEigh`: a symmetric matrix diagonalized, by
+//! The routine primitives of `eigh` (`Diagonalize`: a symmetric matrix diagonalized, by
 //! tridiagonal QR on the host devices and two-sided Jacobi rotations on webgpu) and `svd`
-//! (`JacobiColumns`: mutually orthogonal columns `a v`, by Golub–Kahan on the host devices
+//! (`OrthogonalColumns`: mutually orthogonal columns `a v`, by Golub–Kahan on the host devices
 //! and one-sided Jacobi rotations on webgpu; `kernel::RoutineKind`), which
 //! every device runs as one routine call — eagerly and under `jit` alike; plus the masks and
 //! column permutations the decompositions around them use.
@@ -47,7 +47,7 @@ pub fn sum(x: &Value, axes: Vec<usize>) -> Result<Value> {
 /// Eigenvalues (unsorted, `[b, n]`) and eigenvectors (columns, `[b, n, n]`) of the symmetric
 /// matrices `a [b, n, n]`.
 pub fn eigh(a: &Value) -> Result<(Value, Value)> {
-    let outs = lax::jacobi_eigh(&mut Binder, a)?;
+    let outs = lax::diagonalize(&mut Binder, a)?;
     let (n, dtype) = (a.aval().shape[1], a.aval().dtype);
     let mask = eye_mask(vec![1, n, n], 1, 2, dtype)?;
     let diagonal = lax::binary(&mut Binder, BinaryOp::Mul, &outs[0], &mask)?;
@@ -58,6 +58,6 @@ pub fn eigh(a: &Value) -> Result<(Value, Value)> {
 /// columns of `w [b, m, n]` mutually orthogonal and `v [b, n, n]` orthogonal. The singular
 /// values are the column norms of `w`; without `vectors` nothing else is defined.
 pub fn orthogonalize_columns(a: &Value, vectors: bool) -> Result<(Value, Value)> {
-    let outs = lax::jacobi_columns(&mut Binder, a, vectors)?;
+    let outs = lax::orthogonal_columns(&mut Binder, a, vectors)?;
     Ok((outs[0].clone(), outs[1].clone()))
 }

@@ -1,4 +1,4 @@
-//! `eigh`/`eigvalsh` (numpy.linalg and lax.linalg) of symmetric matrices: the `JacobiEigh`
+//! `eigh`/`eigvalsh` (numpy.linalg and lax.linalg) of symmetric matrices: the `Diagonalize`
 //! routine (`jacobi.rs`) on the input with its gradient stopped, eigenvalues ascending as in
 //! NumPy and JAX, eigenvector signs as the routine leaves them (LAPACK's are arbitrary too).
 //!

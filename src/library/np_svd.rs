@@ -1,4 +1,4 @@
-//! `svd`/`svdvals` (numpy.linalg and lax.linalg): the `JacobiColumns` routine (`jacobi.rs`)
+//! `svd`/`svdvals` (numpy.linalg and lax.linalg): the `OrthogonalColumns` routine (`jacobi.rs`)
 //! on the columns of `a` (of `aᵀ` when it is wide), singular values descending as in NumPy
 //! and JAX.
 //! Columns of `u` whose singular value is negligible (≤ `max(m, n) ε σ_max`), and the extra

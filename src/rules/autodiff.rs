@@ -130,7 +130,7 @@ pub fn vjp_multi<E: Emit>(
         Primitive::Fft { inverse } => super::fft::vjp(e, *inverse, outs, gs),
         // Only ever applied to a value whose gradient is stopped (`library::jacobi`), so no
         // cotangent flows back through them: the library attaches the derivatives itself.
-        Primitive::JacobiEigh | Primitive::JacobiColumns { .. } => Ok(vec![None]),
+        Primitive::Diagonalize | Primitive::OrthogonalColumns { .. } => Ok(vec![None]),
         _ => Err(not_differentiable(prim)),
     }
 }

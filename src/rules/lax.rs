@@ -343,15 +343,15 @@ pub fn fft<E: Emit>(e: &mut E, re: &E::V, im: &E::V, inverse: bool) -> Result<Ve
 }
 
 /// The eigendecomposition of each symmetric matrix of `a`: `[diagonalized, eigenvectors]` (internal to
-/// the library: see `Primitive::JacobiEigh`).
-pub fn jacobi_eigh<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
-    e.bind_multi(Primitive::JacobiEigh, &[Arg::V(a)])
+/// the library: see `Primitive::Diagonalize`).
+pub fn diagonalize<E: Emit>(e: &mut E, a: &E::V) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::Diagonalize, &[Arg::V(a)])
 }
 
 /// The orthogonal columns `[w, v]` of each matrix of `a`, or without `vectors` columns whose
-/// norms are its singular values (internal to the library: see `Primitive::JacobiColumns`).
-pub fn jacobi_columns<E: Emit>(e: &mut E, a: &E::V, vectors: bool) -> Result<Vec<E::V>> {
-    e.bind_multi(Primitive::JacobiColumns { vectors }, &[Arg::V(a)])
+/// norms are its singular values (internal to the library: see `Primitive::OrthogonalColumns`).
+pub fn orthogonal_columns<E: Emit>(e: &mut E, a: &E::V, vectors: bool) -> Result<Vec<E::V>> {
+    e.bind_multi(Primitive::OrthogonalColumns { vectors }, &[Arg::V(a)])
 }
 
 /// `conv_general_dilated(lhs, rhs)` with `params`.

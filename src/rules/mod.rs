@@ -72,8 +72,8 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::Lu
         | Primitive::Sort
         | Primitive::Fft { .. }
-        | Primitive::JacobiEigh
-        | Primitive::JacobiColumns { .. } => Family::Routine,
+        | Primitive::Diagonalize
+        | Primitive::OrthogonalColumns { .. } => Family::Routine,
         Primitive::Scan(_) => Family::Control,
     }
 }

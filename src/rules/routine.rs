@@ -134,13 +134,13 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Vec<Aval>> {
                 Aval::new(with(&[m]), DType::Int32),
             ])
         }
-        Primitive::JacobiEigh => {
+        Primitive::Diagonalize => {
             arity(prim, inputs, 1)?;
             square(name, "the operand", inputs[0])?;
             let a = inputs[0];
             Ok(vec![a.clone(), a.clone()])
         }
-        Primitive::JacobiColumns { .. } => {
+        Primitive::OrthogonalColumns { .. } => {
             arity(prim, inputs, 1)?;
             let (batch, _, n) = matrix(name, "the operand", inputs[0])?;
             let a = inputs[0];
@@ -169,8 +169,8 @@ pub fn routine(prim: &Primitive, inputs: &[&Aval]) -> Result<Routine> {
     let kind = match *prim {
         Primitive::Cholesky => RoutineKind::Cholesky,
         Primitive::Lu => RoutineKind::Lu,
-        Primitive::JacobiEigh => RoutineKind::JacobiEigh,
-        Primitive::JacobiColumns { vectors } => RoutineKind::JacobiColumns { vectors },
+        Primitive::Diagonalize => RoutineKind::Diagonalize,
+        Primitive::OrthogonalColumns { vectors } => RoutineKind::OrthogonalColumns { vectors },
         Primitive::TriangularSolve {
             left_side,
             lower,

@@ -82,10 +82,10 @@ fn inputs(r: &Routine, seed: u64) -> Vec<Vec<f64>> {
             }
             vec![a, noise(r.batch * r.m * r.n, seed + 1)]
         }
-        RoutineKind::Lu | RoutineKind::Sort | RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::Lu | RoutineKind::Sort | RoutineKind::OrthogonalColumns { .. } => {
             vec![noise(r.batch * r.m * r.n, seed)]
         }
-        RoutineKind::JacobiEigh => {
+        RoutineKind::Diagonalize => {
             let (n, mut a) = (r.n, noise(r.batch * r.n * r.n, seed));
             for m in a.chunks_mut(n * n) {
                 for i in 0..n {
@@ -251,10 +251,10 @@ fn all_routines(dtype: DType) -> Vec<Routine> {
         out.push(routine(RoutineKind::Lu, dtype, 3, m, n));
     }
     for n in [1, 2, 5] {
-        out.push(routine(RoutineKind::JacobiEigh, dtype, 2, n, n));
+        out.push(routine(RoutineKind::Diagonalize, dtype, 2, n, n));
     }
     for (m, n) in [(6, 4), (3, 3), (5, 1)] {
-        out.push(routine(RoutineKind::JacobiColumns { vectors: true }, dtype, 2, m, n));
+        out.push(routine(RoutineKind::OrthogonalColumns { vectors: true }, dtype, 2, m, n));
     }
     out
 }
@@ -297,7 +297,7 @@ fn check_jacobi(
             for j in 0..n {
                 let av: f64 = (0..n).map(|k| a[i * n + k] * v[k * n + j]).sum();
                 let want = match kind {
-                    RoutineKind::JacobiEigh => {
+                    RoutineKind::Diagonalize => {
                         assert!(i == j || x[i * n + j].abs() <= tol * scale, "{label}");
                         v[i * n + j] * x[j * n + j]
                     }
@@ -306,7 +306,7 @@ fn check_jacobi(
                 assert!((av - want).abs() <= tol * scale * n as f64, "{label}: AV");
             }
         }
-        if matches!(kind, RoutineKind::JacobiColumns { .. }) {
+        if matches!(kind, RoutineKind::OrthogonalColumns { .. }) {
             let wtw = tmul(x, x, m, n, n);
             for i in 0..n {
                 for j in 0..i {
@@ -348,9 +348,9 @@ fn jacobi_routines_diagonalize_and_orthogonalize() {
             let tol = if dtype == DType::Float64 { 1e-12 } else { 1e-5 };
             let read = |b: &[u8]| decode(dtype, b);
             let kinds = if m == n {
-                vec![RoutineKind::JacobiEigh, RoutineKind::JacobiColumns { vectors: true }]
+                vec![RoutineKind::Diagonalize, RoutineKind::OrthogonalColumns { vectors: true }]
             } else {
-                vec![RoutineKind::JacobiColumns { vectors: true }]
+                vec![RoutineKind::OrthogonalColumns { vectors: true }]
             };
             for kind in kinds {
                 let r = routine(kind, dtype, 2, m, n);
@@ -358,8 +358,8 @@ fn jacobi_routines_diagonalize_and_orthogonalize() {
                 let a: Vec<f64> = read(&encode(dtype, &ins[0]));
                 let outs = run_cpu(&r, &ins);
                 let (x, v) = (read(&outs[0]), read(&outs[1]));
-                if let RoutineKind::JacobiColumns { .. } = kind {
-                    let values = RoutineKind::JacobiColumns { vectors: false };
+                if let RoutineKind::OrthogonalColumns { .. } = kind {
+                    let values = RoutineKind::OrthogonalColumns { vectors: false };
                     let only = Routine { kind: values, ..r };
                     let outs = run_cpu(&only, &ins);
                     assert_eq!(read(&outs[1]), identities(&r), "{kind:?}: v without vectors");
@@ -439,8 +439,8 @@ fn group_routines() -> Vec<Routine> {
     out.push(routine(solve_kinds()[3], f32, 1, 70, 3));
     // Right-hand sides of several whole column blocks (a workgroup per block).
     out.push(routine(solve_kinds()[1], f32, 3, 24, 48));
-    out.push(routine(RoutineKind::JacobiEigh, f32, 1, 33, 33));
-    out.push(routine(RoutineKind::JacobiColumns { vectors: true }, f32, 2, 24, 20));
+    out.push(routine(RoutineKind::Diagonalize, f32, 1, 33, 33));
+    out.push(routine(RoutineKind::OrthogonalColumns { vectors: true }, f32, 2, 24, 20));
     for r in &out {
         assert!(wgsl_routines_group::group_size(r).is_some(), "{r:?}");
     }
@@ -462,7 +462,7 @@ fn webgpu_routines_on_vulkan_match_the_interpreter() {
     let jacobi = |r: &Routine| {
         matches!(
             r.kind,
-            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. }
+            RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. }
         )
     };
     extra.extend(all_routines(DType::Float32).into_iter().filter(|r| !jacobi(r)));
@@ -497,16 +497,16 @@ fn webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes() {
     });
     let f32 = DType::Float32;
     let cases = [
-        routine(RoutineKind::JacobiEigh, f32, 2, 20, 20),
-        routine(RoutineKind::JacobiEigh, f32, 1, 33, 33),
-        routine(RoutineKind::JacobiColumns { vectors: true }, f32, 2, 24, 20),
-        routine(RoutineKind::JacobiColumns { vectors: true }, f32, 1, 17, 17),
+        routine(RoutineKind::Diagonalize, f32, 2, 20, 20),
+        routine(RoutineKind::Diagonalize, f32, 1, 33, 33),
+        routine(RoutineKind::OrthogonalColumns { vectors: true }, f32, 2, 24, 20),
+        routine(RoutineKind::OrthogonalColumns { vectors: true }, f32, 1, 17, 17),
     ];
     // And with one invocation per matrix (small sides).
     let small = all_routines(f32).into_iter().filter(|r| {
         matches!(
             r.kind,
-            RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. }
+            RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. }
         )
     });
     let small: Vec<Routine> = small.collect();
@@ -524,10 +524,10 @@ fn webgpu_jacobi_with_a_workgroup_per_matrix_diagonalizes_and_orthogonalizes() {
             let v = &v[b * n * n..][..n * n];
             check_jacobi(r.kind, (a, x, v), m, n, 1e-4, &format!("webgpu {r:?} matrix {b}"));
         }
-        if matches!(r.kind, RoutineKind::JacobiColumns { .. }) {
+        if matches!(r.kind, RoutineKind::OrthogonalColumns { .. }) {
             // The singular values (column norms) agree with the host's, without vectors too.
             let host = column_norms(&decode(f32, &run_cpu(r, &ins)[0]), r);
-            let values = RoutineKind::JacobiColumns { vectors: false };
+            let values = RoutineKind::OrthogonalColumns { vectors: false };
             let only = Routine { kind: values, ..*r };
             let outs = run_routine_on(&mut gpu, &only, &bytes);
             let gpu_only = decode(f32, &outs[0]);

@@ -38,7 +38,7 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
     }
     if matches!(
         routine.kind,
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. }
+        RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. }
     ) {
         let size = routine.dtype.byte_size();
         let outs = routine.outputs();
@@ -79,8 +79,8 @@ pub fn run_routine(routine: &Routine, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>> 
         }
         RoutineKind::Sort
         | RoutineKind::Fft { .. }
-        | RoutineKind::JacobiEigh
-        | RoutineKind::JacobiColumns { .. } => unreachable!("computed above"),
+        | RoutineKind::Diagonalize
+        | RoutineKind::OrthogonalColumns { .. } => unreachable!("computed above"),
         RoutineKind::Lu => {
             let p = m.min(n);
             let mut lu = ins[0][..b * m * n].to_vec();

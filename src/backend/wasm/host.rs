@@ -15,8 +15,8 @@ pub const IMPORTS: [&str; 6] = [
     "oxjax_host_sort",
     "oxjax_host_fft",
     "oxjax_host_ifft",
-    "oxjax_host_jacobi_eigh",
-    "oxjax_host_jacobi_columns",
+    "oxjax_host_diagonalize",
+    "oxjax_host_orthogonal_columns",
     "oxjax_host_singular_values",
 ];
 
@@ -26,9 +26,9 @@ pub fn import_name(kind: RoutineKind) -> Option<&'static str> {
         RoutineKind::Sort => Some("oxjax_host_sort"),
         RoutineKind::Fft { inverse: false } => Some("oxjax_host_fft"),
         RoutineKind::Fft { inverse: true } => Some("oxjax_host_ifft"),
-        RoutineKind::JacobiEigh => Some("oxjax_host_jacobi_eigh"),
-        RoutineKind::JacobiColumns { vectors: true } => Some("oxjax_host_jacobi_columns"),
-        RoutineKind::JacobiColumns { vectors: false } => Some("oxjax_host_singular_values"),
+        RoutineKind::Diagonalize => Some("oxjax_host_diagonalize"),
+        RoutineKind::OrthogonalColumns { vectors: true } => Some("oxjax_host_orthogonal_columns"),
+        RoutineKind::OrthogonalColumns { vectors: false } => Some("oxjax_host_singular_values"),
         _ => None,
     }
 }
@@ -60,7 +60,7 @@ unsafe fn run(routine: &Routine, outputs: &[*mut u8], inputs: &[*const u8]) {
                 (part_mut(outputs[0]), part_mut(outputs[1])),
             );
         }
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. } => {
             let size = routine.dtype.byte_size();
             let (b, m, n) = (routine.batch, routine.m, routine.n);
             let a = std::slice::from_raw_parts(inputs[0], b * m * n * size);
@@ -163,14 +163,14 @@ pub extern "C" fn oxjax_host_ifft(
 /// Two-sided Jacobi as a loop module calls it.
 #[cfg(target_arch = "wasm32")]
 #[no_mangle]
-pub extern "C" fn oxjax_host_jacobi_eigh(t: u32, b: u32, m: u32, n: u32, d: u32, v: u32, a: u32) {
-    call(RoutineKind::JacobiEigh, [t, b, m, n], &[d, v], &[a]);
+pub extern "C" fn oxjax_host_diagonalize(t: u32, b: u32, m: u32, n: u32, d: u32, v: u32, a: u32) {
+    call(RoutineKind::Diagonalize, [t, b, m, n], &[d, v], &[a]);
 }
 
 /// One-sided Jacobi as a loop module calls it.
 #[cfg(target_arch = "wasm32")]
 #[no_mangle]
-pub extern "C" fn oxjax_host_jacobi_columns(
+pub extern "C" fn oxjax_host_orthogonal_columns(
     t: u32,
     b: u32,
     m: u32,
@@ -179,11 +179,11 @@ pub extern "C" fn oxjax_host_jacobi_columns(
     v: u32,
     a: u32,
 ) {
-    let kind = RoutineKind::JacobiColumns { vectors: true };
+    let kind = RoutineKind::OrthogonalColumns { vectors: true };
     call(kind, [t, b, m, n], &[w, v], &[a]);
 }
 
-/// The singular values only (`JacobiColumns` without vectors) as a loop module calls it.
+/// The singular values only (`OrthogonalColumns` without vectors) as a loop module calls it.
 #[cfg(target_arch = "wasm32")]
 #[no_mangle]
 pub extern "C" fn oxjax_host_singular_values(
@@ -195,7 +195,7 @@ pub extern "C" fn oxjax_host_singular_values(
     v: u32,
     a: u32,
 ) {
-    let kind = RoutineKind::JacobiColumns { vectors: false };
+    let kind = RoutineKind::OrthogonalColumns { vectors: false };
     call(kind, [t, b, m, n], &[w, v], &[a]);
 }
 

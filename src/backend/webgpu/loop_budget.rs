@@ -90,12 +90,12 @@ pub fn routine_loops(routine: &Routine) -> usize {
             (m * n + 1) + (m + 1) + (m.min(n) + 1) + sum(0..m.min(n), &per_column)
         }
         // Every sweep (at most `MAX_SWEEPS`) may rotate every pair `p < q`.
-        RoutineKind::JacobiEigh => {
+        RoutineKind::Diagonalize => {
             let n = routine.n;
             let pair = 3 * (n + 1);
             (n * n + 1) + jacobi_sweeps(n, pair)
         }
-        RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::OrthogonalColumns { .. } => {
             let (m, n) = (routine.m, routine.n);
             let pair = 2 * (m + 1) + (n + 1);
             (m * n + 1) + (n * n + 1) + jacobi_sweeps(n, pair)
@@ -134,11 +134,11 @@ pub fn group_routine_loops(routine: &Routine, w: usize) -> Option<usize> {
             };
             strided(m * n, w, 0) + strided(m, w, 0) + (m.min(n) + 1) + sum(0..m.min(n), &per_column)
         }
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. } => {
             let pairs = n.div_ceil(2);
             let rounds = 2 * pairs - 1;
             let per_round = match routine.kind {
-                RoutineKind::JacobiEigh => 2 * strided(pairs, w, 0) + 3 * strided(pairs * n, w, 0),
+                RoutineKind::Diagonalize => 2 * strided(pairs, w, 0) + 3 * strided(pairs * n, w, 0),
                 _ => strided(pairs, w, m + 1) + strided(pairs * m, w, 0) + strided(pairs * n, w, 0),
             };
             let sweep = rounds.saturating_mul(per_round) + 2;

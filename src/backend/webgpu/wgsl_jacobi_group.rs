@@ -139,7 +139,7 @@ pub fn emit(routine: &Routine, w: u32) -> crate::util::Result<String> {
     let (decls, reduce) = common(n, w);
     let pairs = tournament(n).1;
     let body = match routine.kind {
-        RoutineKind::JacobiEigh => {
+        RoutineKind::Diagonalize => {
             let rotations = format!(
                 "      for (var t = lid; t < {pairs}u; t += {w}u) {{
         let pq = pair_of(round, t);
@@ -186,7 +186,7 @@ pub fn emit(routine: &Routine, w: u32) -> crate::util::Result<String> {
                 sweeps = sweeps(n, &rotations, &steps),
             )
         }
-        RoutineKind::JacobiColumns { vectors } => {
+        RoutineKind::OrthogonalColumns { vectors } => {
             let rotations = format!(
                 "      for (var t = lid; t < {pairs}u; t += {w}u) {{
         let pq = pair_of(round, t);

@@ -29,8 +29,8 @@ fn operand_names(routine: &Routine) -> (&'static [&'static str], &'static [&'sta
         RoutineKind::TriangularSolve { .. } => &["x"],
         RoutineKind::Sort => &["sorted", "perm"],
         RoutineKind::Fft { .. } => &["out_re", "out_im"],
-        RoutineKind::JacobiEigh => &["d", "vecs"],
-        RoutineKind::JacobiColumns { .. } => &["w", "vecs"],
+        RoutineKind::Diagonalize => &["d", "vecs"],
+        RoutineKind::OrthogonalColumns { .. } => &["w", "vecs"],
     };
     (ins, outs)
 }
@@ -45,8 +45,10 @@ fn body(routine: &Routine) -> String {
             routine,
         ),
         RoutineKind::Lu => lu(routine.m, routine.n),
-        RoutineKind::JacobiEigh => jacobi_eigh(routine.n),
-        RoutineKind::JacobiColumns { vectors } => jacobi_columns(routine.m, routine.n, vectors),
+        RoutineKind::Diagonalize => diagonalize(routine.n),
+        RoutineKind::OrthogonalColumns { vectors } => {
+            orthogonal_columns(routine.m, routine.n, vectors)
+        }
         RoutineKind::Sort | RoutineKind::Fft { .. } => unreachable!("a multi-pass routine"),
     }
 }
@@ -203,7 +205,7 @@ fn jacobi_sweeps(n: usize, pair: &str) -> String {
 }
 
 /// Two-sided Jacobi in f32: `d` rotated in place from `a`.
-fn jacobi_eigh(n: usize) -> String {
+fn diagonalize(n: usize) -> String {
     let pair = format!(
         "
         let app = ld_d(base + p * {n}u + p);
@@ -241,7 +243,7 @@ fn jacobi_eigh(n: usize) -> String {
 
 /// One-sided Jacobi of the columns (Hestenes' method) in f32: `w` rotated in place from `a`;
 /// `vecs` accumulates the rotations only with `vectors` (else it stays the identity).
-fn jacobi_columns(m: usize, n: usize, vectors: bool) -> String {
+fn orthogonal_columns(m: usize, n: usize, vectors: bool) -> String {
     let pair = format!(
         "
         var app = 0.0f;

@@ -36,7 +36,7 @@ pub fn group_size(routine: &Routine) -> Option<u32> {
     let side = match routine.kind {
         RoutineKind::Cholesky | RoutineKind::Lu => routine.m.max(routine.n),
         RoutineKind::TriangularSolve { .. } => LeftSolve::of(routine)?.k,
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. } => {
             if routine.n > super::wgsl_jacobi_group::MAX_SIDE {
                 return None;
             }
@@ -64,7 +64,7 @@ pub fn emit(routine: &Routine, size: u32) -> Result<String> {
             }
             None => unreachable!("a triangular solve"),
         },
-        RoutineKind::JacobiEigh | RoutineKind::JacobiColumns { .. } => {
+        RoutineKind::Diagonalize | RoutineKind::OrthogonalColumns { .. } => {
             return super::wgsl_jacobi_group::emit(routine, size)
         }
         RoutineKind::Sort | RoutineKind::Fft { .. } => {

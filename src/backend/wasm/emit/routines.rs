@@ -142,8 +142,8 @@ pub(super) fn routine_function(
         RoutineKind::Lu => lu(&mut cx, routine.m, routine.n, &bases[..3], bases[3]),
         RoutineKind::Sort
         | RoutineKind::Fft { .. }
-        | RoutineKind::JacobiEigh
-        | RoutineKind::JacobiColumns { .. } => unreachable!("a host routine"),
+        | RoutineKind::Diagonalize
+        | RoutineKind::OrthogonalColumns { .. } => unreachable!("a host routine"),
     };
     let bi = cx.var(ValType::I32);
     let mut step: Vec<S> = body;
