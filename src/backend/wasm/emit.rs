@@ -28,7 +28,7 @@ mod rowblock;
 mod simd;
 mod simd_ops;
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod simd_tests;
+pub(super) mod simd_tests;
 mod unroll;
 mod vloop;
 mod vmath;

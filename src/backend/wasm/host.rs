@@ -160,14 +160,15 @@ pub extern "C" fn oxjax_host_ifft(
     );
 }
 
-/// Two-sided Jacobi as a loop module calls it.
+/// The symmetric eigendecomposition (`Diagonalize`) as a loop module calls it.
 #[cfg(target_arch = "wasm32")]
 #[no_mangle]
 pub extern "C" fn oxjax_host_diagonalize(t: u32, b: u32, m: u32, n: u32, d: u32, v: u32, a: u32) {
     call(RoutineKind::Diagonalize, [t, b, m, n], &[d, v], &[a]);
 }
 
-/// One-sided Jacobi as a loop module calls it.
+/// The singular value decomposition (`OrthogonalColumns` with vectors) as a loop module
+/// calls it.
 #[cfg(target_arch = "wasm32")]
 #[no_mangle]
 pub extern "C" fn oxjax_host_orthogonal_columns(

@@ -21,30 +21,7 @@ fn resized(kernel: &Kernel, size: usize) -> Kernel {
 
 /// `out[i, j] = Σ_r a[i, r] · b[r, j]` over `size / n` rows (flat i over [rows, n]).
 fn product(k: usize, n: usize, size: usize) -> Kernel {
-    let i = AluExp::index();
-    let row = AluExp::index_div(i.clone(), n);
-    let col = AluExp::index_rem(i, n);
-    let r = AluExp::reduce_index();
-    let a = AluExp::load(
-        DType::Float32,
-        0,
-        AluExp::index_add(AluExp::index_mul(row, k as isize), r.clone()),
-    );
-    let b = AluExp::load(
-        DType::Float32,
-        1,
-        AluExp::index_add(AluExp::index_mul(r, n as isize), col),
-    );
-    let mut kernel = Kernel::elementwise(
-        vec![DType::Float32; 2],
-        size,
-        AluExp::binary(BinaryOp::Mul, a, b),
-    );
-    kernel.reduction = Some(Reduction {
-        op: ReduceOp::Sum,
-        size: k,
-    });
-    kernel
+    super::emit::simd_tests::matmul(size / n, k, n)
 }
 
 fn corpus() -> Vec<Kernel> {

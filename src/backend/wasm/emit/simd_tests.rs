@@ -70,7 +70,7 @@ fn kernels_that_gain_nothing_stay_scalar() {
 }
 
 /// `out[i, j] = Σ_r a[i, r] · b[r, j]` as the rules write it (flat i over [m, n]).
-fn matmul(m: usize, k: usize, n: usize) -> Kernel {
+pub(in crate::backend::wasm) fn matmul(m: usize, k: usize, n: usize) -> Kernel {
     let i = AluExp::index();
     let row = AluExp::index_div(i.clone(), n);
     let col = AluExp::index_rem(i, n);
