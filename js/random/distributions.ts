@@ -393,7 +393,7 @@ export interface BallOptions {
  * @example
  * ```ts
  * using key = random.key(0);
- * using s = random.ball(key, 3, { shape: [4] }); // 4 points in the unit 3-ball
+ * using s = random.ball(key, 3, { shape: [4] }); // four points in the unit 3-ball
  * s.shape; // [4, 3]
  * ```
  */

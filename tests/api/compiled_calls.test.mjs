@@ -108,8 +108,8 @@ for (const device of DEVICES) {
         assert.equal(after.compiles - before.compiles, 1, "compiled once");
         assert.equal(after.runs - before.runs, 2, "the later calls ran compiled");
         assertSameBits(runs.slice(1), [runs[0], runs[0]], name);
-        if (!ON_WEBGPU && name.includes("axwell"))
-          assertSameBits([runs[2]], [oracle], `${name} vs the cpu interpreter`);
+        // Against the interpreter within float32 transcendental tolerance (wasm's vector log is
+        // within 1 ulp, not bit for bit; `tests/integration/wasm_kernels/vmath.rs`).
         runs[2].forEach((x, i) =>
           assert.ok(Math.abs(x - oracle[i]) <= 1e-5 * (1 + Math.abs(oracle[i])), `${name}[${i}]`),
         );
