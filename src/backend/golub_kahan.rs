@@ -63,6 +63,19 @@ pub(super) fn givens(f: f64, g: f64) -> (f64, f64, f64) {
     (f / r, g / r, r)
 }
 
+/// The Wilkinson shift of the symmetric 2×2 block `[[a, b], [b, c]]`: its eigenvalue nearer
+/// `c`.
+pub(super) fn wilkinson_shift(a: f64, b: f64, c: f64) -> f64 {
+    let delta = (a - c) / 2.0;
+    let root = delta.hypot(b);
+    let den = delta + if delta < 0.0 { -root } else { root };
+    if den == 0.0 {
+        c
+    } else {
+        c - b * b / den
+    }
+}
+
 /// The bidiagonal `B` (`d` its diagonal, `e[i] = B[i][i+1]`) with the factors accumulated so
 /// far: `ut` (`n × m`, the columns of `U` as rows) and `vt` (`n × n`), empty without vectors.
 struct Bidiagonal {
@@ -200,10 +213,7 @@ impl Bidiagonal {
         let a = d[hi - 1] * d[hi - 1] + above * above;
         let b = d[hi - 1] * e[hi - 1];
         let c = d[hi] * d[hi] + e[hi - 1] * e[hi - 1];
-        let delta = (a - c) / 2.0;
-        let root = delta.hypot(b);
-        let den = delta + if delta < 0.0 { -root } else { root };
-        let mu = if den == 0.0 { c } else { c - b * b / den };
+        let mu = wilkinson_shift(a, b, c);
         let mut y = d[lo] * d[lo] - mu;
         let mut z = d[lo] * e[lo];
         for k in lo..hi {

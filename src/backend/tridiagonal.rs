@@ -6,7 +6,7 @@
 //! The matrix is symmetric, so its rows serve as its columns; `Q` is kept with its columns as
 //! rows, so every reflection and rotation runs over consecutive memory.
 
-use super::golub_kahan::{givens, householder, reflect, rotate};
+use super::golub_kahan::{givens, householder, reflect, rotate, wilkinson_shift};
 
 /// QR sweeps at most, per eigenvalue.
 const MAX_SWEEPS_PER_VALUE: usize = 40;
@@ -72,11 +72,7 @@ fn reduce(a: &mut [f64], n: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
 /// One implicit-shift QR sweep over the unreduced block `lo..=hi` of `T`.
 fn sweep(diag: &mut [f64], off: &mut [f64], qt: &mut [f64], n: usize, lo: usize, hi: usize) {
     // The Wilkinson shift: the eigenvalue of the trailing 2×2 block nearer its last element.
-    let (a, b, c) = (diag[hi - 1], off[hi - 1], diag[hi]);
-    let delta = (a - c) / 2.0;
-    let root = delta.hypot(b);
-    let den = delta + if delta < 0.0 { -root } else { root };
-    let mu = if den == 0.0 { c } else { c - b * b / den };
+    let mu = wilkinson_shift(diag[hi - 1], off[hi - 1], diag[hi]);
     let (mut f, mut g) = (diag[lo] - mu, off[lo]);
     for k in lo..hi {
         // The rotation R of rows and columns k, k+1 zeroing g against f: T ← R T Rᵀ.

@@ -16,7 +16,7 @@
 
 use std::fmt::Write;
 
-use super::wgsl_alu::{storage_type, to_storage, value_type, Emitter};
+use super::wgsl_alu::{input_type, storage_type, to_storage, value_type, Emitter};
 use super::wgsl_lib::Helper;
 use crate::core::DType;
 use crate::kernel::{reduce_identity, verify, Kernel, ReduceOp, Reduction};
@@ -35,11 +35,7 @@ pub fn emit_kernel(kernel: &Kernel) -> Result<String> {
         String::new()
     };
     for (i, &input) in kernel.inputs.iter().enumerate() {
-        // float16 inputs are read as u32 words (`wgsl_half::load`).
-        let ty = match input {
-            DType::Float16 => "u32",
-            _ => storage_type(input)?,
-        };
+        let ty = input_type(input)?;
         writeln!(
             header,
             "@group(0) @binding({i}) var<storage, read> in{i}: array<{ty}>;"

@@ -45,6 +45,15 @@ fn unsupported(what: String) -> Error {
 }
 
 /// The WGSL type of a dtype in storage buffers.
+/// The element type an input of `dtype` is bound as: float16 inputs are read as u32 words
+/// (`wgsl_half::load`), the others as their storage type.
+pub(super) fn input_type(dtype: DType) -> Result<&'static str> {
+    match dtype {
+        DType::Float16 => Ok("u32"),
+        _ => storage_type(dtype),
+    }
+}
+
 pub(super) fn storage_type(dtype: DType) -> Result<&'static str> {
     match dtype {
         DType::Float32 => Ok("f32"),

@@ -26,7 +26,7 @@
 use std::fmt::Write;
 
 use super::wgsl::WORKGROUP_SIZE;
-use super::wgsl_alu::{storage_type, to_storage, value_type, Emitter};
+use super::wgsl_alu::{input_type, storage_type, to_storage, value_type, Emitter};
 use super::wgsl_lib::Helper;
 use crate::core::DType;
 use crate::kernel::{verify, AluExp, AluKind, BinaryOp, Kernel};
@@ -133,10 +133,7 @@ pub fn emit(kernel: &Kernel) -> Result<String> {
         String::new()
     };
     for (j, &input) in kernel.inputs.iter().enumerate() {
-        let ty = match input {
-            DType::Float16 => "u32",
-            _ => storage_type(input)?,
-        };
+        let ty = input_type(input)?;
         let ty = if vector[j] {
             format!("vec4<{ty}>")
         } else {
