@@ -10,8 +10,6 @@ use wasm_bindgen::prelude::*;
 
 use super::handles;
 use crate::backend::{registry, transfers};
-use crate::core::shape::row_major;
-use crate::core::view::ShapeTracker;
 use crate::core::{DType, Device};
 
 thread_local! {
@@ -26,26 +24,31 @@ thread_local! {
 #[wasm_bindgen(js_name = readSpan)]
 pub fn read_span(function: &str, handle: f64) -> f64 {
     let span = || -> Option<(u32, usize, u32)> {
-        let v = handles::get(function, handle).ok()?;
-        let v = v.concrete(function).ok()?;
-        let kind = match v.aval.dtype {
-            DType::Float32 => 0,
-            DType::Float64 => 1,
-            DType::Int32 | DType::Bool => 2,
-            DType::Uint32 => 3,
-            DType::Float16 => return None,
-        };
-        if v.device != Device::Wasm {
-            return None;
-        }
-        let bytes = v.aval.byte_size();
-        let start = contiguous_start(&v.view)? * v.aval.dtype.byte_size();
-        if start.checked_add(bytes)? > v.buffer.bytes {
-            return None;
-        }
+        // Read in place: no clone of the value.
+        let (id, start, bytes, kind) = handles::with_value(function, handle, |v| {
+            let v = v.concrete(function).ok()?;
+            let kind = match v.aval.dtype {
+                DType::Float32 => 0,
+                DType::Float64 => 1,
+                DType::Int32 | DType::Bool => 2,
+                DType::Uint32 => 3,
+                DType::Float16 => return None,
+            };
+            if v.device != Device::Wasm {
+                return None;
+            }
+            let bytes = v.aval.byte_size();
+            let start = v.view.dense_start()? * v.aval.dtype.byte_size();
+            (start.checked_add(bytes)? <= v.buffer.bytes).then_some((
+                v.buffer.id,
+                start,
+                bytes,
+                kind,
+            ))
+        })
+        .ok()??;
         let address =
-            registry::with_backend(function, Device::Wasm, |b| Ok(b.data_address(v.buffer.id)))
-                .ok()??;
+            registry::with_backend(function, Device::Wasm, |b| Ok(b.data_address(id))).ok()??;
         let address = address.checked_add(u32::try_from(start).ok()?)?;
         Some((address, bytes, kind))
     };
@@ -57,16 +60,6 @@ pub fn read_span(function: &str, handle: f64) -> f64 {
         }
         None => -1.0,
     }
-}
-
-/// `Some(start)` iff element `i` (row-major) of `view` is buffer position `start + i` for
-/// every `i` (a contiguous view, or one contiguous range of its buffer).
-fn contiguous_start(view: &ShapeTracker) -> Option<usize> {
-    let [v] = &view.views[..] else {
-        return None;
-    };
-    let dense = v.mask.is_none() && row_major(&v.shape, &v.strides);
-    (dense && v.offset >= 0).then_some(v.offset as usize)
 }
 
 /// The byte length of the span the last `readSpan` returned.
