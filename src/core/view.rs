@@ -102,13 +102,7 @@ impl View {
 
     /// True iff element `i` (row-major) lives at position `i` for every `i`.
     pub fn is_contiguous(&self) -> bool {
-        self.dense_start() == Some(0)
-    }
-
-    /// `Some(start)` iff element `i` (row-major) lives at position `start + i` for every `i`.
-    pub fn dense_start(&self) -> Option<usize> {
-        let dense = self.mask.is_none() && dense_strides(&self.shape, &self.strides);
-        (dense && self.offset >= 0).then_some(self.offset as usize)
+        self.offset == 0 && self.mask.is_none() && dense_strides(&self.shape, &self.strides)
     }
 
     /// True iff the mask excludes every element (the canonical fully padded view).
@@ -220,15 +214,6 @@ impl ShapeTracker {
     /// True iff element `i` (row-major) is buffer position `i` for every `i`.
     pub fn is_contiguous(&self) -> bool {
         self.views.len() == 1 && self.views[0].is_contiguous()
-    }
-
-    /// `Some(start)` iff element `i` (row-major) is buffer position `start + i` for every `i`
-    /// (a contiguous view, or one contiguous range of its buffer).
-    pub fn dense_start(&self) -> Option<usize> {
-        match &self.views[..] {
-            [v] => v.dense_start(),
-            _ => None,
-        }
     }
 
     /// Replace the outermost view, then drop outermost identity views (contiguous, as big as the
