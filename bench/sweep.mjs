@@ -10,7 +10,27 @@
 //   SWEEP_WASM_THREADS=n               oxjax's wasm worker threads (default: one per core; jax-js
 //                                      runs on one thread, so 1 compares kernel for kernel)
 //   SWEEP_CLOCK=cpu                    time in process CPU time, not wall time (a loaded machine)
+//   SWEEP_GLIBC_DEFAULTS=1             keep glibc's malloc settings (see below)
+//
+// Both libraries copy each 10⁶-element result into a fresh 4 MB typed array. With glibc's
+// default malloc settings such a buffer is mapped afresh and its pages faulted in on some calls
+// and not on others, depending on the heap's state at the moment (about 1 ms of page faults per
+// 4 MB), so the same call of either library lands at 0.4 or 2 ms from run to run. The sweep
+// therefore runs itself under settings that keep freed memory in the heap for both libraries
+// (mmap threshold 100 MB, trim threshold 1 GB); the rows' `steadyFaults` show what remains.
+import { spawnSync } from "node:child_process";
 import { partOf, reportSoFar, shimIteratorHelpers, sweep } from "./sweep_run.mjs";
+
+if (!process.env.SWEEP_GLIBC_DEFAULTS && !process.env.MALLOC_MMAP_THRESHOLD_) {
+  const env = {
+    ...process.env,
+    MALLOC_MMAP_THRESHOLD_: "100000000",
+    MALLOC_TRIM_THRESHOLD_: "1000000000",
+  };
+  const args = [...process.execArgv, ...process.argv.slice(1)];
+  const { status, signal } = spawnSync(process.execPath, args, { stdio: "inherit", env });
+  process.exit(signal ? 1 : (status ?? 1));
+}
 
 shimIteratorHelpers();
 process.on("SIGTERM", () => {
