@@ -2,7 +2,7 @@
 //! converted once to the dtype (as NumPy does), then uploaded to the device.
 
 use crate::core::{f16, DType, Device};
-use crate::kernel::{AluExp, CompareOp, Kernel};
+use crate::kernel::{AluExp, BinaryOp, CompareOp, Kernel};
 use crate::transform::{eval, ArrayValue};
 
 /// The most bytes of a `full` array made on the host and uploaded; larger ones are filled on
@@ -115,6 +115,9 @@ pub fn arange(
         ));
     }
     let n = ((stop - start) / step).ceil().max(0.0) as usize;
+    if let Some(done) = range_on_device("arange", n, start, step, None, dtype, device) {
+        return done;
+    }
     make(
         "arange",
         vec![n],
@@ -139,6 +142,10 @@ pub fn linspace(
     } else {
         0.0
     };
+    let last = (endpoint && num > 1).then_some(stop);
+    if let Some(done) = range_on_device("linspace", num, start, step, last, dtype, device) {
+        return done;
+    }
     let values = (0..num).map(move |i| {
         if endpoint && num > 1 && i == num - 1 {
             stop
@@ -147,6 +154,92 @@ pub fn linspace(
         }
     });
     make("linspace", vec![num], dtype, device, values)
+}
+
+/// A large range `start + i·step` (element `n − 1` replaced by `last` when given) computed by
+/// a kernel on its device, in f64 and converted once, as on the host — on devices with f64
+/// arithmetic (not webgpu) and for the dtypes whose conversion kernels share the host's
+/// rules; `None` where the host computes it.
+fn range_on_device(
+    function: &str,
+    n: usize,
+    start: f64,
+    step: f64,
+    last: Option<f64>,
+    dtype: DType,
+    device: Device,
+) -> Option<Result<ArrayValue>> {
+    let kernel_dtype = matches!(
+        dtype,
+        DType::Float32 | DType::Float64 | DType::Int32 | DType::Uint32
+    );
+    if n.saturating_mul(dtype.byte_size()) <= HOST_FILL_BYTES
+        || device == Device::WebGpu
+        || !kernel_dtype
+    {
+        return None;
+    }
+    let aval = crate::core::Aval::new(vec![n], dtype);
+    if let Err(e) = aval.check(function) {
+        return Some(Err(e));
+    }
+    let value = match exact_int32_range(n, start, step, last, dtype) {
+        // Every value an integer that int32 arithmetic (wrapping, so `i·step` may overflow
+        // when the sum does not) and the conversion hold exactly: the same values as in f64,
+        // in vector arithmetic.
+        Some((start, step)) => AluExp::binary(
+            BinaryOp::Add,
+            AluExp::constant(DType::Int32, start),
+            AluExp::binary(
+                BinaryOp::Mul,
+                AluExp::index(),
+                AluExp::constant(DType::Int32, step),
+            ),
+        ),
+        None => {
+            let f64c = |v: f64| AluExp::constant(DType::Float64, v);
+            let i = AluExp::cast(AluExp::index(), DType::Float64);
+            let mut value = AluExp::binary(
+                BinaryOp::Add,
+                f64c(start),
+                AluExp::binary(BinaryOp::Mul, i, f64c(step)),
+            );
+            if let Some(last) = last {
+                let at_end = AluExp::compare(
+                    CompareOp::Eq,
+                    AluExp::index(),
+                    AluExp::constant(DType::Int32, (n - 1) as f64),
+                );
+                value = AluExp::where_(at_end, f64c(last), value);
+            }
+            value
+        }
+    };
+    let exp = AluExp::cast(value, dtype);
+    let kernel = Kernel::elementwise(vec![], n, exp);
+    Some(eval::run(function, device, &kernel, &[], aval))
+}
+
+/// `(start, step)` when every value `start + i·step` (i < n) is an integer that int32 holds
+/// and `dtype` converts exactly (below 2²⁴ in magnitude for float32, non-negative for
+/// uint32), and `last` (if given) is the value it replaces.
+fn exact_int32_range(
+    n: usize,
+    start: f64,
+    step: f64,
+    last: Option<f64>,
+    dtype: DType,
+) -> Option<(f64, f64)> {
+    let end = start + (n as f64 - 1.0) * step;
+    let integral = start.fract() == 0.0 && step.fract() == 0.0;
+    let bound = match dtype {
+        DType::Float32 => (1u64 << 24) as f64,
+        _ => (1u64 << 31) as f64,
+    };
+    let fits = start.abs() < bound && end.abs() < bound;
+    let signed_ok = dtype != DType::Uint32 || (start >= 0.0 && end >= 0.0);
+    let last_ok = last.is_none_or(|l| l == end);
+    (integral && fits && signed_ok && last_ok).then_some((start, step))
 }
 
 /// An `n × m` matrix with ones on diagonal `k` (a large one computed by a kernel on its

@@ -1,5 +1,5 @@
-// Arrays of one pass over memory at sizes past the host-made limit (64 KiB): `eye` computed by
-// a kernel on its device, and reads of strided views (the halves of `dsplit`, flipped rows)
+// Arrays of one pass over memory at sizes past the host-made limit (64 KiB): `eye`, `arange`
+// and `linspace` computed by a kernel on their device, and reads of strided views (the halves of `dsplit`, flipped rows)
 // whose row lengths are multiples of 4 but not 8, or of neither, against oracles computed
 // here in JavaScript, on every device; a leak check after every test.
 import { test } from "node:test";
@@ -35,6 +35,58 @@ for (const device of DEVICES) {
             for (let i = 0; i < want.length; i++)
               if (Number(got[i]) !== want[i]) assert.fail(`${label}[${i}]: ${got[i]}`);
           }
+        }
+      }
+    }));
+
+  test(`arange and linspace past the host limit on ${device}: NumPy's f64 values, each dtype`, () =>
+    scopedAsync(async (k) => {
+      // NumPy computes start + i·step in float64 and converts once; Math.fround and the
+      // integer conversions below do the same here.
+      const convert = {
+        float32: Math.fround,
+        float64: (v) => v,
+        int32: (v) => Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(v))),
+        uint32: (v) => Math.max(0, Math.min(2 ** 32 - 1, Math.trunc(v))),
+      };
+      const ranges = [
+        [0, 40000, 1],
+        [-5, 70000, 3],
+        [16777000, 16777300 + 40000, 1], // crosses 2^24: float32 rounds
+        [2 ** 31 - 30000, 2 ** 31 + 30000, 1], // past int32
+        [0.5, 20000, 0.25],
+        [1e9, 1e9 - 60000, -2],
+      ];
+      for (const dtype of Object.keys(convert)) {
+        if (dtype === "float64" && device === "webgpu") continue; // no f64 in WGSL
+        const check = async (label, arr, want) => {
+          const got = await k(arr).data();
+          assert.equal(got.length, want.length, label);
+          for (let i = 0; i < want.length; i++)
+            if (got[i] !== convert[dtype](want[i])) assert.fail(`${label}[${i}]: ${got[i]}`);
+        };
+        for (const [start, stop, step] of ranges) {
+          const n = Math.max(0, Math.ceil((stop - start) / step));
+          const want = Array.from({ length: n }, (_, i) => start + i * step);
+          await check(
+            `arange(${start}, ${stop}, ${step}, ${dtype})`,
+            np.arange(start, stop, step, { dtype, device }),
+            want,
+          );
+        }
+        for (const [start, stop, num, endpoint] of [
+          [0, 1, 30001, true],
+          [-3, 7, 40000, false],
+          [0, 29999, 30000, true],
+          [5, 5 + 3 * 29999, 30000, true],
+        ]) {
+          const div = endpoint ? num - 1 : num;
+          const step = (stop - start) / div;
+          const want = Array.from({ length: num }, (_, i) =>
+            endpoint && i === num - 1 ? stop : start + i * step,
+          );
+          const label = `linspace(${start}, ${stop}, ${num}, ${endpoint}, ${dtype})`;
+          await check(label, np.linspace(start, stop, num, endpoint, { dtype, device }), want);
         }
       }
     }));
