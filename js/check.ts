@@ -30,6 +30,12 @@ export function num(fn: string, what: string, v: unknown): number {
   throw new TypeError(`${fn}: ${what} must be a number, got ${describe(v)}`);
 }
 
+/** `v` as a boolean, or a TypeError naming `fn` and `what`. */
+export function bool(fn: string, what: string, v: unknown): boolean {
+  if (typeof v === "boolean") return v;
+  throw new TypeError(`${fn}: ${what} must be a boolean, got ${describe(v)}`);
+}
+
 /** An integer or a list of integers (JS array or typed array) as a list. */
 export function intList(fn: string, what: string, v: unknown): number[] {
   if (typeof v === "number") return [int(fn, what, v)];

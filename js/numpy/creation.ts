@@ -232,7 +232,8 @@ export function linspace(
 ): Array {
   const { dtype, device } = creationOptions("linspace", opts);
   const d = dtype ?? DType.Float32;
-  return new Array(call(() => wasm.linspace(start, stop, num, endpoint, d, device ?? "")));
+  const last = checks.bool("linspace", "endpoint", endpoint);
+  return new Array(call(() => wasm.linspace(start, stop, num, last, d, device ?? "")));
 }
 
 function window(name: lib.WindowArgs["kind"]) {
@@ -301,6 +302,7 @@ export function logspace(
   opts: DTypeAndDevice = {},
 ): Array {
   const { dtype, device } = creationOptions("logspace", opts);
+  checks.bool("logspace", "endpoint", endpoint);
   return lib.logspace({ start, stop, num, endpoint, base, dtype, device });
 }
 
@@ -320,5 +322,6 @@ export function geomspace(
   opts: DTypeAndDevice = {},
 ): Array {
   const { dtype, device } = creationOptions("geomspace", opts);
+  checks.bool("geomspace", "endpoint", endpoint);
   return lib.geomspace({ start, stop, num, endpoint, dtype, device });
 }

@@ -76,7 +76,7 @@ const REDUCING = [
     `multivariateNormal n=${n}`,
     (key, device) =>
       scoped((k) => {
-        const mean = k(np.linspace(-1, 1, n, { device }));
+        const mean = k(np.linspace(-1, 1, n, true, { device }));
         return ox.random.multivariateNormal(key, mean, k(spd(n, device, k)), [4]);
       }),
   ]),
@@ -175,7 +175,7 @@ test("the cache of compiled calls is bounded", () => {
 test("large compositions compile, transcendental or not, with the eager bits", async () => {
   ox.clearCaches();
   const n = (1 << 16) + 1;
-  const x = np.linspace(-4, 4, n, { device });
+  const x = np.linspace(-4, 4, n, true, { device });
   const key = ox.random.key(3, { device });
   const before = counters();
   // Compositions over log and exp (the second and third calls run compiled).

@@ -75,6 +75,22 @@ test("huge requests that used to hang fail at once", () =>
     assertLimitError(() => np.eye(65536, 65536), LIMIT);
   }));
 
+test("the spacing functions' endpoint must be a boolean (an options object there is a mistake)", () =>
+  scoped(() => {
+    for (const [name, f] of [
+      ["linspace", np.linspace],
+      ["logspace", np.logspace],
+      ["geomspace", np.geomspace],
+    ]) {
+      assert.throws(
+        () => f(1, 2, 5, { endpoint: false }),
+        (e) =>
+          e instanceof TypeError && e.message === `${name}: endpoint must be a boolean, got object`,
+      );
+      assert.throws(() => f(1, 2, 5, 1), /endpoint must be a boolean, got 1/);
+    }
+  }));
+
 test("failed huge allocations are clear errors and give their memory back", async () => {
   const before = ox.memoryStats().wasmMemoryBytes;
   for (let i = 0; i < 4; i++) {
