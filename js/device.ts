@@ -3,6 +3,7 @@
  */
 import { call, callAsync, wasm } from "./bridge.js";
 import { configureWasmThreads } from "./wasm-threads.js";
+import { warmUp } from "./warm-up.js";
 
 /**
  * A device name. `cpu`: the reference interpreter; `wasm` (the default): WebAssembly kernels
@@ -66,7 +67,9 @@ let webgpuError: string | null = null;
  * them that are available. `cpu` and `wasm` are always available (from import); `webgpu`
  * starts here where `navigator.gpu` gives an adapter (browsers, Deno with
  * `--unstable-webgpu`; not Node). It never rejects because WebGPU is missing: it is left out,
- * and `webgpuUnavailableReason()` says why. Calling it again is cheap. After the webgpu device
+ * and `webgpuUnavailableReason()` says why. The first call also runs a tiny workload on `wasm`
+ * (a few arrays of 4 elements, all disposed), so that the engine compiles the common code paths
+ * here rather than on your first operation. Calling it again is cheap. After the webgpu device
  * was lost (every operation on its arrays then throws, naming the loss), calling it again opens
  * a new device: new webgpu arrays work; the old ones stay unusable and dispose without error.
  *
@@ -105,6 +108,7 @@ export async function init(...requested: (Device | InitOptions)[]): Promise<Devi
       webgpuError = e instanceof Error ? e.message : String(e);
     }
   }
+  await warmUp();
   const have = available();
   return names.length === 0 ? have : have.filter((d) => names.includes(d));
 }
