@@ -10,8 +10,6 @@ use wasm_bindgen::prelude::*;
 
 use super::handles;
 use crate::backend::{registry, transfers};
-use crate::core::shape::row_major;
-use crate::core::view::ShapeTracker;
 use crate::core::{DType, Device};
 
 thread_local! {
@@ -40,7 +38,7 @@ pub fn read_span(function: &str, handle: f64) -> f64 {
                 return None;
             }
             let bytes = v.aval.byte_size();
-            let start = contiguous_start(&v.view)? * v.aval.dtype.byte_size();
+            let start = v.view.dense_start()? * v.aval.dtype.byte_size();
             (start.checked_add(bytes)? <= v.buffer.bytes).then_some((
                 v.buffer.id,
                 start,
@@ -62,16 +60,6 @@ pub fn read_span(function: &str, handle: f64) -> f64 {
         }
         None => -1.0,
     }
-}
-
-/// `Some(start)` iff element `i` (row-major) of `view` is buffer position `start + i` for
-/// every `i` (a contiguous view, or one contiguous range of its buffer).
-fn contiguous_start(view: &ShapeTracker) -> Option<usize> {
-    let [v] = &view.views[..] else {
-        return None;
-    };
-    let dense = v.mask.is_none() && row_major(&v.shape, &v.strides);
-    (dense && v.offset >= 0).then_some(v.offset as usize)
 }
 
 /// The byte length of the span the last `readSpan` returned.
