@@ -91,3 +91,40 @@ pub enum ReduceOp {
     Max,
     Min,
 }
+
+/// The rotation of each round of threefry2x32, by parity of its group of four rounds.
+pub const THREEFRY_ROTATIONS: [[u32; 4]; 2] = [[13, 15, 26, 6], [17, 29, 16, 24]];
+
+/// The constant xor-ed into threefry2x32's third key word (Skein's key-schedule parity).
+pub const THREEFRY_PARITY: u32 = 0x1BD1_1BDA;
+
+/// Which result of threefry2x32 an operation gives. threefry2x32 is Random123's Threefry-2x32
+/// with 20 rounds (JAX's default PRNG): key words `(k0, k1)` and counter words `(c0, c1)`, all
+/// uint32, map to two uint32 words; `Xor` gives `word0 ^ word1` (one draw of `random.bits`),
+/// `Word0` and `Word1` one word each (the two halves of a derived key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ThreefryMode {
+    Xor,
+    Word0,
+    Word1,
+}
+
+impl ThreefryMode {
+    /// The name printed in Jaxprs (`threefry2x32[mode=xor]`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreefryMode::Xor => "xor",
+            ThreefryMode::Word0 => "0",
+            ThreefryMode::Word1 => "1",
+        }
+    }
+
+    /// The result of this mode from the two words.
+    pub fn pick(self, [x0, x1]: [u32; 2]) -> u32 {
+        match self {
+            ThreefryMode::Xor => x0 ^ x1,
+            ThreefryMode::Word0 => x0,
+            ThreefryMode::Word1 => x1,
+        }
+    }
+}

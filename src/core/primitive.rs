@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use super::ops::{BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 use super::DType;
 
 /// Parameters of [`Primitive::Conv`], one entry per spatial axis.
@@ -31,6 +31,9 @@ pub enum Primitive {
     Bitcast(DType),
     /// The identity whose derivative is zero.
     StopGradient,
+    /// threefry2x32 of uint32 operands `(k0, k1, c0, c1)` (broadcast together): the result of
+    /// its mode, uint32 (`core::ops::ThreefryMode`).
+    Threefry(ThreefryMode),
     /// Reduces over `axes` (sorted, unique), removing them.
     Reduce {
         op: ReduceOp,
@@ -173,6 +176,7 @@ impl Primitive {
             Primitive::Cast(_) => "convert_element_type",
             Primitive::Bitcast(_) => "bitcast_convert_type",
             Primitive::StopGradient => "stop_gradient",
+            Primitive::Threefry(_) => "threefry2x32",
             Primitive::Reshape(_) => "reshape",
             Primitive::Transpose(_) => "transpose",
             Primitive::Broadcast { .. } => "broadcast_in_dim",
@@ -290,6 +294,7 @@ impl fmt::Display for Primitive {
                 write!(f, "{}[new_dtype={}]", self.name(), d.name())
             }
             Primitive::Reduce { axes, .. } => write!(f, "{}[axes={}]", self.name(), tuple(axes)),
+            Primitive::Threefry(mode) => write!(f, "{}[mode={}]", self.name(), mode.name()),
             Primitive::Reshape(shape) => write!(f, "reshape[new_sizes={}]", tuple(shape)),
             Primitive::Transpose(perm) => write!(f, "transpose[permutation={}]", tuple(perm)),
             Primitive::Broadcast { shape, axes } => write!(

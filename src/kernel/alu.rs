@@ -3,7 +3,7 @@
 //! the meaning of each operation; the wasm and WGSL emitters must agree with it bit for bit for
 //! exact operations (arithmetic, comparisons, casts) and within a few ulp for transcendentals.
 
-pub use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+pub use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 use crate::core::DType;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -32,6 +32,9 @@ pub enum AluKind {
     Cast(Box<AluExp>),
     /// Reinterprets the 32 bits of the operand as this expression's dtype (same byte size).
     Bitcast(Box<AluExp>),
+    /// threefry2x32 of key words `k0, k1` and counter words `c0, c1` (operands in that order,
+    /// all uint32; the result is uint32), giving the words its mode names.
+    Threefry(ThreefryMode, Box<[AluExp; 4]>),
 }
 
 /// An expression with its dtype.
@@ -99,6 +102,14 @@ impl AluExp {
         AluExp {
             dtype: a.dtype,
             kind: AluKind::Where(Box::new(cond), Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// threefry2x32 of `[k0, k1, c0, c1]` (uint32) in `mode`.
+    pub fn threefry(mode: ThreefryMode, operands: [AluExp; 4]) -> AluExp {
+        AluExp {
+            dtype: DType::Uint32,
+            kind: AluKind::Threefry(mode, Box::new(operands)),
         }
     }
 
@@ -187,6 +198,9 @@ impl AluExp {
             AluKind::Where(c, a, b) => AluKind::Where(r(c), r(a), r(b)),
             AluKind::Cast(a) => AluKind::Cast(r(a)),
             AluKind::Bitcast(a) => AluKind::Bitcast(r(a)),
+            AluKind::Threefry(mode, ops) => {
+                AluKind::Threefry(*mode, Box::new(ops.each_ref().map(|e| e.rewrite(f))))
+            }
         };
         AluExp {
             dtype: self.dtype,
@@ -202,6 +216,7 @@ impl AluExp {
             AluKind::Unary(_, a) | AluKind::Cast(a) | AluKind::Bitcast(a) => vec![a],
             AluKind::Binary(_, a, b) | AluKind::Compare(_, a, b) => vec![a, b],
             AluKind::Where(c, a, b) => vec![c, a, b],
+            AluKind::Threefry(_, ops) => ops.iter().collect(),
         }
     }
 }

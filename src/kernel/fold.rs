@@ -57,6 +57,9 @@ pub fn fold_indices(exp: &AluExp, index: Option<i32>, r: Option<i32>) -> AluExp 
         }
         AluKind::Cast(a) => AluKind::Cast(f(a)),
         AluKind::Bitcast(a) => AluKind::Bitcast(f(a)),
+        AluKind::Threefry(mode, ops) => {
+            AluKind::Threefry(*mode, Box::new(ops.each_ref().map(|e| *f(e))))
+        }
     };
     AluExp {
         dtype: exp.dtype,

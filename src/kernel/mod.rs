@@ -20,7 +20,7 @@ pub mod split;
 pub mod verify;
 pub mod view_index;
 
-pub use alu::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
+pub use alu::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 pub use limits::DeviceLimits;
 pub use routine::{Routine, RoutineKind};
 

@@ -164,6 +164,9 @@ impl Simplifier {
             }
             AluKind::Cast(a) => AluKind::Cast(Box::new(self.walk(a))),
             AluKind::Bitcast(a) => AluKind::Bitcast(Box::new(self.walk(a))),
+            AluKind::Threefry(mode, ops) => {
+                AluKind::Threefry(*mode, Box::new(ops.each_ref().map(|e| self.walk(e))))
+            }
         };
         self.node(AluExp {
             dtype: e.dtype,

@@ -108,6 +108,15 @@ fn check(kernel: &Kernel, exp: &AluExp) -> Result<()> {
                 return bad(format!("bitcast {:?} to {:?}", a.dtype, exp.dtype));
             }
         }
+        AluKind::Threefry(mode, ops) => {
+            if exp.dtype != DType::Uint32 || ops.iter().any(|o| o.dtype != DType::Uint32) {
+                let types: Vec<DType> = ops.iter().map(|o| o.dtype).collect();
+                return bad(format!(
+                    "threefry {mode:?} of {types:?} typed {:?}",
+                    exp.dtype
+                ));
+            }
+        }
     }
     exp.children()
         .into_iter()

@@ -1,13 +1,15 @@
 //! Counter-based random numbers bit-exact with JAX's default (partitionable) threefry-2x32:
 //! a key is a uint32 `[2]` array; element `i` of `bits(key, shape)` is `x0 ^ x1` of
-//! threefry2x32(key, (0, i)), and `split(key, n)[i]` is `(x0, x1)`. Built from integer
-//! primitives, so it runs (and traces) like any other operation. The other distributions are
-//! in `random/dist.rs`, permutations and choice in `random/shuffle.rs`.
+//! threefry2x32(key, (0, i)), and `split(key, n)[i]` is `(x0, x1)`. threefry2x32 is one
+//! elementwise primitive (`Primitive::Threefry`, its words chosen by a mode), so a draw and
+//! the arithmetic on it fuse into one kernel, and it runs (and traces) like any other
+//! operation. The other distributions are in `random/dist.rs`, permutations and choice in
+//! `random/shuffle.rs`.
 
 pub(super) mod dist;
 pub(super) mod shuffle;
 
-use crate::core::ops::BinaryOp as B;
+use crate::core::ops::{BinaryOp as B, ThreefryMode};
 use crate::core::DType;
 use crate::rules::lax;
 use crate::transform::trace::Binder;
@@ -32,56 +34,35 @@ fn key_words(key: &Value) -> Result<(Value, Value)> {
     Ok((word(0)?, word(1)?))
 }
 
-fn rotl(x: &Value, r: u32) -> Result<Value> {
-    let hi = lax::binary(&mut Binder, B::Shl, x, r as f64)?;
-    let lo = lax::binary(&mut Binder, B::Shr, x, (32 - r) as f64)?;
-    lax::binary(&mut Binder, B::Or, &hi, &lo)
-}
-
-/// threefry2x32 with key words `k0`, `k1` on counters `(x0, x1)` (uint32, same shape).
-fn threefry(k0: &Value, k1: &Value, x0: &Value, x1: &Value) -> Result<(Value, Value)> {
-    let parity = lax::binary(&mut Binder, B::Xor, k0, k1)?;
-    let k2 = lax::binary(&mut Binder, B::Xor, &parity, 0x1BD1_1BDA as f64)?;
-    let ks = [k0.clone(), k1.clone(), k2];
-    const ROTATIONS: [[u32; 4]; 2] = [[13, 15, 26, 6], [17, 29, 16, 24]];
-    let mut a = lax::add(&mut Binder, x0, &ks[0])?;
-    let mut b = lax::add(&mut Binder, x1, &ks[1])?;
-    for i in 0..5 {
-        for &r in &ROTATIONS[i % 2] {
-            a = lax::add(&mut Binder, &a, &b)?;
-            b = rotl(&b, r)?;
-            b = lax::binary(&mut Binder, B::Xor, &a, &b)?;
-        }
-        a = lax::add(&mut Binder, &a, &ks[(i + 1) % 3])?;
-        let inject = lax::add(&mut Binder, &ks[(i + 2) % 3], (i + 1) as f64)?;
-        b = lax::add(&mut Binder, &b, &inject)?;
-    }
-    Ok((a, b))
-}
-
-/// threefry of `key` on counters `(0, i)` for `i` in `0..n`.
-fn counters(key: &Value, n: usize) -> Result<(Value, Value)> {
+/// threefry2x32 of `key` on the counters `(0, i)` for `i` in `0..n`: the words of each mode.
+fn counters(key: &Value, n: usize, modes: &[ThreefryMode]) -> Result<Vec<Value>> {
     let (k0, k1) = key_words(key)?;
     let lo = lax::iota(&mut Binder, vec![n], 0, DType::Uint32)?;
-    let hi = lax::mul(&mut Binder, &lo, 0.0)?;
-    threefry(&k0, &k1, &hi, &lo)
+    modes
+        .iter()
+        .map(|&mode| {
+            let operands = [(&k0).into(), (&k1).into(), 0.0.into(), (&lo).into()];
+            lax::threefry(&mut Binder, mode, operands)
+        })
+        .collect()
 }
 
 /// 32 random bits per element of `shape` (uint32).
 pub fn bits(key: &Value, shape: &[usize]) -> Result<Value> {
     crate::core::shape::check("random", shape, 4)?;
     let n = crate::core::shape::size(shape);
-    let (a, b) = counters(key, n)?;
-    let x = lax::binary(&mut Binder, B::Xor, &a, &b)?;
-    lax::reshape(&mut Binder, &x, shape.to_vec())
+    let x = counters(key, n, &[ThreefryMode::Xor])?;
+    lax::reshape(&mut Binder, &x[0], shape.to_vec())
 }
 
 /// `num` new keys (uint32 `[num, 2]`).
 pub fn split(key: &Value, num: usize) -> Result<Value> {
-    let (a, b) = counters(key, num)?;
-    let col = |x: &Value| lax::reshape(&mut Binder, x, vec![num, 1]);
-    let (a, b) = (col(&a)?, col(&b)?);
-    lax::concatenate(&mut Binder, &[a, b], 1)
+    let words = counters(key, num, &[ThreefryMode::Word0, ThreefryMode::Word1])?;
+    let columns = words
+        .iter()
+        .map(|x| lax::reshape(&mut Binder, x, vec![num, 1]))
+        .collect::<Result<Vec<_>>>()?;
+    lax::concatenate(&mut Binder, &columns, 1)
 }
 
 /// Uniform float32 in `[minval, maxval)`: 23 random mantissa bits under the exponent of 1.0,

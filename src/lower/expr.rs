@@ -76,13 +76,14 @@ pub const MAX_NODES: usize = 3000;
 pub const MAX_DEPTH: usize = 48;
 
 /// True when recomputing `exp` in each consumer costs about as much as loading a stored copy:
-/// at most one load, no transcendental operation, a small tree (views, broadcasts, constants,
+/// at most one load, no transcendental operation or threefry, a small tree (views, broadcasts, constants,
 /// casts, `2·x + 1`).
 pub fn is_cheap(exp: &AluExp) -> bool {
     fn walk(e: &AluExp, loads: &mut usize, nodes: &mut usize) -> bool {
         *nodes += 1;
         match &e.kind {
             AluKind::Load { .. } => *loads += 1,
+            AluKind::Threefry(..) => return false,
             AluKind::Unary(op, _) if !matches!(op, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not) => {
                 return false
             }

@@ -1,5 +1,5 @@
-//! Elementwise primitives: unary and binary math, comparisons, `where`, casts, bitcasts and
-//! `stop_gradient`. Operands broadcast (NumPy rules) and promote (jax-js rules, weak types).
+//! Elementwise primitives: unary and binary math, comparisons, `where`, casts, bitcasts,
+//! `stop_gradient` and `threefry2x32`. Operands broadcast (NumPy rules) and promote (jax-js rules, weak types).
 //! Their abstract evaluation, kernel and VJP rules; batching is `batch::batch_aligned` (the
 //! batch axis moved to the front and the operands aligned, as broadcasting lines them up).
 
@@ -18,6 +18,7 @@ fn arity(prim: &Primitive) -> usize {
     match prim {
         Primitive::Binary(_) | Primitive::Compare(_) => 2,
         Primitive::Where => 3,
+        Primitive::Threefry(_) => 4,
         _ => 1,
     }
 }
@@ -103,6 +104,12 @@ pub fn abstract_eval(prim: &Primitive, inputs: &[&Aval]) -> Result<Aval> {
             (*d, false)
         }
         Primitive::StopGradient => (inputs[0].dtype, inputs[0].weak),
+        Primitive::Threefry(_) => {
+            for a in inputs {
+                need(a.dtype == DType::Uint32, "uint32", a.dtype)?;
+            }
+            (DType::Uint32, false)
+        }
         _ => {
             unreachable!("not elementwise")
         }
@@ -139,6 +146,7 @@ pub fn kernel(prim: &Primitive, inputs: &[&Aval], out: &Aval) -> Kernel {
         Primitive::Cast(d) => AluExp::cast(load(0), *d),
         Primitive::Bitcast(d) => AluExp::bitcast(load(0), *d),
         Primitive::StopGradient => load(0),
+        Primitive::Threefry(mode) => AluExp::threefry(*mode, [load(0), load(1), load(2), load(3)]),
         _ => {
             unreachable!("not elementwise")
         }
@@ -180,9 +188,10 @@ pub fn vjp<E: Emit>(
                 None
             }]
         }
-        Primitive::Compare(_) | Primitive::Bitcast(_) | Primitive::StopGradient => {
-            vec![None; ins.len()]
-        }
+        Primitive::Compare(_)
+        | Primitive::Bitcast(_)
+        | Primitive::StopGradient
+        | Primitive::Threefry(_) => vec![None; ins.len()],
         _ => unreachable!("not elementwise"),
     })
 }

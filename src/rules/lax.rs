@@ -6,7 +6,7 @@
 //! so a rewrite onto these builders does not change the operations a trace records.
 
 use super::emit::{Arg, Emit};
-use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use crate::core::ops::{BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 use crate::core::{ConvParams, DType, Primitive};
 use crate::util::Result;
 
@@ -85,6 +85,19 @@ where
     E::V: 'a,
 {
     e.bind(Primitive::Where, &[c.into(), a.into(), b.into()])
+}
+
+/// threefry2x32 of key words `k0`, `k1` on counter words `c0`, `c1` (uint32, broadcast
+/// together; JS numbers take uint32): the words `mode` names.
+pub fn threefry<'a, E: Emit>(
+    e: &mut E,
+    mode: ThreefryMode,
+    [k0, k1, c0, c1]: [Arg<'a, E::V>; 4],
+) -> Result<E::V>
+where
+    E::V: 'a,
+{
+    e.bind(Primitive::Threefry(mode), &[k0, k1, c0, c1])
 }
 
 /// `x * 0`: zeros of `x`'s shape and dtype that stay a function of `x` (NaN where `x` is).

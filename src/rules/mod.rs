@@ -54,7 +54,8 @@ pub fn family(prim: &Primitive) -> Family {
         | Primitive::Where
         | Primitive::Cast(_)
         | Primitive::Bitcast(_)
-        | Primitive::StopGradient => Family::Elementwise,
+        | Primitive::StopGradient
+        | Primitive::Threefry(_) => Family::Elementwise,
         Primitive::Reduce { .. } => Family::Reduce,
         Primitive::Cumulative { .. } => Family::Cumulative,
         Primitive::Reshape(_)

@@ -85,6 +85,28 @@ fn elementwise_broadcast_promote_and_check_dtypes() {
 }
 
 #[test]
+fn threefry_takes_four_broadcast_uint32_operands() {
+    use oxjax::core::ops::ThreefryMode;
+    for mode in [ThreefryMode::Xor, ThreefryMode::Word0, ThreefryMode::Word1] {
+        let prim = Primitive::Threefry(mode);
+        let keys = [a(&[], Uint32), a(&[3, 1], Uint32)];
+        let out = ok(prim.clone(), &[&keys[..], &[a(&[], Uint32), a(&[4], Uint32)]].concat());
+        assert_eq!(out, a(&[3, 4], Uint32));
+        assert!(!out.weak);
+        let bad = [a(&[4], Uint32), a(&[4], Int32), a(&[4], Uint32), a(&[4], Uint32)];
+        assert_eq!(
+            err(prim.clone(), &bad),
+            "threefry2x32: requires uint32 operands, got int32"
+        );
+        assert!(err(prim.clone(), &bad[..3]).starts_with("threefry2x32: expected 4 operands"));
+    }
+    assert_eq!(
+        Primitive::Threefry(ThreefryMode::Word1).to_string(),
+        "threefry2x32[mode=1]"
+    );
+}
+
+#[test]
 fn reductions_and_running_reductions() {
     let r = ok(
         Primitive::Reduce {

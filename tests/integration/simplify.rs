@@ -40,6 +40,10 @@ fn show(e: &AluExp) -> String {
         Where(c, a, b) => format!("where({}, {}, {})", show(c), show(a), show(b)),
         Cast(a) => format!("cast({})", show(a)),
         Bitcast(a) => format!("bitcast({})", show(a)),
+        Threefry(mode, ops) => {
+            let ops: Vec<String> = ops.iter().map(show).collect();
+            format!("threefry_{mode:?}({})", ops.join(", "))
+        }
     }
 }
 

@@ -177,6 +177,13 @@ fn elementwise_rules_broadcast_batched_and_unbatched_operands() {
     check_all("cast", &cast, &[(&[2, 2], F32)], &mut rng);
     let bits = |a: &[Value]| try_op(Primitive::Bitcast(DType::Uint32), &[&a[0]]);
     check_all("bitcast", &bits, &[(&[3], F32)], &mut rng);
+    let u = DType::Uint32;
+    let threefry = |a: &[Value]| {
+        let mode = oxjax::core::ops::ThreefryMode::Xor;
+        try_op(Primitive::Threefry(mode), &[&a[0], &a[1], &a[2], &a[3]])
+    };
+    let shapes: [(&[usize], DType); 4] = [(&[], u), (&[2, 1], u), (&[3], u), (&[1, 3], u)];
+    check_all("threefry2x32", &threefry, &shapes, &mut rng);
 }
 
 #[test]

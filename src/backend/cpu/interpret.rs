@@ -84,5 +84,9 @@ fn eval(exp: &AluExp, i: usize, r: usize, inputs: &[&[u8]]) -> Result<Scalar> {
         }
         AluKind::Cast(a) => ev(a)?.cast(exp.dtype),
         AluKind::Bitcast(a) => ev(a)?.bitcast(exp.dtype),
+        AluKind::Threefry(mode, ops) => {
+            let [k0, k1, c0, c1] = ops.as_ref();
+            super::threefry::eval(*mode, [ev(k0)?, ev(k1)?, ev(c0)?, ev(c1)?])
+        }
     }
 }

@@ -6,10 +6,12 @@ mod routines;
 mod scalar;
 mod sort;
 mod special;
+mod threefry;
 
 pub use interpret::run_kernel;
 pub use routines::run_routine;
 pub use scalar::Scalar;
+pub use threefry::threefry2x32;
 
 use std::collections::HashMap;
 

@@ -1,7 +1,8 @@
-//! Typed scalar values of the interpreter and the meaning of every ALU operation on them. This
-//! file is the definition the wasm and WGSL emitters are tested against: exact operations are
-//! computed exactly in the operand dtype (floats via f64 and one rounding, which is the
-//! correctly rounded result for +, −, ×, ÷ and sqrt), transcendentals in f64 then rounded.
+//! Typed scalar values of the interpreter and the meaning of every ALU operation on them
+//! (threefry2x32's in `threefry.rs`). This file is the definition the wasm and WGSL emitters
+//! are tested against: exact operations are computed exactly in the operand dtype (floats via
+//! f64 and one rounding, which is the correctly rounded result for +, −, ×, ÷ and sqrt),
+//! transcendentals in f64 then rounded.
 //! float16 computes in f32 and rounds each result to float16 (NumPy's float16 loops); for
 //! +, −, ×, ÷ and sqrt that is the correctly rounded float16 result.
 

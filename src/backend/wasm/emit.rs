@@ -29,6 +29,7 @@ mod simd;
 mod simd_ops;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(super) mod simd_tests;
+mod threefry;
 mod unroll;
 mod vloop;
 mod vmath;

@@ -30,7 +30,7 @@ use std::fmt::Write;
 
 use super::wgsl_lib::{Helper, Helpers};
 use crate::core::DType;
-use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, UnaryOp};
+use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, ThreefryMode, UnaryOp};
 use crate::util::{Error, Result};
 
 /// A `u32` zero that the shader compiler cannot prove to be zero: a private variable that
@@ -365,8 +365,28 @@ impl Emitter {
                     format!("bitcast<{}>({a})", value_type(d)?)
                 }
             }
+            AluKind::Threefry(mode, operands) => self.threefry(*mode, operands)?,
         };
         self.bind(d, value)
+    }
+
+    /// threefry2x32 of `operands` in `mode` (`wgsl_lib`'s helpers). Out of `node`, whose
+    /// frame every level of a deep expression pays for.
+    fn threefry(&mut self, mode: ThreefryMode, operands: &[AluExp; 4]) -> Result<String> {
+        let mut args = Vec::with_capacity(operands.len());
+        for o in operands {
+            args.push(self.node(o)?);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (name, word) = match mode {
+            ThreefryMode::Xor => ("ox_threefry_xor", ""),
+            ThreefryMode::Word0 => ("ox_threefry", ".x"),
+            ThreefryMode::Word1 => ("ox_threefry", ".y"),
+        };
+        Ok(format!(
+            "{}{word}",
+            self.call(Helper::Threefry, name, &args)
+        ))
     }
 
     /// A 32-bit load of `input` at `index` in a lane of the wide form (see [`Emitter::lanes`]).

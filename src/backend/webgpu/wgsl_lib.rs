@@ -63,6 +63,8 @@ pub(super) enum Helper {
     Atan,
     /// float16 rounding and storage conversions (`wgsl_half`; the shader enables f16).
     Half,
+    /// threefry2x32: `ox_threefry` (both words) and `ox_threefry_xor`.
+    Threefry,
 }
 
 impl Helper {
@@ -104,6 +106,7 @@ impl Helper {
             Asin => wgsl_trig::ASIN,
             Atan => wgsl_trig::ATAN,
             Half => super::wgsl_half::HALF,
+            Threefry => THREEFRY,
         }
     }
 
@@ -407,5 +410,33 @@ fn ox_mul_wide(a: u32, b: u32) -> vec2<u32> {
   let p10 = a1 * b0;
   let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
   return vec2<u32>((p00 & 0xffffu) | (mid << 16u), a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
+}
+";
+
+/// threefry2x32 (`backend/cpu/threefry.rs`), unrolled (no loop counts against a loop limit):
+/// the two words, and their xor. u32 arithmetic wraps.
+const THREEFRY: &str = "
+fn ox_threefry_mix(x: vec2<u32>, r: u32) -> vec2<u32> {
+    let a = x.x + x.y;
+    return vec2<u32>(a, ((x.y << r) | (x.y >> (32u - r))) ^ a);
+}
+fn ox_threefry(k0: u32, k1: u32, c0: u32, c1: u32) -> vec2<u32> {
+    let k2 = k0 ^ k1 ^ 0x1bd11bdau;
+    var x = vec2<u32>(c0 + k0, c1 + k1);
+    x = ox_threefry_mix(x, 13u); x = ox_threefry_mix(x, 15u); x = ox_threefry_mix(x, 26u); x = ox_threefry_mix(x, 6u);
+    x = x + vec2<u32>(k1, k2 + 1u);
+    x = ox_threefry_mix(x, 17u); x = ox_threefry_mix(x, 29u); x = ox_threefry_mix(x, 16u); x = ox_threefry_mix(x, 24u);
+    x = x + vec2<u32>(k2, k0 + 2u);
+    x = ox_threefry_mix(x, 13u); x = ox_threefry_mix(x, 15u); x = ox_threefry_mix(x, 26u); x = ox_threefry_mix(x, 6u);
+    x = x + vec2<u32>(k0, k1 + 3u);
+    x = ox_threefry_mix(x, 17u); x = ox_threefry_mix(x, 29u); x = ox_threefry_mix(x, 16u); x = ox_threefry_mix(x, 24u);
+    x = x + vec2<u32>(k1, k2 + 4u);
+    x = ox_threefry_mix(x, 13u); x = ox_threefry_mix(x, 15u); x = ox_threefry_mix(x, 26u); x = ox_threefry_mix(x, 6u);
+    x = x + vec2<u32>(k2, k0 + 5u);
+    return x;
+}
+fn ox_threefry_xor(k0: u32, k1: u32, c0: u32, c1: u32) -> u32 {
+    let x = ox_threefry(k0, k1, c0, c1);
+    return x.x ^ x.y;
 }
 ";

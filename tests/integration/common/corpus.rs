@@ -5,7 +5,9 @@
 //! against the cpu interpreter.
 
 use oxjax::core::DType;
-use oxjax::kernel::{AluExp, BinaryOp, CompareOp, Kernel, ReduceOp, Reduction, UnaryOp};
+use oxjax::kernel::{
+    AluExp, BinaryOp, CompareOp, Kernel, ReduceOp, Reduction, ThreefryMode, UnaryOp,
+};
 
 use super::encode;
 
@@ -24,6 +26,10 @@ pub enum Spec {
     GuardedLoad,
     /// `out[i] = op over r < 8 of in[8i + r]`.
     Reduce(ReduceOp, DType),
+    /// threefry2x32 of four uint32 inputs `(k0, k1, c0, c1)`, elementwise.
+    Threefry(ThreefryMode),
+    /// threefry2x32 with key `(in[0], in[1])` on counter `(0, i)` (uint32): `random.bits`.
+    ThreefryKeyed(ThreefryMode),
 }
 
 /// One test case: a name, what it computes, a kernel and its input buffers.
@@ -229,6 +235,9 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
             ));
         }
     }
+    if ok(&DType::Uint32) {
+        threefry_cases(&mut cases);
+    }
     // A guarded load: out of range indices are never read.
     if ok(&DType::Float32) {
         let idx = AluExp::binary(
@@ -285,6 +294,33 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
         }
     }
     cases
+}
+
+/// threefry2x32 in every mode: on four varying operands, and with a uniform key on counters
+/// `(0, i)` (a constant word and the output index), as random draws use it.
+fn threefry_cases(cases: &mut Vec<Case>) {
+    let u = DType::Uint32;
+    for mode in [ThreefryMode::Xor, ThreefryMode::Word0, ThreefryMode::Word1] {
+        let exp = AluExp::threefry(mode, [load(u, 0), load(u, 1), load(u, 2), load(u, 3)]);
+        let spec = Spec::Threefry(mode);
+        cases.push(case(format!("Threefry {mode:?}"), spec, &[u; 4], exp, true));
+        let word = |k: f64| AluExp::load(u, 0, AluExp::constant(DType::Int32, k));
+        let operands = [
+            word(0.0),
+            word(1.0),
+            AluExp::constant(u, 0.0),
+            AluExp::cast(AluExp::index(), u),
+        ];
+        let exp = AluExp::threefry(mode, operands);
+        let spec = Spec::ThreefryKeyed(mode);
+        cases.push(case(
+            format!("Threefry {mode:?} keyed"),
+            spec,
+            &[u],
+            exp,
+            true,
+        ));
+    }
 }
 
 /// Compares a backend's output with the cpu interpreter's: bit for bit for exact cases (NaNs

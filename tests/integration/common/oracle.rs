@@ -9,7 +9,7 @@
 //! `scripts/gen_corpus_transcendentals.py`).
 
 use oxjax::core::DType;
-use oxjax::kernel::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use oxjax::kernel::{BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 
 use super::corpus::{Case, Spec, N};
 
@@ -87,8 +87,56 @@ pub fn expected(case: &Case) -> (Vec<u8>, u64) {
             0,
         ),
         Spec::Reduce(op, dtype) => (each(&|i| reduce(op, dtype, &ins[0][8 * i..8 * i + 8])), 4),
+        Spec::Threefry(mode) => (
+            each(&|i| {
+                let [k0, k1, c0, c1] = [0, 1, 2, 3].map(|j| word(ins[j][i]));
+                V::U(pick(mode, threefry([k0, k1], [c0, c1])))
+            }),
+            0,
+        ),
+        Spec::ThreefryKeyed(mode) => (
+            each(&|i| {
+                let key = [word(ins[0][0]), word(ins[0][1])];
+                V::U(pick(mode, threefry(key, [0, i as u32])))
+            }),
+            0,
+        ),
     };
     (bytes(&values), ulps)
+}
+
+fn word(v: V) -> u32 {
+    match v {
+        V::U(w) => w,
+        other => panic!("threefry of {other:?}"),
+    }
+}
+
+fn pick(mode: ThreefryMode, [x0, x1]: [u32; 2]) -> u32 {
+    match mode {
+        ThreefryMode::Xor => x0 ^ x1,
+        ThreefryMode::Word0 => x0,
+        ThreefryMode::Word1 => x1,
+    }
+}
+
+/// threefry2x32 with 20 rounds as Random123's `threefry.h` writes it: the rotation of round
+/// `r` is `R[r % 8]`, and after every fourth round the key schedule's next injection `s`
+/// adds key words `s % 3` and `(s + 1) % 3` and `s` itself.
+fn threefry(k: [u32; 2], c: [u32; 2]) -> [u32; 2] {
+    const R: [u32; 8] = [13, 15, 26, 6, 17, 29, 16, 24];
+    let ks = [k[0], k[1], 0x1BD1_1BDA ^ k[0] ^ k[1]];
+    let (mut x0, mut x1) = (c[0].wrapping_add(ks[0]), c[1].wrapping_add(ks[1]));
+    for round in 0..20 {
+        x0 = x0.wrapping_add(x1);
+        x1 = x1.rotate_left(R[round % 8]) ^ x0;
+        if round % 4 == 3 {
+            let s = round / 4 + 1;
+            x0 = x0.wrapping_add(ks[s % 3]);
+            x1 = x1.wrapping_add(ks[(s + 1) % 3]).wrapping_add(s as u32);
+        }
+    }
+    [x0, x1]
 }
 
 fn transcendental(op: UnaryOp) -> bool {

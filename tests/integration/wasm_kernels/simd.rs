@@ -2,11 +2,11 @@
 //! contiguous blocks with scalar tails, broadcasting (uniform and strided loads), transposed,
 //! sliced and padded views, size-0 and size-1 dims, every dtype, reductions over contiguous
 //! axes (lane-blocked order, `kernel::order`) and over outer axes (vectorized over outputs),
-//! and matmuls. Results must be bit-identical: exact operations, and float sums in the order
+//! threefry2x32, and matmuls. Results must be bit-identical: exact operations, and float sums in the order
 //! the kernel defines.
 
 use oxjax::core::{DType, Device, Primitive};
-use oxjax::kernel::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use oxjax::kernel::{BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 use oxjax::transform::{eval, ArrayValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -290,6 +290,32 @@ fn integer_shifts_by_uniform_and_varying_amounts() {
         same_on_both(
             &format!("trial {trial} {dtype:?} {op:?} [{m},{n}]"),
             &[x, amounts, k],
+            &program,
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn threefry_with_uniform_strided_and_transposed_operands() {
+    let mut rng = Rng(0x7f4a_7c15);
+    let u = DType::Uint32;
+    for trial in 0..30 {
+        let (m, n) = (rng.dim(), rng.dim());
+        let k0 = (vec![], u, rng.values(u, 1));
+        let k1 = (vec![n], u, rng.values(u, n));
+        let c = (vec![m, n], u, rng.values(u, m * n));
+        let t = (vec![n, m], u, rng.values(u, m * n));
+        let mode = rng.pick(&[ThreefryMode::Xor, ThreefryMode::Word0, ThreefryMode::Word1]);
+        // A uniform key word, a row broadcast, a contiguous and a transposed counter word; then
+        // a uniform key on the threefry of the first (a derived key, as random draws make).
+        let program: Program = vec![
+            (Primitive::Transpose(vec![1, 0]), vec![3]),   // 4
+            (Primitive::Threefry(mode), vec![0, 1, 2, 4]), // 5
+            (Primitive::Threefry(mode), vec![0, 0, 4, 5]), // 6
+        ];
+        same_on_both(
+            &format!("trial {trial} {mode:?} [{m},{n}]"),
+            &[k0, k1, c, t],
             &program,
         );
     }

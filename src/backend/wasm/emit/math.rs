@@ -4,16 +4,16 @@
 //! (error below 2⁻⁴²) and rounds once, which keeps f32 results within an ulp of the correctly
 //! rounded value (and almost always equal to it). The routines themselves live in
 //! `math_exp` (exp, log, fmod), `math_trig` (sin, cos), `math_inv` (asin, atan) and `math_erf`
-//! (tanh, erf, erfc); this file has the registry and shared helpers (Horner evaluation, powers
-//! of two, exact products).
+//! (tanh, erf, erfc), the scalar threefry2x32 in `threefry`; this file has the registry and
+//! shared helpers (Horner evaluation, powers of two, exact products).
 
 use std::collections::HashMap;
 
 use walrus::{FunctionId, Module, ValType};
 
 use super::dsl::{f64_bits, function, i32c, i64c, Var, E, S};
-use super::{math_erf, math_exp, math_inv, math_trig, vmath};
-use crate::kernel::UnaryOp;
+use super::{math_erf, math_exp, math_inv, math_trig, threefry, vmath};
+use crate::kernel::{ThreefryMode, UnaryOp};
 
 /// A routine of the library.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -29,6 +29,8 @@ pub enum Routine {
     TwoOverPi,
     /// A float32 op through its vector body (`vmath`) on one value: f32 → f32.
     Lane(UnaryOp),
+    /// threefry2x32 in a mode on i32 operands (`threefry::function_of`).
+    Threefry(ThreefryMode),
 }
 
 /// The routines emitted so far in one module.
@@ -85,6 +87,7 @@ impl Lib {
             }
             Routine::TwoOverPi => math_trig::two_over_pi(m),
             Routine::Lane(op) => vmath::lane(self, m, op),
+            Routine::Threefry(mode) => threefry::function_of(m, mode),
         };
         self.funcs.insert(r, f);
         f

@@ -11,7 +11,7 @@ use super::dsl::{cond, i32c, select, seq, E};
 use super::math::Routine;
 use super::{half, unsupported, vmath, Cx};
 use crate::core::DType;
-use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, UnaryOp};
+use crate::kernel::{AluExp, AluKind, BinaryOp, CompareOp, ReduceOp, ThreefryMode, UnaryOp};
 use crate::util::{Error, Result};
 
 /// The wasm value type that holds a dtype (bool is an i32 0 or 1).
@@ -88,7 +88,19 @@ pub fn lower(cx: &mut Cx, exp: &AluExp) -> Result<E> {
             let x = lower(cx, a)?;
             bitcast(x, a.dtype, exp.dtype)?
         }
+        AluKind::Threefry(mode, operands) => threefry(cx, *mode, operands)?,
     })
+}
+
+/// A call of the module's threefry function (out of `lower`, whose frame every level of a
+/// deep expression pays for).
+fn threefry(cx: &mut Cx, mode: ThreefryMode, operands: &[AluExp; 4]) -> Result<E> {
+    let f = cx.lib.routine(&mut cx.module, Routine::Threefry(mode));
+    let mut args = Vec::with_capacity(operands.len());
+    for o in operands {
+        args.push(lower(cx, o)?);
+    }
+    Ok(E::Call(f, ValType::I32, args))
 }
 
 /// A comparison of two values of `dtype` (a bool, i32 0 or 1).

@@ -37,6 +37,7 @@ use crate::kernel::{AluExp, AluKind, BinaryOp, UnaryOp};
 use crate::util::Result;
 
 mod loads;
+mod threefry;
 
 /// Lanes of one vector.
 pub const LANES: usize = 4;
@@ -471,6 +472,7 @@ impl<'a> Simd<'a> {
                 }
                 Ok(V::Vec(self.vecs(x, a.dtype)))
             }
+            AluKind::Threefry(mode, operands) => self.threefry(*mode, operands),
             AluKind::Const(_) => unreachable!("uniform, handled above"),
         }
     }
