@@ -12,6 +12,8 @@ pub enum UnaryOp {
     Reciprocal,
     Floor,
     Ceil,
+    /// Round to the nearest integer, ties to even (NumPy's `rint`); zero keeps its sign.
+    RoundEven,
     Sqrt,
     Exp,
     Log,

@@ -195,27 +195,12 @@ fn nan_extremum(o: &[Operand], op: B) -> Result<Value> {
     lax::select(&mut Binder, &isnan(&x)?, &y, &y_or)
 }
 
-/// Round half to even (integers unchanged).
+/// Round half to even (integers unchanged); zero keeps the sign of x, infinities and NaN pass.
 fn rint(x: &Value) -> Result<Value> {
     if !x.aval().dtype.is_float() {
         return Ok(x.clone());
     }
-    let f = lax::floor(&mut Binder, x)?;
-    let d = lax::sub(&mut Binder, x, &f)?; // exact below 2^mantissa, 0 above
-    let up = lax::add(&mut Binder, &f, 1.0)?;
-    let f_even = lax::eq(&mut Binder, &lax::rem(&mut Binder, &f, 2.0)?, 0.0)?;
-    let tie = lax::select(&mut Binder, &f_even, &f, &up)?;
-    let below = lax::lt(&mut Binder, &d, 0.5)?;
-    let above = lax::lt(&mut Binder, 0.5, &d)?;
-    let r = lax::select(&mut Binder, &above, &up, &tie)?;
-    let r = lax::select(&mut Binder, &below, &f, &r)?;
-    // A result of zero keeps the sign of x (NumPy: rint(-0.5) is -0.0): x·0 is ±0 like x.
-    let is_zero = lax::eq(&mut Binder, &r, 0.0)?;
-    let signed_zero = lax::mul(&mut Binder, x, 0.0)?;
-    let r = lax::select(&mut Binder, &is_zero, &signed_zero, &r)?;
-    // Infinities and NaN pass through (d is NaN for them).
-    let finite = lax::eq(&mut Binder, &lax::sub(&mut Binder, x, x)?, 0.0)?;
-    lax::select(&mut Binder, &finite, &r, x)
+    lax::round_even(&mut Binder, x)
 }
 
 /// `round(x, decimals)`: `rint(x·10^d)/10^d` (NumPy's method).

@@ -237,7 +237,7 @@ fn unary_vjp<E: Emit>(
             let k = 2.0 / std::f64::consts::PI.sqrt() * if op == U::Erf { 1.0 } else { -1.0 };
             lax::mul(e, &ex, k)
         })?,
-        U::Floor | U::Ceil | U::Not => return Ok(None),
+        U::Floor | U::Ceil | U::RoundEven | U::Not => return Ok(None),
     }))
 }
 

@@ -63,6 +63,7 @@ unary_builders!(
     reciprocal = Reciprocal,
     floor = Floor,
     ceil = Ceil,
+    round_even = RoundEven,
     sqrt = Sqrt,
     exp = Exp,
     log = Log,

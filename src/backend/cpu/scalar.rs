@@ -171,6 +171,7 @@ impl Scalar {
             (Reciprocal, _) => float(|x| 1.0 / x),
             (Floor, _) => float(f64::floor),
             (Ceil, _) => float(f64::ceil),
+            (RoundEven, _) => float(f64::round_ties_even),
             (Sqrt, _) => float(f64::sqrt),
             (Exp, _) => float(f64::exp),
             (Log, _) => float(f64::ln),

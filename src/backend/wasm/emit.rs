@@ -379,8 +379,8 @@ mod tests {
         for d in [DType::Float32, DType::Float64] {
             let mut exp = load(d, 0);
             for op in [
-                Neg, Abs, Reciprocal, Floor, Ceil, Sqrt, Exp, Log, Sin, Cos, Asin, Atan, Tanh, Erf,
-                Erfc,
+                Neg, Abs, Reciprocal, Floor, Ceil, RoundEven, Sqrt, Exp, Log, Sin, Cos, Asin, Atan,
+                Tanh, Erf, Erfc,
             ] {
                 exp = AluExp::unary(op, exp);
             }

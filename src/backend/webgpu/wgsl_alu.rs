@@ -436,6 +436,7 @@ impl Emitter {
                     }
                     Floor => float("floor", None),
                     Ceil => float("ceil", None),
+                    RoundEven => float("round", None),
                     Sqrt => float("ox_sqrt_f32", Some(Helper::SqrtF32)),
                     Exp => float("ox_exp", Some(Helper::Exp)),
                     Log => float("ox_log", Some(Helper::Log)),

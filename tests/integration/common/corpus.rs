@@ -134,10 +134,11 @@ pub fn corpus(supported: &[DType]) -> Vec<Case> {
     let mut cases = Vec::new();
     use UnaryOp::*;
     for op in [
-        Neg, Abs, Reciprocal, Floor, Ceil, Sqrt, Exp, Log, Sin, Cos, Asin, Atan, Tanh, Erf, Erfc,
+        Neg, Abs, Reciprocal, Floor, Ceil, RoundEven, Sqrt, Exp, Log, Sin, Cos, Asin, Atan, Tanh,
+        Erf, Erfc,
     ] {
         for d in FLOATS.iter().filter(|d| ok(d)) {
-            let exact = matches!(op, Neg | Abs | Reciprocal | Floor | Ceil | Sqrt);
+            let exact = matches!(op, Neg | Abs | Reciprocal | Floor | Ceil | RoundEven | Sqrt);
             cases.push(case(
                 format!("{op:?} {d:?}"),
                 Spec::Unary(op, *d),

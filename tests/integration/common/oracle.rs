@@ -164,6 +164,8 @@ fn unary(op: UnaryOp, a: V) -> V {
         (Floor, V::D(x)) => V::D(x.floor()),
         (Ceil, V::F(x)) => V::F(x.ceil()),
         (Ceil, V::D(x)) => V::D(x.ceil()),
+        (RoundEven, V::F(x)) => V::F(x.round_ties_even()),
+        (RoundEven, V::D(x)) => V::D(x.round_ties_even()),
         (Sqrt, V::F(x)) => V::F(x.sqrt()),
         (Sqrt, V::D(x)) => V::D(x.sqrt()),
         _ => panic!("no oracle for {op:?} of {a:?}"),

@@ -225,7 +225,7 @@ fn unary_casts_slices_and_pads() {
         let x = (vec![m, n], dtype, rng.values(dtype, m * n));
         let unary = match dtype {
             DType::Float32 | DType::Float64 => {
-                rng.pick(&[Neg, Abs, Sqrt, Floor, Ceil, Reciprocal, Exp])
+                rng.pick(&[Neg, Abs, Sqrt, Floor, Ceil, RoundEven, Reciprocal, Exp])
             }
             DType::Bool => Not,
             _ => rng.pick(&[Neg, Abs, Not]),

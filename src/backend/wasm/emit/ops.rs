@@ -204,6 +204,7 @@ pub(super) fn unary(cx: &mut Cx, op: UnaryOp, dtype: DType, x: E) -> Result<E> {
         (Reciprocal, _) => E::F64(1.0) / x,
         (Floor, _) => x.floor(),
         (Ceil, _) => x.ceil(),
+        (RoundEven, _) => x.nearest(),
         (Sqrt, _) => x.sqrt(),
         // float32 ops with a vector body use it for single values too, so that an element's
         // result does not depend on whether it falls in a vector block or a scalar tail.

@@ -515,6 +515,7 @@ impl<'a> Simd<'a> {
                 (Sqrt, _) => x.v1(U::F32x4Sqrt),
                 (Floor, _) => x.v1(U::F32x4Floor),
                 (Ceil, _) => x.v1(U::F32x4Ceil),
+                (RoundEven, _) => x.v1(U::F32x4Nearest),
                 (Reciprocal, _) => lanes_const([1f32.to_bits(); 4]).v2(B::F32x4Div, x),
                 (Neg, _) => x.v1(U::I32x4Neg),
                 (Abs, DType::Int32) => x.v1(U::I32x4Abs),

@@ -28,7 +28,7 @@ pub fn lanes_const(lanes: [u32; 4]) -> E {
 pub fn unary_ok(op: UnaryOp, dtype: DType) -> bool {
     use UnaryOp::*;
     match dtype {
-        DType::Float32 => matches!(op, Neg | Abs | Sqrt | Floor | Ceil | Reciprocal),
+        DType::Float32 => matches!(op, Neg | Abs | Sqrt | Floor | Ceil | RoundEven | Reciprocal),
         DType::Int32 | DType::Uint32 => matches!(op, Neg | Abs | Not),
         DType::Bool => op == Not,
         _ => false,
