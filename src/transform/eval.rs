@@ -1,6 +1,7 @@
 //! Eager evaluation: one primitive applied to concrete arrays, as a one-equation program
-//! ([`apply`], or [`apply_multi`] for primitives with several outputs), and [`eval_jaxpr`], which
-//! runs a whole Jaxpr equation by equation on concrete arrays whatever traces are open.
+//! ([`apply`], or [`apply_multi`] for primitives with several outputs; movement operations,
+//! `stop_gradient` and bitcasts share their operand's buffer instead), and [`eval_jaxpr`],
+//! which runs a whole Jaxpr equation by equation on concrete arrays whatever traces are open.
 
 use std::collections::HashMap;
 
@@ -126,6 +127,19 @@ pub fn apply(prim: &Primitive, inputs: &[&ArrayValue]) -> Result<ArrayValue> {
         && !matches!(prim, Primitive::Concatenate(_));
     if *prim == Primitive::StopGradient {
         return Ok(inputs[0].clone());
+    }
+    // A bitcast between dtypes of one element size reads the same bytes at the same element
+    // indices: the result shares the operand's buffer and view under its own aval.
+    if let Primitive::Bitcast(_) = prim {
+        let x = inputs[0];
+        let aval = rules::abstract_eval(prim, &[&x.aval])?;
+        return Ok(ArrayValue {
+            aval,
+            view: x.view.clone(),
+            device: x.device,
+            buffer: x.buffer.clone(),
+            committed: x.committed,
+        });
     }
     if is_view {
         let x = inputs[0];
