@@ -55,10 +55,16 @@ pub fn one_hot(h: f64, num: f64) -> JsResult<f64> {
             ));
         }
         let x = [handles::get("oneHot", h)?];
-        Ok(handles::insert(crate::transform::scope::follow(
-            &x,
-            || nn::one_hot(&x[0], num as usize),
-        )?))
+        // One fused kernel from the second call of this aval and class count (`eager_jit`).
+        let mut outs = crate::transform::scope::follow(&x, || {
+            eager_jit::run("oneHot", &[num], &x, |x| {
+                Ok(vec![nn::one_hot(&x[0], num as usize)?])
+            })
+        })?;
+        let y = outs
+            .pop()
+            .ok_or_else(|| Error::new("oneHot", "internal error: no result"))?;
+        Ok(handles::insert(y))
     };
     run().map_err(js_error)
 }

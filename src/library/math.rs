@@ -270,13 +270,20 @@ fn bitwise(op: B, o: &[Operand]) -> Result<Value> {
 fn shift(op: B, o: &[Operand]) -> Result<Value> {
     let shifted = bitwise(op, o)?;
     let dtype = shifted.aval().dtype;
-    let fill = match (op, dtype) {
-        (B::Shr, DType::Int32) => lax::binary(&mut Binder, B::Shr, o[0].clone(), 31.0)?,
-        _ => lax::mul(&mut Binder, &shifted, 0.0)?,
+    // The sign fill of an arithmetic right shift; otherwise zero (a literal in the select, so
+    // that `shifted` has one use and fuses into it).
+    let sign_fill = match (op, dtype) {
+        (B::Shr, DType::Int32) => Some(lax::binary(&mut Binder, B::Shr, o[0].clone(), 31.0)?),
+        _ => None,
     };
     let out_of_range = match &o[1] {
         Operand::Literal(y) if (0.0..32.0).contains(y) => return Ok(shifted),
-        Operand::Literal(_) => return Ok(fill),
+        Operand::Literal(_) => {
+            return match sign_fill {
+                Some(fill) => Ok(fill),
+                None => lax::mul(&mut Binder, &shifted, 0.0),
+            }
+        }
         Operand::Value(y) if y.aval().dtype == DType::Int32 => {
             let u = lax::bitcast(&mut Binder, y, DType::Uint32)?;
             lax::lt(&mut Binder, 31.0, &u)?
@@ -284,7 +291,10 @@ fn shift(op: B, o: &[Operand]) -> Result<Value> {
         Operand::Value(y) if y.aval().dtype == DType::Uint32 => lax::lt(&mut Binder, 31.0, *y)?,
         Operand::Value(_) => return Ok(shifted),
     };
-    lax::select(&mut Binder, &out_of_range, &fill, &shifted)
+    match sign_fill {
+        Some(fill) => lax::select(&mut Binder, &out_of_range, &fill, &shifted),
+        None => lax::select(&mut Binder, &out_of_range, 0.0, &shifted),
+    }
 }
 
 /// The number of set bits of each element (of its two's complement for int32), as uint8 in

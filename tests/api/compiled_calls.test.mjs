@@ -208,6 +208,32 @@ test("large compositions compile, transcendental or not, with the eager bits", a
   key.dispose();
 });
 
+test("oneHot and leftShift by an array run as one kernel once compiled", async () => {
+  ox.clearCaches();
+  const labels = np.array([3, 0, 9, 3, 12, -1, 7], { dtype: "int32", device });
+  const x = np.array([1, -2, 3, 0x40000000, 5, -6, 7], { dtype: "int32", device });
+  const s = np.array([0, 1, 31, 1, 32, 40, -1], { dtype: "int32", device });
+  for (const [name, f] of [
+    ["oneHot", () => ox.nn.oneHot(labels, 10)],
+    ["leftShift", () => np.leftShift(x, s)],
+  ]) {
+    const before = counters();
+    const outs = [];
+    const dispatches = [];
+    for (let i = 0; i < 3; i++) {
+      const d = ox.memoryStats().devices[device].dispatches;
+      const y = f();
+      dispatches.push(ox.memoryStats().devices[device].dispatches - d);
+      outs.push(await y.data());
+      y.dispose();
+    }
+    assert.equal(counters().compiles, before.compiles + 1, `${name}: compiled once`);
+    assert.deepEqual(dispatches.slice(1), [1, 1], `${name}: one kernel per compiled call`);
+    assertSameBits(outs.slice(1), [outs[0], outs[0]], name);
+  }
+  for (const a of [labels, x, s]) a.dispose();
+});
+
 test("compiled calls place results where eager calls do", { skip: ON_WEBGPU }, () => {
   ox.clearCaches();
   const before = ox.defaultDevice();
