@@ -6,6 +6,7 @@
 //! and WGSL emitters translate it.
 
 pub mod alu;
+pub mod contract;
 pub mod device_program;
 pub mod fold;
 pub mod index;

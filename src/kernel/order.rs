@@ -30,6 +30,11 @@
 //! op, the expression's root and the load strides in r, never at sizes or at how the output
 //! index is decomposed, so batching a product (vmap: batched matmuls are not recognised as
 //! tiles) does not change its order.
+//!
+//! A matrix product whose two operands both read r contiguously (`a·bᵀ`) would be
+//! lane-blocked by this rule; when it is large, lowering never hands it over in that form:
+//! `contract` stores one operand transposed first, so the product reads it with a stride and
+//! is a float32 sum of products. The rule itself is unchanged; the kernel is.
 
 use super::alu::{AluExp, AluKind, BinaryOp};
 use super::{Kernel, ReduceOp};

@@ -49,7 +49,7 @@ pub fn used_inputs(exp: &AluExp) -> BTreeSet<usize> {
 }
 
 /// `exp` with input `i` renamed to `map(i)` and its loads' indices shifted by `offset(i)`.
-fn relabel(exp: &AluExp, map: &dyn Fn(usize) -> (usize, usize)) -> AluExp {
+pub(super) fn relabel(exp: &AluExp, map: &dyn Fn(usize) -> (usize, usize)) -> AluExp {
     exp.rewrite(&|e| match &e.kind {
         AluKind::Load { input, index } => {
             let (to, offset) = map(*input);

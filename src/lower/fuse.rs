@@ -18,8 +18,10 @@
 //! - lowering with [`Fusion::Barriers`], it is the computed operand of a float reduction
 //!   ([`super::barrier`]).
 //!
-//! Equations without a kernel (several outputs, or a rule that has none) become fallback
-//! steps on materialised operands. Equations whose outputs are never used are dropped.
+//! A finished kernel that `kernel::contract` stages (a large product of operands that both
+//! read the contracted axis contiguously) becomes two steps: its column operand stored
+//! transposed into a slot of its own, then the product. Equations without a kernel (several
+//! outputs, or a rule that has none) become fallback steps on materialised operands. Equations whose outputs are never used are dropped.
 
 use std::collections::{HashMap, HashSet};
 
@@ -31,7 +33,8 @@ use super::program::{Arg, Program, Slot, Step};
 use super::split;
 use crate::core::jaxpr::{Atom, Eqn, Jaxpr, Var};
 use crate::core::{Aval, DType, Primitive};
-use crate::kernel::{simplify, AluExp, DeviceLimits, Kernel, Reduction};
+use crate::kernel::split::Source;
+use crate::kernel::{contract, simplify, AluExp, DeviceLimits, Kernel, Reduction};
 use crate::rules::{self, Family};
 
 pub(super) struct Fuser<'a> {
@@ -202,10 +205,37 @@ impl Fuser<'_> {
             reduction,
             epilogue,
         });
+        // A product of operands that both read the contracted axis contiguously stores its
+        // column operand transposed first (`kernel::contract`).
+        let Some(steps) = contract::staged(&kernel, self.limits.max_kernel_inputs) else {
+            return self.push_kernel(kernel, order, aval);
+        };
+        let stored = self.program.new_slot(Aval::new(
+            vec![steps[0].kernel.size],
+            steps[0].kernel.output_dtype(),
+        ));
+        let slots = |sources: &[Source]| -> Vec<Slot> {
+            let to = |s: &Source| match *s {
+                Source::Input(i) => order[i],
+                Source::Step(_) => stored,
+            };
+            sources.iter().map(to).collect()
+        };
+        let [copy, product] = steps;
+        self.program.steps.push(Step::Kernel {
+            inputs: slots(&copy.sources),
+            kernel: copy.kernel,
+            output: stored,
+        });
+        self.push_kernel(product.kernel, slots(&product.sources), aval)
+    }
+
+    /// Appends a kernel step reading `inputs` into a new slot of `aval`.
+    fn push_kernel(&mut self, kernel: Kernel, inputs: Vec<Slot>, aval: Aval) -> Slot {
         let output = self.program.new_slot(aval);
         self.program.steps.push(Step::Kernel {
             kernel,
-            inputs: order,
+            inputs,
             output,
         });
         output

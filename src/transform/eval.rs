@@ -12,7 +12,7 @@ use crate::core::jaxpr::{Atom, Jaxpr, Var};
 use crate::core::view::ShapeTracker;
 use crate::core::{Aval, Device, Primitive};
 use crate::kernel::split::{split_inputs, Source};
-use crate::kernel::{simplify, view_index, Kernel};
+use crate::kernel::{contract, simplify, view_index, Kernel};
 use crate::rules;
 use crate::rules::movement;
 use crate::transform::{eager_exes, eval_host, ArrayValue};
@@ -316,13 +316,19 @@ fn run_kernel(
     let out = registry::alloc(function, device, out_aval.byte_size())?;
     let max_inputs = registry::limits(device).max_kernel_inputs;
     let mut compiled = None;
-    if kernel.inputs.len() > max_inputs {
+    let steps = if kernel.inputs.len() > max_inputs {
         // More inputs than one kernel may bind: pack some into intermediates first.
         let sizes: Vec<usize> = moved
             .iter()
             .map(|v| v.buffer.bytes / v.aval.dtype.byte_size().max(1))
             .collect();
-        let steps = split_inputs(kernel, &sizes, max_inputs)?;
+        Some(split_inputs(kernel, &sizes, max_inputs)?)
+    } else {
+        // A product whose operands both read the contracted axis contiguously, its column
+        // operand stored transposed first (`kernel::contract`).
+        contract::staged(kernel, max_inputs).map(Vec::from)
+    };
+    if let Some(steps) = steps {
         let mut temps: Vec<Rc<DeviceBuffer>> = Vec::with_capacity(steps.len());
         for (s, step) in steps.iter().enumerate() {
             let last = s + 1 == steps.len();
