@@ -165,7 +165,7 @@ pub fn jvp(
 ) -> std::result::Result<Vec<f64>, JsError> {
     let run = || -> Result<Vec<f64>> {
         let closed = with_jaxpr("jvp", id, |c| c.clone())?;
-        let (outs, tans) = crate::transform::autodiff::jvp(
+        let (outs, tans) = crate::transform::linearize::jvp(
             closed,
             &handles::values("jvp", &primals)?,
             &handles::values("jvp", &tangents)?,

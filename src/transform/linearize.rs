@@ -1,16 +1,50 @@
 //! `linearize`: the forward pass runs once at the given primals; the map from input tangents
 //! to output tangents (`t ↦ J t`, obtained by transposing the backward pass as `jvp` does) is
-//! traced once into a closed Jaxpr whose constants are the residuals. Applying it is a plain
-//! evaluation of that Jaxpr, any number of times, until it is dropped.
+//! traced once into a closed Jaxpr whose constants are the residuals. Applied to concrete
+//! tangents outside any trace, that Jaxpr runs as a compiled program (kept with the map, lowered
+//! with fusion barriers before float reductions, so it computes the bits its equation-by-
+//! equation evaluation does); inside a trace it is evaluated equation by equation. [`jvp`] on
+//! concrete values is a linearization applied once.
 
-use super::autodiff::{forward, jvp_of_forward};
+use std::cell::OnceCell;
+
+use super::autodiff::{self, forward, jvp_of_forward};
+use super::jit::Compiled;
 use super::trace::{self, ClosedJaxpr, Value};
 use crate::core::Aval;
+use crate::lower::Fusion;
 use crate::util::{Error, Result};
 
 pub struct Linearized {
     lin: ClosedJaxpr,
     avals: Vec<Aval>,
+    compiled: OnceCell<Compiled>,
+}
+
+/// Whether `values` are all concrete arrays.
+fn concrete(values: &[Value]) -> bool {
+    values.iter().all(|v| matches!(v, Value::Concrete(_)))
+}
+
+/// Forward mode (`autodiff::jvp`); on concrete values outside any trace, with tangents of
+/// their primals' avals, the tangent map is traced once and run as one compiled program.
+pub fn jvp(
+    closed: ClosedJaxpr,
+    primals: &[Value],
+    tangents: &[Value],
+    n_diff: usize,
+) -> Result<(Vec<Value>, Vec<Value>)> {
+    let same = primals.len() == tangents.len()
+        && primals.iter().zip(tangents).all(|(p, t)| {
+            let (p, t) = (p.aval(), t.aval());
+            p.shape == t.shape && p.dtype == t.dtype
+        });
+    if !(same && trace::top_frame().is_none() && concrete(primals) && concrete(tangents)) {
+        return autodiff::jvp(closed, primals, tangents, n_diff);
+    }
+    let n_diff = n_diff.min(closed.jaxpr.outs.len());
+    let (lin, outs) = Linearized::new(closed, primals, n_diff)?;
+    Ok((outs, lin.apply(tangents)?))
 }
 
 impl Linearized {
@@ -34,7 +68,15 @@ impl Linearized {
             }
         };
         let lin = trace::end("linearize", frame, &tangents)?;
-        Ok((Linearized { lin, avals }, outs))
+        let compiled = OnceCell::new();
+        Ok((
+            Linearized {
+                lin,
+                avals,
+                compiled,
+            },
+            outs,
+        ))
     }
 
     /// The output tangents for input tangents `ts`.
@@ -56,6 +98,23 @@ impl Linearized {
                     ),
                 ));
             }
+        }
+        let compilable = trace::top_frame().is_none()
+            && concrete(ts)
+            && concrete(&self.lin.consts)
+            && ts
+                .iter()
+                .zip(&self.avals)
+                .all(|(t, a)| t.aval().dtype == a.dtype)
+            && self.lin.jaxpr.eqns.len() >= 2;
+        if compilable {
+            let compiled = self
+                .compiled
+                .get_or_init(|| Compiled::with_fusion(self.lin.clone(), Fusion::Barriers));
+            if let Ok(outs) = compiled.call(ts) {
+                return Ok(outs);
+            }
+            // Its error, if any, is the evaluation's below.
         }
         forward(self.lin.clone(), ts)?.outputs()
     }

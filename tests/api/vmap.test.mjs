@@ -282,6 +282,37 @@ describe("compositions match JAX", () => {
   });
 });
 
+test("jvp and linearize on concrete arrays run the tangent map as one compiled program", async () => {
+  const device = DEVICES.at(-1);
+  const x0 = Array.from({ length: 300 }, (_, i) => Math.sin(i) * 1.5);
+  const t0 = Array.from({ length: 300 }, (_, i) => Math.cos(3 * i));
+  const x = np.array(x0, { device });
+  const t = np.array(t0, { device });
+  // d/dx sin(x²) · t = cos(x²) · 2x · t (float64 in JS: the oracle).
+  const want = x0.map((v, i) => Math.cos(v * v) * 2 * v * t0[i]);
+  const f = (y) => np.sin(y.mul(y));
+  const dispatches = () => ox.memoryStats().devices[device].dispatches;
+  const [out, fLin] = ox.linearize(f, [x]);
+  const applied = [];
+  for (let round = 0; round < 3; round++) {
+    const d = dispatches();
+    const lt = fLin(t);
+    applied.push(dispatches() - d);
+    close(await lt.jsAsync(), want, 1e-5, "linearize tangent");
+    lt.dispose();
+  }
+  // The map's equations (the transposed backward pass: ~27 on their own) run as a few fused
+  // kernels, the same number every call.
+  assert.ok(applied[0] <= 8, `linearize applied as ${applied[0]} dispatches`);
+  assert.deepEqual(applied, [applied[0], applied[0], applied[0]]);
+  const [po, to] = ox.jvp(f, [x], [t]);
+  const lt = fLin(t);
+  assert.deepEqual(Array.from(await to.data()), Array.from(await lt.data()), "jvp = linearize");
+  close(await po.jsAsync(), await out.jsAsync(), 0, "jvp primal");
+  for (const v of [out, po, to, lt, x, t]) v.dispose();
+  fLin.dispose();
+});
+
 test(
   "hessian and jacobians match central finite differences in float64",
   { skip: webgpuSkip("float64") },
