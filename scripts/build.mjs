@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Builds the publishable package into pkg/: the release wasm (cargo), its wasm-bindgen glue,
 // the compiled TypeScript with .d.ts (ES modules), the CommonJS targets of every entry point
-// (pkg/cjs/, bundled by rolldown with the synchronous module loader), and the files of
-// pkg.template/. Prints the wasm's size and gzip size (tracked release to release).
+// (pkg/cjs/, bundled by rolldown with the synchronous module loader), the ES-module entry points
+// bundled the same way (one shared chunk in pkg/ in place of the compiled TypeScript's ~100
+// files, which a runtime would otherwise resolve, read and compile one by one at import), and
+// the files of pkg.template/. Prints the wasm's size and gzip size (tracked release to release).
 import { execFileSync } from "node:child_process";
 import {
   cpSync,
@@ -91,6 +93,40 @@ await cjs.write({
 });
 await cjs.close();
 console.log("built pkg/cjs/ (CommonJS targets)");
+
+// ES modules: the public entry points, and the internal modules tests and benchmarks import
+// beside them (`bridge.js`, `lib-calls.js`: they must share the entries' module instance, so
+// they are entries of the same bundle; `wasm-pool.js`, loaded on its own by the Rust thread
+// tests), bundled into a staging folder, then put in place of every compiled `.js` file of pkg/
+// (the `.d.ts` files stay: they are the package's types). The shared chunk sits in pkg/ itself,
+// so its `import.meta.url` finds `wasm/oxjax_bg.wasm` as the unbundled `wasm-load.js` did.
+const esmEntries = ["index", "optax/index", "consuming/index", "bridge", "lib-calls", "wasm-pool"];
+const staging = join(root, "target/pkg-esm");
+rmSync(staging, { recursive: true, force: true });
+const esm = await rolldown({
+  input: Object.fromEntries(esmEntries.map((e) => [e, join(root, "pkg", `${e}.js`)])),
+  platform: "neutral",
+  logLevel: "warn",
+});
+await esm.write({
+  dir: staging,
+  format: "esm",
+  entryFileNames: "[name].js",
+  chunkFileNames: "[name]-[hash].js",
+});
+await esm.close();
+function removeCompiledJs(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!["cjs", "dist", "wasm"].includes(entry.name)) removeCompiledJs(path);
+    } else if (entry.name.endsWith(".js")) rmSync(path);
+  }
+}
+removeCompiledJs(join(root, "pkg"));
+cpSync(staging, join(root, "pkg"), { recursive: true });
+rmSync(staging, { recursive: true, force: true });
+console.log("built pkg/ ES-module entries (bundled)");
 
 const wasmOut = join(root, "pkg/wasm/oxjax_bg.wasm");
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;

@@ -13,8 +13,10 @@ checkLeaksAroundEachTest();
 
 /** The id the generated layer sends for function `name` (read from its source). */
 function idOf(name) {
-  const src = readFileSync(new URL("../../pkg/lib-calls.js", import.meta.url), "utf8");
-  const m = src.match(new RegExp(`export const ${name} = \\(a\\) =>\\s*run1?\\((\\d+),`));
+  const src = readFileSync(new URL("../../js/lib-calls.ts", import.meta.url), "utf8");
+  const m = src.match(
+    new RegExp(`export const ${name} = \\(a: \\w+\\)(?:: [^=]+)? =>\\s*run1?\\((\\d+),`),
+  );
   assert.ok(m, `no generated function ${name}`);
   return Number(m[1]);
 }
