@@ -16,7 +16,9 @@
 //! Only products worth a copy are staged: at least [`MIN_TERMS`] products summed (output
 //! elements × contracted length) and at least [`MIN_SIDE`] rows and columns per product
 //! (each stored element is then read by at least that many rows); smaller ones keep the
-//! lane-blocked order, where a copy would be pure overhead.
+//! lane-blocked order, where a copy would be pure overhead. A batch of products whose copy
+//! would pass 4 times the output (a column operand shared by several products of the batch,
+//! copied once per product, with a long contraction) is not staged either.
 
 use super::alu::{AluExp, AluKind, BinaryOp};
 use super::matmul::structure;
@@ -68,7 +70,10 @@ pub fn staged(kernel: &Kernel, max_inputs: usize) -> Option<[Step; 2]> {
         return None;
     }
     let m = structure(kernel)?;
-    if m.rows < MIN_SIDE || m.n < MIN_SIDE {
+    // A batch of products may read one operand for several products (broadcast batch axes);
+    // its stored copy is then held to 4 times the output.
+    let stored_size = m.batches * m.k * m.n;
+    if m.rows < MIN_SIDE || m.n < MIN_SIDE || (m.batches > 1 && stored_size > 4 * kernel.size) {
         return None;
     }
     let (rows, n, k) = (m.rows, m.n, m.k);
@@ -79,7 +84,7 @@ pub fn staged(kernel: &Kernel, max_inputs: usize) -> Option<[Step; 2]> {
     let col = AluExp::index_rem(t(), n);
     let b_index = AluExp::index_add(AluExp::index_mul(batch, (rows * n) as isize), col);
     let (b_exp, b_inputs, b_types) = compact(&at(&m.b, &b_index, Some(&kk)), &kernel.inputs);
-    let copy = simplify::kernel(&Kernel::elementwise(b_types, m.batches * k * n, b_exp));
+    let copy = simplify::kernel(&Kernel::elementwise(b_types, stored_size, b_exp));
     // The product reads it at (batch, r, col) of its own output index.
     let (a_exp, a_inputs, mut a_types) = compact(&m.a, &kernel.inputs);
     let i = AluExp::index;
@@ -146,6 +151,50 @@ mod tests {
             }),
             epilogue: None,
         }
+    }
+
+    /// `out[g, h, i, j] = Σ_r x[g, h, i, r] · y[h, j, r]`: `groups · heads` products of
+    /// `m × n`, `y` shared by the groups.
+    fn shared(groups: usize, heads: usize, m: usize, n: usize, k: usize) -> Kernel {
+        let i = AluExp::index;
+        let x_index = AluExp::index_add(
+            AluExp::index_mul(AluExp::index_div(i(), n), k as isize),
+            AluExp::reduce_index(),
+        );
+        let head = AluExp::index_rem(AluExp::index_div(i(), m * n), heads);
+        let y_row = AluExp::index_add(
+            AluExp::index_mul(head, n as isize),
+            AluExp::index_rem(i(), n),
+        );
+        let y_index =
+            AluExp::index_add(AluExp::index_mul(y_row, k as isize), AluExp::reduce_index());
+        Kernel {
+            inputs: vec![DType::Float32; 2],
+            size: groups * heads * m * n,
+            exp: AluExp::binary(
+                BinaryOp::Mul,
+                AluExp::load(DType::Float32, 0, x_index),
+                AluExp::load(DType::Float32, 1, y_index),
+            ),
+            reduction: Some(Reduction {
+                op: ReduceOp::Sum,
+                size: k,
+            }),
+            epilogue: None,
+        }
+    }
+
+    #[test]
+    fn batches_of_products_are_staged_unless_the_copy_outgrows_the_output() {
+        let steps = staged(&shared(4, 2, 32, 32, 32), 8).expect("a batch of 8 products");
+        assert_eq!(steps[0].kernel.size, 8 * 32 * 32);
+        let m = structure(&steps[1].kernel).expect("a batch of products");
+        assert_eq!((m.batches, m.rows, m.n, m.k), (8, 32, 32, 32));
+        assert!(order::narrow(&steps[1].kernel));
+        // y copied for each of the 8 products: 8·256·8 elements for an output of 512.
+        let long = shared(4, 2, 8, 8, 256);
+        assert!(order::blocked(&long) && structure(&long).is_some_and(|m| m.batches == 8));
+        assert!(staged(&long, 8).is_none());
     }
 
     #[test]

@@ -118,3 +118,23 @@ if (!ON_WEBGPU) {
     assertWithinF32(results[2].data, innerF64(xv, xv, m, m, k), k, "x·xᵀ");
   });
 }
+
+for (const device of DEVICES) {
+  test(`a batch of a·bᵀ products on ${device} matches float64`, async () => {
+    const [batch, m, k] = [4, 40, 32];
+    const av = values(batch * m * k, 6);
+    const bv = values(batch * m * k, 7);
+    const a = np.array(av, { shape: [batch, m, k], device });
+    const b = np.array(bv, { shape: [batch, m, k], device });
+    const before = dispatches(device);
+    const out = np.einsum("bij,bkj->bik", a, b);
+    const got = await out.data();
+    assert.equal(dispatches(device) - before, 2, "a copy of b transposed, then the products");
+    for (let p = 0; p < batch; p++) {
+      const part = (v) => v.subarray(p * m * k, (p + 1) * m * k);
+      const want = innerF64(part(av), part(bv), m, m, k);
+      assertWithinF32(got.subarray(p * m * m, (p + 1) * m * m), want, k, `product ${p}`);
+    }
+    for (const x of [a, b, out]) x.dispose();
+  });
+}
