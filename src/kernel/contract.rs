@@ -71,9 +71,10 @@ pub fn staged(kernel: &Kernel, max_inputs: usize) -> Option<[Step; 2]> {
     }
     let m = structure(kernel)?;
     // A batch of products may read one operand for several products (broadcast batch axes);
-    // its stored copy is then held to 4 times the output.
-    let stored_size = m.batches * m.k * m.n;
-    if m.rows < MIN_SIDE || m.n < MIN_SIDE || (m.batches > 1 && stored_size > 4 * kernel.size) {
+    // its stored copy is then held to 4 times the output. (And to int32 indices.)
+    let stored_size = m.batches.checked_mul(m.k)?.checked_mul(m.n)?;
+    let outgrows = m.batches > 1 && stored_size > kernel.size.saturating_mul(4);
+    if m.rows < MIN_SIDE || m.n < MIN_SIDE || outgrows || stored_size > i32::MAX as usize {
         return None;
     }
     let (rows, n, k) = (m.rows, m.n, m.k);
