@@ -6,10 +6,11 @@
 //! a sum over the batch axis and a product with it (edges that are not row-local), too large
 //! for one workgroup, runs as one dispatch per stage — the first four rounds in one (halos:
 //! rows near a band's edges computed by two workgroups), one stage per later round, the tail
-//! in one or two more — and matches the `cpu` device. Also: the planner's shifts and halos.
+//! in one or two more — and matches the `cpu` device. Also: the planner's shifts and halos,
+//! and routines large enough for a workgroup per matrix, which no stage takes.
 
 use crate::common::block_on;
-use crate::common::program::webgpu_vs_cpu;
+use crate::common::program::{webgpu_vs_cpu, webgpu_vs_cpu_square};
 use crate::common::trace::{bin, f32v, lit, sum_rows, trace_fn};
 use oxjax::backend::registry;
 use oxjax::backend::caps::WEBGPU_STAGE_MAX_HALO_ROWS;
@@ -180,5 +181,56 @@ fn routines_run_inside_stages_without_halos() {
         assert_eq!(check(&p, n), want);
         assert_eq!(check(&p, n), want, "again, compiled once");
     }
+    drop(registry::uninstall_webgpu());
+}
+
+/// Three rounds of `v ← (solve(L(v/20), v) + v) / 2` on one 32×32 matrix: a triangular solve
+/// large enough for the routine's workgroup-per-matrix form.
+fn large_routine_program() -> Program {
+    let closed = trace_fn(&[f32v(&[1, 32, 32])], |v| {
+        let mut cur = v[0].clone();
+        for _ in 0..3 {
+            let a = lit(BinaryOp::Mul, &cur, 0.05);
+            let solve = Primitive::TriangularSolve {
+                left_side: true,
+                lower: true,
+                transpose_a: false,
+                unit_diagonal: true,
+            };
+            let x = bind(solve, &[Operand::Value(&a), Operand::Value(&cur)]).unwrap();
+            cur = lit(BinaryOp::Mul, &bin(BinaryOp::Add, &x, &cur), 0.5);
+        }
+        vec![cur]
+    });
+    lower::lower(&closed.jaxpr, registry::limits(Device::WebGpu))
+}
+
+#[test]
+fn large_routines_keep_their_workgroup_per_matrix() {
+    registry::install_webgpu(block_on(WebGpuBackend::new(Some(8))).expect("a Vulkan adapter"));
+    let p = large_routine_program();
+    let body = lower::whole::one_step_loop(&p).expect("a one-step loop").body.clone();
+    let st = stages(&p);
+    // A stage runs a routine with one invocation per matrix (one GPU thread for a whole
+    // 32×32 solve); each solve is left alone, to run through its own pipeline ...
+    let solves: Vec<usize> = (0..body.steps.len())
+        .filter(|&k| {
+            matches!(
+                body.steps[k],
+                oxjax::kernel::device_program::LoopStep::Routine { .. }
+            )
+        })
+        .collect();
+    assert_eq!(solves.len(), 3, "{}", p.describe());
+    for s in &st {
+        assert!(s.members.iter().all(|m| !solves.contains(&m.step)), "{st:?}");
+    }
+    assert_eq!(st.iter().filter(|s| s.routine.is_some()).count(), 3);
+    // ... between the staged kernels (the mixed path), with the same values as the cpu
+    // device: a dispatch per kernel stage and per solve.
+    let run = || webgpu_vs_cpu_square(&p, 1, 32, |_, scale| 1e-5 * scale);
+    let want = st.len() as u64;
+    assert_eq!(run(), want);
+    assert_eq!(run(), want, "again");
     drop(registry::uninstall_webgpu());
 }

@@ -27,6 +27,7 @@ use crate::backend::caps::{
     WEBGPU_STAGE_MAX_HALO_ROWS, WEBGPU_STAGE_MAX_KERNELS, WEBGPU_STAGE_MAX_LEVELS,
     WEBGPU_STAGE_MAX_SHIFT_SPAN,
 };
+use crate::backend::webgpu::wgsl_routines_group::group_size;
 use crate::kernel::device_program::{LoopBody, LoopStep};
 use crate::kernel::row_reads::{row_reads, Rows};
 
@@ -124,8 +125,12 @@ pub fn plan(body: &LoopBody) -> Option<Vec<StagePlan>> {
                 outputs,
             } => {
                 let batch = routine.batch;
-                let by_rows =
-                    batch > 0 && inputs.iter().chain(outputs).all(|&s| body.rows[s] == batch);
+                // A routine that runs with a workgroup per matrix on its own (a large
+                // factorization) stays a stage of its own, which `stages` leaves to that
+                // pipeline: a stage runs a routine with one invocation per matrix.
+                let by_rows = batch > 0
+                    && group_size(routine).is_none()
+                    && inputs.iter().chain(outputs).all(|&s| body.rows[s] == batch);
                 if by_rows {
                     let join =
                         |open: &mut StagePlan, written: &mut [Option<usize>], read: &mut [bool]| {

@@ -33,6 +33,7 @@ use crate::backend::caps::{
 use crate::backend::webgpu::loop_budget::{element_loops, routine_loops, strided};
 use crate::backend::webgpu::wgsl_alu::Emitter;
 use crate::backend::webgpu::wgsl_routines::packed_routine;
+use crate::backend::webgpu::wgsl_routines_group::group_size;
 use crate::backend::webgpu::WebGpuBackend;
 use crate::backend::{BufferId, ExeId};
 use crate::kernel::device_program::{DeviceProgram, LoopBody, LoopStep, SlotInfo};
@@ -389,7 +390,9 @@ pub(super) fn build(
     while let Some(stage) = todo.pop() {
         if let Some(k) = stage.routine {
             if let LoopStep::Routine { routine, .. } = &body.steps[k] {
-                if !gpu.loops_fit(|| routine_loops(routine)) {
+                // One invocation per matrix here; a large one runs ordinary, with the
+                // routine's own workgroup per matrix.
+                if group_size(routine).is_some() || !gpu.loops_fit(|| routine_loops(routine)) {
                     return Ok(Err(Unstaged::Step(k)));
                 }
             }
