@@ -157,9 +157,10 @@ pub fn linspace(
 }
 
 /// A large range `start + i·step` (element `n − 1` replaced by `last` when given) computed by
-/// a kernel on its device, in f64 and converted once, as on the host — on devices with f64
-/// arithmetic (not webgpu) and for the dtypes whose conversion kernels share the host's
-/// rules; `None` where the host computes it.
+/// a kernel on its device with the host's values: in int32 arithmetic where that is exact
+/// (every device), else in f64 converted once (devices with f64 arithmetic: not webgpu); for
+/// the dtypes whose conversion kernels share the host's rules; `None` where the host computes
+/// it.
 fn range_on_device(
     function: &str,
     n: usize,
@@ -173,8 +174,9 @@ fn range_on_device(
         dtype,
         DType::Float32 | DType::Float64 | DType::Int32 | DType::Uint32
     );
+    let exact = exact_int32_range(n, start, step, last, dtype);
     if n.saturating_mul(dtype.byte_size()) <= HOST_FILL_BYTES
-        || device == Device::WebGpu
+        || (device == Device::WebGpu && exact.is_none())
         || !kernel_dtype
     {
         return None;
@@ -183,7 +185,7 @@ fn range_on_device(
     if let Err(e) = aval.check(function) {
         return Some(Err(e));
     }
-    let value = match exact_int32_range(n, start, step, last, dtype) {
+    let value = match exact {
         // Every value an integer that int32 arithmetic (wrapping, so `i·step` may overflow
         // when the sum does not) and the conversion hold exactly: the same values as in f64,
         // in vector arithmetic.
