@@ -106,6 +106,31 @@ fn workgroup_tree_reductions_match_the_interpreter() {
     }
 }
 
+#[test]
+fn bool_all_and_any_run_as_workgroup_trees() {
+    let mut gpu = gpu();
+    for (outputs, size) in [(1, 70_000), (6, 1000), (700, 300), (5, 9000)] {
+        for op in [ReduceOp::Min, ReduceOp::Max] {
+            let name = format!("{op:?} bool {outputs}×{size}");
+            let kernel = reduction(DType::Bool, op, outputs, size);
+            assert!(wgsl_reduce::suits(&kernel), "{name}");
+            validate(&name, &wgsl_reduce::emit(&kernel, 1).unwrap());
+            validate(&name, &wgsl_reduce::emit(&kernel, 7).unwrap());
+            // `all` (min): rows all true but every other one, which has one false element;
+            // `any` (max): the reverse. Each odd place differs per row.
+            let base = if op == ReduceOp::Min { 1.0 } else { 0.0 };
+            let mut bits = vec![base; outputs * size];
+            for o in (0..outputs).step_by(2) {
+                bits[o * size + (o * 37 + 11) % size] = 1.0 - base;
+            }
+            let input = encode(DType::Bool, &bits);
+            let want = run_kernel(&kernel, &[&input]).unwrap();
+            let got = run_on(&mut gpu, &kernel, std::slice::from_ref(&input));
+            assert_eq!(got, want, "{name}");
+        }
+    }
+}
+
 /// A matrix product of `a` (stored as `sa`) and `b` (stored as `sb`), both float32, with
 /// the batch axes broadcast.
 pub(crate) fn matmul(shape_a: &[usize], shape_b: &[usize], sa: &ShapeTracker, sb: &ShapeTracker) -> Kernel {

@@ -23,13 +23,14 @@ use crate::util::{Error, Result};
 pub const REDUCE_WORKGROUP: u32 = 256;
 
 /// Whether the workgroup tree suits `kernel`: a long reduction with too few outputs to keep
-/// the device busy with one invocation each.
+/// the device busy with one invocation each (bool ones too: `all`/`any`, folded by `&`/`|`).
 pub fn suits(kernel: &Kernel) -> bool {
     match kernel.reduction {
         Some(red) => {
             red.size >= REDUCE_WORKGROUP as usize
                 && kernel.size <= 32 * 1024
-                && kernel.output_dtype() != DType::Bool
+                && (kernel.output_dtype() != DType::Bool
+                    || matches!(red.op, ReduceOp::Max | ReduceOp::Min))
         }
         None => false,
     }
