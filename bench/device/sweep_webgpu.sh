@@ -5,6 +5,9 @@
 # outputs in $OUT/sweep_k.txt, the SM clock in $OUT/clock.csv. Merge the six parts with
 # `node bench/sweep_merge.mjs`.
 . .devkit/env.sh
+# As bench/sweep.mjs does in Node: freed memory stays in the heap, so a 10⁶-element result's
+# fresh 4 MB array is not mapped and faulted in afresh on some calls (either library's).
+export MALLOC_MMAP_THRESHOLD_=100000000 MALLOC_TRIM_THRESHOLD_=1000000000
 nvidia-smi -L > "$OUT/steps.txt"
 for k in "$@"; do
   s=$(date +%s)

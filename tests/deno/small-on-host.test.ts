@@ -153,17 +153,27 @@ Deno.test("small random draws stay eager on the host, equal to the cpu device's"
 
 Deno.test("a composition over the host's budget of work compiles, as on the device", async () => {
   await noLeaks(async () => {
+    // 1000 normal draws: a 4000-byte result, but ~30 operations of 1000 elements each.
     const draw = async (device: Device) => {
       using key = random.key(11, { device });
       const out = [];
-      for (let n = 0; n < 3; n++) out.push(await bytes(random.randint(key, [1000], 0, 1000)));
+      for (let n = 0; n < 3; n++) {
+        const a = random.normal(key, [1000]);
+        out.push(Array.from(await a.data()));
+        a.dispose();
+      }
       return out;
     };
     const compiles = memoryStats().compiledCalls.compiles;
     const got = await draw("webgpu");
     check(memoryStats().compiledCalls.compiles === compiles + 1, "compiled on its second call");
     const want = await draw("cpu");
-    got.forEach((g, i) => check(g.join() === want[i].join(), `draw ${i} differs from cpu`));
+    // The GPU's erfinv is within a few ulp of the interpreter's.
+    got.forEach((g, i) =>
+      g.forEach((v, j) =>
+        check(Math.abs(v - want[i][j]) <= 1e-5 * (1 + Math.abs(want[i][j])), `draw ${i}[${j}]`),
+      ),
+    );
   });
 });
 

@@ -281,13 +281,13 @@ fn the_knob_chooses_the_form_and_recompiles() {
     let f = DType::Float32;
     let x = vec![encode(f, &values(100, 1))];
     let kernel = Kernel::elementwise(vec![f], 100, chain(|| at(f, 0, AluExp::index())));
-    assert!(!gpu.wide_elementwise(), "the wide form is off by default");
+    assert!(gpu.wide_elementwise(), "the wide form is on by default");
     let compiles = |g: &WebGpuBackend| g.stats().shader_compiles;
     let c0 = compiles(&gpu);
     run_on(&mut gpu, &kernel, &x);
     run_on(&mut gpu, &kernel, &x);
-    assert_eq!((gpu.wide_dispatches(), compiles(&gpu) - c0), (0, 1));
-    gpu.set_wide_elementwise(true);
+    assert_eq!((gpu.wide_dispatches(), compiles(&gpu) - c0), (2, 1));
+    gpu.set_wide_elementwise(false);
     run_on(&mut gpu, &kernel, &x);
     run_on(&mut gpu, &kernel, &x);
     assert_eq!((gpu.wide_dispatches(), compiles(&gpu) - c0), (2, 2));

@@ -34,7 +34,7 @@ impl WebGpuBackend {
     }
 
     /// Lets kernels without a reduction take the wide form (`wgsl_wide`: four elements per
-    /// invocation, vector loads and stores), or not (the default: one element per invocation).
+    /// invocation, vector loads and stores; the default), or not (one element per invocation).
     pub fn set_wide_elementwise(&mut self, on: bool) {
         if self.wide != on {
             self.wide = on;

@@ -76,7 +76,7 @@ impl WebGpuBackend {
             shared_bytes: limits.max_compute_workgroup_storage_size,
             tiled_dispatches: 0,
             subgroup_dispatches: 0,
-            wide: false,
+            wide: true,
             wide_dispatches: 0,
             shader_compiles: Default::default(),
             routines: RoutineCache::default(),

@@ -1,7 +1,8 @@
 //! The wide form of the generic elementwise kernel (`wgsl`): each invocation computes
 //! [`WIDTH`] consecutive output elements, so a memory-bound kernel moves 16 bytes per load and
-//! store instead of 4. `WebGpuBackend::set_wide_elementwise` turns it on; `exe` then uses it
-//! for every kernel without a reduction whose loops fit the adapter's limit.
+//! store instead of 4. It is the default (`WebGpuBackend::set_wide_elementwise(false)` turns
+//! it off): `exe` uses it for every kernel without a reduction whose loops fit the adapter's
+//! limit.
 //!
 //! Each element is the one-element kernel's expression, emitted once per lane by the same
 //! emitter (`wgsl_alu`: the exact arithmetic of float `+ − ×` through `ox_keep`, the helpers,
