@@ -141,7 +141,8 @@ export interface MemoryStats {
 /**
  * Eager calls of library compositions (random draws, numpy compositions, activations, the
  * functions with parameters) run as compiled programs, in `memoryStats().compiledCalls`: a
- * composition is compiled on its second call with the same operand shapes, dtypes and numbers.
+ * composition is compiled on its second call with the same operand shapes, dtypes and numbers
+ * (on its first, on webgpu arrays kept on the device).
  */
 export interface CompiledCallStats {
   /** Calls remembered now (a bounded cache, emptied by `clearCaches`). */

@@ -91,3 +91,11 @@ pub fn debug_wide_elementwise(on: Option<bool>) -> f64 {
     })
     .unwrap_or(0.0)
 }
+
+/// Test hook: whether a library composition on webgpu operands kept on the device compiles on
+/// its first eager call (the default) or on its second, as elsewhere
+/// (`transform::eager_jit`), so tests can compare its eager and compiled bits.
+#[wasm_bindgen(js_name = debugCompileFirstOnWebgpu)]
+pub fn debug_compile_first_on_webgpu(on: bool) {
+    crate::transform::eager_jit::set_compile_first_on_webgpu(on);
+}

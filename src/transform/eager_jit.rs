@@ -5,7 +5,11 @@
 //! (on wasm one module call) on later calls with the same key.
 //!
 //! A key is compiled on its second eager call (the first runs eagerly, so a stream of distinct
-//! parameters never compiles anything), at any size. A composition that fails to trace,
+//! parameters never compiles anything), at any size — except on webgpu operands kept on the
+//! device, where it compiles on its first: there every new kernel is a pipeline compile of
+//! tens of milliseconds, and the eager run would compile one per operation where the program
+//! compiles one fused shader ([`set_compile_first_on_webgpu`] turns this off, for tests that
+//! compare the two). A composition that fails to trace,
 //! captures constants (they would hold device memory in the cache) or is a single operation
 //! stays eager for that key; so does one whose webgpu operands and results are all small and
 //! held on the host (`eval_host`) and whose work there is within its budget, while its
@@ -62,6 +66,14 @@ thread_local! {
     static COUNTERS: PanicCell<Counters> = PanicCell::new(Counters::default());
     /// The frame a composition is being traced in by [`compile`], if any.
     static COMPILING: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// Whether a key on webgpu operands kept on the device compiles on its first call.
+    static COMPILE_FIRST_ON_WEBGPU: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether keys on webgpu operands kept on the device compile on their first call (the
+/// default) or, as elsewhere, on their second (for tests comparing eager and compiled bits).
+pub fn set_compile_first_on_webgpu(on: bool) {
+    COMPILE_FIRST_ON_WEBGPU.with(|c| c.set(on));
 }
 
 /// Whether trace `frame` is a composition being compiled for eager calls: its program only
@@ -96,8 +108,12 @@ pub fn run(
     let Some(key) = key(tag, params, arrays) else {
         return f(arrays);
     };
-    let found = CACHE.with(|c| c.borrow_mut().get(&key).cloned());
+    let mut found = CACHE.with(|c| c.borrow_mut().get(&key).cloned());
     let on_host = held_on_host(arrays);
+    let on_gpu = key.arrays.iter().any(|a| a.1 == Device::WebGpu);
+    if found.is_none() && on_gpu && !on_host && COMPILE_FIRST_ON_WEBGPU.with(|c| c.get()) {
+        found = Some(Entry::Seen);
+    }
     match found {
         None => {
             let terms = super::eval_host::terms_done();

@@ -1,5 +1,6 @@
 // Library compositions called eagerly run as cached compiled programs from their second call
-// with the same operands (src/transform/eager_jit.rs). Every generated NumPy/JAX case (random
+// with the same operands (src/transform/eager_jit.rs; on webgpu operands kept on the device,
+// from their first: see the last test). Every generated NumPy/JAX case (random
 // draws, numpy compositions, activations, calls with parameters) is run three times on each
 // device after `clearCaches()`: the first call runs eagerly, the later ones compiled where the
 // composition compiles, and all give the same bits (the eager results are checked against the
@@ -8,10 +9,23 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DEVICES, ON_WEBGPU, np, ox, checkLeaksAroundEachTest, scoped } from "./helpers.mjs";
+import {
+  DEVICES,
+  ON_WEBGPU,
+  np,
+  ox,
+  checkLeaksAroundEachTest,
+  scoped,
+  scopedAsync,
+} from "./helpers.mjs";
 import { caseLabel, caseOutputs } from "../shared/numpy_cases.mjs";
+import { wasm } from "../../pkg/bridge.js";
 
 checkLeaksAroundEachTest();
+// On webgpu a composition compiles on its first call (its eager run would compile a shader per
+// operation); these tests compare the eager first call with the compiled later ones, so they
+// run with the second-call rule everywhere. The last test checks the default, and restores it.
+wasm.debugCompileFirstOnWebgpu(false);
 
 const load = (name) =>
   JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), "utf8")).cases;
@@ -267,4 +281,35 @@ test("a composition that fails keeps failing with its own error", () => {
   }
   key.dispose();
   x.dispose();
+});
+
+test("on webgpu operands a composition compiles on its first call, with the eager bits", async () => {
+  const device = DEVICES.at(-1);
+  // 2048 elements: past the host-held size, so the operands stay on the device.
+  const values = Float32Array.from({ length: 2048 }, (_, i) => Math.sin(i) * 3);
+  const run = async () =>
+    scopedAsync(async (k) => {
+      const x = k(np.array(values, { device }));
+      const s = k(k(np.signbit(x)).astype("float32"));
+      const y = k(np.logaddexp(s, x));
+      return [await y.data()];
+    });
+  try {
+    ox.clearCaches();
+    wasm.debugCompileFirstOnWebgpu(false);
+    const before = counters();
+    const eager = await run();
+    assert.equal(counters().runs, before.runs, "with the hook off the first call runs eagerly");
+    ox.clearCaches();
+    wasm.debugCompileFirstOnWebgpu(true);
+    const start = counters();
+    const first = await run();
+    const after = counters();
+    const compiled = ON_WEBGPU ? 2 : 0; // signbit and logaddexp; elsewhere the second call
+    assert.equal(after.compiles - start.compiles, compiled, "compiled on the first call");
+    assert.equal(after.runs - start.runs, compiled, "ran compiled");
+    assertSameBits(first, eager, "first call");
+  } finally {
+    wasm.debugCompileFirstOnWebgpu(true);
+  }
 });
