@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { cell } from "./startup_table.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -70,16 +71,6 @@ const child = (which) => {
 const results = Object.fromEntries(cases.map((c) => [c, []]));
 for (let r = 0; r < runs; r++) for (const c of cases) results[c].push(child(c));
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const cell = (rows, key) => {
-  const xs = rows.map((r) => r[key]);
-  const f = (x) => x.toFixed(x < 10 ? 2 : 1);
-  return `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
-};
 const runtime = deno ? "Deno" : `Node ${process.version}`;
 console.log(
   `${runtime}, oxjax from ${pkg}, ${runs} fresh processes per case, median (min–max), ms`,

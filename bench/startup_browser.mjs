@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright";
+import { cell } from "./startup_table.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
@@ -74,16 +75,6 @@ for (let r = 0; r < runs; r++) {
 }
 server.kill();
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const cell = (rows, key) => {
-  const xs = rows.map((r) => r[key]);
-  const f = (x) => x.toFixed(x < 10 ? 2 : 1);
-  return `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
-};
 console.log(`Chromium, oxjax from ${pkg}, ${runs} fresh browsers per case, median (min–max), ms`);
 console.log("| case | import | init | import, reload | init, reload |");
 console.log("| --- | ---: | ---: | ---: | ---: |");
