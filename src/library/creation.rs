@@ -1,14 +1,15 @@
-//! Array creation: constants, ranges and identity matrices, computed on the host in f64 and
-//! converted once to the dtype (as NumPy does), then uploaded to the device.
+//! Array creation: constants, ranges and identity matrices, computed in f64 and converted
+//! once to the dtype (as NumPy does) — on the host and uploaded, or, past
+//! [`HOST_FILL_BYTES`], by a kernel on the device with the same values.
 
 use crate::core::{f16, DType, Device};
 use crate::kernel::{AluExp, BinaryOp, CompareOp, Kernel};
 use crate::transform::{eval, ArrayValue};
+use crate::util::{Error, Result};
 
-/// The most bytes of a `full` array made on the host and uploaded; larger ones are filled on
+/// The most bytes of an array made on the host and uploaded; larger ones are computed on
 /// their device.
 const HOST_FILL_BYTES: usize = 1 << 16;
-use crate::util::{Error, Result};
 
 /// Encodes f64 values as little-endian elements of `dtype` (NumPy's conversion rules).
 pub fn encode(dtype: DType, values: impl Iterator<Item = f64>) -> Vec<u8> {
@@ -174,9 +175,9 @@ fn range_on_device(
         dtype,
         DType::Float32 | DType::Float64 | DType::Int32 | DType::Uint32
     );
-    let exact = exact_int32_range(n, start, step, last, dtype);
+    let exact = exact_in_int32(n, start, step, last, dtype);
     if n.saturating_mul(dtype.byte_size()) <= HOST_FILL_BYTES
-        || (device == Device::WebGpu && exact.is_none())
+        || (device == Device::WebGpu && !exact)
         || !kernel_dtype
     {
         return None;
@@ -185,11 +186,11 @@ fn range_on_device(
     if let Err(e) = aval.check(function) {
         return Some(Err(e));
     }
-    let value = match exact {
+    let value = if exact {
         // Every value an integer that int32 arithmetic (wrapping, so `i·step` may overflow
         // when the sum does not) and the conversion hold exactly: the same values as in f64,
         // in vector arithmetic.
-        Some((start, step)) => AluExp::binary(
+        AluExp::binary(
             BinaryOp::Add,
             AluExp::constant(DType::Int32, start),
             AluExp::binary(
@@ -197,41 +198,34 @@ fn range_on_device(
                 AluExp::index(),
                 AluExp::constant(DType::Int32, step),
             ),
-        ),
-        None => {
-            let f64c = |v: f64| AluExp::constant(DType::Float64, v);
-            let i = AluExp::cast(AluExp::index(), DType::Float64);
-            let mut value = AluExp::binary(
-                BinaryOp::Add,
-                f64c(start),
-                AluExp::binary(BinaryOp::Mul, i, f64c(step)),
+        )
+    } else {
+        let f64c = |v: f64| AluExp::constant(DType::Float64, v);
+        let i = AluExp::cast(AluExp::index(), DType::Float64);
+        let mut value = AluExp::binary(
+            BinaryOp::Add,
+            f64c(start),
+            AluExp::binary(BinaryOp::Mul, i, f64c(step)),
+        );
+        if let Some(last) = last {
+            let at_end = AluExp::compare(
+                CompareOp::Eq,
+                AluExp::index(),
+                AluExp::constant(DType::Int32, (n - 1) as f64),
             );
-            if let Some(last) = last {
-                let at_end = AluExp::compare(
-                    CompareOp::Eq,
-                    AluExp::index(),
-                    AluExp::constant(DType::Int32, (n - 1) as f64),
-                );
-                value = AluExp::where_(at_end, f64c(last), value);
-            }
-            value
+            value = AluExp::where_(at_end, f64c(last), value);
         }
+        value
     };
     let exp = AluExp::cast(value, dtype);
     let kernel = Kernel::elementwise(vec![], n, exp);
     Some(eval::run(function, device, &kernel, &[], aval))
 }
 
-/// `(start, step)` when every value `start + i·step` (i < n) is an integer that int32 holds
-/// and `dtype` converts exactly (below 2²⁴ in magnitude for float32, non-negative for
-/// uint32), and `last` (if given) is the value it replaces.
-fn exact_int32_range(
-    n: usize,
-    start: f64,
-    step: f64,
-    last: Option<f64>,
-    dtype: DType,
-) -> Option<(f64, f64)> {
+/// Whether every value `start + i·step` (i < n) is an integer that int32 holds and `dtype`
+/// converts exactly (below 2²⁴ in magnitude for float32, non-negative for uint32), and `last`
+/// (if given) is the value it replaces.
+fn exact_in_int32(n: usize, start: f64, step: f64, last: Option<f64>, dtype: DType) -> bool {
     let end = start + (n as f64 - 1.0) * step;
     let integral = start.fract() == 0.0 && step.fract() == 0.0;
     let bound = match dtype {
@@ -241,7 +235,7 @@ fn exact_int32_range(
     let fits = start.abs() < bound && end.abs() < bound;
     let signed_ok = dtype != DType::Uint32 || (start >= 0.0 && end >= 0.0);
     let last_ok = last.is_none_or(|l| l == end);
-    (integral && fits && signed_ok && last_ok).then_some((start, step))
+    integral && fits && signed_ok && last_ok
 }
 
 /// An `n × m` matrix with ones on diagonal `k` (a large one computed by a kernel on its

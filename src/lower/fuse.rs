@@ -21,7 +21,8 @@
 //! A finished kernel that `kernel::contract` stages (a large product of operands that both
 //! read the contracted axis contiguously) becomes two steps: its column operand stored
 //! transposed into a slot of its own, then the product. Equations without a kernel (several
-//! outputs, or a rule that has none) become fallback steps on materialised operands. Equations whose outputs are never used are dropped.
+//! outputs, or a rule that has none) become fallback steps on materialised operands.
+//! Equations whose outputs are never used are dropped.
 
 use std::collections::{HashMap, HashSet};
 
